@@ -1,0 +1,2 @@
+# collectors/: RAPL, PAPI, the job wrapper (see collectors/README).
+EXTRA_DIST += collectors/README

@@ -1,0 +1,3 @@
+# doc/: man pages and guides.
+dist_man_MANS += doc/metasched.1 doc/clusters.conf.5
+dist_doc_DATA += doc/admin-guide.md doc/architecture.md doc/testbed.md

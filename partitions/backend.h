@@ -1,0 +1,177 @@
+/* backend.h - what the scheduling core needs from a cluster.
+ *
+ * A backend is a table of operations (ms_backend_ops) plus its private
+ * context. Two implementations exist: slurmrest.c talks to a real Slurm
+ * cluster through slurmrestd, simcluster.c is the event-driven simulated
+ * cluster. The scheduling core in metasched/ calls only the backend_*
+ * wrappers below and never knows which one it drives, so the daemon and
+ * the simulator share every policy line (DESIGN.md 2).
+ *
+ * Conventions: every operation returns 0 on success and -1 on failure with
+ * errp filled. Arrays returned through out-parameters are owned by the
+ * caller and freed with the matching *_free function.
+ */
+#ifndef MS_BACKEND_H
+#define MS_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "metasched/error.h"
+
+typedef enum {
+    MS_JOB_PENDING = 0,
+    MS_JOB_RUNNING,
+    MS_JOB_SUSPENDED,
+    MS_JOB_COMPLETING,
+    MS_JOB_COMPLETED,
+    MS_JOB_FAILED,
+    MS_JOB_CANCELLED,
+    MS_JOB_TIMEOUT,
+    MS_JOB_NODE_FAIL,
+    MS_JOB_OTHER,
+} ms_job_state_t;
+
+const char *ms_job_state_name (ms_job_state_t s);
+ms_job_state_t ms_job_state_parse (const char *s);
+/* A job in a final state will not change any more. */
+bool ms_job_state_final (ms_job_state_t s);
+
+/* One partition of a cluster and its free resources now. */
+typedef struct {
+    char name[64];
+    bool up;              /* accepting and starting jobs */
+    int nodes_total;
+    int nodes_idle;       /* wholly free nodes */
+    int nodes_alloc;      /* nodes with at least one job */
+    int nodes_down;       /* down, drained or failing */
+    int cpus_total;
+    int cpus_idle;
+    int64_t max_time_min; /* -1: unlimited */
+    int64_t default_time_min; /* -1: none */
+    int pending_jobs;     /* jobs queued on this partition */
+    int running_jobs;
+} ms_partition_state_t;
+
+/* One node. */
+typedef struct {
+    char name[64];
+    char state[32];       /* "idle", "allocated", "mixed", "down", ... */
+    int cpus;
+    int cpus_alloc;
+    char partitions[128]; /* comma-separated */
+    bool usable;          /* neither down nor drained */
+} ms_node_state_t;
+
+/* A job to submit. Strings may be NULL where optional. */
+typedef struct {
+    const char *user;        /* run as this user (required) */
+    const char *name;        /* job name */
+    const char *partition;   /* required */
+    uint32_t cpu_freq_khz;   /* 0: the cluster's default */
+    uint32_t time_limit_min; /* 0: the partition's default */
+    int nice;                /* 0: none; positive lowers priority */
+    const char *comment;     /* metasched:<id> tag */
+    const char *const *environment; /* NULL-terminated "KEY=VALUE" list */
+    const char *cwd;         /* working directory (required by Slurm) */
+    const char *std_out;     /* output path pattern */
+    const char *std_err;
+    const char *std_in;
+    int nodes;               /* 0: 1 */
+    int tasks;               /* 0: one per node */
+    int cpus_per_task;       /* 0: 1 */
+    bool exclusive;          /* whole nodes */
+    const char *script;      /* the batch script, starting with #! */
+    const void *backend_hint;/* backend-specific data: the simulated cluster
+                                reads its job model here, slurmrest ignores it */
+} ms_job_request_t;
+
+/* A change to a submitted job; fields set to their "keep" value are left. */
+#define MS_KEEP_PRIORITY UINT32_MAX
+#define MS_KEEP_NICE INT32_MIN
+#define MS_KEEP_TIME 0
+typedef struct {
+    uint32_t priority;       /* MS_KEEP_PRIORITY: keep (root only) */
+    int32_t nice;            /* MS_KEEP_NICE: keep */
+    uint32_t time_limit_min; /* MS_KEEP_TIME: keep */
+    const char *comment;     /* NULL: keep */
+} ms_job_update_t;
+
+void ms_job_update_init (ms_job_update_t *u);
+
+/* What the cluster says about a job. */
+typedef struct {
+    uint64_t id;
+    char name[128];
+    char user[64];
+    uint32_t user_id;
+    uint32_t group_id;
+    char partition[64];
+    ms_job_state_t state;
+    char state_name[32];     /* as the cluster spells it */
+    char state_reason[64];
+    time_t submit_time;      /* 0 where unknown */
+    time_t eligible_time;
+    time_t start_time;       /* 0 until started */
+    time_t end_time;         /* 0 until ended (or expected end while running) */
+    uint32_t time_limit_min; /* 0: none/unknown */
+    uint32_t cpu_freq_min_khz; /* 0: none requested */
+    uint32_t cpu_freq_max_khz;
+    int nice;
+    uint32_t priority;
+    char comment[256];
+    int nodes;
+    int tasks;
+    int cpus;
+    char node_list[256];
+    int exit_code;           /* -1 unknown */
+    char cwd[256];
+    char std_out[256];
+} ms_job_info_t;
+
+typedef struct ms_backend ms_backend_t;
+
+struct ms_backend_ops {
+    const char *type; /* "slurmrest", "simulated" */
+    int (*ping) (void *ctx, ms_error_t *errp);
+    int (*partitions) (void *ctx, ms_partition_state_t **out, size_t *n,
+                       ms_error_t *errp);
+    int (*nodes) (void *ctx, ms_node_state_t **out, size_t *n,
+                  ms_error_t *errp);
+    int (*submit) (void *ctx, const ms_job_request_t *req, uint64_t *idp,
+                   ms_error_t *errp);
+    int (*update) (void *ctx, uint64_t id, const ms_job_update_t *upd,
+                   ms_error_t *errp);
+    int (*cancel) (void *ctx, uint64_t id, ms_error_t *errp);
+    /* All jobs the cluster knows of (pending, running, recently ended). */
+    int (*jobs) (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp);
+    int (*job) (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp);
+    void (*destroy) (void *ctx);
+};
+
+struct ms_backend {
+    const struct ms_backend_ops *ops;
+    void *ctx;
+    char cluster[64]; /* the cluster's name, for messages */
+};
+
+/* Wrappers: each prefixes errors with the cluster's name. */
+int backend_ping (ms_backend_t *b, ms_error_t *errp);
+int backend_partitions (ms_backend_t *b, ms_partition_state_t **out, size_t *n,
+                        ms_error_t *errp);
+int backend_nodes (ms_backend_t *b, ms_node_state_t **out, size_t *n,
+                   ms_error_t *errp);
+int backend_submit (ms_backend_t *b, const ms_job_request_t *req, uint64_t *idp,
+                    ms_error_t *errp);
+int backend_update (ms_backend_t *b, uint64_t id, const ms_job_update_t *upd,
+                    ms_error_t *errp);
+int backend_cancel (ms_backend_t *b, uint64_t id, ms_error_t *errp);
+int backend_jobs (ms_backend_t *b, ms_job_info_t **out, size_t *n,
+                  ms_error_t *errp);
+int backend_job (ms_backend_t *b, uint64_t id, ms_job_info_t *out,
+                 ms_error_t *errp);
+void backend_destroy (ms_backend_t *b);
+
+#endif /* MS_BACKEND_H */

@@ -1,0 +1,564 @@
+/* clusterconf.c - read the cluster configuration (see clusterconf.h). */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/util.h"
+#include "partitions/clusterconf.h"
+
+#define CONF_MAX_BYTES (4 * 1024 * 1024)
+
+typedef enum { SEC_NONE, SEC_ARCH, SEC_CLUSTER, SEC_PARTITION } section_t;
+
+struct parser {
+    const char *name;
+    int line;
+    ms_siteconf_t *conf;
+    section_t sec;
+    size_t cur; /* index of the current section's object */
+    /* partitions name their architecture and cluster by name; resolved at
+     * the end so sections may come in any order */
+    char (*part_arch)[MS_NAME_MAX];
+    char (*part_cluster)[MS_NAME_MAX];
+};
+
+static int
+perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+static int
+perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+
+    va_start (ap, fmt);
+    vsnprintf (msg, sizeof (msg), fmt, ap);
+    va_end (ap);
+    return ms_err (errp, MS_ERR_INPUT, "%s:%d: %s", p->name, p->line, msg);
+}
+
+static bool
+valid_name (const char *s)
+{
+    if (!*s || strlen (s) >= MS_NAME_MAX)
+        return false;
+    for (; *s; s++)
+        if (!isalnum ((unsigned char)*s) && *s != '-' && *s != '_'
+            && *s != '.')
+            return false;
+    return true;
+}
+
+static int
+parse_long (struct parser *p, const char *key, const char *val, long min,
+            long max, long *out, ms_error_t *errp)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol (val, &end, 10);
+    if (errno || end == val || *end != '\0')
+        return perr (p, errp, "%s: '%s' is not an integer", key, val);
+    if (v < min || v > max)
+        return perr (p, errp, "%s: %ld is out of range [%ld, %ld]", key, v,
+                     min, max);
+    *out = v;
+    return 0;
+}
+
+static int
+parse_double (struct parser *p, const char *key, const char *val, double min,
+              double max, double *out, ms_error_t *errp)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod (val, &end);
+    if (errno || end == val || *end != '\0' || !isfinite (v))
+        return perr (p, errp, "%s: '%s' is not a number", key, val);
+    if (v < min || v > max)
+        return perr (p, errp, "%s: %g is out of range [%g, %g]", key, v, min,
+                     max);
+    *out = v;
+    return 0;
+}
+
+static int
+cmp_u32 (const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "1200000-2700000/100000" or "1200000, 1300000 1400000" */
+static int
+parse_freqs (struct parser *p, const char *val, ms_arch_t *a, ms_error_t *errp)
+{
+    unsigned long lo, hi, step;
+    char tail;
+
+    a->nfreqs = 0;
+    if (sscanf (val, "%lu-%lu/%lu%c", &lo, &hi, &step, &tail) == 3) {
+        if (lo == 0 || hi < lo || step == 0 || hi > 100000000UL)
+            return perr (p, errp, "frequencies_khz: bad range '%s'", val);
+        if ((hi - lo) / step + 1 > MS_MAX_FREQS)
+            return perr (p, errp,
+                         "frequencies_khz: range '%s' has more than %d "
+                         "frequencies",
+                         val, MS_MAX_FREQS);
+        for (unsigned long f = lo; f <= hi; f += step)
+            a->freqs_khz[a->nfreqs++] = (uint32_t)f;
+        return 0;
+    }
+    const char *s = val;
+    while (*s) {
+        char *end;
+        unsigned long f;
+        while (*s == ',' || isspace ((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        if (!isdigit ((unsigned char)*s))
+            return perr (p, errp, "frequencies_khz: '%s' is not a list of kHz",
+                         val);
+        errno = 0;
+        f = strtoul (s, &end, 10);
+        if (errno || f == 0 || f > 100000000UL)
+            return perr (p, errp, "frequencies_khz: bad frequency in '%s'",
+                         val);
+        if (a->nfreqs >= MS_MAX_FREQS)
+            return perr (p, errp, "frequencies_khz: more than %d frequencies",
+                         MS_MAX_FREQS);
+        a->freqs_khz[a->nfreqs++] = (uint32_t)f;
+        s = end;
+        if (*s && *s != ',' && !isspace ((unsigned char)*s))
+            return perr (p, errp, "frequencies_khz: '%s' is not a list of kHz",
+                         val);
+    }
+    if (a->nfreqs == 0)
+        return perr (p, errp, "frequencies_khz: empty list");
+    qsort (a->freqs_khz, a->nfreqs, sizeof (uint32_t), cmp_u32);
+    for (size_t i = 1; i < a->nfreqs; i++)
+        if (a->freqs_khz[i] == a->freqs_khz[i - 1])
+            return perr (p, errp, "frequencies_khz: %u listed twice",
+                         a->freqs_khz[i]);
+    return 0;
+}
+
+static int
+set_arch (struct parser *p, ms_arch_t *a, const char *key, const char *val,
+          ms_error_t *errp)
+{
+    long l;
+
+    if (!strcmp (key, "description"))
+        ms_strlcpy (a->description, val, sizeof (a->description));
+    else if (!strcmp (key, "cores_per_node")) {
+        if (parse_long (p, key, val, 1, 1 << 20, &l, errp) < 0)
+            return -1;
+        a->cores_per_node = (int)l;
+    } else if (!strcmp (key, "frequencies_khz"))
+        return parse_freqs (p, val, a, errp);
+    else if (!strcmp (key, "nominal_khz")) {
+        if (parse_long (p, key, val, 1, 100000000L, &l, errp) < 0)
+            return -1;
+        a->nominal_khz = (uint32_t)l;
+    } else if (!strcmp (key, "idle_power_w"))
+        return parse_double (p, key, val, 0, 1e6, &a->idle_power_w, errp);
+    else
+        return perr (p, errp, "unknown key '%s' in [architecture %s]", key,
+                     a->name);
+    return 0;
+}
+
+static int
+set_cluster (struct parser *p, ms_clusterconf_t *c, const char *key,
+             const char *val, ms_error_t *errp)
+{
+    long l;
+
+    if (!strcmp (key, "backend")) {
+        if (!strcmp (val, "slurmrest"))
+            c->backend = MS_BACKEND_SLURMREST;
+        else if (!strcmp (val, "simulated"))
+            c->backend = MS_BACKEND_SIMULATED;
+        else
+            return perr (p, errp,
+                         "backend: '%s' is not one of slurmrest, simulated",
+                         val);
+    } else if (!strcmp (key, "url")) {
+        if (strncmp (val, "http://", 7) && strncmp (val, "https://", 8))
+            return perr (p, errp, "url: '%s' must start with http:// or "
+                         "https://", val);
+        if (strlen (val) >= sizeof (c->url))
+            return perr (p, errp, "url: too long");
+        ms_strlcpy (c->url, val, sizeof (c->url));
+        size_t n = strlen (c->url);
+        while (n > 0 && c->url[n - 1] == '/')
+            c->url[--n] = '\0';
+    } else if (!strcmp (key, "token_file")) {
+        if (val[0] != '/')
+            return perr (p, errp, "token_file: '%s' must be an absolute path",
+                         val);
+        if (strlen (val) >= sizeof (c->token_file))
+            return perr (p, errp, "token_file: too long");
+        ms_strlcpy (c->token_file, val, sizeof (c->token_file));
+    } else if (!strcmp (key, "token_user")) {
+        if (!valid_name (val))
+            return perr (p, errp, "token_user: '%s' is not a user name", val);
+        ms_strlcpy (c->token_user, val, sizeof (c->token_user));
+    } else if (!strcmp (key, "connect_timeout_ms")) {
+        if (parse_long (p, key, val, 1, 3600000L, &l, errp) < 0)
+            return -1;
+        c->connect_timeout_ms = l;
+    } else if (!strcmp (key, "timeout_ms")) {
+        if (parse_long (p, key, val, 1, 3600000L, &l, errp) < 0)
+            return -1;
+        c->timeout_ms = l;
+    } else
+        return perr (p, errp, "unknown key '%s' in [cluster %s]", key,
+                     c->name);
+    return 0;
+}
+
+static int
+set_partition (struct parser *p, size_t i, const char *key, const char *val,
+               ms_error_t *errp)
+{
+    ms_partconf_t *pt = &p->conf->parts[i];
+    long l;
+
+    if (!strcmp (key, "architecture")) {
+        if (!valid_name (val))
+            return perr (p, errp, "architecture: '%s' is not a valid name",
+                         val);
+        ms_strlcpy (p->part_arch[i], val, MS_NAME_MAX);
+    } else if (!strcmp (key, "nodes")) {
+        if (parse_long (p, key, val, 1, 1 << 24, &l, errp) < 0)
+            return -1;
+        pt->nodes = (int)l;
+    } else if (!strcmp (key, "power_cap_w"))
+        return parse_double (p, key, val, 0, 1e12, &pt->power_cap_w, errp);
+    else
+        return perr (p, errp, "unknown key '%s' in [partition %s/%s]", key,
+                     p->part_cluster[i], pt->name);
+    return 0;
+}
+
+static int
+begin_section (struct parser *p, char *hdr, ms_error_t *errp)
+{
+    ms_siteconf_t *c = p->conf;
+    char *kind = ms_strtrim (hdr), *name;
+
+    name = kind;
+    while (*name && !isspace ((unsigned char)*name))
+        name++;
+    if (*name)
+        *name++ = '\0';
+    name = ms_strtrim (name);
+    if (!*name)
+        return perr (p, errp, "section [%s] needs a name", kind);
+
+    if (!strcmp (kind, "architecture")) {
+        if (!valid_name (name))
+            return perr (p, errp, "'%s' is not a valid architecture name",
+                         name);
+        if (clusterconf_arch (c, name))
+            return perr (p, errp, "architecture '%s' is defined twice", name);
+        c->archs = ms_xrealloc (c->archs, (c->narchs + 1) * sizeof (*c->archs));
+        ms_arch_t *a = &c->archs[c->narchs];
+        memset (a, 0, sizeof (*a));
+        ms_strlcpy (a->name, name, sizeof (a->name));
+        a->line = p->line;
+        a->idle_power_w = -1;
+        p->sec = SEC_ARCH;
+        p->cur = c->narchs++;
+    } else if (!strcmp (kind, "cluster")) {
+        if (!valid_name (name))
+            return perr (p, errp, "'%s' is not a valid cluster name", name);
+        if (clusterconf_cluster (c, name))
+            return perr (p, errp, "cluster '%s' is defined twice", name);
+        c->clusters = ms_xrealloc (c->clusters,
+                                   (c->nclusters + 1) * sizeof (*c->clusters));
+        ms_clusterconf_t *cl = &c->clusters[c->nclusters];
+        memset (cl, 0, sizeof (*cl));
+        ms_strlcpy (cl->name, name, sizeof (cl->name));
+        ms_strlcpy (cl->token_user, "root", sizeof (cl->token_user));
+        cl->connect_timeout_ms = 3000;
+        cl->timeout_ms = 15000;
+        cl->line = p->line;
+        p->sec = SEC_CLUSTER;
+        p->cur = c->nclusters++;
+    } else if (!strcmp (kind, "partition")) {
+        char *slash = strchr (name, '/');
+        if (!slash)
+            return perr (p, errp,
+                         "partition '%s' must be named CLUSTER/PARTITION",
+                         name);
+        *slash = '\0';
+        if (!valid_name (name) || !valid_name (slash + 1))
+            return perr (p, errp, "'%s/%s' is not a valid partition name",
+                         name, slash + 1);
+        for (size_t i = 0; i < c->nparts; i++)
+            if (!strcmp (p->part_cluster[i], name)
+                && !strcmp (c->parts[i].name, slash + 1))
+                return perr (p, errp, "partition '%s/%s' is defined twice",
+                             name, slash + 1);
+        size_t n = c->nparts + 1;
+        c->parts = ms_xrealloc (c->parts, n * sizeof (*c->parts));
+        p->part_arch = ms_xrealloc (p->part_arch, n * MS_NAME_MAX);
+        p->part_cluster = ms_xrealloc (p->part_cluster, n * MS_NAME_MAX);
+        ms_partconf_t *pt = &c->parts[c->nparts];
+        memset (pt, 0, sizeof (*pt));
+        ms_strlcpy (pt->name, slash + 1, sizeof (pt->name));
+        pt->line = p->line;
+        p->part_arch[c->nparts][0] = '\0';
+        ms_strlcpy (p->part_cluster[c->nparts], name, MS_NAME_MAX);
+        p->sec = SEC_PARTITION;
+        p->cur = c->nparts++;
+    } else
+        return perr (p, errp,
+                     "unknown section [%s %s] (expected architecture, "
+                     "cluster or partition)",
+                     kind, name);
+    return 0;
+}
+
+static int
+finish (struct parser *p, ms_error_t *errp)
+{
+    ms_siteconf_t *c = p->conf;
+
+    for (size_t i = 0; i < c->narchs; i++) {
+        ms_arch_t *a = &c->archs[i];
+        p->line = a->line;
+        if (a->cores_per_node == 0)
+            return perr (p, errp, "[architecture %s] needs cores_per_node",
+                         a->name);
+        if (a->nfreqs == 0)
+            return perr (p, errp, "[architecture %s] needs frequencies_khz",
+                         a->name);
+        if (a->nominal_khz == 0)
+            a->nominal_khz = a->freqs_khz[a->nfreqs - 1];
+        if (clusterconf_freq_index (a, a->nominal_khz) < 0)
+            return perr (p, errp,
+                         "[architecture %s] nominal_khz %u is not one of its "
+                         "frequencies",
+                         a->name, a->nominal_khz);
+        if (a->idle_power_w < 0)
+            return perr (p, errp, "[architecture %s] needs idle_power_w",
+                         a->name);
+    }
+    for (size_t i = 0; i < c->nclusters; i++) {
+        ms_clusterconf_t *cl = &c->clusters[i];
+        p->line = cl->line;
+        if (cl->backend == MS_BACKEND_SLURMREST && !cl->url[0])
+            return perr (p, errp, "[cluster %s] needs url", cl->name);
+        if (cl->backend == MS_BACKEND_SLURMREST && !cl->token_file[0])
+            return perr (p, errp, "[cluster %s] needs token_file", cl->name);
+    }
+    for (size_t i = 0; i < c->nparts; i++) {
+        ms_partconf_t *pt = &c->parts[i];
+        const ms_arch_t *a;
+        const ms_clusterconf_t *cl;
+        p->line = pt->line;
+        if (!(cl = clusterconf_cluster (c, p->part_cluster[i])))
+            return perr (p, errp, "[partition %s/%s]: no [cluster %s]",
+                         p->part_cluster[i], pt->name, p->part_cluster[i]);
+        pt->cluster = (size_t)(cl - c->clusters);
+        if (!p->part_arch[i][0])
+            return perr (p, errp, "[partition %s/%s] needs architecture",
+                         p->part_cluster[i], pt->name);
+        if (!(a = clusterconf_arch (c, p->part_arch[i])))
+            return perr (p, errp,
+                         "[partition %s/%s]: unknown architecture '%s'",
+                         p->part_cluster[i], pt->name, p->part_arch[i]);
+        pt->arch = (size_t)(a - c->archs);
+        if (pt->nodes == 0)
+            return perr (p, errp, "[partition %s/%s] needs nodes",
+                         p->part_cluster[i], pt->name);
+    }
+    for (size_t i = 0; i < c->nclusters; i++) {
+        size_t n = 0;
+        for (size_t j = 0; j < c->nparts; j++)
+            n += c->parts[j].cluster == i;
+        if (n == 0) {
+            p->line = c->clusters[i].line;
+            return perr (p, errp, "[cluster %s] has no partition",
+                         c->clusters[i].name);
+        }
+    }
+    if (c->nclusters == 0) {
+        p->line = 0;
+        return ms_err (errp, MS_ERR_INPUT, "%s: no cluster is configured",
+                       p->name);
+    }
+    return 0;
+}
+
+int
+clusterconf_parse (const char *text, size_t len, const char *name,
+                   ms_siteconf_t **confp, ms_error_t *errp)
+{
+    struct parser p = { .name = name };
+    size_t pos = 0;
+    int rc = 0;
+
+    p.conf = ms_xcalloc (1, sizeof (*p.conf));
+    ms_strlcpy (p.conf->path, name, sizeof (p.conf->path));
+    while (pos < len && rc == 0) {
+        char buf[2048];
+        size_t end = pos, n;
+        char *line, *eq, *key, *val;
+
+        while (end < len && text[end] != '\n')
+            end++;
+        n = end - pos;
+        p.line++;
+        if (n >= sizeof (buf)) {
+            rc = perr (&p, errp, "line is longer than %zu bytes",
+                       sizeof (buf) - 1);
+            break;
+        }
+        memcpy (buf, text + pos, n);
+        buf[n] = '\0';
+        pos = end + 1;
+        if (memchr (buf, '\0', n)) {
+            rc = perr (&p, errp, "line contains a NUL byte");
+            break;
+        }
+        /* comments: '#' or ';' at the start or after whitespace */
+        for (char *h = buf; *h; h++)
+            if ((*h == '#' || *h == ';')
+                && (h == buf || isspace ((unsigned char)h[-1]))) {
+                *h = '\0';
+                break;
+            }
+        line = ms_strtrim (buf);
+        if (!*line)
+            continue;
+        if (*line == '[') {
+            char *close = strchr (line, ']');
+            if (!close || ms_strtrim (close + 1)[0]) {
+                rc = perr (&p, errp, "malformed section header '%s'", line);
+                break;
+            }
+            *close = '\0';
+            rc = begin_section (&p, line + 1, errp);
+            continue;
+        }
+        if (!(eq = strchr (line, '='))) {
+            rc = perr (&p, errp, "expected 'key = value', got '%s'", line);
+            break;
+        }
+        *eq = '\0';
+        key = ms_strtrim (line);
+        val = ms_strtrim (eq + 1);
+        if (!*key) {
+            rc = perr (&p, errp, "missing key before '='");
+            break;
+        }
+        if (!*val) {
+            rc = perr (&p, errp, "%s: missing value", key);
+            break;
+        }
+        switch (p.sec) {
+        case SEC_NONE:
+            rc = perr (&p, errp, "key '%s' outside of any section", key);
+            break;
+        case SEC_ARCH:
+            rc = set_arch (&p, &p.conf->archs[p.cur], key, val, errp);
+            break;
+        case SEC_CLUSTER:
+            rc = set_cluster (&p, &p.conf->clusters[p.cur], key, val, errp);
+            break;
+        case SEC_PARTITION:
+            rc = set_partition (&p, p.cur, key, val, errp);
+            break;
+        }
+    }
+    if (rc == 0)
+        rc = finish (&p, errp);
+    free (p.part_arch);
+    free (p.part_cluster);
+    if (rc < 0) {
+        clusterconf_free (p.conf);
+        return -1;
+    }
+    *confp = p.conf;
+    return 0;
+}
+
+int
+clusterconf_load (const char *path, ms_siteconf_t **confp, ms_error_t *errp)
+{
+    char *text;
+    size_t len;
+    int rc;
+
+    if (ms_read_file (path, CONF_MAX_BYTES, &text, &len, errp) < 0)
+        return -1;
+    rc = clusterconf_parse (text, len, path, confp, errp);
+    free (text);
+    return rc;
+}
+
+void
+clusterconf_free (ms_siteconf_t *conf)
+{
+    if (conf) {
+        free (conf->archs);
+        free (conf->clusters);
+        free (conf->parts);
+        free (conf);
+    }
+}
+
+const ms_arch_t *
+clusterconf_arch (const ms_siteconf_t *conf, const char *name)
+{
+    for (size_t i = 0; i < conf->narchs; i++)
+        if (!strcmp (conf->archs[i].name, name))
+            return &conf->archs[i];
+    return NULL;
+}
+
+const ms_clusterconf_t *
+clusterconf_cluster (const ms_siteconf_t *conf, const char *name)
+{
+    for (size_t i = 0; i < conf->nclusters; i++)
+        if (!strcmp (conf->clusters[i].name, name))
+            return &conf->clusters[i];
+    return NULL;
+}
+
+const ms_partconf_t *
+clusterconf_partition (const ms_siteconf_t *conf, const char *cluster,
+                       const char *partition)
+{
+    for (size_t i = 0; i < conf->nparts; i++)
+        if (!strcmp (conf->parts[i].name, partition)
+            && !strcmp (conf->clusters[conf->parts[i].cluster].name, cluster))
+            return &conf->parts[i];
+    return NULL;
+}
+
+int
+clusterconf_freq_index (const ms_arch_t *arch, uint32_t khz)
+{
+    for (size_t i = 0; i < arch->nfreqs; i++)
+        if (arch->freqs_khz[i] == khz)
+            return (int)i;
+    return -1;
+}

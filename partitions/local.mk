@@ -1,0 +1,8 @@
+# partitions/: cluster configuration and the backends.
+noinst_LIBRARIES += partitions/libpartitions.a
+partitions_libpartitions_a_SOURCES = \
+	partitions/backend.c partitions/backend.h \
+	partitions/clusterconf.c partitions/clusterconf.h
+partitions_libpartitions_a_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
+
+EXTRA_DIST += partitions/README
