@@ -1,3 +1,0 @@
-#include "config.h"
-#include "predictor/predictor.h"
-int ms_predictor_placeholder_;
