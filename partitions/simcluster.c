@@ -1,0 +1,1037 @@
+/* simcluster.c - event-driven simulated clusters (see simcluster.h).
+ *
+ * Data: one array of every job ever submitted (the cluster job id is the
+ * index + 1, unique in the world), per partition a queue of pending jobs
+ * kept sorted and a list of running ones, and one binary heap of job ends.
+ * A scheduling pass runs on a partition when something changed there: a
+ * submit, an update, a cancel or an end.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/util.h"
+#include "partitions/simcluster.h"
+
+#define GATE_MAX ((uint64_t)1 << 28)
+
+typedef struct {
+    uint64_t id;
+    size_t part;
+    int nodes;
+    int nice;
+    uint32_t f_khz;
+    ms_job_state_t state;
+    bool killed;
+    double submit, start, end;
+    double limit_s;        /* hard limit, INFINITY when none */
+    double true_rt;        /* what the truth says it runs */
+    double power_w;
+    sim_hint_t hint;
+    size_t gate_next;      /* next job with the same gate, or SIZE_MAX */
+    char name[64];
+    char user[32];
+} simjob_t;
+
+typedef struct {
+    size_t *v;
+    size_t n, cap;
+} idxvec_t;
+
+typedef struct {
+    const ms_partconf_t *pc;
+    const ms_arch_t *arch;
+    size_t index;          /* in conf->parts */
+    int busy;              /* allocated nodes */
+    idxvec_t pending;      /* sorted by (nice, order_time, id) */
+    idxvec_t running;
+    bool dirty;
+    bool deferred;         /* the last pass left an entry to a sibling */
+} simpart_t;
+
+typedef struct {
+    simworld_t *w;
+    size_t index;          /* in conf->clusters */
+} simcl_t;
+
+typedef struct {
+    double t;
+    size_t job;
+} heapent_t;
+
+typedef struct {
+    bool started;
+    size_t first;          /* SIZE_MAX: none */
+} gate_t;
+
+struct simworld {
+    const ms_siteconf_t *conf;
+    sim_backfill_t bf;
+    sim_truth_fn truth;
+    void *truth_arg;
+    sim_listener_fn listen;
+    void *listen_arg;
+    double now;
+    simjob_t *jobs;
+    size_t njobs, capjobs;
+    simpart_t *parts;      /* one per conf->parts entry */
+    ms_backend_t **backends;
+    simcl_t *cls;
+    heapent_t *heap;
+    size_t nheap, capheap;
+    gate_t *gates;
+    size_t ngates;
+    size_t violations;
+    bool no_defer;         /* second scheduling round */
+    /* scratch for the passes */
+    heapent_t *scratch;
+    size_t capscratch;
+};
+
+const char *
+sim_backfill_name (sim_backfill_t b)
+{
+    switch (b) {
+    case SIM_EASY: return "easy";
+    case SIM_FCFS: return "fcfs";
+    case SIM_CONSERVATIVE: return "conservative";
+    }
+    return "?";
+}
+
+int
+sim_backfill_parse (const char *s, sim_backfill_t *out)
+{
+    for (int b = SIM_EASY; b <= SIM_CONSERVATIVE; b++)
+        if (!strcmp (s, sim_backfill_name ((sim_backfill_t)b))) {
+            *out = (sim_backfill_t)b;
+            return 0;
+        }
+    return -1;
+}
+
+static void
+vec_push (idxvec_t *v, size_t x)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 16;
+        v->v = ms_xrealloc (v->v, v->cap * sizeof (*v->v));
+    }
+    v->v[v->n++] = x;
+}
+
+static void
+vec_remove (idxvec_t *v, size_t x)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (v->v[i] == x) {
+            memmove (v->v + i, v->v + i + 1, (v->n - i - 1) * sizeof (size_t));
+            v->n--;
+            return;
+        }
+}
+
+/* Queue order: lower nice first, then older, then lower id. */
+static int
+queue_cmp (const simjob_t *a, const simjob_t *b)
+{
+    if (a->nice != b->nice)
+        return a->nice < b->nice ? -1 : 1;
+    if (a->hint.order_time != b->hint.order_time)
+        return a->hint.order_time < b->hint.order_time ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void
+queue_insert (simworld_t *w, simpart_t *p, size_t j)
+{
+    size_t lo = 0, hi = p->pending.n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (queue_cmp (&w->jobs[p->pending.v[mid]], &w->jobs[j]) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    vec_push (&p->pending, j);
+    memmove (p->pending.v + lo + 1, p->pending.v + lo,
+             (p->pending.n - 1 - lo) * sizeof (size_t));
+    p->pending.v[lo] = j;
+}
+
+static void
+heap_push (simworld_t *w, double t, size_t job)
+{
+    size_t i;
+    if (w->nheap == w->capheap) {
+        w->capheap = w->capheap ? w->capheap * 2 : 256;
+        w->heap = ms_xrealloc (w->heap, w->capheap * sizeof (*w->heap));
+    }
+    i = w->nheap++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (w->heap[up].t <= t)
+            break;
+        w->heap[i] = w->heap[up];
+        i = up;
+    }
+    w->heap[i].t = t;
+    w->heap[i].job = job;
+}
+
+static heapent_t
+heap_pop (simworld_t *w)
+{
+    heapent_t top = w->heap[0], last = w->heap[--w->nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= w->nheap)
+            break;
+        if (c + 1 < w->nheap && w->heap[c + 1].t < w->heap[c].t)
+            c++;
+        if (w->heap[c].t >= last.t)
+            break;
+        w->heap[i] = w->heap[c];
+        i = c;
+    }
+    if (w->nheap)
+        w->heap[i] = last;
+    return top;
+}
+
+static void
+notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
+{
+    sim_event_t ev;
+    if (!w->listen)
+        return;
+    memset (&ev, 0, sizeof (ev));
+    ev.type = type;
+    ev.t = w->now;
+    ev.cluster = w->conf->parts[j->part].cluster;
+    ev.part = j->part;
+    ev.id = j->id;
+    ev.hint = &j->hint;
+    ev.nodes = j->nodes;
+    ev.f_khz = j->f_khz;
+    ev.submit = j->submit;
+    ev.start = j->start;
+    ev.end = j->end;
+    ev.power_w = j->power_w;
+    ev.started = j->start >= 0;
+    if (type != SIM_EV_START && j->start >= 0)
+        ev.energy_j = j->power_w * j->nodes * (j->end - j->start);
+    ev.killed = j->killed;
+    w->listen (w->listen_arg, &ev);
+}
+
+static gate_t *
+gate_of (simworld_t *w, const simjob_t *j)
+{
+    if (!j->hint.gate || j->hint.gate >= w->ngates)
+        return NULL;
+    return &w->gates[j->hint.gate];
+}
+
+/* Cancel a pending job (its gate opened for a sibling, or a cancel). */
+static void
+cancel_pending (simworld_t *w, simjob_t *j)
+{
+    j->state = MS_JOB_CANCELLED;
+    j->end = w->now;
+    notify (w, SIM_EV_CANCEL, j);
+}
+
+static void
+start_job (simworld_t *w, simpart_t *p, size_t ji)
+{
+    simjob_t *j = &w->jobs[ji];
+    gate_t *g = gate_of (w, j);
+    double run = j->true_rt;
+
+    j->state = MS_JOB_RUNNING;
+    j->start = w->now;
+    if (run > j->limit_s) {
+        run = j->limit_s;
+        j->killed = true;
+    }
+    j->end = w->now + run;
+    p->busy += j->nodes;
+    /* Invariant: no partition over-allocated (checked on every start). */
+    if (p->busy > p->pc->nodes)
+        w->violations++;
+    vec_push (&p->running, ji);
+    heap_push (w, j->end, ji);
+    notify (w, SIM_EV_START, j);
+    if (g) {
+        /* The start gate: the first sibling to start wins. */
+        g->started = true;
+        for (size_t s = g->first; s != SIZE_MAX; s = w->jobs[s].gate_next)
+            if (w->jobs[s].state == MS_JOB_PENDING)
+                cancel_pending (w, &w->jobs[s]);
+    }
+}
+
+/* Predicted end of a running job, as reservations see it. */
+static double
+predicted_end (const simworld_t *w, const simjob_t *j)
+{
+    double e = j->start + j->hint.pred_runtime_s;
+    if (e > j->start + j->limit_s)
+        e = j->start + j->limit_s;
+    return e < w->now ? w->now : e;
+}
+
+static int
+ent_cmp (const void *a, const void *b)
+{
+    const heapent_t *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Running jobs of p as (predicted end, index), sorted by end. */
+static size_t
+sorted_ends (simworld_t *w, simpart_t *p)
+{
+    if (w->capscratch < p->running.n) {
+        w->capscratch = p->running.n * 2;
+        w->scratch = ms_xrealloc (w->scratch,
+                                  w->capscratch * sizeof (*w->scratch));
+    }
+    for (size_t i = 0; i < p->running.n; i++) {
+        w->scratch[i].t = predicted_end (w, &w->jobs[p->running.v[i]]);
+        w->scratch[i].job = p->running.v[i];
+    }
+    if (p->running.n > 1)
+        qsort (w->scratch, p->running.n, sizeof (*w->scratch), ent_cmp);
+    return p->running.n;
+}
+
+/* A better-ranked sibling could start now on its own partition: leave
+ * this entry for it. */
+static bool
+deferred (simworld_t *w, const simjob_t *j)
+{
+    gate_t *g = gate_of (w, j);
+    if (!g || j->hint.rank == 0 || w->no_defer)
+        return false;
+    for (size_t s = g->first; s != SIZE_MAX; s = w->jobs[s].gate_next) {
+        const simjob_t *sj = &w->jobs[s];
+        const simpart_t *sp = &w->parts[sj->part];
+        if (sj == j || sj->state != MS_JOB_PENDING
+            || sj->hint.rank >= j->hint.rank)
+            continue;
+        if (sp->pc->nodes - sp->busy >= sj->nodes)
+            return true;
+    }
+    return false;
+}
+
+/* Conservative backfill: a profile of free nodes over time. */
+typedef struct {
+    double *t;
+    int *free;
+    size_t n, cap;
+} profile_t;
+
+static void
+profile_split (profile_t *pr, double t)
+{
+    size_t i;
+    for (i = 0; i < pr->n && pr->t[i] < t; i++)
+        ;
+    if (i < pr->n && pr->t[i] == t)
+        return;
+    if (pr->n == pr->cap) {
+        pr->cap = pr->cap * 2 + 16;
+        pr->t = ms_xrealloc (pr->t, pr->cap * sizeof (double));
+        pr->free = ms_xrealloc (pr->free, pr->cap * sizeof (int));
+    }
+    memmove (pr->t + i + 1, pr->t + i, (pr->n - i) * sizeof (double));
+    memmove (pr->free + i + 1, pr->free + i, (pr->n - i) * sizeof (int));
+    pr->t[i] = t;
+    pr->free[i] = pr->free[i - 1]; /* i > 0: t > pr->t[0] = now */
+    pr->n++;
+}
+
+/* Earliest start >= t[0] where n nodes are free for dur seconds. */
+static double
+profile_find (const profile_t *pr, int n, double dur)
+{
+    for (size_t i = 0; i < pr->n; i++) {
+        double s = pr->t[i];
+        size_t k;
+        bool ok = true;
+        for (k = i; k < pr->n && pr->t[k] < s + dur; k++)
+            if (pr->free[k] < n) {
+                ok = false;
+                break;
+            }
+        if (ok)
+            return s;
+    }
+    return INFINITY; /* cannot happen: the last step has every node free */
+}
+
+static void
+profile_take (profile_t *pr, double s, double dur, int n)
+{
+    profile_split (pr, s);
+    if (isfinite (s + dur))
+        profile_split (pr, s + dur);
+    for (size_t i = 0; i < pr->n; i++)
+        if (pr->t[i] >= s && pr->t[i] < s + dur)
+            pr->free[i] -= n;
+}
+
+static void
+pass_conservative (simworld_t *w, simpart_t *p)
+{
+    profile_t pr = { 0 };
+    size_t nr = sorted_ends (w, p), keep = 0;
+    int freen = p->pc->nodes - p->busy;
+
+    pr.cap = nr + 16;
+    pr.t = ms_xmalloc (pr.cap * sizeof (double));
+    pr.free = ms_xmalloc (pr.cap * sizeof (int));
+    pr.t[0] = w->now;
+    pr.free[0] = freen;
+    pr.n = 1;
+    for (size_t i = 0; i < nr; i++) {
+        freen += w->jobs[w->scratch[i].job].nodes;
+        if (w->scratch[i].t == pr.t[pr.n - 1])
+            pr.free[pr.n - 1] = freen;
+        else {
+            pr.t[pr.n] = w->scratch[i].t;
+            pr.free[pr.n++] = freen;
+        }
+    }
+    for (size_t i = 0; i < p->pending.n; i++) {
+        size_t ji = p->pending.v[i];
+        simjob_t *j = &w->jobs[ji];
+        gate_t *g = gate_of (w, j);
+        double dur = j->hint.pred_runtime_s > 0 ? j->hint.pred_runtime_s : 1;
+        double s;
+        if (j->state != MS_JOB_PENDING)
+            continue;
+        if (g && g->started) {
+            cancel_pending (w, j);
+            continue;
+        }
+        if (deferred (w, j)) {
+            p->deferred = true;
+            p->pending.v[keep++] = ji;
+            continue;
+        }
+        s = profile_find (&pr, j->nodes, dur);
+        if (s <= w->now && j->nodes <= p->pc->nodes - p->busy) {
+            profile_take (&pr, w->now, dur, j->nodes);
+            start_job (w, p, ji);
+            continue;
+        }
+        if (isfinite (s))
+            profile_take (&pr, s, dur, j->nodes);
+        p->pending.v[keep++] = ji;
+    }
+    p->pending.n = keep;
+    free (pr.t);
+    free (pr.free);
+}
+
+/* EASY backfill, DESIGN.md 6 (Lifka 1995; Mu'alem and Feitelson 2001):
+ * start jobs in queue order while they fit; the first that does not fit
+ * gets a reservation at the shadow time, when enough running jobs will have
+ * ended by their predicted runtimes; a later job may start now if it fits
+ * in the free nodes and either ends (by its prediction) before the shadow
+ * time or uses only nodes the reservation does not need (extra nodes). */
+static void
+pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
+{
+    int freen = p->pc->nodes - p->busy;
+    bool reserved = false;
+    double shadow = INFINITY;
+    int extra = 0;
+    size_t keep = 0, i;
+
+    for (i = 0; i < p->pending.n; i++) {
+        size_t ji = p->pending.v[i];
+        simjob_t *j = &w->jobs[ji];
+        gate_t *g = gate_of (w, j);
+
+        if (j->state != MS_JOB_PENDING)
+            continue;
+        if (g && g->started) {
+            cancel_pending (w, j);
+            continue;
+        }
+        if (freen <= 0 && reserved)
+            break;
+        if (deferred (w, j)) {
+            p->deferred = true;
+            p->pending.v[keep++] = ji;
+            continue;
+        }
+        if (!reserved) {
+            if (j->nodes <= freen) {
+                start_job (w, p, ji);
+                freen -= j->nodes;
+                continue;
+            }
+            p->pending.v[keep++] = ji;
+            if (fcfs) {
+                i++;
+                break;
+            }
+            /* The reservation of the first job that does not fit. */
+            size_t nr = sorted_ends (w, p);
+            int avail = freen;
+            reserved = true;
+            for (size_t k = 0; k < nr; k++) {
+                avail += w->jobs[w->scratch[k].job].nodes;
+                if (avail >= j->nodes) {
+                    shadow = w->scratch[k].t;
+                    extra = avail - j->nodes;
+                    break;
+                }
+            }
+            continue;
+        }
+        if (j->nodes <= freen) {
+            bool before = w->now + j->hint.pred_runtime_s <= shadow;
+            if (before || j->nodes <= extra) {
+                start_job (w, p, ji);
+                freen -= j->nodes;
+                if (!before)
+                    extra -= j->nodes;
+                continue;
+            }
+        }
+        p->pending.v[keep++] = ji;
+    }
+    for (; i < p->pending.n; i++)
+        p->pending.v[keep++] = p->pending.v[i];
+    p->pending.n = keep;
+}
+
+static void
+pass (simworld_t *w, simpart_t *p)
+{
+    p->dirty = false;
+    p->deferred = false;
+    if (!p->pending.n)
+        return;
+    if (w->bf == SIM_CONSERVATIVE)
+        pass_conservative (w, p);
+    else
+        pass_easy (w, p, w->bf == SIM_FCFS);
+}
+
+void
+simworld_schedule (simworld_t *w)
+{
+    /* Two rounds: an entry deferred to a better sibling in the first round
+     * gets its chance in the second if the sibling did not start. */
+    bool again = false;
+    for (size_t i = 0; i < w->conf->nparts; i++)
+        if (w->parts[i].dirty) {
+            pass (w, &w->parts[i]);
+            again |= w->parts[i].deferred;
+        }
+    if (!again)
+        return;
+    w->no_defer = true;
+    for (size_t i = 0; i < w->conf->nparts; i++)
+        if (w->parts[i].deferred)
+            pass (w, &w->parts[i]);
+    w->no_defer = false;
+}
+
+static void
+end_job (simworld_t *w, size_t ji)
+{
+    simjob_t *j = &w->jobs[ji];
+    simpart_t *p = &w->parts[j->part];
+
+    j->state = j->killed ? MS_JOB_TIMEOUT : MS_JOB_COMPLETED;
+    p->busy -= j->nodes;
+    vec_remove (&p->running, ji);
+    p->dirty = true;
+    notify (w, SIM_EV_END, j);
+}
+
+void
+simworld_advance (simworld_t *w, double t)
+{
+    while (w->nheap && w->heap[0].t <= t) {
+        double et = w->heap[0].t;
+        if (et > w->now)
+            w->now = et;
+        while (w->nheap && w->heap[0].t <= et) {
+            heapent_t e = heap_pop (w);
+            if (w->jobs[e.job].state == MS_JOB_RUNNING
+                && w->jobs[e.job].end == e.t)
+                end_job (w, e.job);
+        }
+        simworld_schedule (w);
+    }
+    if (t > w->now && isfinite (t))
+        w->now = t;
+}
+
+void
+simworld_drain (simworld_t *w)
+{
+    simworld_schedule (w);
+    while (w->nheap)
+        simworld_advance (w, w->heap[0].t);
+}
+
+double
+simworld_now (const simworld_t *w)
+{
+    return w->now;
+}
+
+double
+simworld_next_event (const simworld_t *w)
+{
+    return w->nheap ? w->heap[0].t : INFINITY;
+}
+
+int
+simworld_busy_nodes (const simworld_t *w, size_t p)
+{
+    return w->parts[p].busy;
+}
+
+size_t
+simworld_pending (const simworld_t *w, size_t p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->parts[p].pending.n; i++)
+        n += w->jobs[w->parts[p].pending.v[i]].state == MS_JOB_PENDING;
+    return n;
+}
+
+size_t
+simworld_running (const simworld_t *w, size_t p)
+{
+    return w->parts[p].running.n;
+}
+
+size_t
+simworld_violations (const simworld_t *w)
+{
+    return w->violations;
+}
+
+void
+simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
+{
+    w->listen = fn;
+    w->listen_arg = arg;
+}
+
+ms_backend_t *
+simworld_backend (simworld_t *w, size_t i)
+{
+    return i < w->conf->nclusters ? w->backends[i] : NULL;
+}
+
+/* ---- the backend operations ---- */
+
+static simpart_t *
+find_part (simworld_t *w, size_t cl, const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < w->conf->nparts; i++)
+        if (w->conf->parts[i].cluster == cl
+            && !strcmp (w->conf->parts[i].name, name))
+            return &w->parts[i];
+    return NULL;
+}
+
+static simjob_t *
+find_job (simworld_t *w, size_t cl, uint64_t id)
+{
+    if (id == 0 || id > w->njobs)
+        return NULL;
+    simjob_t *j = &w->jobs[id - 1];
+    return w->conf->parts[j->part].cluster == cl ? j : NULL;
+}
+
+static int
+op_ping (void *ctx, ms_error_t *errp)
+{
+    return 0;
+}
+
+static void
+fill_partition (simworld_t *w, simpart_t *p, ms_partition_state_t *s)
+{
+    memset (s, 0, sizeof (*s));
+    ms_strlcpy (s->name, p->pc->name, sizeof (s->name));
+    s->up = true;
+    s->nodes_total = p->pc->nodes;
+    s->nodes_alloc = p->busy;
+    s->nodes_idle = p->pc->nodes - p->busy;
+    s->cpus_total = p->pc->nodes * p->arch->cores_per_node;
+    s->cpus_idle = s->nodes_idle * p->arch->cores_per_node;
+    s->max_time_min = -1;
+    s->default_time_min = -1;
+    s->pending_jobs = (int)simworld_pending (w, p->index);
+    s->running_jobs = (int)p->running.n;
+}
+
+static int
+op_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
+               ms_error_t *errp)
+{
+    simcl_t *c = ctx;
+    simworld_t *w = c->w;
+    size_t k = 0;
+
+    *out = ms_xcalloc (w->conf->nparts ? w->conf->nparts : 1, sizeof (**out));
+    for (size_t i = 0; i < w->conf->nparts; i++)
+        if (w->conf->parts[i].cluster == c->index)
+            fill_partition (w, &w->parts[i], &(*out)[k++]);
+    *n = k;
+    return 0;
+}
+
+static int
+op_nodes (void *ctx, ms_node_state_t **out, size_t *n, ms_error_t *errp)
+{
+    simcl_t *c = ctx;
+    simworld_t *w = c->w;
+    size_t total = 0, k = 0;
+
+    for (size_t i = 0; i < w->conf->nparts; i++)
+        if (w->conf->parts[i].cluster == c->index)
+            total += (size_t)w->conf->parts[i].nodes;
+    *out = ms_xcalloc (total ? total : 1, sizeof (**out));
+    for (size_t i = 0; i < w->conf->nparts; i++) {
+        simpart_t *p = &w->parts[i];
+        if (p->pc->cluster != c->index)
+            continue;
+        /* Nodes are interchangeable in the model: the first `busy` are
+         * shown allocated. */
+        for (int nd = 0; nd < p->pc->nodes; nd++, k++) {
+            ms_node_state_t *s = &(*out)[k];
+            snprintf (s->name, sizeof (s->name), "%.40s-%d", p->pc->name,
+                      nd + 1);
+            ms_strlcpy (s->state, nd < p->busy ? "allocated" : "idle",
+                        sizeof (s->state));
+            s->cpus = p->arch->cores_per_node;
+            s->cpus_alloc = nd < p->busy ? s->cpus : 0;
+            ms_strlcpy (s->partitions, p->pc->name, sizeof (s->partitions));
+            s->usable = true;
+        }
+    }
+    *n = k;
+    return 0;
+}
+
+static int
+op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
+           ms_error_t *errp)
+{
+    simcl_t *c = ctx;
+    simworld_t *w = c->w;
+    simpart_t *p = find_part (w, c->index, req->partition);
+    const sim_hint_t *h = req->backend_hint;
+    uint32_t f = req->cpu_freq_khz ? req->cpu_freq_khz : 0;
+    int nodes = req->nodes > 0 ? req->nodes : 1;
+    double rt, pw;
+    simjob_t *j;
+
+    if (!p)
+        return ms_err (errp, MS_ERR_INPUT, "no partition '%s'",
+                       req->partition ? req->partition : "(none)");
+    if (!h)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "a simulated cluster needs the job model "
+                       "(backend_hint)");
+    if (nodes > p->pc->nodes)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "job asks %d nodes; partition '%s' has %d", nodes,
+                       p->pc->name, p->pc->nodes);
+    if (!f)
+        f = p->arch->nominal_khz;
+    if (clusterconf_freq_index (p->arch, f) < 0)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "partition '%s' does not offer %u kHz", p->pc->name, f);
+    if (h->gate >= GATE_MAX)
+        return ms_err (errp, MS_ERR_INPUT, "start gate key too large");
+    if (w->truth (w->truth_arg, h->job, p->index, f, &rt, &pw, errp) < 0)
+        return -1;
+    if (!(rt >= 0) || !(pw >= 0))
+        return ms_err (errp, MS_ERR_INPUT, "job model gives no runtime");
+    if (w->njobs == w->capjobs) {
+        w->capjobs = w->capjobs ? w->capjobs * 2 : 1024;
+        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
+    }
+    j = &w->jobs[w->njobs];
+    memset (j, 0, sizeof (*j));
+    j->id = ++w->njobs;
+    j->part = p->index;
+    j->nodes = nodes;
+    j->nice = req->nice;
+    j->f_khz = f;
+    j->state = MS_JOB_PENDING;
+    j->submit = w->now;
+    j->start = -1;
+    j->end = -1;
+    j->limit_s = req->time_limit_min ? req->time_limit_min * 60.0 : INFINITY;
+    j->true_rt = rt;
+    j->power_w = pw;
+    j->hint = *h;
+    j->gate_next = SIZE_MAX;
+    if (req->name)
+        ms_strlcpy (j->name, req->name, sizeof (j->name));
+    if (req->user)
+        ms_strlcpy (j->user, req->user, sizeof (j->user));
+    if (h->gate) {
+        if (h->gate >= w->ngates) {
+            size_t n = w->ngates ? w->ngates : 1024;
+            while (n <= h->gate)
+                n *= 2;
+            w->gates = ms_xrealloc (w->gates, n * sizeof (*w->gates));
+            for (size_t i = w->ngates; i < n; i++) {
+                w->gates[i].started = false;
+                w->gates[i].first = SIZE_MAX;
+            }
+            w->ngates = n;
+        }
+        j->gate_next = w->gates[h->gate].first;
+        w->gates[h->gate].first = j->id - 1;
+    }
+    queue_insert (w, p, j->id - 1);
+    p->dirty = true;
+    *idp = j->id;
+    return 0;
+}
+
+static int
+op_update (void *ctx, uint64_t id, const ms_job_update_t *upd,
+           ms_error_t *errp)
+{
+    simcl_t *c = ctx;
+    simworld_t *w = c->w;
+    simjob_t *j = find_job (w, c->index, id);
+    simpart_t *p;
+
+    if (!j)
+        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
+                       (unsigned long long)id);
+    p = &w->parts[j->part];
+    if (upd->time_limit_min != MS_KEEP_TIME) {
+        j->limit_s = upd->time_limit_min * 60.0;
+        if (j->state == MS_JOB_RUNNING) {
+            /* The end moves with the limit; the old heap entry goes stale. */
+            double run = j->true_rt;
+            j->killed = run > j->limit_s;
+            if (j->killed)
+                run = j->limit_s;
+            j->end = j->start + run;
+            if (j->end < w->now)
+                j->end = w->now;
+            heap_push (w, j->end, (size_t)(j - w->jobs));
+        }
+    }
+    if (upd->nice != MS_KEEP_NICE && j->state == MS_JOB_PENDING) {
+        vec_remove (&p->pending, (size_t)(j - w->jobs));
+        j->nice = upd->nice;
+        queue_insert (w, p, (size_t)(j - w->jobs));
+    }
+    p->dirty = true;
+    return 0;
+}
+
+static int
+op_cancel (void *ctx, uint64_t id, ms_error_t *errp)
+{
+    simcl_t *c = ctx;
+    simworld_t *w = c->w;
+    simjob_t *j = find_job (w, c->index, id);
+    simpart_t *p;
+
+    if (!j)
+        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
+                       (unsigned long long)id);
+    p = &w->parts[j->part];
+    if (j->state == MS_JOB_PENDING) {
+        vec_remove (&p->pending, (size_t)(j - w->jobs));
+        cancel_pending (w, j);
+    } else if (j->state == MS_JOB_RUNNING) {
+        j->state = MS_JOB_CANCELLED;
+        j->end = w->now;
+        p->busy -= j->nodes;
+        vec_remove (&p->running, (size_t)(j - w->jobs));
+        notify (w, SIM_EV_CANCEL, j);
+    }
+    p->dirty = true;
+    return 0;
+}
+
+static void
+fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
+{
+    const simpart_t *p = &w->parts[j->part];
+    memset (o, 0, sizeof (*o));
+    o->id = j->id;
+    ms_strlcpy (o->name, j->name, sizeof (o->name));
+    ms_strlcpy (o->user, j->user, sizeof (o->user));
+    ms_strlcpy (o->partition, p->pc->name, sizeof (o->partition));
+    o->state = j->state;
+    ms_strlcpy (o->state_name, ms_job_state_name (j->state),
+                sizeof (o->state_name));
+    o->submit_time = (time_t)j->submit;
+    o->eligible_time = (time_t)j->submit;
+    o->start_time = j->start >= 0 ? (time_t)j->start : 0;
+    if (j->state == MS_JOB_RUNNING)
+        o->end_time = (time_t)predicted_end (w, j);
+    else
+        o->end_time = j->end >= 0 ? (time_t)j->end : 0;
+    o->time_limit_min = isfinite (j->limit_s) ? (uint32_t)(j->limit_s / 60) : 0;
+    o->cpu_freq_max_khz = j->f_khz;
+    o->nice = j->nice;
+    o->priority = (uint32_t)(100000 - j->nice);
+    if (j->hint.gate)
+        snprintf (o->comment, sizeof (o->comment), "metasched:%llu",
+                  (unsigned long long)j->hint.gate);
+    o->nodes = j->nodes;
+    o->tasks = j->nodes;
+    o->cpus = j->nodes * p->arch->cores_per_node;
+    o->exit_code = j->state == MS_JOB_COMPLETED ? 0 : -1;
+}
+
+static int
+op_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
+{
+    simcl_t *c = ctx;
+    simworld_t *w = c->w;
+    size_t k = 0, total = 0;
+
+    /* The live jobs (pending and running) of this cluster. */
+    for (size_t i = 0; i < w->conf->nparts; i++)
+        if (w->conf->parts[i].cluster == c->index)
+            total += w->parts[i].pending.n + w->parts[i].running.n;
+    *out = ms_xcalloc (total ? total : 1, sizeof (**out));
+    for (size_t i = 0; i < w->conf->nparts; i++) {
+        simpart_t *p = &w->parts[i];
+        if (p->pc->cluster != c->index)
+            continue;
+        for (size_t r = 0; r < p->running.n; r++)
+            fill_job (w, &w->jobs[p->running.v[r]], &(*out)[k++]);
+        for (size_t q = 0; q < p->pending.n; q++)
+            if (w->jobs[p->pending.v[q]].state == MS_JOB_PENDING)
+                fill_job (w, &w->jobs[p->pending.v[q]], &(*out)[k++]);
+    }
+    *n = k;
+    return 0;
+}
+
+static int
+op_job (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp)
+{
+    simcl_t *c = ctx;
+    simjob_t *j = find_job (c->w, c->index, id);
+    if (!j)
+        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
+                       (unsigned long long)id);
+    fill_job (c->w, j, out);
+    return 0;
+}
+
+static void
+op_destroy (void *ctx)
+{
+    /* The world owns the cluster; simworld_free releases it. */
+}
+
+static const struct ms_backend_ops sim_ops = {
+    .type = "simulated",
+    .ping = op_ping,
+    .partitions = op_partitions,
+    .nodes = op_nodes,
+    .submit = op_submit,
+    .update = op_update,
+    .cancel = op_cancel,
+    .jobs = op_jobs,
+    .job = op_job,
+    .destroy = op_destroy,
+};
+
+int
+simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf,
+              sim_truth_fn truth, void *truth_arg, simworld_t **wp,
+              ms_error_t *errp)
+{
+    simworld_t *w;
+    size_t nsim = 0;
+
+    if (!truth)
+        return ms_err (errp, MS_ERR_INPUT, "simulated clusters need a truth");
+    w = ms_xcalloc (1, sizeof (*w));
+    w->conf = conf;
+    w->bf = bf;
+    w->truth = truth;
+    w->truth_arg = truth_arg;
+    w->parts = ms_xcalloc (conf->nparts ? conf->nparts : 1, sizeof (*w->parts));
+    w->backends = ms_xcalloc (conf->nclusters ? conf->nclusters : 1,
+                              sizeof (*w->backends));
+    w->cls = ms_xcalloc (conf->nclusters ? conf->nclusters : 1,
+                         sizeof (*w->cls));
+    for (size_t i = 0; i < conf->nparts; i++) {
+        w->parts[i].pc = &conf->parts[i];
+        w->parts[i].arch = &conf->archs[conf->parts[i].arch];
+        w->parts[i].index = i;
+    }
+    for (size_t i = 0; i < conf->nclusters; i++) {
+        if (conf->clusters[i].backend != MS_BACKEND_SIMULATED)
+            continue;
+        w->cls[i].w = w;
+        w->cls[i].index = i;
+        w->backends[i] = ms_xcalloc (1, sizeof (ms_backend_t));
+        w->backends[i]->ops = &sim_ops;
+        w->backends[i]->ctx = &w->cls[i];
+        ms_strlcpy (w->backends[i]->cluster, conf->clusters[i].name,
+                    sizeof (w->backends[i]->cluster));
+        nsim++;
+    }
+    if (!nsim) {
+        simworld_free (w);
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s: no cluster has backend = simulated", conf->path);
+    }
+    *wp = w;
+    return 0;
+}
+
+void
+simworld_free (simworld_t *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->conf->nclusters; i++)
+        if (w->backends[i])
+            backend_destroy (w->backends[i]);
+    for (size_t i = 0; i < w->conf->nparts; i++) {
+        free (w->parts[i].pending.v);
+        free (w->parts[i].running.v);
+    }
+    free (w->parts);
+    free (w->backends);
+    free (w->cls);
+    free (w->jobs);
+    free (w->heap);
+    free (w->gates);
+    free (w->scratch);
+    free (w);
+}
