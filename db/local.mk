@@ -1,2 +1,24 @@
-# db/: PostgreSQL schema and access layer (see db/README).
-EXTRA_DIST += db/README
+# db/: PostgreSQL schema (forward-only migrations) and the libpq access
+# layer (see db/README).
+DB_MIGRATIONS = \
+	db/migrations/0001_init.sql \
+	db/migrations/0002_roles_accounting.sql
+
+noinst_LIBRARIES += db/libmsdb.a
+db_libmsdb_a_SOURCES = \
+	db/db.c db/db.h \
+	db/migrate.c \
+	db/jobruns.c \
+	db/sites.c \
+	db/accounting.c \
+	db/models.c
+nodist_db_libmsdb_a_SOURCES = db/migrations.c
+db_libmsdb_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS)
+
+db/migrations.c: $(DB_MIGRATIONS) db/gen-migrations.sh
+	$(AM_V_GEN)$(MKDIR_P) db && files= && \
+	for f in $(DB_MIGRATIONS); do files="$$files $(top_srcdir)/$$f"; done && \
+	$(SHELL) $(top_srcdir)/db/gen-migrations.sh $$files > $@.tmp && mv $@.tmp $@
+CLEANFILES += db/migrations.c
+
+EXTRA_DIST += db/README db/gen-migrations.sh $(DB_MIGRATIONS)
