@@ -127,6 +127,13 @@ int predictor_estimate (const predictor_t *p, const char *app, const char *arch,
                         uint32_t f_khz, double nodes, pred_estimate_t *out,
                         ms_error_t *errp);
 
+/* All frequencies of `arch` at once (ascending; out has room for max):
+ * looks the app up once, for candidate tables. */
+int predictor_estimate_all (const predictor_t *p, const char *app,
+                            const char *arch, double nodes,
+                            pred_estimate_t *out, size_t max, size_t *nout,
+                            ms_error_t *errp);
+
 /* Project a given nominal signature on `arch` to f_khz with the arch's EAR
  * model only (no fallback); MS_ERR_MISSING when the pair has no data. */
 int predictor_project (const predictor_t *p, const char *arch,
