@@ -12,3 +12,10 @@ tests_unit_test_clusterconf_SOURCES = tests/unit/test_clusterconf.c tests/testut
 tests_unit_test_clusterconf_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_clusterconf_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_clusterconf
+
+check_PROGRAMS += tests/integration/test_slurmrest
+tests_integration_test_slurmrest_SOURCES = tests/integration/test_slurmrest.c \
+	tests/testutil.h tests/testbed_env.c tests/testbed_env.h
+tests_integration_test_slurmrest_CFLAGS = $(TEST_CFLAGS)
+tests_integration_test_slurmrest_LDADD = $(TEST_LIBS)
+TESTS += tests/integration/test_slurmrest
