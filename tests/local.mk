@@ -19,3 +19,36 @@ tests_integration_test_slurmrest_SOURCES = tests/integration/test_slurmrest.c \
 tests_integration_test_slurmrest_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_slurmrest_LDADD = $(TEST_LIBS)
 TESTS += tests/integration/test_slurmrest
+
+check_PROGRAMS += tests/unit/test_slurmrest_parse
+tests_unit_test_slurmrest_parse_SOURCES = tests/unit/test_slurmrest_parse.c tests/testutil.h
+tests_unit_test_slurmrest_parse_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurmrest_parse_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_slurmrest_parse
+
+# Fuzz targets: each defines LLVMFuzzerTestOneInput. In `make check` they run
+# (under the sanitizer build in CI) through tests/fuzz/standalone.c, which
+# replays the corpus in tests/fuzz/corpus/NAME/ and a bounded number of
+# seeded mutations of it; with --enable-fuzzing (CC=clang) real libFuzzer
+# binaries are built too (tests/fuzz/libfuzzer_NAME).
+check_PROGRAMS += tests/fuzz/fuzz_slurmrest tests/fuzz/fuzz_clusterconf
+tests_fuzz_fuzz_slurmrest_SOURCES = tests/fuzz/fuzz_slurmrest.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_slurmrest_CFLAGS = $(TEST_CFLAGS)
+tests_fuzz_fuzz_slurmrest_LDADD = $(TEST_LIBS)
+tests_fuzz_fuzz_clusterconf_SOURCES = tests/fuzz/fuzz_clusterconf.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_clusterconf_CFLAGS = $(TEST_CFLAGS)
+tests_fuzz_fuzz_clusterconf_LDADD = $(TEST_LIBS)
+TESTS += tests/fuzz/run-fuzz.sh
+EXTRA_DIST += tests/fuzz/run-fuzz.sh tests/fuzz/corpus tests/data
+
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/libfuzzer_slurmrest tests/fuzz/libfuzzer_clusterconf
+tests_fuzz_libfuzzer_slurmrest_SOURCES = tests/fuzz/fuzz_slurmrest.c
+tests_fuzz_libfuzzer_slurmrest_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_slurmrest_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_slurmrest_LDADD = $(TEST_LIBS)
+tests_fuzz_libfuzzer_clusterconf_SOURCES = tests/fuzz/fuzz_clusterconf.c
+tests_fuzz_libfuzzer_clusterconf_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_clusterconf_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_clusterconf_LDADD = $(TEST_LIBS)
+endif

@@ -20,8 +20,8 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
-#define MAX_INPUTS 256
-#define MAX_INPUT 65536
+#define FUZZ_MAX_INPUTS 256
+#define FUZZ_MAX_INPUT 65536
 
 static uint64_t rng_state;
 
@@ -96,8 +96,8 @@ mutate (uint8_t *buf, size_t len, size_t cap, uint8_t *const *inputs,
 int
 main (int argc, char **argv)
 {
-    uint8_t *inputs[MAX_INPUTS];
-    size_t lens[MAX_INPUTS], n = 0;
+    uint8_t *inputs[FUZZ_MAX_INPUTS];
+    size_t lens[FUZZ_MAX_INPUTS], n = 0;
     long iters = argc > 2 ? atol (argv[2]) : 20000;
     DIR *d;
     struct dirent *de;
@@ -110,7 +110,7 @@ main (int argc, char **argv)
         printf ("1..0 # SKIP no corpus directory given or readable\n");
         return 0;
     }
-    while ((de = readdir (d)) && n < MAX_INPUTS) {
+    while ((de = readdir (d)) && n < FUZZ_MAX_INPUTS) {
         char path[4096];
         FILE *f;
         if (de->d_name[0] == '.')
@@ -118,8 +118,8 @@ main (int argc, char **argv)
         snprintf (path, sizeof (path), "%s/%s", argv[1], de->d_name);
         if (!(f = fopen (path, "rb")))
             continue;
-        inputs[n] = malloc (MAX_INPUT);
-        lens[n] = fread (inputs[n], 1, MAX_INPUT, f);
+        inputs[n] = malloc (FUZZ_MAX_INPUT);
+        lens[n] = fread (inputs[n], 1, FUZZ_MAX_INPUT, f);
         fclose (f);
         n++;
     }
@@ -136,7 +136,7 @@ main (int argc, char **argv)
         fflush (stdout);
     }
     {
-        uint8_t *buf = malloc (MAX_INPUT);
+        uint8_t *buf = malloc (FUZZ_MAX_INPUT);
         for (long it = 0; it < iters; it++) {
             size_t len = 0;
             if (n) {
@@ -144,7 +144,7 @@ main (int argc, char **argv)
                 len = lens[k];
                 memcpy (buf, inputs[k], len);
             }
-            len = mutate (buf, len, MAX_INPUT, inputs, lens, n);
+            len = mutate (buf, len, FUZZ_MAX_INPUT, inputs, lens, n);
             uint8_t *copy = malloc (len ? len : 1);
             memcpy (copy, buf, len);
             LLVMFuzzerTestOneInput (copy, len);

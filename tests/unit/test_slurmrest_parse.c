@@ -1,0 +1,259 @@
+/* test_slurmrest_parse.c - reading slurmrestd's answers (recorded from the
+ * test bed's slurmrestd 22.05, OpenAPI v0.0.38) and building submissions. */
+#include "config.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#include "metasched/util.h"
+#include "partitions/slurmrest.h"
+#include "tests/testutil.h"
+
+static char *
+load (const char *name, size_t *len)
+{
+    char path[4096], *buf;
+    ms_error_t err;
+    snprintf (path, sizeof (path), "%s/tests/data/slurmrest/%s", test_srcdir (),
+              name);
+    ck_assert_msg (ms_read_file (path, 1 << 24, &buf, len, &err) == 0, "%s",
+                   err.text);
+    return buf;
+}
+
+START_TEST (jobs_answer)
+{
+    size_t len, n;
+    char *body = load ("jobs.json", &len);
+    ms_job_info_t *jobs;
+    ms_error_t err;
+
+    ck_assert_msg (slurmrest_parse_jobs (body, len, 200, &jobs, &n, &err) == 0,
+                   "%s", err.text);
+    ck_assert_uint_eq (n, 2);
+    ck_assert_uint_eq (jobs[0].id, 1);
+    ck_assert_int_eq (jobs[0].state, MS_JOB_COMPLETED);
+    ck_assert_str_eq (jobs[0].partition, "short");
+    ck_assert_str_eq (jobs[0].user, "msuser");
+    ck_assert_str_eq (jobs[0].comment, "metasched:t15260-gamma");
+    ck_assert_str_eq (jobs[0].name, "ms-integration");
+    ck_assert_uint_eq (jobs[0].time_limit_min, 7);
+    ck_assert_uint_eq (jobs[0].cpu_freq_max_khz, 1200000);
+    ck_assert_uint_eq (jobs[0].cpu_freq_min_khz, 0); /* null in the answer */
+    ck_assert_int_eq (jobs[0].nodes, 1);
+    ck_assert_int_eq (jobs[0].exit_code, 0);
+    ck_assert_int_eq ((long)jobs[0].submit_time, 1795426599L);
+    ck_assert_uint_eq (jobs[1].id, 5);
+    ck_assert_int_eq (jobs[1].state, MS_JOB_CANCELLED);
+    ck_assert_int_eq (jobs[1].nodes, 2);
+    ck_assert (ms_job_state_final (jobs[1].state));
+    free (jobs);
+    free (body);
+}
+END_TEST
+
+START_TEST (partitions_and_nodes)
+{
+    size_t len, n;
+    char *body = load ("partitions.json", &len);
+    ms_partition_state_t *p;
+    ms_node_state_t *nd;
+    ms_error_t err;
+
+    ck_assert_msg (slurmrest_parse_partitions (body, len, 200, &p, &n, &err) == 0,
+                   "%s", err.text);
+    ck_assert_uint_eq (n, 2);
+    ck_assert_str_eq (p[0].name, "short");
+    ck_assert (p[0].up);
+    ck_assert_int_eq (p[0].nodes_total, 2);
+    ck_assert_int_eq (p[0].cpus_total, 80);
+    ck_assert_int_eq (p[0].max_time_min, 30);
+    ck_assert_str_eq (p[1].name, "long");
+    free (p);
+    free (body);
+
+    body = load ("nodes.json", &len);
+    ck_assert_msg (slurmrest_parse_nodes (body, len, 200, &nd, &n, &err) == 0,
+                   "%s", err.text);
+    ck_assert_uint_eq (n, 2);
+    ck_assert_str_eq (nd[0].name, "g1");
+    ck_assert_int_eq (nd[0].cpus, 40);
+    ck_assert_str_eq (nd[0].partitions, "short,long");
+    ck_assert (nd[0].usable);
+    free (nd);
+    free (body);
+}
+END_TEST
+
+START_TEST (submit_answers)
+{
+    size_t len;
+    uint64_t id = 0;
+    char *body = load ("submit-ok.json", &len);
+    ms_error_t err;
+
+    ck_assert_msg (slurmrest_parse_submit (body, len, 200, &id, &err) == 0, "%s",
+                   err.text);
+    ck_assert_uint_eq (id, 10);
+    free (body);
+
+    body = load ("submit-bad-partition.json", &len);
+    ck_assert_int_eq (slurmrest_parse_submit (body, len, 500, &id, &err), -1);
+    ck_assert_int_eq (err.kind, MS_ERR_REMOTE);
+    ck_assert_int_eq (err.http_status, 500);
+    ck_assert_str_eq (err.text,
+                      "HTTP 500: Invalid partition name specified [error 2000]");
+    free (body);
+}
+END_TEST
+
+/* Every kind of bad answer gives an error of the right kind that says what
+ * was wrong. */
+static const struct {
+    const char *body;
+    long status;
+    ms_errkind_t kind;
+    const char *expect;
+} bad[] = {
+    { "", 502, MS_ERR_HTTP, "HTTP 502 with an empty answer" },
+    { "", 200, MS_ERR_PROTOCOL, "empty answer where JSON was expected" },
+    { "<html>Bad Gateway</html>", 502, MS_ERR_HTTP, "HTTP 502: answer is not JSON" },
+    { "{\"jobs\": [", 200, MS_ERR_PROTOCOL, "malformed JSON in answer at line 1" },
+    { "[1,2]", 200, MS_ERR_PROTOCOL, "answer is JSON but not an object" },
+    { "{\"errors\":[]}", 200, MS_ERR_PROTOCOL, "answer has no \"jobs\" array" },
+    { "{\"errors\":[], \"jobs\": {}}", 200, MS_ERR_PROTOCOL, "no \"jobs\" array" },
+    { "{\"jobs\":[{\"job_id\":\"x1\"}]}", 200, MS_ERR_PROTOCOL,
+      "jobs[0].job_id: expected an integer" },
+    { "{\"jobs\":[{\"job_id\":3,\"name\":7}]}", 200, MS_ERR_PROTOCOL,
+      "jobs[0].name: expected a string" },
+    { "{\"jobs\":[{\"job_id\":3},{\"job_id\":-2}]}", 200, MS_ERR_PROTOCOL,
+      "jobs[1].job_id: expected a positive integer" },
+    { "{\"jobs\":[5]}", 200, MS_ERR_PROTOCOL, "jobs[0].: expected an object" },
+    { "{\"jobs\":[]}", 404, MS_ERR_HTTP, "HTTP 404" },
+    { "{\"jobs\":[]}", 401, MS_ERR_AUTH, "HTTP 401" },
+    { "{\"errors\":[{\"error\":\"Invalid job id specified\",\"error_number\":2017,"
+      "\"source\":\"slurm_load_job\",\"description\":\"Unable to find JobId=9\"}],"
+      "\"jobs\":[]}",
+      500, MS_ERR_REMOTE,
+      "HTTP 500: slurm_load_job: Invalid job id specified (Unable to find "
+      "JobId=9) [error 2017]" },
+    { "{\"jobs\":[{\"job_id\":1,\"a\":1,\"a\":2}]}", 200, MS_ERR_PROTOCOL,
+      "duplicate object key" },
+};
+
+START_TEST (bad_answers)
+{
+    ms_job_info_t *jobs = NULL;
+    size_t n;
+    ms_error_t err;
+
+    ck_assert_int_eq (slurmrest_parse_jobs (bad[_i].body, strlen (bad[_i].body),
+                                            bad[_i].status, &jobs, &n, &err),
+                      -1);
+    ck_assert_ptr_null (jobs);
+    ck_assert_msg (err.kind == bad[_i].kind, "case %d: kind %s, want %s", _i,
+                   ms_errkind_name (err.kind), ms_errkind_name (bad[_i].kind));
+    ck_assert_msg (strstr (err.text, bad[_i].expect), "case %d: '%s' lacks '%s'",
+                   _i, err.text, bad[_i].expect);
+}
+END_TEST
+
+START_TEST (submit_body)
+{
+    const char *env[] = { "PATH=/usr/bin", "OMP_NUM_THREADS=4", NULL };
+    ms_job_request_t req = {
+        .user = "msuser", .name = "lu", .partition = "batch",
+        .cpu_freq_khz = 2000000, .time_limit_min = 90, .nice = 5,
+        .comment = "metasched:42", .environment = env, .cwd = "/home/u",
+        .std_out = "/home/u/o-%j", .std_err = "/home/u/e-%j", .nodes = 2,
+        .tasks = 96, .cpus_per_task = 1, .script = "#!/bin/bash\nsrun lu\n",
+    };
+    ms_error_t err;
+    char *body = slurmrest_submit_body (&req, &err);
+    json_error_t jerr;
+    json_t *root, *job;
+
+    ck_assert_msg (body != NULL, "%s", err.text);
+    root = json_loads (body, 0, &jerr);
+    ck_assert_ptr_nonnull (root);
+    ck_assert_str_eq (json_string_value (json_object_get (root, "script")),
+                      req.script);
+    job = json_object_get (root, "job");
+    ck_assert_str_eq (json_string_value (json_object_get (job, "partition")), "batch");
+    ck_assert_str_eq (json_string_value (json_object_get (job, "cpu_frequency")),
+                      "2000000");
+    ck_assert_int_eq (json_integer_value (json_object_get (job, "time_limit")), 90);
+    ck_assert_int_eq (json_integer_value (json_object_get (job, "nice")), 5);
+    ck_assert_int_eq (json_integer_value (json_object_get (job, "nodes")), 2);
+    ck_assert_int_eq (json_integer_value (json_object_get (job, "tasks")), 96);
+    ck_assert_str_eq (json_string_value (json_object_get (job, "comment")),
+                      "metasched:42");
+    ck_assert_str_eq (json_string_value (json_object_get (job, "standard_error")),
+                      "/home/u/e-%j");
+    ck_assert_str_eq (json_string_value (json_object_get (
+                          json_object_get (job, "environment"), "OMP_NUM_THREADS")),
+                      "4");
+    json_decref (root);
+    free (body);
+
+    /* the environment Slurm requires is always there */
+    req.environment = NULL;
+    body = slurmrest_submit_body (&req, &err);
+    ck_assert_ptr_nonnull (strstr (body, "\"PATH\""));
+    free (body);
+
+    const char *badenv[] = { "=x", NULL };
+    req.environment = badenv;
+    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_ptr_nonnull (strstr (err.text, "environment: '=x' is not KEY=VALUE"));
+    req.environment = NULL;
+    req.script = "srun lu\n";
+    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_str_eq (err.text, "script: must start with #!");
+    req.script = "#!/bin/sh\n";
+    req.cwd = "relative";
+    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_ptr_nonnull (strstr (err.text, "current_working_directory"));
+    req.cwd = "/tmp";
+    req.script = "#!/bin/sh\n\xff\xfe\n";
+    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_ptr_nonnull (strstr (err.text, "UTF-8"));
+}
+END_TEST
+
+START_TEST (create_checks_options)
+{
+    ms_backend_t *b;
+    ms_error_t err;
+    slurmrest_opts_t o = { .cluster = "x", .url = "ftp://h", .token = "t" };
+    ck_assert_int_eq (slurmrest_create (&o, &b, &err), -1);
+    ck_assert_ptr_nonnull (strstr (err.text, "url must start with http://"));
+    o.url = "http://127.0.0.1:1";
+    o.token = "a\r\nX-Evil: 1";
+    ck_assert_int_eq (slurmrest_create (&o, &b, &err), -1);
+    ck_assert_ptr_nonnull (strstr (err.text, "no usable token"));
+    /* nothing listens on port 1: connection refused, named */
+    o.token = "t";
+    ck_assert_int_eq (slurmrest_create (&o, &b, &err), 0);
+    ck_assert_int_eq (backend_ping (b, &err), -1);
+    ck_assert_int_eq (err.kind, MS_ERR_CONNECT);
+    ck_assert_msg (strstr (err.text, "cluster x: GET http://127.0.0.1:1/slurm/v0.0.38/ping"),
+                   "%s", err.text);
+    backend_destroy (b);
+}
+END_TEST
+
+int
+main (void)
+{
+    Suite *s = suite_create ("slurmrest_parse");
+    TCase *tc = tcase_create ("parse");
+    tcase_add_test (tc, jobs_answer);
+    tcase_add_test (tc, partitions_and_nodes);
+    tcase_add_test (tc, submit_answers);
+    tcase_add_loop_test (tc, bad_answers, 0, (int)(sizeof (bad) / sizeof (bad[0])));
+    tcase_add_test (tc, submit_body);
+    tcase_add_test (tc, create_checks_options);
+    suite_add_tcase (s, tc);
+    return test_run_suite (s);
+}
