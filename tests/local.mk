@@ -52,3 +52,10 @@ tests_fuzz_libfuzzer_clusterconf_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_libfuzzer_clusterconf_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_libfuzzer_clusterconf_LDADD = $(TEST_LIBS)
 endif
+
+check_PROGRAMS += tests/integration/test_postgres
+tests_integration_test_postgres_SOURCES = tests/integration/test_postgres.c \
+	tests/testutil.h tests/testbed_env.c tests/testbed_env.h
+tests_integration_test_postgres_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS)
+tests_integration_test_postgres_LDADD = $(TEST_LIBS) $(PQ_LIBS)
+TESTS += tests/integration/test_postgres
