@@ -7,6 +7,7 @@ metasched_libmscommon_a_SOURCES = \
 bin_PROGRAMS += metasched/metasched
 metasched_metasched_SOURCES = \
 	metasched/main.c metasched/commands.h \
+	metasched/cmd_clusters.c \
 	metasched/cmd_model.c \
 	metasched/cmd_simulate.c
 metasched_metasched_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS)

@@ -15,6 +15,8 @@ static const struct {
       "replay a workload through every policy on modelled clusters" },
     { "model", cmd_model,
       "fit, show and evaluate time/power/energy models" },
+    { "clusters", cmd_clusters,
+      "show the configured clusters and ask each for its state" },
 };
 
 static void
