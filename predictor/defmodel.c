@@ -28,11 +28,11 @@ static double
 app_beta (const pred_arch_t *a, const pred_app_t *app, int ai, double *sd)
 {
     if (app && isfinite (app->arch_beta[ai])) {
-        *sd = PRED_APP_BETA_REL_SD * app->arch_beta[ai];
+        *sd = PRED_APP_BETA_SD;
         return app->arch_beta[ai];
     }
     if (app && isfinite (app->beta)) {
-        *sd = PRED_APP_BETA_REL_SD * app->beta;
+        *sd = PRED_APP_BETA_SD;
         return app->beta;
     }
     *sd = PRED_DEFAULT_BETA_SD;

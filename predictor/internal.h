@@ -104,13 +104,21 @@ int pred_project_pair (const pred_arch_t *a, size_t fi,
                        const pred_signature_t *sig, double *t, double *ht,
                        double *pw, double *hp);
 
+/* project.c */
+/* Relative model error assumed for EAR coefficients loaded from files, which
+ * carry no fit statistics, at the frequency farthest from nominal; it scales
+ * with |log(nom/f)|. Derived in doc/predictor.md ("Loaded models"): the
+ * RMS of log(T_EAR(fmin)/T_table(fmin)) between the eamc-2hw projections and
+ * the runtimes implied by Table 6.1's dr_df, 16 (app, module) cases. */
+#define PRED_LOADED_REL_SD 0.064
+
 /* defmodel.c */
 #define PRED_DEFAULT_BETA 0.751
-#define PRED_DEFAULT_BETA_SD 0.33
-#define PRED_DEFAULT_STATIC 0.38
-#define PRED_DEFAULT_STATIC_SD 0.05
+#define PRED_DEFAULT_BETA_SD 0.341
+#define PRED_DEFAULT_STATIC 0.426
+#define PRED_DEFAULT_STATIC_SD 0.097
 #define PRED_DEFAULT_GAMMA 2.0
-#define PRED_APP_BETA_REL_SD 0.10
+#define PRED_APP_BETA_SD 0.097
 int pred_default_project (const predictor_t *p, const pred_arch_t *a,
                           const pred_app_t *app, int ai, size_t fi,
                           const pred_signature_t *sig, double *t, double *ht,

@@ -229,6 +229,20 @@ int predictor_load_table61 (predictor_t *p, const char *arch_p1,
  * 100 MHz): p = 1, 2 or 3. Returns the count written (<= max). */
 size_t predictor_table61_freqs (int partition, uint32_t *freqs_khz, size_t max);
 
+/* ---- synthetic runs (synth.c) ---- */
+
+/* Add `count` apps named "<base>~k" whose signatures on arch vary those of
+ * the apps already there by log-uniform factors within exp(+-spread). */
+int predictor_synth_apps (predictor_t *p, const char *arch, size_t count,
+                          double spread, unsigned long seed, ms_error_t *errp);
+/* Runs of every app with a signature on arch, runs_per_freq at every
+ * frequency whose nominal pair has data, drawn from p's own model with
+ * multiplicative Gaussian noise; *runsp (free()) points into p's names. */
+int predictor_synth_runs (const predictor_t *p, const char *arch,
+                          size_t runs_per_freq, double noise,
+                          unsigned long seed, pred_run_t **runsp,
+                          size_t *nrunsp, ms_error_t *errp);
+
 /* ---- runs CSV (runs.c) ---- */
 
 /* Read a runs CSV (header: app,arch,freq_khz,runtime_s,power_w,cpi,tpi,gbs,

@@ -45,12 +45,6 @@ sig_rel_se (double sd, double x, int n)
     return 1.2533 * sd / sqrt ((double)n) / x;
 }
 
-/* Relative model error assumed for EAR coefficients loaded from files, which
- * carry no fit statistics, at the frequency farthest from nominal; it scales
- * with |log(nom/f)|. Derived in doc/predictor.md ("Loaded models"): the
- * RMS of log(T_EAR(fmin)/T_table(fmin)) between the eamc-2hw projections and
- * the runtimes implied by Table 6.1's dr_df, 16 (app, module) cases. */
-#define PRED_LOADED_REL_SD 0.047
 
 /* EAR projection, DESIGN.md 4.1, from the nominal signature to frequency
  * index fi:
