@@ -59,3 +59,6 @@ tests_integration_test_postgres_SOURCES = tests/integration/test_postgres.c \
 tests_integration_test_postgres_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS)
 tests_integration_test_postgres_LDADD = $(TEST_LIBS) $(PQ_LIBS)
 TESTS += tests/integration/test_postgres
+
+TESTS += tests/integration/test_cli_clusters.sh
+EXTRA_DIST += tests/integration/test_cli_clusters.sh tests/tap.sh

@@ -1,0 +1,28 @@
+#!/bin/sh
+# `metasched clusters` against the test bed, and its errors on bad input.
+# TAP output.
+. "${MS_SRCDIR:-.}/tests/tap.sh"
+tap_need_testbed
+ms=$MS_BUILDDIR/metasched/metasched
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tap_plan 5
+
+out=$("$ms" clusters -c "$MS_CLUSTERS_CONF" 2>&1); rc=$?
+tap_ok "$([ $rc = 0 ] && echo 0 || echo 1)" "clusters answers for the test bed (rc $rc)"
+n=$(printf '%s\n' "$out" | grep -c '^      up: nodes')
+tap_ok "$([ "$n" = 4 ] && echo 0 || echo 1)" "four partitions up on three clusters (saw $n)"
+
+sed 's/^nodes        = 4$/nodes = 4\nfrequncy = 1/' "$MS_CLUSTERS_CONF" > "$tmp/bad.conf"
+out=$("$ms" clusters -c "$tmp/bad.conf" 2>&1); rc=$?
+line=$(grep -n '^frequncy' "$tmp/bad.conf" | cut -d: -f1)
+printf '%s\n' "$out" | grep -q "^metasched clusters: $tmp/bad.conf:$line: unknown key 'frequncy'"
+tap_ok "$([ $? = 0 ] && [ $rc = 1 ] && echo 0 || echo 1)" "a misspelt key names file:line (rc $rc: $out)"
+
+sed "s|^url        = http://127.0.0.1:16820|url = http://127.0.0.1:1|" "$MS_CLUSTERS_CONF" > "$tmp/down.conf"
+out=$("$ms" clusters -c "$tmp/down.conf" 2>&1); rc=$?
+printf '%s\n' "$out" | grep -q "unreachable: cluster alpha: GET http://127.0.0.1:1/slurm/v0.0.38/partitions: Couldn't connect"
+tap_ok "$([ $? = 0 ] && [ $rc = 1 ] && echo 0 || echo 1)" "an unreachable cluster is named, the others still answer (rc $rc)"
+
+"$ms" clusters --bogus >/dev/null 2>&1; rc=$?
+tap_ok "$([ $rc = 2 ] && echo 0 || echo 1)" "an unknown option is a usage error (rc $rc)"

@@ -1,0 +1,25 @@
+# tap.sh - TAP helpers for the shell tests (sourced).
+tap_n=0
+tap_failed=0
+tap_plan () { echo "1..$1"; }
+# tap_ok STATUS DESCRIPTION: STATUS 0 is a pass
+tap_ok () {
+    tap_n=$((tap_n + 1))
+    if [ "$1" = 0 ]; then
+        echo "ok $tap_n - $2"
+    else
+        echo "not ok $tap_n - $2"
+        tap_failed=1
+    fi
+}
+tap_skip_all () { echo "1..0 # SKIP $1"; exit 0; }
+# Load the running test bed's environment, or skip the whole test.
+tap_need_testbed () {
+    env_file=${MS_TESTBED_ENV:-${MS_SRCDIR:-.}/testbed/run/env}
+    [ -r "$env_file" ] || tap_skip_all "no running test bed ($env_file missing; start it with testbed/start)"
+    builddir_keep=${MS_BUILDDIR:-}
+    # shellcheck disable=SC1090
+    . "$env_file"
+    [ -n "$builddir_keep" ] && MS_BUILDDIR=$builddir_keep
+    export MS_BUILDDIR
+}
