@@ -5,17 +5,21 @@
  * every app that also ran at ref:
  *   power: [1, P_ref, TPI_ref]   -> P_f      (coefficients C, A, B)
  *   time:  [1, CPI_ref, TPI_ref] -> CPI_f    (coefficients F, D, E)
- * where the _ref side is the app's mean over its runs at ref. All runs of
- * one app at f share that design row, so the least-squares fit over the runs
- * equals a weighted fit over the apps (weight = runs at f, y = their mean):
- * identical coefficients, and the residual sum of squares is the weighted
- * one plus the within-app scatter. That is what OLS mode computes
+ * where the _ref side is the app's mean over its runs at ref. Measurement
+ * noise is multiplicative (a 5% spread is 5 W on one app and 25 W on
+ * another), so residuals are weighted relative to the app's level, 1/y^2:
+ * otherwise the large-CPI apps own the intercept and low-CPI apps get
+ * projected 8% off. All runs of one app at f share their design row, so the
+ * weighted least-squares fit over the runs equals a weighted fit over the
+ * apps (weight = runs at f / mean^2, y = their mean): identical
+ * coefficients, and the residual sum of squares is the weighted one plus the
+ * within-app scatter. That is what OLS mode computes
  * (gsl_multifit_wlinear_tsvd, which also reports a rank-deficient, i.e.
  * singular, design); it keeps a million runs to all pairs well inside a
  * second. ROBUST mode fits the runs one by one with gsl_multifit_robust
- * (bisquare weights), for histories with outlier runs.
+ * (bisquare weights) on rows scaled by 1/y, for histories with outliers.
  *
- * Kept per pair: n (runs), distinct apps, R^2, residual sd of P and of CPI,
+ * Kept per pair: n (runs), distinct apps, R^2, relative residual sd of P and CPI,
  * the residual sd of log T (the time model's real error, which includes
  * runtime noise that CPI does not see), and the coefficient covariance for
  * prediction intervals. A pair needs 3 distinct apps and 4 runs; otherwise,
@@ -163,15 +167,15 @@ fit_agg (group_t *const *gr, group_t *const *gf, size_t m, int which,
     for (size_t i = 0; i < m; i++) {
         double yi = which ? gf[i]->c : gf[i]->p;
         double m2 = which ? gf[i]->m2c : gf[i]->m2p;
-        double ni = (double)gf[i]->n;
+        double ni = (double)gf[i]->n, wi = ni / (yi * yi);
         gsl_matrix_set (b.X, i, 0, 1);
         gsl_matrix_set (b.X, i, 1, which ? gr[i]->c : gr[i]->p);
         gsl_matrix_set (b.X, i, 2, gr[i]->tpi);
         gsl_vector_set (b.y, i, yi);
-        gsl_vector_set (b.w, i, ni);
-        within += m2;
-        sum += ni * yi;
-        sumsq += m2 + ni * yi * yi;
+        gsl_vector_set (b.w, i, wi);
+        within += m2 / (yi * yi);
+        sum += wi * yi;
+        sumsq += wi;
         n += gf[i]->n;
     }
     *nruns = n;
@@ -182,8 +186,12 @@ fit_agg (group_t *const *gr, group_t *const *gf, size_t m, int which,
     }
     {
         double rss = chisq + within, dof = (double)n - 3;
-        double tss = sumsq - sum * sum / (double)n;
+        double mu = sum / sumsq, tss = within;
         double s2 = rss / dof;
+        for (size_t i = 0; i < m; i++) {
+            double yi = gsl_vector_get (b.y, i);
+            tss += gsl_vector_get (b.w, i) * (yi - mu) * (yi - mu);
+        }
         for (int i = 0; i < 3; i++) {
             cf[i] = gsl_vector_get (c, i);
             for (int j = 0; j < 3; j++)
@@ -224,10 +232,11 @@ fit_robust (group_t *const *gr, group_t *const *gf, size_t m, int which,
     for (size_t i = 0; i < m; i++)
         for (size_t j = gf[i]->first; j <= gf[i]->last; j++, row++) {
             const pred_run_t *r = &runs[k[j].idx];
-            gsl_matrix_set (X, row, 0, 1);
-            gsl_matrix_set (X, row, 1, which ? gr[i]->c : gr[i]->p);
-            gsl_matrix_set (X, row, 2, gr[i]->tpi);
-            gsl_vector_set (y, row, which ? r->cpi : r->power_w);
+            double sc = 1 / (which ? gf[i]->c : gf[i]->p);
+            gsl_matrix_set (X, row, 0, sc);
+            gsl_matrix_set (X, row, 1, sc * (which ? gr[i]->c : gr[i]->p));
+            gsl_matrix_set (X, row, 2, sc * gr[i]->tpi);
+            gsl_vector_set (y, row, sc * (which ? r->cpi : r->power_w));
         }
     /* the caller has checked the rank on the aggregated design; a robust
      * fit that does not converge still returns its last iterate */

@@ -31,7 +31,7 @@ typedef struct {
     int fitted;                 /* covariance and residuals below are valid */
     double cp[3], cc[3];
     double cov_p[9], cov_c[9];  /* coefficient covariance (scaled by s^2) */
-    double sd_p, sd_c;          /* residual sd of P and CPI */
+    double sd_p, sd_c;          /* relative residual sd of P and CPI */
     double sd_logt;             /* residual sd of log(T_run / T_predicted) */
     double tq;                  /* t quantile for dof = n - 3 */
     double r2_p, r2_c;
@@ -118,7 +118,7 @@ int pred_project_pair (const pred_arch_t *a, size_t fi,
 #define PRED_DEFAULT_STATIC 0.426
 #define PRED_DEFAULT_STATIC_SD 0.097
 #define PRED_DEFAULT_GAMMA 2.0
-#define PRED_APP_BETA_SD 0.097
+#define PRED_APP_BETA_SD 0.095
 int pred_default_project (const predictor_t *p, const pred_arch_t *a,
                           const pred_app_t *app, int ai, size_t fi,
                           const pred_signature_t *sig, double *t, double *ht,

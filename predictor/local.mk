@@ -12,3 +12,9 @@ tests_unit_test_predictor_SOURCES = tests/unit/test_predictor.c tests/testutil.h
 tests_unit_test_predictor_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_predictor_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_predictor
+
+check_PROGRAMS += tests/unit/test_predictor_eamc
+tests_unit_test_predictor_eamc_SOURCES = tests/unit/test_predictor_eamc.c tests/testutil.h
+tests_unit_test_predictor_eamc_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_predictor_eamc_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_predictor_eamc

@@ -67,7 +67,7 @@ typedef struct {
     size_t n_power, n_cpi;  /* runs used */
     size_t apps;            /* distinct apps (distinct design rows) */
     double r2_power, r2_cpi;
-    double sd_power, sd_cpi; /* residual standard deviation */
+    double sd_power, sd_cpi; /* relative residual sd (sd / value) */
 } pred_pairstat_t;
 
 /* Fit quality of a cross-architecture model a -> b. */

@@ -97,7 +97,7 @@ pred_project_pair (const pred_arch_t *a, size_t fi, const pred_signature_t *sig,
             vp = 0;
         if (vc < 0)
             vc = 0;
-        double mp = q->tq * sqrt (vp + q->sd_p * q->sd_p) / P;
+        double mp = q->tq * sqrt (vp / (P * P) + q->sd_p * q->sd_p);
         double mt = q->tq * sqrt (vc / (cpi * cpi) + q->sd_logt * q->sd_logt);
         *hp = sqrt (mp * mp + sp * sp);
         *ht = sqrt (mt * mt + st * st);
