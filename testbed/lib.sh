@@ -7,7 +7,12 @@
 TB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TB_RUN=${MS_TESTBED_RUN:-$TB_SRC/testbed/run}
 TB_PG_BINDIR=${MS_PG_BINDIR:-/usr/lib/postgresql/15/bin}
-TB_PG_PORT=${MS_PG_PORT:-55432}
+# MS_TESTBED_PORT_OFFSET moves every port, so that two test beds (say a CI
+# run beside a developer's) can run on one machine.
+TB_PORT_OFFSET=${MS_TESTBED_PORT_OFFSET:-0}
+TB_PG_PORT=$((55432 + TB_PORT_OFFSET))
+TB_SPARE_PORT=$((18899 + TB_PORT_OFFSET))   # free for tests that start their own slurmrestd
+TB_MUNGE_SOCKET=$TB_RUN/munge-sock/munge.socket.2
 TB_TEST_USER=msuser
 TB_REST_USER=msrest
 
@@ -22,7 +27,8 @@ tb_die () { printf 'testbed: error: %s\n' "$*" >&2; exit 1; }
 
 tb_desc () {
     local v="tb_cluster_$1"
-    echo "${!v}"
+    set -- ${!v}
+    echo "$(($1 + TB_PORT_OFFSET)) $(($2 + TB_PORT_OFFSET)) $(($3 + TB_PORT_OFFSET)) $4 $5 $6 $7 $8"
 }
 
 # Is the process in PIDFILE alive?

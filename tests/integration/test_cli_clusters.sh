@@ -19,7 +19,7 @@ line=$(grep -n '^frequncy' "$tmp/bad.conf" | cut -d: -f1)
 printf '%s\n' "$out" | grep -q "^metasched clusters: $tmp/bad.conf:$line: unknown key 'frequncy'"
 tap_ok "$([ $? = 0 ] && [ $rc = 1 ] && echo 0 || echo 1)" "a misspelt key names file:line (rc $rc: $out)"
 
-sed "s|^url        = http://127.0.0.1:16820|url = http://127.0.0.1:1|" "$MS_CLUSTERS_CONF" > "$tmp/down.conf"
+sed "s|^url        = $MS_ALPHA_URL\$|url = http://127.0.0.1:1|" "$MS_CLUSTERS_CONF" > "$tmp/down.conf"
 out=$("$ms" clusters -c "$tmp/down.conf" 2>&1); rc=$?
 printf '%s\n' "$out" | grep -q "unreachable: cluster alpha: GET http://127.0.0.1:1/slurm/v0.0.38/partitions: Couldn't connect"
 tap_ok "$([ $? = 0 ] && [ $rc = 1 ] && echo 0 || echo 1)" "an unreachable cluster is named, the others still answer (rc $rc)"

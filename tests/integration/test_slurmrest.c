@@ -375,7 +375,7 @@ END_TEST
  * and the client says the connection was refused. */
 START_TEST (stopped_slurmrestd_is_clear)
 {
-    const int port = 18899;
+    const int port = atoi (testbed_get ("MS_TESTBED_SPARE_PORT"));
     char addr[64], url[64];
     pid_t pid;
     ms_backend_t *b;
