@@ -1,0 +1,170 @@
+/* collect.h - the collectors: job wrapper, node side (prolog/epilog),
+ * spool flush and accounting ingest (DESIGN.md 3; doc/collectors.md).
+ *
+ *   wrapper (as the user, the job's batch step)
+ *     runs the command, counts its process tree (papi_sampler), measures
+ *     RAPL itself where the user may read it, and writes the counter file
+ *     JOB_DIR/CLUSTER.JOBID.NODE.counters that the prolog created for it.
+ *   prolog (root, every node)
+ *     creates that counter file for the job's user, reads RAPL, and
+ *     starts a sampler that reads RAPL often enough to see every wrap.
+ *   epilog (root, every node)
+ *     stops the sampler, reads RAPL, merges the counter file, inserts one
+ *     job_runs row with the collector role, or spools it when PostgreSQL
+ *     cannot be reached; then flushes older spooled rows.
+ *
+ * Nothing here may fail a job or drain a node: the programs log and exit 0
+ * (the wrapper exits with its command's status).
+ */
+#ifndef MS_COLLECT_H
+#define MS_COLLECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collectors/spool.h"
+#include "db/db.h"
+#include "metasched/error.h"
+
+#define COLLECT_VERSION "metasched-collect " PACKAGE_VERSION
+#define COLLECT_DEFAULT_CONF MS_SYSCONFDIR "/metasched/collect.conf"
+
+typedef struct {
+    char powercap_root[512];  /* "%n" is replaced by the node's name */
+    char spool_dir[512];      /* root-only: spooled rows and node state */
+    char job_dir[512];        /* where the wrapper's counter files live */
+    char conninfo[1024];      /* collector role; no password in it */
+    char password_file[512];  /* or a 0600 file with the password */
+    char events[512];         /* counters to read, comma-separated */
+    char scontrol[256];       /* scontrol to ask Slurm about the job */
+    char cluster[64];         /* default: SLURM_CLUSTER_NAME */
+    double max_power_w;       /* per package, for the RAPL sampling rate */
+    int db_retry_ms;          /* how long the epilog waits for PostgreSQL */
+} collect_conf_t;
+
+void collect_conf_defaults (collect_conf_t *c);
+/* Read "key = value" lines ('#' comments) over the defaults; a missing
+ * file is fine when missing_ok. Errors name file:line. */
+int collect_conf_load (const char *path, bool missing_ok, collect_conf_t *c,
+                       ms_error_t *errp);
+/* Set one key (the same names as the file; options use them too). */
+int collect_conf_set (collect_conf_t *c, const char *key, const char *val,
+                      ms_error_t *errp);
+/* The powercap root of a node ("%n" expanded). */
+void collect_powercap_root (const collect_conf_t *c, const char *node,
+                            char *out, size_t len);
+
+/* What Slurm tells the node side about the job (from the environment). */
+typedef struct {
+    char cluster[64];
+    uint64_t job_id;
+    char node[64];
+    char user[65];
+    long uid;           /* -1: unknown */
+    long gid;
+    char partition[64];
+} collect_job_t;
+
+/* Fill from SLURM_JOB_ID, SLURMD_NODENAME, SLURM_CLUSTER_NAME,
+ * SLURM_JOB_USER, SLURM_JOB_UID, SLURM_JOB_PARTITION (cluster from the
+ * conf when set). */
+int collect_job_from_env (const collect_conf_t *c, collect_job_t *j,
+                          ms_error_t *errp);
+/* Names derived from a job: "CLUSTER.JOBID.NODE" + suffix. */
+void collect_job_file (const collect_job_t *j, const char *suffix, char *out,
+                       size_t len);
+
+/* ---- the wrapper's counter file (counters.c) ---- */
+
+typedef struct {
+    char app[129];
+    double start_time, end_time;   /* Unix time */
+    bool has_exit;
+    int exit_code;                 /* exit status, or -1 when signalled */
+    int term_signal;               /* 0: not signalled */
+    double utime_s, stime_s;
+    long maxrss_kb;
+    char events_used[1024];
+    char events_unavailable[1024];
+    char counters_json[4096];      /* {"EVENT": value, ...} */
+    int64_t cycles, instructions, mem_transactions; /* -1: unavailable */
+    double user_pkg_j, user_dram_j; /* < 0: not measured by the user */
+    uint32_t freq_req_khz;          /* from SLURM_CPU_FREQ_REQ, 0: none */
+} collect_counters_t;
+
+void collect_counters_init (collect_counters_t *k);
+spool_rec_t *collect_counters_to_rec (const collect_counters_t *k);
+/* Strict: the file is written by the user's side; errors name the file. */
+int collect_counters_from_rec (const spool_rec_t *rec, collect_counters_t *k,
+                               ms_error_t *errp);
+
+/* ---- job_runs rows as spool records (jobrun_rec.c) ---- */
+
+spool_rec_t *collect_jobrun_to_rec (const db_job_run_t *r);
+int collect_jobrun_from_rec (const spool_rec_t *rec, db_job_run_t *r,
+                             ms_error_t *errp);
+
+/* ---- the wrapper (wrapper.c) ---- */
+
+typedef struct {
+    const char *app;           /* --app, or NULL */
+    const char *counters_path; /* write here instead of the job's file */
+    bool quiet;
+} collect_wrap_opts_t;
+
+/* Run argv measured; returns the wait status of the command (or -1 with
+ * errp when it could not be started at all). */
+int collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
+                  char *const argv[], collect_counters_t *k, ms_error_t *errp);
+
+/* ---- node side (nodeside.c) ---- */
+
+int collect_prolog (const collect_conf_t *c, const collect_job_t *j,
+                    ms_error_t *errp);
+/* Builds the row; inserts or spools it. *spooled (may be NULL) says
+ * whether it went to the spool. */
+int collect_epilog (const collect_conf_t *c, const collect_job_t *j,
+                    bool *spooled, ms_error_t *errp);
+/* The sampler the prolog starts (runs until the epilog stops it). */
+int collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
+                         ms_error_t *errp);
+/* Parse `scontrol show job -o` output for what the row needs. */
+typedef struct {
+    uint32_t freq_max_khz;     /* CPU_max_freq / CpuFreqMax, 0: none */
+    int nodes;
+    char name[129];
+    int exclusive;             /* 1, 0, -1 unknown */
+    char partition[64];
+} collect_slurm_job_t;
+int collect_parse_scontrol (const char *text, size_t len,
+                            collect_slurm_job_t *sj, ms_error_t *errp);
+
+/* ---- spool flush (flush.c) ---- */
+
+/* Send every spooled row (batched, one transaction), then remove the
+ * files sent; unreadable files move to SPOOL/bad/. */
+int collect_flush (const collect_conf_t *c, db_t *db, size_t *sent,
+                   size_t *left, ms_error_t *errp);
+/* Spool one row as SPOOL/CLUSTER.JOBID.NODE.SOURCE.run. */
+int collect_spool_row (const collect_conf_t *c, const db_job_run_t *r,
+                       ms_error_t *errp);
+/* Connect with the collector's settings. */
+int collect_db_open (const collect_conf_t *c, int retry_ms, db_t **dbp,
+                     ms_error_t *errp);
+
+/* ---- accounting ingest (ingest.c) ---- */
+
+typedef struct {
+    size_t jobs_seen;     /* finished jobs the clusters reported */
+    size_t upserted;
+    size_t missing;       /* accounted but never measured */
+    size_t clusters_failed;
+} collect_ingest_stats_t;
+
+/* Pull finished jobs from every slurmrest cluster of the site
+ * configuration and upsert them into job_accounting (daemon role). */
+int collect_ingest (const char *clusters_conf, db_t *db,
+                    collect_ingest_stats_t *st, ms_error_t *errp);
+
+#endif /* MS_COLLECT_H */

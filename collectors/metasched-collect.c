@@ -1,0 +1,213 @@
+/* metasched-collect - the collector program (doc/metasched-collect.1).
+ *
+ *   metasched-collect [OPTIONS] -- COMMAND [ARGS...]   job wrapper (user)
+ *   metasched-collect [OPTIONS] prolog|epilog          Slurm hooks (root)
+ *   metasched-collect [OPTIONS] flush                  send spooled rows
+ *
+ * Prolog and epilog always exit 0: a failing hook would drain the node.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collectors/collect.h"
+#include "metasched/util.h"
+
+static void
+usage (FILE *f)
+{
+    fprintf (f,
+             "Usage: metasched-collect [OPTIONS] -- COMMAND [ARGS...]\n"
+             "       metasched-collect [OPTIONS] prolog|epilog|flush\n"
+             "\n"
+             "  -c, --config FILE     collector configuration (default %s,\n"
+             "                        or $MS_COLLECT_CONF)\n"
+             "  -s, --set KEY=VALUE   override one configuration key\n"
+             "  -a, --app NAME        the application's name (wrapper)\n"
+             "  -o, --counters FILE   write the counters here (wrapper, "
+             "outside Slurm)\n"
+             "  -q, --quiet           no warnings from the wrapper\n"
+             "  -V, --version\n",
+             COLLECT_DEFAULT_CONF);
+}
+
+static void
+logmsg (const char *what, const collect_job_t *j, const char *pre,
+        const char *text)
+{
+    fprintf (stderr, "metasched-collect %s: job %s.%llu node %s: %s%s\n", what,
+             j->cluster, (unsigned long long)j->job_id, j->node, pre, text);
+}
+
+static int
+run_hook (const char *what, const collect_conf_t *c)
+{
+    collect_job_t j;
+    ms_error_t e;
+    int rc;
+    bool spooled = false;
+
+    ms_err_clear (&e);
+    if (collect_job_from_env (c, &j, &e) < 0) {
+        fprintf (stderr, "metasched-collect %s: %s\n", what, e.text);
+        return 0;
+    }
+    if (!strcmp (what, "prolog")) {
+        if (collect_prolog (c, &j, &e) < 0)
+            logmsg (what, &j, "", e.text);
+        return 0;
+    }
+    rc = collect_epilog (c, &j, &spooled, &e);
+    if (rc < 0)
+        logmsg (what, &j, "", e.text);
+    else if (rc > 0)
+        logmsg (what, &j, "row inserted; note: ", e.text);
+    else
+        logmsg (what, &j, "", "row inserted");
+    return 0;
+}
+
+static int
+run_flush (const collect_conf_t *c)
+{
+    db_t *db;
+    ms_error_t e;
+    size_t sent = 0, left = 0;
+
+    if (collect_db_open (c, c->db_retry_ms, &db, &e) < 0) {
+        fprintf (stderr, "metasched-collect flush: %s\n", e.text);
+        return 1;
+    }
+    if (collect_flush (c, db, &sent, &left, &e) < 0) {
+        fprintf (stderr, "metasched-collect flush: %s\n", e.text);
+        db_close (db);
+        printf ("sent %zu, left %zu\n", sent, left);
+        return 1;
+    }
+    db_close (db);
+    printf ("sent %zu, left %zu\n", sent, left);
+    return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "config", required_argument, NULL, 'c' },
+        { "set", required_argument, NULL, 's' },
+        { "app", required_argument, NULL, 'a' },
+        { "counters", required_argument, NULL, 'o' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 },
+    };
+    collect_conf_t conf;
+    collect_wrap_opts_t wo;
+    const char *confpath = getenv ("MS_COLLECT_CONF");
+    char *sets[32];
+    int nsets = 0, opt;
+    ms_error_t e;
+    bool hook;
+
+    memset (&wo, 0, sizeof (wo));
+    /* "+": stop at the first non-option, so the command keeps its own */
+    while ((opt = getopt_long (argc, argv, "+c:s:a:o:qhV", longopts, NULL))
+           != -1) {
+        switch (opt) {
+        case 'c':
+            confpath = optarg;
+            break;
+        case 's':
+            if (nsets < 32)
+                sets[nsets++] = optarg;
+            break;
+        case 'a':
+            wo.app = optarg;
+            break;
+        case 'o':
+            wo.counters_path = optarg;
+            break;
+        case 'q':
+            wo.quiet = true;
+            break;
+        case 'h':
+            usage (stdout);
+            return 0;
+        case 'V':
+            printf ("%s\n", COLLECT_VERSION);
+            return 0;
+        default:
+            usage (stderr);
+            return 2;
+        }
+    }
+    /* after "--" everything is the command, even a word like "prolog" */
+    hook = optind < argc && strcmp (argv[optind - 1], "--")
+           && (!strcmp (argv[optind], "prolog")
+               || !strcmp (argv[optind], "epilog"));
+    collect_conf_defaults (&conf);
+    if (collect_conf_load (confpath ? confpath : COLLECT_DEFAULT_CONF,
+                           confpath == NULL, &conf, &e) < 0) {
+        fprintf (stderr, "metasched-collect: %s\n", e.text);
+        if (!hook && optind < argc && strcmp (argv[optind], "flush"))
+            goto wrap; /* the job runs anyway, unmeasured config or not */
+        return hook ? 0 : 1;
+    }
+    for (int i = 0; i < nsets; i++) {
+        char *eq = strchr (sets[i], '=');
+        if (!eq) {
+            fprintf (stderr, "metasched-collect: --set %s: expected KEY=VALUE\n",
+                     sets[i]);
+            return hook ? 0 : 2;
+        }
+        *eq = '\0';
+        if (collect_conf_set (&conf, sets[i], eq + 1, &e) < 0) {
+            fprintf (stderr, "metasched-collect: --set %s: %s\n", sets[i],
+                     e.text);
+            return hook ? 0 : 2;
+        }
+    }
+    if (optind >= argc) {
+        usage (stderr);
+        return 2;
+    }
+    if (hook)
+        return run_hook (argv[optind], &conf);
+    if (!strcmp (argv[optind], "flush") && strcmp (argv[optind - 1], "--"))
+        return run_flush (&conf);
+wrap:
+    {
+        collect_counters_t k;
+        int status;
+
+        if (optind >= argc) {
+            usage (stderr);
+            return 2;
+        }
+        status = collect_wrap (&conf, &wo, argv + optind, &k, &e);
+        if (status < 0) {
+            fprintf (stderr, "metasched-collect: %s\n", e.text);
+            return 126;
+        }
+        if (WIFSIGNALED (status)) {
+            /* end the way the command ended */
+            int sig = WTERMSIG (status);
+            sigset_t all;
+            signal (sig, SIG_DFL);
+            sigemptyset (&all);
+            sigaddset (&all, sig);
+            sigprocmask (SIG_UNBLOCK, &all, NULL);
+            fflush (NULL);
+            raise (sig);
+            return 128 + sig;
+        }
+        return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
+    }
+}

@@ -1,0 +1,645 @@
+/* nodeside.c - `metasched-collect prolog|epilog`, run by slurmd as root on
+ * every node of a job (slurm.conf Prolog=, Epilog=, PrologFlags=Alloc).
+ *
+ * The prolog reads RAPL and leaves SPOOL/state/CLUSTER.JOB.NODE.state
+ * (root-only), starts a sampler (detached, its own session) that re-reads
+ * RAPL every rapl_min_interval() seconds so that no counter wraps twice
+ * unseen, and creates the job's counter file for the user's wrapper.
+ *
+ * The epilog stops the sampler, takes the last reading, merges the
+ * counter file, asks Slurm (scontrol) for the frequency request, nodes and
+ * exclusivity, and inserts one job_runs row for this node with the
+ * collector role, or spools it. Errors are logged, the exit status is 0.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collectors/collect.h"
+#include "collectors/rapl.h"
+#include "metasched/util.h"
+
+static volatile sig_atomic_t sampler_stop;
+
+static void
+on_term (int sig)
+{
+    (void)sig;
+    sampler_stop = 1;
+}
+
+static int
+ensure_dir (const char *path, mode_t mode, ms_error_t *errp)
+{
+    struct stat st;
+
+    if (mkdir (path, mode) < 0 && errno != EEXIST)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    if (lstat (path, &st) < 0 || !S_ISDIR (st.st_mode))
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: not a directory", path);
+    if (st.st_uid != geteuid ())
+        return ms_err (errp, MS_ERR_AUTH, "%s: not owned by uid %ld", path,
+                       (long)geteuid ());
+    if ((st.st_mode & 07777) != mode && chmod (path, mode) < 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    return 0;
+}
+
+static void
+state_dir (const collect_conf_t *c, char *out, size_t len)
+{
+    snprintf (out, len, "%s/state", c->spool_dir);
+}
+
+/* ---- RAPL state across processes ---- */
+
+static void
+accum_to_rec (spool_rec_t *r, const rapl_t *rapl, const rapl_accum_t *a)
+{
+    spool_rec_setf (r, "zones", "%zu", rapl_nzones (rapl));
+    spool_rec_setf (r, "first_time", "%.6f", a->first.time);
+    spool_rec_setf (r, "last_time", "%.6f", a->last.time);
+    for (size_t i = 0; i < rapl_nzones (rapl); i++) {
+        char key[48];
+        const rapl_zone_t *z = rapl_zone (rapl, i);
+        snprintf (key, sizeof (key), "zone.%zu.path", i);
+        spool_rec_set (r, key, z->path);
+        snprintf (key, sizeof (key), "zone.%zu.valid", i);
+        spool_rec_set (r, key, a->valid[i] ? "1" : "0");
+        snprintf (key, sizeof (key), "zone.%zu.last_uj", i);
+        spool_rec_setf (r, key, "%llu", (unsigned long long)a->last.uj[i]);
+        snprintf (key, sizeof (key), "zone.%zu.total_uj", i);
+        spool_rec_setf (r, key, "%.0f", a->total_uj[i]);
+        snprintf (key, sizeof (key), "zone.%zu.wraps", i);
+        spool_rec_setf (r, key, "%u", a->wraps[i]);
+    }
+}
+
+/* Restore; the zones must be the ones found again now (same paths). */
+static int
+accum_from_rec (const spool_rec_t *r, const rapl_t *rapl, rapl_accum_t *a,
+                ms_error_t *errp)
+{
+    uint64_t n;
+
+    memset (a, 0, sizeof (*a));
+    if (spool_rec_get_u64 (r, "zones", &n, errp) <= 0 || n != rapl_nzones (rapl))
+        return ms_err (errp, MS_ERR_INPUT, "%s: RAPL zones changed",
+                       spool_rec_name (r));
+    if (spool_rec_get_double (r, "first_time", &a->first.time, errp) <= 0
+        || spool_rec_get_double (r, "last_time", &a->last.time, errp) <= 0)
+        return ms_err (errp, MS_ERR_INPUT, "%s: no RAPL times",
+                       spool_rec_name (r));
+    for (size_t i = 0; i < n; i++) {
+        char key[48];
+        const char *v;
+        uint64_t u;
+        double d;
+        snprintf (key, sizeof (key), "zone.%zu.path", i);
+        if (!(v = spool_rec_get (r, key)) || strcmp (v, rapl_zone (rapl, i)->path))
+            return ms_err (errp, MS_ERR_INPUT, "%s: RAPL zone %zu changed",
+                           spool_rec_name (r), i);
+        snprintf (key, sizeof (key), "zone.%zu.valid", i);
+        a->valid[i] = (v = spool_rec_get (r, key)) && !strcmp (v, "1");
+        snprintf (key, sizeof (key), "zone.%zu.last_uj", i);
+        if (spool_rec_get_u64 (r, key, &u, errp) < 0)
+            return -1;
+        a->last.uj[i] = u;
+        a->last.ok[i] = a->valid[i];
+        snprintf (key, sizeof (key), "zone.%zu.total_uj", i);
+        if (spool_rec_get_double (r, key, &d, errp) < 0)
+            return -1;
+        a->total_uj[i] = d;
+        snprintf (key, sizeof (key), "zone.%zu.wraps", i);
+        if (spool_rec_get_u64 (r, key, &u, errp) < 0)
+            return -1;
+        a->wraps[i] = (unsigned)u;
+    }
+    return 0;
+}
+
+static int
+write_state (const collect_conf_t *c, const collect_job_t *j,
+             const rapl_t *rapl, const rapl_accum_t *a, long sampler_pid,
+             ms_error_t *errp)
+{
+    char dir[600], file[256];
+    spool_rec_t *r = spool_rec_new ("node_state");
+    int rc;
+
+    state_dir (c, dir, sizeof (dir));
+    collect_job_file (j, ".state", file, sizeof (file));
+    spool_rec_setf (r, "job", "%llu", (unsigned long long)j->job_id);
+    spool_rec_set (r, "cluster", j->cluster);
+    spool_rec_set (r, "node", j->node);
+    if (sampler_pid > 0)
+        spool_rec_setf (r, "sampler_pid", "%ld", sampler_pid);
+    if (rapl)
+        accum_to_rec (r, rapl, a);
+    rc = spool_write (dir, file, r, 0600, errp);
+    spool_rec_free (r);
+    return rc;
+}
+
+/* ---- prolog ---- */
+
+static int
+create_counter_file (const collect_conf_t *c, const collect_job_t *j,
+                     ms_error_t *errp)
+{
+    char file[256], path[1024];
+    int fd;
+
+    if (ensure_dir (c->job_dir, 0711, errp) < 0)
+        return -1;
+    collect_job_file (j, ".counters", file, sizeof (file));
+    snprintf (path, sizeof (path), "%s/%s", c->job_dir, file);
+    unlink (path); /* a leftover of an earlier job with this id */
+    fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    if (j->uid >= 0 && fchown (fd, (uid_t)j->uid, (gid_t)(j->gid >= 0 ? j->gid : 0)) < 0) {
+        int e = errno;
+        close (fd);
+        unlink (path);
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: chown: %s", path, strerror (e));
+    }
+    close (fd);
+    return 0;
+}
+
+static void
+detach_stdio (void)
+{
+    int fd = open ("/dev/null", O_RDWR);
+    if (fd >= 0) {
+        dup2 (fd, 0);
+        dup2 (fd, 1);
+        dup2 (fd, 2);
+        if (fd > 2)
+            close (fd);
+    }
+    for (int i = 3; i < 1024; i++)
+        close (i);
+}
+
+/* Start the sampler, detached: a double fork into its own session, so
+ * that neither slurmd's wait for the prolog nor its kill of the prolog's
+ * process group touches it. */
+static long
+start_sampler (const collect_conf_t *c, const collect_job_t *j)
+{
+    int p[2];
+    pid_t pid;
+    long spid = -1;
+
+    if (pipe (p) < 0)
+        return -1;
+    if ((pid = fork ()) < 0) {
+        close (p[0]);
+        close (p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        pid_t g;
+        close (p[0]);
+        setsid ();
+        if ((g = fork ()) != 0) {
+            long v = (long)g;
+            if (write (p[1], &v, sizeof (v)) < 0)
+                _exit (1);
+            _exit (0);
+        }
+        close (p[1]);
+        detach_stdio ();
+        _exit (collect_sampler_run (c, j, NULL) < 0 ? 1 : 0);
+    }
+    close (p[1]);
+    if (read (p[0], &spid, sizeof (spid)) != (ssize_t)sizeof (spid))
+        spid = -1;
+    close (p[0]);
+    waitpid (pid, NULL, 0);
+    return spid;
+}
+
+int
+collect_prolog (const collect_conf_t *c, const collect_job_t *j,
+                ms_error_t *errp)
+{
+    char root[512], dir[600];
+    rapl_t *rapl = NULL;
+    rapl_sample_t s;
+    rapl_accum_t a;
+    ms_error_t e;
+    int rc = 0;
+
+    if (ensure_dir (c->spool_dir, 0700, errp) < 0)
+        return -1;
+    state_dir (c, dir, sizeof (dir));
+    if (ensure_dir (dir, 0700, errp) < 0)
+        return -1;
+    if (create_counter_file (c, j, &e) < 0) {
+        /* the job still runs; only its counters will be missing */
+        if (errp)
+            *errp = e;
+        rc = -1;
+    }
+    collect_powercap_root (c, j->node, root, sizeof (root));
+    if (rapl_open (root, &rapl, &e) < 0 || rapl_read (rapl, &s, &e) < 0) {
+        write_state (c, j, NULL, NULL, -1, NULL);
+        rapl_close (rapl);
+        if (errp && rc == 0)
+            *errp = e;
+        if (rapl && rapl_any_unreadable (rapl) && errp)
+            ms_err_prefix (errp, "%s; %s", root, rapl_hint_unreadable ());
+        return -1;
+    }
+    rapl_accum_start (&a, rapl, &s);
+    if (write_state (c, j, rapl, &a, -1, errp) < 0) {
+        rapl_close (rapl);
+        return -1;
+    }
+    rapl_close (rapl);
+    if (start_sampler (c, j) < 0 && rc == 0)
+        rc = ms_err (errp, MS_ERR_SYSTEM,
+                     "could not start the RAPL sampler: wraps during the job "
+                     "may be missed");
+    return rc;
+}
+
+/* ---- the sampler ---- */
+
+int
+collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
+                     ms_error_t *errp)
+{
+    char root[512], dir[600], file[256], path[1024];
+    spool_rec_t *st = NULL;
+    rapl_t *rapl = NULL;
+    rapl_accum_t a;
+    rapl_sample_t s;
+    double interval;
+    struct sigaction sa;
+    time_t started = time (NULL);
+
+    memset (&sa, 0, sizeof (sa));
+    sa.sa_handler = on_term;
+    sigaction (SIGTERM, &sa, NULL);
+    sigaction (SIGINT, &sa, NULL);
+    state_dir (c, dir, sizeof (dir));
+    collect_job_file (j, ".state", file, sizeof (file));
+    snprintf (path, sizeof (path), "%s/%s", dir, file);
+    collect_powercap_root (c, j->node, root, sizeof (root));
+    if (rapl_open (root, &rapl, errp) < 0)
+        return -1;
+    if (spool_read (path, "node_state", &st, errp) < 0
+        || accum_from_rec (st, rapl, &a, errp) < 0) {
+        spool_rec_free (st);
+        rapl_close (rapl);
+        return -1;
+    }
+    spool_rec_free (st);
+    /* record who samples, so the epilog can stop exactly this process */
+    write_state (c, j, rapl, &a, (long)getpid (), NULL);
+    interval = rapl_min_interval (rapl, c->max_power_w);
+    while (!sampler_stop) {
+        struct timespec ts = { (time_t)interval,
+                               (long)((interval - (double)(time_t)interval) * 1e9) };
+        struct stat sb;
+        nanosleep (&ts, NULL);
+        if (sampler_stop)
+            break;
+        /* the epilog removed the state: the job is over */
+        if (stat (path, &sb) < 0)
+            break;
+        /* no job outlives a month: do not sample forever if the epilog
+         * never ran */
+        if (time (NULL) - started > 31L * 86400)
+            break;
+        if (rapl_read (rapl, &s, NULL) > 0) {
+            rapl_accum_add (&a, rapl, &s);
+            write_state (c, j, rapl, &a, (long)getpid (), NULL);
+        }
+    }
+    rapl_close (rapl);
+    return 0;
+}
+
+/* Stop the sampler recorded in the state, if it is still ours. */
+static void
+stop_sampler (long pid)
+{
+    char path[64], comm[64] = "";
+    FILE *f;
+
+    if (pid <= 1)
+        return;
+    snprintf (path, sizeof (path), "/proc/%ld/comm", pid);
+    if (!(f = fopen (path, "r")))
+        return;
+    if (!fgets (comm, sizeof (comm), f))
+        comm[0] = '\0';
+    fclose (f);
+    if (strncmp (comm, "metasched-col", 13) && strncmp (comm, "lt-metasched", 12))
+        return; /* the pid was reused by someone else */
+    if (kill ((pid_t)pid, SIGTERM) < 0)
+        return;
+    for (int i = 0; i < 100; i++) { /* up to 1 s for its last write */
+        struct timespec ts = { 0, 10000000 };
+        if (kill ((pid_t)pid, 0) < 0)
+            return;
+        nanosleep (&ts, NULL);
+    }
+}
+
+/* ---- scontrol ---- */
+
+int
+collect_parse_scontrol (const char *text, size_t len, collect_slurm_job_t *sj,
+                        ms_error_t *errp)
+{
+    size_t i = 0;
+    bool any = false;
+
+    memset (sj, 0, sizeof (*sj));
+    sj->exclusive = -1;
+    sj->nodes = 0;
+    while (i < len) {
+        char tok[256];
+        size_t tl = 0;
+        char *eq;
+        while (i < len && isspace ((unsigned char)text[i]))
+            i++;
+        while (i < len && !isspace ((unsigned char)text[i])) {
+            if (tl + 1 < sizeof (tok))
+                tok[tl++] = text[i];
+            i++;
+        }
+        tok[tl] = '\0';
+        if (!tl || !(eq = strchr (tok, '=')))
+            continue;
+        *eq = '\0';
+        const char *k = tok, *v = eq + 1;
+        char *end;
+        if (!strcmp (k, "JobId"))
+            any = true;
+        else if (!strcmp (k, "CPU_max_freq") || !strcmp (k, "CpuFreqMax")) {
+            unsigned long f = strtoul (v, &end, 10);
+            if (end != v && *end == '\0' && f > 0 && f < 100000000)
+                sj->freq_max_khz = (uint32_t)f;
+        } else if (!strcmp (k, "NumNodes")) {
+            long n = strtol (v, &end, 10);
+            if (end != v && (*end == '\0' || *end == '-') && n > 0 && n < 100000)
+                sj->nodes = (int)n;
+        } else if (!strcmp (k, "JobName"))
+            ms_strlcpy (sj->name, v, sizeof (sj->name));
+        else if (!strcmp (k, "Partition"))
+            ms_strlcpy (sj->partition, v, sizeof (sj->partition));
+        else if (!strcmp (k, "OverSubscribe") || !strcmp (k, "Shared"))
+            sj->exclusive = !strcmp (v, "NO") || !strcmp (v, "0") ? 1 : 0;
+    }
+    if (!any)
+        return ms_err (errp, MS_ERR_PROTOCOL, "scontrol: no JobId in its answer");
+    return 0;
+}
+
+/* Run `scontrol show job -o ID` (no shell) and parse its answer. */
+static int
+ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
+           ms_error_t *errp)
+{
+    int p[2], status;
+    pid_t pid;
+    char ids[24], buf[16384];
+    size_t len = 0;
+
+    snprintf (ids, sizeof (ids), "%llu", (unsigned long long)id);
+    if (pipe (p) < 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
+    if ((pid = fork ()) < 0) {
+        close (p[0]);
+        close (p[1]);
+        return ms_err (errp, MS_ERR_SYSTEM, "fork: %s", strerror (errno));
+    }
+    if (pid == 0) {
+        int nul = open ("/dev/null", O_RDWR);
+        dup2 (p[1], 1);
+        if (nul >= 0) {
+            dup2 (nul, 0);
+            dup2 (nul, 2);
+        }
+        close (p[0]);
+        close (p[1]);
+        execlp (c->scontrol, c->scontrol, "show", "job", "-o", ids, (char *)NULL);
+        _exit (127);
+    }
+    close (p[1]);
+    for (;;) {
+        ssize_t n = read (p[0], buf + len, sizeof (buf) - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        if (len >= sizeof (buf) - 1)
+            break;
+    }
+    close (p[0]);
+    while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    buf[len] = '\0';
+    if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        return ms_err (errp, MS_ERR_REMOTE, "%s show job %s failed", c->scontrol,
+                       ids);
+    return collect_parse_scontrol (buf, len, sj, errp);
+}
+
+/* ---- epilog ---- */
+
+int
+collect_epilog (const collect_conf_t *c, const collect_job_t *j,
+                bool *spooled, ms_error_t *errp)
+{
+    char root[512], dir[600], file[256], path[1024];
+    spool_rec_t *st = NULL, *kr = NULL;
+    collect_counters_t k;
+    collect_slurm_job_t sj;
+    db_job_run_t row;
+    rapl_t *rapl = NULL;
+    rapl_accum_t a;
+    rapl_sample_t s;
+    bool have_rapl = false, have_counters = false;
+    double now_t, pkg = -1, dram = -1;
+    ms_error_t e, warnings;
+    db_t *db = NULL;
+    struct timespec ts;
+
+    ms_err_clear (&warnings);
+    if (spooled)
+        *spooled = false;
+    clock_gettime (CLOCK_REALTIME, &ts);
+    now_t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+
+    /* 1. RAPL: stop the sampler, restore its totals, read once more */
+    state_dir (c, dir, sizeof (dir));
+    collect_job_file (j, ".state", file, sizeof (file));
+    snprintf (path, sizeof (path), "%s/%s", dir, file);
+    if (spool_read (path, "node_state", &st, &e) == 0) {
+        int64_t spid = -1;
+        if (spool_rec_get_i64 (st, "sampler_pid", &spid, NULL) > 0)
+            stop_sampler ((long)spid);
+        spool_rec_free (st);
+        st = NULL;
+        /* re-read: the sampler may have written once more */
+        if (spool_read (path, "node_state", &st, &e) < 0)
+            st = NULL;
+    } else
+        warnings = e;
+    unlink (path);
+    collect_powercap_root (c, j->node, root, sizeof (root));
+    if (st && spool_rec_get (st, "zones") && rapl_open (root, &rapl, &e) == 0
+        && accum_from_rec (st, rapl, &a, &e) == 0) {
+        if (rapl_read (rapl, &s, &e) > 0)
+            rapl_accum_add (&a, rapl, &s);
+        else
+            warnings = e;
+        rapl_accum_energy (&a, rapl, &pkg, &dram);
+        have_rapl = pkg >= 0 || dram >= 0;
+    } else if (st && !warnings.kind)
+        warnings = e;
+    spool_rec_free (st);
+
+    /* 2. the wrapper's counters (written by the user: parsed strictly) */
+    collect_counters_init (&k);
+    collect_job_file (j, ".counters", file, sizeof (file));
+    snprintf (path, sizeof (path), "%s/%s", c->job_dir, file);
+    {
+        struct stat sb;
+        if (lstat (path, &sb) == 0 && S_ISREG (sb.st_mode) && sb.st_size > 0) {
+            if (spool_read (path, "counters", &kr, &e) == 0
+                && collect_counters_from_rec (kr, &k, &e) == 0)
+                have_counters = true;
+            else
+                warnings = e;
+            spool_rec_free (kr);
+        }
+    }
+    unlink (path);
+
+    /* 3. what Slurm says about the job */
+    if (ask_slurm (c, j->job_id, &sj, &e) < 0) {
+        memset (&sj, 0, sizeof (sj));
+        sj.exclusive = -1;
+        if (!warnings.kind)
+            warnings = e;
+    }
+
+    /* 4. the row */
+    db_job_run_init (&row);
+    ms_strlcpy (row.cluster, j->cluster, sizeof (row.cluster));
+    ms_strlcpy (row.partition, j->partition[0] ? j->partition : sj.partition,
+                sizeof (row.partition));
+    /* a job may name several partitions: the one it ran in comes first */
+    row.partition[strcspn (row.partition, ",")] = '\0';
+    row.slurm_job_id = j->job_id;
+    ms_strlcpy (row.node, j->node, sizeof (row.node));
+    ms_strlcpy (row.app, k.app[0] ? k.app : sj.name[0] ? sj.name : "unknown",
+                sizeof (row.app));
+    ms_strlcpy (row.user_name, j->user[0] ? j->user : "unknown",
+                sizeof (row.user_name));
+    row.uid = j->uid;
+    row.nodes = sj.nodes > 0 ? sj.nodes : 1;
+    row.freq_req_khz = sj.freq_max_khz ? sj.freq_max_khz : k.freq_req_khz;
+    row.exclusive = sj.exclusive;
+    if (have_rapl) {
+        row.start_time = a.first.time;
+        row.end_time = a.last.time > a.first.time ? a.last.time : a.first.time;
+    } else if (have_counters) {
+        row.start_time = k.start_time;
+        row.end_time = k.end_time;
+    } else {
+        row.start_time = row.end_time = now_t;
+    }
+    /* runtime: the command's own wall time where the wrapper ran here,
+     * else the prolog-to-epilog window */
+    row.runtime_s = have_counters ? k.end_time - k.start_time
+                                  : row.end_time - row.start_time;
+    if (have_rapl) {
+        row.pkg_energy_j = pkg;
+        row.dram_energy_j = dram;
+        strcpy (row.source, "root-measured");
+    } else if (have_counters && (k.user_pkg_j >= 0 || k.user_dram_j >= 0)) {
+        row.pkg_energy_j = k.user_pkg_j;
+        row.dram_energy_j = k.user_dram_j;
+        strcpy (row.source, "user-reported");
+    }
+    if (row.pkg_energy_j >= 0 || row.dram_energy_j >= 0) {
+        double window = have_rapl ? row.end_time - row.start_time
+                                  : k.end_time - k.start_time;
+        double joules = (row.pkg_energy_j > 0 ? row.pkg_energy_j : 0)
+                        + (row.dram_energy_j > 0 ? row.dram_energy_j : 0);
+        if (window > 0)
+            row.avg_power_w = joules / window;
+    }
+    if (have_counters) {
+        row.cycles = k.cycles;
+        row.instructions = k.instructions;
+        row.mem_transactions = k.mem_transactions;
+        if (k.cycles > 0 && k.instructions > 0)
+            row.cpi = (double)k.cycles / (double)k.instructions;
+        if (k.mem_transactions >= 0 && k.instructions > 0)
+            row.tpi = (double)k.mem_transactions / (double)k.instructions;
+        ms_strlcpy (row.counters_json, k.counters_json, sizeof (row.counters_json));
+        ms_strlcpy (row.events_used, k.events_used, sizeof (row.events_used));
+        ms_strlcpy (row.events_unavailable, k.events_unavailable,
+                    sizeof (row.events_unavailable));
+        if (k.has_exit) {
+            row.has_exit_code = true;
+            row.exit_code = k.term_signal ? 128 + k.term_signal : k.exit_code;
+        }
+    }
+    ms_strlcpy (row.collector_version, COLLECT_VERSION,
+                sizeof (row.collector_version));
+
+    /* 5. into PostgreSQL, or the spool; then older spooled rows */
+    if (collect_db_open (c, c->db_retry_ms, &db, &e) == 0
+        && db_job_runs_insert (db, &row, 1, NULL, &e) == 0) {
+        size_t sent, left;
+        if (collect_flush (c, db, &sent, &left, &e) < 0 && !warnings.kind)
+            warnings = e;
+        db_close (db);
+    } else {
+        bool data_error = e.kind == MS_ERR_DB && e.sqlstate[0]
+                          && (e.sqlstate[0] == '2' || e.sqlstate[0] == '4');
+        db_close (db);
+        if (collect_spool_row (c, &row, errp) < 0)
+            return ms_err_prefix (errp, "job %llu: row lost (%s)",
+                                  (unsigned long long)j->job_id, e.text);
+        if (spooled)
+            *spooled = true;
+        /* the row is safe in the spool; say why it is there */
+        if (errp)
+            *errp = e;
+        if (data_error)
+            ms_err_prefix (errp, "row rejected, spooled");
+        else
+            ms_err_prefix (errp, "PostgreSQL unreachable, row spooled");
+        return -1;
+    }
+    if (warnings.kind) {
+        if (errp)
+            *errp = warnings;
+        return 1; /* inserted, with something to report */
+    }
+    return 0;
+}

@@ -1,0 +1,290 @@
+/* wrapper.c - `metasched-collect -- COMMAND...`: run the job's command as
+ * the user, count its process tree, and leave the counters for the epilog.
+ *
+ * The command is the child; the wrapper stays its parent so that it can
+ * read the inherited counters and the children's rusage when the tree has
+ * ended. Counting starts at the child's exec (the child waits on a pipe
+ * until the counters are attached). Signals the wrapper receives go to the
+ * child, and the wrapper ends the way the child ended: same exit status, or
+ * killed by the same signal. A collector failure is a warning on stderr,
+ * never a failed job.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collectors/collect.h"
+#include "collectors/papi_sampler.h"
+#include "collectors/rapl.h"
+#include "metasched/util.h"
+
+static const int forwarded[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT,
+                                 SIGUSR1, SIGUSR2, SIGCONT, SIGALRM };
+#define NFORWARDED (sizeof (forwarded) / sizeof (forwarded[0]))
+
+static double
+now (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+warn (const collect_wrap_opts_t *o, const char *what, const ms_error_t *e)
+{
+    if (!o->quiet)
+        fprintf (stderr, "metasched-collect: warning: %s%s%s\n", what,
+                 e ? ": " : "", e ? e->text : "");
+}
+
+/* SLURM_CPU_FREQ_REQ: a number in kHz, or a governor/keyword we skip. */
+static uint32_t
+freq_from_env (void)
+{
+    const char *s = getenv ("SLURM_CPU_FREQ_REQ");
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s)
+        return 0;
+    v = strtoul (s, &end, 10);
+    if (*end == '-') /* "min-max[:gov]": the maximum is what runs */
+        v = strtoul (end + 1, &end, 10);
+    return (*end == '\0' || *end == ':') && v > 0 && v < 100000000 ? (uint32_t)v
+                                                                      : 0;
+}
+
+/* Where the counters go: the option, or the file the prolog made. */
+static int
+counters_path (const collect_conf_t *c, const collect_wrap_opts_t *o,
+               char *path, size_t len, ms_error_t *errp)
+{
+    collect_job_t j;
+    char file[256];
+
+    if (o->counters_path) {
+        ms_strlcpy (path, o->counters_path, len);
+        return 0;
+    }
+    if (collect_job_from_env (c, &j, errp) < 0)
+        return -1;
+    collect_job_file (&j, ".counters", file, sizeof (file));
+    snprintf (path, len, "%s/%s", c->job_dir, file);
+    return 0;
+}
+
+static int
+write_counters (const char *path, bool create, const collect_counters_t *k,
+                ms_error_t *errp)
+{
+    spool_rec_t *r = collect_counters_to_rec (k);
+    size_t len, off = 0;
+    char *text = spool_rec_format (r, &len);
+    /* The job's file exists (the prolog made it, owned by this user, in a
+     * directory the user cannot write): write it in place. */
+    int fd = open (path,
+                   O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW
+                       | (create ? O_CREAT : 0),
+                   0600);
+    int rc = 0;
+
+    spool_rec_free (r);
+    if (fd < 0) {
+        rc = ms_err (errp, MS_ERR_SYSTEM, "%s: %s%s", path, strerror (errno),
+                     errno == ENOENT ? " (was the prolog configured?)" : "");
+        free (text);
+        return rc;
+    }
+    while (off < len) {
+        ssize_t n = write (fd, text + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rc = ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+            break;
+        }
+        off += (size_t)n;
+    }
+    if (close (fd) < 0 && rc == 0)
+        rc = ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    free (text);
+    return rc;
+}
+
+static void
+build_json (const papi_sampler_t *s, collect_counters_t *k)
+{
+    size_t jl = (size_t)snprintf (k->counters_json, sizeof (k->counters_json),
+                                  "{");
+
+    k->events_used[0] = k->events_unavailable[0] = '\0';
+    for (size_t i = 0; i < papi_sampler_nevents (s); i++) {
+        const papi_event_t *e = papi_sampler_event (s, i);
+        char *list = e->available ? k->events_used : k->events_unavailable;
+        size_t size = e->available ? sizeof (k->events_used)
+                                   : sizeof (k->events_unavailable);
+        size_t l = strlen (list);
+        bool ok = true;
+
+        for (const char *p = e->name; *p; p++)
+            if (*p == '"' || *p == '\\' || *p == ',' || *p == '=')
+                ok = false;
+        if (!ok)
+            continue;
+        if (l + strlen (e->name) + 2 < size)
+            snprintf (list + l, size - l, "%s%s", l ? "," : "", e->name);
+        if (e->available && jl + strlen (e->name) + 32 < sizeof (k->counters_json))
+            jl += (size_t)snprintf (k->counters_json + jl,
+                                    sizeof (k->counters_json) - jl,
+                                    "%s\"%s\": %lld", jl > 1 ? ", " : "",
+                                    e->name, e->value < 0 ? 0 : e->value);
+    }
+    snprintf (k->counters_json + jl, sizeof (k->counters_json) - jl, "}");
+}
+
+int
+collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
+              char *const argv[], collect_counters_t *k, ms_error_t *errp)
+{
+    int go[2], fail[2], status = 0, err = 0;
+    sigset_t block, old;
+    pid_t pid;
+    papi_sampler_t *ps;
+    rapl_t *rapl = NULL;
+    rapl_accum_t acc;
+    rapl_sample_t smp;
+    double interval = 3600;
+    struct rusage ru;
+    char path[1024];
+    ms_error_t e;
+
+    collect_counters_init (k);
+    if (o->app)
+        ms_strlcpy (k->app, o->app, sizeof (k->app));
+    k->freq_req_khz = freq_from_env ();
+
+    /* where RAPL is readable by the user, measure energy too */
+    {
+        char root[512];
+        const char *node = getenv ("SLURMD_NODENAME");
+        collect_powercap_root (c, node ? node : "localhost", root, sizeof (root));
+        if (rapl_open (root, &rapl, &e) == 0) {
+            if (rapl_read (rapl, &smp, &e) > 0) {
+                rapl_accum_start (&acc, rapl, &smp);
+                interval = rapl_min_interval (rapl, c->max_power_w);
+            } else {
+                rapl_close (rapl);
+                rapl = NULL;
+            }
+        }
+    }
+
+    if (pipe2 (go, O_CLOEXEC) < 0 || pipe2 (fail, O_CLOEXEC) < 0) {
+        rapl_close (rapl);
+        return ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
+    }
+    /* SIGCHLD and the forwarded signals are taken with sigtimedwait */
+    sigemptyset (&block);
+    sigaddset (&block, SIGCHLD);
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaddset (&block, forwarded[i]);
+    sigprocmask (SIG_BLOCK, &block, &old);
+
+    k->start_time = now ();
+    if ((pid = fork ()) < 0) {
+        int e2 = errno;
+        sigprocmask (SIG_SETMASK, &old, NULL);
+        rapl_close (rapl);
+        return ms_err (errp, MS_ERR_SYSTEM, "fork: %s", e2 ? strerror (e2) : "");
+    }
+    if (pid == 0) {
+        char b;
+        sigprocmask (SIG_SETMASK, &old, NULL);
+        close (go[1]);
+        close (fail[0]);
+        while (read (go[0], &b, 1) < 0 && errno == EINTR)
+            ;
+        execvp (argv[0], argv);
+        err = errno;
+        if (write (fail[1], &err, sizeof (err)) < 0)
+            _exit (127);
+        _exit (err == ENOENT ? 127 : 126);
+    }
+    close (go[0]);
+    close (fail[1]);
+    ps = papi_sampler_new (c->events[0] ? c->events : NULL);
+    papi_sampler_attach (ps, pid);
+    if (write (go[1], "g", 1) < 0)
+        warn (o, "could not release the command", NULL);
+    close (go[1]);
+    if (read (fail[0], &err, sizeof (err)) == (ssize_t)sizeof (err)) {
+        /* exec failed: report like a shell does */
+        fprintf (stderr, "metasched-collect: %s: %s\n", argv[0],
+                 strerror (err));
+    }
+    close (fail[0]);
+
+    for (;;) {
+        struct timespec ts = { (time_t)interval,
+                               (long)((interval - floor (interval)) * 1e9) };
+        siginfo_t si;
+        int sig = sigtimedwait (&block, &si, &ts);
+        if (sig < 0) {
+            if (errno == EAGAIN && rapl && rapl_read (rapl, &smp, NULL) > 0)
+                rapl_accum_add (&acc, rapl, &smp);
+            continue;
+        }
+        if (sig == SIGCHLD) {
+            pid_t w = waitpid (pid, &status, WNOHANG);
+            if (w == pid)
+                break;
+            continue;
+        }
+        kill (pid, sig); /* pass it on */
+    }
+    k->end_time = now ();
+    papi_sampler_stop (ps);
+    build_json (ps, k);
+    if (papi_sampler_note (ps)[0] && !o->quiet)
+        fprintf (stderr, "metasched-collect: note: %s\n", papi_sampler_note (ps));
+    papi_sampler_free (ps);
+    if (rapl) {
+        if (rapl_read (rapl, &smp, NULL) > 0)
+            rapl_accum_add (&acc, rapl, &smp);
+        rapl_accum_energy (&acc, rapl, &k->user_pkg_j, &k->user_dram_j);
+        rapl_close (rapl);
+    }
+    if (getrusage (RUSAGE_CHILDREN, &ru) == 0) {
+        k->utime_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+        k->stime_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+        k->maxrss_kb = ru.ru_maxrss;
+    }
+    k->has_exit = true;
+    if (WIFEXITED (status)) {
+        k->exit_code = WEXITSTATUS (status);
+        k->term_signal = 0;
+    } else if (WIFSIGNALED (status)) {
+        k->exit_code = -1;
+        k->term_signal = WTERMSIG (status);
+    }
+    sigprocmask (SIG_SETMASK, &old, NULL);
+
+    if (counters_path (c, o, path, sizeof (path), &e) < 0)
+        warn (o, "counters not saved", &e);
+    else if (write_counters (path, o->counters_path != NULL, k, &e) < 0)
+        warn (o, "counters not saved", &e);
+    return status;
+}
