@@ -48,7 +48,8 @@ typedef struct {
     bool skip_malformed;
     ms_genparams_t gen;
     bool gen_set;
-    double theta, w_energy, max_slowdown, noise;
+    double theta, w_energy, max_slowdown, noise, congestion, slack;
+    int same_class;
     bool exact;
     bool plots;
     bool quiet;
@@ -459,6 +460,12 @@ run (opts_t *o)
             pol->theta = o->theta;
             pol->w_energy = o->w_energy;
             pol->max_slowdown = o->max_slowdown;
+            if (o->congestion >= 0)
+                pol->congestion = o->congestion;
+            if (o->slack >= 0)
+                pol->sibling_slack = o->slack;
+            if (o->same_class)
+                pol->sibling_same_class = true;
             if (eamc)
                 pol->t_weight = tw[t];
             policy_relabel (pol);
@@ -470,6 +477,12 @@ run (opts_t *o)
             policy_init (pol, POL_METASCHED);
             pol->w_energy = sw[i];
             pol->max_slowdown = o->max_slowdown;
+            if (o->congestion >= 0)
+                pol->congestion = o->congestion;
+            if (o->slack >= 0)
+                pol->sibling_slack = o->slack;
+            if (o->same_class)
+                pol->sibling_same_class = true;
             policy_relabel (pol);
         }
     if (mkdir_p (o->outdir, &err) < 0)
@@ -575,7 +588,7 @@ cmd_simulate (int argc, char **argv)
     enum {
         O_HOME = 256, O_CPN, O_REPL, O_SKIP, O_IA, O_MN, O_MR, O_PROF, O_MIX,
         O_TW, O_THETA, O_WE, O_MS, O_SWEEP, O_BF, O_NOISE, O_EXACT, O_SEED,
-        O_NOPLOTS,
+        O_NOPLOTS, O_CONG, O_SLACK, O_SAME,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -604,6 +617,9 @@ cmd_simulate (int argc, char **argv)
         { "exact-estimates", no_argument, NULL, O_EXACT },
         { "seed", required_argument, NULL, O_SEED },
         { "no-plots", no_argument, NULL, O_NOPLOTS },
+        { "congestion", required_argument, NULL, O_CONG },
+        { "sibling-slack", required_argument, NULL, O_SLACK },
+        { "sibling-same-class", no_argument, NULL, O_SAME },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -627,6 +643,8 @@ cmd_simulate (int argc, char **argv)
     o.w_energy = 0.5;
     o.max_slowdown = 1.3;
     o.noise = 0.05;
+    o.congestion = -1;
+    o.slack = -1;
     o.plots = true;
     o.seed = 1;
     o.backfill = SIM_EASY;
@@ -702,6 +720,15 @@ cmd_simulate (int argc, char **argv)
             o.seed = (uint64_t)v;
             break;
         case O_NOPLOTS: o.plots = false; break;
+        case O_CONG:
+            if (parse_double (optarg, &o.congestion) < 0 || o.congestion < 0)
+                goto bad;
+            break;
+        case O_SLACK:
+            if (parse_double (optarg, &o.slack) < 0 || o.slack < 0)
+                goto bad;
+            break;
+        case O_SAME: o.same_class = 1; break;
         case 'q': o.quiet = true; break;
         case 'h': usage (stdout); return 0;
         default: usage (stderr); return 2;

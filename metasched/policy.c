@@ -69,6 +69,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->w_energy = 0.5;
     pol->max_slowdown = 1.3;
     pol->sibling_slack = 0.35;
+    pol->congestion = 0;
     pol->sibling_same_class = false;
     pol->reroute_after_s = k == POL_METASCHED ? 4 * 3600 : 0;
     pol->reroute_gain = 0.25;
@@ -255,24 +256,38 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 wtmin = cs->c[i].w + cs->c[i].t;
         }
     for (size_t p = 0; p < nparts && p < 64; p++) {
-        double bs = INFINITY;
+        double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
         size_t bi = SIZE_MAX;
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == p) {
-                double s = score_metasched (cs->c[i].e, emin,
-                                            cs->c[i].w + cs->c[i].t, wtmin,
-                                            pol->w_energy);
-                if (s <= bs) {
-                    bs = s;
+                if (cs->c[i].e < ep)
+                    ep = cs->c[i].e;
+                if (cs->c[i].t < tp)
+                    tp = cs->c[i].t;
+                wp = cs->c[i].w;
+            }
+        if (!isfinite (ep))
+            continue;
+        /* The frequency on p: energy against runtime, where the runtime's
+         * weight grows with the partition's congestion (predicted wait
+         * over the job's runtime): a slower clock on a busy partition
+         * delays every job queued behind it, on an idle one only itself. */
+        g = 1 + pol->congestion * wp / tp;
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p) {
+                double s = pol->w_energy * cs->c[i].e / ep
+                           + (1 - pol->w_energy) * g * cs->c[i].t / tp;
+                if (s <= bf) {
+                    bf = s;
                     bi = i;
                 }
             }
-        if (bi != SIZE_MAX) {
-            r[nr].part = p;
-            r[nr].cand = bi;
-            r[nr].key = bs;
-            nr++;
-        }
+        r[nr].part = p;
+        r[nr].cand = bi;
+        r[nr].key = score_metasched (cs->c[bi].e, emin,
+                                     cs->c[bi].w + cs->c[bi].t, wtmin,
+                                     pol->w_energy);
+        nr++;
     }
     qsort (r, nr, sizeof (*r), ranked_cmp);
     for (size_t i = 0; i < nr; i++) {
@@ -623,7 +638,6 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
                           j->jd.base_s, s->view, now, &s->cs);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
-        s->st.decisions++;
         if (!d.n)
             continue;
         for (size_t k = 0; k < j->nent; k++)

@@ -62,6 +62,8 @@ typedef struct {
     double w_energy;        /* metasched: weight of energy, default 0.5 */
     double max_slowdown;    /* metasched: T_hi <= this * best T, 1.3 */
     double sibling_slack;   /* metasched: siblings within this of best */
+    double congestion;      /* metasched: time weight grows by this times
+                               W/T of the partition (frequency choice) */
     bool sibling_same_class;/* metasched: siblings at the first's priority */
     double reroute_after_s; /* metasched: re-route after this wait; 0 off */
     double reroute_gain;    /* ...when predicted start elsewhere < gain*W */
