@@ -3,4 +3,3 @@
 EXTRA_DIST += bench/README
 .PHONY: bench
 bench: $(bench_programs)
-bench_programs =
