@@ -2,7 +2,8 @@
 noinst_LIBRARIES += metasched/libmscommon.a
 metasched_libmscommon_a_SOURCES = \
 	metasched/error.c metasched/error.h \
-	metasched/util.c metasched/util.h
+	metasched/util.c metasched/util.h \
+	metasched/jobspec.c metasched/jobspec.h
 
 bin_PROGRAMS += metasched/metasched
 metasched_metasched_SOURCES = \

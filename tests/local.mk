@@ -62,3 +62,19 @@ TESTS += tests/integration/test_postgres
 
 TESTS += tests/integration/test_cli_clusters.sh
 EXTRA_DIST += tests/integration/test_cli_clusters.sh tests/tap.sh
+
+check_PROGRAMS += tests/unit/test_jobspec tests/fuzz/fuzz_jobspec
+tests_unit_test_jobspec_SOURCES = tests/unit/test_jobspec.c tests/testutil.h
+tests_unit_test_jobspec_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_jobspec_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_jobspec
+tests_fuzz_fuzz_jobspec_SOURCES = tests/fuzz/fuzz_jobspec.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_jobspec_CFLAGS = $(TEST_CFLAGS)
+tests_fuzz_fuzz_jobspec_LDADD = $(TEST_LIBS)
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/libfuzzer_jobspec
+tests_fuzz_libfuzzer_jobspec_SOURCES = tests/fuzz/fuzz_jobspec.c
+tests_fuzz_libfuzzer_jobspec_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_jobspec_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_jobspec_LDADD = $(TEST_LIBS)
+endif
