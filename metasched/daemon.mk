@@ -1,0 +1,1 @@
+# metasched/daemon.mk: metaschedd, its API and the user commands (see doc/daemon.md).
