@@ -6,22 +6,34 @@ collectors_libcollect_a_SOURCES = \
 	collectors/conf.c \
 	collectors/counters.c \
 	collectors/flush.c \
+	collectors/ingest.c \
 	collectors/jobrun_rec.c \
 	collectors/nodeside.c \
 	collectors/papi_sampler.c collectors/papi_sampler.h \
 	collectors/rapl.c collectors/rapl.h \
 	collectors/spool.c collectors/spool.h \
 	collectors/wrapper.c
-collectors_libcollect_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS)
+collectors_libcollect_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
+	$(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
 COLLECT_LIBS = collectors/libcollect.a db/libmsdb.a \
 	partitions/libpartitions.a predictor/libpredictor.a \
 	metasched/libmscommon.a
 
 bin_PROGRAMS += collectors/metasched-collect
-collectors_metasched_collect_SOURCES = collectors/metasched-collect.c
-collectors_metasched_collect_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS)
+# `metasched-collect --metasched db|collect ...` reaches the admin
+# subcommands too (doc/metasched-collect.1).
+collectors_metasched_collect_SOURCES = collectors/metasched-collect.c \
+	metasched/cmd_db.c metasched/cmd_collect.c
+collectors_metasched_collect_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
+	$(GSL_CFLAGS)
 collectors_metasched_collect_LDADD = $(COLLECT_LIBS) \
 	$(PQ_LIBS) $(PAPI_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) -lm
 
 EXTRA_DIST += collectors/README collectors/lsan.supp
+
+# `metasched db` and `metasched collect` (wired in metasched/main.c)
+metasched_metasched_SOURCES += metasched/cmd_db.c metasched/cmd_collect.c
+metasched_metasched_CFLAGS += $(PQ_CFLAGS) $(PAPI_CFLAGS)
+metasched_metasched_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
+	$(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) -lm

@@ -98,6 +98,7 @@ static int
 perf_open (uint64_t config, pid_t pid)
 {
     struct perf_event_attr attr;
+    int fd;
 
     memset (&attr, 0, sizeof (attr));
     attr.size = sizeof (attr);
@@ -107,8 +108,15 @@ perf_open (uint64_t config, pid_t pid)
     attr.enable_on_exec = 1; /* the command only, not the wrapper's fork */
     attr.inherit = 1;        /* and every process it starts */
     attr.exclude_hv = 1;
-    return (int)syscall (SYS_perf_event_open, &attr, pid, -1, -1,
-                         PERF_FLAG_FD_CLOEXEC);
+    fd = (int)syscall (SYS_perf_event_open, &attr, pid, -1, -1,
+                       PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+        /* perf_event_paranoid >= 2: users may count user space only */
+        attr.exclude_kernel = 1;
+        fd = (int)syscall (SYS_perf_event_open, &attr, pid, -1, -1,
+                           PERF_FLAG_FD_CLOEXEC);
+    }
+    return fd;
 }
 
 /* Set up the PAPI event set on pid; false (with s->note) if PAPI as a

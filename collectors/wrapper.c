@@ -88,11 +88,22 @@ counters_path (const collect_conf_t *c, const collect_wrap_opts_t *o,
 
 static int
 write_counters (const char *path, bool create, const collect_counters_t *k,
-                ms_error_t *errp)
+                const papi_sampler_t *ps, ms_error_t *errp)
 {
     spool_rec_t *r = collect_counters_to_rec (k);
     size_t len, off = 0;
-    char *text = spool_rec_format (r, &len);
+    char *text;
+
+    /* say why each unavailable event is (the epilog keeps the names) */
+    for (size_t i = 0; i < papi_sampler_nevents (ps); i++) {
+        const papi_event_t *e = papi_sampler_event (ps, i);
+        char key[80];
+        if (e->available)
+            continue;
+        snprintf (key, sizeof (key), "unavailable.%.60s", e->name);
+        spool_rec_set (r, key, e->why[0] ? e->why : "unavailable");
+    }
+    text = spool_rec_format (r, &len);
     /* The job's file exists (the prolog made it, owned by this user, in a
      * directory the user cannot write): write it in place. */
     int fd = open (path,
@@ -260,7 +271,6 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     build_json (ps, k);
     if (papi_sampler_note (ps)[0] && !o->quiet)
         fprintf (stderr, "metasched-collect: note: %s\n", papi_sampler_note (ps));
-    papi_sampler_free (ps);
     if (rapl) {
         if (rapl_read (rapl, &smp, NULL) > 0)
             rapl_accum_add (&acc, rapl, &smp);
@@ -284,7 +294,8 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
 
     if (counters_path (c, o, path, sizeof (path), &e) < 0)
         warn (o, "counters not saved", &e);
-    else if (write_counters (path, o->counters_path != NULL, k, &e) < 0)
+    else if (write_counters (path, o->counters_path != NULL, k, ps, &e) < 0)
         warn (o, "counters not saved", &e);
+    papi_sampler_free (ps);
     return status;
 }

@@ -78,6 +78,14 @@ db_check_passfile (const char *conninfo, ms_error_t *errp)
     return rc;
 }
 
+/* Libraries never print: the server's NOTICEs are dropped. */
+static void
+quiet_notice (void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
 static void
 forget_prepared (db_t *db)
 {
@@ -111,6 +119,7 @@ connect_once (db_t *db, ms_error_t *errp)
     db->conn = PQconnectdbParams (keys, vals, 1);
     if (!db->conn)
         return ms_err (errp, MS_ERR_CONNECT, "PostgreSQL: out of memory");
+    PQsetNoticeProcessor (db->conn, quiet_notice, NULL);
     if (PQstatus (db->conn) != CONNECTION_OK) {
         char msg[512];
         ms_strlcpy (msg, PQerrorMessage (db->conn), sizeof (msg));

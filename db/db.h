@@ -198,4 +198,16 @@ int db_model_store (db_t *db, db_model_t *m, ms_error_t *errp);
 int db_model_load (db_t *db, const char *kind, const char *scope, int version,
                    db_model_t *m, ms_error_t *errp);
 
+/* The predictor's architectures from the partitions table (one per
+ * distinct architecture). */
+int db_predictor_archs (db_t *db, predictor_t *p, size_t *narchs,
+                        ms_error_t *errp);
+/* Load the learning runs, set the apps' signatures, fit every
+ * architecture's EAR frequency model (predictor_fit) and store each fitted
+ * (reference, target) pair as a new version of model kind "ear_pair",
+ * scope "ARCH:REF_KHZ:F_KHZ", coefficients A..F, with its fit statistics.
+ * *stored gets the number of model rows written. */
+int db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
+                      size_t *nruns, size_t *stored, ms_error_t *errp);
+
 #endif /* MS_DB_H */

@@ -11,7 +11,8 @@ db_libmsdb_a_SOURCES = \
 	db/jobruns.c \
 	db/sites.c \
 	db/accounting.c \
-	db/models.c
+	db/models.c \
+	db/fit.c
 nodist_db_libmsdb_a_SOURCES = db/migrations.c
 db_libmsdb_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS)
 
