@@ -1,3 +1,310 @@
+/* test_policy.c - the policies' decisions on hand-made candidates, the
+ * EAMC scores and the predicted wait of the partition view. */
 #include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "metasched/candidates.h"
+#include "metasched/policy.h"
+#include "metasched/score.h"
 #include "tests/testutil.h"
-int main (void) { return test_skip_all ("not written yet"); }
+
+/* Two partitions, two frequencies each (1 and 2 GHz, nominal 2 GHz). */
+static const char conf_text[] =
+    "[architecture a]\ncores_per_node = 4\n"
+    "frequencies_khz = 1000000, 2000000\nnominal_khz = 2000000\n"
+    "idle_power_w = 50\n"
+    "[cluster c]\nbackend = simulated\n"
+    "[partition c/p1]\narchitecture = a\nnodes = 10\n"
+    "[partition c/p2]\narchitecture = a\nnodes = 10\npower_cap_w = 700\n";
+
+static ms_siteconf_t *
+load_conf (void)
+{
+    ms_siteconf_t *conf;
+    ms_error_t err;
+    ck_assert_msg (clusterconf_parse (conf_text, strlen (conf_text), "t",
+                                      &conf, &err) == 0, "%s", err.text);
+    return conf;
+}
+
+/* Candidates of a 1-node job: (part, f GHz, T s, P W). */
+static void
+cand (ms_cands_t *cs, size_t part, double ghz, double t, double p)
+{
+    ms_cand_t *c;
+    if (cs->n == cs->cap) {
+        cs->cap = cs->cap ? cs->cap * 2 : 8;
+        cs->c = realloc (cs->c, cs->cap * sizeof (*cs->c));
+    }
+    c = &cs->c[cs->n++];
+    memset (c, 0, sizeof (*c));
+    c->part = part;
+    c->f_khz = (uint32_t)(ghz * 1e6);
+    c->fi = ghz < 1.5 ? 0 : 1;
+    c->t = c->t_hi = t;
+    c->p = p;
+    c->e = c->e_hi = t * p;
+}
+
+/* p1: 2 GHz 100 s 400 W (40 kJ), 1 GHz 110 s 300 W (33 kJ);
+ * p2: 2 GHz 150 s 400 W (60 kJ), 1 GHz 250 s 250 W (62.5 kJ). */
+static void
+two_parts (ms_cands_t *cs)
+{
+    cs->n = 0;
+    cand (cs, 0, 2, 100, 400);
+    cand (cs, 0, 1, 110, 300);
+    cand (cs, 1, 2, 150, 400);
+    cand (cs, 1, 1, 250, 250);
+}
+
+START_TEST (test_eamc_scores)
+{
+    /* Equation 6.4 as DESIGN.md 5 writes it: (E/Emin)^2 + (w T/Tmin)^2. */
+    ck_assert (fabs (score_eamc_dist (40, 33, 100, 100, 1)
+                     - ((40.0 / 33) * (40.0 / 33) + 1)) < 1e-12);
+    ck_assert (fabs (score_eamc_dist (33, 33, 110, 100, 1.5)
+                     - (1 + 1.65 * 1.65)) < 1e-12);
+    ck_assert (fabs (score_eamc_part_eff (60, 33, 150, 100, 1)
+                     - (60.0 / 33 + 1.5)) < 1e-12);
+    ck_assert (fabs (score_metasched (40, 33, 200, 100, 0.25)
+                     - (0.25 * 40 / 33 + 0.75 * 2)) < 1e-12);
+}
+END_TEST
+
+START_TEST (test_fopt_and_optimal_partition)
+{
+    ms_cands_t cs = { 0 };
+    size_t best[2];
+    two_parts (&cs);
+    /* p1: 2 GHz -> (40/33)^2 + 1 = 2.469; 1 GHz -> 1 + 1.1^2 = 2.21: 1 GHz.
+     * p2: 2 GHz -> 1 + 1 = 2; 1 GHz -> 1.085 + 2.78: 2 GHz. */
+    score_eamc_fopt (&cs, 2, 1, best);
+    ck_assert_uint_eq (best[0], 1);
+    ck_assert_uint_eq (best[1], 2);
+    /* part_eff: p1 33/33 + 110/110 = 2; p2 60/33 + 150/110 = 3.18. */
+    ck_assert_uint_eq (policy_optimal_partition (&cs, 2), 0);
+    /* With t_weight 3 on p1 the time term wins: 2 GHz. */
+    score_eamc_fopt (&cs, 2, 3, best);
+    ck_assert_uint_eq (best[0], 0);
+    candidates_free (&cs);
+}
+END_TEST
+
+static void
+decide (ms_polkind_t k, const ms_cands_t *cs, ms_decision_t *d,
+        void (*tweak) (ms_policy_t *))
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_view_t *v = view_new (conf);
+    ms_policy_t pol;
+    policy_init (&pol, k);
+    if (tweak)
+        tweak (&pol);
+    policy_decide (&pol, conf, cs, v, d);
+    view_free (v);
+    clusterconf_free (conf);
+}
+
+START_TEST (test_baselines)
+{
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    two_parts (&cs);
+
+    /* base: the optimal partition (p1) at nominal, alone. */
+    decide (POL_BASE, &cs, &d, NULL);
+    ck_assert_uint_eq (d.n, 1);
+    ck_assert_uint_eq (d.c[0].cand, 0);
+    /* min_runtime: 2 GHz on both, equal priority, configuration order. */
+    decide (POL_MIN_RUNTIME, &cs, &d, NULL);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].cand, 0);
+    ck_assert_uint_eq (d.c[1].cand, 2);
+    ck_assert_int_eq (d.c[0].nice, 0);
+    ck_assert_int_eq (d.c[1].nice, 0);
+    /* min_energy: 1 GHz on p1 (33 kJ), 2 GHz on p2 (60 < 62.5 kJ). */
+    decide (POL_MIN_ENERGY, &cs, &d, NULL);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].cand, 1);
+    ck_assert_uint_eq (d.c[1].cand, 2);
+    /* ear_min_energy, theta 0.1: 110 s <= 1.1 * 100 s is allowed. */
+    decide (POL_EAR_MIN_ENERGY, &cs, &d, NULL);
+    ck_assert_uint_eq (d.c[0].cand, 1);
+    candidates_free (&cs);
+}
+END_TEST
+
+static void
+theta_small (ms_policy_t *p)
+{
+    p->theta = 0.05;
+}
+
+START_TEST (test_ear_theta_bound)
+{
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    two_parts (&cs);
+    /* theta 0.05: 110 s > 105 s, so p1 stays at 2 GHz. */
+    decide (POL_EAR_MIN_ENERGY, &cs, &d, theta_small);
+    ck_assert_uint_eq (d.c[0].cand, 0);
+    candidates_free (&cs);
+}
+END_TEST
+
+START_TEST (test_eamc_priorities)
+{
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    two_parts (&cs);
+
+    /* Reorder: p1 first (part_eff 2 < 3.18), equal priority. */
+    decide (POL_EAMC_REORDER, &cs, &d, NULL);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert_int_eq (d.c[0].rank, 0);
+    ck_assert_int_eq (d.c[1].nice, d.c[0].nice);
+    /* PriorityInc: the second choice one class lower. */
+    decide (POL_EAMC_PRIO, &cs, &d, NULL);
+    ck_assert_int_eq (d.c[0].nice, 0);
+    ck_assert_int_eq (d.c[1].nice, MS_NICE_STEP);
+    /* PriorityInc-V: 3.18 > 1.35 * 2, so p2 goes to the bottom. */
+    decide (POL_EAMC_PRIO_V, &cs, &d, NULL);
+    ck_assert_int_gt (d.c[1].nice, MS_NICE_STEP);
+    /* A close second (p2 at 2 GHz 105 s, 1 GHz 300 s) stays in class 1. */
+    cs.c[2].t = cs.c[2].t_hi = 105;
+    cs.c[2].e = cs.c[2].e_hi = 105 * 400;
+    decide (POL_EAMC_PRIO_V, &cs, &d, NULL);
+    ck_assert_int_eq (d.c[1].nice, MS_NICE_STEP);
+    candidates_free (&cs);
+}
+END_TEST
+
+static void
+w_energy_1 (ms_policy_t *p)
+{
+    p->w_energy = 1;
+    p->max_slowdown = 1.05;
+}
+
+static void
+no_caps (ms_policy_t *p)
+{
+    p->w_energy = 1;
+    p->power_caps = false;
+}
+
+START_TEST (test_metasched_caps)
+{
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    two_parts (&cs);
+    /* Energy only, but a 5% slowdown cap: 1 GHz on p1 (110 s) is out. */
+    decide (POL_METASCHED, &cs, &d, w_energy_1);
+    ck_assert_uint_ge (d.n, 1);
+    ck_assert_uint_eq (d.c[0].cand, 0);
+    /* p2 draws less (300 W, same time): the better candidate, but its
+     * power cap is 700 W with 10 idle nodes at 50 W, and one busy node
+     * makes 750 W: p2 is no candidate. */
+    cs.n = 0;
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 1, 2, 100, 300);
+    decide (POL_METASCHED, &cs, &d, w_energy_1);
+    ck_assert_uint_eq (d.n, 1);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    /* Without the cap p2 wins. */
+    decide (POL_METASCHED, &cs, &d, no_caps);
+    ck_assert_uint_eq (d.c[0].part, 1);
+    candidates_free (&cs);
+}
+END_TEST
+
+START_TEST (test_metasched_wait)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_view_t *v = view_new (conf);
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    ms_policy_t pol;
+
+    /* p1 is full for 10000 s: with the weight on response, the job goes
+     * to p1 only if it is not much worse than waiting; here p2 (no wait,
+     * 150 s) beats p1 (10000 + 100 s). */
+    view_run_start (v, 0, 1, 10, 10000, 400);
+    ck_assert (fabs (view_predicted_wait (v, 0, 1, 0) - 10000) < 1e-9);
+    ck_assert (view_predicted_wait (v, 1, 1, 0) == 0);
+    two_parts (&cs);
+    for (size_t i = 0; i < cs.n; i++)
+        cs.c[i].w = view_predicted_wait (v, cs.c[i].part, 1, 0);
+    policy_init (&pol, POL_METASCHED);
+    pol.w_energy = 0.2;
+    pol.max_slowdown = 3;
+    pol.power_caps = false;
+    policy_decide (&pol, conf, &cs, v, &d);
+    ck_assert_uint_ge (d.n, 1);
+    ck_assert_uint_eq (d.c[0].part, 1);
+    candidates_free (&cs);
+    view_free (v);
+    clusterconf_free (conf);
+}
+END_TEST
+
+START_TEST (test_view_wait)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_view_t *v = view_new (conf);
+
+    /* 10 nodes: jobs of 4 nodes ending at 100 and 6 ending at 50. */
+    view_run_start (v, 0, 1, 4, 100, 300);
+    view_run_start (v, 0, 2, 6, 50, 300);
+    ck_assert_int_eq (view_busy (v, 0), 10);
+    /* 5 nodes free at 50 (the 6-node job ends first). */
+    ck_assert (view_predicted_wait (v, 0, 5, 0) == 50);
+    ck_assert (view_predicted_wait (v, 0, 8, 0) == 100);
+    ck_assert (view_predicted_wait (v, 0, 8, 30) == 70);
+    /* 2000 node-seconds queued: 200 s on 10 nodes dominates. */
+    view_pending_add (v, 0, 10, 200);
+    ck_assert (view_predicted_wait (v, 0, 5, 0) == 200);
+    view_pending_remove (v, 0, 10, 200);
+    view_run_end (v, 0, 2);
+    ck_assert (view_predicted_wait (v, 0, 6, 0) == 0);
+    /* Power: 4 nodes at 300 W and 6 idle at 50 W. */
+    ck_assert (fabs (view_power (v, 0) - (1200 + 300)) < 1e-9);
+    view_free (v);
+    clusterconf_free (conf);
+}
+END_TEST
+
+START_TEST (test_kind_names)
+{
+    for (int k = 0; k < POL_NKINDS; k++) {
+        ms_polkind_t back;
+        ck_assert_int_eq (policy_kind_parse (policy_kind_name (k), &back), 0);
+        ck_assert_int_eq (back, k);
+    }
+    ms_polkind_t x;
+    ck_assert_int_eq (policy_kind_parse ("nope", &x), -1);
+}
+END_TEST
+
+int
+main (void)
+{
+    Suite *s = suite_create ("policy");
+    TCase *tc = tcase_create ("decisions");
+
+    tcase_add_test (tc, test_eamc_scores);
+    tcase_add_test (tc, test_fopt_and_optimal_partition);
+    tcase_add_test (tc, test_baselines);
+    tcase_add_test (tc, test_ear_theta_bound);
+    tcase_add_test (tc, test_eamc_priorities);
+    tcase_add_test (tc, test_metasched_caps);
+    tcase_add_test (tc, test_metasched_wait);
+    tcase_add_test (tc, test_view_wait);
+    tcase_add_test (tc, test_kind_names);
+    suite_add_tcase (s, tc);
+    return test_run_suite (s);
+}
