@@ -17,6 +17,9 @@ static const struct {
       "fit, show and evaluate time/power/energy models" },
     { "clusters", cmd_clusters,
       "show the configured clusters and ask each for its state" },
+    { "db", cmd_db, "migrate the database, sync clusters, fit models from job_runs" },
+    { "collect", cmd_collect,
+      "send spooled measurements, ingest Slurm accounting" },
 };
 
 static void
