@@ -37,3 +37,20 @@ metasched_metasched_SOURCES += metasched/cmd_db.c metasched/cmd_collect.c
 metasched_metasched_CFLAGS += $(PQ_CFLAGS) $(PAPI_CFLAGS)
 metasched_metasched_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
 	$(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) -lm
+
+# ---- tests ----
+COLLECT_TEST_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS)
+COLLECT_TEST_LIBS = collectors/libcollect.a db/libmsdb.a $(TEST_LIBS) \
+	$(PQ_LIBS) $(PAPI_LIBS)
+
+check_PROGRAMS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi
+tests_unit_test_rapl_SOURCES = tests/unit/test_rapl.c tests/testutil.h
+tests_unit_test_rapl_CFLAGS = $(COLLECT_TEST_CFLAGS)
+tests_unit_test_rapl_LDADD = $(COLLECT_TEST_LIBS)
+tests_unit_test_spool_SOURCES = tests/unit/test_spool.c tests/testutil.h
+tests_unit_test_spool_CFLAGS = $(COLLECT_TEST_CFLAGS)
+tests_unit_test_spool_LDADD = $(COLLECT_TEST_LIBS)
+tests_unit_test_papi_SOURCES = tests/unit/test_papi.c tests/testutil.h
+tests_unit_test_papi_CFLAGS = $(COLLECT_TEST_CFLAGS)
+tests_unit_test_papi_LDADD = $(COLLECT_TEST_LIBS)
+TESTS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi
