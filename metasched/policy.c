@@ -221,16 +221,27 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
     ranked_t r[64];
     size_t nr = 0;
 
+    double rcap = INFINITY;
     for (size_t i = 0; i < cs->n; i++)
         if (cs->c[i].t < tbest) {
             tbest = cs->c[i].t;
             fastest = i;
         }
+    /* The best predicted response (wait plus runtime) among candidates
+     * within the slowdown cap. */
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].t_hi <= pol->max_slowdown * tbest
+            && cs->c[i].w + cs->c[i].t_hi < rcap)
+            rcap = cs->c[i].w + cs->c[i].t_hi;
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
         const ms_partconf_t *pc = &conf->parts[c->part];
-        /* The maximum slowdown, on the upper bound of T (DESIGN.md 4.3). */
-        if (c->t_hi > pol->max_slowdown * tbest)
+        /* The maximum slowdown against the best candidate, on the upper
+         * bound of T (DESIGN.md 4.3); a slower candidate is still allowed
+         * when it would end before any candidate within the cap could (the
+         * job is not held for a busy fast partition while another is
+         * free). */
+        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap)
             continue;
         /* The partition's power cap: what runs there now plus this job
          * must stay under it. */
