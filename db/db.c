@@ -22,6 +22,7 @@ struct db {
     char *dbname;
     char *appname;
     char *prepared[DB_MAX_PREPARED]; /* names prepared on this connection */
+    char *prepared_sql[DB_MAX_PREPARED]; /* and the text of each */
     size_t nprepared;
     bool in_tx;
     unsigned reconnects;
@@ -89,8 +90,10 @@ quiet_notice (void *arg, const char *message)
 static void
 forget_prepared (db_t *db)
 {
-    for (size_t i = 0; i < db->nprepared; i++)
+    for (size_t i = 0; i < db->nprepared; i++) {
         free (db->prepared[i]);
+        free (db->prepared_sql[i]);
+    }
     db->nprepared = 0;
 }
 
@@ -224,12 +227,28 @@ db_reconnects (db_t *db)
     return db->reconnects;
 }
 
+/* Whether name is prepared with this text. A name reused for other text
+ * is deallocated first, so a name can never run the wrong statement. */
 static bool
-is_prepared (db_t *db, const char *name)
+is_prepared (db_t *db, const char *name, const char *sql)
 {
-    for (size_t i = 0; i < db->nprepared; i++)
-        if (!strcmp (db->prepared[i], name))
+    for (size_t i = 0; i < db->nprepared; i++) {
+        char dealloc[128];
+        PGresult *r;
+        if (strcmp (db->prepared[i], name))
+            continue;
+        if (!sql || !strcmp (db->prepared_sql[i], sql))
             return true;
+        snprintf (dealloc, sizeof (dealloc), "DEALLOCATE \"%s\"", name);
+        r = PQexec (db->conn, dealloc);
+        PQclear (r);
+        free (db->prepared[i]);
+        free (db->prepared_sql[i]);
+        db->nprepared--;
+        db->prepared[i] = db->prepared[db->nprepared];
+        db->prepared_sql[i] = db->prepared_sql[db->nprepared];
+        return false;
+    }
     return false;
 }
 
@@ -278,7 +297,7 @@ exec_once (db_t *db, const char *name, const char *sql, int n,
         ms_err (errp, MS_ERR_CONNECT, "statement %s: connection lost", name);
         return NULL;
     }
-    if (!is_prepared (db, name)) {
+    if (!is_prepared (db, name, sql)) {
         res = PQprepare (db->conn, name, sql, n, NULL);
         if (!res || PQresultStatus (res) != PGRES_COMMAND_OK) {
             *lost = PQstatus (db->conn) != CONNECTION_OK;
@@ -289,8 +308,10 @@ exec_once (db_t *db, const char *name, const char *sql, int n,
         PQclear (res);
         /* past DB_MAX_PREPARED names, a statement is deallocated after
          * use below rather than remembered */
-        if (db->nprepared < DB_MAX_PREPARED)
+        if (db->nprepared < DB_MAX_PREPARED) {
+            db->prepared_sql[db->nprepared] = ms_xstrdup (sql);
             db->prepared[db->nprepared++] = ms_xstrdup (name);
+        }
     }
     res = PQexecPrepared (db->conn, name, n, params, NULL, NULL, 0);
     st = res ? PQresultStatus (res) : PGRES_FATAL_ERROR;
@@ -300,7 +321,7 @@ exec_once (db_t *db, const char *name, const char *sql, int n,
         PQclear (res);
         return NULL;
     }
-    if (!is_prepared (db, name)) {
+    if (!is_prepared (db, name, NULL)) {
         char dealloc[128];
         PGresult *r2;
         /* a name is an identifier chosen by this program, never a value */

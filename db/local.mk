@@ -23,3 +23,11 @@ db/migrations.c: $(DB_MIGRATIONS) db/gen-migrations.sh
 CLEANFILES += db/migrations.c
 
 EXTRA_DIST += db/README db/gen-migrations.sh $(DB_MIGRATIONS)
+
+# ---- tests on the test bed's PostgreSQL ----
+check_PROGRAMS += tests/integration/test_db
+tests_integration_test_db_SOURCES = tests/integration/test_db.c \
+	tests/testutil.h tests/testbed_env.c tests/testbed_env.h
+tests_integration_test_db_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS)
+tests_integration_test_db_LDADD = db/libmsdb.a $(TEST_LIBS) $(PQ_LIBS)
+TESTS += tests/integration/test_db
