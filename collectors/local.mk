@@ -54,3 +54,7 @@ tests_unit_test_papi_SOURCES = tests/unit/test_papi.c tests/testutil.h
 tests_unit_test_papi_CFLAGS = $(COLLECT_TEST_CFLAGS)
 tests_unit_test_papi_LDADD = $(COLLECT_TEST_LIBS)
 TESTS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi
+
+# end to end on the test bed (Slurm, Prolog/Epilog, PostgreSQL)
+TESTS += tests/integration/test_collect.sh
+EXTRA_DIST += tests/integration/test_collect.sh

@@ -61,6 +61,8 @@ run_hook (const char *what, const collect_conf_t *c)
     if (!strcmp (what, "prolog")) {
         if (collect_prolog (c, &j, &e) < 0)
             logmsg (what, &j, "", e.text);
+        else
+            logmsg (what, &j, "", "RAPL read, sampler started");
         return 0;
     }
     rc = collect_epilog (c, &j, &spooled, &e);

@@ -1,0 +1,161 @@
+#!/bin/sh
+# End to end on the test bed: a real Slurm job on each cluster runs through
+# metasched-collect; the Prolog/Epilog of the test bed measure it on the
+# node's test powercap tree (which this test advances, across a wrap on
+# one cluster) and a job_runs row with the right cluster, partition,
+# frequency request, runtime and energy appears in PostgreSQL. Then, with
+# PostgreSQL stopped, the row is spooled and arrives after the restart,
+# exactly once. TAP output.
+. "${MS_SRCDIR:-.}/tests/tap.sh"
+tap_need_testbed
+[ "$(id -u)" = 0 ] || tap_skip_all "needs root (advances the root-owned test powercap trees and reads the root-only spool)"
+bin=$MS_BUILDDIR/collectors/metasched-collect
+[ -x "$bin" ] || tap_skip_all "$bin not built"
+# `metasched db|collect` once wired into metasched, else the same commands
+# through metasched-collect
+if "$MS_BUILDDIR/metasched/metasched" db --help >/dev/null 2>&1; then
+    ms="$MS_BUILDDIR/metasched/metasched"
+else
+    ms="$bin --metasched"
+fi
+tmp=$(mktemp -d /tmp/ms-collect-XXXXXX)
+chmod 1777 "$tmp"
+cleanup () {
+    "$MS_SRCDIR/testbed/pgctl" status 2>/dev/null || "$MS_SRCDIR/testbed/pgctl" start
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+export MS_DB_CONNINFO="$MS_PG_CONNINFO"
+q () { psql "$MS_PG_REPORT_CONNINFO" -X -A -t -q -c "$1" 2>&1; }
+upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
+getv () { eval "printf '%s' \"\${$1}\""; }
+
+set -- $MS_CLUSTERS
+tap_plan $(( $# * 4 + 6 ))
+
+# the schema, the clusters, and the hooks pointed at this build
+out=$($ms db migrate 2>&1 && $ms db sync "$MS_CLUSTERS_CONF" 2>&1); rc=$?
+tap_ok $rc "schema migrated and clusters synced ($(printf '%s' "$out" | tr '\n' ' '))"
+printf 'MS_COLLECT_BIN=%s\n' "$bin" > "$MS_TESTBED_RUN/collect.env"
+
+# job script: the wrapper around a command that waits for the test
+cat > "$tmp/job.sh" <<EOF
+#!/bin/sh
+exec "$bin" --config /dev/null --set "powercap_root=$MS_POWERCAP_BASE/%n" \\
+    --set "job_dir=$MS_TESTBED_RUN/collect-jobs" --app "e2e-\$1" -- \\
+    sh -c 'touch "$tmp/started.\$1"; while [ ! -e "$tmp/go.\$1" ]; do sleep 0.1; done; sleep 1' "\$0" "\$1"
+EOF
+chmod 755 "$tmp/job.sh"
+
+# submit CLUSTER PARTITION FREQ TAG: prints the job id
+submit () {
+    conf=$(getv "MS_$(upper "$1")_CONF")
+    runuser -u "$MS_TEST_USER" -- env SLURM_CONF="$conf" sbatch --parsable \
+        -p "$2" -N 1 --cpu-freq="$3" -J "e2e-$4" --chdir "$tmp" \
+        -o "$tmp/out.$4" "$tmp/job.sh" "$4" 2>&1
+}
+wait_for () { # wait_for SECONDS TEST...
+    n=$1; shift
+    while [ "$n" -gt 0 ]; do
+        "$@" && return 0
+        sleep 1; n=$((n - 1))
+    done
+    return 1
+}
+job_gone () {
+    st=$(SLURM_CONF="$1" squeue -h -j "$2" -o %T 2>/dev/null)
+    [ -z "$st" ] || [ "$st" = COMPLETED ]
+}
+zone () { echo "$MS_POWERCAP_BASE/$1/intel-rapl:0"; }
+# add NODE PKG_UJ DRAM_UJ: advance the node's counters, wrapping at the range
+add () {
+    z=$(zone "$1")
+    for spec in "$z/energy_uj:$2" "$z/intel-rapl:0:0/energy_uj:$3"; do
+        file=${spec%:*}; inc=${spec##*:}
+        range=$(cat "$(dirname "$file")/max_energy_range_uj")
+        now=$(cat "$file")
+        echo $(( (now + inc) % range )) > "$file"
+    done
+}
+row () { # row CLUSTER JOBID COLUMNS
+    q "SELECT $3 FROM job_runs WHERE cluster = '$1' AND slurm_job_id = $2"
+}
+near () { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 1e-3 && d > -1e-3) }'; }
+
+# one job per cluster; gamma's counters start 1 J below their wrap
+freqs="2000000 1800000 1500000"
+i=0
+for c in "$@"; do
+    i=$((i + 1))
+    f=$(echo $freqs | cut -d' ' -f$i)
+    C=$(upper "$c")
+    conf=$(getv "MS_${C}_CONF")
+    part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
+    if [ "$c" = gamma ]; then
+        for n in $(getv "MS_${C}_NODES"); do
+            z=$(zone "$n")
+            echo $(( $(cat "$z/max_energy_range_uj") - 1000000 )) > "$z/energy_uj"
+        done
+    fi
+    id=$(submit "$c" "$part" "$f" "$c")
+    if ! wait_for 90 test -e "$tmp/started.$c"; then
+        tap_ok 1 "$c: job $id started"
+        for k in 2 3 4; do tap_ok 1 "$c: (job did not start)"; done
+        touch "$tmp/go.$c"
+        continue
+    fi
+    node=$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)
+    tap_ok 0 "$c: job $id runs on $node through the wrapper"
+    pkg_uj=$((123456789 + i * 1000)); dram_uj=$((2500000 + i))
+    add "$node" "$pkg_uj" "$dram_uj"
+    touch "$tmp/go.$c"
+    wait_for 60 job_gone "$conf" "$id"
+    wait_for 30 test -n "$(row "$c" "$id" 1)"
+    got=$(row "$c" "$id" "partition || ' ' || coalesce (freq_req_khz, 0) || ' ' || node || ' ' || app || ' ' || user_name || ' ' || source || ' ' || coalesce (exit_code, -1)")
+    want="$part $f $node e2e-$c $MS_TEST_USER root-measured 0"
+    tap_ok "$([ "$got" = "$want" ] && echo 0 || echo 1)" "$c: one job_runs row with partition, frequency request, node, app, user, source ('$got', wanted '$want')"
+    pkg=$(row "$c" "$id" pkg_energy_j); dram=$(row "$c" "$id" dram_energy_j)
+    near "$pkg" "$(awk -v u="$pkg_uj" 'BEGIN { print u / 1e6 }')" && near "$dram" "$(awk -v u="$dram_uj" 'BEGIN { print u / 1e6 }')"
+    tap_ok $? "$c: energy from the test powercap tree$([ "$c" = gamma ] && echo ', across a counter wrap') (package $pkg J, DRAM $dram J; advanced by $pkg_uj and $dram_uj uJ)"
+    rt=$(row "$c" "$id" runtime_s)
+    used=$(row "$c" "$id" "array_to_string (events_used, ',')")
+    awk -v r="$rt" 'BEGIN { exit !(r >= 1 && r < 120) }' && case $used in *perf::TASK-CLOCK*) true ;; *) false ;; esac
+    tap_ok $? "$c: runtime ${rt} s and the wrapper's counters ($used) recorded"
+done
+
+# PostgreSQL down: the epilog spools the row; after the restart a flush
+# sends it, once
+c=$1; C=$(upper "$c"); conf=$(getv "MS_${C}_CONF"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
+"$MS_SRCDIR/testbed/pgctl" stop
+id=$(submit "$c" "$part" 2000000 spool)
+wait_for 90 test -e "$tmp/started.spool"
+node=$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)
+touch "$tmp/go.spool"
+wait_for 60 job_gone "$conf" "$id"
+spooled="$MS_SPOOL_DIR/$c.$id.$node.root.run"
+wait_for 30 test -e "$spooled"
+tap_ok $? "with PostgreSQL stopped, job $id's row is spooled ($spooled)"
+"$MS_SRCDIR/testbed/pgctl" start
+flush () {
+    $ms collect --config /dev/null --set "spool_dir=$MS_SPOOL_DIR" \
+        --set "conninfo=$MS_PG_COLLECTOR_CONNINFO" flush 2>&1
+}
+out=$(flush); rc=$?
+n=$(row "$c" "$id" "count (*)")
+tap_ok "$([ $rc = 0 ] && [ "$n" = 1 ] && [ ! -e "$spooled" ] && echo 0 || echo 1)" "after the restart, flush sends it ($out; rows: $n)"
+out=$(flush); rc=$?
+n=$(row "$c" "$id" "count (*)")
+tap_ok "$([ $rc = 0 ] && [ "$n" = 1 ] && echo 0 || echo 1)" "a second flush sends nothing twice ($out; rows: $n)"
+# a spooled copy that reappears (a crash between commit and unlink) is
+# stored once too
+n_before=$(q "SELECT count (*) FROM job_runs")
+printf 'metasched-spool 1 job_run\ncluster=%s\npartition=%s\nslurm_job_id=%s\nnode=%s\napp=x\nuser_name=%s\nnodes=1\nstart_time=1\nend_time=2\nruntime_s=1\nsource=root-measured\ncollector_version=t\nend\n' \
+    "$c" "$part" "$id" "$node" "$MS_TEST_USER" > "$MS_SPOOL_DIR/$c.$id.$node.root.run"
+out=$(flush); rc=$?
+n_after=$(q "SELECT count (*) FROM job_runs")
+tap_ok "$([ $rc = 0 ] && [ "$n_before" = "$n_after" ] && echo 0 || echo 1)" "a row sent again is stored once ($out; $n_before -> $n_after rows)"
+# the epilog never fails: the node stays up
+st=$(SLURM_CONF="$conf" sinfo -h -n "$node" -o %T)
+case $st in idle* | mixed* | alloc*) r=0 ;; *) r=1 ;; esac
+tap_ok $r "node $node is still in service after the epilogs ($st)"
+exit 0
