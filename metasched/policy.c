@@ -480,8 +480,12 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         if (!b)
             continue;
         /* Time limits scaled with the chosen frequency (DESIGN.md 5): the
-         * predicted runtime there, as the base is the job's limit. */
-        limit_s = s->pol.scale_limits ? c->t : j->jd.base_s;
+         * user's limit times the upper bound of the predicted slowdown
+         * there, never below the user's own limit. */
+        limit_s = j->jd.limit_s;
+        if (s->pol.scale_limits && limit_s > 0 && j->jd.base_s > 0
+            && c->t_hi > j->jd.base_s)
+            limit_s *= c->t_hi / j->jd.base_s;
         memset (&req, 0, sizeof (req));
         memset (&hint, 0, sizeof (hint));
         hint.job = j->jd.record;

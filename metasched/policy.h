@@ -114,6 +114,7 @@ typedef struct {
     size_t app;             /* index into the prediction table */
     size_t home;            /* home partition (index into conf->parts) */
     double base_s;          /* predicted length at the home's nominal f */
+    double limit_s;         /* the user's time limit there; 0: none */
     double submit;          /* first submit time (queue order) */
 } ms_jobdesc_t;
 

@@ -52,7 +52,14 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, double *rt,
         return ms_err (errp, MS_ERR_MISSING, "app %s has no profile on %s",
                        tab->apps[j->app], su->conf->parts[part].name);
     h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
-    *rt = j->runtime * d->t / ref->t * exp (su->noise_t * ms_hash_normal (h));
+    /* On the home architecture at nominal frequency the workload's runtime
+     * is the truth itself: no noise there. */
+    if (su->conf->parts[part].arch == su->conf->parts[su->home].arch
+        && (size_t)fi == tab->nominal[su->home])
+        *rt = j->runtime;
+    else
+        *rt = j->runtime * d->t / ref->t
+              * exp (su->noise_t * ms_hash_normal (h));
     *pw = d->p * exp (su->noise_p * ms_hash_normal (ms_hash64 (h ^ 0x50)));
     return 0;
 }
@@ -180,6 +187,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
                             ? wj->runtime
                             : wj->req_time;
             jd.submit = wj->submit;
+            jd.limit_s = wj->req_time > 0 ? wj->req_time : 0;
             if (sched_submit (r.sched, &jd, t, &id, errp) < 0) {
                 rc = -1;
                 break;

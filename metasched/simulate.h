@@ -4,7 +4,8 @@
  * The truth. A job's real runtime on partition p at f is its workload
  * runtime (nominal frequency, home architecture) times the app's profile
  * ratio T_app(p, f) / T_app(home, nominal), times a per-job, per-partition
- * lognormal factor exp (noise_t * N(0, 1)); its per-node power is the
+ * lognormal factor exp (noise_t * N(0, 1)) (none on the home architecture at
+ * its nominal frequency, where the workload's runtime is the truth); its per-node power is the
  * profile's P_app(p, f) times exp (noise_p * N(0, 1)). The profile is the
  * predictor's own model (the only per-app figures there are), so the noise
  * is what makes the predictions imperfect; the draws are hashes of the seed,
