@@ -124,7 +124,7 @@ collect_counters_from_rec (const spool_rec_t *rec, collect_counters_t *k,
         || spool_rec_get_double (rec, "user_dram_j", &k->user_dram_j, errp) < 0)
         return -1;
     if (k->start_time < 0 || k->end_time < k->start_time
-        || k->end_time > 1e11)
+        || k->end_time > 1e11 || k->end_time - k->start_time >= 1e9)
         return ms_err (errp, MS_ERR_INPUT, "%s: start/end out of order", name);
     if (k->utime_s < 0 || k->stime_s < 0 || k->utime_s > 1e10
         || k->stime_s > 1e10)

@@ -58,3 +58,35 @@ TESTS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi
 # end to end on the test bed (Slurm, Prolog/Epilog, PostgreSQL)
 TESTS += tests/integration/test_collect.sh
 EXTRA_DIST += tests/integration/test_collect.sh
+
+# fuzz targets of every parser of outside input here: powercap files, spool
+# files, the wrapper's counter file (and scontrol's answer)
+check_PROGRAMS += tests/fuzz/fuzz_powercap tests/fuzz/fuzz_spool \
+	tests/fuzz/fuzz_counters
+tests_fuzz_fuzz_powercap_SOURCES = tests/fuzz/fuzz_powercap.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_powercap_CFLAGS = $(COLLECT_TEST_CFLAGS)
+tests_fuzz_fuzz_powercap_LDADD = $(COLLECT_TEST_LIBS)
+tests_fuzz_fuzz_spool_SOURCES = tests/fuzz/fuzz_spool.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_spool_CFLAGS = $(COLLECT_TEST_CFLAGS)
+tests_fuzz_fuzz_spool_LDADD = $(COLLECT_TEST_LIBS)
+tests_fuzz_fuzz_counters_SOURCES = tests/fuzz/fuzz_counters.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_counters_CFLAGS = $(COLLECT_TEST_CFLAGS)
+tests_fuzz_fuzz_counters_LDADD = $(COLLECT_TEST_LIBS)
+EXTRA_DIST += tests/fuzz/corpus/powercap tests/fuzz/corpus/spool \
+	tests/fuzz/corpus/counters
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/libfuzzer_powercap tests/fuzz/libfuzzer_spool \
+	tests/fuzz/libfuzzer_counters
+tests_fuzz_libfuzzer_powercap_SOURCES = tests/fuzz/fuzz_powercap.c
+tests_fuzz_libfuzzer_powercap_CFLAGS = $(COLLECT_TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_powercap_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_powercap_LDADD = $(COLLECT_TEST_LIBS)
+tests_fuzz_libfuzzer_spool_SOURCES = tests/fuzz/fuzz_spool.c
+tests_fuzz_libfuzzer_spool_CFLAGS = $(COLLECT_TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_spool_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_spool_LDADD = $(COLLECT_TEST_LIBS)
+tests_fuzz_libfuzzer_counters_SOURCES = tests/fuzz/fuzz_counters.c
+tests_fuzz_libfuzzer_counters_CFLAGS = $(COLLECT_TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_counters_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_counters_LDADD = $(COLLECT_TEST_LIBS)
+endif
