@@ -41,3 +41,4 @@ bench: bench/bench_sim$(EXEEXT)
 
 dist_man_MANS += doc/metasched-simulate.1
 dist_doc_DATA += doc/simulator.md doc/evaluation.md
+EXTRA_DIST += doc/eval
