@@ -90,3 +90,8 @@ tests_fuzz_libfuzzer_counters_CFLAGS = $(COLLECT_TEST_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_libfuzzer_counters_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_libfuzzer_counters_LDADD = $(COLLECT_TEST_LIBS)
 endif
+
+# benchmarks (`make bench`): collector overhead, and the insert rate
+EXTRA_PROGRAMS += bench/bench_collect
+bench_programs += bench/bench_collect
+bench_bench_collect_SOURCES = bench/bench_collect.c

@@ -31,3 +31,10 @@ tests_integration_test_db_SOURCES = tests/integration/test_db.c \
 tests_integration_test_db_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS)
 tests_integration_test_db_LDADD = db/libmsdb.a $(TEST_LIBS) $(PQ_LIBS)
 TESTS += tests/integration/test_db
+
+# benchmark (`make bench`): job_runs rows per second, single and batched
+EXTRA_PROGRAMS += bench/bench_db
+bench_programs += bench/bench_db
+bench_bench_db_SOURCES = bench/bench_db.c tests/testbed_env.c tests/testbed_env.h
+bench_bench_db_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(CHECK_CFLAGS)
+bench_bench_db_LDADD = db/libmsdb.a metasched/libmscommon.a $(PQ_LIBS) $(CHECK_LIBS)
