@@ -9,7 +9,7 @@
  *   EDP = system energy * makespan; mean frequency (GHz, over jobs);
  *   share of jobs on their optimal partition; utilization per partition
  *   (busy node-seconds / (nodes * makespan)); decisions per second (of
- *   CPU time spent deciding).
+ *   time spent deciding and dispatching).
  */
 #ifndef MS_METRICS_H
 #define MS_METRICS_H

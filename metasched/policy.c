@@ -428,10 +428,10 @@ sched_free (ms_sched_t *s)
 }
 
 static double
-cpu_now (void)
+clock_now (void)
 {
     struct timespec ts;
-    clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+    clock_gettime (CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -528,7 +528,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
     ms_decision_t d;
     sjob_t *j;
     uint64_t id;
-    double t0 = cpu_now ();
+    double t0 = clock_now ();
     int rc;
 
     if (s->njobs == s->cap) {
@@ -549,14 +549,14 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
     if (!d.n) {
         j->state = SJ_REJECTED;
         s->st.rejected++;
-        s->st.decide_s += cpu_now () - t0;
+        s->st.decide_s += clock_now () - t0;
         *idp = 0;
         return 0;
     }
     j->state = SJ_QUEUED;
     pending_add (s, j, id);
     rc = dispatch (s, id, &d, now, errp);
-    s->st.decide_s += cpu_now () - t0;
+    s->st.decide_s += clock_now () - t0;
     *idp = id;
     return rc;
 }

@@ -123,7 +123,7 @@ typedef struct {
     uint64_t submits;       /* entries submitted */
     uint64_t rejected;      /* jobs that fit nowhere */
     uint64_t rerouted;
-    double decide_s;        /* CPU time in decisions */
+    double decide_s;        /* time spent deciding and dispatching */
 } ms_schedstats_t;
 
 /* backends[i] is cluster i's backend (conf->clusters order). */
