@@ -346,6 +346,82 @@ START_TEST (test_eamc_models_optimal_partition)
 }
 END_TEST
 
+
+/* Re-routing (DESIGN.md 5): a job queued behind a long job on beta while
+ * alpha frees up early (its job ends at 2000 s, long before its 100000 s
+ * limit) is cancelled and submitted to alpha at the first check after it
+ * has waited reroute_after_s (3600 s; checks every 600 s: at 4200 s). Two
+ * partitions of the same architecture, so only the predicted waits differ;
+ * energy weight 0: nominal frequency, no noise. */
+START_TEST (test_reroute)
+{
+    static const char text[] =
+        "[architecture skx8168]\ncores_per_node = 48\n"
+        "frequencies_khz = 1200000-2700000/100000\nnominal_khz = 2700000\n"
+        "idle_power_w = 110\n"
+        "[cluster alpha]\nbackend = simulated\n"
+        "[partition alpha/batch]\narchitecture = skx8168\nnodes = 10\n"
+        "[cluster beta]\nbackend = simulated\n"
+        "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n";
+    ms_siteconf_t *conf;
+    predictor_t *pred = predictor_new ();
+    ms_predtab_t *tab;
+    ms_workload_t wl;
+    ms_wjob_t jobs[3];
+    ms_jobrec_t recs[3];
+    ms_simsetup_t su;
+    ms_policy_t pol;
+    ms_summary_t sum;
+    ms_error_t err;
+    const ms_arch_t *a;
+    int app;
+
+    ck_assert (clusterconf_parse (text, strlen (text), "t", &conf, &err) == 0);
+    a = &conf->archs[0];
+    ck_assert (predictor_add_arch (pred, a->name, a->cores_per_node,
+                                   a->freqs_khz, a->nfreqs, a->nominal_khz,
+                                   a->idle_power_w, &err) == 0);
+    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, NULL, &err)
+               == 0);
+    ck_assert (predtab_build (pred, conf, &tab, &err) == 0);
+    app = predtab_app_index (tab, "lu.C");
+    ck_assert_int_ge (app, 0);
+    memset (jobs, 0, sizeof (jobs));
+    /* id, trace id, submit, nodes, runtime, limit, user, exe, app */
+    jobs[0] = (ms_wjob_t){ 1, 1, 0, 10, 2000, 100000, 1, -1, app };
+    jobs[1] = (ms_wjob_t){ 2, 2, 1, 10, 50000, 60000, 1, -1, app };
+    jobs[2] = (ms_wjob_t){ 3, 3, 2, 10, 100, 200, 1, -1, app };
+    wl.jobs = jobs;
+    wl.njobs = 3;
+    wl.dropped = wl.clipped = 0;
+    simulate_setup_init (&su);
+    su.conf = conf;
+    su.tab = tab;
+    su.wl = &wl;
+    policy_init (&pol, POL_METASCHED);
+    pol.w_energy = 0;
+    pol.sibling_slack = 0;
+    pol.reroute_after_s = 3600;
+    ck_assert_msg (simulate_run (&su, &pol, recs, &sum, &err) == 0, "%s",
+                   err.text);
+    ck_assert_uint_eq (sum.rerouted, 1);
+    ck_assert_uint_eq (recs[0].part, 0);
+    ck_assert (recs[0].end == 2000);
+    ck_assert_uint_eq (recs[1].part, 1);
+    ck_assert_uint_eq (recs[2].part, 0);
+    ck_assert (recs[2].start == 4200);
+    /* Without re-routing it waits for the long job on beta. */
+    pol.reroute_after_s = 0;
+    ck_assert (simulate_run (&su, &pol, recs, &sum, &err) == 0);
+    ck_assert_uint_eq (sum.rerouted, 0);
+    ck_assert_uint_eq (recs[2].part, 1);
+    ck_assert (recs[2].start >= 50001);
+    predtab_free (tab);
+    predictor_free (pred);
+    clusterconf_free (conf);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -360,6 +436,7 @@ main (void)
     tcase_add_test (tc, test_swf_workload_and_apps);
     tcase_add_test (tc, test_app_proportions);
     tcase_add_test (tc, test_builtin_configs_match_examples);
+    tcase_add_test (tc, test_reroute);
     if (test_shared_data ())
         tcase_add_test (tc, test_eamc_models_optimal_partition);
     else
