@@ -95,3 +95,6 @@ endif
 EXTRA_PROGRAMS += bench/bench_collect
 bench_programs += bench/bench_collect
 bench_bench_collect_SOURCES = bench/bench_collect.c
+
+dist_man_MANS += doc/metasched-collect.1
+dist_doc_DATA += doc/collectors.md

@@ -38,3 +38,6 @@ bench_programs += bench/bench_db
 bench_bench_db_SOURCES = bench/bench_db.c tests/testbed_env.c tests/testbed_env.h
 bench_bench_db_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(CHECK_CFLAGS)
 bench_bench_db_LDADD = db/libmsdb.a metasched/libmscommon.a $(PQ_LIBS) $(CHECK_LIBS)
+
+dist_man_MANS += doc/metasched-db.1
+dist_doc_DATA += doc/database.md
