@@ -368,11 +368,10 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
 typedef enum { SJ_QUEUED = 0, SJ_RUNNING, SJ_DONE, SJ_REJECTED } sjstate_t;
 
 typedef struct {
-    size_t part;
     uint64_t bid;          /* the cluster's job id */
-    uint32_t f_khz;
     double pred_t;
-    int nodes;
+    uint32_t f_khz;
+    uint16_t part;
     bool live;             /* pending or running on the cluster */
 } sentry_t;
 
@@ -384,7 +383,7 @@ typedef struct {
     size_t run_part;
     uint32_t run_f;
     size_t pos;            /* in the pending list */
-    sentry_t ent[MS_MAX_CHOICES];
+    size_t ent0;           /* first entry in the core's entry pool */
     size_t nent;
 } sjob_t;
 
@@ -396,6 +395,8 @@ struct ms_sched {
     ms_view_t *view;
     sjob_t *jobs;          /* index = id - 1 */
     size_t njobs, cap;
+    sentry_t *ents;        /* every entry ever submitted, by job */
+    size_t nents, capents;
     uint64_t *pending;     /* ids of queued jobs */
     size_t npending, cappending;
     ms_cands_t cs;
@@ -423,6 +424,7 @@ sched_free (ms_sched_t *s)
     view_free (s->view);
     candidates_free (&s->cs);
     free (s->jobs);
+    free (s->ents);
     free (s->pending);
     free (s);
 }
@@ -467,6 +469,14 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
 
     snprintf (comment, sizeof (comment), "metasched:%llu",
               (unsigned long long)id);
+    /* A new decision's entries follow in the pool; a re-routed job's old
+     * ones stay behind, cancelled. */
+    if (s->nents + d->n > s->capents) {
+        s->capents = (s->capents + d->n) * 2;
+        s->ents = ms_xrealloc (s->ents, s->capents * sizeof (*s->ents));
+    }
+    j = &s->jobs[id - 1];
+    j->ent0 = s->nents;
     j->nent = 0;
     for (size_t k = 0; k < d->n; k++) {
         const ms_cand_t *c = &s->cs.c[d->c[k].cand];
@@ -509,12 +519,12 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         if (backend_submit (b, &req, &bid, errp) < 0)
             return -1;
         s->st.submits++;
-        j->ent[j->nent].part = c->part;
-        j->ent[j->nent].bid = bid;
-        j->ent[j->nent].f_khz = c->f_khz;
-        j->ent[j->nent].pred_t = c->t;
-        j->ent[j->nent].nodes = j->jd.nodes;
-        j->ent[j->nent].live = true;
+        sentry_t *e = &s->ents[s->nents++];
+        e->part = (uint16_t)c->part;
+        e->bid = bid;
+        e->f_khz = c->f_khz;
+        e->pred_t = c->t;
+        e->live = true;
         j->nent++;
         view_pending_add (s->view, c->part, j->jd.nodes, c->t);
     }
@@ -567,9 +577,9 @@ find_entry (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid)
     if (id == 0 || id > s->njobs)
         return NULL;
     sjob_t *j = &s->jobs[id - 1];
-    for (size_t k = 0; k < j->nent; k++)
-        if (j->ent[k].part == part && j->ent[k].bid == bid)
-            return &j->ent[k];
+    for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+        if (s->ents[k].part == part && s->ents[k].bid == bid)
+            return &s->ents[k];
     return NULL;
 }
 
@@ -582,8 +592,9 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (!e)
         return;
     j = &s->jobs[id - 1];
-    view_pending_remove (s->view, part, e->nodes, e->pred_t);
-    view_run_start (s->view, part, bid, e->nodes, now + e->pred_t, power_w);
+    view_pending_remove (s->view, part, j->jd.nodes, e->pred_t);
+    view_run_start (s->view, part, bid, j->jd.nodes, now + e->pred_t,
+                    power_w);
     if (j->state == SJ_QUEUED)
         pending_del (s, j);
     j->state = SJ_RUNNING;
@@ -613,7 +624,8 @@ sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (started)
         view_run_end (s->view, part, bid);
     else
-        view_pending_remove (s->view, part, e->nodes, e->pred_t);
+        view_pending_remove (s->view, part, s->jobs[id - 1].jd.nodes,
+                             e->pred_t);
 }
 
 int
@@ -655,22 +667,22 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
         if (!d.n)
             continue;
-        for (size_t k = 0; k < j->nent; k++)
-            if (j->ent[k].live) {
-                double w = view_predicted_wait (s->view, j->ent[k].part,
+        for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+            if (s->ents[k].live) {
+                double w = view_predicted_wait (s->view, s->ents[k].part,
                                                 j->jd.nodes, now);
                 if (w < wcur)
                     wcur = w;
-                if (j->ent[k].part == d.c[0].part)
+                if (s->ents[k].part == d.c[0].part)
                     elsewhere = false;
             }
         wnew = s->cs.c[d.c[0].cand].w;
         if (!elsewhere || !(wnew < s->pol.reroute_gain * wcur))
             continue;
-        for (size_t k = 0; k < j->nent; k++)
-            if (j->ent[k].live) {
-                const ms_partconf_t *pc = &s->conf->parts[j->ent[k].part];
-                if (backend_cancel (s->backends[pc->cluster], j->ent[k].bid,
+        for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+            if (s->ents[k].live) {
+                const ms_partconf_t *pc = &s->conf->parts[s->ents[k].part];
+                if (backend_cancel (s->backends[pc->cluster], s->ents[k].bid,
                                     errp) < 0)
                     return -1;
             }

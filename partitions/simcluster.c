@@ -32,8 +32,7 @@ typedef struct {
     double power_w;
     sim_hint_t hint;
     size_t gate_next;      /* next job with the same gate, or SIZE_MAX */
-    char name[64];
-    char user[32];
+    char user[24];
 } simjob_t;
 
 typedef struct {
@@ -792,8 +791,6 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     j->power_w = pw;
     j->hint = *h;
     j->gate_next = SIZE_MAX;
-    if (req->name)
-        ms_strlcpy (j->name, req->name, sizeof (j->name));
     if (req->user)
         ms_strlcpy (j->user, req->user, sizeof (j->user));
     if (h->gate) {
@@ -885,7 +882,6 @@ fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
     const simpart_t *p = &w->parts[j->part];
     memset (o, 0, sizeof (*o));
     o->id = j->id;
-    ms_strlcpy (o->name, j->name, sizeof (o->name));
     ms_strlcpy (o->user, j->user, sizeof (o->user));
     ms_strlcpy (o->partition, p->pc->name, sizeof (o->partition));
     o->state = j->state;
