@@ -32,6 +32,7 @@
 
 typedef struct {
     char powercap_root[512];  /* "%n" is replaced by the node's name */
+    char cpufreq_root[512];   /* observed frequency (cpufreq sysfs), %n too */
     char spool_dir[512];      /* root-only: spooled rows and node state */
     char job_dir[512];        /* where the wrapper's counter files live */
     char conninfo[1024];      /* collector role; no password in it */
@@ -51,6 +52,9 @@ int collect_conf_load (const char *path, bool missing_ok, collect_conf_t *c,
 /* Set one key (the same names as the file; options use them too). */
 int collect_conf_set (collect_conf_t *c, const char *key, const char *val,
                       ms_error_t *errp);
+/* A path pattern with "%n" replaced by the node's name. */
+void collect_expand_node (const char *pattern, const char *node, char *out,
+                          size_t len);
 /* The powercap root of a node ("%n" expanded). */
 void collect_powercap_root (const collect_conf_t *c, const char *node,
                             char *out, size_t len);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "collectors/collect.h"
+#include "collectors/cpufreq.h"
 #include "collectors/papi_sampler.h"
 #include "collectors/rapl.h"
 #include "metasched/util.h"
@@ -19,6 +20,7 @@ collect_conf_defaults (collect_conf_t *c)
 {
     memset (c, 0, sizeof (*c));
     ms_strlcpy (c->powercap_root, RAPL_DEFAULT_ROOT, sizeof (c->powercap_root));
+    ms_strlcpy (c->cpufreq_root, CPUFREQ_DEFAULT_ROOT, sizeof (c->cpufreq_root));
     ms_strlcpy (c->spool_dir, MS_LOCALSTATEDIR "/spool/metasched",
                 sizeof (c->spool_dir));
     ms_strlcpy (c->job_dir, "/run/metasched-jobs", sizeof (c->job_dir));
@@ -49,6 +51,9 @@ collect_conf_set (collect_conf_t *c, const char *key, const char *val,
 
     if (!strcmp (key, "powercap_root"))
         return set_str (c->powercap_root, sizeof (c->powercap_root), key, val,
+                        errp);
+    if (!strcmp (key, "cpufreq_root"))
+        return set_str (c->cpufreq_root, sizeof (c->cpufreq_root), key, val,
                         errp);
     if (!strcmp (key, "spool_dir"))
         return set_str (c->spool_dir, sizeof (c->spool_dir), key, val, errp);
@@ -139,9 +144,16 @@ void
 collect_powercap_root (const collect_conf_t *c, const char *node, char *out,
                        size_t len)
 {
+    collect_expand_node (c->powercap_root, node, out, len);
+}
+
+void
+collect_expand_node (const char *pattern, const char *node, char *out,
+                     size_t len)
+{
     size_t o = 0;
 
-    for (const char *p = c->powercap_root; *p && o + 1 < len; p++) {
+    for (const char *p = pattern; *p && o + 1 < len; p++) {
         if (p[0] == '%' && p[1] == 'n') {
             o += ms_strlcpy (out + o, node, len - o);
             if (o >= len)

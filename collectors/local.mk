@@ -5,6 +5,7 @@ collectors_libcollect_a_SOURCES = \
 	collectors/collect.h \
 	collectors/conf.c \
 	collectors/counters.c \
+	collectors/cpufreq.c collectors/cpufreq.h \
 	collectors/flush.c \
 	collectors/ingest.c \
 	collectors/jobrun_rec.c \

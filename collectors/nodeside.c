@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
+#include "collectors/cpufreq.h"
 #include "collectors/rapl.h"
 #include "metasched/util.h"
 
@@ -128,6 +129,36 @@ accum_from_rec (const spool_rec_t *r, const rapl_t *rapl, rapl_accum_t *a,
     return 0;
 }
 
+/* Observed frequency: the mean of the node's cpufreq readings taken
+ * with every RAPL sample (sum and count carried in the state). */
+static double freq_sum;
+static unsigned freq_n;
+
+static void
+sample_freq (const collect_conf_t *c, const collect_job_t *j)
+{
+    char root[512];
+    uint32_t f;
+
+    collect_expand_node (c->cpufreq_root, j->node, root, sizeof (root));
+    if ((f = cpufreq_mean_khz (root)) > 0) {
+        freq_sum += f;
+        freq_n++;
+    }
+}
+
+static void
+freq_from_rec (const spool_rec_t *r)
+{
+    uint64_t n = 0;
+    double s = 0;
+    if (spool_rec_get_double (r, "freq_sum_khz", &s, NULL) > 0
+        && spool_rec_get_u64 (r, "freq_n", &n, NULL) > 0 && s >= 0) {
+        freq_sum = s;
+        freq_n = (unsigned)n;
+    }
+}
+
 static int
 write_state (const collect_conf_t *c, const collect_job_t *j,
              const rapl_t *rapl, const rapl_accum_t *a, long sampler_pid,
@@ -146,6 +177,10 @@ write_state (const collect_conf_t *c, const collect_job_t *j,
         spool_rec_setf (r, "sampler_pid", "%ld", sampler_pid);
     if (rapl)
         accum_to_rec (r, rapl, a);
+    if (freq_n) {
+        spool_rec_setf (r, "freq_sum_khz", "%.0f", freq_sum);
+        spool_rec_setf (r, "freq_n", "%u", freq_n);
+    }
     rc = spool_write (dir, file, r, 0600, errp);
     spool_rec_free (r);
     return rc;
@@ -254,6 +289,7 @@ collect_prolog (const collect_conf_t *c, const collect_job_t *j,
             *errp = e;
         rc = -1;
     }
+    sample_freq (c, j);
     collect_powercap_root (c, j->node, root, sizeof (root));
     if (rapl_open (root, &rapl, &e) < 0 || rapl_read (rapl, &s, &e) < 0) {
         write_state (c, j, NULL, NULL, -1, NULL);
@@ -308,6 +344,7 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
         rapl_close (rapl);
         return -1;
     }
+    freq_from_rec (st);
     spool_rec_free (st);
     /* record who samples, so the epilog can stop exactly this process */
     write_state (c, j, rapl, &a, (long)getpid (), NULL);
@@ -326,6 +363,7 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
          * never ran */
         if (time (NULL) - started > 31L * 86400)
             break;
+        sample_freq (c, j);
         if (rapl_read (rapl, &s, NULL) > 0) {
             rapl_accum_add (&a, rapl, &s);
             write_state (c, j, rapl, &a, (long)getpid (), NULL);
@@ -506,6 +544,9 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     } else
         warnings = e;
     unlink (path);
+    if (st)
+        freq_from_rec (st);
+    sample_freq (c, j);
     collect_powercap_root (c, j->node, root, sizeof (root));
     if (st && spool_rec_get (st, "zones") && rapl_open (root, &rapl, &e) == 0
         && accum_from_rec (st, rapl, &a, &e) == 0) {
@@ -560,6 +601,7 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     row.uid = j->uid;
     row.nodes = sj.nodes > 0 ? sj.nodes : 1;
     row.freq_req_khz = sj.freq_max_khz ? sj.freq_max_khz : k.freq_req_khz;
+    row.freq_obs_khz = freq_n ? (uint32_t)(freq_sum / freq_n + 0.5) : 0;
     row.exclusive = sj.exclusive;
     if (have_rapl) {
         row.start_time = a.first.time;

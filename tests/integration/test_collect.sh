@@ -31,7 +31,7 @@ upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
 getv () { eval "printf '%s' \"\${$1}\""; }
 
 set -- $MS_CLUSTERS
-tap_plan $(( $# * 4 + 6 ))
+tap_plan $(( $# * 4 + 7 ))
 
 # the schema, the clusters, and the hooks pointed at this build
 out=$($ms db migrate 2>&1 && $ms db sync "$MS_CLUSTERS_CONF" 2>&1); rc=$?
@@ -122,6 +122,12 @@ for c in "$@"; do
     awk -v r="$rt" 'BEGIN { exit !(r >= 1 && r < 120) }' && case $used in *perf::TASK-CLOCK*) true ;; *) false ;; esac
     tap_ok $? "$c: runtime ${rt} s and the wrapper's counters ($used) recorded"
 done
+
+# Slurm's accounting of the same jobs, reconciled with what was measured
+out=$($ms collect ingest "$MS_CLUSTERS_CONF" 2>&1); rc=$?
+bad=$(q "SELECT count (*) FROM job_reconciliation r JOIN job_runs j USING (cluster, slurm_job_id) WHERE j.app LIKE 'e2e-%' AND j.inserted_at > now () - interval '10 minutes' AND (r.measured <> 'complete' OR r.state <> 'COMPLETED' OR r.exit_code <> 0)")
+good=$(q "SELECT count (*) FROM job_reconciliation r JOIN job_runs j USING (cluster, slurm_job_id) WHERE j.app LIKE 'e2e-%' AND j.inserted_at > now () - interval '10 minutes' AND r.measured = 'complete'")
+tap_ok "$([ $rc = 0 ] && [ "$bad" = 0 ] && [ "$good" -ge "$#" ] && echo 0 || echo 1)" "ingest: Slurm's accounting of the jobs matches their rows ($out; complete $good, mismatched $bad)"
 
 # PostgreSQL down: the epilog spools the row; after the restart a flush
 # sends it, once

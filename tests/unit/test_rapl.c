@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collectors/cpufreq.h"
 #include "collectors/rapl.h"
 #include "tests/testutil.h"
 
@@ -310,6 +311,27 @@ START_TEST (sampling_interval)
 }
 END_TEST
 
+/* The observed frequency: the mean over the CPUs that report one. */
+START_TEST (observed_frequency)
+{
+    make_tree (1);
+    mkd ("cpu0");
+    mkd ("cpu0/cpufreq");
+    put ("cpu0/cpufreq/scaling_cur_freq", "2000000\n");
+    mkd ("cpu1");
+    mkd ("cpu1/cpufreq");
+    put ("cpu1/cpufreq/scaling_cur_freq", "2200000\n");
+    mkd ("cpu2"); /* offline or no cpufreq: not counted */
+    mkd ("cpufreq");
+    mkd ("cpu3");
+    mkd ("cpu3/cpufreq");
+    put ("cpu3/cpufreq/scaling_cur_freq", "fast\n");
+    ck_assert_uint_eq (cpufreq_mean_khz (root), 2100000);
+    ck_assert_uint_eq (cpufreq_mean_khz ("/nonexistent"), 0);
+    rm_tree ();
+}
+END_TEST
+
 int
 main (void)
 {
@@ -325,6 +347,7 @@ main (void)
     tcase_add_test (tc, garbage_in_energy_file);
     tcase_add_test (tc, parse_counter_text);
     tcase_add_test (tc, sampling_interval);
+    tcase_add_test (tc, observed_frequency);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
