@@ -44,7 +44,11 @@ COLLECT_TEST_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS)
 COLLECT_TEST_LIBS = collectors/libcollect.a db/libmsdb.a $(TEST_LIBS) \
 	$(PQ_LIBS) $(PAPI_LIBS)
 
-check_PROGRAMS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi
+check_PROGRAMS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi \
+	tests/unit/test_rapl_nodeside
+tests_unit_test_rapl_nodeside_SOURCES = tests/unit/test_rapl_nodeside.c tests/testutil.h
+tests_unit_test_rapl_nodeside_CFLAGS = $(COLLECT_TEST_CFLAGS)
+tests_unit_test_rapl_nodeside_LDADD = $(COLLECT_TEST_LIBS)
 tests_unit_test_rapl_SOURCES = tests/unit/test_rapl.c tests/testutil.h
 tests_unit_test_rapl_CFLAGS = $(COLLECT_TEST_CFLAGS)
 tests_unit_test_rapl_LDADD = $(COLLECT_TEST_LIBS)
@@ -54,7 +58,8 @@ tests_unit_test_spool_LDADD = $(COLLECT_TEST_LIBS)
 tests_unit_test_papi_SOURCES = tests/unit/test_papi.c tests/testutil.h
 tests_unit_test_papi_CFLAGS = $(COLLECT_TEST_CFLAGS)
 tests_unit_test_papi_LDADD = $(COLLECT_TEST_LIBS)
-TESTS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi
+TESTS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi \
+	tests/unit/test_rapl_nodeside
 
 # end to end on the test bed (Slurm, Prolog/Epilog, PostgreSQL)
 TESTS += tests/integration/test_collect.sh

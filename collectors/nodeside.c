@@ -159,6 +159,8 @@ freq_from_rec (const spool_rec_t *r)
     }
 }
 
+static unsigned long long proc_start (long pid);
+
 static int
 write_state (const collect_conf_t *c, const collect_job_t *j,
              const rapl_t *rapl, const rapl_accum_t *a, long sampler_pid,
@@ -173,8 +175,10 @@ write_state (const collect_conf_t *c, const collect_job_t *j,
     spool_rec_setf (r, "job", "%llu", (unsigned long long)j->job_id);
     spool_rec_set (r, "cluster", j->cluster);
     spool_rec_set (r, "node", j->node);
-    if (sampler_pid > 0)
+    if (sampler_pid > 0) {
         spool_rec_setf (r, "sampler_pid", "%ld", sampler_pid);
+        spool_rec_setf (r, "sampler_start", "%llu", proc_start (sampler_pid));
+    }
     if (rapl)
         accum_to_rec (r, rapl, a);
     if (freq_n) {
@@ -292,12 +296,13 @@ collect_prolog (const collect_conf_t *c, const collect_job_t *j,
     sample_freq (c, j);
     collect_powercap_root (c, j->node, root, sizeof (root));
     if (rapl_open (root, &rapl, &e) < 0 || rapl_read (rapl, &s, &e) < 0) {
+        /* the epilog will still record runtime and counters */
         write_state (c, j, NULL, NULL, -1, NULL);
-        rapl_close (rapl);
         if (errp && rc == 0)
             *errp = e;
         if (rapl && rapl_any_unreadable (rapl) && errp)
             ms_err_prefix (errp, "%s; %s", root, rapl_hint_unreadable ());
+        rapl_close (rapl);
         return -1;
     }
     rapl_accum_start (&a, rapl, &s);
@@ -366,6 +371,8 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
         sample_freq (c, j);
         if (rapl_read (rapl, &s, NULL) > 0) {
             rapl_accum_add (&a, rapl, &s);
+            if (sampler_stop || stat (path, &sb) < 0)
+                break; /* the epilog has taken over */
             write_state (c, j, rapl, &a, (long)getpid (), NULL);
         }
     }
@@ -373,23 +380,39 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
     return 0;
 }
 
-/* Stop the sampler recorded in the state, if it is still ours. */
-static void
-stop_sampler (long pid)
+/* A process's start time (clock ticks since boot, /proc/PID/stat field
+ * 22): with the pid it names one process for good, pid reuse or not. */
+static unsigned long long
+proc_start (long pid)
 {
-    char path[64], comm[64] = "";
+    char path[64], buf[1024], *p;
+    unsigned long long t = 0;
     FILE *f;
+    size_t n;
 
-    if (pid <= 1)
-        return;
-    snprintf (path, sizeof (path), "/proc/%ld/comm", pid);
+    snprintf (path, sizeof (path), "/proc/%ld/stat", pid);
     if (!(f = fopen (path, "r")))
-        return;
-    if (!fgets (comm, sizeof (comm), f))
-        comm[0] = '\0';
+        return 0;
+    n = fread (buf, 1, sizeof (buf) - 1, f);
     fclose (f);
-    if (strncmp (comm, "metasched-col", 13) && strncmp (comm, "lt-metasched", 12))
-        return; /* the pid was reused by someone else */
+    buf[n] = '\0';
+    /* skip "pid (comm) " - comm may hold spaces and parentheses */
+    if (!(p = strrchr (buf, ')')))
+        return 0;
+    p++;
+    for (int field = 3; field < 22 && p; field++)
+        p = strchr (p + 1, ' ');
+    if (p)
+        t = strtoull (p + 1, NULL, 10);
+    return t;
+}
+
+/* Stop the sampler recorded in the state, if it is still that process. */
+static void
+stop_sampler (long pid, unsigned long long started)
+{
+    if (pid <= 1 || started == 0 || proc_start (pid) != started)
+        return; /* gone, or the pid now belongs to someone else */
     if (kill ((pid_t)pid, SIGTERM) < 0)
         return;
     for (int i = 0; i < 100; i++) { /* up to 1 s for its last write */
@@ -534,8 +557,10 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     snprintf (path, sizeof (path), "%s/%s", dir, file);
     if (spool_read (path, "node_state", &st, &e) == 0) {
         int64_t spid = -1;
-        if (spool_rec_get_i64 (st, "sampler_pid", &spid, NULL) > 0)
-            stop_sampler ((long)spid);
+        uint64_t sstart = 0;
+        if (spool_rec_get_i64 (st, "sampler_pid", &spid, NULL) > 0
+            && spool_rec_get_u64 (st, "sampler_start", &sstart, NULL) > 0)
+            stop_sampler ((long)spid, (unsigned long long)sstart);
         spool_rec_free (st);
         st = NULL;
         /* re-read: the sampler may have written once more */
@@ -558,6 +583,7 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
         have_rapl = pkg >= 0 || dram >= 0;
     } else if (st && !warnings.kind)
         warnings = e;
+    rapl_close (rapl);
     spool_rec_free (st);
 
     /* 2. the wrapper's counters (written by the user: parsed strictly) */
