@@ -172,11 +172,11 @@ view_pending_remove (ms_view_t *v, size_t part, int nodes, double pred_s)
 {
     vpart_t *p = &v->p[part];
     p->queued_ns -= nodes * pred_s;
+    /* An empty queue holds no work, whatever rounding left behind. */
     if (--p->queued <= 0 || p->queued_ns < 0) {
-        p->queued_ns = p->queued > 0 ? p->queued_ns : 0;
         if (p->queued < 0)
             p->queued = 0;
-        if (p->queued_ns < 0)
+        if (p->queued == 0 || p->queued_ns < 0)
             p->queued_ns = 0;
     }
 }

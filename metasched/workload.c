@@ -213,8 +213,7 @@ workload_assign_apps (ms_workload_t *wl, const double *weights, size_t napps,
 
     for (size_t i = 0; i < napps; i++)
         sum += weights[i] > 0 ? weights[i] : 0;
-    for (size_t i = 0, acc = 0; i < napps; i++) {
-        (void)acc;
+    for (size_t i = 0; i < napps; i++) {
         cdf[i] = (i ? cdf[i - 1] : 0)
                  + (weights[i] > 0 ? weights[i] : 0) / (sum > 0 ? sum : 1);
     }
