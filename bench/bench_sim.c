@@ -58,15 +58,13 @@ main (int argc, char **argv)
     if (clusterconf_parse (text, strlen (text), "kth", &conf, &err) < 0)
         goto fail;
     for (size_t i = 0; i < conf->narchs; i++)
-        if (predictor_add_arch (pred, conf->archs[i].name,
-                                conf->archs[i].cores_per_node,
-                                conf->archs[i].freqs_khz,
-                                conf->archs[i].nfreqs,
-                                conf->archs[i].nominal_khz,
-                                conf->archs[i].idle_power_w, &err) < 0)
+        if (predictor_add_arch (
+                pred, conf->archs[i].name, conf->archs[i].cores_per_node,
+                conf->archs[i].freqs_khz, conf->archs[i].nfreqs,
+                conf->archs[i].nominal_khz, conf->archs[i].idle_power_w, &err)
+            < 0)
             goto fail;
-    if (predictor_load_table61 (pred, "skx8168", "clx6254", "skx6148", &err)
-            < 0
+    if (predictor_load_table61 (pred, "skx8168", "clx6254", "skx6148", &err) < 0
         || predtab_build (pred, conf, &tab, &err) < 0)
         goto fail;
 

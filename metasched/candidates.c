@@ -34,8 +34,8 @@ predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
         return ms_err (errp, MS_ERR_MISSING, "the predictor knows no app");
     }
     tab->apps = ms_xcalloc (tab->napps, sizeof (char *));
-    tab->e = ms_xcalloc (tab->napps * tab->nparts * tab->maxf,
-                         sizeof (*tab->e));
+    tab->e
+        = ms_xcalloc (tab->napps * tab->nparts * tab->maxf, sizeof (*tab->e));
     for (size_t ai = 0; ai < tab->napps; ai++) {
         const char *app = predictor_app_name (pred, ai);
         tab->apps[ai] = ms_xstrdup (app);
@@ -44,7 +44,8 @@ predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
             size_t n = 0;
             ms_error_t e2;
             if (predictor_estimate_all (pred, app, a->name, 1, est,
-                                        MS_MAX_FREQS, &n, &e2) < 0) {
+                                        MS_MAX_FREQS, &n, &e2)
+                < 0) {
                 if (e2.kind == MS_ERR_MISSING)
                     continue; /* no candidate there for this app */
                 predtab_free (tab);
@@ -58,10 +59,10 @@ predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
             int cores;
             double idle;
             if (predictor_arch_info (pred, a->name, &pf, &npf, &nom, &cores,
-                                     &idle, &e2) < 0) {
+                                     &idle, &e2)
+                < 0) {
                 predtab_free (tab);
-                ms_err (errp, e2.kind, "architecture %s: %s", a->name,
-                        e2.text);
+                ms_err (errp, e2.kind, "architecture %s: %s", a->name, e2.text);
                 return -1;
             }
             /* Pair the predictor's frequencies with the arch's by value:
@@ -79,8 +80,7 @@ predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
                 d->p = est[k].power_w;
                 d->p_lo = est[k].power_lo;
                 d->p_hi = est[k].power_hi;
-                d->ok = est[k].source != PRED_SRC_NONE && d->t > 0
-                        && d->p > 0;
+                d->ok = est[k].source != PRED_SRC_NONE && d->t > 0 && d->p > 0;
             }
         }
     }
@@ -124,10 +124,10 @@ typedef struct {
     int nodes;
     double idle_w;
     int busy;
-    double run_power;     /* sum of power * nodes of running jobs */
-    double queued_ns;     /* node-seconds waiting */
+    double run_power; /* sum of power * nodes of running jobs */
+    double queued_ns; /* node-seconds waiting */
     int queued;
-    vrun_t *run;          /* sorted by predicted end */
+    vrun_t *run; /* sorted by predicted end */
     size_t nrun, caprun;
 } vpart_t;
 

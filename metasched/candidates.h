@@ -35,10 +35,10 @@ typedef struct {
     const ms_siteconf_t *conf;
     size_t napps, nparts;
     char **apps;
-    size_t *nfreqs;       /* per partition (its arch's frequencies) */
+    size_t *nfreqs; /* per partition (its arch's frequencies) */
     size_t maxf;
-    ms_predent_t *e;      /* [app][part][f] */
-    size_t *nominal;      /* per partition: index of the nominal frequency */
+    ms_predent_t *e; /* [app][part][f] */
+    size_t *nominal; /* per partition: index of the nominal frequency */
 } ms_predtab_t;
 
 /* Estimates of every app the predictor knows on every partition of conf
@@ -61,8 +61,7 @@ typedef struct ms_view ms_view_t;
 ms_view_t *view_new (const ms_siteconf_t *conf);
 void view_free (ms_view_t *v);
 void view_pending_add (ms_view_t *v, size_t part, int nodes, double pred_s);
-void view_pending_remove (ms_view_t *v, size_t part, int nodes,
-                          double pred_s);
+void view_pending_remove (ms_view_t *v, size_t part, int nodes, double pred_s);
 void view_run_start (ms_view_t *v, size_t part, uint64_t key, int nodes,
                      double pred_end, double power_w);
 void view_run_end (ms_view_t *v, size_t part, uint64_t key);
@@ -82,10 +81,10 @@ typedef struct {
     size_t part;
     size_t fi;
     uint32_t f_khz;
-    double t, t_hi;       /* the job's predicted runtime, s */
-    double p;             /* per node, W */
-    double e, e_hi;       /* the job's predicted energy, J */
-    double w;             /* predicted wait, s (when asked) */
+    double t, t_hi; /* the job's predicted runtime, s */
+    double p;       /* per node, W */
+    double e, e_hi; /* the job's predicted energy, J */
+    double w;       /* predicted wait, s (when asked) */
 } ms_cand_t;
 
 typedef struct {

@@ -60,7 +60,8 @@ typedef struct {
 static void
 usage (FILE *f)
 {
-    fprintf (f,
+    fprintf (
+        f,
         "Usage: metasched simulate [OPTIONS]\n"
         "Replay a workload through every policy on simulated clusters.\n"
         "With no options: the embedded default (Table 6.1 clusters, a\n"
@@ -69,7 +70,8 @@ usage (FILE *f)
         "  -s, --scenario NAME      default, eamc, kth or curie\n"
         "  -d, --data DIR           shared data for eamc/kth/curie\n"
         "                           (../shared/data)\n"
-        "  -c, --config FILE        cluster configuration (simulated clusters)\n"
+        "  -c, --config FILE        cluster configuration (simulated "
+        "clusters)\n"
         "  -t, --trace FILE         SWF trace (.swf or .swf.gz) as workload\n"
         "      --home CLUSTER/PART  the trace's home partition (first)\n"
         "      --cores-per-node N   the trace system's cores per node\n"
@@ -165,7 +167,8 @@ setup_predictor (const opts_t *o, const ms_siteconf_t *conf,
         const ms_arch_t *a = &conf->archs[i];
         if (predictor_add_arch (p, a->name, a->cores_per_node, a->freqs_khz,
                                 a->nfreqs, a->nominal_khz, a->idle_power_w,
-                                errp) < 0)
+                                errp)
+            < 0)
             goto fail;
     }
     if (!strncmp (prof, "eamc2hw:", 8)) {
@@ -174,8 +177,7 @@ setup_predictor (const opts_t *o, const ms_siteconf_t *conf,
     } else if (!strcmp (prof, "table61")) {
         /* The three Table 6.1 partitions by architecture name; an arch
          * the configuration lacks is skipped. */
-        static const char *const t61[3] = { "skx8168", "clx6254",
-                                            "skx6148" };
+        static const char *const t61[3] = { "skx8168", "clx6254", "skx6148" };
         const char *a[3];
         for (int k = 0; k < 3; k++)
             a[k] = clusterconf_arch (conf, t61[k]) ? t61[k] : NULL;
@@ -200,8 +202,8 @@ fail:
 
 /* App weights for the mix (see --mix). */
 static int
-mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home,
-             double *wts, char *desc, size_t desclen, ms_error_t *errp)
+mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home, double *wts,
+             char *desc, size_t desclen, ms_error_t *errp)
 {
     size_t napps = tab->napps, nfav = 0;
     bool fav[256] = { false };
@@ -209,11 +211,10 @@ mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home,
     ms_cands_t cs = { 0 };
 
     for (size_t a = 0; a < napps && a < 256; a++) {
-        const ms_predent_t *ref = predtab_get (tab, a, home,
-                                               tab->nominal[home]);
+        const ms_predent_t *ref
+            = predtab_get (tab, a, home, tab->nominal[home]);
         size_t opt;
-        candidates_build (tab, a, home, 1, ref->ok ? ref->t : 1, NULL, 0,
-                          &cs);
+        candidates_build (tab, a, home, 1, ref->ok ? ref->t : 1, NULL, 0, &cs);
         opt = policy_optimal_partition (&cs, tab->nparts);
         fav[a] = opt != SIZE_MAX && opt != home;
         nfav += fav[a];
@@ -222,14 +223,16 @@ mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home,
     if (!strcmp (o->mix, "uniform")) {
         for (size_t a = 0; a < napps; a++)
             wts[a] = 1.0 / napps;
-        snprintf (desc, desclen, "uniform over %zu apps (%.1f%% favour "
-                                 "another partition than home)",
+        snprintf (desc, desclen,
+                  "uniform over %zu apps (%.1f%% favour "
+                  "another partition than home)",
                   napps, 100.0 * nfav / napps);
         return 0;
     }
     if (parse_double (o->mix, &m) < 0 || m < 0 || m > 100)
-        return ms_err (errp, MS_ERR_INPUT, "--mix: '%s' is neither uniform "
-                                           "nor a percentage",
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--mix: '%s' is neither uniform "
+                       "nor a percentage",
                        o->mix);
     m /= 100;
     if (nfav == 0 || nfav == napps)
@@ -239,8 +242,9 @@ mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home,
                        o->mix, nfav ? "every" : "no");
     for (size_t a = 0; a < napps; a++)
         wts[a] = fav[a] ? m / nfav : (1 - m) / (napps - nfav);
-    snprintf (desc, desclen, "%.0f%% of jobs run apps favouring another "
-                             "partition than home (",
+    snprintf (desc, desclen,
+              "%.0f%% of jobs run apps favouring another "
+              "partition than home (",
               100 * m);
     for (size_t a = 0; a < napps; a++)
         if (fav[a] && strlen (desc) + strlen (tab->apps[a]) + 3 < desclen) {
@@ -390,14 +394,16 @@ run (opts_t *o)
     if (o->trace) {
         int cpn = o->cores_per_node;
         if (swf_load (o->trace, o->skip_malformed ? SWF_SKIP_MALFORMED : 0,
-                      &trace, &err) < 0)
+                      &trace, &err)
+            < 0)
             goto fail;
         if (!cpn && trace->max_procs > 0 && trace->max_nodes > 0)
             cpn = (int)(trace->max_procs / trace->max_nodes);
         if (cpn < 1)
             cpn = conf->archs[conf->parts[home].arch].cores_per_node;
         if (workload_from_swf (trace, cpn, conf->parts[home].nodes,
-                               o->replicate, &wl, &err) < 0)
+                               o->replicate, &wl, &err)
+            < 0)
             goto fail;
         if (!o->quiet)
             printf ("workload: %s, %zu jobs (%zu without runtime or size "
@@ -445,8 +451,9 @@ run (opts_t *o)
     /* The policies. */
     if ((ntw = parse_list (o->t_weights, tw, 8)) == SIZE_MAX
         || (nsw = parse_list (o->sweep, sw, MAX_RUNS)) == SIZE_MAX) {
-        ms_err (&err, MS_ERR_INPUT, "--t-weight/--sweep: numbers separated "
-                                    "by commas");
+        ms_err (&err, MS_ERR_INPUT,
+                "--t-weight/--sweep: numbers separated "
+                "by commas");
         goto fail;
     }
     for (int k = 0; k < POL_NKINDS; k++) {
@@ -506,8 +513,8 @@ run (opts_t *o)
         /* Utilization over time of min_runtime and metasched. */
         if (i < npols && nutil < 2
             && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED)) {
-            util[nutil] = ms_xcalloc (UTIL_BINS * conf->nparts,
-                                      sizeof (double));
+            util[nutil]
+                = ms_xcalloc (UTIL_BINS * conf->nparts, sizeof (double));
             metrics_utilization_series (conf, recs, wl->njobs, UTIL_BINS,
                                         util[nutil], &ut0, &binw[nutil]);
             ulabels[nutil] = pol->label;
@@ -560,7 +567,8 @@ run (opts_t *o)
             fprintf (stderr, "metasched simulate: plots: %s\n", err.text);
         else if (r1 == 1 || r2 == 1)
             printf ("plots skipped: gnuplot was not found (data and scripts "
-                    "are in %s)\n", o->outdir);
+                    "are in %s)\n",
+                    o->outdir);
         else if (!o->quiet)
             printf ("plots: %s/pareto.png, %s/pareto.svg, "
                     "%s/utilization.png, %s/utilization.svg\n",
@@ -586,9 +594,28 @@ int
 cmd_simulate (int argc, char **argv)
 {
     enum {
-        O_HOME = 256, O_CPN, O_REPL, O_SKIP, O_IA, O_MN, O_MR, O_PROF, O_MIX,
-        O_TW, O_THETA, O_WE, O_MS, O_SWEEP, O_BF, O_NOISE, O_EXACT, O_SEED,
-        O_NOPLOTS, O_CONG, O_SLACK, O_SAME,
+        O_HOME = 256,
+        O_CPN,
+        O_REPL,
+        O_SKIP,
+        O_IA,
+        O_MN,
+        O_MR,
+        O_PROF,
+        O_MIX,
+        O_TW,
+        O_THETA,
+        O_WE,
+        O_MS,
+        O_SWEEP,
+        O_BF,
+        O_NOISE,
+        O_EXACT,
+        O_SEED,
+        O_NOPLOTS,
+        O_CONG,
+        O_SLACK,
+        O_SAME,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -651,12 +678,24 @@ cmd_simulate (int argc, char **argv)
     optind = 1;
     while ((c = getopt_long (argc, argv, "o:s:d:c:t:n:p:qh", lo, NULL)) != -1) {
         switch (c) {
-        case 'o': o.outdir = optarg; break;
-        case 's': o.scenario = optarg; break;
-        case 'd': o.data = optarg; break;
-        case 'c': o.config = optarg; break;
-        case 't': o.trace = optarg; break;
-        case O_HOME: o.home = optarg; break;
+        case 'o':
+            o.outdir = optarg;
+            break;
+        case 's':
+            o.scenario = optarg;
+            break;
+        case 'd':
+            o.data = optarg;
+            break;
+        case 'c':
+            o.config = optarg;
+            break;
+        case 't':
+            o.trace = optarg;
+            break;
+        case O_HOME:
+            o.home = optarg;
+            break;
         case O_CPN:
             if (parse_double (optarg, &v) < 0 || v < 1 || v > 1e6)
                 goto bad;
@@ -667,7 +706,9 @@ cmd_simulate (int argc, char **argv)
                 goto bad;
             o.replicate = (size_t)v;
             break;
-        case O_SKIP: o.skip_malformed = true; break;
+        case O_SKIP:
+            o.skip_malformed = true;
+            break;
         case 'n':
             if (parse_double (optarg, &v) < 0 || v < 1 || v > 1e8)
                 goto bad;
@@ -685,10 +726,18 @@ cmd_simulate (int argc, char **argv)
             if (parse_double (optarg, &mr) < 0 || mr <= 0)
                 goto bad;
             break;
-        case O_PROF: o.profiles = optarg; break;
-        case O_MIX: o.mix = optarg; break;
-        case 'p': o.policies = optarg; break;
-        case O_TW: o.t_weights = optarg; break;
+        case O_PROF:
+            o.profiles = optarg;
+            break;
+        case O_MIX:
+            o.mix = optarg;
+            break;
+        case 'p':
+            o.policies = optarg;
+            break;
+        case O_TW:
+            o.t_weights = optarg;
+            break;
         case O_THETA:
             if (parse_double (optarg, &o.theta) < 0 || o.theta < 0)
                 goto bad;
@@ -703,7 +752,9 @@ cmd_simulate (int argc, char **argv)
                 || o.max_slowdown < 1)
                 goto bad;
             break;
-        case O_SWEEP: o.sweep = optarg; break;
+        case O_SWEEP:
+            o.sweep = optarg;
+            break;
         case O_BF:
             if (sim_backfill_parse (optarg, &o.backfill) < 0)
                 goto bad;
@@ -713,13 +764,17 @@ cmd_simulate (int argc, char **argv)
                 || o.noise > 2)
                 goto bad;
             break;
-        case O_EXACT: o.exact = true; break;
+        case O_EXACT:
+            o.exact = true;
+            break;
         case O_SEED:
             if (parse_double (optarg, &v) < 0 || v < 0)
                 goto bad;
             o.seed = (uint64_t)v;
             break;
-        case O_NOPLOTS: o.plots = false; break;
+        case O_NOPLOTS:
+            o.plots = false;
+            break;
         case O_CONG:
             if (parse_double (optarg, &o.congestion) < 0 || o.congestion < 0)
                 goto bad;
@@ -728,10 +783,18 @@ cmd_simulate (int argc, char **argv)
             if (parse_double (optarg, &o.slack) < 0 || o.slack < 0)
                 goto bad;
             break;
-        case O_SAME: o.same_class = 1; break;
-        case 'q': o.quiet = true; break;
-        case 'h': usage (stdout); return 0;
-        default: usage (stderr); return 2;
+        case O_SAME:
+            o.same_class = 1;
+            break;
+        case 'q':
+            o.quiet = true;
+            break;
+        case 'h':
+            usage (stdout);
+            return 0;
+        default:
+            usage (stderr);
+            return 2;
         }
     }
     if (optind < argc) {

@@ -9,8 +9,8 @@
 #include "metasched/util.h"
 
 void
-metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs,
-                   size_t n, ms_summary_t *out)
+metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs, size_t n,
+                   ms_summary_t *out)
 {
     double first = INFINITY, last = -INFINITY, busy[MS_METRICS_MAXP] = { 0 };
     double sw = 0, sr = 0, sb = 0, sf = 0, pr[MS_METRICS_MAXP] = { 0 };
@@ -26,8 +26,8 @@ metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs,
     out->wall_s = wall;
     out->rerouted = rer;
     out->njobs = n;
-    out->nparts = conf->nparts < MS_METRICS_MAXP ? conf->nparts
-                                                 : MS_METRICS_MAXP;
+    out->nparts
+        = conf->nparts < MS_METRICS_MAXP ? conf->nparts : MS_METRICS_MAXP;
     for (size_t i = 0; i < n; i++) {
         const ms_jobrec_t *r = &recs[i];
         if (r->submit < first)
@@ -72,8 +72,8 @@ metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs,
         double cap = pc->nodes * out->makespan;
         double idle_ns = cap - busy[p];
         out->util[p] = cap > 0 ? busy[p] / cap : 0;
-        out->idle_energy_j += (idle_ns > 0 ? idle_ns : 0)
-                              * conf->archs[pc->arch].idle_power_w;
+        out->idle_energy_j
+            += (idle_ns > 0 ? idle_ns : 0) * conf->archs[pc->arch].idle_power_w;
         if (out->part_jobs[p]) {
             out->part_ghz[p] /= out->part_jobs[p];
             out->part_response[p] = pr[p] / out->part_jobs[p];
@@ -94,9 +94,9 @@ metrics_idle_floor (const ms_siteconf_t *conf, double makespan)
 }
 
 void
-metrics_utilization_series (const ms_siteconf_t *conf,
-                            const ms_jobrec_t *recs, size_t n, size_t nbins,
-                            double *out, double *t0p, double *binwp)
+metrics_utilization_series (const ms_siteconf_t *conf, const ms_jobrec_t *recs,
+                            size_t n, size_t nbins, double *out, double *t0p,
+                            double *binwp)
 {
     double t0 = INFINITY, t1 = -INFINITY, bw;
     size_t np = conf->nparts;
@@ -144,9 +144,8 @@ metrics_csv_header (FILE *f, const ms_siteconf_t *conf)
                 "job_energy_j,idle_energy_j,system_energy_j,edp_js,"
                 "sum_runtime_s,mean_ghz,opt_share,decisions_per_s");
     for (size_t p = 0; p < conf->nparts && p < MS_METRICS_MAXP; p++)
-        fprintf (f, ",util_%s,jobs_%s,ghz_%s,response_%s",
-                 conf->parts[p].name, conf->parts[p].name,
-                 conf->parts[p].name, conf->parts[p].name);
+        fprintf (f, ",util_%s,jobs_%s,ghz_%s,response_%s", conf->parts[p].name,
+                 conf->parts[p].name, conf->parts[p].name, conf->parts[p].name);
     fputc ('\n', f);
 }
 
@@ -154,13 +153,14 @@ void
 metrics_csv_row (FILE *f, const ms_siteconf_t *conf, const ms_summary_t *s,
                  const char *group)
 {
-    fprintf (f, "%s,%s,%zu,%zu,%zu,%zu,%zu,%.3f,%.3f,%.4f,%.1f,%.6e,%.6e,"
-                "%.6e,%.6e,%.1f,%.4f,%.4f,%.1f",
+    fprintf (f,
+             "%s,%s,%zu,%zu,%zu,%zu,%zu,%.3f,%.3f,%.4f,%.1f,%.6e,%.6e,"
+             "%.6e,%.6e,%.1f,%.4f,%.4f,%.1f",
              group, s->label, s->njobs, s->done, s->killed, s->rejected,
              s->rerouted, s->mean_wait, s->mean_response, s->mean_bsld,
-             s->makespan, s->job_energy_j, s->idle_energy_j,
-             s->system_energy_j, s->edp, s->sum_runtime, s->mean_ghz,
-             s->opt_share, s->decisions_per_s);
+             s->makespan, s->job_energy_j, s->idle_energy_j, s->system_energy_j,
+             s->edp, s->sum_runtime, s->mean_ghz, s->opt_share,
+             s->decisions_per_s);
     for (size_t p = 0; p < s->nparts; p++)
         fprintf (f, ",%.4f,%zu,%.4f,%.1f", s->util[p], s->part_jobs[p],
                  s->part_ghz[p], s->part_response[p]);
@@ -171,9 +171,9 @@ void
 metrics_print_table (FILE *f, const ms_siteconf_t *conf,
                      const ms_summary_t *rows, size_t n)
 {
-    fprintf (f, "%-24s %8s %9s %7s %7s %9s %9s %9s %9s %5s %5s",
-             "policy", "wait_h", "resp_h", "bsld", "mksp_d", "jobE_GJ",
-             "sysE_GJ", "EDP_GJd", "dJob%", "GHz", "opt%");
+    fprintf (f, "%-24s %8s %9s %7s %7s %9s %9s %9s %9s %5s %5s", "policy",
+             "wait_h", "resp_h", "bsld", "mksp_d", "jobE_GJ", "sysE_GJ",
+             "EDP_GJd", "dJob%", "GHz", "opt%");
     for (size_t p = 0; p < conf->nparts && p < MS_METRICS_MAXP; p++)
         fprintf (f, " %6.6s%%", conf->parts[p].name);
     fprintf (f, " %6s %9s\n", "killed", "dec/s");
@@ -183,12 +183,13 @@ metrics_print_table (FILE *f, const ms_siteconf_t *conf,
         double d = rows[0].job_energy_j > 0
                        ? 100 * (s->job_energy_j / rows[0].job_energy_j - 1)
                        : 0;
-        fprintf (f, "%-24s %8.2f %9.2f %7.2f %7.2f %9.2f %9.2f %9.1f %+9.1f "
-                    "%5.2f %5.1f",
+        fprintf (f,
+                 "%-24s %8.2f %9.2f %7.2f %7.2f %9.2f %9.2f %9.1f %+9.1f "
+                 "%5.2f %5.1f",
                  s->label, s->mean_wait / 3600, s->mean_response / 3600,
                  s->mean_bsld, s->makespan / 86400, s->job_energy_j / 1e9,
-                 s->system_energy_j / 1e9, s->edp / 1e9 / 86400, d,
-                 s->mean_ghz, 100 * s->opt_share);
+                 s->system_energy_j / 1e9, s->edp / 1e9 / 86400, d, s->mean_ghz,
+                 100 * s->opt_share);
         for (size_t p = 0; p < s->nparts; p++)
             fprintf (f, " %6.1f%%", 100 * s->util[p]);
         fprintf (f, " %6zu %9.0f\n", s->killed, s->decisions_per_s);

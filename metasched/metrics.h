@@ -28,13 +28,13 @@
 typedef struct {
     double submit, start, end;
     int nodes;
-    size_t part;          /* SIZE_MAX: never ran */
+    size_t part; /* SIZE_MAX: never ran */
     size_t opt_part;
     uint32_t f_khz;
     double energy_j;
-    int starts, ends;     /* invariants: exactly one of each */
-    bool killed;          /* ended at its time limit */
-    bool rejected;        /* fitted nowhere */
+    int starts, ends; /* invariants: exactly one of each */
+    bool killed;      /* ended at its time limit */
+    bool rejected;    /* fitted nowhere */
 } ms_jobrec_t;
 
 typedef struct {
@@ -69,8 +69,8 @@ void metrics_utilization_series (const ms_siteconf_t *conf,
                                  double *binw);
 
 void metrics_csv_header (FILE *f, const ms_siteconf_t *conf);
-void metrics_csv_row (FILE *f, const ms_siteconf_t *conf,
-                      const ms_summary_t *s, const char *group);
+void metrics_csv_row (FILE *f, const ms_siteconf_t *conf, const ms_summary_t *s,
+                      const char *group);
 
 /* The table for a terminal: one row per policy. */
 void metrics_print_table (FILE *f, const ms_siteconf_t *conf,

@@ -31,8 +31,9 @@ run_gnuplot (const char *dir, const char *script, ms_error_t *errp)
     if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
         return 1;
     if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-        return ms_err (errp, MS_ERR_SYSTEM, "%s/%s: gnuplot failed (status "
-                                            "%d)",
+        return ms_err (errp, MS_ERR_SYSTEM,
+                       "%s/%s: gnuplot failed (status "
+                       "%d)",
                        dir, script, status);
     return 0;
 }
@@ -103,10 +104,10 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
 }
 
 int
-plot_utilization (const char *dir, const char *title,
-                  const ms_siteconf_t *conf, const char *const *labels,
-                  const double *const *series, size_t nruns, size_t nbins,
-                  double t0, const double *binw, ms_error_t *errp)
+plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
+                  const char *const *labels, const double *const *series,
+                  size_t nruns, size_t nbins, double t0, const double *binw,
+                  ms_error_t *errp)
 {
     FILE *d, *g;
     size_t np = conf->nparts, col;
@@ -137,8 +138,9 @@ plot_utilization (const char *dir, const char *title,
     col = 0;
     for (size_t k = 0; k < nruns; k++)
         for (size_t p = 0; p < np; p++) {
-            fprintf (g, "%s'utilization.dat' index %zu using 1:%zu with lines "
-                        "lw 1.5 dt %zu title '%s %s'",
+            fprintf (g,
+                     "%s'utilization.dat' index %zu using 1:%zu with lines "
+                     "lw 1.5 dt %zu title '%s %s'",
                      col ? ", \\\n     " : "", k, p + 2, k + 1, labels[k],
                      conf->parts[p].name);
             col++;

@@ -13,9 +13,14 @@
 #include "partitions/simcluster.h"
 
 static const char *const kind_names[POL_NKINDS] = {
-    "base",           "min_runtime",      "min_energy",
-    "ear_min_energy", "eamc_reorder",     "eamc_priority_inc",
-    "eamc_priority_inc_v", "metasched",
+    "base",
+    "min_runtime",
+    "min_energy",
+    "ear_min_energy",
+    "eamc_reorder",
+    "eamc_priority_inc",
+    "eamc_priority_inc_v",
+    "metasched",
 };
 
 const char *
@@ -46,12 +51,10 @@ policy_relabel (ms_policy_t *pol)
     case POL_EAMC_REORDER:
     case POL_EAMC_PRIO:
     case POL_EAMC_PRIO_V:
-        snprintf (pol->label, sizeof (pol->label), "%s-%g", n,
-                  pol->t_weight);
+        snprintf (pol->label, sizeof (pol->label), "%s-%g", n, pol->t_weight);
         break;
     case POL_METASCHED:
-        snprintf (pol->label, sizeof (pol->label), "%s-w%g", n,
-                  pol->w_energy);
+        snprintf (pol->label, sizeof (pol->label), "%s-w%g", n, pol->w_energy);
         break;
     default:
         snprintf (pol->label, sizeof (pol->label), "%s", n);
@@ -171,7 +174,7 @@ decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
              ms_decision_t *d)
 {
     size_t best[64];
-    ranked_t r[64];
+    ranked_t r[64] = { { 0, 0, 0 } };
     size_t nr = 0;
     double emin = INFINITY, tmin = INFINITY;
 
@@ -189,9 +192,8 @@ decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
         if (best[p] != SIZE_MAX) {
             r[nr].part = p;
             r[nr].cand = best[p];
-            r[nr].key = score_eamc_part_eff (cs->c[best[p]].e, emin,
-                                             cs->c[best[p]].t, tmin,
-                                             pol->t_weight);
+            r[nr].key = score_eamc_part_eff (
+                cs->c[best[p]].e, emin, cs->c[best[p]].t, tmin, pol->t_weight);
             nr++;
         }
     qsort (r, nr, sizeof (*r), ranked_cmp);
@@ -211,14 +213,13 @@ decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
 
 static void
 decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                  const ms_cands_t *cs, const ms_view_t *view,
-                  ms_decision_t *d)
+                  const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
 {
     size_t nparts = conf->nparts;
     double tbest = INFINITY, emin = INFINITY, wtmin = INFINITY;
     bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
     size_t nok = 0, fastest = SIZE_MAX;
-    ranked_t r[64];
+    ranked_t r[64] = { { 0, 0, 0 } };
     size_t nr = 0;
 
     double rcap = INFINITY;
@@ -295,9 +296,8 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
             }
         r[nr].part = p;
         r[nr].cand = bi;
-        r[nr].key = score_metasched (cs->c[bi].e, emin,
-                                     cs->c[bi].w + cs->c[bi].t, wtmin,
-                                     pol->w_energy);
+        r[nr].key = score_metasched (
+            cs->c[bi].e, emin, cs->c[bi].w + cs->c[bi].t, wtmin, pol->w_energy);
         nr++;
     }
     qsort (r, nr, sizeof (*r), ranked_cmp);
@@ -368,11 +368,11 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
 typedef enum { SJ_QUEUED = 0, SJ_RUNNING, SJ_DONE, SJ_REJECTED } sjstate_t;
 
 typedef struct {
-    uint64_t bid;          /* the cluster's job id */
+    uint64_t bid; /* the cluster's job id */
     double pred_t;
     uint32_t f_khz;
     uint16_t part;
-    bool live;             /* pending or running on the cluster */
+    bool live; /* pending or running on the cluster */
 } sentry_t;
 
 typedef struct {
@@ -382,8 +382,8 @@ typedef struct {
     size_t opt_part;
     size_t run_part;
     uint32_t run_f;
-    size_t pos;            /* in the pending list */
-    size_t ent0;           /* first entry in the core's entry pool */
+    size_t pos;  /* in the pending list */
+    size_t ent0; /* first entry in the core's entry pool */
     size_t nent;
 } sjob_t;
 
@@ -393,11 +393,11 @@ struct ms_sched {
     ms_backend_t *const *backends;
     const ms_predtab_t *tab;
     ms_view_t *view;
-    sjob_t *jobs;          /* index = id - 1 */
+    sjob_t *jobs; /* index = id - 1 */
     size_t njobs, cap;
-    sentry_t *ents;        /* every entry ever submitted, by job */
+    sentry_t *ents; /* every entry ever submitted, by job */
     size_t nents, capents;
-    uint64_t *pending;     /* ids of queued jobs */
+    uint64_t *pending; /* ids of queued jobs */
     size_t npending, cappending;
     ms_cands_t cs;
     ms_schedstats_t st;
@@ -442,8 +442,8 @@ pending_add (ms_sched_t *s, sjob_t *j, uint64_t id)
 {
     if (s->npending == s->cappending) {
         s->cappending = s->cappending ? s->cappending * 2 : 256;
-        s->pending = ms_xrealloc (s->pending,
-                                  s->cappending * sizeof (*s->pending));
+        s->pending
+            = ms_xrealloc (s->pending, s->cappending * sizeof (*s->pending));
     }
     j->pos = s->npending;
     s->pending[s->npending++] = id;
@@ -532,8 +532,8 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
 }
 
 int
-sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
-              uint64_t *idp, ms_error_t *errp)
+sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
+              ms_error_t *errp)
 {
     ms_decision_t d;
     sjob_t *j;
@@ -593,8 +593,7 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
         return;
     j = &s->jobs[id - 1];
     view_pending_remove (s->view, part, j->jd.nodes, e->pred_t);
-    view_run_start (s->view, part, bid, j->jd.nodes, now + e->pred_t,
-                    power_w);
+    view_run_start (s->view, part, bid, j->jd.nodes, now + e->pred_t, power_w);
     if (j->state == SJ_QUEUED)
         pending_del (s, j);
     j->state = SJ_RUNNING;
@@ -683,7 +682,8 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
             if (s->ents[k].live) {
                 const ms_partconf_t *pc = &s->conf->parts[s->ents[k].part];
                 if (backend_cancel (s->backends[pc->cluster], s->ents[k].bid,
-                                    errp) < 0)
+                                    errp)
+                    < 0)
                     return -1;
             }
         j->reroutes++;

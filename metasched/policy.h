@@ -55,21 +55,21 @@ typedef enum {
 
 typedef struct {
     ms_polkind_t kind;
-    char label[48];         /* the name in tables: kind and parameters */
-    double theta;           /* ear_min_energy, default 0.1 */
-    double t_weight;        /* EAMC, default 1 */
-    double v_threshold;     /* EAMC PriorityInc-V, default 0.35 */
-    double w_energy;        /* metasched: weight of energy, default 0.5 */
-    double max_slowdown;    /* metasched: T_hi <= this * best T, 1.3 */
-    double sibling_slack;   /* metasched: siblings within this of best */
-    double congestion;      /* metasched: time weight grows by this times
-                               W/T of the partition (frequency choice) */
-    bool sibling_same_class;/* metasched: siblings at the first's priority */
-    double reroute_after_s; /* metasched: re-route after this wait; 0 off */
-    double reroute_gain;    /* ...when predicted start elsewhere < gain*W */
+    char label[48];          /* the name in tables: kind and parameters */
+    double theta;            /* ear_min_energy, default 0.1 */
+    double t_weight;         /* EAMC, default 1 */
+    double v_threshold;      /* EAMC PriorityInc-V, default 0.35 */
+    double w_energy;         /* metasched: weight of energy, default 0.5 */
+    double max_slowdown;     /* metasched: T_hi <= this * best T, 1.3 */
+    double sibling_slack;    /* metasched: siblings within this of best */
+    double congestion;       /* metasched: time weight grows by this times
+                                W/T of the partition (frequency choice) */
+    bool sibling_same_class; /* metasched: siblings at the first's priority */
+    double reroute_after_s;  /* metasched: re-route after this wait; 0 off */
+    double reroute_gain;     /* ...when predicted start elsewhere < gain*W */
     int max_reroutes;
-    bool power_caps;        /* metasched: honour power_cap_w */
-    bool scale_limits;      /* time limit scaled by T(f)/T(nominal) */
+    bool power_caps;   /* metasched: honour power_cap_w */
+    bool scale_limits; /* time limit scaled by T(f)/T(nominal) */
 } ms_policy_t;
 
 const char *policy_kind_name (ms_polkind_t k);
@@ -81,7 +81,7 @@ void policy_relabel (ms_policy_t *pol);
 
 typedef struct {
     size_t part;
-    size_t cand;            /* index into the candidates */
+    size_t cand; /* index into the candidates */
     int nice;
     int rank;
 } ms_choice_t;
@@ -107,23 +107,23 @@ typedef struct ms_sched ms_sched_t;
 
 /* A job as the core receives it. */
 typedef struct {
-    const void *record;     /* handed to the backend as the job model */
+    const void *record; /* handed to the backend as the job model */
     const char *user;
     const char *name;
     int nodes;
-    size_t app;             /* index into the prediction table */
-    size_t home;            /* home partition (index into conf->parts) */
-    double base_s;          /* predicted length at the home's nominal f */
-    double limit_s;         /* the user's time limit there; 0: none */
-    double submit;          /* first submit time (queue order) */
+    size_t app;     /* index into the prediction table */
+    size_t home;    /* home partition (index into conf->parts) */
+    double base_s;  /* predicted length at the home's nominal f */
+    double limit_s; /* the user's time limit there; 0: none */
+    double submit;  /* first submit time (queue order) */
 } ms_jobdesc_t;
 
 typedef struct {
     uint64_t decisions;
-    uint64_t submits;       /* entries submitted */
-    uint64_t rejected;      /* jobs that fit nowhere */
+    uint64_t submits;  /* entries submitted */
+    uint64_t rejected; /* jobs that fit nowhere */
     uint64_t rerouted;
-    double decide_s;        /* time spent deciding and dispatching */
+    double decide_s; /* time spent deciding and dispatching */
 } ms_schedstats_t;
 
 /* backends[i] is cluster i's backend (conf->clusters order). */
@@ -138,10 +138,9 @@ int sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
 
 /* What the core learns of its entries (from the simulator's listener or,
  * in the daemon, from polling backend_jobs). */
-void sched_entry_started (ms_sched_t *s, uint64_t id, size_t part,
-                          uint64_t bid, double now, double power_w);
-void sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part,
-                        uint64_t bid);
+void sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                          double now, double power_w);
+void sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid);
 void sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part,
                             uint64_t bid, bool started);
 

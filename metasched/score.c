@@ -9,8 +9,7 @@
 /* EAMC equation 6.4 (seeds/000 6.4.1): the squared distance from the
  * origin in (energy, time) normalised to the minimum of each. */
 double
-score_eamc_dist (double e, double emin, double t, double tmin,
-                 double t_weight)
+score_eamc_dist (double e, double emin, double t, double tmin, double t_weight)
 {
     double x = e / emin, y = t_weight * t / tmin;
     return x * x + y * y;
@@ -49,8 +48,8 @@ score_eamc_fopt (const ms_cands_t *cs, size_t nparts, double t_weight,
             }
         for (size_t i = 0; i < cs->n; i++)
             if (cs->c[i].part == p) {
-                double d = score_eamc_dist (cs->c[i].e, emin, cs->c[i].t,
-                                            tmin, t_weight);
+                double d = score_eamc_dist (cs->c[i].e, emin, cs->c[i].t, tmin,
+                                            t_weight);
                 if (d < bd) {
                     bd = d;
                     best[p] = i;

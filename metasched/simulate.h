@@ -5,11 +5,11 @@
  * runtime (nominal frequency, home architecture) times the app's profile
  * ratio T_app(p, f) / T_app(home, nominal), times a per-job, per-partition
  * lognormal factor exp (noise_t * N(0, 1)) (none on the home architecture at
- * its nominal frequency, where the workload's runtime is the truth); its per-node power is the
- * profile's P_app(p, f) times exp (noise_p * N(0, 1)). The profile is the
- * predictor's own model (the only per-app figures there are), so the noise
- * is what makes the predictions imperfect; the draws are hashes of the seed,
- * the job and the partition, the same for every policy.
+ * its nominal frequency, where the workload's runtime is the truth); its
+ * per-node power is the profile's P_app(p, f) times exp (noise_p * N(0, 1)).
+ * The profile is the predictor's own model (the only per-app figures there
+ * are), so the noise is what makes the predictions imperfect; the draws are
+ * hashes of the seed, the job and the partition, the same for every policy.
  *
  * Every run checks its invariants (no partition over-allocated, start >=
  * submit, every job that was not rejected starts and ends exactly once) and
@@ -33,13 +33,13 @@ typedef struct {
     const ms_siteconf_t *conf;
     const ms_predtab_t *tab;
     const ms_workload_t *wl;
-    size_t home;            /* home partition */
+    size_t home; /* home partition */
     sim_backfill_t backfill;
     uint64_t seed;
     double noise_t, noise_p;
-    bool exact_estimates;   /* base the predictions on the true runtime */
+    bool exact_estimates; /* base the predictions on the true runtime */
     double reroute_period_s;
-    const char *progress;   /* label for a progress line on stderr, or NULL */
+    const char *progress; /* label for a progress line on stderr, or NULL */
 } ms_simsetup_t;
 
 void simulate_setup_init (ms_simsetup_t *su);

@@ -81,12 +81,12 @@ workload_generate (const ms_genparams_t *gp, ms_workload_t **wlp,
         || gp->max_nodes < 1 || gp->mean_runtime_s <= 0
         || gp->max_runtime_s < gp->min_runtime_s || gp->est_factor_max < 1
         || gp->day_amp < 0 || gp->day_amp >= 1)
-        return ms_err (errp, MS_ERR_INPUT, "workload generator: bad "
-                                           "parameters");
+        return ms_err (errp, MS_ERR_INPUT,
+                       "workload generator: bad "
+                       "parameters");
     /* Lognormal mean = exp (mu + sigma^2 / 2). */
     mu_n = log (gp->mean_nodes) - gp->sigma_nodes * gp->sigma_nodes / 2;
-    mu_r = log (gp->mean_runtime_s)
-           - gp->sigma_runtime * gp->sigma_runtime / 2;
+    mu_r = log (gp->mean_runtime_s) - gp->sigma_runtime * gp->sigma_runtime / 2;
     wl = ms_xcalloc (1, sizeof (*wl));
     wl->jobs = ms_xcalloc (gp->njobs, sizeof (*wl->jobs));
     wl->njobs = gp->njobs;
@@ -197,8 +197,9 @@ workload_from_swf (const swf_trace_t *t, int cores_per_node, int max_nodes,
         wl->jobs[i].id = i + 1;
     if (!k) {
         workload_free (wl);
-        return ms_err (errp, MS_ERR_INPUT, "%s: no job with a runtime and a "
-                                           "size",
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s: no job with a runtime and a "
+                       "size",
                        t->name);
     }
     *wlp = wl;

@@ -20,18 +20,18 @@ typedef struct {
     int64_t trace_id; /* job number in the trace (or id) */
     double submit;    /* s since the first submit */
     int nodes;
-    double runtime;   /* s, nominal frequency, home architecture */
-    double req_time;  /* the user's time limit, s; <= 0: none */
+    double runtime;  /* s, nominal frequency, home architecture */
+    double req_time; /* the user's time limit, s; <= 0: none */
     int64_t user;
-    int64_t exe;      /* executable number, -1 unknown */
-    int app;          /* index into the app list; -1 until assigned */
+    int64_t exe; /* executable number, -1 unknown */
+    int app;     /* index into the app list; -1 until assigned */
 } ms_wjob_t;
 
 typedef struct {
     ms_wjob_t *jobs;
     size_t njobs;
-    size_t dropped;   /* trace jobs without a runtime or a size */
-    size_t clipped;   /* trace jobs larger than max_nodes, made max_nodes */
+    size_t dropped; /* trace jobs without a runtime or a size */
+    size_t clipped; /* trace jobs larger than max_nodes, made max_nodes */
 } ms_workload_t;
 
 /* The workload generator of the embedded default (doc/simulator.md):
@@ -66,9 +66,8 @@ int workload_generate (const ms_genparams_t *gp, ms_workload_t **wlp,
  * (counted); jobs larger than max_nodes are clipped (counted). The trace is
  * repeated `replicate` times (1: once), copy k shifted by k times the
  * trace's span, so a bigger workload keeps the trace's shape. */
-int workload_from_swf (const swf_trace_t *t, int cores_per_node,
-                       int max_nodes, size_t replicate, ms_workload_t **wlp,
-                       ms_error_t *errp);
+int workload_from_swf (const swf_trace_t *t, int cores_per_node, int max_nodes,
+                       size_t replicate, ms_workload_t **wlp, ms_error_t *errp);
 
 /* Give every job an app: app i with probability weights[i] (normalised).
  * Where jobs have executables, the same executable gets the same app (the

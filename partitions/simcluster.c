@@ -27,11 +27,11 @@ typedef struct {
     ms_job_state_t state;
     bool killed;
     double submit, start, end;
-    double limit_s;        /* hard limit, INFINITY when none */
-    double true_rt;        /* what the truth says it runs */
+    double limit_s; /* hard limit, INFINITY when none */
+    double true_rt; /* what the truth says it runs */
     double power_w;
     sim_hint_t hint;
-    size_t gate_next;      /* next job with the same gate, or SIZE_MAX */
+    size_t gate_next; /* next job with the same gate, or SIZE_MAX */
     char user[24];
 } simjob_t;
 
@@ -43,17 +43,17 @@ typedef struct {
 typedef struct {
     const ms_partconf_t *pc;
     const ms_arch_t *arch;
-    size_t index;          /* in conf->parts */
-    int busy;              /* allocated nodes */
-    idxvec_t pending;      /* sorted by (nice, order_time, id) */
+    size_t index;     /* in conf->parts */
+    int busy;         /* allocated nodes */
+    idxvec_t pending; /* sorted by (nice, order_time, id) */
     idxvec_t running;
     bool dirty;
-    bool deferred;         /* the last pass left an entry to a sibling */
+    bool deferred; /* the last pass left an entry to a sibling */
 } simpart_t;
 
 typedef struct {
     simworld_t *w;
-    size_t index;          /* in conf->clusters */
+    size_t index; /* in conf->clusters */
 } simcl_t;
 
 typedef struct {
@@ -63,7 +63,7 @@ typedef struct {
 
 typedef struct {
     bool started;
-    size_t first;          /* SIZE_MAX: none */
+    size_t first; /* SIZE_MAX: none */
 } gate_t;
 
 struct simworld {
@@ -76,7 +76,7 @@ struct simworld {
     double now;
     simjob_t *jobs;
     size_t njobs, capjobs;
-    simpart_t *parts;      /* one per conf->parts entry */
+    simpart_t *parts; /* one per conf->parts entry */
     ms_backend_t **backends;
     simcl_t *cls;
     heapent_t *heap;
@@ -84,7 +84,7 @@ struct simworld {
     gate_t *gates;
     size_t ngates;
     size_t violations;
-    bool no_defer;         /* second scheduling round */
+    bool no_defer; /* second scheduling round */
     /* scratch for the passes */
     heapent_t *scratch;
     size_t capscratch;
@@ -94,9 +94,12 @@ const char *
 sim_backfill_name (sim_backfill_t b)
 {
     switch (b) {
-    case SIM_EASY: return "easy";
-    case SIM_FCFS: return "fcfs";
-    case SIM_CONSERVATIVE: return "conservative";
+    case SIM_EASY:
+        return "easy";
+    case SIM_FCFS:
+        return "fcfs";
+    case SIM_CONSERVATIVE:
+        return "conservative";
     }
     return "?";
 }
@@ -298,8 +301,8 @@ sorted_ends (simworld_t *w, simpart_t *p)
 {
     if (w->capscratch < p->running.n) {
         w->capscratch = p->running.n * 2;
-        w->scratch = ms_xrealloc (w->scratch,
-                                  w->capscratch * sizeof (*w->scratch));
+        w->scratch
+            = ms_xrealloc (w->scratch, w->capscratch * sizeof (*w->scratch));
     }
     for (size_t i = 0; i < p->running.n; i++) {
         w->scratch[i].t = predicted_end (w, &w->jobs[p->running.v[i]]);
@@ -815,8 +818,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
 }
 
 static int
-op_update (void *ctx, uint64_t id, const ms_job_update_t *upd,
-           ms_error_t *errp)
+op_update (void *ctx, uint64_t id, const ms_job_update_t *upd, ms_error_t *errp)
 {
     simcl_t *c = ctx;
     simworld_t *w = c->w;
@@ -965,9 +967,8 @@ static const struct ms_backend_ops sim_ops = {
 };
 
 int
-simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf,
-              sim_truth_fn truth, void *truth_arg, simworld_t **wp,
-              ms_error_t *errp)
+simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
+              void *truth_arg, simworld_t **wp, ms_error_t *errp)
 {
     simworld_t *w;
     size_t nsim = 0;
@@ -982,8 +983,8 @@ simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf,
     w->parts = ms_xcalloc (conf->nparts ? conf->nparts : 1, sizeof (*w->parts));
     w->backends = ms_xcalloc (conf->nclusters ? conf->nclusters : 1,
                               sizeof (*w->backends));
-    w->cls = ms_xcalloc (conf->nclusters ? conf->nclusters : 1,
-                         sizeof (*w->cls));
+    w->cls
+        = ms_xcalloc (conf->nclusters ? conf->nclusters : 1, sizeof (*w->cls));
     for (size_t i = 0; i < conf->nparts; i++) {
         w->parts[i].pc = &conf->parts[i];
         w->parts[i].arch = &conf->archs[conf->parts[i].arch];

@@ -59,8 +59,8 @@ typedef struct {
 /* The truth: the runtime and per-node power of `job` on global partition
  * index `part` (into conf->parts) at f_khz. Return 0 or -1 with errp. */
 typedef int (*sim_truth_fn) (void *arg, const void *job, size_t part,
-                             uint32_t f_khz, double *runtime_s,
-                             double *power_w, ms_error_t *errp);
+                             uint32_t f_khz, double *runtime_s, double *power_w,
+                             ms_error_t *errp);
 
 typedef enum { SIM_EV_START, SIM_EV_END, SIM_EV_CANCEL } sim_evtype_t;
 
@@ -69,17 +69,17 @@ typedef enum { SIM_EV_START, SIM_EV_END, SIM_EV_CANCEL } sim_evtype_t;
 typedef struct {
     sim_evtype_t type;
     double t;
-    size_t cluster;        /* index into conf->clusters */
-    size_t part;           /* index into conf->parts */
-    uint64_t id;           /* the cluster's job id */
+    size_t cluster; /* index into conf->clusters */
+    size_t part;    /* index into conf->parts */
+    uint64_t id;    /* the cluster's job id */
     const sim_hint_t *hint;
     int nodes;
     uint32_t f_khz;
     double submit, start, end;
-    double power_w;        /* per node */
+    double power_w; /* per node */
     double energy_j;
-    bool killed;           /* ended at its time limit */
-    bool started;          /* CANCEL: had it started */
+    bool killed;  /* ended at its time limit */
+    bool started; /* CANCEL: had it started */
 } sim_event_t;
 
 typedef void (*sim_listener_fn) (void *arg, const sim_event_t *ev);

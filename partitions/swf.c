@@ -68,9 +68,8 @@ parse_line (const char *s, const char *end, const char *name, int line,
         if (s >= end)
             break;
         if (n == SWF_NFIELDS)
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s:%d: more than %d fields", name, line,
-                           SWF_NFIELDS);
+            return ms_err (errp, MS_ERR_INPUT, "%s:%d: more than %d fields",
+                           name, line, SWF_NFIELDS);
         while (s < end && *s != ' ' && *s != '\t' && *s != '\r') {
             if (len + 1 >= sizeof (buf))
                 return ms_err (errp, MS_ERR_INPUT,
@@ -103,8 +102,8 @@ parse_line (const char *s, const char *end, const char *name, int line,
         v[i] = -1;
     if (v[0] < 0 || v[1] < 0)
         return ms_err (errp, MS_ERR_INPUT,
-                       "%s:%d: job number and submit time must be known",
-                       name, line);
+                       "%s:%d: job number and submit time must be known", name,
+                       line);
     j->id = (int64_t)v[0];
     j->submit = v[1];
     j->wait = v[2];

@@ -11,21 +11,23 @@
 #include "tests/testutil.h"
 
 /* Two partitions, two frequencies each (1 and 2 GHz, nominal 2 GHz). */
-static const char conf_text[] =
-    "[architecture a]\ncores_per_node = 4\n"
-    "frequencies_khz = 1000000, 2000000\nnominal_khz = 2000000\n"
-    "idle_power_w = 50\n"
-    "[cluster c]\nbackend = simulated\n"
-    "[partition c/p1]\narchitecture = a\nnodes = 10\n"
-    "[partition c/p2]\narchitecture = a\nnodes = 10\npower_cap_w = 700\n";
+static const char conf_text[]
+    = "[architecture a]\ncores_per_node = 4\n"
+      "frequencies_khz = 1000000, 2000000\nnominal_khz = 2000000\n"
+      "idle_power_w = 50\n"
+      "[cluster c]\nbackend = simulated\n"
+      "[partition c/p1]\narchitecture = a\nnodes = 10\n"
+      "[partition c/p2]\narchitecture = a\nnodes = 10\npower_cap_w = 700\n";
 
 static ms_siteconf_t *
 load_conf (void)
 {
     ms_siteconf_t *conf;
     ms_error_t err;
-    ck_assert_msg (clusterconf_parse (conf_text, strlen (conf_text), "t",
-                                      &conf, &err) == 0, "%s", err.text);
+    ck_assert_msg (
+        clusterconf_parse (conf_text, strlen (conf_text), "t", &conf, &err)
+            == 0,
+        "%s", err.text);
     return conf;
 }
 
@@ -64,13 +66,17 @@ START_TEST (test_eamc_scores)
 {
     /* Equation 6.4 as DESIGN.md 5 writes it: (E/Emin)^2 + (w T/Tmin)^2. */
     ck_assert (fabs (score_eamc_dist (40, 33, 100, 100, 1)
-                     - ((40.0 / 33) * (40.0 / 33) + 1)) < 1e-12);
-    ck_assert (fabs (score_eamc_dist (33, 33, 110, 100, 1.5)
-                     - (1 + 1.65 * 1.65)) < 1e-12);
-    ck_assert (fabs (score_eamc_part_eff (60, 33, 150, 100, 1)
-                     - (60.0 / 33 + 1.5)) < 1e-12);
+                     - ((40.0 / 33) * (40.0 / 33) + 1))
+               < 1e-12);
+    ck_assert (
+        fabs (score_eamc_dist (33, 33, 110, 100, 1.5) - (1 + 1.65 * 1.65))
+        < 1e-12);
+    ck_assert (
+        fabs (score_eamc_part_eff (60, 33, 150, 100, 1) - (60.0 / 33 + 1.5))
+        < 1e-12);
     ck_assert (fabs (score_metasched (40, 33, 200, 100, 0.25)
-                     - (0.25 * 40 / 33 + 0.75 * 2)) < 1e-12);
+                     - (0.25 * 40 / 33 + 0.75 * 2))
+               < 1e-12);
 }
 END_TEST
 

@@ -31,19 +31,21 @@ world_init (world_t *w, size_t njobs, uint64_t seed)
 
     memset (w, 0, sizeof (*w));
     ck_assert (text);
-    ck_assert_msg (clusterconf_parse (text, strlen (text), "default",
-                                      &w->conf, &err) == 0, "%s", err.text);
+    ck_assert_msg (
+        clusterconf_parse (text, strlen (text), "default", &w->conf, &err) == 0,
+        "%s", err.text);
     w->pred = predictor_new ();
     for (size_t i = 0; i < w->conf->narchs; i++) {
         const ms_arch_t *a = &w->conf->archs[i];
         ck_assert (predictor_add_arch (w->pred, a->name, a->cores_per_node,
-                                       a->freqs_khz, a->nfreqs,
-                                       a->nominal_khz, a->idle_power_w,
-                                       &err) == 0);
+                                       a->freqs_khz, a->nfreqs, a->nominal_khz,
+                                       a->idle_power_w, &err)
+                   == 0);
     }
-    ck_assert_msg (predictor_load_table61 (w->pred, "skx8168", "clx6254",
-                                           "skx6148", &err) == 0,
-                   "%s", err.text);
+    ck_assert_msg (
+        predictor_load_table61 (w->pred, "skx8168", "clx6254", "skx6148", &err)
+            == 0,
+        "%s", err.text);
     ck_assert_msg (predtab_build (w->pred, w->conf, &w->tab, &err) == 0, "%s",
                    err.text);
     ck_assert_uint_eq (w->tab->napps, 8);
@@ -139,8 +141,8 @@ START_TEST (test_backfill_variants)
         ms_policy_t pol;
         policy_init (&pol, POL_BASE);
         w.su.backfill = (sim_backfill_t)b;
-        ck_assert_msg (simulate_run (&w.su, &pol, recs, &s[b], &err) == 0,
-                       "%s", err.text);
+        ck_assert_msg (simulate_run (&w.su, &pol, recs, &s[b], &err) == 0, "%s",
+                       err.text);
         check_invariants (&w, recs, &s[b]);
     }
     /* Backfilling cannot make the mean wait worse than strict FCFS on the
@@ -229,13 +231,13 @@ END_TEST
 
 START_TEST (test_swf_workload_and_apps)
 {
-    const char *text =
-        "; MaxProcs: 64\n"
-        "1 100 0 50 8 -1 -1 8 100 -1 1 1 1 3 -1 -1 -1 -1\n"
-        "2 110 0 -1 8 -1 -1 8 100 -1 1 1 1 3 -1 -1 -1 -1\n" /* no runtime */
-        "3 120 0 60 9 -1 -1 9 100 -1 1 1 1 3 -1 -1 -1 -1\n"
-        "4 130 0 70 640 -1 -1 640 100 -1 1 1 1 5 -1 -1 -1 -1\n"
-        "5 105 0 70 -1 -1 -1 3 100 -1 1 1 1 5 -1 -1 -1 -1\n";
+    const char *text
+        = "; MaxProcs: 64\n"
+          "1 100 0 50 8 -1 -1 8 100 -1 1 1 1 3 -1 -1 -1 -1\n"
+          "2 110 0 -1 8 -1 -1 8 100 -1 1 1 1 3 -1 -1 -1 -1\n" /* no runtime */
+          "3 120 0 60 9 -1 -1 9 100 -1 1 1 1 3 -1 -1 -1 -1\n"
+          "4 130 0 70 640 -1 -1 640 100 -1 1 1 1 5 -1 -1 -1 -1\n"
+          "5 105 0 70 -1 -1 -1 3 100 -1 1 1 1 5 -1 -1 -1 -1\n";
     swf_trace_t *t;
     ms_workload_t *wl;
     ms_error_t err;
@@ -250,10 +252,10 @@ START_TEST (test_swf_workload_and_apps)
     ck_assert_int_eq (wl->jobs[0].trace_id, 1);
     ck_assert (wl->jobs[0].submit == 0);
     ck_assert_int_eq (wl->jobs[0].nodes, 2);
-    ck_assert_int_eq (wl->jobs[1].trace_id, 5);  /* requested 3 procs */
+    ck_assert_int_eq (wl->jobs[1].trace_id, 5); /* requested 3 procs */
     ck_assert_int_eq (wl->jobs[1].nodes, 1);
-    ck_assert_int_eq (wl->jobs[2].nodes, 3);     /* 9 procs: 3 nodes */
-    ck_assert_int_eq (wl->jobs[3].nodes, 16);    /* clipped */
+    ck_assert_int_eq (wl->jobs[2].nodes, 3);  /* 9 procs: 3 nodes */
+    ck_assert_int_eq (wl->jobs[3].nodes, 16); /* clipped */
     /* Same executable, same app. */
     workload_assign_apps (wl, wts, 4, 99);
     ck_assert_int_eq (wl->jobs[0].app, wl->jobs[2].app);
@@ -305,8 +307,9 @@ START_TEST (test_builtin_configs_match_examples)
         ck_assert_msg (text && !strcmp (buf, text),
                        "%s differs from the built-in text", path);
         free (buf);
-        ck_assert_msg (clusterconf_parse (text, strlen (text), names[i],
-                                          &conf, &err) == 0, "%s", err.text);
+        ck_assert_msg (
+            clusterconf_parse (text, strlen (text), names[i], &conf, &err) == 0,
+            "%s", err.text);
         ck_assert_uint_ge (conf->nparts, 2);
         clusterconf_free (conf);
     }
@@ -331,8 +334,7 @@ START_TEST (test_eamc_models_optimal_partition)
                == 0);
     ck_assert_msg (predictor_load_eamc2hw (pred, dir, &err) == 0, "%s",
                    err.text);
-    ck_assert_msg (predtab_build (pred, conf, &tab, &err) == 0, "%s",
-                   err.text);
+    ck_assert_msg (predtab_build (pred, conf, &tab, &err) == 0, "%s", err.text);
     for (size_t a = 0; a < tab->napps; a++) {
         const ms_predent_t *ref = predtab_get (tab, a, 0, tab->nominal[0]);
         candidates_build (tab, a, 0, 1, ref->t, NULL, 0, &cs);
@@ -346,7 +348,6 @@ START_TEST (test_eamc_models_optimal_partition)
 }
 END_TEST
 
-
 /* Re-routing (DESIGN.md 5): a job queued behind a long job on beta while
  * alpha frees up early (its job ends at 2000 s, long before its 100000 s
  * limit) is cancelled and submitted to alpha at the first check after it
@@ -355,14 +356,14 @@ END_TEST
  * energy weight 0: nominal frequency, no noise. */
 START_TEST (test_reroute)
 {
-    static const char text[] =
-        "[architecture skx8168]\ncores_per_node = 48\n"
-        "frequencies_khz = 1200000-2700000/100000\nnominal_khz = 2700000\n"
-        "idle_power_w = 110\n"
-        "[cluster alpha]\nbackend = simulated\n"
-        "[partition alpha/batch]\narchitecture = skx8168\nnodes = 10\n"
-        "[cluster beta]\nbackend = simulated\n"
-        "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n";
+    static const char text[]
+        = "[architecture skx8168]\ncores_per_node = 48\n"
+          "frequencies_khz = 1200000-2700000/100000\nnominal_khz = 2700000\n"
+          "idle_power_w = 110\n"
+          "[cluster alpha]\nbackend = simulated\n"
+          "[partition alpha/batch]\narchitecture = skx8168\nnodes = 10\n"
+          "[cluster beta]\nbackend = simulated\n"
+          "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n";
     ms_siteconf_t *conf;
     predictor_t *pred = predictor_new ();
     ms_predtab_t *tab;
@@ -380,9 +381,9 @@ START_TEST (test_reroute)
     a = &conf->archs[0];
     ck_assert (predictor_add_arch (pred, a->name, a->cores_per_node,
                                    a->freqs_khz, a->nfreqs, a->nominal_khz,
-                                   a->idle_power_w, &err) == 0);
-    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, NULL, &err)
+                                   a->idle_power_w, &err)
                == 0);
+    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, NULL, &err) == 0);
     ck_assert (predtab_build (pred, conf, &tab, &err) == 0);
     app = predtab_app_index (tab, "lu.C");
     ck_assert_int_ge (app, 0);

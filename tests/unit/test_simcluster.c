@@ -10,16 +10,16 @@
 #include "partitions/simcluster.h"
 #include "tests/testutil.h"
 
-static const char conf_text[] =
-    "[architecture a]\n"
-    "cores_per_node = 4\n"
-    "frequencies_khz = 1000000, 2000000\n"
-    "nominal_khz = 2000000\n"
-    "idle_power_w = 50\n"
-    "[cluster c1]\nbackend = simulated\n"
-    "[partition c1/p]\narchitecture = a\nnodes = 10\n"
-    "[cluster c2]\nbackend = simulated\n"
-    "[partition c2/q]\narchitecture = a\nnodes = 10\n";
+static const char conf_text[]
+    = "[architecture a]\n"
+      "cores_per_node = 4\n"
+      "frequencies_khz = 1000000, 2000000\n"
+      "nominal_khz = 2000000\n"
+      "idle_power_w = 50\n"
+      "[cluster c1]\nbackend = simulated\n"
+      "[partition c1/p]\narchitecture = a\nnodes = 10\n"
+      "[cluster c2]\nbackend = simulated\n"
+      "[partition c2/q]\narchitecture = a\nnodes = 10\n";
 
 /* The truth of a test job: its runtime, doubled at the low frequency. */
 typedef struct {
@@ -81,7 +81,9 @@ fx_init (fixture_t *fx, sim_backfill_t bf)
     ms_error_t err;
     memset (fx, 0, sizeof (*fx));
     ck_assert_msg (clusterconf_parse (conf_text, strlen (conf_text), "t.conf",
-                                      &fx->conf, &err) == 0, "%s", err.text);
+                                      &fx->conf, &err)
+                       == 0,
+                   "%s", err.text);
     ck_assert_msg (simworld_new (fx->conf, bf, truth, NULL, &fx->w, &err) == 0,
                    "%s", err.text);
     simworld_set_listener (fx->w, listen, &fx->rec);
@@ -97,9 +99,9 @@ fx_fini (fixture_t *fx)
 /* Submit at time t a job of `nodes` nodes that runs rt seconds (predicted
  * pred) to cluster cl's partition; return its id. */
 static uint64_t
-fx_submit_full (fixture_t *fx, double t, size_t cl, const char *part,
-                int nodes, double rt, double pred, uint32_t limit_min,
-                uint64_t gate, int rank, int nice)
+fx_submit_full (fixture_t *fx, double t, size_t cl, const char *part, int nodes,
+                double rt, double pred, uint32_t limit_min, uint64_t gate,
+                int rank, int nice)
 {
     ms_job_request_t req;
     ms_error_t err;
@@ -121,8 +123,9 @@ fx_submit_full (fixture_t *fx, double t, size_t cl, const char *part,
     req.nice = nice;
     req.time_limit_min = limit_min;
     req.backend_hint = &fx->hints[k];
-    ck_assert_msg (backend_submit (simworld_backend (fx->w, cl), &req, &id,
-                                   &err) == 0, "%s", err.text);
+    ck_assert_msg (
+        backend_submit (simworld_backend (fx->w, cl), &req, &id, &err) == 0,
+        "%s", err.text);
     simworld_schedule (fx->w);
     fx->rec.submit[id] = t;
     return id;
@@ -169,9 +172,9 @@ START_TEST (test_easy_hand)
         ck_assert_int_eq (fx.rec.ends[i], 1);
     }
     /* Energy: 100 W per node over the node-seconds run. */
-    ck_assert (fabs (fx.rec.energy
-                     - 100 * (6 * 100 + 9 * 50 + 2 * 90 + 2 * 500 + 500))
-               < 1e-6);
+    ck_assert (
+        fabs (fx.rec.energy - 100 * (6 * 100 + 9 * 50 + 2 * 90 + 2 * 500 + 500))
+        < 1e-6);
     ck_assert_uint_eq (simworld_violations (fx.w), 0);
     fx_fini (&fx);
 }

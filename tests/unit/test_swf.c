@@ -87,8 +87,9 @@ START_TEST (test_malformed)
     for (size_t i = 0; i < sizeof (bad) / sizeof (bad[0]); i++) {
         swf_trace_t *t = NULL;
         ms_error_t err;
-        ck_assert_int_eq (swf_parse (bad[i].text, strlen (bad[i].text),
-                                     "t.swf", 0, &t, &err), -1);
+        ck_assert_int_eq (
+            swf_parse (bad[i].text, strlen (bad[i].text), "t.swf", 0, &t, &err),
+            -1);
         ck_assert_int_eq (err.kind, MS_ERR_INPUT);
         ck_assert_msg (strstr (err.text, bad[i].msg), "case %zu: got '%s'", i,
                        err.text);
@@ -101,8 +102,9 @@ START_TEST (test_skip_counted)
     const char *text = "1 0 0 10 2\n2 x 0 10 2\n3 5 0 10 2\n\n4 oops\n";
     swf_trace_t *t;
     ms_error_t err;
-    ck_assert_int_eq (swf_parse (text, strlen (text), "t.swf",
-                                 SWF_SKIP_MALFORMED, &t, &err), 0);
+    ck_assert_int_eq (
+        swf_parse (text, strlen (text), "t.swf", SWF_SKIP_MALFORMED, &t, &err),
+        0);
     ck_assert_uint_eq (t->njobs, 2);
     ck_assert_uint_eq (t->skipped, 2);
     ck_assert_int_eq (t->jobs[1].id, 3);
