@@ -60,7 +60,8 @@ typedef struct {
     double t_weight;         /* EAMC, default 1 */
     double v_threshold;      /* EAMC PriorityInc-V, default 0.35 */
     double w_energy;         /* metasched: weight of energy, default 0.5 */
-    double max_slowdown;     /* metasched: T_hi <= this * best T, 1.3 */
+    double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
+                                unless it ends earlier than all within */
     double sibling_slack;    /* metasched: siblings within this of best */
     double congestion;       /* metasched: time weight grows by this times
                                 W/T of the partition (frequency choice) */
@@ -69,7 +70,8 @@ typedef struct {
     double reroute_gain;     /* ...when predicted start elsewhere < gain*W */
     int max_reroutes;
     bool power_caps;   /* metasched: honour power_cap_w */
-    bool scale_limits; /* time limit scaled by T(f)/T(nominal) */
+    bool scale_limits; /* time limit times T_hi(p, f) / T(home, nominal),
+                          never below the user's limit */
 } ms_policy_t;
 
 const char *policy_kind_name (ms_polkind_t k);
