@@ -210,4 +210,11 @@ int db_predictor_archs (db_t *db, predictor_t *p, size_t *narchs,
 int db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
                       size_t *nruns, size_t *stored, ms_error_t *errp);
 
+/* A predictor ready to decide from what the database holds: the
+ * architectures, the apps' signatures from the learning runs, and the
+ * newest stored version of every "ear_pair" model (the pairs not stored
+ * stay missing). *npairs gets the number of pairs loaded. */
+int db_predictor_load (db_t *db, predictor_t *p, size_t *npairs,
+                       ms_error_t *errp);
+
 #endif /* MS_DB_H */

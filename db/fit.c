@@ -126,3 +126,116 @@ db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
         *stored = count;
     return 0;
 }
+
+/* The stored pairs of one architecture as the two EAR coefficient texts
+ * (row = ref index * nf + f index, lowest frequency first; "0 0 0" where
+ * no pair is stored, the identity on the diagonal) for the predictor's
+ * own reader. */
+static int
+load_arch_pairs (db_t *db, predictor_t *p, const char *arch, size_t *npairs,
+                 ms_error_t *errp)
+{
+    const uint32_t *fr;
+    size_t nf, cap, lp = 0, lt = 0, loaded = 0;
+    char *ptext, *ttext;
+    double *coef;
+    unsigned char *have;
+    const char *param[1] = { arch };
+    PGresult *res;
+    int rc;
+
+    if (predictor_arch_info (p, arch, &fr, &nf, NULL, NULL, NULL, errp) < 0)
+        return -1;
+    res = db_exec (db, "models_arch_pairs",
+                   "SELECT DISTINCT ON (scope) scope, coefficients[1],"
+                   " coefficients[2], coefficients[3], coefficients[4],"
+                   " coefficients[5], coefficients[6] FROM models"
+                   " WHERE kind = 'ear_pair' AND split_part (scope, ':', 1) = $1"
+                   " AND cardinality (coefficients) = 6"
+                   " ORDER BY scope, version DESC",
+                   1, param, errp);
+    if (!res)
+        return -1;
+    coef = ms_xcalloc (nf * nf * 6, sizeof (double));
+    have = ms_xcalloc (nf * nf, 1);
+    for (int i = 0; i < PQntuples (res); i++) {
+        unsigned long ref, f;
+        int ri = -1, fi = -1;
+        if (sscanf (PQgetvalue (res, i, 0) + strlen (arch), ":%lu:%lu", &ref,
+                    &f) != 2)
+            continue;
+        for (size_t k = 0; k < nf; k++) {
+            if (fr[k] == ref)
+                ri = (int)k;
+            if (fr[k] == f)
+                fi = (int)k;
+        }
+        if (ri < 0 || fi < 0)
+            continue; /* the architecture lost that frequency */
+        for (int c = 0; c < 6; c++)
+            coef[((size_t)ri * nf + (size_t)fi) * 6 + (size_t)c]
+                = atof (PQgetvalue (res, i, 1 + c));
+        have[(size_t)ri * nf + (size_t)fi] = 1;
+        loaded++;
+    }
+    PQclear (res);
+    cap = nf * nf * 80 + 16;
+    ptext = ms_xmalloc (cap);
+    ttext = ms_xmalloc (cap);
+    for (size_t r = 0; r < nf; r++)
+        for (size_t f = 0; f < nf; f++) {
+            const double *c = &coef[(r * nf + f) * 6];
+            if (have[r * nf + f]) {
+                lp += (size_t)snprintf (ptext + lp, cap - lp, "%.17g %.17g %.17g\n",
+                                        c[0], c[1], c[2]);
+                lt += (size_t)snprintf (ttext + lt, cap - lt, "%.17g %.17g %.17g\n",
+                                        c[3], c[4], c[5]);
+            } else if (r == f) {
+                lp += (size_t)snprintf (ptext + lp, cap - lp, "1 0 0\n");
+                lt += (size_t)snprintf (ttext + lt, cap - lt, "1 0 0\n");
+            } else {
+                lp += (size_t)snprintf (ptext + lp, cap - lp, "0 0 0\n");
+                lt += (size_t)snprintf (ttext + lt, cap - lt, "0 0 0\n");
+            }
+        }
+    rc = loaded == 0
+             ? 0
+             : (predictor_parse_ear_coeffs (p, arch, 'P', ptext, lp,
+                                            "models (power)", errp) < 0
+                || predictor_parse_ear_coeffs (p, arch, 'T', ttext, lt,
+                                               "models (time)", errp) < 0)
+                   ? -1
+                   : 0;
+    free (ptext);
+    free (ttext);
+    free (coef);
+    free (have);
+    if (rc == 0)
+        *npairs += loaded;
+    return rc;
+}
+
+int
+db_predictor_load (db_t *db, predictor_t *p, size_t *npairs, ms_error_t *errp)
+{
+    db_runs_t *runs;
+    const pred_run_t *rv;
+    size_t n, pairs = 0;
+
+    if (db_predictor_archs (db, p, NULL, errp) < 0
+        || db_runs_load (db, NULL, false, &runs, errp) < 0)
+        return -1;
+    rv = db_runs_get (runs, &n);
+    if (n && predictor_signatures_from_runs (p, rv, n, errp) < 0) {
+        db_runs_free (runs);
+        return -1;
+    }
+    db_runs_free (runs);
+    for (size_t a = 0; a < predictor_narchs (p); a++)
+        if (load_arch_pairs (db, p, predictor_arch_name (p, a), &pairs, errp) < 0)
+            return ms_err_prefix (errp, "architecture %s",
+                                  predictor_arch_name (p, a));
+    if (npairs)
+        *npairs = pairs;
+    return 0;
+}

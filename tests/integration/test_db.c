@@ -517,6 +517,30 @@ START_TEST (predictor_runs_and_models)
     ck_assert_uint_eq (back.ncoef, 6);
     ck_assert_int_eq (back.n, 10);
     ck_assert (back.r2 <= 1);
+    {
+        /* a fresh predictor loads what was stored: the same coefficients */
+        predictor_t *p2 = predictor_new ();
+        pred_pairstat_t a, b;
+        pred_signature_t sig;
+        size_t npairs = 0;
+        ck_assert_msg (db_predictor_load (db, p2, &npairs, &e) == 0, "%s",
+                       e.text);
+        ck_assert_uint_eq (npairs, 2);
+        ck_assert_int_eq (predictor_pair_stat (p, "skx8168", 2700000, 2000000,
+                                               &a, &e), 0);
+        ck_assert_int_eq (predictor_pair_stat (p2, "skx8168", 2700000,
+                                               2000000, &b, &e), 0);
+        ck_assert (b.present);
+        ck_assert_double_eq_tol (b.A, a.A, 1e-9);
+        ck_assert_double_eq_tol (b.F, a.F, 1e-9);
+        ck_assert_int_eq (predictor_pair_stat (p2, "skx8168", 2700000,
+                                               1200000, &b, &e), 0);
+        ck_assert (!b.present); /* never fitted: missing, not invented */
+        ck_assert_int_eq (predictor_get_signature (p2, "app3", "skx8168", &sig,
+                                                   &e), 0);
+        ck_assert_double_eq_tol (sig.power_w, 360, 1e-3);
+        predictor_free (p2);
+    }
     predictor_free (p);
 
     /* a refit is a new version; older versions stay loadable */
