@@ -7,6 +7,11 @@
 #include <math.h>
 #include <string.h>
 
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "metasched/plot.h"
 #include "metasched/simulate.h"
 #include "metasched/util.h"
 #include "predictor/predictor.h"
@@ -423,6 +428,111 @@ START_TEST (test_reroute)
 }
 END_TEST
 
+/* The metric definitions of DESIGN.md 6 on two hand-computed jobs on the
+ * default configuration (alpha/batch: 128 nodes at 110 W idle, beta: 96 at
+ * 100 W, gamma: 96 at 90 W). */
+START_TEST (test_metrics_definitions)
+{
+    const char *text = simulate_builtin_config ("default");
+    ms_siteconf_t *conf;
+    ms_error_t err;
+    ms_jobrec_t r[3];
+    ms_summary_t s;
+    double util[4 * 3], t0, bw;
+
+    ck_assert (clusterconf_parse (text, strlen (text), "d", &conf, &err) == 0);
+    memset (r, 0, sizeof (r));
+    /* Job 1: submit 0, start 100, end 1100, 2 nodes on alpha at 2.7 GHz,
+     * 300 W per node. Job 2: submit 50, start 50, end 55 (5 s), 1 node on
+     * beta at 1.5 GHz, 200 W; not on its optimal partition. Job 3:
+     * rejected. */
+    r[0] = (ms_jobrec_t){ 0, 100, 1100,  2,    0, 0, 2700000, 300.0 * 2 * 1000,
+                          1, 1,   false, false };
+    r[1] = (ms_jobrec_t){ 50,      50,        55, 1, 1,     0,
+                          1500000, 200.0 * 5, 1,  1, false, false };
+    r[2] = (ms_jobrec_t){ 60, 0, 0, 1, SIZE_MAX, SIZE_MAX,
+                          0,  0, 0, 0, false,    true };
+    memset (&s, 0, sizeof (s));
+    metrics_summarize (conf, r, 3, &s);
+    ck_assert_uint_eq (s.done, 2);
+    ck_assert_uint_eq (s.rejected, 1);
+    /* wait (100 + 0) / 2; response (1100 + 5) / 2. */
+    ck_assert (fabs (s.mean_wait - 50) < 1e-9);
+    ck_assert (fabs (s.mean_response - 552.5) < 1e-9);
+    /* bounded slowdown: max (1, 1100 / 1000) and max (1, 5 / max (5, 10)). */
+    ck_assert (fabs (s.mean_bsld - (1.1 + 1) / 2) < 1e-9);
+    ck_assert (fabs (s.makespan - 1100) < 1e-9);
+    ck_assert (fabs (s.job_energy_j - 601000) < 1e-6);
+    /* Idle: every node over the makespan less the busy node-seconds. */
+    double idle = (128 * 1100 - 2000) * 110.0 + (96 * 1100 - 5) * 100.0
+                  + 96 * 1100 * 90.0;
+    ck_assert (fabs (s.idle_energy_j - idle) < 1e-3);
+    ck_assert (fabs (s.system_energy_j - (601000 + idle)) < 1e-3);
+    ck_assert (fabs (s.edp - s.system_energy_j * 1100) < 1);
+    ck_assert (fabs (s.mean_ghz - 2.1) < 1e-9);
+    ck_assert (fabs (s.opt_share - 0.5) < 1e-9);
+    ck_assert (fabs (s.util[0] - 2000.0 / (128 * 1100)) < 1e-12);
+    ck_assert (fabs (s.util[1] - 5.0 / (96 * 1100)) < 1e-12);
+    ck_assert (s.util[2] == 0);
+    /* Over 4 bins of 275 s, alpha is busy with 2 nodes from 100 s on. */
+    metrics_utilization_series (conf, r, 3, 4, util, &t0, &bw);
+    ck_assert (t0 == 0 && fabs (bw - 275) < 1e-9);
+    ck_assert (fabs (util[0 * 3 + 0] - 2 * 175.0 / (275 * 128)) < 1e-12);
+    ck_assert (fabs (util[3 * 3 + 0] - 2.0 / 128) < 1e-12);
+    ck_assert (fabs (util[0 * 3 + 1] - 5.0 / (275 * 96)) < 1e-12);
+    clusterconf_free (conf);
+}
+END_TEST
+
+/* Plots: data and scripts always; images with gnuplot; without it the
+ * call says so (1) and fails nothing. */
+START_TEST (test_plots)
+{
+    char dir[] = "/tmp/ms-test-plot-XXXXXX", path[256];
+    ms_summary_t rows[2];
+    ms_error_t err;
+    const char *old = getenv ("PATH");
+    char *saved = old ? strdup (old) : NULL;
+    struct stat st;
+    int rc;
+
+    ck_assert (mkdtemp (dir));
+    memset (rows, 0, sizeof (rows));
+    strcpy (rows[0].label, "a");
+    rows[0].mean_response = 3600;
+    rows[0].job_energy_j = 2e9;
+    strcpy (rows[1].label, "b");
+    rows[1].mean_response = 7200;
+    rows[1].job_energy_j = 1e9;
+    setenv ("PATH", "/nonexistent", 1);
+    ck_assert_int_eq (plot_pareto (dir, "t", rows, 2, rows, 2, &err), 1);
+    if (saved)
+        setenv ("PATH", saved, 1);
+    snprintf (path, sizeof (path), "%s/pareto.dat", dir);
+    ck_assert_int_eq (stat (path, &st), 0);
+    ck_assert_int_gt (st.st_size, 0);
+    snprintf (path, sizeof (path), "%s/pareto.png", dir);
+    ck_assert_int_ne (stat (path, &st), 0);
+    rc = plot_pareto (dir, "t", rows, 2, rows, 2, &err);
+    ck_assert_msg (rc >= 0, "%s", err.text);
+    if (rc == 0) {
+        ck_assert_int_eq (stat (path, &st), 0);
+        ck_assert_int_gt (st.st_size, 0);
+        snprintf (path, sizeof (path), "%s/pareto.svg", dir);
+        ck_assert_int_eq (stat (path, &st), 0);
+    }
+    static const char *const names[]
+        = { "pareto.dat", "pareto.gp", "pareto-plot.gp", "pareto.png",
+            "pareto.svg" };
+    for (size_t i = 0; i < 5; i++) {
+        snprintf (path, sizeof (path), "%s/%s", dir, names[i]);
+        unlink (path);
+    }
+    rmdir (dir);
+    free (saved);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -438,6 +548,8 @@ main (void)
     tcase_add_test (tc, test_app_proportions);
     tcase_add_test (tc, test_builtin_configs_match_examples);
     tcase_add_test (tc, test_reroute);
+    tcase_add_test (tc, test_metrics_definitions);
+    tcase_add_test (tc, test_plots);
     if (test_shared_data ())
         tcase_add_test (tc, test_eamc_models_optimal_partition);
     else
