@@ -169,8 +169,9 @@ int db_accounting_upsert (db_t *db, const db_accounting_t *rows, size_t n,
 
 /* Learning runs for the predictor: one per job (node rows summed, power
  * per node), arch = the partition's architecture, freq = the requested
- * frequency or the partition's nominal one. Only root-measured runs with
- * energy, unless include_user_reported. app may be NULL (all). */
+ * frequency or the partition's nominal one. Only runs with a runtime and
+ * some energy, root-measured unless include_user_reported. app may be
+ * NULL (all). */
 typedef struct db_runs db_runs_t;
 int db_runs_load (db_t *db, const char *app, bool include_user_reported,
                   db_runs_t **runsp, ms_error_t *errp);
@@ -206,7 +207,8 @@ int db_predictor_archs (db_t *db, predictor_t *p, size_t *narchs,
  * architecture's EAR frequency model (predictor_fit) and store each fitted
  * (reference, target) pair as a new version of model kind "ear_pair",
  * scope "ARCH:REF_KHZ:F_KHZ", coefficients A..F, with its fit statistics.
- * *stored gets the number of model rows written. */
+ * Only runs with CPI (cycles and instructions counted) are learning runs;
+ * *nruns gets their number, *stored the number of model rows written. */
 int db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
                       size_t *nruns, size_t *stored, ms_error_t *errp);
 

@@ -74,12 +74,26 @@ db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
             *stored = 0;
         return 0;
     }
-    if (predictor_signatures_from_runs (p, rv, n, errp) < 0
-        || predictor_fit (p, rv, n, mode, errp) < 0) {
+    {
+        /* The EAR model needs CPI (DESIGN.md 4.1): runs from machines
+         * without cycle and instruction counters give signatures but are
+         * not learning runs. */
+        pred_run_t *fit = ms_xcalloc (n, sizeof (*fit));
+        size_t nfit = 0;
+        int rc = 0;
+        for (size_t i = 0; i < n; i++)
+            if (rv[i].cpi > 0)
+                fit[nfit++] = rv[i];
+        if (predictor_signatures_from_runs (p, rv, n, errp) < 0
+            || (nfit && predictor_fit (p, fit, nfit, mode, errp) < 0))
+            rc = -1;
+        free (fit);
         db_runs_free (runs);
-        return -1;
+        if (rc < 0)
+            return -1;
+        if (nruns)
+            *nruns = nfit;
     }
-    db_runs_free (runs);
     for (size_t a = 0; a < predictor_narchs (p); a++) {
         const char *arch = predictor_arch_name (p, a);
         const uint32_t *fr;

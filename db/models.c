@@ -43,7 +43,8 @@ db_runs_load (db_t *db, const char *app, bool include_user_reported,
         " FROM job_run_totals t JOIN partitions p"
         "   ON p.cluster = t.cluster AND p.name = t.partition"
         " WHERE ($1::text IS NULL OR t.app = $1)"
-        "   AND t.pkg_energy_j IS NOT NULL AND t.runtime_s > 0"
+        "   AND coalesce (t.pkg_energy_j, 0) + coalesce (t.dram_energy_j, 0) > 0"
+        "   AND t.runtime_s > 0"
         "   AND ($2::boolean OR t.source = 'root-measured')"
         " ORDER BY t.app, p.architecture, 3, t.end_time",
         2, p, errp);

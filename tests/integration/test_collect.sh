@@ -31,12 +31,18 @@ upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
 getv () { eval "printf '%s' \"\${$1}\""; }
 
 set -- $MS_CLUSTERS
-tap_plan $(( $# * 4 + 7 ))
+tap_plan $(( $# * 4 + 10 ))
 
 # the schema, the clusters, and the hooks pointed at this build
 out=$($ms db migrate 2>&1 && $ms db sync "$MS_CLUSTERS_CONF" 2>&1); rc=$?
 tap_ok $rc "schema migrated and clusters synced ($(printf '%s' "$out" | tr '\n' ' '))"
 printf 'MS_COLLECT_BIN=%s\n' "$bin" > "$MS_TESTBED_RUN/collect.env"
+out=$($ms db version 2>&1); rc=$?
+case $out in "2 (this program: 2)") r=$rc ;; *) r=1 ;; esac
+tap_ok $r "db version: the database is at the program's schema ($out)"
+out=$($ms db -d "dbname=metasched password=sekrit99" version 2>&1); rc=$?
+case $out in *sekrit99*) r=1 ;; *"holds a password"*) r=0 ;; *) r=1 ;; esac
+tap_ok "$([ $rc = 1 ] && echo $r || echo 1)" "a password in the connection string is refused and not echoed (rc $rc: $out)"
 
 # job script: the wrapper around a command that waits for the test
 cat > "$tmp/job.sh" <<EOF
@@ -128,6 +134,11 @@ out=$($ms collect ingest "$MS_CLUSTERS_CONF" 2>&1); rc=$?
 bad=$(q "SELECT count (*) FROM job_reconciliation r JOIN job_runs j USING (cluster, slurm_job_id) WHERE j.app LIKE 'e2e-%' AND j.inserted_at > now () - interval '10 minutes' AND (r.measured <> 'complete' OR r.state <> 'COMPLETED' OR r.exit_code <> 0)")
 good=$(q "SELECT count (*) FROM job_reconciliation r JOIN job_runs j USING (cluster, slurm_job_id) WHERE j.app LIKE 'e2e-%' AND j.inserted_at > now () - interval '10 minutes' AND r.measured = 'complete'")
 tap_ok "$([ $rc = 0 ] && [ "$bad" = 0 ] && [ "$good" -ge "$#" ] && echo 0 || echo 1)" "ingest: Slurm's accounting of the jobs matches their rows ($out; complete $good, mismatched $bad)"
+
+# the measured runs feed the predictor (too few apps to fit a pair here)
+out=$($ms db fit 2>&1); rc=$?
+case $out in *"learning run"*) r=$rc ;; *) r=1 ;; esac
+tap_ok $r "db fit reads the measured runs ($out)"
 
 # PostgreSQL down: the epilog spools the row; after the restart a flush
 # sends it, once
