@@ -48,7 +48,7 @@ typedef struct {
     bool skip_malformed;
     ms_genparams_t gen;
     bool gen_set;
-    double theta, w_energy, max_slowdown, noise, congestion, slack;
+    double theta, w_energy, max_slowdown, noise, congestion, slack, waitw;
     int same_class;
     bool exact;
     bool plots;
@@ -473,6 +473,8 @@ run (opts_t *o)
                 pol->sibling_slack = o->slack;
             if (o->same_class)
                 pol->sibling_same_class = true;
+            if (o->waitw >= 0)
+                pol->wait_weight = o->waitw;
             if (eamc)
                 pol->t_weight = tw[t];
             policy_relabel (pol);
@@ -490,6 +492,8 @@ run (opts_t *o)
                 pol->sibling_slack = o->slack;
             if (o->same_class)
                 pol->sibling_same_class = true;
+            if (o->waitw >= 0)
+                pol->wait_weight = o->waitw;
             policy_relabel (pol);
         }
     if (mkdir_p (o->outdir, &err) < 0)
@@ -616,6 +620,7 @@ cmd_simulate (int argc, char **argv)
         O_CONG,
         O_SLACK,
         O_SAME,
+        O_WAITW,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -647,6 +652,7 @@ cmd_simulate (int argc, char **argv)
         { "congestion", required_argument, NULL, O_CONG },
         { "sibling-slack", required_argument, NULL, O_SLACK },
         { "sibling-same-class", no_argument, NULL, O_SAME },
+        { "wait-weight", required_argument, NULL, O_WAITW },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -672,6 +678,7 @@ cmd_simulate (int argc, char **argv)
     o.noise = 0.05;
     o.congestion = -1;
     o.slack = -1;
+    o.waitw = -1;
     o.plots = true;
     o.seed = 1;
     o.backfill = SIM_EASY;
@@ -785,6 +792,10 @@ cmd_simulate (int argc, char **argv)
             break;
         case O_SAME:
             o.same_class = 1;
+            break;
+        case O_WAITW:
+            if (parse_double (optarg, &o.waitw) < 0 || o.waitw < 0)
+                goto bad;
             break;
         case 'q':
             o.quiet = true;

@@ -73,6 +73,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->max_slowdown = 1.3;
     pol->sibling_slack = 0.35;
     pol->congestion = 0;
+    pol->wait_weight = 1;
     pol->sibling_same_class = false;
     pol->reroute_after_s = k == POL_METASCHED ? 4 * 3600 : 0;
     pol->reroute_gain = 0.25;
@@ -264,8 +265,8 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         if (ok[i]) {
             if (cs->c[i].e < emin)
                 emin = cs->c[i].e;
-            if (cs->c[i].w + cs->c[i].t < wtmin)
-                wtmin = cs->c[i].w + cs->c[i].t;
+            if (pol->wait_weight * cs->c[i].w + cs->c[i].t < wtmin)
+                wtmin = pol->wait_weight * cs->c[i].w + cs->c[i].t;
         }
     for (size_t p = 0; p < nparts && p < 64; p++) {
         double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
@@ -297,7 +298,8 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         r[nr].part = p;
         r[nr].cand = bi;
         r[nr].key = score_metasched (
-            cs->c[bi].e, emin, cs->c[bi].w + cs->c[bi].t, wtmin, pol->w_energy);
+            cs->c[bi].e, emin, pol->wait_weight * cs->c[bi].w + cs->c[bi].t,
+            wtmin, pol->w_energy);
         nr++;
     }
     qsort (r, nr, sizeof (*r), ranked_cmp);

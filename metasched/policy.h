@@ -63,6 +63,8 @@ typedef struct {
     double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
                                 unless it ends earlier than all within */
     double sibling_slack;    /* metasched: siblings within this of best */
+    double wait_weight;      /* metasched: weight of W^ in the response
+                                term (1) */
     double congestion;       /* metasched: time weight grows by this times
                                 W/T of the partition (frequency choice) */
     bool sibling_same_class; /* metasched: siblings at the first's priority */
