@@ -179,7 +179,7 @@ write_state (const collect_conf_t *c, const collect_job_t *j,
         spool_rec_setf (r, "sampler_pid", "%ld", sampler_pid);
         spool_rec_setf (r, "sampler_start", "%llu", proc_start (sampler_pid));
     }
-    if (rapl)
+    if (rapl && a)
         accum_to_rec (r, rapl, a);
     if (freq_n) {
         spool_rec_setf (r, "freq_sum_khz", "%.0f", freq_sum);

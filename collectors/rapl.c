@@ -250,6 +250,7 @@ rapl_open (const char *root, rapl_t **rp, ms_error_t *errp)
             rapl_zone_t z;
             double w;
         } tmp[RAPL_MAX_ZONES];
+        memset (tmp, 0, sizeof (tmp));
         for (size_t i = 0; i < r->nzones; i++)
             tmp[i].z = r->zones[i], tmp[i].w = r->max_power_w[i];
         qsort (tmp, r->nzones, sizeof (tmp[0]), cmp_zone);
