@@ -31,7 +31,7 @@ upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
 getv () { eval "printf '%s' \"\${$1}\""; }
 
 set -- $MS_CLUSTERS
-tap_plan $(( $# * 4 + 10 ))
+tap_plan $(( $# * 4 + 12 ))
 
 # the schema, the clusters, and the hooks pointed at this build
 out=$($ms db migrate 2>&1 && $ms db sync "$MS_CLUSTERS_CONF" 2>&1); rc=$?
@@ -53,12 +53,14 @@ exec "$bin" --config /dev/null --set "powercap_root=$MS_POWERCAP_BASE/%n" \\
 EOF
 chmod 755 "$tmp/job.sh"
 
-# submit CLUSTER PARTITION FREQ TAG: prints the job id
+# submit CLUSTER PARTITION FREQ TAG [SBATCH OPTIONS]: prints the job id
 submit () {
     conf=$(getv "MS_$(upper "$1")_CONF")
+    c_=$1 p_=$2 f_=$3 t_=$4
+    shift 4
     runuser -u "$MS_TEST_USER" -- env SLURM_CONF="$conf" sbatch --parsable \
-        -p "$2" -N 1 --cpu-freq="$3" -J "e2e-$4" --chdir "$tmp" \
-        -o "$tmp/out.$4" "$tmp/job.sh" "$4" 2>&1
+        -p "$p_" -N 1 --cpu-freq="$f_" -J "e2e-$t_" --chdir "$tmp" \
+        -o "$tmp/out.$t_" "$@" "$tmp/job.sh" "$t_" 2>&1
 }
 wait_for () { # wait_for SECONDS TEST...
     n=$1; shift
@@ -128,6 +130,22 @@ for c in "$@"; do
     awk -v r="$rt" 'BEGIN { exit !(r >= 1 && r < 120) }' && case $used in *perf::TASK-CLOCK*) true ;; *) false ;; esac
     tap_ok $? "$c: runtime ${rt} s and the wrapper's counters ($used) recorded"
 done
+
+# a job on two whole nodes: one row per node, each with its node's energy,
+# the wrapper's counters on the batch node's row, marked exclusive
+c=${2:-$1}; C=$(upper "$c"); conf=$(getv "MS_${C}_CONF"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
+id=$(submit "$c" "$part" 2000000 multi -N 2 --exclusive)
+if wait_for 90 test -e "$tmp/started.multi"; then
+    nodes=$(SLURM_CONF="$conf" scontrol show hostnames "$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)")
+    for n in $nodes; do add "$n" 7000000 1000000; done
+fi
+touch "$tmp/go.multi"
+wait_for 60 job_gone "$conf" "$id"
+wait_for 30 test "$(row "$c" "$id" "count (*)")" = 2
+got=$(row "$c" "$id" "count (*) || ' ' || min (nodes) || ' ' || bool_and (exclusive) || ' ' || count (*) FILTER (WHERE events_used <> '{}') || ' ' || round (sum (pkg_energy_j)::numeric, 3) || ' ' || round (sum (dram_energy_j)::numeric, 3)")
+tap_ok "$([ "$got" = "2 2 true 1 14.000 2.000" ] && echo 0 || echo 1)" "$c: a 2-node exclusive job has a row per node, counters on one ('$got', wanted '2 2 true 1 14.000 2.000')"
+got=$(q "SELECT node_rows || ' ' || nodes || ' ' || exclusive || ' ' || round ((pkg_energy_j + dram_energy_j)::numeric, 3) FROM job_run_totals WHERE cluster = '$c' AND slurm_job_id = $id")
+tap_ok "$([ "$got" = "2 2 true 16.000" ] && echo 0 || echo 1)" "$c: job_run_totals sums the nodes ('$got')"
 
 # Slurm's accounting of the same jobs, reconciled with what was measured
 out=$($ms collect ingest "$MS_CLUSTERS_CONF" 2>&1); rc=$?
