@@ -35,9 +35,7 @@ bench_bench_sim_SOURCES = bench/bench_sim.c
 bench_bench_sim_LDADD = metasched/libmscore.a partitions/libsim.a \
 	partitions/libpartitions.a predictor/libpredictor.a \
 	metasched/libmscommon.a $(GSL_LIBS) -lm
-# bench/local.mk resets bench_programs after this fragment: hook the
-# benchmark into `make bench` directly.
-bench: bench/bench_sim$(EXEEXT)
+bench_programs += bench/bench_sim
 
 dist_man_MANS += doc/metasched-simulate.1
 dist_doc_DATA += doc/simulator.md doc/evaluation.md
