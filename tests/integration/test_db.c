@@ -9,10 +9,12 @@
  * is never touched and "fresh" really is fresh. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -576,6 +578,16 @@ main (void)
 
     if (testbed_env_load (why, sizeof (why)) < 0)
         return test_skip_all (why);
+    {
+        /* keep PostgreSQL up while this runs: test_collect.sh stops it
+         * only under the exclusive lock (held until exit) */
+        char lock[600];
+        const char *run = getenv ("MS_TESTBED_RUN");
+        int fd;
+        snprintf (lock, sizeof (lock), "%s/pg-down.lock", run ? run : "/tmp");
+        if ((fd = open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) >= 0)
+            flock (fd, LOCK_SH);
+    }
     s = suite_create ("db");
     tc = tcase_create ("postgres");
     tcase_add_checked_fixture (tc, setup, teardown);
