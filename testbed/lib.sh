@@ -12,8 +12,10 @@ TB_PG_BINDIR=${MS_PG_BINDIR:-/usr/lib/postgresql/15/bin}
 TB_PORT_OFFSET=${MS_TESTBED_PORT_OFFSET:-0}
 TB_PG_PORT=$((55432 + TB_PORT_OFFSET))
 TB_SPARE_PORT=$((18899 + TB_PORT_OFFSET))   # free for tests that start their own slurmrestd
+TB_API_PORT=$((18830 + TB_PORT_OFFSET))     # free for tests of metaschedd's TCP listener
 TB_MUNGE_SOCKET=$TB_RUN/munge-sock/munge.socket.2
 TB_TEST_USER=msuser
+TB_TEST_USER2=msuser2    # a second ordinary user: isolation between users
 TB_REST_USER=msrest
 
 # cluster  ctld-port  first-slurmd-port  rest-port  node-prefix  nodes  cpus  arch  partitions(name:maxtime:default)

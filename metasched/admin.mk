@@ -1,0 +1,1 @@
+# metasched/admin.mk: see the comment at its top once written.

@@ -1,0 +1,1 @@
+# metasched/api.mk: see the comment at its top once written.

@@ -1,0 +1,1 @@
+# metasched/cli.mk: see the comment at its top once written.
