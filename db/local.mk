@@ -2,7 +2,8 @@
 # layer (see db/README).
 DB_MIGRATIONS = \
 	db/migrations/0001_init.sql \
-	db/migrations/0002_roles_accounting.sql
+	db/migrations/0002_roles_accounting.sql \
+	db/migrations/0003_daemon.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \
