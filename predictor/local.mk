@@ -18,3 +18,27 @@ tests_unit_test_predictor_eamc_SOURCES = tests/unit/test_predictor_eamc.c tests/
 tests_unit_test_predictor_eamc_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_predictor_eamc_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_predictor_eamc
+
+# Fuzz target of the model-file and runs readers: built for `make check`
+# with the standalone driver (tests/fuzz/run-fuzz.sh runs it on its corpus),
+# and with libFuzzer under --enable-fuzzing.
+check_PROGRAMS += tests/fuzz/fuzz_modelfile
+tests_fuzz_fuzz_modelfile_SOURCES = tests/fuzz/fuzz_modelfile.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_modelfile_CFLAGS = $(TEST_CFLAGS)
+tests_fuzz_fuzz_modelfile_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/fuzz/corpus/modelfile
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/libfuzzer_modelfile
+tests_fuzz_libfuzzer_modelfile_SOURCES = tests/fuzz/fuzz_modelfile.c
+tests_fuzz_libfuzzer_modelfile_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_modelfile_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_modelfile_LDADD = $(TEST_LIBS)
+endif
+
+EXTRA_PROGRAMS += bench/bench_predictor
+bench_programs += bench/bench_predictor
+bench_bench_predictor_SOURCES = bench/bench_predictor.c
+bench_bench_predictor_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+bench_bench_predictor_LDADD = predictor/libpredictor.a metasched/libmscommon.a \
+	$(GSL_LIBS) -lm
+CLEANFILES += bench/bench_predictor

@@ -22,4 +22,17 @@ tap_need_testbed () {
     . "$env_file"
     [ -n "$builddir_keep" ] && MS_BUILDDIR=$builddir_keep
     export MS_BUILDDIR
+    # Hold the services lock shared while this test runs (fd 7): a test that
+    # stops a service takes it exclusive (tap_services_exclusive).
+    if [ -n "${MS_TESTBED_RUN:-}" ] && command -v flock >/dev/null; then
+        exec 7>>"$MS_TESTBED_RUN/services.lock"
+        flock -s 7
+    fi
+}
+# For a test that stops PostgreSQL or a cluster: wait until no other test
+# needs the services, and keep them to ourselves until we exit.
+tap_services_exclusive () {
+    [ -n "${MS_TESTBED_RUN:-}" ] || return 0
+    exec 7>>"$MS_TESTBED_RUN/services.lock"
+    flock -x 7
 }

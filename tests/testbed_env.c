@@ -2,11 +2,17 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/testbed_env.h"
+
+static void services_lock (int how);
 
 int
 testbed_env_load (char *why, size_t size)
@@ -44,7 +50,38 @@ testbed_env_load (char *why, size_t size)
         setenv (line, val, 1);
     }
     fclose (f);
+    services_lock (LOCK_SH);
     return 0;
+}
+
+/* The test bed's services lock: every integration test holds it shared for
+ * its lifetime; a test that stops a service (PostgreSQL, a slurmctld) takes
+ * it exclusive, so it never pulls a service from under a test running
+ * beside it (make -j). The descriptor stays open until the process ends. */
+static int services_fd = -1;
+
+static void
+services_lock (int how)
+{
+    const char *run = getenv ("MS_TESTBED_RUN");
+    char path[4096];
+
+    if (!run)
+        return;
+    if (services_fd < 0) {
+        snprintf (path, sizeof (path), "%s/services.lock", run);
+        services_fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (services_fd < 0)
+            return;
+    }
+    while (flock (services_fd, how) < 0 && errno == EINTR)
+        ;
+}
+
+void
+testbed_services_exclusive (void)
+{
+    services_lock (LOCK_EX);
 }
 
 const char *

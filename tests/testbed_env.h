@@ -7,6 +7,11 @@
  * reason in why (for a TAP skip) when there is no running test bed. */
 int testbed_env_load (char *why, size_t size);
 
+/* testbed_env_load also takes $MS_TESTBED_RUN/services.lock shared for the
+ * life of the process. A test that stops a service (PostgreSQL, a cluster)
+ * calls this first: it waits until no other test holds the lock. */
+void testbed_services_exclusive (void);
+
 /* getenv that fails the test when the variable is missing. */
 const char *testbed_get (const char *name);
 

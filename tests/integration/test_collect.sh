@@ -161,8 +161,10 @@ tap_ok $r "db fit reads the measured runs ($out)"
 # PostgreSQL down: the epilog spools the row; after the restart a flush
 # sends it, once
 c=$1; C=$(upper "$c"); conf=$(getv "MS_${C}_CONF"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
-# Tests that need PostgreSQL up hold $MS_TESTBED_RUN/pg-down.lock shared;
-# the server goes down only under the exclusive lock.
+# Every integration test holds $MS_TESTBED_RUN/services.lock shared (and
+# the database tests pg-down.lock too); the server goes down only under both
+# exclusive.
+tap_services_exclusive
 exec 9>"$MS_TESTBED_RUN/pg-down.lock"
 flock -x -w 600 9
 "$MS_SRCDIR/testbed/pgctl" stop
@@ -176,6 +178,7 @@ wait_for 30 test -e "$spooled"
 tap_ok $? "with PostgreSQL stopped, job $id's row is spooled ($spooled)"
 "$MS_SRCDIR/testbed/pgctl" start
 flock -u 9
+flock -s 7
 flush () {
     $ms collect --config /dev/null --set "spool_dir=$MS_SPOOL_DIR" \
         --set "conninfo=$MS_PG_COLLECTOR_CONNINFO" flush 2>&1

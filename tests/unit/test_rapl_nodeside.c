@@ -22,16 +22,21 @@
 
 static char base[64], pc[128];
 
+/* Replace a counter file whole (write a temporary, rename it over), as the
+ * kernel's files change: the sampler reading beside us never sees an empty
+ * or half-written file. */
 static void
 put (const char *rel, unsigned long long v)
 {
-    char path[256];
+    char path[256], tmp[300];
     FILE *f;
     snprintf (path, sizeof (path), "%s/%s", pc, rel);
-    f = fopen (path, "w");
+    snprintf (tmp, sizeof (tmp), "%s.tmp", path);
+    f = fopen (tmp, "w");
     ck_assert_ptr_nonnull (f);
     fprintf (f, "%llu\n", v);
-    fclose (f);
+    ck_assert_int_eq (fclose (f), 0);
+    ck_assert_int_eq (rename (tmp, path), 0);
 }
 
 static void
