@@ -26,12 +26,12 @@ typedef struct {
     char munge_socket[512]; /* "" : libmunge's default */
     char **admin_users;     /* user names, or "@group" */
     size_t nadmin_users;
-    char **admin_groups;    /* group names (without '@') */
+    char **admin_groups; /* group names (without '@') */
     size_t nadmin_groups;
-    bool metrics_public;    /* GET /metrics without a credential */
-    bool allow_partition;   /* users may pin "cluster/partition" */
-    size_t max_body;        /* 0: APIREQ_BODY_MAX */
-    size_t max_script;      /* 0: APIREQ_SCRIPT_MAX */
+    bool metrics_public;          /* GET /metrics without a credential */
+    bool allow_partition;         /* users may pin "cluster/partition" */
+    size_t max_body;              /* 0: APIREQ_BODY_MAX */
+    size_t max_script;            /* 0: APIREQ_SCRIPT_MAX */
     const char *db_conninfo;      /* the daemon's role */
     const char *db_password_file; /* NULL or a 0600 file */
     unsigned threads;             /* 0: 1 (one database connection each) */

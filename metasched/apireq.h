@@ -14,32 +14,32 @@
 
 #include "metasched/error.h"
 
-#define APIREQ_BODY_MAX (2 * 1024 * 1024)   /* request body, bytes */
-#define APIREQ_SCRIPT_MAX (1024 * 1024)     /* default max_script_bytes */
-#define APIREQ_ENV_MAX 256                  /* environment entries */
-#define APIREQ_ENV_LEN_MAX 4096             /* bytes per entry */
-#define APIREQ_NAME_MAX 128                 /* name, app: bytes */
-#define APIREQ_PATH_MAX 4096                /* cwd, stdout, stderr, stdin */
-#define APIREQ_COUNT_MAX 100000             /* nodes, tasks, ... */
+#define APIREQ_BODY_MAX (2 * 1024 * 1024) /* request body, bytes */
+#define APIREQ_SCRIPT_MAX (1024 * 1024)   /* default max_script_bytes */
+#define APIREQ_ENV_MAX 256                /* environment entries */
+#define APIREQ_ENV_LEN_MAX 4096           /* bytes per entry */
+#define APIREQ_NAME_MAX 128               /* name, app: bytes */
+#define APIREQ_PATH_MAX 4096              /* cwd, stdout, stderr, stdin */
+#define APIREQ_COUNT_MAX 100000           /* nodes, tasks, ... */
 
 typedef struct {
     char *script; /* owned; starts with "#!" */
     size_t script_len;
-    char name[APIREQ_NAME_MAX + 1];     /* "" when not given */
-    char app[APIREQ_NAME_MAX + 1];      /* "" when not given */
-    int nodes;                          /* >= 1 (default 1) */
-    int tasks;                          /* 0: not given */
-    int tasks_per_node;                 /* 0: not given */
-    int cpus_per_task;                  /* 0: not given */
-    uint32_t time_limit_min;            /* 0: not given */
+    char name[APIREQ_NAME_MAX + 1]; /* "" when not given */
+    char app[APIREQ_NAME_MAX + 1];  /* "" when not given */
+    int nodes;                      /* >= 1 (default 1) */
+    int tasks;                      /* 0: not given */
+    int tasks_per_node;             /* 0: not given */
+    int cpus_per_task;              /* 0: not given */
+    uint32_t time_limit_min;        /* 0: not given */
     bool exclusive;
-    char *cwd;                          /* owned, absolute path */
-    char *std_out;                      /* owned or NULL */
-    char *std_err;                      /* owned or NULL */
-    char *std_in;                       /* owned or NULL */
-    char **environment;                 /* owned "NAME=value" strings */
+    char *cwd;          /* owned, absolute path */
+    char *std_out;      /* owned or NULL */
+    char *std_err;      /* owned or NULL */
+    char *std_in;       /* owned or NULL */
+    char **environment; /* owned "NAME=value" strings */
     size_t nenvironment;
-    char partition[130];                /* "cluster/partition" or "" */
+    char partition[130]; /* "cluster/partition" or "" */
 } ms_apireq_t;
 
 typedef struct {

@@ -1,0 +1,362 @@
+/* jobs.c - the jobs table as the API sees it (jobs.h). Every statement is
+ * parameterized; jobs are rendered to JSON by the server (json_build_object)
+ * so the shape lives in one place, JOB_JSON below. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/jobs.h"
+
+/* A job as doc/api.md shows it; measured figures from the collectors'
+ * totals of the cluster job it ran as. */
+#define JOB_JSON                                                               \
+    "json_build_object ("                                                      \
+    " 'id', j.id, 'owner', j.owner_name, 'uid', j.owner_uid,"                  \
+    " 'gid', j.owner_gid, 'name', j.name, 'app', j.app, 'state', j.state,"     \
+    " 'cluster', j.cluster, 'partition', j.partition,"                         \
+    " 'freq_khz', j.freq_khz, 'cluster_job_id', j.cluster_job_id,"             \
+    " 'nodes', j.nodes, 'time_limit_min', j.time_limit_min,"                   \
+    " 'predicted_time_s', j.predicted_time_s,"                                 \
+    " 'predicted_energy_j', j.predicted_energy_j,"                             \
+    " 'predicted_wait_s', j.predicted_wait_s,"                                 \
+    " 'measured_time_s', m.runtime_s, 'measured_energy_j', m.energy_j,"        \
+    " 'attempts', j.attempts, 'reroutes', j.reroutes,"                         \
+    " 'last_error', j.last_error, 'exit_code', j.exit_code,"                   \
+    " 'claimed_cluster', j.claimed_cluster,"                                   \
+    " 'claimed_job_id', j.claimed_job_id,"                                     \
+    " 'submitted_at', to_char (j.submitted_at AT TIME ZONE 'UTC',"             \
+    "   'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),"                                    \
+    " 'updated_at', to_char (j.updated_at AT TIME ZONE 'UTC',"                 \
+    "   'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),"                                    \
+    " 'finished_at', to_char (j.finished_at AT TIME ZONE 'UTC',"               \
+    "   'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))::text"
+
+#define JOB_MEASURED                                                           \
+    " LEFT JOIN LATERAL ("                                                     \
+    "  SELECT max (t.runtime_s) AS runtime_s,"                                 \
+    "   CASE WHEN count (t.pkg_energy_j) + count (t.dram_energy_j) = 0"        \
+    "    THEN NULL ELSE coalesce (sum (t.pkg_energy_j), 0)"                    \
+    "     + coalesce (sum (t.dram_energy_j), 0) END AS energy_j"               \
+    "  FROM job_run_totals t"                                                  \
+    "  WHERE t.cluster = j.cluster AND t.slurm_job_id = j.cluster_job_id"      \
+    "  HAVING count (*) > 0) m ON true"
+
+#define FINAL_STATES "('completed', 'failed', 'cancelled')"
+
+static int
+missing (ms_error_t *errp, int64_t id)
+{
+    ms_err (errp, MS_ERR_MISSING, "no job %" PRId64, id);
+    if (errp)
+        errp->http_status = 404;
+    return -1;
+}
+
+int
+db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
+                const ms_apireq_t *req, int64_t *idp, ms_error_t *errp)
+{
+    char suid[24], sgid[24], snodes[24], slimit[24];
+    char *options = apireq_options_json (req);
+    const char *p[9];
+    PGresult *res;
+
+    if (!options)
+        return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    snprintf (suid, sizeof (suid), "%ld", (long)uid);
+    snprintf (sgid, sizeof (sgid), "%ld", (long)gid);
+    snprintf (snodes, sizeof (snodes), "%d", req->nodes);
+    snprintf (slimit, sizeof (slimit), "%" PRIu32, req->time_limit_min);
+    p[0] = suid;
+    p[1] = sgid;
+    p[2] = owner;
+    p[3] = req->name[0] ? req->name : NULL;
+    p[4] = req->app[0] ? req->app : NULL;
+    p[5] = req->script;
+    p[6] = options;
+    p[7] = snodes;
+    p[8] = req->time_limit_min ? slimit : NULL;
+    res = db_exec (db, "jobs_insert",
+                   "INSERT INTO jobs (owner_uid, owner_gid, owner_name, name,"
+                   " app, script, options, nodes, time_limit_min)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)"
+                   " RETURNING id",
+                   9, p, errp);
+    free (options);
+    if (!res)
+        return ms_err_prefix (errp, "storing the job");
+    *idp = strtoll (PQgetvalue (res, 0, 0), NULL, 10);
+    PQclear (res);
+    return 0;
+}
+
+/* Parse the JSON text of column 0 of row i. */
+static json_t *
+row_json (PGresult *res, int i, ms_error_t *errp)
+{
+    json_error_t je;
+    json_t *o = json_loads (PQgetvalue (res, i, 0), 0, &je);
+
+    if (!o)
+        ms_err (errp, MS_ERR_PROTOCOL, "job row %d: %s", i, je.text);
+    return o;
+}
+
+int
+db_jobs_list (db_t *db, long uid, const char *states, int limit, json_t **outp,
+              ms_error_t *errp)
+{
+    char suid[24], slimit[24];
+    const char *p[3];
+    json_t *arr, *o;
+    PGresult *res;
+    int i;
+
+    snprintf (suid, sizeof (suid), "%ld", uid);
+    snprintf (slimit, sizeof (slimit), "%d", limit > 0 ? limit : 1000);
+    p[0] = suid;
+    p[1] = states && states[0] ? states : NULL;
+    p[2] = slimit;
+    res = db_exec (db, "jobs_list",
+                   "SELECT " JOB_JSON " FROM jobs j" JOB_MEASURED
+                   " WHERE ($1::bigint = -1 OR j.owner_uid = $1::bigint)"
+                   "  AND ($2::text IS NULL OR j.state::text"
+                   "       = ANY (string_to_array ($2::text, ',')))"
+                   " ORDER BY j.id DESC LIMIT $3::int",
+                   3, p, errp);
+    if (!res)
+        return ms_err_prefix (errp, "listing jobs");
+    arr = json_array ();
+    for (i = 0; i < PQntuples (res); i++) {
+        if (!(o = row_json (res, i, errp))) {
+            json_decref (arr);
+            PQclear (res);
+            return -1;
+        }
+        json_array_append_new (arr, o);
+    }
+    PQclear (res);
+    *outp = json_pack ("{s:o}", "jobs", arr);
+    return 0;
+}
+
+int
+db_jobs_get (db_t *db, int64_t id, long uid, json_t **outp, ms_error_t *errp)
+{
+    char sid[24], suid[24];
+    const char *p[2] = { sid, suid };
+    PGresult *res;
+
+    snprintf (sid, sizeof (sid), "%" PRId64, id);
+    snprintf (suid, sizeof (suid), "%ld", uid);
+    res = db_exec (db, "jobs_get",
+                   "SELECT " JOB_JSON " FROM jobs j" JOB_MEASURED
+                   " WHERE j.id = $1::bigint"
+                   "  AND ($2::bigint = -1 OR j.owner_uid = $2::bigint)",
+                   2, p, errp);
+    if (!res)
+        return ms_err_prefix (errp, "reading job %" PRId64, id);
+    if (PQntuples (res) == 0) {
+        PQclear (res);
+        return missing (errp, id);
+    }
+    *outp = row_json (res, 0, errp);
+    PQclear (res);
+    return *outp ? 0 : -1;
+}
+
+int
+db_jobs_cancel (db_t *db, int64_t id, long uid, char statep[16],
+                ms_error_t *errp)
+{
+    char sid[24], suid[24];
+    const char *p[2] = { sid, suid };
+    PGresult *res;
+
+    snprintf (sid, sizeof (sid), "%" PRId64, id);
+    snprintf (suid, sizeof (suid), "%ld", uid);
+    /* One statement: the row lock makes a concurrent end or cancel either
+     * happen before (we see a final state) or after (it sees cancelled). */
+    res = db_exec (db, "jobs_cancel",
+                   "WITH v AS (SELECT id, state FROM jobs"
+                   "  WHERE id = $1::bigint"
+                   "   AND ($2::bigint = -1 OR owner_uid = $2::bigint)"
+                   "  FOR UPDATE),"
+                   " u AS (UPDATE jobs SET state = 'cancelled',"
+                   "   finished_at = coalesce (finished_at, now ())"
+                   "  WHERE id = (SELECT id FROM v)"
+                   "   AND state NOT IN " FINAL_STATES " RETURNING id)"
+                   " SELECT v.state::text, (SELECT count (*) FROM u) FROM v",
+                   2, p, errp);
+    if (!res)
+        return ms_err_prefix (errp, "cancelling job %" PRId64, id);
+    if (PQntuples (res) == 0) {
+        PQclear (res);
+        return missing (errp, id);
+    }
+    if (statep)
+        snprintf (statep, 16, "%s", PQgetvalue (res, 0, 0));
+    if (strcmp (PQgetvalue (res, 0, 1), "0") == 0) {
+        ms_err (errp, MS_ERR_INPUT, "job %" PRId64 " already ended (%s)", id,
+                PQgetvalue (res, 0, 0));
+        if (errp)
+            errp->http_status = 409;
+        PQclear (res);
+        return -1;
+    }
+    if (statep)
+        snprintf (statep, 16, "cancelled");
+    PQclear (res);
+    return 0;
+}
+
+int
+db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
+               int64_t cluster_job_id, bool *runp, ms_error_t *errp)
+{
+    char sid[24], suid[24], scj[24];
+    const char *p[4] = { sid, suid, cluster, scj };
+    PGresult *res;
+
+    snprintf (sid, sizeof (sid), "%" PRId64, id);
+    snprintf (suid, sizeof (suid), "%ld", uid);
+    snprintf (scj, sizeof (scj), "%" PRId64, cluster_job_id);
+    /* The UPDATE wins only while nobody has claimed (or the claimer is this
+     * same cluster job); concurrent claimers serialize on the row lock and
+     * the loser re-reads the row and finds it claimed. */
+    res = db_exec (
+        db, "jobs_claim",
+        "WITH v AS (SELECT id FROM jobs WHERE id = $1::bigint"
+        "   AND owner_uid = $2::bigint),"
+        " u AS (UPDATE jobs SET claimed_cluster = $3::text,"
+        "   claimed_job_id = $4::bigint,"
+        "   claimed_at = coalesce (claimed_at, now ())"
+        "  WHERE id = (SELECT id FROM v)"
+        "   AND state NOT IN " FINAL_STATES
+        "   AND (claimed_cluster IS NULL OR (claimed_cluster = $3::text"
+        "        AND claimed_job_id = $4::bigint)) RETURNING id)"
+        " SELECT (SELECT count (*) FROM v), (SELECT count (*) FROM u)",
+        4, p, errp);
+    if (!res)
+        return ms_err_prefix (errp, "claiming job %" PRId64, id);
+    if (strcmp (PQgetvalue (res, 0, 0), "0") == 0) {
+        PQclear (res);
+        return missing (errp, id);
+    }
+    *runp = strcmp (PQgetvalue (res, 0, 1), "0") != 0;
+    PQclear (res);
+    return 0;
+}
+
+int
+db_settings_read (db_t *db, json_t **outp, ms_error_t *errp)
+{
+    PGresult *res;
+    json_t *o;
+    int i;
+
+    res = db_exec (db, "settings_read",
+                   "SELECT key, value::text FROM settings ORDER BY key", 0,
+                   NULL, errp);
+    if (!res)
+        return ms_err_prefix (errp, "reading settings");
+    o = json_object ();
+    for (i = 0; i < PQntuples (res); i++) {
+        json_t *v = json_loads (PQgetvalue (res, i, 1), JSON_DECODE_ANY, NULL);
+        if (v)
+            json_object_set_new (o, PQgetvalue (res, i, 0), v);
+    }
+    PQclear (res);
+    *outp = o;
+    return 0;
+}
+
+int
+db_settings_write (db_t *db, const json_t *obj, const char *updated_by,
+                   ms_error_t *errp)
+{
+    const char *key;
+    json_t *v;
+
+    if (db_begin (db, errp) < 0)
+        return ms_err_prefix (errp, "saving settings");
+    json_object_foreach ((json_t *)obj, key, v)
+    {
+        char *text = json_dumps (v, JSON_ENCODE_ANY | JSON_COMPACT);
+        const char *p[3] = { key, text, updated_by };
+        int rc;
+
+        if (!text) {
+            db_rollback (db);
+            return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+        }
+        rc = db_command (db, "settings_write",
+                         "INSERT INTO settings (key, value, updated_by)"
+                         " VALUES ($1, $2::jsonb, $3)"
+                         " ON CONFLICT (key) DO UPDATE SET"
+                         "  value = EXCLUDED.value, updated_at = now (),"
+                         "  updated_by = EXCLUDED.updated_by",
+                         3, p, NULL, errp);
+        free (text);
+        if (rc < 0) {
+            db_rollback (db);
+            return ms_err_prefix (errp, "saving setting '%s'", key);
+        }
+    }
+    if (db_commit (db, errp) < 0)
+        return ms_err_prefix (errp, "saving settings");
+    return 0;
+}
+
+int
+db_jobs_metrics (db_t *db, db_jobs_metrics_t *m, ms_error_t *errp)
+{
+    PGresult *res;
+    int i;
+
+    memset (m, 0, sizeof (*m));
+    res = db_exec (db, "jobs_metrics_states",
+                   "SELECT s::text, count (j.id)"
+                   " FROM unnest (enum_range (NULL::job_state)) s"
+                   " LEFT JOIN jobs j ON j.state = s GROUP BY s ORDER BY s",
+                   0, NULL, errp);
+    if (!res)
+        return ms_err_prefix (errp, "counting jobs");
+    for (i = 0; i < PQntuples (res) && i < 10; i++) {
+        snprintf (m->state[i], sizeof (m->state[i]), "%s",
+                  PQgetvalue (res, i, 0));
+        m->count[i] = strtol (PQgetvalue (res, i, 1), NULL, 10);
+    }
+    m->nstates = i;
+    PQclear (res);
+    res = db_exec (
+        db, "jobs_metrics_figures",
+        "SELECT (SELECT count (*) FROM job_submissions),"
+        " avg (abs (j.predicted_time_s - m.runtime_s) / m.runtime_s)"
+        "  FILTER (WHERE j.predicted_time_s IS NOT NULL AND m.runtime_s > 0),"
+        " count (*) FILTER (WHERE j.predicted_time_s IS NOT NULL"
+        "  AND m.runtime_s > 0),"
+        " avg (abs (j.predicted_energy_j - m.energy_j) / m.energy_j)"
+        "  FILTER (WHERE j.predicted_energy_j IS NOT NULL AND m.energy_j > 0),"
+        " count (*) FILTER (WHERE j.predicted_energy_j IS NOT NULL"
+        "  AND m.energy_j > 0),"
+        " coalesce (sum (m.energy_j), 0)"
+        " FROM jobs j" JOB_MEASURED " WHERE j.cluster_job_id IS NOT NULL",
+        0, NULL, errp);
+    if (!res)
+        return ms_err_prefix (errp, "computing metrics");
+    m->dispatches = strtol (PQgetvalue (res, 0, 0), NULL, 10);
+    m->time_abs_err
+        = PQgetisnull (res, 0, 1) ? NAN : strtod (PQgetvalue (res, 0, 1), NULL);
+    m->time_n = strtol (PQgetvalue (res, 0, 2), NULL, 10);
+    m->energy_abs_err
+        = PQgetisnull (res, 0, 3) ? NAN : strtod (PQgetvalue (res, 0, 3), NULL);
+    m->energy_n = strtol (PQgetvalue (res, 0, 4), NULL, 10);
+    m->energy_joules = strtod (PQgetvalue (res, 0, 5), NULL);
+    PQclear (res);
+    return 0;
+}

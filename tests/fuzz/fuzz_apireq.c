@@ -1,0 +1,24 @@
+/* fuzz_apireq.c - arbitrary bytes as an API job request body. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "metasched/apireq.h"
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+    ms_apireq_limits_t lim = { 4096, size > 0 && (data[0] & 1) };
+    char field[80];
+    ms_apireq_t r;
+    ms_error_t err;
+
+    if (apireq_parse ((const char *)data, size, &lim, &r, field, sizeof (field),
+                      &err)
+        == 0) {
+        free (apireq_options_json (&r));
+        apireq_free (&r);
+    }
+    return 0;
+}

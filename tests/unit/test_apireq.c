@@ -1,0 +1,237 @@
+/* test_apireq.c - the API's job request parser: a good request, each bad
+ * field named, size limits, unknown keys. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/apireq.h"
+#include "tests/testutil.h"
+
+static ms_apireq_t r;
+static ms_error_t e;
+static char field[80];
+
+static int
+parse (const char *body, const ms_apireq_limits_t *lim)
+{
+    memset (&e, 0, sizeof (e));
+    return apireq_parse (body, strlen (body), lim, &r, field, sizeof (field),
+                         &e);
+}
+
+/* body must be refused with status naming field */
+static void
+refused (const char *body, int status, const char *want_field)
+{
+    ck_assert_msg (parse (body, NULL) == -1, "accepted: %s", body);
+    ck_assert_int_eq (e.http_status, status);
+    ck_assert_str_eq (field, want_field);
+    if (want_field[0])
+        ck_assert_msg (strstr (e.text, want_field), "'%s' not in '%s'",
+                       want_field, e.text);
+    ck_assert_ptr_null (r.script);
+}
+
+START_TEST (test_good)
+{
+    const char *body
+        = "{\"script\": \"#!/bin/sh\\nsrun md\\n\", \"name\": \"md-run\","
+          " \"app\": \"lammps\", \"nodes\": 2, \"tasks\": 8,"
+          " \"tasks_per_node\": 4, \"cpus_per_task\": 2,"
+          " \"time_limit_min\": 60, \"exclusive\": true,"
+          " \"cwd\": \"/home/alice/run1\", \"stdout\": \"out-%j.txt\","
+          " \"stderr\": null, \"stdin\": null,"
+          " \"environment\": [\"PATH=/usr/bin:/bin\", \"OMP_NUM_THREADS=4\"],"
+          " \"partition\": null}";
+    char *opts;
+
+    ck_assert_msg (parse (body, NULL) == 0, "%s", e.text);
+    ck_assert_str_eq (r.script, "#!/bin/sh\nsrun md\n");
+    ck_assert_uint_eq (r.script_len, 18);
+    ck_assert_str_eq (r.name, "md-run");
+    ck_assert_str_eq (r.app, "lammps");
+    ck_assert_int_eq (r.nodes, 2);
+    ck_assert_int_eq (r.tasks, 8);
+    ck_assert_int_eq (r.tasks_per_node, 4);
+    ck_assert_int_eq (r.cpus_per_task, 2);
+    ck_assert_uint_eq (r.time_limit_min, 60);
+    ck_assert (r.exclusive);
+    ck_assert_str_eq (r.cwd, "/home/alice/run1");
+    ck_assert_str_eq (r.std_out, "out-%j.txt");
+    ck_assert_ptr_null (r.std_err);
+    ck_assert_uint_eq (r.nenvironment, 2);
+    ck_assert_str_eq (r.environment[1], "OMP_NUM_THREADS=4");
+    ck_assert_str_eq (r.partition, "");
+    opts = apireq_options_json (&r);
+    ck_assert_ptr_nonnull (strstr (opts, "\"OMP_NUM_THREADS=4\""));
+    ck_assert_ptr_nonnull (strstr (opts, "\"cwd\":\"/home/alice/run1\""));
+    ck_assert_ptr_null (strstr (opts, "srun md")); /* the script is apart */
+    free (opts);
+    apireq_free (&r);
+}
+END_TEST
+
+START_TEST (test_defaults)
+{
+    ck_assert_msg (
+        parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\"}", NULL) == 0,
+        "%s", e.text);
+    ck_assert_int_eq (r.nodes, 1);
+    ck_assert_uint_eq (r.time_limit_min, 0);
+    ck_assert_str_eq (r.name, "");
+    ck_assert_uint_eq (r.nenvironment, 0);
+    apireq_free (&r);
+}
+END_TEST
+
+START_TEST (test_bad_fields)
+{
+#define S "\"script\":\"#!/bin/sh\\n\","
+#define C "\"cwd\":\"/tmp\","
+    refused ("{" C "\"nodes\":1}", 400, "script");
+    refused ("{" S "\"nodes\":1}", 400, "cwd");
+    refused ("{\"script\":\"echo hi\"," C "\"nodes\":1}", 400, "script");
+    refused ("{\"script\":42," C "\"nodes\":1}", 400, "script");
+    refused ("{\"script\":\"\"," C "\"nodes\":1}", 400, "script");
+    refused ("{" S "\"cwd\":\"relative/dir\"}", 400, "cwd");
+    refused ("{" S "\"cwd\":null}", 400, "cwd");
+    refused ("{" S C "\"nodes\":0}", 400, "nodes");
+    refused ("{" S C "\"nodes\":-3}", 400, "nodes");
+    refused ("{" S C "\"nodes\":2.5}", 400, "nodes");
+    refused ("{" S C "\"nodes\":\"2\"}", 400, "nodes");
+    refused ("{" S C "\"nodes\":100001}", 400, "nodes");
+    refused ("{" S C "\"tasks\":-1}", 400, "tasks");
+    refused ("{" S C "\"nodes\":4,\"tasks\":2}", 400, "tasks");
+    refused ("{" S C "\"nodes\":2,\"tasks\":9,\"tasks_per_node\":4}", 400,
+             "tasks");
+    refused ("{" S C "\"tasks_per_node\":true}", 400, "tasks_per_node");
+    refused ("{" S C "\"cpus_per_task\":-1}", 400, "cpus_per_task");
+    refused ("{" S C "\"time_limit_min\":0}", 400, "time_limit_min");
+    refused ("{" S C "\"time_limit_min\":\"1:00\"}", 400, "time_limit_min");
+    refused ("{" S C "\"exclusive\":1}", 400, "exclusive");
+    refused ("{" S C "\"name\":\"a\\nb\"}", 400, "name");
+    refused ("{" S C "\"app\":7}", 400, "app");
+    refused ("{" S C "\"stdout\":\"a\\u0000b\"}", 400, "stdout");
+    refused ("{" S C "\"stdin\":\"\"}", 400, "stdin");
+    refused ("{" S C "\"environment\":\"A=1\"}", 400, "environment");
+    refused ("{" S C "\"environment\":[\"A=1\",\"novalue\"]}", 400,
+             "environment[1]");
+    refused ("{" S C "\"environment\":[\"=x\"]}", 400, "environment[0]");
+    refused ("{" S C "\"environment\":[\"1A=x\"]}", 400, "environment[0]");
+    refused ("{" S C "\"environment\":[3]}", 400, "environment[0]");
+    /* pinning is refused unless the admin allows it */
+    refused ("{" S C "\"partition\":\"beta/compute\"}", 400, "partition");
+#undef S
+#undef C
+}
+END_TEST
+
+START_TEST (test_partition)
+{
+    ms_apireq_limits_t lim = { 0, true };
+
+    ck_assert_msg (parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+                          "\"partition\":\"beta/compute\"}",
+                          &lim)
+                       == 0,
+                   "%s", e.text);
+    ck_assert_str_eq (r.partition, "beta/compute");
+    apireq_free (&r);
+    ck_assert_int_eq (parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+                             "\"partition\":\"compute\"}",
+                             &lim),
+                      -1);
+    ck_assert_str_eq (field, "partition");
+    ck_assert_int_eq (parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+                             "\"partition\":\"beta/comp;rm\"}",
+                             &lim),
+                      -1);
+    ck_assert_str_eq (field, "partition");
+}
+END_TEST
+
+START_TEST (test_unknown_key)
+{
+    refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\",\"partiton\":1}",
+             400, "partiton");
+    ck_assert_ptr_nonnull (strstr (e.text, "unknown key"));
+}
+END_TEST
+
+START_TEST (test_malformed)
+{
+    refused ("{\"script\":", 400, "");
+    ck_assert_ptr_nonnull (strstr (e.text, "malformed JSON"));
+    refused ("[1,2]", 400, "");
+    refused ("", 400, "");
+    /* a key twice is malformed, not silently the last one */
+    refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/a\",\"cwd\":\"/b\"}", 400,
+             "");
+}
+END_TEST
+
+START_TEST (test_limits)
+{
+    ms_apireq_limits_t lim = { 64, false };
+    size_t n = 300 * 1024, i;
+    char *big = malloc (n + 100), *p;
+
+    /* script over max_script: 413 naming script */
+    ck_assert_int_eq (
+        parse ("{\"script\":\"#!/bin/sh\\n"
+               "0123456789012345678901234567890123456789012345678901234567890"
+               "\",\"cwd\":\"/tmp\"}",
+               &lim),
+        -1);
+    ck_assert_int_eq (e.http_status, 413);
+    ck_assert_str_eq (field, "script");
+    /* 257 environment entries */
+    p = big
+        + sprintf (big, "{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/t\","
+                        "\"environment\":[");
+    for (i = 0; i < 257; i++)
+        p += sprintf (p, "%s\"V%zu=1\"", i ? "," : "", i);
+    strcpy (p, "]}");
+    refused (big, 413, "environment");
+    /* an entry over 4 KiB */
+    p = big
+        + sprintf (big, "{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/t\","
+                        "\"environment\":[\"A=");
+    memset (p, 'x', 4100);
+    strcpy (p + 4100, "\"]}");
+    refused (big, 413, "environment[0]");
+    /* a name over 128 bytes */
+    p = big
+        + sprintf (big, "{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/t\","
+                        "\"name\":\"");
+    memset (p, 'n', 129);
+    strcpy (p + 129, "\"}");
+    refused (big, 400, "name");
+    free (big);
+    /* a body over 2 MiB is refused before parsing */
+    big = malloc (APIREQ_BODY_MAX + 2);
+    memset (big, ' ', APIREQ_BODY_MAX + 1);
+    big[APIREQ_BODY_MAX + 1] = '\0';
+    ck_assert_int_eq (parse (big, NULL), -1);
+    ck_assert_int_eq (e.http_status, 413);
+    free (big);
+}
+END_TEST
+
+int
+main (void)
+{
+    Suite *s = suite_create ("apireq");
+    TCase *tc = tcase_create ("parse");
+
+    tcase_add_test (tc, test_good);
+    tcase_add_test (tc, test_defaults);
+    tcase_add_test (tc, test_bad_fields);
+    tcase_add_test (tc, test_partition);
+    tcase_add_test (tc, test_unknown_key);
+    tcase_add_test (tc, test_malformed);
+    tcase_add_test (tc, test_limits);
+    suite_add_tcase (s, tc);
+    return test_run_suite (s);
+}
