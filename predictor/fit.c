@@ -243,13 +243,35 @@ fit_robust (group_t *const *gr, group_t *const *gf, size_t m, int which,
     gsl_multifit_robust (X, y, c, cv, ws);
     {
         gsl_multifit_robust_stats st = gsl_multifit_robust_statistics (ws);
+        double sw = 0, swy = 0, rss = 0, tss = 0, mu;
         for (int i = 0; i < 3; i++) {
             cf[i] = gsl_vector_get (c, i);
             for (int j = 0; j < 3; j++)
                 cov[3 * i + j] = gsl_matrix_get (cv, i, j);
         }
         *sd = st.sigma;
-        *r2 = st.Rsq;
+        /* GSL's Rsq is taken around the mean of the scaled y, which is
+         * about 1 for every row, so it says nothing. R^2 here is the one
+         * of OLS mode (relative residuals, total sum of squares around the
+         * 1/y^2-weighted mean), over the runs the bisquare weights keep,
+         * each counted with its final weight. Row i of X is scaled by
+         * sc_i = X[i][0], so y_i = y[i] / sc_i and its weight sc_i^2. */
+        for (size_t i = 0; i < n; i++) {
+            double wi = gsl_vector_get (st.weights, i);
+            double sc = gsl_matrix_get (X, i, 0), yi = gsl_vector_get (y, i) / sc;
+            sw += wi * sc * sc;
+            swy += wi * sc * sc * yi;
+        }
+        mu = sw > 0 ? swy / sw : 0;
+        for (size_t i = 0; i < n; i++) {
+            double wi = gsl_vector_get (st.weights, i);
+            double sc = gsl_matrix_get (X, i, 0), ys = gsl_vector_get (y, i);
+            double fit = cf[0] * sc + cf[1] * gsl_matrix_get (X, i, 1)
+                         + cf[2] * gsl_matrix_get (X, i, 2);
+            rss += wi * (ys - fit) * (ys - fit);
+            tss += wi * (ys - mu * sc) * (ys - mu * sc);
+        }
+        *r2 = tss > 0 ? 1 - rss / tss : 1;
         *tq = pred_tq ((double)n - 3);
     }
     gsl_multifit_robust_free (ws);

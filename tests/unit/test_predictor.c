@@ -346,6 +346,16 @@ START_TEST (robust_fit_resists_outliers)
     printf ("# outliers: max relative error OLS %.3f, robust %.3f\n", eo, er);
     ck_assert_double_lt (er, 0.05);
     ck_assert_double_lt (er, eo / 3);
+    /* the robust fit's R^2 is that of the runs it keeps: near 1 here, as
+     * for a least-squares fit of the clean runs, and never below 0 */
+    for (int k = 0; k < NF - 1; k++) {
+        pred_pairstat_t st;
+        ck_assert_int_eq (predictor_pair_stat (rob, "syn", 2000000, syn_f[k], &st, &e), 0);
+        ck_assert (st.present && st.fitted);
+        ck_assert_msg (st.r2_power > 0.95 && st.r2_power <= 1 && st.r2_cpi > 0.95
+                       && st.r2_cpi <= 1, "%u kHz: R^2 P %.4f, CPI %.4f", syn_f[k],
+                       st.r2_power, st.r2_cpi);
+    }
     free (runs);
     predictor_free (ols);
     predictor_free (rob);
