@@ -1,1 +1,35 @@
-# metasched/cli.mk: see the comment at its top once written.
+# metasched/cli.mk: the user commands (msbatch, msqueue, mscancel) and the
+# client library of metaschedd's API (libmsclient.a, client.h) that they,
+# `metasched config` and the tests share. The client signs each request
+# with auth.c of libmsapi.a (api.mk).
+noinst_LIBRARIES += metasched/libmsclient.a
+metasched_libmsclient_a_SOURCES = \
+	metasched/client.c metasched/client.h \
+	metasched/clifmt.c metasched/clifmt.h
+metasched_libmsclient_a_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
+
+# What a program linking the client needs after its own objects.
+MSCLIENT_LIBS = metasched/libmsclient.a metasched/libmsapi.a \
+	metasched/libmscommon.a $(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) -lm
+MSCLIENT_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
+
+bin_PROGRAMS += metasched/msbatch metasched/msqueue metasched/mscancel
+metasched_msbatch_SOURCES = metasched/msbatch.c
+metasched_msbatch_CFLAGS = $(MSCLIENT_CFLAGS)
+metasched_msbatch_LDADD = $(MSCLIENT_LIBS)
+metasched_msqueue_SOURCES = metasched/msqueue.c
+metasched_msqueue_CFLAGS = $(MSCLIENT_CFLAGS)
+metasched_msqueue_LDADD = $(MSCLIENT_LIBS)
+metasched_mscancel_SOURCES = metasched/mscancel.c
+metasched_mscancel_CFLAGS = $(MSCLIENT_CFLAGS)
+metasched_mscancel_LDADD = $(MSCLIENT_LIBS)
+
+dist_man_MANS += doc/msbatch.1 doc/msqueue.1 doc/mscancel.1
+
+# The client's own handling of addresses, errors and malformed answers.
+check_PROGRAMS += tests/unit/test_client
+tests_unit_test_client_SOURCES = tests/unit/test_client.c tests/testutil.h \
+	tests/testbed_env.c tests/testbed_env.h
+tests_unit_test_client_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_client_LDADD = $(MSCLIENT_LIBS) $(TEST_LIBS)
+TESTS += tests/unit/test_client
