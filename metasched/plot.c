@@ -154,3 +154,20 @@ plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
     (void)t0;
     return run_gnuplot (dir, "utilization.gp", errp);
 }
+
+int
+plot_render (const char *dir, const char *base, const char *plot_file,
+             ms_error_t *errp)
+{
+    char name[512];
+    FILE *g;
+
+    snprintf (name, sizeof (name), "%s.gp", base);
+    if (!(g = open_in (dir, name, errp)))
+        return -1;
+    terminals (g, base, plot_file);
+    if (fclose (g) != 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s/%s: %s", dir, name,
+                       strerror (errno));
+    return run_gnuplot (dir, name, errp);
+}

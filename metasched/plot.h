@@ -29,4 +29,12 @@ int plot_utilization (const char *dir, const char *title,
                       const double *const *series, size_t nruns, size_t nbins,
                       double t0, const double *binw, ms_error_t *errp);
 
+/* Render a plot whose commands are in DIR/plot_file (data files beside it)
+ * to DIR/BASE.png and DIR/BASE.svg: writes DIR/BASE.gp, which sets each
+ * terminal and loads plot_file, and runs gnuplot on it (no shell). Returns
+ * 0, 1 when gnuplot was not found (files written, no images), -1 on error.
+ * Other parts (metasched report) draw their own plots with it. */
+int plot_render (const char *dir, const char *base, const char *plot_file,
+                 ms_error_t *errp);
+
 #endif /* MS_PLOT_H */
