@@ -620,6 +620,58 @@ START_TEST (test_db_down)
 }
 END_TEST
 
+START_TEST (test_admin_group_public_metrics)
+{
+    ms_api_conf_t conf = { 0 };
+    char *groups[] = { "@nosuchgroup", "@msuser2" };
+    char path[256], conninfo[1024], *cred;
+    ms_api_t *second;
+    ms_error_t e;
+    resp_t r;
+
+    /* admins by group (msuser2's primary group), metrics for anyone */
+    snprintf (path, sizeof (path), "%s/second.sock", sockdir);
+    snprintf (conf.socket_path, sizeof (conf.socket_path), "%s", path);
+    snprintf (conf.munge_socket, sizeof (conf.munge_socket), "%s", munge_sock);
+    snprintf (conninfo, sizeof (conninfo), "%s dbname=%s",
+              getenv ("MS_PG_CONNINFO"), scratch);
+    conf.db_conninfo = conninfo;
+    conf.admin_users = groups;
+    conf.nadmin_users = 2;
+    conf.metrics_public = true;
+    second = api_start (&conf, NULL, NULL, &e);
+    ck_assert_msg (second != NULL, "%s", e.text);
+    snprintf (sockpath, sizeof (sockpath), "%s", path);
+    if (strcmp (user2, "msuser2") == 0) {
+        r = req_as (user2, "PUT", "/v1/settings", "{\"exploration\": 0.1}");
+        ck_assert_msg (r.status == 200, "%ld %s", r.status, r.text);
+        resp_free (&r);
+    }
+    r = req_as (user1, "PUT", "/v1/settings", "{\"exploration\": 0.2}");
+    ck_assert_int_eq (r.status, 403);
+    resp_free (&r);
+    r = req_as (NULL, "PUT", "/v1/settings", "{\"exploration\": 0.2}");
+    ck_assert_int_eq (r.status, 403); /* root is no admin here */
+    resp_free (&r);
+    r = send_raw (false, "GET", "/metrics", NULL, 0, "", NULL);
+    ck_assert_msg (r.status == 200, "%ld %s", r.status, r.text);
+    ck_assert_ptr_nonnull (strstr (r.text, "metasched_jobs{state="));
+    resp_free (&r);
+    /* a credential is still checked when one is sent */
+    cred = cred_for (user1, "GET", "/v1/jobs", NULL, 0);
+    r = send_raw (false, "GET", "/metrics", NULL, 0, cred, NULL);
+    ck_assert_int_eq (r.status, 401);
+    resp_free (&r);
+    free (cred);
+    /* endpoints whose hook the daemon did not give */
+    r = req_as (user1, "GET", "/v1/clusters", NULL);
+    ck_assert_int_eq (r.status, 503);
+    resp_free (&r);
+    snprintf (sockpath, sizeof (sockpath), "%s/api.sock", sockdir);
+    api_stop (second);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -718,6 +770,7 @@ main (void)
     tcase_add_test (tc, test_bad_requests);
     tcase_add_test (tc, test_metrics_and_tcp);
     tcase_add_test (tc, test_db_down);
+    tcase_add_test (tc, test_admin_group_public_metrics);
     suite_add_tcase (s, tc);
     sr = srunner_create (s);
     /* the server's threads live in this process: no fork per test */
