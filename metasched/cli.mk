@@ -33,3 +33,14 @@ tests_unit_test_client_SOURCES = tests/unit/test_client.c tests/testutil.h \
 tests_unit_test_client_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_client_LDADD = $(MSCLIENT_LIBS) $(TEST_LIBS)
 TESTS += tests/unit/test_client
+
+# The user commands against the real metaschedd on the test bed.
+TESTS += tests/integration/test_cli.sh
+EXTRA_DIST += tests/integration/test_cli.sh
+
+# Submission throughput through metasched against direct slurmrestd.
+EXTRA_PROGRAMS += bench/bench_submit
+bench_bench_submit_SOURCES = bench/bench_submit.c
+bench_bench_submit_CFLAGS = $(MSCLIENT_CFLAGS)
+bench_bench_submit_LDADD = partitions/libpartitions.a $(MSCLIENT_LIBS)
+bench_programs += bench/bench_submit
