@@ -313,15 +313,11 @@ do_fit (opts_t *o)
     for (size_t i = 0; i < predictor_narchs (p); i++) {
         const char *a = predictor_arch_name (p, i);
         char pw[4096], tm[4096];
-        pred_pairstat_t st;
-        const uint32_t *f;
-        size_t nf;
+        const pred_run_t *r = predictor_runs_get (o->runs, &n);
         int any = 0;
-        predictor_arch_info (p, a, &f, &nf, NULL, NULL, NULL, NULL);
-        for (size_t k = 0; k < nf && !any; k++)
-            for (size_t j = 0; j < nf && !any; j++)
-                if (predictor_pair_stat (p, a, f[k], f[j], &st, NULL) == 0 && st.fitted)
-                    any = 1;
+        /* every arch with runs, also one where no pair could be fitted */
+        for (size_t k = 0; k < n && !any; k++)
+            any = strcmp (r[k].arch, a) == 0;
         if (!any)
             continue;
         summary (p, a);

@@ -19,6 +19,10 @@ tests_unit_test_predictor_eamc_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_predictor_eamc_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_predictor_eamc
 
+# `metasched model` end to end (shell, TAP): needs metasched/metasched.
+TESTS += tests/integration/test_cli_model.sh
+EXTRA_DIST += tests/integration/test_cli_model.sh
+
 # Fuzz target of the model-file and runs readers: built for `make check`
 # with the standalone driver (tests/fuzz/run-fuzz.sh runs it on its corpus),
 # and with libFuzzer under --enable-fuzzing.
