@@ -802,8 +802,12 @@ daemon_conf_database (const char *path, char *out, size_t outlen, int *linep,
         if ((next = strchr (l, '\n')))
             *next++ = '\0';
         lineno++;
-        if ((eq = strchr (l, '#')))
-            *eq = '\0';
+        for (char *h = l; *h; h++) /* comments as dconf.c reads them */
+            if ((*h == '#' || *h == ';')
+                && (h == l || h[-1] == ' ' || h[-1] == '\t')) {
+                *h = '\0';
+                break;
+            }
         ms_strtrim (l);
         if (!*l)
             continue;

@@ -9,6 +9,7 @@ int cmd_model (int argc, char **argv);
 int cmd_simulate (int argc, char **argv);
 int cmd_db (int argc, char **argv);
 int cmd_collect (int argc, char **argv);
+int cmd_config (int argc, char **argv);
 int cmd_report (int argc, char **argv);
 
 /* Default location of the cluster configuration. */

@@ -20,6 +20,8 @@ static const struct {
     { "db", cmd_db, "migrate the database, sync clusters, fit models from job_runs" },
     { "collect", cmd_collect,
       "send spooled measurements, ingest Slurm accounting" },
+    { "config", cmd_config,
+      "show and change metaschedd's scheduling settings (admins)" },
     { "report", cmd_report,
       "energy used and saved, prediction error over time" },
 };
