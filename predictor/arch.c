@@ -143,7 +143,7 @@ predictor_arch_info (const predictor_t *p, const char *arch,
                      uint32_t *nominal_khz, int *cores_per_node,
                      double *idle_power_w, ms_error_t *errp)
 {
-    pred_arch_t *a;
+    pred_arch_t *a = NULL;
     if (pred_arch_lookup (p, arch, &a, errp) < 0)
         return -1;
     if (freqs_khz)

@@ -386,7 +386,7 @@ predictor_fit (predictor_t *p, const pred_run_t *runs, size_t nruns,
         return ms_err (errp, MS_ERR_INPUT, "no runs to fit");
     k = ms_xmalloc (nruns * sizeof (*k));
     for (size_t i = 0; i < nruns; i++) {
-        int ai, fi;
+        int ai = -1, fi = -1;
         if (check_run (p, &runs[i], i, &ai, &fi, errp) < 0) {
             free (k);
             return -1;

@@ -36,6 +36,8 @@ typedef struct {
     double tq;                  /* t quantile for dof = n - 3 */
     double r2_p, r2_c;
     size_t n, apps;
+    double h_loaded;            /* log half-width of a loaded pair (no fit
+                                 * statistics), set when it is read */
 } pred_pair_t;
 
 typedef struct {

@@ -135,6 +135,7 @@ static void
 merge (pred_arch_t *a, int which, const double *v, const unsigned char *present)
 {
     size_t n = a->nf * a->nf;
+    double far = log ((double)a->freqs[a->nf - 1] / a->freqs[0]);
     if (!a->pairs)
         a->pairs = ms_xcalloc (n, sizeof (pred_pair_t));
     for (size_t i = 0; i < n; i++) {
@@ -142,6 +143,13 @@ merge (pred_arch_t *a, int which, const double *v, const unsigned char *present)
         if (q->fitted) { /* a loaded file replaces a fit */
             memset (q, 0, sizeof (*q));
         }
+        /* Model error of a loaded pair, growing with the distance between
+         * its frequencies (project.c, PRED_LOADED_REL_SD): computed here
+         * once rather than for every projection. */
+        q->h_loaded = far > 0 ? 1.6448536269514722 * PRED_LOADED_REL_SD
+                                    * fabs (log ((double)a->freqs[i / a->nf]
+                                                 / a->freqs[i % a->nf])) / far
+                              : 0;
         if (which == 'P') {
             q->has_p = present[i];
             q->cp[0] = v[3 * i + 2];

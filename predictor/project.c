@@ -102,11 +102,11 @@ pred_project_pair (const pred_arch_t *a, size_t fi, const pred_signature_t *sig,
         *hp = sqrt (mp * mp + sp * sp);
         *ht = sqrt (mt * mt + st * st);
     } else {
-        double far = log ((double)a->freqs[a->nf - 1] / a->freqs[0]);
-        double m = far > 0 ? 1.6448536269514722 * PRED_LOADED_REL_SD
-                   * fabs (log (f_nom / f)) / far : 0;
-        *hp = sqrt (m * m + sp * sp);
-        *ht = sqrt (m * m + st * st);
+        /* 1.645 * PRED_LOADED_REL_SD * |log(nom/f)| / log(fmax/fmin),
+         * computed when the pair was read (modelfile.c) */
+        double m = q->h_loaded;
+        *hp = sp > 0 ? sqrt (m * m + sp * sp) : m;
+        *ht = st > 0 ? sqrt (m * m + st * st) : m;
     }
     return 0;
 }

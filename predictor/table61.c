@@ -1,7 +1,7 @@
 /* table61.c - the project's own typed copy of Table 6.1 of the EAMC
- * chapter (D'Amico, 2021, "Set of applications and their characteristics",
- * seeds/000 section 6.3; the 8 apps on three Xeon partitions, one node, all
- * cores, nominal frequency):
+ * chapter (M. D'Amico, PhD thesis, UPC Barcelona, 2021, chapter 6, section
+ * 6.5: "Set of applications and their characteristics"; seeds/000; the 8
+ * apps on three Xeon partitions, one node, all cores, nominal frequency):
  *   p1 = 2x Xeon Platinum 8168, 1.2..2.7 GHz
  *   p2 = 2x Xeon Gold 6254,     1.2..3.1 GHz
  *   p3 = 2x Xeon Gold 6148,     1.0..2.4 GHz
