@@ -1,1 +1,32 @@
-# metasched/daemon.mk: metaschedd, its API and the user commands (see doc/daemon.md).
+# metasched/daemon.mk: metaschedd: its configuration, the scheduling cycle
+# and the cycle's statements (see doc/daemon.md); the daemon's tests and
+# the decision benchmark. The API server is metasched/libmsapi.a
+# (api.mk).
+DAEMON_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS) \
+	$(GSL_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) -DMS_BINDIR='"$(bindir)"'
+
+noinst_LIBRARIES += metasched/libmsdaemon.a
+metasched_libmsdaemon_a_SOURCES = \
+	metasched/dconf.c metasched/dconf.h \
+	metasched/daemon.c metasched/daemon.h \
+	db/queue.c db/queue.h
+metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
+
+DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \
+	metasched/libmscore.a partitions/libsim.a partitions/libpartitions.a \
+	predictor/libpredictor.a metasched/libmscommon.a \
+	$(MHD_LIBS) $(MUNGE_LIBS) $(PQ_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) \
+	$(GSL_LIBS) -lpthread -lm
+
+sbin_PROGRAMS += metasched/metaschedd
+metasched_metaschedd_SOURCES = metasched/metaschedd.c
+metasched_metaschedd_CFLAGS = $(DAEMON_CFLAGS)
+metasched_metaschedd_LDADD = $(DAEMON_LIBS)
+
+dist_man_MANS += doc/metaschedd.8 doc/metaschedd.conf.5
+dist_doc_DATA += doc/daemon.md
+EXTRA_DIST += metasched/metaschedd.service
+
+# ---- tests on the test bed ----
+TESTS += tests/integration/test_daemon_config.sh
+EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh

@@ -1,0 +1,472 @@
+/* queue.c - the statements of metaschedd's cycle (see queue.h). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/queue.h"
+#include "metasched/util.h"
+
+static void
+cp (char *dst, size_t len, PGresult *r, int row, int col)
+{
+    ms_strlcpy (dst, PQgetisnull (r, row, col) ? "" : PQgetvalue (r, row, col),
+                len);
+}
+
+static uint64_t
+u64 (PGresult *r, int row, int col)
+{
+    return PQgetisnull (r, row, col)
+               ? 0
+               : (uint64_t)strtoull (PQgetvalue (r, row, col), NULL, 10);
+}
+
+static double
+dbl (PGresult *r, int row, int col)
+{
+    return PQgetisnull (r, row, col) ? 0 : atof (PQgetvalue (r, row, col));
+}
+
+void
+queue_job_free (queue_job_t *j)
+{
+    if (!j)
+        return;
+    free (j->script);
+    free (j->options);
+    j->script = j->options = NULL;
+}
+
+int
+queue_queued_ids (db_t *db, size_t max, int64_t **idsp, size_t *np,
+                  ms_error_t *errp)
+{
+    char lim[32];
+    const char *p[1] = { lim };
+    PGresult *r;
+    int n;
+
+    snprintf (lim, sizeof (lim), "%zu", max);
+    r = db_exec (db, "q_queued",
+                 "SELECT id FROM jobs WHERE state = 'queued'"
+                 " ORDER BY id LIMIT $1::integer",
+                 1, p, errp);
+    if (!r)
+        return -1;
+    n = PQntuples (r);
+    *idsp = ms_xcalloc ((size_t)n + 1, sizeof (int64_t));
+    for (int i = 0; i < n; i++)
+        (*idsp)[i] = (int64_t)u64 (r, i, 0);
+    *np = (size_t)n;
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_get (db_t *db, int64_t id, queue_job_t *j, bool *found, ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[1] = { ids };
+    PGresult *r;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    memset (j, 0, sizeof (*j));
+    r = db_exec (db, "q_get",
+                 "SELECT owner_name, owner_uid, owner_gid, name, app,"
+                 " nodes, script, options::text,"
+                 " extract (epoch FROM now () - submitted_at),"
+                 " coalesce (user_time_limit_min, time_limit_min, 0)"
+                 " FROM jobs WHERE id = $1::bigint AND state = 'queued'",
+                 1, p, errp);
+    if (!r)
+        return -1;
+    *found = PQntuples (r) == 1;
+    if (*found) {
+        j->id = id;
+        cp (j->owner, sizeof (j->owner), r, 0, 0);
+        j->uid = atol (PQgetvalue (r, 0, 1));
+        j->gid = atol (PQgetvalue (r, 0, 2));
+        cp (j->name, sizeof (j->name), r, 0, 3);
+        cp (j->app, sizeof (j->app), r, 0, 4);
+        j->nodes = atoi (PQgetvalue (r, 0, 5));
+        j->script = ms_xstrdup (PQgetvalue (r, 0, 6));
+        j->options = ms_xstrdup (PQgetvalue (r, 0, 7));
+        j->age_s = dbl (r, 0, 8);
+        j->time_limit_min = (uint32_t)u64 (r, 0, 9);
+    }
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_claim (db_t *db, int64_t id, bool *claimed, ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[1] = { ids };
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    /* the first decision keeps the user's own limit (migration 0004) */
+    if (db_command (db, "q_claim",
+                    "UPDATE jobs SET state = 'deciding',"
+                    " user_time_limit_min = coalesce (user_time_limit_min,"
+                    " time_limit_min)"
+                    " WHERE id = $1::bigint AND state = 'queued'",
+                    1, p, &n, errp)
+        < 0)
+        return -1;
+    *claimed = n == 1;
+    return 0;
+}
+
+static int
+tx_fail (db_t *db, ms_error_t *errp)
+{
+    (void)errp;
+    db_rollback (db);
+    return -1;
+}
+
+int
+queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
+                   ms_error_t *errp)
+{
+    char ids[32], f[16], t[32], e[32], pw[32], w[32], lim[16], sc[32];
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    snprintf (f, sizeof (f), "%u", c->freq_khz);
+    snprintf (t, sizeof (t), "%.17g", c->time_s);
+    snprintf (e, sizeof (e), "%.17g", c->energy_j);
+    snprintf (pw, sizeof (pw), "%.17g", c->power_w);
+    snprintf (w, sizeof (w), "%.17g", c->wait_s);
+    snprintf (lim, sizeof (lim), "%u", c->time_limit_min);
+    snprintf (sc, sizeof (sc), "%.17g", c->score);
+    {
+        const char *p[9] = { ids, c->cluster, c->partition,
+                             f,   t,          e,
+                             pw,  w,          c->time_limit_min ? lim : NULL };
+        const char *q[7] = { ids, c->policy, c->cluster,        c->partition,
+                             f,   sc,        c->candidates_json };
+        if (db_begin (db, errp) < 0)
+            return -1;
+        if (db_command (db, "q_dispatching",
+                        "UPDATE jobs SET state = 'dispatching',"
+                        " cluster = $2, partition = $3,"
+                        " freq_khz = $4::integer,"
+                        " predicted_time_s = $5::double precision,"
+                        " predicted_energy_j = $6::double precision,"
+                        " predicted_power_w = $7::double precision,"
+                        " predicted_wait_s = $8::double precision,"
+                        " time_limit_min = $9::integer,"
+                        " attempts = attempts + 1"
+                        " WHERE id = $1::bigint AND state = 'deciding'",
+                        9, p, &n, errp)
+            < 0)
+            return tx_fail (db, errp);
+        if (n == 1
+            && db_command (db, "q_decision",
+                           "INSERT INTO decisions (job_id, policy, cluster,"
+                           " partition, freq_khz, score, candidates)"
+                           " VALUES ($1::bigint, $2, $3, $4, $5::integer,"
+                           " $6::double precision, $7::jsonb)",
+                           7, q, NULL, errp)
+                   < 0)
+            return tx_fail (db, errp);
+    }
+    if (db_commit (db, errp) < 0)
+        return -1;
+    *changed = n == 1;
+    return 0;
+}
+
+static int
+insert_sub (db_t *db, int64_t id, const queue_sub_new_t *s, const char *state,
+            ms_error_t *errp)
+{
+    char ids[32], f[16], cj[32], rk[16];
+    const char *p[7] = { ids, s->cluster, s->partition, s->freq_khz ? f : NULL,
+                         cj,  rk,         state };
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    snprintf (f, sizeof (f), "%u", s->freq_khz);
+    snprintf (cj, sizeof (cj), "%" PRIu64, s->cluster_job_id);
+    snprintf (rk, sizeof (rk), "%d", s->rank);
+    return db_command (db, "q_sub_insert",
+                       "INSERT INTO job_submissions (job_id, cluster,"
+                       " partition, freq_khz, cluster_job_id, rank, state)"
+                       " VALUES ($1::bigint, $2, $3, $4::integer, $5::bigint,"
+                       " $6::integer, $7) ON CONFLICT DO NOTHING",
+                       7, p, NULL, errp);
+}
+
+int
+queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs, size_t n,
+                 bool *changed, ms_error_t *errp)
+{
+    char ids[32], cj[32];
+    const char *p[4] = { ids, cj, subs[0].cluster, subs[0].partition };
+    long k = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    snprintf (cj, sizeof (cj), "%" PRIu64, subs[0].cluster_job_id);
+    if (db_begin (db, errp) < 0)
+        return -1;
+    if (db_command (db, "q_submitted",
+                    "UPDATE jobs SET state = 'submitted',"
+                    " cluster_job_id = $2::bigint, cluster = $3,"
+                    " partition = $4, last_error = NULL"
+                    " WHERE id = $1::bigint AND state = 'dispatching'",
+                    4, p, &k, errp)
+        < 0)
+        return tx_fail (db, errp);
+    for (size_t i = 0; i < n; i++)
+        if (insert_sub (db, id, &subs[i], "submitted", errp) < 0)
+            return tx_fail (db, errp);
+    if (db_commit (db, errp) < 0)
+        return -1;
+    *changed = k == 1;
+    return 0;
+}
+
+int
+queue_requeue (db_t *db, int64_t id, const char *from, const char *why,
+               bool reroute, bool *changed, ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[4] = { ids, from, why, reroute ? "1" : "0" };
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    if (db_command (db, "q_requeue",
+                    "UPDATE jobs SET state = 'queued', cluster = NULL,"
+                    " partition = NULL, cluster_job_id = NULL,"
+                    " freq_khz = NULL, last_error = $3,"
+                    " reroutes = reroutes + $4::integer"
+                    " WHERE id = $1::bigint AND state = $2::job_state",
+                    4, p, &n, errp)
+        < 0)
+        return -1;
+    *changed = n == 1;
+    return 0;
+}
+
+int
+queue_cancel (db_t *db, int64_t id, const char *from, const char *why,
+              bool *changed, ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[3] = { ids, from, why };
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    if (db_command (db, "q_cancel",
+                    "UPDATE jobs SET state = 'cancelled', last_error = $3,"
+                    " finished_at = now ()"
+                    " WHERE id = $1::bigint AND state = $2::job_state",
+                    3, p, &n, errp)
+        < 0)
+        return -1;
+    *changed = n == 1;
+    return 0;
+}
+
+int
+queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
+{
+    PGresult *r;
+    int n;
+
+    r = db_exec (
+        db, "q_live_jobs",
+        "SELECT id, state, cluster, partition, cluster_job_id,"
+        " claimed_cluster, claimed_job_id,"
+        " extract (epoch FROM now () - updated_at), nodes, reroutes,"
+        " predicted_time_s, app FROM jobs"
+        " WHERE state IN ('deciding', 'dispatching', 'submitted', 'running')"
+        " OR (state = 'cancelled' AND EXISTS (SELECT 1 FROM job_submissions s"
+        " WHERE s.job_id = jobs.id AND s.state IN ('submitted', 'running')))"
+        " ORDER BY id",
+        0, NULL, errp);
+    if (!r)
+        return -1;
+    n = PQntuples (r);
+    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_live_t));
+    for (int i = 0; i < n; i++) {
+        queue_live_t *l = &(*outp)[i];
+        l->id = (int64_t)u64 (r, i, 0);
+        cp (l->state, sizeof (l->state), r, i, 1);
+        cp (l->cluster, sizeof (l->cluster), r, i, 2);
+        cp (l->partition, sizeof (l->partition), r, i, 3);
+        l->cluster_job_id = u64 (r, i, 4);
+        cp (l->claimed_cluster, sizeof (l->claimed_cluster), r, i, 5);
+        l->claimed_job_id = u64 (r, i, 6);
+        l->age_s = dbl (r, i, 7);
+        l->nodes = atoi (PQgetvalue (r, i, 8));
+        l->reroutes = atoi (PQgetvalue (r, i, 9));
+        l->predicted_time_s = dbl (r, i, 10);
+        cp (l->app, sizeof (l->app), r, i, 11);
+    }
+    *np = (size_t)n;
+    PQclear (r);
+    return 0;
+}
+
+static void
+subs_from (PGresult *r, queue_sub_t **outp, size_t *np)
+{
+    int n = PQntuples (r);
+    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_sub_t));
+    for (int i = 0; i < n; i++) {
+        queue_sub_t *s = &(*outp)[i];
+        s->job_id = (int64_t)u64 (r, i, 0);
+        cp (s->cluster, sizeof (s->cluster), r, i, 1);
+        cp (s->partition, sizeof (s->partition), r, i, 2);
+        s->freq_khz = (uint32_t)u64 (r, i, 3);
+        s->cluster_job_id = u64 (r, i, 4);
+        s->rank = atoi (PQgetvalue (r, i, 5));
+        cp (s->state, sizeof (s->state), r, i, 6);
+        s->age_s = dbl (r, i, 7);
+    }
+    *np = (size_t)n;
+}
+
+#define SUB_COLS                                                               \
+    "SELECT job_id, cluster, partition, freq_khz, cluster_job_id, rank,"       \
+    " state, extract (epoch FROM now () - submitted_at) FROM job_submissions"
+
+int
+queue_live_subs (db_t *db, queue_sub_t **outp, size_t *np, ms_error_t *errp)
+{
+    PGresult *r = db_exec (db, "q_live_subs",
+                           SUB_COLS " WHERE state IN ('submitted', 'running')"
+                                    " ORDER BY job_id, rank",
+                           0, NULL, errp);
+    if (!r)
+        return -1;
+    subs_from (r, outp, np);
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_job_subs (db_t *db, int64_t id, queue_sub_t **outp, size_t *np,
+                ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[1] = { ids };
+    PGresult *r;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    r = db_exec (db, "q_job_subs",
+                 SUB_COLS " WHERE job_id = $1::bigint ORDER BY rank", 1, p,
+                 errp);
+    if (!r)
+        return -1;
+    subs_from (r, outp, np);
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_sub_record (db_t *db, int64_t id, const queue_sub_new_t *s,
+                  const char *state, ms_error_t *errp)
+{
+    return insert_sub (db, id, s, state, errp);
+}
+
+int
+queue_sub_state (db_t *db, const char *cluster, uint64_t cluster_job_id,
+                 const char *state, ms_error_t *errp)
+{
+    char cj[32];
+    const char *p[3] = { cluster, cj, state };
+
+    snprintf (cj, sizeof (cj), "%" PRIu64, cluster_job_id);
+    return db_command (db, "q_sub_state",
+                       "UPDATE job_submissions SET state = $3,"
+                       " ended_at = CASE WHEN $3 IN ('ended', 'cancelled',"
+                       " 'lost') THEN now () END"
+                       " WHERE cluster = $1 AND cluster_job_id = $2::bigint",
+                       3, p, NULL, errp);
+}
+
+static int
+move (db_t *db, const char *name, const char *sql, int64_t id,
+      const char *cluster, const char *partition, uint64_t cjid, bool *changed,
+      ms_error_t *errp)
+{
+    char ids[32], cj[32];
+    const char *p[4] = { ids, cluster, partition, cj };
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    snprintf (cj, sizeof (cj), "%" PRIu64, cjid);
+    if (db_command (db, name, sql, 4, p, &n, errp) < 0)
+        return -1;
+    *changed = n == 1;
+    return 0;
+}
+
+int
+queue_adopt (db_t *db, int64_t id, const char *cluster, const char *partition,
+             uint64_t cluster_job_id, bool *changed, ms_error_t *errp)
+{
+    return move (db, "q_adopt",
+                 "UPDATE jobs SET state = 'submitted', cluster = $2,"
+                 " partition = $3, cluster_job_id = $4::bigint"
+                 " WHERE id = $1::bigint AND state = 'dispatching'",
+                 id, cluster, partition, cluster_job_id, changed, errp);
+}
+
+int
+queue_running (db_t *db, int64_t id, const char *cluster, const char *partition,
+               uint64_t cluster_job_id, bool *changed, ms_error_t *errp)
+{
+    return move (db, "q_running",
+                 "UPDATE jobs SET state = 'running', cluster = $2::text,"
+                 " partition = $3::text, cluster_job_id = $4::bigint,"
+                 " freq_khz = coalesce ((SELECT s.freq_khz FROM"
+                 " job_submissions s WHERE s.cluster = $2::text"
+                 " AND s.cluster_job_id = $4::bigint), freq_khz)"
+                 " WHERE id = $1::bigint AND state = 'submitted'",
+                 id, cluster, partition, cluster_job_id, changed, errp);
+}
+
+int
+queue_finished (db_t *db, int64_t id, const char *state, int exit_code,
+                const char *why, bool *changed, ms_error_t *errp)
+{
+    char ids[32], ec[16];
+    const char *p[4] = { ids, state, exit_code >= 0 ? ec : NULL, why };
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    snprintf (ec, sizeof (ec), "%d", exit_code);
+    if (db_command (db, "q_finished",
+                    "UPDATE jobs SET state = $2::job_state,"
+                    " exit_code = $3::integer, finished_at = now (),"
+                    " last_error = coalesce ($4, last_error)"
+                    " WHERE id = $1::bigint"
+                    " AND state IN ('submitted', 'running')",
+                    4, p, &n, errp)
+        < 0)
+        return -1;
+    *changed = n == 1;
+    return 0;
+}
+
+int
+queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[2] = { ids, why };
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    return db_command (db, "q_note",
+                       "UPDATE jobs SET last_error = $2 WHERE id = $1::bigint",
+                       2, p, NULL, errp);
+}

@@ -1,0 +1,143 @@
+/* queue.h - the statements of metaschedd's cycle on the meta queue (jobs,
+ * decisions, job_submissions; db/migrations/0001 and 0003).
+ *
+ * Every state change names the state it expects (UPDATE ... WHERE state =
+ * the old one), so a row the API changed meanwhile (a cancel) is never
+ * overwritten: such a call affects no row and returns 0 with *changed
+ * false. The transitions themselves are checked by the table's trigger.
+ */
+#ifndef MS_QUEUE_H
+#define MS_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/db.h"
+#include "metasched/error.h"
+
+/* A queued job as the cycle decides it. */
+typedef struct {
+    int64_t id;
+    char owner[65];
+    long uid, gid;
+    char name[129];
+    char app[129];
+    int nodes;
+    char *script;            /* malloc'd */
+    char *options;           /* malloc'd JSON object text */
+    double age_s;            /* since submission */
+    uint32_t time_limit_min; /* the user's own limit; 0: none */
+} queue_job_t;
+
+void queue_job_free (queue_job_t *j);
+
+/* Ids of up to max queued jobs, oldest first. */
+int queue_queued_ids (db_t *db, size_t max, int64_t **idsp, size_t *np,
+                      ms_error_t *errp);
+
+/* A queued job's row; *found false when it is no longer queued. */
+int queue_get (db_t *db, int64_t id, queue_job_t *j, bool *found,
+               ms_error_t *errp);
+/* queued -> deciding; *claimed false when the job is no longer queued. */
+int queue_claim (db_t *db, int64_t id, bool *claimed, ms_error_t *errp);
+
+/* What was decided for a job (the first choice). */
+typedef struct {
+    const char *cluster, *partition;
+    uint32_t freq_khz;
+    double time_s, energy_j, power_w, wait_s;
+    uint32_t time_limit_min; /* 0: none */
+    const char *policy;
+    double score;
+    const char *candidates_json; /* JSON array */
+} queue_choice_t;
+
+/* deciding -> dispatching with the choice, and the decision row, in one
+ * transaction (committed before anything is submitted). */
+int queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c,
+                       bool *changed, ms_error_t *errp);
+
+/* One submission to a cluster. */
+typedef struct {
+    const char *cluster, *partition;
+    uint32_t freq_khz;
+    uint64_t cluster_job_id;
+    int rank;
+} queue_sub_new_t;
+
+/* dispatching -> submitted with the first submission's cluster job id,
+ * and a job_submissions row for each of subs, in one transaction. When the
+ * job left dispatching meanwhile (cancelled), the rows are still recorded
+ * and *changed is false: the caller cancels them on the clusters. */
+int queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs,
+                     size_t n, bool *changed, ms_error_t *errp);
+
+/* Back to queued from `from` (deciding, dispatching, submitted, lost),
+ * with the reason; reroute adds one to jobs.reroutes. */
+int queue_requeue (db_t *db, int64_t id, const char *from, const char *why,
+                   bool reroute, bool *changed, ms_error_t *errp);
+
+/* To cancelled from `from`, with the reason. */
+int queue_cancel (db_t *db, int64_t id, const char *from, const char *why,
+                  bool *changed, ms_error_t *errp);
+
+/* An in-flight job (deciding, dispatching, submitted, running, and
+ * cancelled ones that still have live submissions). */
+typedef struct {
+    int64_t id;
+    char state[16];
+    char cluster[65], partition[65];
+    uint64_t cluster_job_id; /* 0: none */
+    char claimed_cluster[65];
+    uint64_t claimed_job_id;
+    double age_s; /* since the last state change */
+    int nodes, reroutes;
+    double predicted_time_s;
+    char app[129];
+} queue_live_t;
+
+int queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np,
+                     ms_error_t *errp);
+
+/* A submission still pending or running on its cluster, as recorded. */
+typedef struct {
+    int64_t job_id;
+    char cluster[65], partition[65];
+    uint32_t freq_khz;
+    uint64_t cluster_job_id;
+    int rank;
+    char state[16];
+    double age_s; /* since submitted */
+} queue_sub_t;
+
+int queue_live_subs (db_t *db, queue_sub_t **outp, size_t *np,
+                     ms_error_t *errp);
+/* Every submission ever recorded for job id (any state). */
+int queue_job_subs (db_t *db, int64_t id, queue_sub_t **outp, size_t *np,
+                    ms_error_t *errp);
+
+/* Record a submission found on a cluster (reconcile): insert it if it is
+ * not known. */
+int queue_sub_record (db_t *db, int64_t id, const queue_sub_new_t *s,
+                      const char *state, ms_error_t *errp);
+/* Set a submission's state ("running", "ended", "cancelled", "lost"). */
+int queue_sub_state (db_t *db, const char *cluster, uint64_t cluster_job_id,
+                     const char *state, ms_error_t *errp);
+
+/* dispatching -> submitted for a submission found after a crash. */
+int queue_adopt (db_t *db, int64_t id, const char *cluster,
+                 const char *partition, uint64_t cluster_job_id, bool *changed,
+                 ms_error_t *errp);
+/* submitted -> running on (cluster, partition, cluster_job_id). */
+int queue_running (db_t *db, int64_t id, const char *cluster,
+                   const char *partition, uint64_t cluster_job_id,
+                   bool *changed, ms_error_t *errp);
+/* submitted/running -> completed or failed (state), exit code (< 0:
+ * unknown), the reason for a failure (NULL: none). */
+int queue_finished (db_t *db, int64_t id, const char *state, int exit_code,
+                    const char *why, bool *changed, ms_error_t *errp);
+/* A note in last_error without a state change. */
+int queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp);
+
+#endif /* MS_QUEUE_H */

@@ -1,0 +1,1922 @@
+/* daemon.c - metaschedd's scheduling cycle (see daemon.h, doc/daemon.md).
+ *
+ * One thread runs the cycle; the API server (api.c) runs in its own thread
+ * and reaches the daemon only through the hooks at the end of this file,
+ * which take d->mu around what they read. The cycle holds d->mu only while
+ * it changes its in-memory picture (cluster state, the view, the
+ * prediction table), never during a call to a cluster or the database.
+ *
+ * Exactly once (DESIGN.md 9): a job row goes queued -> deciding ->
+ * dispatching (choice and decision committed) -> submit with the comment
+ * tag metasched:<id> -> submitted (cluster job id and job_submissions
+ * committed). A crash between the commit of dispatching and that of
+ * submitted leaves a dispatching row; the leader finds the cluster job by
+ * its tag (adopt it) or, with every cluster answering and none carrying the
+ * tag, queues the job again. Tagged cluster jobs that no submission row
+ * knows are duplicates and are cancelled.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "db/db.h"
+#include "db/queue.h"
+#include "metasched/candidates.h"
+#include "metasched/daemon.h"
+#include "metasched/policy.h"
+#include "metasched/score.h"
+#include "metasched/settings.h"
+#include "metasched/util.h"
+#include "partitions/slurmrest.h"
+#include "predictor/predictor.h"
+
+#define BACKOFF_MAX_S 60.0
+#define DISPATCH_CHUNK 64         /* queued rows read at a time */
+#define CYCLE_DISPATCH_MAX_S 20.0 /* then refresh the clusters */
+#define LOST_AFTER_S 120.0        /* a recorded submission no cluster lists */
+#define BOOST_PRIORITY 10000      /* PriorityInc: added to the Slurm priority */
+#define UNKNOWN_APP "unknown"
+
+/* ---- logging ---- */
+
+static dconf_log_t log_where = DCONF_LOG_STDERR;
+
+void
+daemon_log_open (dconf_log_t where)
+{
+    log_where = where;
+    if (where == DCONF_LOG_SYSLOG)
+        openlog ("metaschedd", LOG_PID, LOG_DAEMON);
+}
+
+void
+daemon_log (int prio, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start (ap, fmt);
+    if (log_where == DCONF_LOG_SYSLOG)
+        vsyslog (prio, fmt, ap);
+    else {
+        static const char *const names[]
+            = { "emerg",   "alert",  "crit", "error",
+                "warning", "notice", "info", "debug" };
+        char ts[32];
+        struct tm tm;
+        time_t t = time (NULL);
+        localtime_r (&t, &tm);
+        strftime (ts, sizeof (ts), "%Y-%m-%d %H:%M:%S", &tm);
+        fprintf (stderr, "%s metaschedd[%d]: %s: ", ts, (int)getpid (),
+                 names[prio & 7]);
+        vfprintf (stderr, fmt, ap);
+        fputc ('\n', stderr);
+    }
+    va_end (ap);
+}
+
+/* ---- state ---- */
+
+typedef struct {
+    ms_backend_t *b;
+    const ms_clusterconf_t *conf;
+    bool up;    /* the last refresh worked */
+    bool fresh; /* refreshed in this cycle */
+    double retry_at;
+    double backoff;
+    uint64_t attempts, failures, submits;
+    ms_partition_state_t *parts;
+    size_t nparts;
+    ms_job_info_t *jobs; /* sorted by id */
+    size_t njobs;
+    char last_error[256];
+} cluster_t;
+
+struct ms_daemon {
+    const ms_dconf_t *dc;
+    ms_siteconf_t *site; /* the daemon's copy: settings set power caps */
+    db_t *db;            /* the cycle's connection (LISTEN too) */
+    db_t *lockdb;        /* holds the advisory lock */
+    unsigned lock_reconnects;
+    unsigned listen_reconnects;
+    bool listening;
+    bool leader;
+    bool reconciled;
+    cluster_t *cl;
+    size_t ncl;
+    int wake[2];
+
+    pthread_mutex_t mu; /* guards what the hooks read, below */
+    predictor_t *pred;
+    ms_predtab_t *tab;
+    ms_view_t *view;
+    ms_policy_t pol;
+    ms_settings_t set;
+    ms_cands_t cs;
+    double last_refit;
+    double last_pred_load;
+    double grace_s;
+    /* metrics */
+    uint64_t cycles, dispatched, decisions, requeued, adopted, dup_cancelled,
+        reroutes, boosts, db_errors;
+    double last_cycle_s, decide_s;
+};
+
+static double
+mono (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double
+wall (void)
+{
+    return (double)time (NULL);
+}
+
+/* ---- leadership ---- */
+
+/* The lock connection: the daemon's conninfo with keepalives, so that the
+ * session of a killed leader on another host ends within seconds. */
+static char *
+lock_conninfo (const char *conninfo)
+{
+    static const char ka[] = "keepalives=1 keepalives_idle=2 "
+                             "keepalives_interval=1 keepalives_count=2 "
+                             "tcp_user_timeout=4000";
+    size_t n = strlen (conninfo) + sizeof (ka) + 8;
+    char *s = ms_xmalloc (n);
+
+    if (!strncmp (conninfo, "postgres", 8)) {
+        /* a URI: parameters after '?' joined by '&' */
+        snprintf (s, n, "%s%s%s", conninfo, strchr (conninfo, '?') ? "&" : "?",
+                  "keepalives=1&keepalives_idle=2&keepalives_interval=1&"
+                  "keepalives_count=2&tcp_user_timeout=4000");
+    } else
+        snprintf (s, n, "%s %s", conninfo, ka);
+    return s;
+}
+
+static int
+open_lockdb (ms_daemon_t *d, ms_error_t *errp)
+{
+    char *ci = lock_conninfo (d->dc->database);
+    db_opts_t o = { .conninfo = ci,
+                    .password_file
+                    = d->dc->password_file[0] ? d->dc->password_file : NULL,
+                    .application_name = "metaschedd-leader",
+                    .connect_timeout_s = 3,
+                    .retry_max_ms = 0 };
+    int rc = db_open (&o, &d->lockdb, errp);
+    free (ci);
+    if (rc == 0)
+        d->lock_reconnects = db_reconnects (d->lockdb);
+    return rc;
+}
+
+/* Whether this instance leads now: hold the lock, or try to take it. */
+static bool
+leadership (ms_daemon_t *d)
+{
+    char k1[16], k2[16];
+    const char *p[2] = { k1, k2 };
+    PGresult *r;
+    ms_error_t e;
+    bool held;
+
+    snprintf (k1, sizeof (k1), "%d", DAEMON_LOCK_CLASS);
+    snprintf (k2, sizeof (k2), "%d", DAEMON_LOCK_OBJ);
+    if (!d->lockdb && open_lockdb (d, &e) < 0)
+        return false;
+    if (d->leader) {
+        r = db_exec (d->lockdb, "lock_held",
+                     "SELECT EXISTS (SELECT 1 FROM pg_locks"
+                     " WHERE locktype = 'advisory' AND granted"
+                     " AND pid = pg_backend_pid () AND classid = $1::oid"
+                     " AND objid = $2::oid AND objsubid = 2)",
+                     2, p, &e);
+        held = r && !strcmp (PQgetvalue (r, 0, 0), "t")
+               && db_reconnects (d->lockdb) == d->lock_reconnects;
+        PQclear (r);
+        if (held)
+            return true;
+        daemon_log (LOG_WARNING, "leadership lost%s%s", r ? "" : ": ",
+                    r ? "" : e.text);
+        d->leader = false;
+        d->reconciled = false;
+    }
+    d->lock_reconnects = db_reconnects (d->lockdb);
+    r = db_exec (d->lockdb, "lock_try",
+                 "SELECT pg_try_advisory_lock ($1::integer, $2::integer)", 2, p,
+                 &e);
+    if (!r)
+        return false;
+    held = !strcmp (PQgetvalue (r, 0, 0), "t");
+    PQclear (r);
+    d->lock_reconnects = db_reconnects (d->lockdb);
+    if (held) {
+        daemon_log (LOG_NOTICE, "leading: this instance now schedules");
+        d->leader = true;
+        d->reconciled = false;
+    }
+    return held;
+}
+
+bool
+daemon_is_leader (const ms_daemon_t *d)
+{
+    return d->leader;
+}
+
+/* ---- clusters ---- */
+
+static int
+cmp_jobinfo (const void *a, const void *b)
+{
+    const ms_job_info_t *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const ms_job_info_t *
+cluster_job (const cluster_t *c, uint64_t id)
+{
+    ms_job_info_t key;
+    key.id = id;
+    return bsearch (&key, c->jobs, c->njobs, sizeof (*c->jobs), cmp_jobinfo);
+}
+
+static void
+cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e)
+{
+    double now = mono ();
+    c->failures++;
+    c->backoff = c->backoff > 0 ? c->backoff * 2 : 1;
+    if (c->backoff > BACKOFF_MAX_S)
+        c->backoff = BACKOFF_MAX_S;
+    c->retry_at = now + c->backoff;
+    ms_strlcpy (c->last_error, e->text, sizeof (c->last_error));
+    daemon_log (c->up ? LOG_ERR : LOG_WARNING,
+                "cluster %s unreachable (attempt %" PRIu64
+                "): %s; next try in %.0f s",
+                c->conf->name, c->attempts, e->text, c->backoff);
+    pthread_mutex_lock (&d->mu);
+    c->up = false;
+    c->fresh = false;
+    pthread_mutex_unlock (&d->mu);
+}
+
+/* Partitions and jobs of every cluster not in backoff. */
+static void
+refresh_clusters (ms_daemon_t *d)
+{
+    double now = mono ();
+
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        ms_partition_state_t *parts = NULL;
+        ms_job_info_t *jobs = NULL;
+        size_t np = 0, nj = 0;
+        ms_error_t e;
+
+        c->fresh = false;
+        if (!c->up && now < c->retry_at)
+            continue;
+        c->attempts++;
+        if (backend_partitions (c->b, &parts, &np, &e) < 0
+            || backend_jobs (c->b, &jobs, &nj, &e) < 0) {
+            free (parts);
+            free (jobs);
+            cluster_failed (d, c, &e);
+            continue;
+        }
+        qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
+        if (!c->up)
+            daemon_log (LOG_NOTICE, "cluster %s reachable again",
+                        c->conf->name);
+        pthread_mutex_lock (&d->mu);
+        free (c->parts);
+        free (c->jobs);
+        c->parts = parts;
+        c->nparts = np;
+        c->jobs = jobs;
+        c->njobs = nj;
+        c->up = c->fresh = true;
+        c->backoff = 0;
+        c->last_error[0] = '\0';
+        pthread_mutex_unlock (&d->mu);
+    }
+}
+
+static bool
+all_fresh (const ms_daemon_t *d)
+{
+    for (size_t i = 0; i < d->ncl; i++)
+        if (!d->cl[i].fresh)
+            return false;
+    return true;
+}
+
+static long
+cluster_index (const ms_daemon_t *d, const char *name)
+{
+    for (size_t i = 0; i < d->ncl; i++)
+        if (!strcmp (d->cl[i].conf->name, name))
+            return (long)i;
+    return -1;
+}
+
+static long
+part_index (const ms_daemon_t *d, const char *cluster, const char *part)
+{
+    const ms_partconf_t *p = clusterconf_partition (d->site, cluster, part);
+    return p ? (long)(p - d->site->parts) : -1;
+}
+
+/* The tag metasched:<id> of a cluster job, 0 if none. */
+static int64_t
+tag_of (const ms_job_info_t *j)
+{
+    const char *s = j->comment;
+    char *end;
+    long long v;
+
+    if (strncmp (s, "metasched:", 10))
+        return 0;
+    v = strtoll (s + 10, &end, 10);
+    return *end == '\0' && v > 0 ? (int64_t)v : 0;
+}
+
+/* The view from what the clusters run and queue (DESIGN.md 5: W^ from
+ * running jobs' predicted ends and the queue). Caller holds d->mu. */
+static void
+rebuild_view (ms_daemon_t *d)
+{
+    double now = wall ();
+
+    view_free (d->view);
+    d->view = view_new (d->site);
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        for (size_t k = 0; k < c->njobs; k++) {
+            const ms_job_info_t *j = &c->jobs[k];
+            long p = part_index (d, c->conf->name, j->partition);
+            int nodes = j->nodes > 0 ? j->nodes : 1;
+            double lim
+                = j->time_limit_min > 0 ? j->time_limit_min * 60.0 : 3600.0;
+            if (p < 0)
+                continue;
+            if (j->state == MS_JOB_RUNNING || j->state == MS_JOB_COMPLETING
+                || j->state == MS_JOB_SUSPENDED) {
+                double end = j->end_time > (time_t)now ? (double)j->end_time
+                                                       : now + 60;
+                if (end > now + lim)
+                    end = now + lim;
+                view_run_start (
+                    d->view, (size_t)p, j->id, nodes, end,
+                    d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
+            } else if (j->state == MS_JOB_PENDING)
+                view_pending_add (d->view, (size_t)p, nodes, lim);
+        }
+    }
+}
+
+/* ---- predictions ---- */
+
+/* A signature for jobs of apps never seen ("unknown"), on every arch that
+ * has none: an hour at nominal frequency on the fastest clock, power
+ * 2.5 times idle; the default model does the rest (DESIGN.md 4.3: no
+ * history, nominal frequency and a performance-leaning choice). */
+static void
+add_unknown_app (predictor_t *p, const ms_siteconf_t *site)
+{
+    uint32_t fmax = 0;
+    for (size_t a = 0; a < site->narchs; a++)
+        if (site->archs[a].nominal_khz > fmax)
+            fmax = site->archs[a].nominal_khz;
+    for (size_t a = 0; a < site->narchs; a++) {
+        const ms_arch_t *ar = &site->archs[a];
+        pred_signature_t sig;
+        ms_error_t e;
+        if (predictor_get_signature (p, UNKNOWN_APP, ar->name, &sig, &e) == 0)
+            continue;
+        memset (&sig, 0, sizeof (sig));
+        sig.runtime_s = 3600.0 * fmax / ar->nominal_khz;
+        sig.power_w = ar->idle_power_w > 0 ? 2.5 * ar->idle_power_w : 250;
+        sig.nodes = 1;
+        if (predictor_set_signature (p, UNKNOWN_APP, ar->name, &sig, &e) < 0)
+            daemon_log (LOG_WARNING, "architecture %s: %s", ar->name, e.text);
+    }
+}
+
+static int
+load_predictor (ms_daemon_t *d, ms_error_t *errp)
+{
+    predictor_t *p = predictor_new ();
+    ms_predtab_t *tab = NULL;
+    size_t npairs = 0;
+
+    if (db_predictor_load (d->db, p, &npairs, errp) < 0) {
+        predictor_free (p);
+        return ms_err_prefix (errp, "loading the predictor");
+    }
+    add_unknown_app (p, d->site);
+    if (predtab_build (p, d->site, &tab, errp) < 0) {
+        predictor_free (p);
+        return ms_err_prefix (errp, "building the predictions");
+    }
+    pthread_mutex_lock (&d->mu);
+    predtab_free (d->tab);
+    predictor_free (d->pred);
+    d->tab = tab;
+    d->pred = p;
+    pthread_mutex_unlock (&d->mu);
+    d->last_pred_load = mono ();
+    daemon_log (LOG_INFO, "predictor loaded: %zu apps, %zu stored pairs",
+                tab->napps, npairs);
+    return 0;
+}
+
+static void
+refit (ms_daemon_t *d)
+{
+    predictor_t *p = predictor_new ();
+    size_t nruns = 0, stored = 0;
+    ms_error_t e;
+
+    if (db_predictor_archs (d->db, p, NULL, &e) < 0
+        || db_fit_and_store (d->db, p, PRED_FIT_ROBUST, &nruns, &stored, &e)
+               < 0)
+        daemon_log (LOG_WARNING, "refit: %s", e.text);
+    else
+        daemon_log (LOG_INFO,
+                    "refit: %zu learning runs, %zu model pairs "
+                    "stored",
+                    nruns, stored);
+    predictor_free (p);
+    d->last_refit = mono ();
+    if (load_predictor (d, &e) < 0)
+        daemon_log (LOG_WARNING, "%s", e.text);
+}
+
+/* ---- deciding ---- */
+
+typedef struct {
+    int app;
+    size_t home;
+    double base_s;
+    int nodes;
+    long pinned; /* partition index or -1 */
+} jobkey_t;
+
+/* The job's app in the table, its home partition (the fastest at nominal
+ * frequency: the user's limit is taken as the runtime there, so every
+ * slower choice gets a longer limit) and its length. Caller holds d->mu. */
+static int
+job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
+         const char *pinned, jobkey_t *k)
+{
+    const ms_predtab_t *tab = d->tab;
+    double best = INFINITY;
+
+    k->app = app && *app ? predtab_app_index (tab, app) : -1;
+    if (k->app < 0)
+        k->app = predtab_app_index (tab, UNKNOWN_APP);
+    if (k->app < 0)
+        return -1;
+    k->nodes = nodes > 0 ? nodes : 1;
+    k->home = SIZE_MAX;
+    for (size_t p = 0; p < tab->nparts; p++) {
+        const ms_predent_t *e
+            = predtab_get (tab, (size_t)k->app, p, tab->nominal[p]);
+        if (e->ok && e->t < best && d->site->parts[p].nodes >= k->nodes) {
+            best = e->t;
+            k->home = p;
+        }
+    }
+    if (k->home == SIZE_MAX)
+        return -1;
+    k->base_s = limit_min > 0 ? limit_min * 60.0 : best;
+    k->pinned = -1;
+    if (pinned && *pinned) {
+        char c[130], *slash;
+        ms_strlcpy (c, pinned, sizeof (c));
+        if ((slash = strchr (c, '/'))) {
+            *slash = '\0';
+            k->pinned = part_index (d, c, slash + 1);
+        }
+        if (k->pinned < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Candidates of the job on partitions of reachable clusters (all of them
+ * with every_cluster) and the policy's decision. Caller holds d->mu. */
+static void
+decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
+        ms_decision_t *dec)
+{
+    ms_cands_t *cs = &d->cs;
+    size_t n = 0;
+
+    candidates_build (d->tab, (size_t)k->app, k->home, k->nodes, k->base_s,
+                      d->view, wall (), cs);
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_partconf_t *pc = &d->site->parts[cs->c[i].part];
+        if (!every_cluster && !d->cl[pc->cluster].up)
+            continue;
+        if (k->pinned >= 0 && (long)cs->c[i].part != k->pinned)
+            continue;
+        cs->c[n++] = cs->c[i];
+    }
+    cs->n = n;
+    policy_decide (&d->pol, d->site, cs, d->view, dec);
+}
+
+/* Every candidate with its score, for the decisions row and what-if. */
+static json_t *
+candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
+                 const ms_decision_t *dec, double *chosen_score)
+{
+    json_t *a = json_array ();
+    double emin = INFINITY, wtmin = INFINITY;
+
+    for (size_t i = 0; i < cs->n; i++) {
+        if (cs->c[i].e < emin)
+            emin = cs->c[i].e;
+        if (cs->c[i].w + cs->c[i].t < wtmin)
+            wtmin = cs->c[i].w + cs->c[i].t;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        const ms_partconf_t *pc = &d->site->parts[c->part];
+        double s
+            = score_metasched (c->e, emin, c->w + c->t, wtmin, d->pol.w_energy);
+        int rank = -1;
+        for (size_t k = 0; k < dec->n; k++)
+            if (dec->c[k].cand == i)
+                rank = (int)k;
+        if (rank == 0 && chosen_score)
+            *chosen_score = s;
+        json_t *o = json_pack (
+            "{s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b}", "cluster",
+            d->site->clusters[pc->cluster].name, "partition", pc->name,
+            "freq_khz", (json_int_t)c->f_khz, "time_s", c->t, "time_hi_s",
+            c->t_hi, "power_w", c->p, "energy_j", c->e, "wait_s",
+            isfinite (c->w) ? c->w : -1.0, "score", isfinite (s) ? s : -1.0,
+            "chosen", rank == 0);
+        if (rank >= 0)
+            json_object_set_new (o, "rank", json_integer (rank));
+        json_array_append_new (a, o);
+    }
+    return a;
+}
+
+/* The user's limit scaled by the predicted slowdown there (DESIGN.md 5),
+ * never below the user's own. */
+static uint32_t
+scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s)
+{
+    double lim = user_min * 60.0;
+    if (user_min == 0)
+        return 0;
+    if (base_s > 0 && c->t_hi > base_s)
+        lim *= c->t_hi / base_s;
+    if (!isfinite (lim) || lim > 365 * 86400.0)
+        return user_min;
+    uint32_t m = (uint32_t)ceil (lim / 60.0 - 1e-9);
+    return m < user_min ? user_min : m;
+}
+
+/* ---- the batch script: the user's script under metasched-collect ---- */
+
+static void
+sh_quote (char **buf, size_t *len, size_t *cap, const char *s)
+{
+    size_t need = strlen (s) * 4 + 3;
+    if (*len + need >= *cap) {
+        *cap = (*len + need) * 2;
+        *buf = ms_xrealloc (*buf, *cap);
+    }
+    (*buf)[(*len)++] = '\'';
+    for (; *s; s++) {
+        if (*s == '\'') {
+            memcpy (*buf + *len, "'\\''", 4);
+            *len += 4;
+        } else
+            (*buf)[(*len)++] = *s;
+    }
+    (*buf)[(*len)++] = '\'';
+    (*buf)[*len] = '\0';
+}
+
+static void
+append (char **buf, size_t *len, size_t *cap, const char *s)
+{
+    size_t n = strlen (s);
+    if (*len + n + 1 >= *cap) {
+        *cap = (*len + n + 1) * 2;
+        *buf = ms_xrealloc (*buf, *cap);
+    }
+    memcpy (*buf + *len, s, n + 1);
+    *len += n;
+}
+
+/* The user's script travels in a here-document with a delimiter that is
+ * no line of it; Slurm runs this as the user, so nothing here runs with
+ * more rights than the user's own script. */
+static char *
+wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
+             const char *script)
+{
+    char delim[64], line[256];
+    size_t len = 0, cap = strlen (script) + 1024;
+    char *buf = ms_xmalloc (cap);
+    unsigned r = (unsigned)(id * 2654435761u) ^ (unsigned)time (NULL);
+
+    buf[0] = '\0';
+    for (;;) {
+        snprintf (delim, sizeof (delim), "METASCHED_SCRIPT_%08x", r);
+        if (!strstr (script, delim))
+            break;
+        r = r * 1103515245u + 12345u;
+    }
+    snprintf (line, sizeof (line),
+              "#!/bin/sh\n"
+              "# metasched job %" PRId64 ": the submitted script runs under "
+              "metasched-collect\n"
+              "ms_script=$(mktemp \"${TMPDIR:-/tmp}/metasched-%" PRId64
+              ".XXXXXX\") || exit 1\n"
+              "cat > \"$ms_script\" <<'%s'\n",
+              id, id, delim);
+    append (&buf, &len, &cap, line);
+    append (&buf, &len, &cap, script);
+    if (len == 0 || buf[len - 1] != '\n')
+        append (&buf, &len, &cap, "\n");
+    append (&buf, &len, &cap, delim);
+    append (&buf, &len, &cap, "\nchmod 700 \"$ms_script\"\n");
+    sh_quote (&buf, &len, &cap, d->dc->collect_wrapper);
+    if (app && *app) {
+        append (&buf, &len, &cap, " --app ");
+        sh_quote (&buf, &len, &cap, app);
+    }
+    append (&buf, &len, &cap,
+            " -- \"$ms_script\" \"$@\"\n"
+            "ms_rc=$?\nrm -f \"$ms_script\"\n"
+            "exit $ms_rc\n");
+    return buf;
+}
+
+/* ---- dispatch ---- */
+
+static const char *
+jstr (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_string (v) && *json_string_value (v) ? json_string_value (v)
+                                                        : NULL;
+}
+
+static int
+jint (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_integer (v) ? (int)json_integer_value (v) : 0;
+}
+
+/* Submit one choice of job j; *bidp the cluster's id. */
+static int
+submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+            const ms_cand_t *c, const ms_choice_t *ch, uint32_t limit_min,
+            bool gate, uint64_t *bidp, ms_error_t *errp)
+{
+    const ms_partconf_t *pc = &d->site->parts[c->part];
+    cluster_t *cl = &d->cl[pc->cluster];
+    json_t *env = json_object_get (opts, "environment");
+    size_t nenv = json_is_array (env) ? json_array_size (env) : 0;
+    const char **envv = ms_xcalloc (nenv + 8, sizeof (char *));
+    char comment[48], idenv[64], srv[600], munge[600], name[160];
+    char *script;
+    ms_job_request_t req;
+    size_t ne = 0;
+    int rc;
+
+    for (size_t i = 0; i < nenv; i++) {
+        json_t *v = json_array_get (env, i);
+        if (json_is_string (v)
+            && strncmp (json_string_value (v), "METASCHED_", 10))
+            envv[ne++] = json_string_value (v);
+    }
+    if (ne == 0)
+        envv[ne++] = "PATH=/usr/local/bin:/usr/bin:/bin";
+    snprintf (idenv, sizeof (idenv), "METASCHED_JOB_ID=%" PRId64, j->id);
+    envv[ne++] = idenv;
+    if (gate) {
+        /* the start gate (sibling mode): the wrapper claims the job
+         * through the API before it runs anything */
+        envv[ne++] = "METASCHED_GATE=1";
+        snprintf (srv, sizeof (srv), "METASCHED_SERVER=%s",
+                  d->dc->api_server_for_jobs);
+        envv[ne++] = srv;
+        if (d->dc->munge_socket[0]) {
+            snprintf (munge, sizeof (munge), "METASCHED_MUNGE_SOCKET=%s",
+                      d->dc->munge_socket);
+            envv[ne++] = munge;
+        }
+    }
+    envv[ne] = NULL;
+    snprintf (comment, sizeof (comment), "metasched:%" PRId64, j->id);
+    snprintf (name, sizeof (name), "%s", j->name[0] ? j->name : "metasched");
+    script = wrap_script (d, j->id, j->app, j->script);
+
+    memset (&req, 0, sizeof (req));
+    req.user = j->owner;
+    req.name = name;
+    req.partition = pc->name;
+    req.cpu_freq_khz = c->f_khz;
+    req.time_limit_min = limit_min;
+    req.nice = ch->nice;
+    req.comment = comment;
+    req.environment = envv;
+    req.cwd = jstr (opts, "cwd") ? jstr (opts, "cwd") : "/tmp";
+    req.std_out = jstr (opts, "stdout");
+    req.std_err = jstr (opts, "stderr");
+    req.std_in = jstr (opts, "stdin");
+    req.nodes = j->nodes;
+    req.tasks = jint (opts, "tasks");
+    if (req.tasks == 0 && jint (opts, "tasks_per_node") > 0)
+        req.tasks = jint (opts, "tasks_per_node") * j->nodes;
+    req.cpus_per_task = jint (opts, "cpus_per_task");
+    req.exclusive = json_is_true (json_object_get (opts, "exclusive"));
+    req.script = script;
+    rc = backend_submit (cl->b, &req, bidp, errp);
+    free (script);
+    free (envv);
+    if (rc == 0)
+        cl->submits++;
+    return rc;
+}
+
+/* Raise the Slurm priority of a job on its optimal partition (EAMC
+ * PriorityInc, DESIGN.md 5). A failure is logged, never fatal. */
+static void
+boost (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
+{
+    ms_job_info_t info;
+    ms_job_update_t u;
+    ms_error_t e;
+
+    if (backend_job (cl->b, bid, &info, &e) < 0) {
+        daemon_log (LOG_WARNING, "priority boost of %s job %" PRIu64 ": %s",
+                    cl->conf->name, bid, e.text);
+        return;
+    }
+    if (info.state != MS_JOB_PENDING)
+        return;
+    ms_job_update_init (&u);
+    u.priority = info.priority + BOOST_PRIORITY;
+    if (backend_update (cl->b, bid, &u, &e) < 0)
+        daemon_log (LOG_WARNING, "priority boost of %s job %" PRIu64 ": %s",
+                    cl->conf->name, bid, e.text);
+    else
+        d->boosts++;
+}
+
+static bool
+unknown_outcome (const ms_error_t *e)
+{
+    /* the request may have reached slurmctld: only the tag can tell */
+    return e->kind == MS_ERR_TIMEOUT || e->kind == MS_ERR_PROTOCOL;
+}
+
+/* Decide and dispatch one queued job. Returns -1 on a database error (the
+ * cycle stops), 0 otherwise. */
+static int
+dispatch_job (ms_daemon_t *d, int64_t id)
+{
+    queue_job_t j;
+    json_t *opts;
+    jobkey_t k;
+    ms_decision_t dec;
+    ms_cand_t chosen[MS_MAX_CHOICES];
+    ms_choice_t choices[MS_MAX_CHOICES];
+    size_t nch = 0, nsub = 0;
+    queue_sub_new_t subs[MS_MAX_CHOICES];
+    uint64_t bids[MS_MAX_CHOICES];
+    char why[1200];
+    bool found, ok, siblings, fits_nowhere = false, opt = false;
+    json_t *cj = NULL;
+    char *cjs = NULL;
+    double score = 0, t0 = mono ();
+    ms_error_t e;
+    uint32_t limit = 0;
+
+    if (queue_get (d->db, id, &j, &found, &e) < 0) {
+        daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
+        return -1;
+    }
+    if (!found)
+        return 0;
+    opts = json_loads (j.options, 0, NULL);
+    if (!json_is_object (opts)) {
+        json_decref (opts);
+        opts = json_object ();
+    }
+    siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+
+    pthread_mutex_lock (&d->mu);
+    if (job_key (d, j.app, j.nodes, j.time_limit_min, jstr (opts, "partition"),
+                 &k)
+        < 0)
+        fits_nowhere = true;
+    else {
+        decide (d, &k, true, &dec);
+        if (dec.n == 0)
+            fits_nowhere = true;
+        else {
+            decide (d, &k, false, &dec);
+            size_t want = siblings ? (size_t)d->set.siblings : 1;
+            for (size_t i = 0; i < dec.n && nch < want; i++) {
+                chosen[nch] = d->cs.c[dec.c[i].cand];
+                choices[nch] = dec.c[i];
+                choices[nch].nice = siblings ? (int)nch * MS_NICE_STEP : 0;
+                nch++;
+            }
+            if (nch) {
+                size_t op = policy_optimal_partition (&d->cs, d->site->nparts);
+                opt = op == chosen[0].part;
+                cj = candidates_json (d, &d->cs, &dec, &score);
+                limit = scaled_limit (j.time_limit_min, &chosen[0], k.base_s);
+                for (size_t i = 0; i < nch; i++)
+                    view_pending_add (d->view, chosen[i].part, k.nodes,
+                                      chosen[i].t);
+            }
+        }
+    }
+    d->decisions++;
+    d->decide_s += mono () - t0;
+    pthread_mutex_unlock (&d->mu);
+
+    if (fits_nowhere) {
+        /* nothing can ever run it: say so rather than keep it forever */
+        if (queue_claim (d->db, id, &ok, &e) < 0
+            || (ok
+                && queue_cancel (d->db, id, "deciding",
+                                 "no configured partition can run this job "
+                                 "(nodes, partition or app)",
+                                 &ok, &e)
+                       < 0)) {
+            daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
+            goto dberr;
+        }
+        daemon_log (LOG_NOTICE,
+                    "job %" PRId64 ": fits on no partition; "
+                    "cancelled",
+                    id);
+        goto done;
+    }
+    if (nch == 0)
+        goto done; /* every cluster that could run it is down: wait */
+
+    /* the leader may have changed while we decided */
+    if (!leadership (d))
+        goto done;
+    if (queue_claim (d->db, id, &ok, &e) < 0)
+        goto dberr_log;
+    if (!ok)
+        goto done; /* cancelled meanwhile */
+    {
+        const ms_partconf_t *pc = &d->site->parts[chosen[0].part];
+        queue_choice_t qc = {
+            .cluster = d->site->clusters[pc->cluster].name,
+            .partition = pc->name,
+            .freq_khz = chosen[0].f_khz,
+            .time_s = chosen[0].t,
+            .energy_j = chosen[0].e,
+            .power_w = chosen[0].p,
+            .wait_s = isfinite (chosen[0].w) ? chosen[0].w : 0,
+            .time_limit_min = limit,
+            .policy = d->pol.label,
+            .score = score,
+        };
+        cjs = json_dumps (cj, JSON_COMPACT);
+        qc.candidates_json = cjs;
+        if (queue_dispatching (d->db, id, &qc, &ok, &e) < 0)
+            goto dberr_log;
+        if (!ok)
+            goto done;
+    }
+    /* committed: now, and only now, submit */
+    for (size_t i = 0; i < nch; i++) {
+        const ms_partconf_t *pc = &d->site->parts[chosen[i].part];
+        cluster_t *cl = &d->cl[pc->cluster];
+        uint32_t lim = scaled_limit (j.time_limit_min, &chosen[i], k.base_s);
+        if (submit_one (d, &j, opts, &chosen[i], &choices[i], lim, siblings,
+                        &bids[nsub], &e)
+            < 0) {
+            daemon_log (LOG_WARNING, "job %" PRId64 ": submit to %s/%s: %s", id,
+                        cl->conf->name, pc->name, e.text);
+            snprintf (why, sizeof (why), "submit to %s/%s: %s", cl->conf->name,
+                      pc->name, e.text);
+            if (unknown_outcome (&e)) {
+                /* leave it dispatching: reconciliation finds the tag */
+                queue_note (d->db, id, why, &e);
+                goto done;
+            }
+            if (e.kind == MS_ERR_CONNECT)
+                cluster_failed (d, cl, &e);
+            continue;
+        }
+        subs[nsub].cluster = cl->conf->name;
+        subs[nsub].partition = pc->name;
+        subs[nsub].freq_khz = chosen[i].f_khz;
+        subs[nsub].cluster_job_id = bids[nsub];
+        subs[nsub].rank = (int)i;
+        nsub++;
+    }
+    if (nsub == 0) {
+        if (queue_requeue (d->db, id, "dispatching", why, false, &ok, &e) < 0)
+            goto dberr_log;
+        d->requeued++;
+        goto done;
+    }
+    if (queue_submitted (d->db, id, subs, nsub, &ok, &e) < 0) {
+        /* the tag finds them after the database is back */
+        daemon_log (LOG_ERR, "job %" PRId64 ": recording the submission: %s",
+                    id, e.text);
+        goto dberr;
+    }
+    d->dispatched++;
+    if (!ok) {
+        /* cancelled while it was being submitted */
+        for (size_t i = 0; i < nsub; i++) {
+            long ci = cluster_index (d, subs[i].cluster);
+            if (backend_cancel (d->cl[ci].b, subs[i].cluster_job_id, &e) == 0)
+                queue_sub_state (d->db, subs[i].cluster, subs[i].cluster_job_id,
+                                 "cancelled", &e);
+        }
+        goto done;
+    }
+    daemon_log (LOG_INFO,
+                "job %" PRId64 " (%s): %s/%s at %u kHz, limit %u min, "
+                "cluster job %" PRIu64 "%s",
+                id, j.owner, subs[0].cluster, subs[0].partition,
+                subs[0].freq_khz, limit, subs[0].cluster_job_id,
+                nsub > 1 ? " and siblings" : "");
+    if (!siblings && opt && d->set.priority_boost)
+        boost (d, &d->cl[cluster_index (d, subs[0].cluster)],
+               subs[0].cluster_job_id);
+done:
+    free (cjs);
+    json_decref (cj);
+    json_decref (opts);
+    queue_job_free (&j);
+    return 0;
+dberr_log:
+    daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
+dberr:
+    free (cjs);
+    json_decref (cj);
+    json_decref (opts);
+    queue_job_free (&j);
+    return -1;
+}
+
+static int
+dispatch_queued (ms_daemon_t *d)
+{
+    double t0 = mono ();
+    int64_t last = 0;
+
+    for (;;) {
+        int64_t *ids = NULL;
+        size_t n = 0, i;
+        ms_error_t e;
+
+        if (queue_queued_ids (d->db, DISPATCH_CHUNK, &ids, &n, &e) < 0) {
+            daemon_log (LOG_ERR, "reading the queue: %s", e.text);
+            return -1;
+        }
+        for (i = 0; i < n && ids[i] <= last; i++)
+            ; /* left queued in this cycle: skip */
+        if (i == n) {
+            free (ids);
+            return 0;
+        }
+        for (; i < n; i++) {
+            last = ids[i];
+            if (dispatch_job (d, ids[i]) < 0) {
+                free (ids);
+                return -1;
+            }
+        }
+        free (ids);
+        if (mono () - t0 > CYCLE_DISPATCH_MAX_S || !d->leader)
+            return 0;
+        /* jobs still queued after one pass wait for the next cycle */
+        if (n < DISPATCH_CHUNK)
+            return 0;
+    }
+}
+
+/* ---- reconciliation and following ---- */
+
+typedef struct {
+    int64_t tag;
+    size_t cl;
+    const ms_job_info_t *j;
+} tagged_t;
+
+static int
+cmp_tagged (const void *a, const void *b)
+{
+    const tagged_t *x = a, *y = b;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
+    return x->j->id < y->j->id ? -1 : x->j->id > y->j->id;
+}
+
+/* Every cluster job with a tag, by tag. */
+static tagged_t *
+collect_tags (ms_daemon_t *d, size_t *np)
+{
+    size_t n = 0, cap = 0;
+    tagged_t *t = NULL;
+
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        if (!c->fresh)
+            continue;
+        for (size_t k = 0; k < c->njobs; k++) {
+            int64_t tag = tag_of (&c->jobs[k]);
+            if (!tag)
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                t = ms_xrealloc (t, cap * sizeof (*t));
+            }
+            t[n].tag = tag;
+            t[n].cl = i;
+            t[n].j = &c->jobs[k];
+            n++;
+        }
+    }
+    if (n)
+        qsort (t, n, sizeof (*t), cmp_tagged);
+    *np = n;
+    return t;
+}
+
+static bool
+sub_known (const queue_sub_t *s, size_t n, const char *cluster, uint64_t id,
+           const char **state)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i].cluster_job_id == id && !strcmp (s[i].cluster, cluster)) {
+            if (state)
+                *state = s[i].state;
+            return true;
+        }
+    return false;
+}
+
+static void
+cancel_on (ms_daemon_t *d, size_t ci, uint64_t bid, int64_t id, const char *why)
+{
+    ms_error_t e;
+    if (backend_cancel (d->cl[ci].b, bid, &e) < 0)
+        daemon_log (LOG_WARNING,
+                    "job %" PRId64 ": cancel %s job %" PRIu64 ": %s", id,
+                    d->cl[ci].conf->name, bid, e.text);
+    else
+        daemon_log (LOG_INFO,
+                    "job %" PRId64 ": cancelled %s job %" PRIu64 " (%s)", id,
+                    d->cl[ci].conf->name, bid, why);
+}
+
+/* Deciding and dispatching rows left by a crash (older than the grace,
+ * so that no live leader is still at work on them), and tagged cluster
+ * jobs that no submission row knows (duplicates). */
+static int
+reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
+           const tagged_t *tags, size_t ntags)
+{
+    bool every = all_fresh (d);
+    ms_error_t e;
+    bool ok;
+
+    for (size_t i = 0; i < nlive; i++) {
+        const queue_live_t *l = &live[i];
+        queue_sub_t *subs = NULL;
+        size_t nsubs = 0, a, b;
+
+        if (!strcmp (l->state, "deciding")) {
+            if (l->age_s > d->grace_s) {
+                if (queue_requeue (d->db, l->id, "deciding",
+                                   "decision interrupted; queued again", false,
+                                   &ok, &e)
+                    < 0)
+                    return -1;
+                d->requeued += ok;
+            }
+            continue;
+        }
+        /* the tagged cluster jobs of this meta job: tags[a..b) */
+        for (a = 0; a < ntags && tags[a].tag < l->id; a++)
+            ;
+        for (b = a; b < ntags && tags[b].tag == l->id; b++)
+            ;
+        if (strcmp (l->state, "dispatching") && a == b)
+            continue;
+        if (!strcmp (l->state, "dispatching") && l->age_s <= d->grace_s)
+            continue;
+        if (queue_job_subs (d->db, l->id, &subs, &nsubs, &e) < 0)
+            return -1;
+        if (!strcmp (l->state, "dispatching")) {
+            size_t keep = SIZE_MAX;
+            for (size_t k = a; k < b; k++) {
+                const char *st;
+                if (sub_known (subs, nsubs, d->cl[tags[k].cl].conf->name,
+                               tags[k].j->id, &st)
+                    && !strcmp (st, "cancelled"))
+                    continue;
+                if (tags[k].j->state == MS_JOB_CANCELLED)
+                    continue;
+                if (keep == SIZE_MAX
+                    || (tags[k].j->state == MS_JOB_RUNNING
+                        && tags[keep].j->state != MS_JOB_RUNNING))
+                    keep = k;
+            }
+            if (keep != SIZE_MAX) {
+                const tagged_t *t = &tags[keep];
+                queue_sub_new_t s = { d->cl[t->cl].conf->name, t->j->partition,
+                                      t->j->cpu_freq_max_khz, t->j->id, 0 };
+                if (queue_sub_record (d->db, l->id, &s, "submitted", &e) < 0
+                    || queue_adopt (d->db, l->id, s.cluster, s.partition,
+                                    t->j->id, &ok, &e)
+                           < 0) {
+                    free (subs);
+                    return -1;
+                }
+                d->adopted += ok;
+                daemon_log (LOG_NOTICE,
+                            "job %" PRId64 ": found on %s as job %" PRIu64
+                            " after an interrupted dispatch",
+                            l->id, s.cluster, t->j->id);
+                free (subs);
+                /* any other copies go as duplicates next cycle */
+                continue;
+            }
+            if (every) {
+                if (queue_requeue (d->db, l->id, "dispatching",
+                                   "dispatch interrupted and no cluster has "
+                                   "the job; queued again",
+                                   false, &ok, &e)
+                    < 0) {
+                    free (subs);
+                    return -1;
+                }
+                d->requeued += ok;
+                if (ok)
+                    daemon_log (LOG_NOTICE,
+                                "job %" PRId64 ": interrupted "
+                                "dispatch, on no cluster: queued again",
+                                l->id);
+            }
+            free (subs);
+            continue;
+        }
+        /* submitted, running, cancelled: live tagged jobs nobody knows */
+        for (size_t k = a; k < b; k++) {
+            const tagged_t *t = &tags[k];
+            const char *cname = d->cl[t->cl].conf->name;
+            if (ms_job_state_final (t->j->state)
+                || sub_known (subs, nsubs, cname, t->j->id, NULL))
+                continue;
+            if (d->set.dispatch_mode == DISPATCH_SIBLINGS
+                && !strcmp (l->state, "submitted")) {
+                /* a sibling whose record was lost: keep it, record it */
+                queue_sub_new_t s = { cname, t->j->partition,
+                                      t->j->cpu_freq_max_khz, t->j->id, 1 };
+                queue_sub_record (d->db, l->id, &s, "submitted", &e);
+                continue;
+            }
+            cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
+            {
+                queue_sub_new_t s = { cname, t->j->partition,
+                                      t->j->cpu_freq_max_khz, t->j->id, 9 };
+                queue_sub_record (d->db, l->id, &s, "cancelled", &e);
+            }
+            d->dup_cancelled++;
+        }
+        free (subs);
+    }
+    return 0;
+}
+
+static const queue_live_t *
+find_live (const queue_live_t *live, size_t n, int64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (live[mid].id == id)
+            return &live[mid];
+        if (live[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Follow every recorded submission on its cluster. */
+static int
+follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
+{
+    queue_sub_t *subs = NULL;
+    size_t n = 0;
+    ms_error_t e;
+    bool ok;
+    int rc = 0;
+
+    if (queue_live_subs (d->db, &subs, &n, &e) < 0) {
+        daemon_log (LOG_ERR, "reading submissions: %s", e.text);
+        return -1;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const queue_sub_t *s = &subs[i];
+        const queue_live_t *l = find_live (live, nlive, s->job_id);
+        long ci = cluster_index (d, s->cluster);
+        const ms_job_info_t *cj;
+        bool main_sub, claimed_other;
+
+        if (ci < 0 || !d->cl[ci].fresh)
+            continue;
+        cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+        main_sub = l && !strcmp (l->cluster, s->cluster)
+                   && l->cluster_job_id == s->cluster_job_id;
+        claimed_other = l && l->claimed_cluster[0]
+                        && (strcmp (l->claimed_cluster, s->cluster)
+                            || l->claimed_job_id != s->cluster_job_id);
+        if (!l || !strcmp (l->state, "cancelled")
+            || (claimed_other && !main_sub)
+            || (!strcmp (l->state, "running") && !main_sub)) {
+            /* the meta job ended, was cancelled, or another sibling won */
+            if (cj && !ms_job_state_final (cj->state))
+                cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
+                           l && !strcmp (l->state, "cancelled")
+                               ? "the job was cancelled"
+                               : "another submission runs the job");
+            rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
+                                  cj && cj->state != MS_JOB_CANCELLED
+                                          && ms_job_state_final (cj->state)
+                                      ? "ended"
+                                      : "cancelled",
+                                  &e);
+            continue;
+        }
+        if (!cj) {
+            if (s->age_s < LOST_AFTER_S)
+                continue;
+            rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id, "lost",
+                                  &e);
+            if (rc == 0 && main_sub) {
+                if (!strcmp (l->state, "submitted"))
+                    rc = queue_finished (d->db, l->id, "lost", -1,
+                                         "the cluster no longer knows the job",
+                                         &ok, &e);
+                else
+                    rc = queue_finished (d->db, l->id, "failed", -1,
+                                         "the cluster no longer knows the job",
+                                         &ok, &e);
+            }
+            continue;
+        }
+        switch (cj->state) {
+        case MS_JOB_PENDING:
+            break;
+        case MS_JOB_RUNNING:
+        case MS_JOB_SUSPENDED:
+        case MS_JOB_COMPLETING:
+            if (strcmp (s->state, "running"))
+                rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
+                                      "running", &e);
+            if (rc == 0 && !strcmp (l->state, "submitted")) {
+                rc = queue_running (d->db, l->id, s->cluster, s->partition,
+                                    s->cluster_job_id, &ok, &e);
+                /* the winner: its siblings go next cycle */
+            }
+            break;
+        default: {
+            /* final */
+            const char *to = NULL, *why = NULL;
+            char reason[400];
+            rc = queue_sub_state (
+                d->db, s->cluster, s->cluster_job_id,
+                cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", &e);
+            if (rc < 0
+                || !(main_sub
+                     || (!l->claimed_cluster[0]
+                         && !strcmp (l->state, "submitted")
+                         && cj->state != MS_JOB_CANCELLED)))
+                break;
+            if (cj->state == MS_JOB_COMPLETED)
+                to = "completed";
+            else if (cj->state == MS_JOB_CANCELLED) {
+                rc = queue_cancel (d->db, l->id, l->state,
+                                   "cancelled on the cluster", &ok, &e);
+                break;
+            } else {
+                to = "failed";
+                snprintf (reason, sizeof (reason), "%s on %s: %s",
+                          cj->state_name, s->cluster, cj->state_reason);
+                why = reason;
+            }
+            if (!main_sub
+                && (rc = queue_running (d->db, l->id, s->cluster, s->partition,
+                                        s->cluster_job_id, &ok, &e))
+                       < 0)
+                break;
+            rc = queue_finished (d->db, l->id, to, cj->exit_code, why, &ok, &e);
+            break;
+        }
+        }
+    }
+    if (rc < 0)
+        daemon_log (LOG_ERR, "following jobs: %s", e.text);
+    free (subs);
+    return rc;
+}
+
+/* Re-route (DESIGN.md 5): a job still pending after reroute_after_s, when
+ * another partition's predicted start is much earlier, is cancelled and
+ * queued again (submitted -> queued), at most max_reroutes times. */
+static int
+reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
+{
+    ms_error_t e;
+    bool ok;
+
+    if (d->set.reroute_after_s <= 0 || d->set.dispatch_mode != DISPATCH_SINGLE)
+        return 0;
+    for (size_t i = 0; i < nlive; i++) {
+        const queue_live_t *l = &live[i];
+        long ci, cur;
+        const ms_job_info_t *cj;
+        jobkey_t k;
+        ms_decision_t dec;
+        double wcur, wnew;
+        size_t best;
+
+        if (strcmp (l->state, "submitted") || l->reroutes >= d->set.max_reroutes
+            || !l->cluster[0])
+            continue;
+        ci = cluster_index (d, l->cluster);
+        if (ci < 0 || !d->cl[ci].fresh
+            || !(cj = cluster_job (&d->cl[ci], l->cluster_job_id))
+            || cj->state != MS_JOB_PENDING || cj->submit_time <= 0
+            || wall () - (double)cj->submit_time < d->set.reroute_after_s)
+            continue;
+        cur = part_index (d, l->cluster, l->partition);
+        if (cur < 0)
+            continue;
+        pthread_mutex_lock (&d->mu);
+        if (job_key (d, l->app, l->nodes, 0, NULL, &k) < 0) {
+            pthread_mutex_unlock (&d->mu);
+            continue;
+        }
+        decide (d, &k, false, &dec);
+        if (dec.n == 0) {
+            pthread_mutex_unlock (&d->mu);
+            continue;
+        }
+        best = d->cs.c[dec.c[0].cand].part;
+        wnew = d->cs.c[dec.c[0].cand].w;
+        wcur = view_predicted_wait (d->view, (size_t)cur, k.nodes, wall ());
+        pthread_mutex_unlock (&d->mu);
+        if ((long)best == cur || !(wnew < d->pol.reroute_gain * wcur))
+            continue;
+        if (backend_cancel (d->cl[ci].b, l->cluster_job_id, &e) < 0) {
+            daemon_log (LOG_WARNING, "re-route of job %" PRId64 ": %s", l->id,
+                        e.text);
+            continue;
+        }
+        if (queue_sub_state (d->db, l->cluster, l->cluster_job_id, "cancelled",
+                             &e)
+                < 0
+            || queue_requeue (d->db, l->id, "submitted",
+                              "re-routed: another partition starts it sooner",
+                              true, &ok, &e)
+                   < 0) {
+            daemon_log (LOG_ERR, "re-route of job %" PRId64 ": %s", l->id,
+                        e.text);
+            return -1;
+        }
+        d->reroutes++;
+        daemon_log (LOG_INFO,
+                    "job %" PRId64 ": re-routed from %s/%s "
+                    "(predicted wait %.0f s there, %.0f s elsewhere)",
+                    l->id, l->cluster, l->partition, wcur, wnew);
+    }
+    return 0;
+}
+
+/* ---- the cycle ---- */
+
+static void
+load_settings (ms_daemon_t *d)
+{
+    ms_settings_t s;
+    char ignored[512] = "";
+    ms_error_t e;
+
+    settings_init (&s);
+    if (settings_load (d->db, &s, ignored, sizeof (ignored), &e) < 0) {
+        daemon_log (LOG_WARNING, "settings: %s (keeping the last ones)",
+                    e.text);
+        return;
+    }
+    pthread_mutex_lock (&d->mu);
+    d->set = s;
+    settings_apply_policy (&s, &d->pol);
+    settings_apply_site (&s, d->site, NULL);
+    if (s.dispatch_mode == DISPATCH_SIBLINGS)
+        d->pol.sibling_slack = INFINITY; /* the top k, whatever their score */
+    pthread_mutex_unlock (&d->mu);
+}
+
+static int
+cycle (ms_daemon_t *d)
+{
+    queue_live_t *live = NULL;
+    tagged_t *tags = NULL;
+    size_t nlive = 0, ntags = 0;
+    double t0 = mono (), refit_s;
+    ms_error_t e;
+    int rc = 0;
+
+    load_settings (d);
+    if (!d->tab || mono () - d->last_pred_load > 600) {
+        if (load_predictor (d, &e) < 0) {
+            daemon_log (LOG_ERR, "%s", e.text);
+            if (!d->tab)
+                return -1;
+        }
+    }
+    refresh_clusters (d);
+    pthread_mutex_lock (&d->mu);
+    rebuild_view (d);
+    pthread_mutex_unlock (&d->mu);
+
+    if (queue_live_jobs (d->db, &live, &nlive, &e) < 0) {
+        daemon_log (LOG_ERR, "reading the queue: %s", e.text);
+        return -1;
+    }
+    tags = collect_tags (d, &ntags);
+    if (reconcile (d, live, nlive, tags, ntags) < 0)
+        rc = -1;
+    if (!d->reconciled && rc == 0 && all_fresh (d)) {
+        daemon_log (LOG_NOTICE,
+                    "reconciled %zu in-flight jobs with the "
+                    "clusters",
+                    nlive);
+        d->reconciled = true;
+    }
+    if (rc == 0)
+        rc = follow (d, live, nlive);
+    if (rc == 0)
+        rc = reroute (d, live, nlive);
+    free (tags);
+    free (live);
+    if (rc == 0)
+        rc = dispatch_queued (d);
+    refit_s = d->set.refit_interval_s > 0 ? d->set.refit_interval_s
+                                          : d->dc->refit_s;
+    if (rc == 0 && d->dc->refit_s > 0 && mono () - d->last_refit > refit_s)
+        refit (d);
+    pthread_mutex_lock (&d->mu);
+    d->cycles++;
+    d->last_cycle_s = mono () - t0;
+    pthread_mutex_unlock (&d->mu);
+    return rc;
+}
+
+/* LISTEN on the cycle's connection (again after a reconnect). */
+static void
+listen_jobs (ms_daemon_t *d)
+{
+    ms_error_t e;
+    if (d->listening && db_reconnects (d->db) == d->listen_reconnects
+        && PQstatus (db_conn (d->db)) == CONNECTION_OK)
+        return;
+    d->listening = db_command (d->db, "listen", "LISTEN metasched_jobs", 0,
+                               NULL, NULL, &e)
+                   == 0;
+    d->listen_reconnects = db_reconnects (d->db);
+}
+
+/* Wait up to timeout_s for a notification that asks for a cycle (a job
+ * queued or cancelled), a kick, or the timeout. */
+static void
+wait_wake (ms_daemon_t *d, double timeout_s, volatile sig_atomic_t *stop,
+           volatile sig_atomic_t *reload)
+{
+    double until = mono () + timeout_s;
+
+    while (!*stop && !*reload) {
+        struct pollfd pf[2];
+        int nfd = 1, ms;
+        double left = until - mono ();
+        PGconn *c = db_conn (d->db);
+        bool wake = false;
+
+        if (left <= 0)
+            return;
+        ms = (int)(left * 1000) + 1;
+        pf[0].fd = d->wake[0];
+        pf[0].events = POLLIN;
+        if (d->listening && PQstatus (c) == CONNECTION_OK
+            && PQsocket (c) >= 0) {
+            pf[1].fd = PQsocket (c);
+            pf[1].events = POLLIN;
+            nfd = 2;
+        }
+        if (poll (pf, (nfds_t)nfd, ms) < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        if (pf[0].revents & POLLIN) {
+            char buf[64];
+            while (read (d->wake[0], buf, sizeof (buf)) > 0)
+                ;
+            wake = true;
+        }
+        if (nfd == 2 && (pf[1].revents & (POLLIN | POLLERR | POLLHUP))) {
+            PGnotify *n;
+            if (!PQconsumeInput (c)) {
+                d->listening = false;
+                return;
+            }
+            while ((n = PQnotifies (c))) {
+                const char *sp = strchr (n->extra, ' ');
+                if (sp
+                    && (!strcmp (sp + 1, "queued")
+                        || !strcmp (sp + 1, "cancelled")))
+                    wake = true;
+                PQfreemem (n);
+            }
+        }
+        if (wake) {
+            /* let a burst of submissions gather for a moment */
+            struct timespec ts = { 0, 100 * 1000 * 1000 };
+            nanosleep (&ts, NULL);
+            return;
+        }
+    }
+}
+
+int
+daemon_run (ms_daemon_t *d, volatile sig_atomic_t *stop,
+            volatile sig_atomic_t *reload)
+{
+    double errwait = 0;
+
+    while (!*stop && !*reload) {
+        double wait_s;
+        if (leadership (d)) {
+            listen_jobs (d);
+            if (cycle (d) < 0) {
+                d->db_errors++;
+                errwait = errwait > 0 ? errwait * 2 : 1;
+                if (errwait > 30)
+                    errwait = 30;
+            } else
+                errwait = 0;
+            wait_s = errwait > 0 ? errwait : d->dc->cycle_s;
+        } else
+            wait_s = 1; /* a standby tries the lock every second */
+        wait_wake (d, wait_s, stop, reload);
+    }
+    return 0;
+}
+
+void
+daemon_kick (ms_daemon_t *d)
+{
+    char c = 1;
+    ssize_t n = write (d->wake[1], &c, 1);
+    (void)n;
+}
+
+/* ---- setup ---- */
+
+int
+daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
+{
+    ms_daemon_t *d = ms_xcalloc (1, sizeof (*d));
+    const ms_siteconf_t *s = dc->site;
+    db_opts_t o
+        = { .conninfo = dc->database,
+            .password_file = dc->password_file[0] ? dc->password_file : NULL,
+            .application_name = "metaschedd",
+            .connect_timeout_s = 5,
+            .retry_max_ms = 2000 };
+    ms_error_t e;
+    int version = 0;
+    long tmo = 0;
+
+    d->dc = dc;
+    d->wake[0] = d->wake[1] = -1;
+    pthread_mutex_init (&d->mu, NULL);
+    settings_init (&d->set);
+    policy_init (&d->pol, POL_METASCHED);
+    if (pipe2 (d->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
+        ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
+        goto fail;
+    }
+    /* a private copy of the site: settings change its power caps */
+    if (clusterconf_load (s->path, &d->site, &e) < 0) {
+        ms_err (errp, e.kind, "%s", e.text);
+        goto fail;
+    }
+    if (db_open (&o, &d->db, &e) < 0) {
+        ms_err (errp, e.kind, "%s:%d: database: %s", dc->path,
+                dc->database_line, e.text);
+        goto fail;
+    }
+    if (db_schema_version (d->db, &version, &e) < 0) {
+        ms_err (errp, e.kind, "%s:%d: database: %s", dc->path,
+                dc->database_line, e.text);
+        goto fail;
+    }
+    if (version < db_schema_latest ()) {
+        ms_err (errp, MS_ERR_INPUT,
+                "%s:%d: database: schema version %d, this program needs %d: "
+                "run 'metasched db migrate' first",
+                dc->path, dc->database_line, version, db_schema_latest ());
+        goto fail;
+    }
+    if (db_sync_site (d->db, d->site, NULL, &e) < 0) {
+        ms_err (errp, e.kind, "%s: storing the clusters: %s", s->path, e.text);
+        goto fail;
+    }
+    d->ncl = d->site->nclusters;
+    d->cl = ms_xcalloc (d->ncl + 1, sizeof (*d->cl));
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        c->conf = &d->site->clusters[i];
+        if (c->conf->timeout_ms > tmo)
+            tmo = c->conf->timeout_ms;
+        if (slurmrest_from_conf (c->conf, &c->b, &e) < 0) {
+            ms_err (errp, e.kind, "%s:%d: [cluster %s]: %s", s->path,
+                    c->conf->line, c->conf->name, e.text);
+            goto fail;
+        }
+        if (backend_ping (c->b, &e) < 0) {
+            ms_err (errp, e.kind, "%s:%d: [cluster %s]: %s is unreachable: %s",
+                    s->path, c->conf->line, c->conf->name, c->conf->url,
+                    e.text);
+            goto fail;
+        }
+        c->up = true;
+    }
+    d->grace_s = tmo / 1000.0 + 5;
+    if (d->grace_s < dc->cycle_s)
+        d->grace_s = dc->cycle_s;
+    d->last_refit = mono ();
+    *dp = d;
+    return 0;
+fail:
+    daemon_free (d);
+    return -1;
+}
+
+void
+daemon_free (ms_daemon_t *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->ncl; i++) {
+        backend_destroy (d->cl[i].b);
+        free (d->cl[i].parts);
+        free (d->cl[i].jobs);
+    }
+    free (d->cl);
+    db_close (d->lockdb);
+    db_close (d->db);
+    predtab_free (d->tab);
+    predictor_free (d->pred);
+    view_free (d->view);
+    candidates_free (&d->cs);
+    clusterconf_free (d->site);
+    if (d->wake[0] >= 0)
+        close (d->wake[0]);
+    if (d->wake[1] >= 0)
+        close (d->wake[1]);
+    pthread_mutex_destroy (&d->mu);
+    free (d);
+}
+
+/* ---- the API's hooks (called from the API thread) ---- */
+
+static int
+hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
+             ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    jobkey_t k;
+    ms_decision_t dec;
+    json_t *o;
+
+    (void)uid;
+    pthread_mutex_lock (&d->mu);
+    if (!d->tab || !d->view) {
+        pthread_mutex_unlock (&d->mu);
+        ms_err (errp, MS_ERR_MISSING,
+                "this instance has no predictions yet (standby or starting)");
+        errp->http_status = 503;
+        return -1;
+    }
+    if (job_key (d, req->app, req->nodes, req->time_limit_min, req->partition,
+                 &k)
+        < 0) {
+        pthread_mutex_unlock (&d->mu);
+        ms_err (errp, MS_ERR_INPUT,
+                "no configured partition can run this job (nodes %d%s%s)",
+                req->nodes, req->partition[0] ? ", partition " : "",
+                req->partition);
+        errp->http_status = 400;
+        return -1;
+    }
+    /* a private candidate list: the cycle's is d->cs */
+    {
+        ms_cands_t save = d->cs;
+        memset (&d->cs, 0, sizeof (d->cs));
+        decide (d, &k, false, &dec);
+        o = json_pack ("{s:s, s:s, s:o}", "policy", d->pol.label, "app",
+                       req->app[0] ? req->app : UNKNOWN_APP, "candidates",
+                       candidates_json (d, &d->cs, &dec, NULL));
+        candidates_free (&d->cs);
+        d->cs = save;
+    }
+    pthread_mutex_unlock (&d->mu);
+    *out = o;
+    return 0;
+}
+
+static int
+hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    json_t *a = json_array ();
+
+    (void)errp;
+    pthread_mutex_lock (&d->mu);
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        json_t *parts = json_array ();
+        for (size_t p = 0; p < d->site->nparts; p++) {
+            const ms_partconf_t *pc = &d->site->parts[p];
+            json_t *po;
+            if (pc->cluster != i)
+                continue;
+            po = json_pack ("{s:s, s:s, s:i, s:I}", "name", pc->name,
+                            "architecture", d->site->archs[pc->arch].name,
+                            "nodes", pc->nodes, "nominal_khz",
+                            (json_int_t)d->site->archs[pc->arch].nominal_khz);
+            for (size_t k = 0; k < c->nparts; k++)
+                if (!strcmp (c->parts[k].name, pc->name)) {
+                    json_object_set_new (po, "up",
+                                         json_boolean (c->parts[k].up));
+                    json_object_set_new (po, "nodes_idle",
+                                         json_integer (c->parts[k].nodes_idle));
+                    json_object_set_new (
+                        po, "pending_jobs",
+                        json_integer (c->parts[k].pending_jobs));
+                    json_object_set_new (
+                        po, "running_jobs",
+                        json_integer (c->parts[k].running_jobs));
+                }
+            json_array_append_new (parts, po);
+        }
+        json_array_append_new (a, json_pack ("{s:s, s:b, s:s, s:o}", "name",
+                                             c->conf->name, "reachable", c->up,
+                                             "last_error", c->last_error,
+                                             "partitions", parts));
+    }
+    pthread_mutex_unlock (&d->mu);
+    *out = json_pack ("{s:o, s:b}", "clusters", a, "leader", d->leader);
+    return 0;
+}
+
+static int
+hook_metrics (void *ctx, char **textp, ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    size_t cap = 4096, len = 0;
+    char *buf = ms_xmalloc (cap);
+
+    (void)errp;
+#define P(...)                                                                 \
+    do {                                                                       \
+        int n_ = snprintf (buf + len, cap - len, __VA_ARGS__);                 \
+        if (n_ > 0 && (size_t)n_ >= cap - len) {                               \
+            cap = (len + (size_t)n_ + 1) * 2;                                  \
+            buf = ms_xrealloc (buf, cap);                                      \
+            n_ = snprintf (buf + len, cap - len, __VA_ARGS__);                 \
+        }                                                                      \
+        if (n_ > 0)                                                            \
+            len += (size_t)n_;                                                 \
+    } while (0)
+    pthread_mutex_lock (&d->mu);
+    P ("# TYPE metaschedd_leader gauge\nmetaschedd_leader %d\n", d->leader);
+    P ("# TYPE metaschedd_cycles_total counter\nmetaschedd_cycles_total "
+       "%" PRIu64 "\n",
+       d->cycles);
+    P ("# TYPE metaschedd_cycle_seconds gauge\nmetaschedd_cycle_seconds "
+       "%.6f\n",
+       d->last_cycle_s);
+    P ("# TYPE metaschedd_decisions_total counter\n"
+       "metaschedd_decisions_total %" PRIu64 "\n",
+       d->decisions);
+    P ("# TYPE metaschedd_decide_seconds_total counter\n"
+       "metaschedd_decide_seconds_total %.6f\n",
+       d->decide_s);
+    P ("# TYPE metaschedd_dispatched_total counter\n"
+       "metaschedd_dispatched_total %" PRIu64 "\n",
+       d->dispatched);
+    P ("# TYPE metaschedd_requeued_total counter\n"
+       "metaschedd_requeued_total %" PRIu64 "\n",
+       d->requeued);
+    P ("# TYPE metaschedd_adopted_total counter\n"
+       "metaschedd_adopted_total %" PRIu64 "\n",
+       d->adopted);
+    P ("# TYPE metaschedd_duplicates_cancelled_total counter\n"
+       "metaschedd_duplicates_cancelled_total %" PRIu64 "\n",
+       d->dup_cancelled);
+    P ("# TYPE metaschedd_reroutes_total counter\n"
+       "metaschedd_reroutes_total %" PRIu64 "\n",
+       d->reroutes);
+    P ("# TYPE metaschedd_priority_boosts_total counter\n"
+       "metaschedd_priority_boosts_total %" PRIu64 "\n",
+       d->boosts);
+    P ("# TYPE metaschedd_cycle_errors_total counter\n"
+       "metaschedd_cycle_errors_total %" PRIu64 "\n",
+       d->db_errors);
+    P ("# TYPE metaschedd_cluster_up gauge\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_up{cluster=\"%s\"} %d\n", d->cl[i].conf->name,
+           d->cl[i].up);
+    P ("# TYPE metaschedd_cluster_attempts_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_attempts_total{cluster=\"%s\"} %" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].attempts);
+    P ("# TYPE metaschedd_cluster_failures_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_failures_total{cluster=\"%s\"} %" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].failures);
+    P ("# TYPE metaschedd_cluster_submits_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_submits_total{cluster=\"%s\"} %" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].submits);
+    pthread_mutex_unlock (&d->mu);
+#undef P
+    *textp = buf;
+    return 0;
+}
+
+static void
+hook_kick (void *ctx)
+{
+    daemon_kick (ctx);
+}
+
+static const ms_api_hooks_t hooks = {
+    .whatif = hook_whatif,
+    .clusters = hook_clusters,
+    .metrics = hook_metrics,
+    .kick = hook_kick,
+};
+
+const ms_api_hooks_t *
+daemon_api_hooks (void)
+{
+    return &hooks;
+}

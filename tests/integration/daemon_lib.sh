@@ -1,0 +1,98 @@
+# daemon_lib.sh - helpers of the metaschedd tests (sourced after tap.sh and
+# tap_need_testbed). Every test that runs a metaschedd holds
+# $MS_TESTBED_RUN/metaschedd.lock exclusive (fd 8): instances on one
+# database elect one leader, so two tests' daemons must not meet.
+msd=$MS_BUILDDIR/metasched/metaschedd
+msbatch=$MS_BUILDDIR/metasched/msbatch
+collect=$MS_BUILDDIR/collectors/metasched-collect
+[ -x "$msd" ] || tap_skip_all "$msd not built"
+[ "$(id -u)" = 0 ] || tap_skip_all "needs root (runs jobs as the test users)"
+
+dtmp=$(mktemp -d /tmp/ms-daemon-XXXXXX)
+chmod 755 "$dtmp"
+daemon_pids=
+
+daemon_lock () {
+    exec 8>>"$MS_TESTBED_RUN/metaschedd.lock"
+    flock -x 8
+}
+
+q () { psql "$MS_PG_CONNINFO" -X -A -t -q -c "$1" 2>&1; }
+upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
+getv () { eval "printf '%s' \"\${$1}\""; }
+ok_if () { if "$@"; then echo 0; else echo 1; fi; }
+
+wait_for () { # wait_for SECONDS TEST...: poll every 0.2 s
+    n=$(( $1 * 5 )); shift
+    while [ "$n" -gt 0 ]; do
+        "$@" && return 0
+        sleep 0.2; n=$((n - 1))
+    done
+    return 1
+}
+
+# write_conf FILE [EXTRA KEY=VALUE LINES...]
+write_conf () {
+    f=$1; shift
+    {
+        echo "[daemon]"
+        echo "clusters_conf = ${DAEMON_CLUSTERS_CONF:-$MS_CLUSTERS_CONF}"
+        echo "database = $MS_PG_CONNINFO"
+        echo "socket = ${DAEMON_SOCKET:-$dtmp/msd.sock}"
+        echo "munge_socket = $MS_MUNGE_SOCKET"
+        echo "admins = root"
+        echo "metrics_public = yes"
+        echo "cycle_s = ${DAEMON_CYCLE_S:-1}"
+        echo "leader_takeover_s = 5"
+        echo "refit_s = 0"
+        echo "collect_wrapper = $collect"
+        for l in "$@"; do echo "$l"; done
+    } > "$f"
+}
+
+# start_daemon CONF LOG: the pid in $daemon_pid
+start_daemon () {
+    ASAN_OPTIONS=detect_leaks=0 "$msd" -f "$1" -D >>"$2" 2>&1 &
+    daemon_pid=$!
+    daemon_pids="$daemon_pids $daemon_pid"
+}
+
+# prepare the database: schema and this build's clusters
+daemon_db_ready () {
+    MS_DB_CONNINFO=$MS_PG_CONNINFO "$MS_BUILDDIR/metasched/metasched" db migrate >/dev/null 2>&1 &&
+    MS_DB_CONNINFO=$MS_PG_CONNINFO "$MS_BUILDDIR/metasched/metasched" db sync "$MS_CLUSTERS_CONF" >/dev/null 2>&1
+}
+
+# the user's job directory and a tiny job script
+job_dir () {
+    d=$dtmp/$1
+    mkdir -p "$d" && chown "$1" "$d"
+    printf '%s' "$d"
+}
+
+# msb USER DIR ARGS...: msbatch as USER in DIR, against the daemon
+msb () {
+    u=$1 dir=$2; shift 2
+    (cd "$dir" && runuser -u "$u" -- env METASCHED_SERVER="unix:${DAEMON_SOCKET:-$dtmp/msd.sock}" \
+        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$msbatch" "$@")
+}
+
+# count_tagged ID: live or finished (not cancelled) cluster jobs tagged
+# metasched:ID on all clusters
+cluster_jobs_tagged () {
+    for c in $MS_CLUSTERS; do
+        conf=$(getv "MS_$(upper "$c")_CONF")
+        SLURM_CONF=$conf squeue -h -a -t all -o "%k|%T|%i|$c" 2>/dev/null
+    done
+}
+
+daemon_cleanup () {
+    for p in $daemon_pids; do kill -9 "$p" 2>/dev/null; done
+    for c in $MS_CLUSTERS; do
+        conf=$(getv "MS_$(upper "$c")_CONF")
+        for u in "$MS_TEST_USER" "$MS_TEST_USER2"; do
+            SLURM_CONF=$conf scancel -u "$u" 2>/dev/null
+        done
+    done
+    rm -rf "$dtmp"
+}
