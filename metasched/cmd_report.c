@@ -906,8 +906,6 @@ cmd_report (int argc, char **argv)
     const char *since_s = NULL, *until_s = NULL, *plotdir = NULL;
     char *built = NULL;
     bool json = false, csv = false;
-    char database[1024];
-    int dbline = 0;
     report_t rep;
     db_opts_t o;
     db_t *db;
@@ -1015,6 +1013,8 @@ cmd_report (int argc, char **argv)
         if (!config && stat (REPORT_DAEMON_CONF, &st) == 0)
             config = REPORT_DAEMON_CONF;
         if (config) {
+            char database[1024];
+            int dbline = 0;
             if (daemon_conf_database (config, database, sizeof (database),
                                       &dbline, &e)
                 < 0) {
@@ -1058,6 +1058,11 @@ cmd_report (int argc, char **argv)
                 fprintf (stderr,
                          "metasched report: gnuplot not found: the "
                          "data and scripts are in %s, no images\n",
+                         plotdir);
+            else if (rendered == 0)
+                fprintf (stderr,
+                         "metasched report: nothing to plot in the "
+                         "period; the data and scripts are in %s\n",
                          plotdir);
             else
                 fprintf (stderr, "metasched report: %d plot%s in %s\n",

@@ -20,7 +20,7 @@ psql -qX "$MS_PG_SUPER_CONNINFO" -c "CREATE DATABASE $db OWNER ms_daemon" >"$tmp
 "$ms" db -d "$MS_PG_CONNINFO dbname=$db" migrate >"$tmp/log" 2>&1 \
     || { echo "1..1"; echo "not ok 1 - migrate the scratch database: $(cat "$tmp/log")"; exit 1; }
 
-tap_plan 19
+tap_plan 20
 
 # The data, as the daemon's role. Two partitions: east/batch (architecture
 # x1, nominal 2.0 GHz, also 1.6 GHz) and west/compute (x2, nominal 2.4 GHz).
@@ -165,6 +165,11 @@ tap_ok "$([ $rc = 0 ] && has "$tmp/viaconf" 'total,total,4,3,72000.000000,76000.
 out=$("$ms" report -d "$report_db" --since yesterday 2>&1); rc=$?
 tap_ok "$([ $rc = 2 ] && printf '%s' "$out" | grep -q "^metasched report: --since: 'yesterday' is not a time" && echo 0 || echo 1)" \
     "a malformed --since is named (rc $rc: $out)"
+"$ms" report -d "$report_db" --since now-2w --until now --csv >/dev/null 2>&1; rc1=$?
+"$ms" report -d "$report_db" --since 2026-01-01T00:00:00Z --until 2026-02-30 >/dev/null 2>&1; rc2=$?
+"$ms" report -d "$report_db" --since now-3x >/dev/null 2>&1; rc3=$?
+tap_ok "$([ "$rc1$rc2$rc3" = 022 ] && echo 0 || echo 1)" \
+    "relative times are taken, February 30th and an unknown unit are refused ($rc1$rc2$rc3)"
 out=$("$ms" report -d "$report_db" --since 2026-02-01 --until 2026-01-01 2>&1); rc=$?
 tap_ok "$([ $rc = 2 ] && echo 0 || echo 1)" "an empty period is refused (rc $rc: $out)"
 out=$("$ms" report -d "dbname=$db user=ms_report password=hunter2" 2>&1); rc=$?
