@@ -6,6 +6,7 @@ predictor_libpredictor_a_SOURCES = predictor/predictor.h predictor/internal.h \
 	predictor/crossarch.c predictor/table61.c predictor/runs.c \
 	predictor/synth.c
 predictor_libpredictor_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+EXTRA_DIST += predictor/README
 
 check_PROGRAMS += tests/unit/test_predictor
 tests_unit_test_predictor_SOURCES = tests/unit/test_predictor.c tests/testutil.h
