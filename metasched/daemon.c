@@ -1637,7 +1637,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
             .password_file = dc->password_file[0] ? dc->password_file : NULL,
             .application_name = "metaschedd",
             .connect_timeout_s = 5,
-            .retry_max_ms = 2000 };
+            .retry_max_ms = 5000 };
     ms_error_t e;
     int version = 0;
     long tmo = 0;

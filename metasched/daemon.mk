@@ -28,5 +28,8 @@ dist_doc_DATA += doc/daemon.md
 EXTRA_DIST += metasched/metaschedd.service
 
 # ---- tests on the test bed ----
-TESTS += tests/integration/test_daemon_config.sh
-EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh
+TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.sh \
+	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh
+EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
+	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
+	tests/integration/test_daemon_ha.sh

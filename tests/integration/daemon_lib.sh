@@ -22,13 +22,13 @@ upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
 getv () { eval "printf '%s' \"\${$1}\""; }
 ok_if () { if "$@"; then echo 0; else echo 1; fi; }
 
-wait_for () { # wait_for SECONDS TEST...: poll every 0.2 s
-    n=$(( $1 * 5 )); shift
-    while [ "$n" -gt 0 ]; do
+wait_for () { # wait_for SECONDS TEST...: poll every 0.2 s until a deadline
+    end=$(( $(date +%s) + $1 )); shift
+    while :; do
         "$@" && return 0
-        sleep 0.2; n=$((n - 1))
+        [ "$(date +%s)" -lt "$end" ] || return 1
+        sleep 0.2
     done
-    return 1
 }
 
 # write_conf FILE [EXTRA KEY=VALUE LINES...]
@@ -55,6 +55,14 @@ start_daemon () {
     ASAN_OPTIONS=detect_leaks=0 "$msd" -f "$1" -D >>"$2" 2>&1 &
     daemon_pid=$!
     daemon_pids="$daemon_pids $daemon_pid"
+}
+
+# daemon_up LOG: the socket appears and the daemon lives, or bail out
+daemon_up () {
+    if ! wait_for 40 test -S "${DAEMON_SOCKET:-$dtmp/msd.sock}" || ! kill -0 "$daemon_pid" 2>/dev/null; then
+        echo "Bail out! metaschedd did not start: $(tail -3 "$1" | tr '\n' ' ')"
+        exit 1
+    fi
 }
 
 # prepare the database: schema and this build's clusters
