@@ -33,3 +33,16 @@ TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.s
 EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
 	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
 	tests/integration/test_daemon_ha.sh
+
+# benchmark (`make bench`): a cycle's decisions against one submit
+EXTRA_PROGRAMS += bench/bench_decide
+bench_programs += bench/bench_decide
+bench_bench_decide_SOURCES = bench/bench_decide.c tests/testbed_env.c \
+	tests/testbed_env.h
+bench_bench_decide_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(CURL_CFLAGS) \
+	$(JANSSON_CFLAGS) $(CHECK_CFLAGS)
+bench_bench_decide_LDADD = metasched/libmscore.a partitions/libsim.a \
+	partitions/libpartitions.a predictor/libpredictor.a \
+	metasched/libmscommon.a $(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) \
+	$(CHECK_LIBS) -lm
+CLEANFILES += bench/bench_decide
