@@ -17,9 +17,11 @@ collectors_libcollect_a_SOURCES = \
 collectors_libcollect_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 	$(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
-COLLECT_LIBS = collectors/libcollect.a db/libmsdb.a \
+# the wrapper's start gate claims the job through the API (client.h)
+COLLECT_LIBS = collectors/libcollect.a metasched/libmsclient.a \
+	metasched/libmsapi.a db/libmsdb.a \
 	partitions/libpartitions.a predictor/libpredictor.a \
-	metasched/libmscommon.a
+	metasched/libmscommon.a $(MUNGE_LIBS)
 
 bin_PROGRAMS += collectors/metasched-collect
 # `metasched-collect --metasched db|collect ...` reaches the admin
@@ -41,8 +43,9 @@ metasched_metasched_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
 
 # ---- tests ----
 COLLECT_TEST_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS)
-COLLECT_TEST_LIBS = collectors/libcollect.a db/libmsdb.a $(TEST_LIBS) \
-	$(PQ_LIBS) $(PAPI_LIBS)
+COLLECT_TEST_LIBS = collectors/libcollect.a metasched/libmsclient.a \
+	metasched/libmsapi.a db/libmsdb.a $(TEST_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
+	$(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS)
 
 check_PROGRAMS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi \
 	tests/unit/test_rapl_nodeside

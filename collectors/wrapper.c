@@ -8,6 +8,15 @@
  * child, and the wrapper ends the way the child ended: same exit status, or
  * killed by the same signal. A collector failure is a warning on stderr,
  * never a failed job.
+ *
+ * The start gate (sibling mode, METASCHED_GATE=1 set by metaschedd): before
+ * anything runs, the wrapper claims the meta job METASCHED_JOB_ID through
+ * the API at METASCHED_SERVER (POST /v1/jobs/ID/claim with this cluster and
+ * job id). The winner runs the command; a sibling that lost exits 0 at once
+ * without running it. When the API cannot be reached (or answers 5xx) the
+ * wrapper retries for METASCHED_GATE_WAIT_S seconds (default 30) and then
+ * refuses to run, exit status 75: a sibling that is not sure it won never
+ * runs, so the command never runs twice (doc/daemon.md).
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "config.h"
@@ -28,10 +37,11 @@
 #include "collectors/collect.h"
 #include "collectors/papi_sampler.h"
 #include "collectors/rapl.h"
+#include "metasched/client.h"
 #include "metasched/util.h"
 
-static const int forwarded[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT,
-                                 SIGUSR1, SIGUSR2, SIGCONT, SIGALRM };
+static const int forwarded[]
+    = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGALRM };
 #define NFORWARDED (sizeof (forwarded) / sizeof (forwarded[0]))
 
 static double
@@ -64,7 +74,7 @@ freq_from_env (void)
     if (*end == '-') /* "min-max[:gov]": the maximum is what runs */
         v = strtoul (end + 1, &end, 10);
     return (*end == '\0' || *end == ':') && v > 0 && v < 100000000 ? (uint32_t)v
-                                                                      : 0;
+                                                                   : 0;
 }
 
 /* Where the counters go: the option, or the file the prolog made. */
@@ -138,8 +148,8 @@ write_counters (const char *path, bool create, const collect_counters_t *k,
 static void
 build_json (const papi_sampler_t *s, collect_counters_t *k)
 {
-    size_t jl = (size_t)snprintf (k->counters_json, sizeof (k->counters_json),
-                                  "{");
+    size_t jl
+        = (size_t)snprintf (k->counters_json, sizeof (k->counters_json), "{");
 
     k->events_used[0] = k->events_unavailable[0] = '\0';
     for (size_t i = 0; i < papi_sampler_nevents (s); i++) {
@@ -157,13 +167,119 @@ build_json (const papi_sampler_t *s, collect_counters_t *k)
             continue;
         if (l + strlen (e->name) + 2 < size)
             snprintf (list + l, size - l, "%s%s", l ? "," : "", e->name);
-        if (e->available && jl + strlen (e->name) + 32 < sizeof (k->counters_json))
+        if (e->available
+            && jl + strlen (e->name) + 32 < sizeof (k->counters_json))
             jl += (size_t)snprintf (k->counters_json + jl,
                                     sizeof (k->counters_json) - jl,
                                     "%s\"%s\": %lld", jl > 1 ? ", " : "",
                                     e->name, e->value < 0 ? 0 : e->value);
     }
     snprintf (k->counters_json + jl, sizeof (k->counters_json) - jl, "}");
+}
+
+/* ---- the start gate ---- */
+
+#define GATE_EXIT_REFUSED 75 /* EX_TEMPFAIL: not run, the gate was unsure */
+#define GATE_WAIT_DEFAULT_S 30
+
+/* A positive integer from the environment, or 0 with *bad set. */
+static long long
+env_pos (const char *name, bool *bad)
+{
+    const char *s = getenv (name);
+    char *end;
+    long long v;
+
+    if (!s || !*s) {
+        *bad = true;
+        return 0;
+    }
+    errno = 0;
+    v = strtoll (s, &end, 10);
+    if (errno || *end || v <= 0) {
+        *bad = true;
+        return 0;
+    }
+    return v;
+}
+
+/* 1: run, 0: another sibling won (do not run), -1: refused (errp says
+ * why; do not run either). */
+static int
+start_gate (ms_error_t *errp)
+{
+    const char *cluster = getenv ("SLURM_CLUSTER_NAME");
+    const char *ws = getenv ("METASCHED_GATE_WAIT_S");
+    bool bad = false;
+    long long id = env_pos ("METASCHED_JOB_ID", &bad);
+    long long cjid, wait_s = GATE_WAIT_DEFAULT_S;
+    double deadline, delay = 0.5;
+    char target[64];
+    ms_client_t *c = NULL;
+    ms_error_t e;
+
+    if (bad)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "start gate: METASCHED_JOB_ID is not a job id");
+    cjid = env_pos ("SLURM_JOB_ID", &bad);
+    if (bad || !cluster || !*cluster)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "start gate: SLURM_CLUSTER_NAME and SLURM_JOB_ID must "
+                       "name this job (not run under Slurm?)");
+    if (ws && *ws) {
+        char *end;
+        wait_s = strtoll (ws, &end, 10);
+        if (*end || wait_s < 0 || wait_s > 3600)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "start gate: METASCHED_GATE_WAIT_S '%s': expected "
+                           "0..3600 seconds",
+                           ws);
+    }
+    if (ms_client_open (NULL, &c, &e) < 0)
+        return ms_err (errp, MS_ERR_INPUT, "start gate: %s", e.text);
+    ms_client_set_timeouts (c, 5, 20);
+    snprintf (target, sizeof (target), "/v1/jobs/%lld/claim", id);
+    deadline = now () + (double)wait_s;
+    for (;;) {
+        json_t *body = json_pack ("{s:s,s:I}", "cluster", cluster,
+                                  "cluster_job_id", (json_int_t)cjid);
+        json_t *reply = NULL;
+        long status = 0;
+        int rc;
+
+        ms_err_clear (&e);
+        rc = ms_client_call (c, "POST", target, body, &status, &reply, &e);
+        json_decref (body);
+        if (rc == 0 || status == 409) {
+            json_t *run = reply ? json_object_get (reply, "run") : NULL;
+            bool won = rc == 0 && json_is_true (run);
+            json_decref (reply);
+            ms_client_close (c);
+            if (rc < 0 && !json_is_false (run))
+                return ms_err (errp, MS_ERR_PROTOCOL,
+                               "start gate: %s answered 409 without "
+                               "{\"run\": false}",
+                               ms_client_server (NULL));
+            return won ? 1 : 0;
+        }
+        json_decref (reply);
+        /* no answer, or the server cannot decide now (5xx): try again */
+        if ((e.kind == MS_ERR_HTTP && status < 500)
+            || now () + delay > deadline)
+            break;
+        fprintf (stderr,
+                 "metasched-collect: start gate: %s; trying again in %.1f s\n",
+                 e.text, delay);
+        struct timespec ts
+            = { (time_t)delay, (long)((delay - floor (delay)) * 1e9) };
+        nanosleep (&ts, NULL);
+        delay = delay * 2 > 8 ? 8 : delay * 2;
+    }
+    ms_client_close (c);
+    return ms_err (errp, MS_ERR_CONNECT,
+                   "start gate: cannot claim meta job %lld for %s job %lld: "
+                   "%s",
+                   id, cluster, cjid, e.text);
 }
 
 int
@@ -183,6 +299,28 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     ms_error_t e;
 
     collect_counters_init (k);
+    {
+        const char *g = getenv ("METASCHED_GATE");
+        if (g && !strcmp (g, "1")) {
+            int run = start_gate (&e);
+            if (run < 0) {
+                /* always said, even with --quiet: the job did not run */
+                fprintf (stderr,
+                         "metasched-collect: %s; not running the script "
+                         "(exit %d) so that it never runs twice\n",
+                         e.text, GATE_EXIT_REFUSED);
+                return GATE_EXIT_REFUSED << 8; /* a wait status: exited 75 */
+            }
+            if (run == 0) {
+                fprintf (stderr,
+                         "metasched-collect: start gate: meta job %s was "
+                         "claimed by another sibling; not running the "
+                         "script\n",
+                         getenv ("METASCHED_JOB_ID"));
+                return 0;
+            }
+        }
+    }
     if (o->app)
         ms_strlcpy (k->app, o->app, sizeof (k->app));
     k->freq_req_khz = freq_from_env ();
@@ -191,7 +329,8 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     {
         char root[512];
         const char *node = getenv ("SLURMD_NODENAME");
-        collect_powercap_root (c, node ? node : "localhost", root, sizeof (root));
+        collect_powercap_root (c, node ? node : "localhost", root,
+                               sizeof (root));
         if (rapl_open (root, &rapl, &e) == 0) {
             if (rapl_read (rapl, &smp, &e) > 0) {
                 rapl_accum_start (&acc, rapl, &smp);
@@ -219,7 +358,8 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
         int e2 = errno;
         sigprocmask (SIG_SETMASK, &old, NULL);
         rapl_close (rapl);
-        return ms_err (errp, MS_ERR_SYSTEM, "fork: %s", e2 ? strerror (e2) : "");
+        return ms_err (errp, MS_ERR_SYSTEM, "fork: %s",
+                       e2 ? strerror (e2) : "");
     }
     if (pid == 0) {
         char b;
@@ -249,8 +389,8 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     close (fail[0]);
 
     for (;;) {
-        struct timespec ts = { (time_t)interval,
-                               (long)((interval - floor (interval)) * 1e9) };
+        struct timespec ts
+            = { (time_t)interval, (long)((interval - floor (interval)) * 1e9) };
         siginfo_t si;
         int sig = sigtimedwait (&block, &si, &ts);
         if (sig < 0) {
@@ -270,7 +410,8 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     papi_sampler_stop (ps);
     build_json (ps, k);
     if (papi_sampler_note (ps)[0] && !o->quiet)
-        fprintf (stderr, "metasched-collect: note: %s\n", papi_sampler_note (ps));
+        fprintf (stderr, "metasched-collect: note: %s\n",
+                 papi_sampler_note (ps));
     if (rapl) {
         if (rapl_read (rapl, &smp, NULL) > 0)
             rapl_accum_add (&acc, rapl, &smp);

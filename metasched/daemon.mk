@@ -29,10 +29,13 @@ EXTRA_DIST += metasched/metaschedd.service
 
 # ---- tests on the test bed ----
 TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.sh \
-	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh
+	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh \
+	tests/integration/test_siblings.sh tests/integration/test_daemon_down.sh \
+	tests/integration/test_daemon_pg.sh
 EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
 	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
-	tests/integration/test_daemon_ha.sh
+	tests/integration/test_daemon_ha.sh tests/integration/test_siblings.sh \
+	tests/integration/test_daemon_down.sh tests/integration/test_daemon_pg.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide
