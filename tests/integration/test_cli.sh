@@ -18,6 +18,10 @@ chmod 755 "$tmp"
 daemon_pid=
 cleanup () {
     [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
+    # this run's jobs that may still be on a cluster
+    for c in $MS_CLUSTERS; do
+        SLURM_CONF=$(cluster_conf "$c") scancel -u "$MS_TEST_USER" -n "$tag-long" 2>/dev/null
+    done
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -74,6 +78,13 @@ if [ ! -x "$daemon" ]; then
     for n in $(seq 5 18); do echo "ok $n # SKIP $why"; done
     exit $tap_failed
 fi
+# Daemons on one database elect one leader: hold the test bed's daemon
+# lock (as tests/integration/daemon_lib.sh does) so no other test's daemon
+# meets ours; prepare the schema and this build's clusters.
+exec 8>>"$MS_TESTBED_RUN/metaschedd.lock"
+flock -x 8
+MS_DB_CONNINFO=$MS_PG_CONNINFO "$bin/metasched" db migrate >/dev/null 2>&1
+MS_DB_CONNINFO=$MS_PG_CONNINFO "$bin/metasched" db sync "$MS_CLUSTERS_CONF" >/dev/null 2>&1
 cat > "$tmp/metaschedd.conf" <<EOF
 [daemon]
 clusters_conf   = $MS_CLUSTERS_CONF
@@ -83,11 +94,10 @@ munge_socket    = $MS_MUNGE_SOCKET
 admins          = root
 allow_partition = no
 cycle_s         = 1
+refit_s         = 0
 collect_wrapper = $MS_BUILDDIR/collectors/metasched-collect
-api_server_for_jobs = unix:$sock
-log             = stderr
 EOF
-"$daemon" -c "$tmp/metaschedd.conf" >"$tmp/daemon.log" 2>&1 &
+ASAN_OPTIONS=detect_leaks=0 "$daemon" -f "$tmp/metaschedd.conf" -D >"$tmp/daemon.log" 2>&1 &
 daemon_pid=$!
 for i in $(seq 1 300); do
     [ -S "$sock" ] && break
@@ -149,8 +159,8 @@ tap_ok "$( [ -n "$cluster" ] && [ -n "$cjid" ] \
     "slurmctld of $cluster ran job $cjid for $MS_TEST_USER, tagged metasched:$id"
 tap_ok "$( [ -n "$freq" ] && [ -n "$(printf '%s\n' "$sc" | grep "CPU_max_freq=$freq\b")" ]; echo $? )" \
     "$cluster ran it at the frequency the daemon chose ($freq kHz: $(printf '%s\n' "$sc" | grep -o 'CPU_m[a-z]*_freq=[^ ]*' | tr '\n' ' '))"
-tap_ok "$( [ "$(cat "$work/out-$cjid.txt" 2>/dev/null)" = "ran as $MS_TEST_USER in $work" ]; echo $? )" \
-    "the job wrote its output as $MS_TEST_USER in its working directory"
+tap_ok "$(grep -qx "ran as $MS_TEST_USER in $work" "$work/out-$cjid.txt"; echo $?)" \
+    "the job wrote its output as $MS_TEST_USER in its working directory ($(head -c 300 "$work/out-$cjid.txt" 2>&1 | tr '\n' '|'))"
 
 # cancel: not across users, then by the owner
 out=$(as "$MS_TEST_USER" "$bin/msbatch" --parsable long.sh 2>&1); rc=$?
