@@ -158,7 +158,7 @@ cmd_config (int argc, char **argv)
     int opt, rc;
 
     optind = 1;
-    while ((opt = getopt_long (argc, argv, "+s:m:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long (argc, argv, "s:m:h", longopts, NULL)) != -1) {
         switch (opt) {
         case 's':
             server = optarg;

@@ -35,6 +35,8 @@ as () {
         ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" \
         "$ms" "$@"
 }
+# one TEXT: on one line (for a TAP description)
+one () { printf '%s' "$*" | tr '\n' ' '; }
 # value KEY: the value of KEY in `metasched config` text output ($out)
 value () { printf '%s\n' "$out" | sed -n "s/^$1 *= //p"; }
 
@@ -66,7 +68,7 @@ EOF
 # no daemon yet: the client says where it looked
 out=$(METASCHED_SERVER="unix:$sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$ms" config 2>&1); rc=$?
 tap_ok "$(ok "$rc" = 1 -a -n "$(printf '%s' "$out" | grep "not reachable at unix:$sock")")" \
-    "no daemon: config names the address it tried (rc $rc: $out)"
+    "no daemon: config names the address it tried (rc $rc: $(one "$out"))"
 
 "$daemon" --config "$tmp/metaschedd.conf" --foreground >"$tmp/daemon.log" 2>&1 &
 daemon_pid=$!
@@ -85,7 +87,7 @@ tap_ok 0 "metaschedd serves its socket"
 
 out=$(as root config 2>&1); rc=$?
 tap_ok "$(ok "$rc" = 0 -a "$(value w_energy)" = 0.5 -a "$(value dispatch_mode)" = single)" \
-    "an admin sees the defaults of doc/api.md (rc $rc: $out)"
+    "an admin sees the defaults of doc/api.md (rc $rc: $(one "$out"))"
 
 out=$(as "$MS_TEST_USER" config show 2>&1); rc=$?
 tap_ok "$(ok "$rc" = 0 -a "$(value max_slowdown)" = 1.3)" "an ordinary user may look (rc $rc)"
@@ -96,26 +98,26 @@ out=$(as root config set w_energy=0.7 max_slowdown=1.2 policy=metasched \
 tap_ok "$(ok "$rc" = 0 -a "$(value w_energy)" = 0.7 -a "$(value max_slowdown)" = 1.2 \
         -a "$(value dispatch_mode)" = siblings -a "$(value siblings)" = 2 \
         -a "$(value exploration)" = 0.05 -a "$(value priority_boost)" = false)" \
-    "an admin sets eight values at once and sees the result (rc $rc: $out)"
+    "an admin sets eight values at once and sees the result (rc $rc: $(one "$out"))"
 
 out=$(as root config --json 2>&1); rc=$?
 r=$(printf '%s\n' "$out" | tr -d ' \n')
 tap_ok "$(ok "$rc" = 0 -a -n "$(printf '%s' "$r" | grep '"w_energy":0.7[,}]')" \
         -a -n "$(printf '%s' "$r" | grep '"power_cap_w.alpha.batch":20000')")" \
-    "--json: a later call reads the stored values, the power cap included (rc $rc: $r)"
+    "--json: a later call reads the stored values, the power cap included (rc $rc: $(one "$r"))"
 
 who=$(psql -qAtX "$dbc" -c "SELECT updated_by FROM settings WHERE key = 'w_energy'" 2>&1)
 tap_ok "$(ok "$who" = root)" "the settings table records who changed them ($who)"
 
 out=$(as "$MS_TEST_USER" config set w_energy=0.1 2>&1); rc=$?
 tap_ok "$(ok "$rc" = 1 -a -n "$(printf '%s' "$out" | grep 'only admins change settings' | grep 'HTTP 403')")" \
-    "$MS_TEST_USER is refused with 403 and the server's message (rc $rc: $out)"
+    "$MS_TEST_USER is refused with 403 and the server's message (rc $rc: $(one "$out"))"
 out=$(as root config 2>&1)
 tap_ok "$(ok "$(value w_energy)" = 0.7)" "the refused change changed nothing (w_energy $(value w_energy))"
 
 out=$(as root config set w_energy=0.3 max_slowdown=0.5 2>&1); rc=$?
 tap_ok "$(ok "$rc" = 1 -a -n "$(printf '%s' "$out" | grep "setting 'max_slowdown'" | grep 'HTTP 400')")" \
-    "an out-of-range value is refused naming its key (rc $rc: $out)"
+    "an out-of-range value is refused naming its key (rc $rc: $(one "$out"))"
 out=$(as root config 2>&1)
 tap_ok "$(ok "$(value w_energy)" = 0.7 -a "$(value max_slowdown)" = 1.2)" \
     "all or nothing: the good value sent with it was not applied either"
@@ -128,7 +130,7 @@ tap_ok "$(ok "$r1$r2" = 00)" "a wrong type and an unknown key are named ($out / 
 
 out=$(as root config set w_energy 2>&1); rc=$?
 tap_ok "$(ok "$rc" = 2 -a "$out" = "metasched config set: 'w_energy': expected KEY=VALUE")" \
-    "a malformed argument is refused before anything is sent (rc $rc: $out)"
+    "a malformed argument is refused before anything is sent (rc $rc: $(one "$out"))"
 kill -0 "$daemon_pid" 2>/dev/null
 tap_ok "$?" "the daemon is still up after every refusal"
 exit $tap_failed
