@@ -327,7 +327,16 @@ load_energy (db_t *db, report_t *rep, ms_error_t *errp)
 
     if (db_predictor_load (db, p, &npairs, errp) < 0) {
         predictor_free (p);
-        return ms_err_prefix (errp, "loading the predictor");
+        if (errp->kind == MS_ERR_DB || errp->kind == MS_ERR_CONNECT)
+            return ms_err_prefix (errp, "loading the predictor");
+        /* models or runs the predictor refuses: report the energy anyway,
+         * every job as its own baseline, and say why */
+        fprintf (stderr,
+                 "metasched report: warning: no predicted "
+                 "baselines: %s\n",
+                 errp->text);
+        ms_err_clear (errp);
+        p = predictor_new ();
     }
     snprintf (since, sizeof (since), "%lld", (long long)rep->since);
     snprintf (until, sizeof (until), "%lld", (long long)rep->until);
@@ -909,7 +918,7 @@ cmd_report (int argc, char **argv)
     report_t rep;
     db_opts_t o;
     db_t *db;
-    ms_error_t e;
+    ms_error_t e = { 0 };
     time_t now = time (NULL);
     int opt, rc = 0;
 

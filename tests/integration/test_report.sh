@@ -20,7 +20,7 @@ psql -qX "$MS_PG_SUPER_CONNINFO" -c "CREATE DATABASE $db OWNER ms_daemon" >"$tmp
 "$ms" db -d "$MS_PG_CONNINFO dbname=$db" migrate >"$tmp/log" 2>&1 \
     || { echo "1..1"; echo "not ok 1 - migrate the scratch database: $(cat "$tmp/log")"; exit 1; }
 
-tap_plan 20
+tap_plan 21
 
 # The data, as the daemon's role. Two partitions: east/batch (architecture
 # x1, nominal 2.0 GHz, also 1.6 GHz) and west/compute (x2, nominal 2.4 GHz).
@@ -181,4 +181,13 @@ printf 'secret\n' >"$tmp/pw"; chmod 0644 "$tmp/pw"
 out=$("$ms" report -d "$report_db" -p "$tmp/pw" 2>&1); rc=$?
 tap_ok "$([ $rc = 1 ] && printf '%s' "$out" | grep -q "$tmp/pw" && echo 0 || echo 1)" \
     "a password file readable by others is refused, naming it ($out)"
+
+# a model row the predictor refuses: the energy is still reported, every
+# job as its own baseline, and the reason is given
+psql -qX "$MS_PG_CONNINFO dbname=$db" -c "INSERT INTO models (kind, scope, version, coefficients, n) VALUES ('ear_pair', 'x1:2000000:1600000', 2, '{NaN,0,0,1,0,0}', 10)" >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$ms" report -d "$report_db" $period --csv >"$tmp/nomodel" 2>"$tmp/err"; rc=$?
+tap_ok "$([ $rc = 0 ] && has "$tmp/nomodel" 'total,total,4,2,72000.000000,72000.000000,0.000000,0.000000' \
+          && grep -q '^metasched report: warning: no predicted baselines: ' "$tmp/err" && echo 0 || echo 1)" \
+    "a model the predictor refuses: a warning, and no job is credited a saving (rc $rc: $(tr '\n' ' ' <"$tmp/err"))"
 exit $tap_failed
