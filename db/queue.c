@@ -153,19 +153,29 @@ queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
                              f,   sc,        c->candidates_json };
         if (db_begin (db, errp) < 0)
             return -1;
-        if (db_command (db, "q_dispatching",
-                        "UPDATE jobs SET state = 'dispatching',"
-                        " cluster = $2, partition = $3,"
-                        " freq_khz = $4::integer,"
-                        " predicted_time_s = $5::double precision,"
-                        " predicted_energy_j = $6::double precision,"
-                        " predicted_power_w = $7::double precision,"
-                        " predicted_wait_s = $8::double precision,"
-                        " time_limit_min = $9::integer,"
-                        " attempts = attempts + 1"
-                        " WHERE id = $1::bigint AND state = 'deciding'",
-                        9, p, &n, errp)
+        /* claim it in the same transaction: one commit, not two */
+        if (db_command (db, "q_claim",
+                        "UPDATE jobs SET state = 'deciding',"
+                        " user_time_limit_min = coalesce (user_time_limit_min,"
+                        " time_limit_min)"
+                        " WHERE id = $1::bigint AND state = 'queued'",
+                        1, p, &n, errp)
             < 0)
+            return tx_fail (db, errp);
+        if (n == 1
+            && db_command (db, "q_dispatching",
+                           "UPDATE jobs SET state = 'dispatching',"
+                           " cluster = $2, partition = $3,"
+                           " freq_khz = $4::integer,"
+                           " predicted_time_s = $5::double precision,"
+                           " predicted_energy_j = $6::double precision,"
+                           " predicted_power_w = $7::double precision,"
+                           " predicted_wait_s = $8::double precision,"
+                           " time_limit_min = $9::integer,"
+                           " attempts = attempts + 1"
+                           " WHERE id = $1::bigint AND state = 'deciding'",
+                           9, p, &n, errp)
+                   < 0)
             return tx_fail (db, errp);
         if (n == 1
             && db_command (db, "q_decision",

@@ -53,8 +53,9 @@ typedef struct {
     const char *candidates_json; /* JSON array */
 } queue_choice_t;
 
-/* deciding -> dispatching with the choice, and the decision row, in one
- * transaction (committed before anything is submitted). */
+/* queued -> deciding -> dispatching with the choice, and the decision row,
+ * in one transaction (committed before anything is submitted); *changed is
+ * false when the job was no longer queued (cancelled meanwhile). */
 int queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c,
                        bool *changed, ms_error_t *errp);
 

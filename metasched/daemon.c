@@ -50,6 +50,7 @@
 #define LOST_AFTER_S 120.0        /* a recorded submission no cluster lists */
 #define BOOST_PRIORITY 10000      /* PriorityInc: added to the Slurm priority */
 #define UNKNOWN_APP "unknown"
+#define LEADER_CHECK_S 1.0 /* leadership asked again while dispatching */
 
 /* ---- logging ---- */
 
@@ -102,6 +103,8 @@ typedef struct {
     size_t nparts;
     ms_job_info_t *jobs; /* sorted by id */
     size_t njobs;
+    uint64_t *boost; /* submitted in this cycle, to boost after its submits */
+    size_t nboost, boostcap;
     char last_error[256];
 } cluster_t;
 
@@ -127,6 +130,7 @@ struct ms_daemon {
     ms_settings_t set;
     ms_cands_t cs;
     double last_refit;
+    double leader_checked; /* when leadership() last said yes */
     double last_pred_load;
     double grace_s;
     /* metrics */
@@ -773,28 +777,70 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
 }
 
 /* Raise the Slurm priority of a job on its optimal partition (EAMC
- * PriorityInc, DESIGN.md 5). A failure is logged, never fatal. */
+ * PriorityInc, DESIGN.md 5). The job is noted here and boosted after the
+ * cycle's submits (boost_pending), so that the boost's round trips do not
+ * stand between one job's submit and the next. */
 static void
-boost (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
+boost_later (cluster_t *cl, uint64_t bid)
 {
-    ms_job_info_t info;
-    ms_job_update_t u;
-    ms_error_t e;
-
-    if (backend_job (cl->b, bid, &info, &e) < 0) {
-        daemon_log (LOG_WARNING, "priority boost of %s job %" PRIu64 ": %s",
-                    cl->conf->name, bid, e.text);
-        return;
+    if (cl->nboost == cl->boostcap) {
+        cl->boostcap = cl->boostcap ? cl->boostcap * 2 : 16;
+        cl->boost = ms_xrealloc (cl->boost, cl->boostcap * sizeof (uint64_t));
     }
-    if (info.state != MS_JOB_PENDING)
-        return;
-    ms_job_update_init (&u);
-    u.priority = info.priority + BOOST_PRIORITY;
-    if (backend_update (cl->b, bid, &u, &e) < 0)
-        daemon_log (LOG_WARNING, "priority boost of %s job %" PRIu64 ": %s",
-                    cl->conf->name, bid, e.text);
-    else
-        d->boosts++;
+    cl->boost[cl->nboost++] = bid;
+}
+
+/* Boost the noted jobs: one job listing per cluster for their current
+ * priorities, then one update per job still pending. A failure is logged,
+ * never fatal. */
+static void
+boost_pending (ms_daemon_t *d)
+{
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *cl = &d->cl[i];
+        ms_job_info_t *jobs = NULL;
+        size_t nj = 0;
+        ms_error_t e;
+
+        if (cl->nboost == 0)
+            continue;
+        if (backend_jobs (cl->b, &jobs, &nj, &e) < 0) {
+            daemon_log (LOG_WARNING,
+                        "priority boost of %zu %s jobs: listing the "
+                        "jobs: %s",
+                        cl->nboost, cl->conf->name, e.text);
+            cl->nboost = 0;
+            continue;
+        }
+        qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
+        for (size_t k = 0; k < cl->nboost; k++) {
+            uint64_t bid = cl->boost[k];
+            ms_job_info_t key = { .id = bid };
+            const ms_job_info_t *info
+                = bsearch (&key, jobs, nj, sizeof (*jobs), cmp_jobinfo);
+            ms_job_update_t u;
+
+            if (!info) {
+                daemon_log (LOG_WARNING,
+                            "priority boost of %s job %" PRIu64
+                            ": not listed by the cluster",
+                            cl->conf->name, bid);
+                continue;
+            }
+            if (info->state != MS_JOB_PENDING)
+                continue;
+            ms_job_update_init (&u);
+            u.priority = info->priority + BOOST_PRIORITY;
+            if (backend_update (cl->b, bid, &u, &e) < 0)
+                daemon_log (LOG_WARNING,
+                            "priority boost of %s job %" PRIu64 ": %s",
+                            cl->conf->name, bid, e.text);
+            else
+                d->boosts++;
+        }
+        cl->nboost = 0;
+        free (jobs);
+    }
 }
 
 static bool
@@ -893,13 +939,14 @@ dispatch_job (ms_daemon_t *d, int64_t id)
     if (nch == 0)
         goto done; /* every cluster that could run it is down: wait */
 
-    /* the leader may have changed while we decided */
-    if (!leadership (d))
-        goto done;
-    if (queue_claim (d->db, id, &ok, &e) < 0)
-        goto dberr_log;
-    if (!ok)
-        goto done; /* cancelled meanwhile */
+    /* the leader may have changed while we decided (asked at most every
+     * LEADER_CHECK_S within a cycle: the row's state transitions keep the
+     * dispatch exactly-once whoever leads) */
+    if (mono () - d->leader_checked > LEADER_CHECK_S) {
+        if (!leadership (d))
+            goto done;
+        d->leader_checked = mono ();
+    }
     {
         const ms_partconf_t *pc = &d->site->parts[chosen[0].part];
         queue_choice_t qc = {
@@ -919,7 +966,7 @@ dispatch_job (ms_daemon_t *d, int64_t id)
         if (queue_dispatching (d->db, id, &qc, &ok, &e) < 0)
             goto dberr_log;
         if (!ok)
-            goto done;
+            goto done; /* cancelled meanwhile */
     }
     /* committed: now, and only now, submit */
     for (size_t i = 0; i < nch; i++) {
@@ -979,8 +1026,8 @@ dispatch_job (ms_daemon_t *d, int64_t id)
                 subs[0].freq_khz, limit, subs[0].cluster_job_id,
                 nsub > 1 ? " and siblings" : "");
     if (!siblings && opt && d->set.priority_boost)
-        boost (d, &d->cl[cluster_index (d, subs[0].cluster)],
-               subs[0].cluster_job_id);
+        boost_later (&d->cl[cluster_index (d, subs[0].cluster)],
+                     subs[0].cluster_job_id);
 done:
     free (cjs);
     json_decref (cj);
@@ -1028,9 +1075,10 @@ dispatch_queued (ms_daemon_t *d)
         free (ids);
         if (mono () - t0 > CYCLE_DISPATCH_MAX_S || !d->leader)
             return 0;
-        /* jobs still queued after one pass wait for the next cycle */
-        if (n < DISPATCH_CHUNK)
-            return 0;
+        /* read again: jobs queued while this pass dispatched go in this
+         * cycle too, with its cluster state (the view counts what this
+         * cycle placed); those left queued (ids up to `last`) wait for
+         * the next cycle */
     }
 }
 
@@ -1506,6 +1554,7 @@ cycle (ms_daemon_t *d)
     free (live);
     if (rc == 0)
         rc = dispatch_queued (d);
+    boost_pending (d); /* even after a database error: they were submitted */
     refit_s = d->set.refit_interval_s > 0 ? d->set.refit_interval_s
                                           : d->dc->refit_s;
     if (rc == 0 && d->dc->refit_s > 0 && mono () - d->last_refit > refit_s)
@@ -1601,6 +1650,7 @@ daemon_run (ms_daemon_t *d, volatile sig_atomic_t *stop,
     while (!*stop && !*reload) {
         double wait_s;
         if (leadership (d)) {
+            d->leader_checked = mono ();
             listen_jobs (d);
             if (cycle (d) < 0) {
                 d->db_errors++;
@@ -1715,6 +1765,7 @@ daemon_free (ms_daemon_t *d)
         return;
     for (size_t i = 0; i < d->ncl; i++) {
         backend_destroy (d->cl[i].b);
+        free (d->cl[i].boost);
         free (d->cl[i].parts);
         free (d->cl[i].jobs);
     }
