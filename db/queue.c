@@ -225,6 +225,14 @@ queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs, size_t n,
     snprintf (cj, sizeof (cj), "%" PRIu64, subs[0].cluster_job_id);
     if (db_begin (db, errp) < 0)
         return -1;
+    /* no wait for the flush: were this commit lost with the server, the
+     * row would be dispatching again and reconciliation adopts the cluster
+     * job by its tag (doc/daemon.md, Exactly once). The dispatching commit
+     * before the submit keeps its wait. */
+    if (db_command (db, "q_submitted_async",
+                    "SET LOCAL synchronous_commit = off", 0, NULL, NULL, errp)
+        < 0)
+        return tx_fail (db, errp);
     if (db_command (db, "q_submitted",
                     "UPDATE jobs SET state = 'submitted',"
                     " cluster_job_id = $2::bigint, cluster = $3,"

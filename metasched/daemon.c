@@ -24,6 +24,7 @@
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,17 @@ typedef struct {
     size_t njobs;
     uint64_t *boost; /* submitted in this cycle, to boost after its submits */
     size_t nboost, boostcap;
+    bool have;          /* parts and jobs were read once */
+    double last_action; /* mono () after the cycle's last submit or cancel */
+    /* the refresher's own handle and its latest reading, under rmu */
+    ms_backend_t *rb;
+    bool st_new, st_failed;
+    double st_started; /* mono () when the reading began */
+    ms_partition_state_t *st_parts;
+    size_t st_nparts;
+    ms_job_info_t *st_jobs;
+    size_t st_njobs;
+    ms_error_t st_err;
     char last_error[256];
 } cluster_t;
 
@@ -121,6 +133,12 @@ struct ms_daemon {
     cluster_t *cl;
     size_t ncl;
     int wake[2];
+
+    /* the refresher thread reads the clusters while the cycle dispatches */
+    pthread_t refresher;
+    bool refresher_on, refresher_stop;
+    pthread_mutex_t rmu;
+    pthread_cond_t rcond;
 
     pthread_mutex_t mu; /* guards what the hooks read, below */
     predictor_t *pred;
@@ -324,6 +342,155 @@ refresh_clusters (ms_daemon_t *d)
         c->last_error[0] = '\0';
         pthread_mutex_unlock (&d->mu);
     }
+}
+
+/* The refresher thread: reads every cluster's partitions and jobs with its
+ * own handles, one reading after another (a pause of cycle_s between
+ * rounds, backoff for a cluster that fails), and leaves the latest for the
+ * cycle (take_readings). Reading /jobs from slurmrestd takes about a second
+ * per cluster on the test bed: the cycle no longer waits for it before it
+ * dispatches. */
+static void *
+refresher_main (void *arg)
+{
+    ms_daemon_t *d = arg;
+    double *retry = ms_xcalloc (d->ncl + 1, sizeof (double));
+    double *back = ms_xcalloc (d->ncl + 1, sizeof (double));
+
+    pthread_mutex_lock (&d->rmu);
+    while (!d->refresher_stop) {
+        struct timespec ts;
+        double pause = d->dc->cycle_s > 0 ? d->dc->cycle_s : 1;
+
+        for (size_t i = 0; i < d->ncl && !d->refresher_stop; i++) {
+            cluster_t *c = &d->cl[i];
+            ms_partition_state_t *parts = NULL;
+            ms_job_info_t *jobs = NULL;
+            size_t np = 0, nj = 0;
+            ms_error_t e;
+            double started = mono ();
+            bool failed;
+
+            if (started < retry[i])
+                continue;
+            pthread_mutex_unlock (&d->rmu);
+            failed = backend_partitions (c->rb, &parts, &np, &e) < 0
+                     || backend_jobs (c->rb, &jobs, &nj, &e) < 0;
+            if (failed) {
+                free (parts);
+                free (jobs);
+                parts = NULL;
+                jobs = NULL;
+                np = nj = 0;
+                back[i] = back[i] > 0 ? back[i] * 2 : 1;
+                if (back[i] > BACKOFF_MAX_S)
+                    back[i] = BACKOFF_MAX_S;
+                retry[i] = mono () + back[i];
+            } else {
+                qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
+                back[i] = retry[i] = 0;
+            }
+            pthread_mutex_lock (&d->rmu);
+            free (c->st_parts);
+            free (c->st_jobs);
+            c->st_parts = parts;
+            c->st_nparts = np;
+            c->st_jobs = jobs;
+            c->st_njobs = nj;
+            c->st_failed = failed;
+            if (failed)
+                c->st_err = e;
+            c->st_started = started;
+            c->st_new = true;
+        }
+        if (d->refresher_stop)
+            break;
+        clock_gettime (CLOCK_REALTIME, &ts);
+        ts.tv_sec += (time_t)pause;
+        ts.tv_nsec += (long)((pause - (double)(time_t)pause) * 1e9);
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait (&d->rcond, &d->rmu, &ts);
+    }
+    pthread_mutex_unlock (&d->rmu);
+    free (retry);
+    free (back);
+    return NULL;
+}
+
+/* Take the refresher's latest readings. A cluster is fresh in this cycle
+ * only if its reading began after the cycle's last submit or cancel there,
+ * so that it shows every job the daemon submitted or cancelled
+ * (reconciliation and following rely on it). */
+static void
+take_readings (ms_daemon_t *d)
+{
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        ms_partition_state_t *parts;
+        ms_job_info_t *jobs;
+        size_t np, nj;
+        bool failed;
+        double started;
+        ms_error_t e;
+
+        c->fresh = false;
+        pthread_mutex_lock (&d->rmu);
+        if (!c->st_new) {
+            pthread_mutex_unlock (&d->rmu);
+            continue;
+        }
+        parts = c->st_parts;
+        np = c->st_nparts;
+        jobs = c->st_jobs;
+        nj = c->st_njobs;
+        failed = c->st_failed;
+        e = c->st_err;
+        started = c->st_started;
+        c->st_parts = NULL;
+        c->st_jobs = NULL;
+        c->st_new = false;
+        pthread_mutex_unlock (&d->rmu);
+
+        c->attempts++;
+        if (failed) {
+            cluster_failed (d, c, &e);
+            continue;
+        }
+        if (!c->up)
+            daemon_log (LOG_NOTICE, "cluster %s reachable again",
+                        c->conf->name);
+        pthread_mutex_lock (&d->mu);
+        free (c->parts);
+        free (c->jobs);
+        c->parts = parts;
+        c->nparts = np;
+        c->jobs = jobs;
+        c->njobs = nj;
+        c->up = c->have = true;
+        c->fresh = started > c->last_action;
+        c->backoff = 0;
+        c->last_error[0] = '\0';
+        pthread_mutex_unlock (&d->mu);
+    }
+}
+
+static void
+refresher_start (ms_daemon_t *d)
+{
+    sigset_t all, old;
+
+    sigfillset (&all);
+    pthread_sigmask (SIG_SETMASK, &all,
+                     &old); /* signals go to the main thread */
+    d->refresher_on
+        = pthread_create (&d->refresher, NULL, refresher_main, d) == 0;
+    pthread_sigmask (SIG_SETMASK, &old, NULL);
+    if (!d->refresher_on)
+        daemon_log (LOG_WARNING, "cannot start the cluster refresher: the "
+                                 "cycle reads the clusters itself");
 }
 
 static bool
@@ -769,6 +936,7 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     req.exclusive = json_is_true (json_object_get (opts, "exclusive"));
     req.script = script;
     rc = backend_submit (cl->b, &req, bidp, errp);
+    cl->last_action = mono ();
     free (script);
     free (envv);
     if (rc == 0)
@@ -1013,7 +1181,9 @@ dispatch_job (ms_daemon_t *d, int64_t id)
         /* cancelled while it was being submitted */
         for (size_t i = 0; i < nsub; i++) {
             long ci = cluster_index (d, subs[i].cluster);
-            if (backend_cancel (d->cl[ci].b, subs[i].cluster_job_id, &e) == 0)
+            int crc = backend_cancel (d->cl[ci].b, subs[i].cluster_job_id, &e);
+            d->cl[ci].last_action = mono ();
+            if (crc == 0)
                 queue_sub_state (d->db, subs[i].cluster, subs[i].cluster_job_id,
                                  "cancelled", &e);
         }
@@ -1147,7 +1317,9 @@ static void
 cancel_on (ms_daemon_t *d, size_t ci, uint64_t bid, int64_t id, const char *why)
 {
     ms_error_t e;
-    if (backend_cancel (d->cl[ci].b, bid, &e) < 0)
+    int crc = backend_cancel (d->cl[ci].b, bid, &e);
+    d->cl[ci].last_action = mono ();
+    if (crc < 0)
         daemon_log (LOG_WARNING,
                     "job %" PRId64 ": cancel %s job %" PRIu64 ": %s", id,
                     d->cl[ci].conf->name, bid, e.text);
@@ -1314,8 +1486,23 @@ follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         const ms_job_info_t *cj;
         bool main_sub, claimed_other;
 
-        if (ci < 0 || !d->cl[ci].fresh)
+        if (ci < 0)
             continue;
+        if (!d->cl[ci].fresh) {
+            /* a cancel through the API need not wait for a fresh reading:
+             * cancel the cluster job the last reading shows live (once),
+             * and record the submission on a fresh one */
+            cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+            if (l && !strcmp (l->state, "cancelled") && d->cl[ci].up && cj
+                && !ms_job_state_final (cj->state)) {
+                cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
+                           "the job was cancelled");
+                pthread_mutex_lock (&d->mu);
+                ((ms_job_info_t *)cj)->state = MS_JOB_CANCELLED; /* asked */
+                pthread_mutex_unlock (&d->mu);
+            }
+            continue;
+        }
         cj = cluster_job (&d->cl[ci], s->cluster_job_id);
         main_sub = l && !strcmp (l->cluster, s->cluster)
                    && l->cluster_job_id == s->cluster_job_id;
@@ -1460,7 +1647,9 @@ reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         pthread_mutex_unlock (&d->mu);
         if ((long)best == cur || !(wnew < d->pol.reroute_gain * wcur))
             continue;
-        if (backend_cancel (d->cl[ci].b, l->cluster_job_id, &e) < 0) {
+        int crc = backend_cancel (d->cl[ci].b, l->cluster_job_id, &e);
+        d->cl[ci].last_action = mono ();
+        if (crc < 0) {
             daemon_log (LOG_WARNING, "re-route of job %" PRId64 ": %s", l->id,
                         e.text);
             continue;
@@ -1527,7 +1716,17 @@ cycle (ms_daemon_t *d)
                 return -1;
         }
     }
-    refresh_clusters (d);
+    if (d->refresher_on)
+        take_readings (d);
+    else {
+        /* the first cycle reads the clusters itself: nothing is decided
+         * on an empty view */
+        refresh_clusters (d);
+        for (size_t i = 0; i < d->ncl; i++)
+            d->cl[i].have = d->cl[i].have || d->cl[i].fresh;
+        if (d->cl[0].rb)
+            refresher_start (d);
+    }
     pthread_mutex_lock (&d->mu);
     rebuild_view (d);
     pthread_mutex_unlock (&d->mu);
@@ -1695,6 +1894,8 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     d->dc = dc;
     d->wake[0] = d->wake[1] = -1;
     pthread_mutex_init (&d->mu, NULL);
+    pthread_mutex_init (&d->rmu, NULL);
+    pthread_cond_init (&d->rcond, NULL);
     settings_init (&d->set);
     policy_init (&d->pol, POL_METASCHED);
     if (pipe2 (d->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
@@ -1739,6 +1940,11 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
                     c->conf->line, c->conf->name, e.text);
             goto fail;
         }
+        if (slurmrest_from_conf (c->conf, &c->rb, &e) < 0) {
+            ms_err (errp, e.kind, "%s:%d: [cluster %s]: %s", s->path,
+                    c->conf->line, c->conf->name, e.text);
+            goto fail;
+        }
         if (backend_ping (c->b, &e) < 0) {
             ms_err (errp, e.kind, "%s:%d: [cluster %s]: %s is unreachable: %s",
                     s->path, c->conf->line, c->conf->name, c->conf->url,
@@ -1763,8 +1969,18 @@ daemon_free (ms_daemon_t *d)
 {
     if (!d)
         return;
+    if (d->refresher_on) {
+        pthread_mutex_lock (&d->rmu);
+        d->refresher_stop = true;
+        pthread_cond_broadcast (&d->rcond);
+        pthread_mutex_unlock (&d->rmu);
+        pthread_join (d->refresher, NULL);
+    }
     for (size_t i = 0; i < d->ncl; i++) {
         backend_destroy (d->cl[i].b);
+        backend_destroy (d->cl[i].rb);
+        free (d->cl[i].st_parts);
+        free (d->cl[i].st_jobs);
         free (d->cl[i].boost);
         free (d->cl[i].parts);
         free (d->cl[i].jobs);
@@ -1782,6 +1998,8 @@ daemon_free (ms_daemon_t *d)
     if (d->wake[1] >= 0)
         close (d->wake[1]);
     pthread_mutex_destroy (&d->mu);
+    pthread_mutex_destroy (&d->rmu);
+    pthread_cond_destroy (&d->rcond);
     free (d);
 }
 
