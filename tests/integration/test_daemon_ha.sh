@@ -40,8 +40,10 @@ n=$(q "SELECT count(*) FROM jobs WHERE id > $first AND state IN ('submitted', 'r
 tap_ok "$(ok_if [ "$n" = 10 ])" "jobs sent to the standby's API are dispatched by the leader ($n of 10)"
 
 # more submissions, then the leader dies
+mpids=
 for i in 1 2 3 4 5 6 7 8 9 10; do
     DAEMON_SOCKET=$dtmp/b.sock msb "$u" "$d" tiny.sh >/dev/null 2>&1 &
+    mpids="$mpids $!"
 done
 sleep 0.3
 t0=$(date +%s.%N)
@@ -51,7 +53,8 @@ t1=$(date +%s.%N)
 took=$(echo "$t1 - $t0" | bc)
 tap_ok "$(ok_if [ $r = 0 ] && [ "$(echo "$took <= $takeover" | bc)" = 1 ])" \
     "the standby leads ${took}s after the leader's SIGKILL (at most ${takeover}s)"
-wait
+# wait for the submitters only: a bare wait would wait for the daemon too
+for p in $mpids; do wait "$p"; done
 wait_for 90 settled; r=$?
 tap_ok "$r" "every job was dispatched ($(q "SELECT state, count(*) FROM jobs WHERE id > $first GROUP BY state" | tr '\n' ' '))"
 
