@@ -29,7 +29,7 @@ daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 # may be waiting for the daemon lock
 tap_services_exclusive
 daemon_lock
-tap_plan 8
+tap_plan 7
 
 log=$dtmp/msd.log
 write_conf "$dtmp/msd.conf" "allow_partition = yes"
