@@ -4,6 +4,11 @@
 # 22.05 clusters (each with slurmctld, one slurmd per emulated node and
 # slurmrestd), all on this machine, all state under testbed/run/.
 
+# Tests hold the test bed's lock files on descriptors 7-9 (tests/tap.sh);
+# the daemons started from here must not inherit them, or a restarted
+# slurmrestd or PostgreSQL would hold a test's lock for ever.
+exec 7>&- 8>&- 9>&-
+
 TB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TB_RUN=${MS_TESTBED_RUN:-$TB_SRC/testbed/run}
 TB_PG_BINDIR=${MS_PG_BINDIR:-/usr/lib/postgresql/15/bin}
