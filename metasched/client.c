@@ -29,12 +29,6 @@ struct ms_client {
     long timeout_s;
 };
 
-struct buf {
-    char *data;
-    size_t len;
-    int overflow;
-};
-
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -210,23 +204,6 @@ ms_client_close (ms_client_t *c)
     free (c);
 }
 
-static size_t
-write_cb (char *ptr, size_t size, size_t nmemb, void *arg)
-{
-    struct buf *b = arg;
-    size_t n = size * nmemb;
-
-    if (b->len + n > MS_CLIENT_REPLY_MAX) {
-        b->overflow = 1;
-        return 0;
-    }
-    b->data = ms_xrealloc (b->data, b->len + n + 1);
-    memcpy (b->data + b->len, ptr, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return n;
-}
-
 static int
 valid_target (const char *target)
 {
@@ -260,7 +237,7 @@ connect_reason (CURL *curl, CURLcode rc, char *out, size_t outlen)
 static int
 exchange (ms_client_t *c, const char *method, const char *target,
           const char *body, size_t len, int json_body, long *statusp,
-          struct buf *ans, ms_error_t *errp)
+          ms_buf_t *ans, ms_error_t *errp)
 {
     char url[sizeof (c->addr.base_url) + 2048], *cred = NULL, *hdr_auth;
     struct curl_slist *hdrs = NULL;
@@ -268,6 +245,7 @@ exchange (ms_client_t *c, const char *method, const char *target,
     size_t hlen;
 
     memset (ans, 0, sizeof (*ans));
+    ans->max = MS_CLIENT_REPLY_MAX;
     *statusp = 0;
     if (!method
         || (strcmp (method, "GET") && strcmp (method, "POST")
@@ -312,7 +290,7 @@ exchange (ms_client_t *c, const char *method, const char *target,
         curl_easy_setopt (c->curl, CURLOPT_POSTFIELDSIZE_LARGE,
                           (curl_off_t)len);
     }
-    curl_easy_setopt (c->curl, CURLOPT_WRITEFUNCTION, write_cb);
+    curl_easy_setopt (c->curl, CURLOPT_WRITEFUNCTION, ms_buf_write);
     curl_easy_setopt (c->curl, CURLOPT_WRITEDATA, ans);
     curl_easy_setopt (c->curl, CURLOPT_CONNECTTIMEOUT, c->connect_timeout_s);
     curl_easy_setopt (c->curl, CURLOPT_TIMEOUT, c->timeout_s);
@@ -353,7 +331,7 @@ exchange (ms_client_t *c, const char *method, const char *target,
  * sent one, else the status and the start of the body. */
 static int
 status_error (ms_client_t *c, const char *method, const char *target,
-              long status, const json_t *reply, const struct buf *ans,
+              long status, const json_t *reply, const ms_buf_t *ans,
               ms_error_t *errp)
 {
     const char *msg = NULL, *field = NULL;
@@ -388,7 +366,7 @@ ms_client_call (ms_client_t *c, const char *method, const char *target,
 {
     char *text = NULL;
     size_t len = 0;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     json_t *reply = NULL;
     json_error_t jerr;
@@ -447,7 +425,7 @@ ms_client_call_raw (ms_client_t *c, const char *method, const char *target,
                     const char *body, size_t len, long *statusp, char **textp,
                     ms_error_t *errp)
 {
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
 
     if (statusp)

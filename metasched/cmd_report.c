@@ -39,6 +39,7 @@
 
 #include "db/db.h"
 #include "metasched/commands.h"
+#include "metasched/ini.h"
 #include "metasched/plot.h"
 #include "metasched/util.h"
 #include "predictor/predictor.h"
@@ -661,26 +662,6 @@ print_json (const report_t *rep)
 
 /* ---- plots ---- */
 
-static FILE *
-open_in (const char *dir, const char *name, ms_error_t *errp)
-{
-    char path[4096];
-    FILE *f;
-    snprintf (path, sizeof (path), "%s/%s", dir, name);
-    if (!(f = fopen (path, "w")))
-        ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
-    return f;
-}
-
-static int
-close_in (FILE *f, const char *dir, const char *name, ms_error_t *errp)
-{
-    if (fclose (f) != 0)
-        return ms_err (errp, MS_ERR_SYSTEM, "%s/%s: %s", dir, name,
-                       strerror (errno));
-    return 0;
-}
-
 /* The label of a name in a gnuplot data file: double quotes, no quote or
  * backslash inside (names come from the database). */
 static void
@@ -715,7 +696,7 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
     if (mkdir (dir, 0755) < 0 && errno != EEXIST)
         return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", dir, strerror (errno));
 
-    if (!(f = open_in (dir, "report-error.dat", errp)))
+    if (!(f = plot_file_open (dir, "report-error.dat", errp)))
         return -1;
     fprintf (f, "# %s jobs_time mape_time_pct jobs_energy mape_energy_pct\n",
              rep->by);
@@ -726,9 +707,9 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
         dat_pct (f, rep->err[i].mape_energy);
         fputc ('\n', f);
     }
-    if (close_in (f, dir, "report-error.dat", errp) < 0)
+    if (plot_file_close (f, dir, "report-error.dat", errp) < 0)
         return -1;
-    if (!(f = open_in (dir, "report-error-plot.gp", errp)))
+    if (!(f = plot_file_open (dir, "report-error-plot.gp", errp)))
         return -1;
     fprintf (f,
              "set title 'metasched: prediction error per %s'\n"
@@ -741,10 +722,10 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
              "title 'time', \\\n"
              "     '' using 1:5 with linespoints pt 5 lw 2 title 'energy'\n",
              rep->by, strcmp (rep->by, "hour") ? "%Y-%m-%d" : "%m-%d %H:00");
-    if (close_in (f, dir, "report-error-plot.gp", errp) < 0)
+    if (plot_file_close (f, dir, "report-error-plot.gp", errp) < 0)
         return -1;
 
-    if (!(f = open_in (dir, "report-energy.dat", errp)))
+    if (!(f = plot_file_open (dir, "report-energy.dat", errp)))
         return -1;
     fprintf (f, "# cluster energy_kWh baseline_kWh saved_kWh\n");
     for (size_t i = 0; i < rep->clusters.n; i++) {
@@ -753,9 +734,9 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
         fprintf (f, " %.6f %.6f %.6f\n", g->energy_j / 3.6e6,
                  g->baseline_j / 3.6e6, (g->baseline_j - g->energy_j) / 3.6e6);
     }
-    if (close_in (f, dir, "report-energy.dat", errp) < 0)
+    if (plot_file_close (f, dir, "report-energy.dat", errp) < 0)
         return -1;
-    if (!(f = open_in (dir, "report-energy-plot.gp", errp)))
+    if (!(f = plot_file_open (dir, "report-energy-plot.gp", errp)))
         return -1;
     fprintf (f,
              "set title 'metasched: energy per cluster against the "
@@ -767,7 +748,7 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
              "plot 'report-energy.dat' using 3:xtic(1) title 'baseline "
              "(nominal frequency)', \\\n"
              "     '' using 2 title 'measured'\n");
-    if (close_in (f, dir, "report-energy-plot.gp", errp) < 0)
+    if (plot_file_close (f, dir, "report-energy-plot.gp", errp) < 0)
         return -1;
 
     /* gnuplot refuses a plot with no point: render only what has data */
@@ -799,39 +780,28 @@ static int
 daemon_conf_database (const char *path, char *out, size_t outlen, int *linep,
                       ms_error_t *errp)
 {
-    char *text, *next;
+    char *text, *key, *val;
     size_t len;
-    int lineno = 0, found = 0;
+    int found = 0;
     bool in_daemon = false;
+    ms_ini_t ini;
+    ms_ini_event_t ev;
 
     if (ms_read_file (path, 1 << 20, &text, &len, errp) < 0)
         return -1;
-    for (char *l = text; l; l = next) {
-        char *eq;
-        if ((next = strchr (l, '\n')))
-            *next++ = '\0';
-        lineno++;
-        for (char *h = l; *h; h++) /* comments as dconf.c reads them */
-            if ((*h == '#' || *h == ';')
-                && (h == l || h[-1] == ' ' || h[-1] == '\t')) {
-                *h = '\0';
-                break;
-            }
-        ms_strtrim (l);
-        if (!*l)
-            continue;
-        if (*l == '[') {
-            in_daemon = !strcmp (l, "[daemon]");
-            continue;
+    ms_ini_init (&ini, text, len, path);
+    while ((ev = ms_ini_next (&ini, &key, &val, errp)) > MS_INI_END) {
+        if (ev == MS_INI_SECTION)
+            in_daemon = !strcmp (key, "daemon");
+        else if (in_daemon && !strcmp (key, "database")) {
+            ms_strlcpy (out, val, outlen);
+            *linep = ini.line;
+            found = 1;
         }
-        if (!in_daemon || !(eq = strchr (l, '=')))
-            continue;
-        *eq = '\0';
-        if (strcmp (ms_strtrim (l), "database"))
-            continue;
-        ms_strlcpy (out, ms_strtrim (eq + 1), outlen);
-        *linep = lineno;
-        found = 1;
+    }
+    if (ev == MS_INI_ERROR) {
+        free (text);
+        return -1;
     }
     free (text);
     if (!found)

@@ -302,6 +302,29 @@ cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e)
     pthread_mutex_unlock (&d->mu);
 }
 
+/* Install a reading of cluster c (its partitions and jobs, which the
+ * cluster now owns) and mark it reachable; fresh: the reading began after
+ * the daemon's last submit or cancel there. */
+static void
+cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
+              size_t np, ms_job_info_t *jobs, size_t nj, bool fresh)
+{
+    if (!c->up)
+        daemon_log (LOG_NOTICE, "cluster %s reachable again", c->conf->name);
+    pthread_mutex_lock (&d->mu);
+    free (c->parts);
+    free (c->jobs);
+    c->parts = parts;
+    c->nparts = np;
+    c->jobs = jobs;
+    c->njobs = nj;
+    c->up = c->have = true;
+    c->fresh = fresh;
+    c->backoff = 0;
+    c->last_error[0] = '\0';
+    pthread_mutex_unlock (&d->mu);
+}
+
 /* Partitions and jobs of every cluster not in backoff. */
 static void
 refresh_clusters (ms_daemon_t *d)
@@ -327,20 +350,7 @@ refresh_clusters (ms_daemon_t *d)
             continue;
         }
         qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
-        if (!c->up)
-            daemon_log (LOG_NOTICE, "cluster %s reachable again",
-                        c->conf->name);
-        pthread_mutex_lock (&d->mu);
-        free (c->parts);
-        free (c->jobs);
-        c->parts = parts;
-        c->nparts = np;
-        c->jobs = jobs;
-        c->njobs = nj;
-        c->up = c->fresh = true;
-        c->backoff = 0;
-        c->last_error[0] = '\0';
-        pthread_mutex_unlock (&d->mu);
+        cluster_take (d, c, parts, np, jobs, nj, true);
     }
 }
 
@@ -459,21 +469,7 @@ take_readings (ms_daemon_t *d)
             cluster_failed (d, c, &e);
             continue;
         }
-        if (!c->up)
-            daemon_log (LOG_NOTICE, "cluster %s reachable again",
-                        c->conf->name);
-        pthread_mutex_lock (&d->mu);
-        free (c->parts);
-        free (c->jobs);
-        c->parts = parts;
-        c->nparts = np;
-        c->jobs = jobs;
-        c->njobs = nj;
-        c->up = c->have = true;
-        c->fresh = started > c->last_action;
-        c->backoff = 0;
-        c->last_error[0] = '\0';
-        pthread_mutex_unlock (&d->mu);
+        cluster_take (d, c, parts, np, jobs, nj, started > c->last_action);
     }
 }
 

@@ -3,6 +3,7 @@ noinst_LIBRARIES += metasched/libmscommon.a
 metasched_libmscommon_a_SOURCES = \
 	metasched/error.c metasched/error.h \
 	metasched/util.c metasched/util.h \
+	metasched/ini.c metasched/ini.h \
 	metasched/jobspec.c metasched/jobspec.h
 
 bin_PROGRAMS += metasched/metasched

@@ -38,8 +38,8 @@ run_gnuplot (const char *dir, const char *script, ms_error_t *errp)
     return 0;
 }
 
-static FILE *
-open_in (const char *dir, const char *name, ms_error_t *errp)
+FILE *
+plot_file_open (const char *dir, const char *name, ms_error_t *errp)
 {
     char path[4096];
     FILE *f;
@@ -47,6 +47,15 @@ open_in (const char *dir, const char *name, ms_error_t *errp)
     if (!(f = fopen (path, "w")))
         ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
     return f;
+}
+
+int
+plot_file_close (FILE *f, const char *dir, const char *name, ms_error_t *errp)
+{
+    if (fclose (f) != 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s/%s: %s", dir, name,
+                       strerror (errno));
+    return 0;
 }
 
 /* The two terminals every plot is rendered to. */
@@ -68,7 +77,7 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
 {
     FILE *d, *g;
 
-    if (!(d = open_in (dir, "pareto.dat", errp)))
+    if (!(d = plot_file_open (dir, "pareto.dat", errp)))
         return -1;
     fprintf (d, "# policy  mean_response_h  job_energy_GJ  system_energy_GJ\n");
     for (size_t i = 0; i < npols; i++)
@@ -81,7 +90,7 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
                  sweep[i].mean_response / 3600, sweep[i].job_energy_j / 1e9,
                  sweep[i].system_energy_j / 1e9);
     fclose (d);
-    if (!(g = open_in (dir, "pareto-plot.gp", errp)))
+    if (!(g = plot_file_open (dir, "pareto-plot.gp", errp)))
         return -1;
     fprintf (g,
              "set title '%s'\n"
@@ -96,7 +105,7 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
              "'metasched, energy weight sweep'\n",
              title);
     fclose (g);
-    if (!(g = open_in (dir, "pareto.gp", errp)))
+    if (!(g = plot_file_open (dir, "pareto.gp", errp)))
         return -1;
     terminals (g, "pareto", "pareto-plot.gp");
     fclose (g);
@@ -112,7 +121,7 @@ plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
     FILE *d, *g;
     size_t np = conf->nparts, col;
 
-    if (!(d = open_in (dir, "utilization.dat", errp)))
+    if (!(d = plot_file_open (dir, "utilization.dat", errp)))
         return -1;
     for (size_t k = 0; k < nruns; k++) {
         fprintf (d, "# %s: time_days", labels[k]);
@@ -128,7 +137,7 @@ plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
         fprintf (d, "\n\n");
     }
     fclose (d);
-    if (!(g = open_in (dir, "utilization-plot.gp", errp)))
+    if (!(g = plot_file_open (dir, "utilization-plot.gp", errp)))
         return -1;
     fprintf (g,
              "set title '%s'\nset xlabel 'time since the first submit "
@@ -147,7 +156,7 @@ plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
         }
     fprintf (g, "\n");
     fclose (g);
-    if (!(g = open_in (dir, "utilization.gp", errp)))
+    if (!(g = plot_file_open (dir, "utilization.gp", errp)))
         return -1;
     terminals (g, "utilization", "utilization-plot.gp");
     fclose (g);
@@ -163,7 +172,7 @@ plot_render (const char *dir, const char *base, const char *plot_file,
     FILE *g;
 
     snprintf (name, sizeof (name), "%s.gp", base);
-    if (!(g = open_in (dir, name, errp)))
+    if (!(g = plot_file_open (dir, name, errp)))
         return -1;
     terminals (g, base, plot_file);
     if (fclose (g) != 0)

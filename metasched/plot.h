@@ -10,6 +10,7 @@
 #define MS_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "metasched/error.h"
 #include "metasched/metrics.h"
@@ -34,6 +35,12 @@ int plot_utilization (const char *dir, const char *title,
  * terminal and loads plot_file, and runs gnuplot on it (no shell). Returns
  * 0, 1 when gnuplot was not found (files written, no images), -1 on error.
  * Other parts (metasched report) draw their own plots with it. */
+/* Create (truncate) dir/name for writing; NULL with errp naming the path. */
+FILE *plot_file_open (const char *dir, const char *name, ms_error_t *errp);
+/* Close a file of plot_file_open, reporting a failed write. */
+int plot_file_close (FILE *f, const char *dir, const char *name,
+                     ms_error_t *errp);
+
 int plot_render (const char *dir, const char *base, const char *plot_file,
                  ms_error_t *errp);
 

@@ -164,3 +164,20 @@ ms_xstrdup (const char *s)
         oom ();
     return p;
 }
+
+size_t
+ms_buf_write (char *ptr, size_t size, size_t nmemb, void *arg)
+{
+    ms_buf_t *b = arg;
+    size_t n = size * nmemb;
+
+    if (b->len + n > b->max) {
+        b->overflow = 1;
+        return 0;
+    }
+    b->data = ms_xrealloc (b->data, b->len + n + 1);
+    memcpy (b->data + b->len, ptr, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return n;
+}

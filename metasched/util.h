@@ -29,4 +29,18 @@ void *ms_xcalloc (size_t n, size_t size);
 void *ms_xrealloc (void *p, size_t n);
 char *ms_xstrdup (const char *s);
 
+/* A growing, NUL-terminated buffer with a size limit, as a libcurl write
+ * callback fills it. Start it zeroed with max set; free data. */
+typedef struct {
+    char *data;
+    size_t len;
+    size_t max;   /* the most it may hold */
+    int overflow; /* set when an append would pass max */
+} ms_buf_t;
+
+/* Append size*nmemb bytes to the ms_buf_t at arg and return their count;
+ * past max append nothing, set overflow and return 0 (which makes libcurl
+ * stop the transfer). The signature is libcurl's CURLOPT_WRITEFUNCTION's. */
+size_t ms_buf_write (char *ptr, size_t size, size_t nmemb, void *arg);
+
 #endif /* MS_UTIL_H */

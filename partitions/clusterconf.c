@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metasched/ini.h"
 #include "metasched/util.h"
 #include "partitions/clusterconf.h"
 
@@ -412,66 +413,26 @@ clusterconf_parse (const char *text, size_t len, const char *name,
                    ms_siteconf_t **confp, ms_error_t *errp)
 {
     struct parser p = { .name = name };
-    size_t pos = 0;
+    ms_ini_t ini;
     int rc = 0;
 
     p.conf = ms_xcalloc (1, sizeof (*p.conf));
     ms_strlcpy (p.conf->path, name, sizeof (p.conf->path));
-    while (pos < len && rc == 0) {
-        char buf[2048];
-        size_t end = pos, n;
-        char *line, *eq, *key, *val;
+    ms_ini_init (&ini, text, len, name);
+    while (rc == 0) {
+        char *key, *val;
+        ms_ini_event_t ev = ms_ini_next (&ini, &key, &val, errp);
 
-        while (end < len && text[end] != '\n')
-            end++;
-        n = end - pos;
-        p.line++;
-        if (n >= sizeof (buf)) {
-            rc = perr (&p, errp, "line is longer than %zu bytes",
-                       sizeof (buf) - 1);
+        p.line = ini.line;
+        if (ev == MS_INI_END)
+            break;
+        if (ev == MS_INI_ERROR) {
+            rc = -1;
             break;
         }
-        memcpy (buf, text + pos, n);
-        buf[n] = '\0';
-        pos = end + 1;
-        if (memchr (buf, '\0', n)) {
-            rc = perr (&p, errp, "line contains a NUL byte");
-            break;
-        }
-        /* comments: '#' or ';' at the start or after whitespace */
-        for (char *h = buf; *h; h++)
-            if ((*h == '#' || *h == ';')
-                && (h == buf || isspace ((unsigned char)h[-1]))) {
-                *h = '\0';
-                break;
-            }
-        line = ms_strtrim (buf);
-        if (!*line)
+        if (ev == MS_INI_SECTION) {
+            rc = begin_section (&p, key, errp);
             continue;
-        if (*line == '[') {
-            char *close = strchr (line, ']');
-            if (!close || ms_strtrim (close + 1)[0]) {
-                rc = perr (&p, errp, "malformed section header '%s'", line);
-                break;
-            }
-            *close = '\0';
-            rc = begin_section (&p, line + 1, errp);
-            continue;
-        }
-        if (!(eq = strchr (line, '='))) {
-            rc = perr (&p, errp, "expected 'key = value', got '%s'", line);
-            break;
-        }
-        *eq = '\0';
-        key = ms_strtrim (line);
-        val = ms_strtrim (eq + 1);
-        if (!*key) {
-            rc = perr (&p, errp, "missing key before '='");
-            break;
-        }
-        if (!*val) {
-            rc = perr (&p, errp, "%s: missing value", key);
-            break;
         }
         switch (p.sec) {
         case SEC_NONE:

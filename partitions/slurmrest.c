@@ -559,29 +559,6 @@ slurmrest_submit_body (const ms_job_request_t *req, ms_error_t *errp)
 
 /* ---- transport ------------------------------------------------------------------ */
 
-struct buf {
-    char *data;
-    size_t len;
-    int overflow;
-};
-
-static size_t
-write_cb (char *ptr, size_t size, size_t nmemb, void *arg)
-{
-    struct buf *b = arg;
-    size_t n = size * nmemb;
-
-    if (b->len + n > ANSWER_MAX) {
-        b->overflow = 1;
-        return 0;
-    }
-    b->data = ms_xrealloc (b->data, b->len + n + 1);
-    memcpy (b->data + b->len, ptr, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return n;
-}
-
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -595,7 +572,7 @@ curl_init_once (void)
  * failures are errors here, the answer itself is judged by the parsers. */
 static int
 rest_exchange (slurmrest_t *s, const char *method, const char *path,
-               const char *as_user, const char *body, struct buf *ans,
+               const char *as_user, const char *body, ms_buf_t *ans,
                long *statusp, ms_error_t *errp)
 {
     char url[MS_PATH_MAX + 256], hdr_user[128], *hdr_token;
@@ -604,6 +581,7 @@ rest_exchange (slurmrest_t *s, const char *method, const char *path,
     size_t toklen = strlen (s->token);
 
     memset (ans, 0, sizeof (*ans));
+    ans->max = ANSWER_MAX;
     snprintf (url, sizeof (url), "%s%s", s->url, path);
     snprintf (hdr_user, sizeof (hdr_user), "X-SLURM-USER-NAME: %s",
               as_user ? as_user : s->token_user);
@@ -625,7 +603,7 @@ rest_exchange (slurmrest_t *s, const char *method, const char *path,
         curl_easy_setopt (s->curl, CURLOPT_POSTFIELDS, body);
         curl_easy_setopt (s->curl, CURLOPT_POSTFIELDSIZE, (long)strlen (body));
     }
-    curl_easy_setopt (s->curl, CURLOPT_WRITEFUNCTION, write_cb);
+    curl_easy_setopt (s->curl, CURLOPT_WRITEFUNCTION, ms_buf_write);
     curl_easy_setopt (s->curl, CURLOPT_WRITEDATA, ans);
     curl_easy_setopt (s->curl, CURLOPT_CONNECTTIMEOUT_MS, s->connect_timeout_ms);
     curl_easy_setopt (s->curl, CURLOPT_TIMEOUT_MS, s->timeout_ms);
@@ -685,7 +663,7 @@ static int
 sr_ping (void *ctx, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     int rc;
 
@@ -703,7 +681,7 @@ static int
 sr_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     int rc;
 
@@ -721,7 +699,7 @@ static int
 sr_job (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     char path[128];
     ms_job_info_t *jobs = NULL;
@@ -753,7 +731,7 @@ static int
 sr_nodes (void *ctx, ms_node_state_t **out, size_t *n, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     int rc;
 
@@ -785,7 +763,7 @@ sr_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
                ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     ms_partition_state_t *parts = NULL;
     ms_node_state_t *nodes = NULL;
@@ -845,7 +823,7 @@ sr_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
            ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     char *body;
     int rc;
@@ -872,7 +850,7 @@ sr_update (void *ctx, uint64_t id, const ms_job_update_t *upd,
            ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     char path[128], *body;
     json_t *o = json_object ();
@@ -910,7 +888,7 @@ static int
 sr_cancel (void *ctx, uint64_t id, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    struct buf ans;
+    ms_buf_t ans;
     long status = 0;
     char path[128];
     int rc;
