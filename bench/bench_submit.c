@@ -4,16 +4,24 @@
  * 90% of direct). Prints figures and the ratio; never fails on time.
  *
  * Direct: N jobs round-robin over every partition of the configured
- * clusters, one backend_submit each, timed until the last is accepted.
+ * clusters, one backend_submit each in sequence (as a user's sbatch loop),
+ * timed until the last is accepted.
  * Through metasched: N job requests as msbatch builds them (POST /v1/jobs,
- * each signed with MUNGE), timed until metaschedd has submitted the last
- * one to its cluster (it leaves queued/deciding/dispatching).
+ * each signed with MUNGE) in sequence, timed until metaschedd has submitted
+ * the last one to its cluster (it leaves queued/deciding/dispatching).
+ *
+ * What is measured is the submission, not the jobs: every job asks to
+ * begin an hour later (--begin), so that no job starts on the test bed's
+ * nodes (whose prolog, collector and epilog share the same two cores)
+ * while a phase is timed, and the jobs of each phase are cancelled on
+ * their clusters before the next. The rounds alternate which phase goes
+ * first; figures per phase, then the medians.
  *
  * Needs a running metaschedd (--server or $METASCHED_SERVER) and the
  * clusters' root tokens (run as root, e.g. on the test bed:
  *   . testbed/run/env; METASCHED_MUNGE_SOCKET=$MS_MUNGE_SOCKET \
- *   bench/bench_submit -s unix:/path/metaschedd.sock -n 100).
- * The jobs run `true` as the calling user, one CPU, one minute.
+ *   bench/bench_submit -s unix:/path/metaschedd.sock -n 100 -r 3).
+ * The jobs would run `true` as the calling user, one CPU, one minute.
  */
 #include "config.h"
 
@@ -31,7 +39,18 @@
 #include "partitions/clusterconf.h"
 #include "partitions/slurmrest.h"
 
+#define BEGIN_AFTER_S 3600
+
 static const char script[] = "#!/bin/sh\ntrue\n";
+
+typedef struct {
+    const ms_siteconf_t *site;
+    ms_backend_t **b; /* per cluster */
+    const char *user;
+    const char *cwd;
+    int n;
+    double timeout_s;
+} bench_t;
 
 static double
 now (void)
@@ -41,81 +60,115 @@ now (void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Busy and total CPU time of the machine so far, in clock ticks
+ * (/proc/stat), to tell how many cores a phase kept busy. */
+static void
+cpu_ticks (unsigned long long *busy, unsigned long long *total)
+{
+    unsigned long long v[8] = { 0 };
+    FILE *f = fopen ("/proc/stat", "r");
+
+    *busy = *total = 0;
+    if (!f)
+        return;
+    if (fscanf (f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+                &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7])
+        == 8) {
+        for (int i = 0; i < 8; i++)
+            *total += v[i];
+        *busy = *total - v[3] - v[4]; /* less idle and iowait */
+    }
+    fclose (f);
+}
+
 static void
 usage (FILE *f)
 {
-    fprintf (f, "Usage: bench_submit [-n JOBS] [-s SERVER] [-c CLUSTERS_CONF] "
-                "[-t TIMEOUT_S]\n");
+    fprintf (f, "Usage: bench_submit [-n JOBS] [-r ROUNDS] [-s SERVER] "
+                "[-c CLUSTERS_CONF] [-t TIMEOUT_S]\n");
 }
 
-/* Direct: round-robin over every partition. */
-static int
-bench_direct (const ms_siteconf_t *site, int n, const char *user,
-              const char *cwd, double *secsp)
+/* Cancel cluster job id on the cluster named cname (errors are reported,
+ * not fatal: the job would only begin in an hour). */
+static void
+cancel_on (bench_t *B, const char *cname, uint64_t id)
 {
-    ms_backend_t **b = ms_xcalloc (site->nclusters, sizeof (*b));
     ms_error_t err;
-    int rc = -1, accepted = 0;
-    double t0;
 
-    for (size_t i = 0; i < site->nclusters; i++)
-        if (site->clusters[i].backend == MS_BACKEND_SLURMREST
-            && slurmrest_from_conf (&site->clusters[i], &b[i], &err) < 0) {
-            fprintf (stderr, "bench_submit: %s\n", err.text);
-            goto out;
+    for (size_t i = 0; i < B->site->nclusters; i++)
+        if (B->b[i] && !strcmp (B->site->clusters[i].name, cname)) {
+            if (backend_cancel (B->b[i], id, &err) < 0)
+                fprintf (stderr, "bench_submit: cancel %s job %llu: %s\n",
+                         cname, (unsigned long long)id, err.text);
+            return;
         }
-    t0 = now ();
-    for (int k = 0; k < n; k++) {
+}
+
+/* Direct: round-robin over every partition; *secsp until the last is
+ * accepted. Returns how many were accepted, or -1. */
+static int
+bench_direct (bench_t *B, double *secsp)
+{
+    const ms_siteconf_t *site = B->site;
+    uint64_t *ids = ms_xcalloc ((size_t)B->n, sizeof (uint64_t));
+    size_t *cl = ms_xcalloc ((size_t)B->n, sizeof (size_t));
+    const char *env[] = { "PATH=/usr/bin:/bin", NULL };
+    int accepted = 0, rc = -1;
+    ms_error_t err;
+    double t0 = now ();
+
+    for (int k = 0; k < B->n; k++) {
         const ms_partconf_t *p = &site->parts[(size_t)k % site->nparts];
-        const char *env[] = { "PATH=/usr/bin:/bin", NULL };
         ms_job_request_t req = {
-            .user = user,
+            .user = B->user,
             .name = "bench-direct",
             .partition = p->name,
             .time_limit_min = 1,
             .environment = env,
-            .cwd = cwd,
+            .cwd = B->cwd,
             .std_out = "/dev/null",
             .nodes = 1,
+            .begin_time = (int64_t)time (NULL) + BEGIN_AFTER_S,
             .script = script,
         };
-        uint64_t id;
 
-        if (!b[p->cluster])
+        if (!B->b[p->cluster])
             continue;
-        if (backend_submit (b[p->cluster], &req, &id, &err) < 0) {
+        if (backend_submit (B->b[p->cluster], &req, &ids[accepted], &err)
+            < 0) {
             fprintf (stderr, "bench_submit: direct to %s/%s: %s\n",
                      site->clusters[p->cluster].name, p->name, err.text);
             goto out;
         }
-        accepted++;
+        cl[accepted++] = p->cluster;
     }
     *secsp = now () - t0;
     rc = accepted;
 out:
-    for (size_t i = 0; i < site->nclusters; i++)
-        if (b[i])
-            backend_destroy (b[i]);
-    free (b);
+    for (int k = 0; k < accepted; k++)
+        cancel_on (B, site->clusters[cl[k]].name, ids[k]);
+    free (ids);
+    free (cl);
     return rc;
 }
 
 /* Through metasched: submit, then wait until none of ours is waiting in
  * metasched. Returns how many reached a cluster, or -1. */
 static int
-bench_metasched (ms_client_t *c, int n, const char *cwd, double timeout_s,
-                 double *secsp, double *submit_secsp)
+bench_metasched (bench_t *B, ms_client_t *c, double *secsp,
+                 double *submit_secsp)
 {
-    long long *ids = ms_xcalloc ((size_t)n, sizeof (long long));
+    long long *ids = ms_xcalloc ((size_t)B->n, sizeof (long long));
     ms_error_t err;
-    json_t *req = json_pack ("{s:s, s:s, s:i, s:i, s:s, s:s, s:[s]}", "script",
-                             script, "name", "bench-metasched", "nodes", 1,
-                             "time_limit_min", 1, "cwd", cwd, "stdout",
-                             "/dev/null", "environment", "PATH=/usr/bin:/bin");
+    json_t *req = json_pack (
+        "{s:s, s:s, s:i, s:i, s:s, s:s, s:[s], s:I}", "script", script, "name",
+        "bench-metasched", "nodes", 1, "time_limit_min", 1, "cwd", B->cwd,
+        "stdout", "/dev/null", "environment", "PATH=/usr/bin:/bin",
+        "begin_time", (json_int_t)time (NULL) + BEGIN_AFTER_S);
     double t0 = now ();
-    int rc = -1, waiting = n, accepted = 0;
+    int rc = -1, waiting = B->n, accepted = 0, posted = 0;
 
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < B->n; k++) {
         json_t *reply = NULL;
         if (ms_client_call (c, "POST", "/v1/jobs", req, NULL, &reply, &err)
             < 0) {
@@ -124,10 +177,11 @@ bench_metasched (ms_client_t *c, int n, const char *cwd, double timeout_s,
             goto out;
         }
         ids[k] = json_integer_value (json_object_get (reply, "id"));
+        posted++;
         json_decref (reply);
     }
     *submit_secsp = now () - t0;
-    while (waiting > 0 && now () - t0 < timeout_s) {
+    while (waiting > 0 && now () - t0 < B->timeout_s) {
         json_t *reply = NULL, *job;
         size_t i;
 
@@ -142,53 +196,111 @@ bench_metasched (ms_client_t *c, int n, const char *cwd, double timeout_s,
         json_array_foreach (json_object_get (reply, "jobs"), i, job)
         {
             long long id = json_integer_value (json_object_get (job, "id"));
-            for (int k = 0; k < n; k++)
+            for (int k = 0; k < B->n; k++)
                 if (ids[k] == id)
                     waiting++;
         }
         json_decref (reply);
         if (waiting)
-            usleep (20000);
+            usleep (5000);
     }
     *secsp = now () - t0;
-    /* which of ours did a cluster accept? */
-    for (int k = 0; k < n; k++) {
-        char target[64];
-        json_t *job = NULL;
-        snprintf (target, sizeof (target), "/v1/jobs/%lld", ids[k]);
-        if (ms_client_call (c, "GET", target, NULL, NULL, &job, &err) == 0
-            && json_is_integer (json_object_get (job, "cluster_job_id")))
-            accepted++;
-        json_decref (job);
-    }
     if (waiting)
         fprintf (stderr,
                  "bench_submit: %d of %d jobs still waiting in metasched "
                  "after %.0f s\n",
-                 waiting, n, timeout_s);
-    rc = accepted;
+                 waiting, B->n, B->timeout_s);
+    rc = 0;
 out:
+    /* which of ours did a cluster accept? cancel them there */
+    for (int k = 0; k < posted; k++) {
+        char target[64];
+        json_t *job = NULL, *cj, *cn;
+        snprintf (target, sizeof (target), "/v1/jobs/%lld", ids[k]);
+        if (ms_client_call (c, "GET", target, NULL, NULL, &job, &err) == 0
+            && json_is_integer (cj = json_object_get (job, "cluster_job_id"))
+            && json_is_string (cn = json_object_get (job, "cluster"))) {
+            accepted++;
+            cancel_on (B, json_string_value (cn),
+                       (uint64_t)json_integer_value (cj));
+        }
+        json_decref (job);
+    }
     json_decref (req);
     free (ids);
-    return rc;
+    return rc < 0 ? -1 : accepted;
+}
+
+/* Wait until no job of this bench (name bench-*) is pending, running or
+ * completing on any cluster. */
+static void
+quiet (bench_t *B)
+{
+    double t0 = now ();
+    ms_error_t err;
+
+    for (;;) {
+        size_t busy = 0;
+        for (size_t i = 0; i < B->site->nclusters; i++) {
+            ms_job_info_t *jobs = NULL;
+            size_t nj = 0;
+
+            if (B->b[i] && backend_jobs (B->b[i], &jobs, &nj, &err) == 0)
+                for (size_t k = 0; k < nj; k++)
+                    if (!strncmp (jobs[k].name, "bench-", 6)
+                        && jobs[k].state < MS_JOB_COMPLETED)
+                        busy++;
+            free (jobs);
+        }
+        if (busy == 0 || now () - t0 > 120) {
+            if (busy)
+                fprintf (stderr,
+                         "bench_submit: %zu bench jobs still live on the "
+                         "clusters after 120 s; going on\n",
+                         busy);
+            break;
+        }
+        sleep (1);
+    }
+    sleep (2);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, int n)
+{
+    qsort (v, (size_t)n, sizeof (double), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int
 main (int argc, char **argv)
 {
     const char *server = NULL, *conf = getenv ("MS_CLUSTERS_CONF");
-    int n = 50, opt, direct, through;
-    double timeout_s = 300, t_direct = 0, t_ms = 0, t_calls = 0;
+    int rounds = 3, opt, rc = 1;
+    bool ok = true;
+    double *rd = NULL, *rm = NULL, *rr = NULL;
     ms_siteconf_t *site = NULL;
     ms_client_t *c = NULL;
     ms_error_t err;
     struct passwd *pw = getpwuid (getuid ());
     char cwd[4096];
+    bench_t B = { .n = 50, .timeout_s = 300 };
+    long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
 
-    while ((opt = getopt (argc, argv, "n:s:c:t:h")) != -1) {
+    while ((opt = getopt (argc, argv, "n:r:s:c:t:h")) != -1) {
         switch (opt) {
         case 'n':
-            n = atoi (optarg);
+            B.n = atoi (optarg);
+            break;
+        case 'r':
+            rounds = atoi (optarg);
             break;
         case 's':
             server = optarg;
@@ -197,7 +309,7 @@ main (int argc, char **argv)
             conf = optarg;
             break;
         case 't':
-            timeout_s = atof (optarg);
+            B.timeout_s = atof (optarg);
             break;
         case 'h':
             usage (stdout);
@@ -207,8 +319,10 @@ main (int argc, char **argv)
             return 2;
         }
     }
-    if (n < 1 || n > 100000 || timeout_s <= 0) {
-        fprintf (stderr, "bench_submit: -n from 1 to 100000, -t positive\n");
+    if (B.n < 1 || B.n > 100000 || rounds < 1 || rounds > 100
+        || B.timeout_s <= 0) {
+        fprintf (stderr, "bench_submit: -n from 1 to 100000, -r from 1 to "
+                         "100, -t positive\n");
         return 2;
     }
     if (!conf) {
@@ -227,31 +341,85 @@ main (int argc, char **argv)
         clusterconf_free (site);
         return 1;
     }
+    B.site = site;
+    B.user = pw->pw_name;
+    B.cwd = cwd;
+    B.b = ms_xcalloc (site->nclusters, sizeof (*B.b));
+    for (size_t i = 0; i < site->nclusters; i++)
+        if (site->clusters[i].backend == MS_BACKEND_SLURMREST
+            && slurmrest_from_conf (&site->clusters[i], &B.b[i], &err) < 0) {
+            fprintf (stderr, "bench_submit: %s\n", err.text);
+            goto out;
+        }
     if (ms_client_open (server, &c, &err) < 0) {
         fprintf (stderr, "bench_submit: %s\n", err.text);
-        clusterconf_free (site);
-        return 1;
+        goto out;
     }
-    printf ("bench_submit: %d jobs as %s, %zu clusters, %zu partitions, "
-            "metaschedd at %s\n",
-            n, pw->pw_name, site->nclusters, site->nparts,
+    printf ("bench_submit: %d jobs a phase, %d rounds, as %s, %zu clusters, "
+            "%zu partitions, metaschedd at %s\n",
+            B.n, rounds, pw->pw_name, site->nclusters, site->nparts,
             ms_client_address (c));
     fflush (stdout);
-    direct = bench_direct (site, n, pw->pw_name, cwd, &t_direct);
-    through = direct < 0
-                  ? -1
-                  : bench_metasched (c, n, cwd, timeout_s, &t_ms, &t_calls);
-    if (direct > 0)
-        printf ("direct slurmrestd:   %5d accepted in %8.3f s: %8.1f jobs/s\n",
-                direct, t_direct, direct / t_direct);
-    if (through >= 0)
-        printf ("through metasched:   %5d accepted in %8.3f s: %8.1f jobs/s "
-                "(POST /v1/jobs alone: %.1f calls/s)\n",
-                through, t_ms, through / t_ms, n / t_calls);
-    if (direct > 0 && through > 0)
-        printf ("ratio metasched/direct: %.2f (target >= 0.90)\n",
-                (through / t_ms) / (direct / t_direct));
+    rd = ms_xcalloc ((size_t)rounds, sizeof (double));
+    rm = ms_xcalloc ((size_t)rounds, sizeof (double));
+    rr = ms_xcalloc ((size_t)rounds, sizeof (double));
+    for (int r = 0; r < rounds && ok; r++) {
+        for (int phase = 0; phase < 2 && ok; phase++) {
+            double t = 0, t_calls = 0, cores;
+            unsigned long long b0, a0, b1, a1;
+            int got;
+
+            quiet (&B);
+            cpu_ticks (&b0, &a0);
+            if ((phase == 0) == (r % 2 == 0)) {
+                got = bench_direct (&B, &t);
+                cpu_ticks (&b1, &a1);
+                cores = a1 > a0 ? (double)(b1 - b0) / (a1 - a0) * ncpu : 0;
+                ok = got > 0;
+                if (ok) {
+                    rd[r] = got / t;
+                    printf ("round %d  direct slurmrestd:  %5d accepted in "
+                            "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy\n",
+                            r + 1, got, t, rd[r], cores, ncpu);
+                }
+            } else {
+                got = bench_metasched (&B, c, &t, &t_calls);
+                cpu_ticks (&b1, &a1);
+                cores = a1 > a0 ? (double)(b1 - b0) / (a1 - a0) * ncpu : 0;
+                ok = got > 0;
+                if (ok) {
+                    rm[r] = got / t;
+                    printf ("round %d  through metasched:  %5d accepted in "
+                            "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy "
+                            "(POST /v1/jobs alone: %.1f calls/s)\n",
+                            r + 1, got, t, rm[r], cores, ncpu, B.n / t_calls);
+                }
+            }
+            fflush (stdout);
+        }
+        if (ok) {
+            rr[r] = rm[r] / rd[r];
+            printf ("round %d  ratio metasched/direct: %.2f\n", r + 1, rr[r]);
+        }
+    }
+    if (ok) {
+        double md = median (rd, rounds), mm = median (rm, rounds);
+        printf ("median direct slurmrestd: %.1f jobs/s\n", md);
+        printf ("median through metasched: %.1f jobs/s\n", mm);
+        printf ("ratio metasched/direct: %.2f of the medians, %.2f median of "
+                "the rounds (target >= 0.90)\n",
+                mm / md, median (rr, rounds));
+        rc = 0;
+    }
+out:
+    free (rd);
+    free (rm);
+    free (rr);
+    for (size_t i = 0; i < site->nclusters; i++)
+        if (B.b[i])
+            backend_destroy (B.b[i]);
+    free (B.b);
     ms_client_close (c);
     clusterconf_free (site);
-    return direct > 0 && through >= 0 ? 0 : 1;
+    return rc;
 }

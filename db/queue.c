@@ -102,6 +102,48 @@ queue_get (db_t *db, int64_t id, queue_job_t *j, bool *found, ms_error_t *errp)
 }
 
 int
+queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
+                   size_t *np, ms_error_t *errp)
+{
+    char afters[32], lim[32];
+    const char *p[2] = { afters, lim };
+    PGresult *r;
+    int n;
+
+    snprintf (afters, sizeof (afters), "%" PRId64, after);
+    snprintf (lim, sizeof (lim), "%zu", max);
+    r = db_exec (db, "q_take",
+                 "SELECT id, owner_name, owner_uid, owner_gid, name, app,"
+                 " nodes, script, options::text,"
+                 " extract (epoch FROM now () - submitted_at),"
+                 " coalesce (user_time_limit_min, time_limit_min, 0)"
+                 " FROM jobs WHERE state = 'queued' AND id > $1::bigint"
+                 " ORDER BY id LIMIT $2::integer",
+                 2, p, errp);
+    if (!r)
+        return -1;
+    n = PQntuples (r);
+    *jobsp = ms_xcalloc ((size_t)n + 1, sizeof (queue_job_t));
+    for (int i = 0; i < n; i++) {
+        queue_job_t *j = &(*jobsp)[i];
+        j->id = (int64_t)u64 (r, i, 0);
+        cp (j->owner, sizeof (j->owner), r, i, 1);
+        j->uid = atol (PQgetvalue (r, i, 2));
+        j->gid = atol (PQgetvalue (r, i, 3));
+        cp (j->name, sizeof (j->name), r, i, 4);
+        cp (j->app, sizeof (j->app), r, i, 5);
+        j->nodes = atoi (PQgetvalue (r, i, 6));
+        j->script = ms_xstrdup (PQgetvalue (r, i, 7));
+        j->options = ms_xstrdup (PQgetvalue (r, i, 8));
+        j->age_s = dbl (r, i, 9);
+        j->time_limit_min = (uint32_t)u64 (r, i, 10);
+    }
+    *np = (size_t)n;
+    PQclear (r);
+    return 0;
+}
+
+int
 queue_claim (db_t *db, int64_t id, bool *claimed, ms_error_t *errp)
 {
     char ids[32];
@@ -131,8 +173,44 @@ tx_fail (db_t *db, ms_error_t *errp)
 }
 
 int
+queue_begin (db_t *db, bool wait_flush, ms_error_t *errp)
+{
+    if (db_begin (db, errp) < 0)
+        return -1;
+    if (!wait_flush
+        && db_command (db, "q_async", "SET LOCAL synchronous_commit = off", 0,
+                       NULL, NULL, errp)
+               < 0)
+        return tx_fail (db, errp);
+    return 0;
+}
+
+int
+queue_commit (db_t *db, ms_error_t *errp)
+{
+    return db_commit (db, errp);
+}
+
+void
+queue_rollback (db_t *db)
+{
+    db_rollback (db);
+}
+
+int
 queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
                    ms_error_t *errp)
+{
+    if (db_begin (db, errp) < 0)
+        return -1;
+    if (queue_dispatching_tx (db, id, c, changed, errp) < 0)
+        return tx_fail (db, errp);
+    return db_commit (db, errp);
+}
+
+int
+queue_dispatching_tx (db_t *db, int64_t id, const queue_choice_t *c,
+                      bool *changed, ms_error_t *errp)
 {
     char ids[32], f[16], t[32], e[32], pw[32], w[32], lim[16], sc[32];
     long n = 0;
@@ -151,8 +229,6 @@ queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
                              pw,  w,          c->time_limit_min ? lim : NULL };
         const char *q[7] = { ids, c->policy, c->cluster,        c->partition,
                              f,   sc,        c->candidates_json };
-        if (db_begin (db, errp) < 0)
-            return -1;
         /* claim it in the same transaction: one commit, not two */
         if (db_command (db, "q_claim",
                         "UPDATE jobs SET state = 'deciding',"
@@ -161,7 +237,7 @@ queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
                         " WHERE id = $1::bigint AND state = 'queued'",
                         1, p, &n, errp)
             < 0)
-            return tx_fail (db, errp);
+            return -1;
         if (n == 1
             && db_command (db, "q_dispatching",
                            "UPDATE jobs SET state = 'dispatching',"
@@ -176,7 +252,7 @@ queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
                            " WHERE id = $1::bigint AND state = 'deciding'",
                            9, p, &n, errp)
                    < 0)
-            return tx_fail (db, errp);
+            return -1;
         if (n == 1
             && db_command (db, "q_decision",
                            "INSERT INTO decisions (job_id, policy, cluster,"
@@ -185,10 +261,8 @@ queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
                            " $6::double precision, $7::jsonb)",
                            7, q, NULL, errp)
                    < 0)
-            return tx_fail (db, errp);
+            return -1;
     }
-    if (db_commit (db, errp) < 0)
-        return -1;
     *changed = n == 1;
     return 0;
 }
@@ -217,22 +291,27 @@ int
 queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs, size_t n,
                  bool *changed, ms_error_t *errp)
 {
+    /* no wait for the flush: were this commit lost with the server, the
+     * row would be dispatching again and reconciliation adopts the cluster
+     * job by its tag (doc/daemon.md, Exactly once). The dispatching commit
+     * before the submit keeps its wait. */
+    if (queue_begin (db, false, errp) < 0)
+        return -1;
+    if (queue_submitted_tx (db, id, subs, n, changed, errp) < 0)
+        return tx_fail (db, errp);
+    return db_commit (db, errp);
+}
+
+int
+queue_submitted_tx (db_t *db, int64_t id, const queue_sub_new_t *subs,
+                    size_t n, bool *changed, ms_error_t *errp)
+{
     char ids[32], cj[32];
     const char *p[4] = { ids, cj, subs[0].cluster, subs[0].partition };
     long k = 0;
 
     snprintf (ids, sizeof (ids), "%" PRId64, id);
     snprintf (cj, sizeof (cj), "%" PRIu64, subs[0].cluster_job_id);
-    if (db_begin (db, errp) < 0)
-        return -1;
-    /* no wait for the flush: were this commit lost with the server, the
-     * row would be dispatching again and reconciliation adopts the cluster
-     * job by its tag (doc/daemon.md, Exactly once). The dispatching commit
-     * before the submit keeps its wait. */
-    if (db_command (db, "q_submitted_async",
-                    "SET LOCAL synchronous_commit = off", 0, NULL, NULL, errp)
-        < 0)
-        return tx_fail (db, errp);
     if (db_command (db, "q_submitted",
                     "UPDATE jobs SET state = 'submitted',"
                     " cluster_job_id = $2::bigint, cluster = $3,"
@@ -240,12 +319,10 @@ queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs, size_t n,
                     " WHERE id = $1::bigint AND state = 'dispatching'",
                     4, p, &k, errp)
         < 0)
-        return tx_fail (db, errp);
+        return -1;
     for (size_t i = 0; i < n; i++)
         if (insert_sub (db, id, &subs[i], "submitted", errp) < 0)
-            return tx_fail (db, errp);
-    if (db_commit (db, errp) < 0)
-        return -1;
+            return -1;
     *changed = k == 1;
     return 0;
 }

@@ -36,6 +36,18 @@ void queue_job_free (queue_job_t *j);
 int queue_queued_ids (db_t *db, size_t max, int64_t **idsp, size_t *np,
                       ms_error_t *errp);
 
+/* Up to max queued jobs with ids above `after`, oldest first (the cycle's
+ * dispatch batch); free each with queue_job_free and the array with free. */
+int queue_take_queued (db_t *db, int64_t after, size_t max,
+                       queue_job_t **jobsp, size_t *np, ms_error_t *errp);
+
+/* A transaction of several statements below (their _tx forms): wait_flush
+ * false commits without waiting for the flush (synchronous_commit off).
+ * On an error inside, queue_rollback and start again. */
+int queue_begin (db_t *db, bool wait_flush, ms_error_t *errp);
+int queue_commit (db_t *db, ms_error_t *errp);
+void queue_rollback (db_t *db);
+
 /* A queued job's row; *found false when it is no longer queued. */
 int queue_get (db_t *db, int64_t id, queue_job_t *j, bool *found,
                ms_error_t *errp);
@@ -58,6 +70,10 @@ typedef struct {
  * false when the job was no longer queued (cancelled meanwhile). */
 int queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c,
                        bool *changed, ms_error_t *errp);
+/* The same inside the caller's transaction (queue_begin with wait_flush:
+ * the commit must be on disk before anything is submitted). */
+int queue_dispatching_tx (db_t *db, int64_t id, const queue_choice_t *c,
+                          bool *changed, ms_error_t *errp);
 
 /* One submission to a cluster. */
 typedef struct {
@@ -73,6 +89,11 @@ typedef struct {
  * and *changed is false: the caller cancels them on the clusters. */
 int queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs,
                      size_t n, bool *changed, ms_error_t *errp);
+/* The same inside the caller's transaction (which need not wait for the
+ * flush: a lost commit leaves the row dispatching, and reconciliation
+ * adopts the cluster job by its tag). */
+int queue_submitted_tx (db_t *db, int64_t id, const queue_sub_new_t *subs,
+                        size_t n, bool *changed, ms_error_t *errp);
 
 /* Back to queued from `from` (deciding, dispatching, submitted, lost),
  * with the reason; reroute adds one to jobs.reroutes. */

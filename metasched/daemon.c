@@ -155,6 +155,8 @@ struct ms_daemon {
     uint64_t cycles, dispatched, decisions, requeued, adopted, dup_cancelled,
         reroutes, boosts, db_errors;
     double last_cycle_s, decide_s;
+    uint64_t batches;
+    double commit_s, submit_s, record_s; /* of the dispatch batches */
 };
 
 static double
@@ -838,6 +840,10 @@ wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
     append (&buf, &len, &cap, delim);
     append (&buf, &len, &cap, "\nchmod 700 \"$ms_script\"\n");
     sh_quote (&buf, &len, &cap, d->dc->collect_wrapper);
+    if (d->dc->collect_config[0]) {
+        append (&buf, &len, &cap, " --config ");
+        sh_quote (&buf, &len, &cap, d->dc->collect_config);
+    }
     if (app && *app) {
         append (&buf, &len, &cap, " --app ");
         sh_quote (&buf, &len, &cap, app);
@@ -930,13 +936,14 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         req.tasks = jint (opts, "tasks_per_node") * j->nodes;
     req.cpus_per_task = jint (opts, "cpus_per_task");
     req.exclusive = json_is_true (json_object_get (opts, "exclusive"));
+    if (json_is_integer (json_object_get (opts, "begin_time")))
+        req.begin_time
+            = json_integer_value (json_object_get (opts, "begin_time"));
     req.script = script;
     rc = backend_submit (cl->b, &req, bidp, errp);
     cl->last_action = mono ();
     free (script);
     free (envv);
-    if (rc == 0)
-        cl->submits++;
     return rc;
 }
 
@@ -1014,200 +1021,430 @@ unknown_outcome (const ms_error_t *e)
     return e->kind == MS_ERR_TIMEOUT || e->kind == MS_ERR_PROTOCOL;
 }
 
-/* Decide and dispatch one queued job. Returns -1 on a database error (the
- * cycle stops), 0 otherwise. */
-static int
-dispatch_job (ms_daemon_t *d, int64_t id)
-{
+/* One job of a dispatch batch: what was decided, then what each submit
+ * gave. */
+typedef struct {
     queue_job_t j;
     json_t *opts;
-    jobkey_t k;
-    ms_decision_t dec;
+    double base_s;
+    size_t nch;
     ms_cand_t chosen[MS_MAX_CHOICES];
     ms_choice_t choices[MS_MAX_CHOICES];
-    size_t nch = 0, nsub = 0;
-    queue_sub_new_t subs[MS_MAX_CHOICES];
-    uint64_t bids[MS_MAX_CHOICES];
-    char why[1200];
-    bool found, ok, siblings, fits_nowhere = false, opt = false;
-    json_t *cj = NULL;
-    char *cjs = NULL;
-    double score = 0, t0 = mono ();
-    ms_error_t e;
-    uint32_t limit = 0;
+    uint32_t limit; /* the first choice's scaled limit */
+    bool opt;       /* the first choice is the job's optimal partition */
+    bool fits_nowhere;
+    bool committed; /* dispatching, with its decision, on disk */
+    json_t *cands;
+    double score;
+    int rc[MS_MAX_CHOICES]; /* of each submit: 0 accepted, -1 not */
+    uint64_t bid[MS_MAX_CHOICES];
+    ms_error_t err[MS_MAX_CHOICES];
+} djob_t;
 
-    if (queue_get (d->db, id, &j, &found, &e) < 0) {
+/* The submits of a batch to one cluster, in one thread of their own: the
+ * clusters take their submits side by side. */
+typedef struct {
+    ms_daemon_t *d;
+    size_t cl;
+    djob_t *b;
+    size_t n;
+    bool siblings;
+    uint64_t accepted;
+    bool failed; /* could not connect: the cluster goes into backoff */
+    ms_error_t fail;
+    pthread_t th;
+    bool threaded;
+} sworker_t;
+
+static void *
+submit_worker (void *arg)
+{
+    sworker_t *w = arg;
+    ms_daemon_t *d = w->d;
+    bool stop = false;
+    char stopwhy[sizeof (((ms_error_t *)0)->text)] = "";
+
+    for (size_t i = 0; i < w->n; i++) {
+        djob_t *b = &w->b[i];
+        if (!b->committed)
+            continue;
+        for (size_t c = 0; c < b->nch; c++) {
+            const ms_partconf_t *pc = &d->site->parts[b->chosen[c].part];
+            ms_error_t *e = &b->err[c];
+            if (pc->cluster != w->cl)
+                continue;
+            if (stop) {
+                /* the cluster just failed: the rest wait for the next
+                 * decision rather than each for its own timeout */
+                b->rc[c] = -1;
+                ms_err (e, MS_ERR_CONNECT, "not submitted: %s", stopwhy);
+                continue;
+            }
+            b->rc[c] = submit_one (
+                d, &b->j, b->opts, &b->chosen[c], &b->choices[c],
+                scaled_limit (b->j.time_limit_min, &b->chosen[c], b->base_s),
+                w->siblings, &b->bid[c], e);
+            if (b->rc[c] == 0) {
+                w->accepted++;
+                continue;
+            }
+            if (e->kind == MS_ERR_CONNECT && !w->failed) {
+                w->failed = true;
+                w->fail = *e;
+            }
+            if (e->kind == MS_ERR_CONNECT || unknown_outcome (e)) {
+                stop = true;
+                snprintf (stopwhy, sizeof (stopwhy), "%s failed earlier: %s",
+                          d->cl[w->cl].conf->name, e->text);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Decide every job of the batch; the view counts each choice, so the
+ * batch's later jobs see its earlier ones. */
+static void
+decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
+{
+    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+    size_t want = siblings ? (size_t)d->set.siblings : 1;
+    double t0 = mono ();
+
+    pthread_mutex_lock (&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        jobkey_t k;
+        ms_decision_t dec;
+
+        if (job_key (d, x->j.app, x->j.nodes, x->j.time_limit_min,
+                     jstr (x->opts, "partition"), &k)
+            < 0) {
+            x->fits_nowhere = true;
+            continue;
+        }
+        decide (d, &k, true, &dec);
+        if (dec.n == 0) {
+            x->fits_nowhere = true;
+            continue;
+        }
+        decide (d, &k, false, &dec);
+        for (size_t c = 0; c < dec.n && x->nch < want; c++) {
+            x->chosen[x->nch] = d->cs.c[dec.c[c].cand];
+            x->choices[x->nch] = dec.c[c];
+            x->choices[x->nch].nice = siblings ? (int)x->nch * MS_NICE_STEP
+                                               : 0;
+            x->nch++;
+        }
+        if (x->nch == 0)
+            continue; /* every cluster that could run it is down: wait */
+        x->base_s = k.base_s;
+        x->opt = policy_optimal_partition (&d->cs, d->site->nparts)
+                 == x->chosen[0].part;
+        x->cands = candidates_json (d, &d->cs, &dec, &x->score);
+        x->limit = scaled_limit (x->j.time_limit_min, &x->chosen[0], k.base_s);
+        for (size_t c = 0; c < x->nch; c++)
+            view_pending_add (d->view, x->chosen[c].part, k.nodes,
+                              x->chosen[c].t);
+    }
+    d->decisions += n;
+    d->decide_s += mono () - t0;
+    pthread_mutex_unlock (&d->mu);
+}
+
+/* A job that no configured partition can run: cancelled with the reason
+ * rather than kept for ever. */
+static int
+cancel_unfit (ms_daemon_t *d, int64_t id)
+{
+    ms_error_t e;
+    bool ok;
+
+    if (queue_claim (d->db, id, &ok, &e) < 0
+        || (ok
+            && queue_cancel (d->db, id, "deciding",
+                             "no configured partition can run this job "
+                             "(nodes, partition or app)",
+                             &ok, &e)
+                   < 0)) {
         daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
         return -1;
     }
-    if (!found)
+    daemon_log (LOG_NOTICE, "job %" PRId64 ": fits on no partition; cancelled",
+                id);
+    return 0;
+}
+
+/* queued -> dispatching for every decided job, with its decision row, in
+ * one transaction that reaches the disk before anything is submitted: one
+ * flush for the batch instead of one per job. */
+static int
+commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
+{
+    ms_error_t e;
+    size_t k = 0;
+
+    for (size_t i = 0; i < n; i++)
+        k += b[i].nch > 0;
+    if (k == 0)
         return 0;
-    opts = json_loads (j.options, 0, NULL);
-    if (!json_is_object (opts)) {
-        json_decref (opts);
-        opts = json_object ();
-    }
-    siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+    if (queue_begin (d->db, true, &e) < 0)
+        goto fail;
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        const ms_partconf_t *pc;
+        char *cjs;
+        int rc;
 
-    pthread_mutex_lock (&d->mu);
-    if (job_key (d, j.app, j.nodes, j.time_limit_min, jstr (opts, "partition"),
-                 &k)
-        < 0)
-        fits_nowhere = true;
-    else {
-        decide (d, &k, true, &dec);
-        if (dec.n == 0)
-            fits_nowhere = true;
-        else {
-            decide (d, &k, false, &dec);
-            size_t want = siblings ? (size_t)d->set.siblings : 1;
-            for (size_t i = 0; i < dec.n && nch < want; i++) {
-                chosen[nch] = d->cs.c[dec.c[i].cand];
-                choices[nch] = dec.c[i];
-                choices[nch].nice = siblings ? (int)nch * MS_NICE_STEP : 0;
-                nch++;
-            }
-            if (nch) {
-                size_t op = policy_optimal_partition (&d->cs, d->site->nparts);
-                opt = op == chosen[0].part;
-                cj = candidates_json (d, &d->cs, &dec, &score);
-                limit = scaled_limit (j.time_limit_min, &chosen[0], k.base_s);
-                for (size_t i = 0; i < nch; i++)
-                    view_pending_add (d->view, chosen[i].part, k.nodes,
-                                      chosen[i].t);
-            }
-        }
-    }
-    d->decisions++;
-    d->decide_s += mono () - t0;
-    pthread_mutex_unlock (&d->mu);
-
-    if (fits_nowhere) {
-        /* nothing can ever run it: say so rather than keep it forever */
-        if (queue_claim (d->db, id, &ok, &e) < 0
-            || (ok
-                && queue_cancel (d->db, id, "deciding",
-                                 "no configured partition can run this job "
-                                 "(nodes, partition or app)",
-                                 &ok, &e)
-                       < 0)) {
-            daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
-            goto dberr;
-        }
-        daemon_log (LOG_NOTICE,
-                    "job %" PRId64 ": fits on no partition; "
-                    "cancelled",
-                    id);
-        goto done;
-    }
-    if (nch == 0)
-        goto done; /* every cluster that could run it is down: wait */
-
-    /* the leader may have changed while we decided (asked at most every
-     * LEADER_CHECK_S within a cycle: the row's state transitions keep the
-     * dispatch exactly-once whoever leads) */
-    if (mono () - d->leader_checked > LEADER_CHECK_S) {
-        if (!leadership (d))
-            goto done;
-        d->leader_checked = mono ();
-    }
-    {
-        const ms_partconf_t *pc = &d->site->parts[chosen[0].part];
+        if (x->nch == 0)
+            continue;
+        pc = &d->site->parts[x->chosen[0].part];
+        cjs = json_dumps (x->cands, JSON_COMPACT);
         queue_choice_t qc = {
             .cluster = d->site->clusters[pc->cluster].name,
             .partition = pc->name,
-            .freq_khz = chosen[0].f_khz,
-            .time_s = chosen[0].t,
-            .energy_j = chosen[0].e,
-            .power_w = chosen[0].p,
-            .wait_s = isfinite (chosen[0].w) ? chosen[0].w : 0,
-            .time_limit_min = limit,
+            .freq_khz = x->chosen[0].f_khz,
+            .time_s = x->chosen[0].t,
+            .energy_j = x->chosen[0].e,
+            .power_w = x->chosen[0].p,
+            .wait_s = isfinite (x->chosen[0].w) ? x->chosen[0].w : 0,
+            .time_limit_min = x->limit,
             .policy = d->pol.label,
-            .score = score,
+            .score = x->score,
+            .candidates_json = cjs,
         };
-        cjs = json_dumps (cj, JSON_COMPACT);
-        qc.candidates_json = cjs;
-        if (queue_dispatching (d->db, id, &qc, &ok, &e) < 0)
-            goto dberr_log;
-        if (!ok)
-            goto done; /* cancelled meanwhile */
+        rc = queue_dispatching_tx (d->db, x->j.id, &qc, &x->committed, &e);
+        free (cjs);
+        if (rc < 0) {
+            queue_rollback (d->db);
+            goto fail;
+        }
     }
-    /* committed: now, and only now, submit */
-    for (size_t i = 0; i < nch; i++) {
-        const ms_partconf_t *pc = &d->site->parts[chosen[i].part];
-        cluster_t *cl = &d->cl[pc->cluster];
-        uint32_t lim = scaled_limit (j.time_limit_min, &chosen[i], k.base_s);
-        if (submit_one (d, &j, opts, &chosen[i], &choices[i], lim, siblings,
-                        &bids[nsub], &e)
-            < 0) {
-            daemon_log (LOG_WARNING, "job %" PRId64 ": submit to %s/%s: %s", id,
-                        cl->conf->name, pc->name, e.text);
-            snprintf (why, sizeof (why), "submit to %s/%s: %s", cl->conf->name,
-                      pc->name, e.text);
-            if (unknown_outcome (&e)) {
-                /* leave it dispatching: reconciliation finds the tag */
-                queue_note (d->db, id, why, &e);
-                goto done;
+    if (queue_commit (d->db, &e) < 0)
+        goto fail;
+    return 0;
+fail:
+    for (size_t i = 0; i < n; i++)
+        b[i].committed = false;
+    daemon_log (LOG_ERR, "dispatching %zu jobs: %s", k, e.text);
+    return -1;
+}
+
+/* Submit every committed job of the batch, each cluster's in a thread of
+ * its own. */
+static void
+submit_batch (ms_daemon_t *d, djob_t *b, size_t n)
+{
+    sworker_t *w = ms_xcalloc (d->ncl, sizeof (*w));
+    size_t used = 0, last = 0;
+
+    for (size_t ci = 0; ci < d->ncl; ci++) {
+        w[ci] = (sworker_t){ .d = d, .cl = ci, .b = b, .n = n,
+                             .siblings = d->set.dispatch_mode
+                                         == DISPATCH_SIBLINGS };
+        for (size_t i = 0; i < n && !w[ci].threaded; i++)
+            for (size_t c = 0; b[i].committed && c < b[i].nch; c++)
+                if (d->site->parts[b[i].chosen[c].part].cluster == ci)
+                    w[ci].threaded = true; /* has work, for now */
+        if (w[ci].threaded) {
+            used++;
+            last = ci;
+        }
+    }
+    for (size_t ci = 0; ci < d->ncl; ci++) {
+        bool work = w[ci].threaded;
+        w[ci].threaded = false;
+        if (!work || ci == last)
+            continue;
+        if (used > 1) {
+            sigset_t all, old;
+            sigfillset (&all);
+            pthread_sigmask (SIG_SETMASK, &all, &old);
+            w[ci].threaded
+                = pthread_create (&w[ci].th, NULL, submit_worker, &w[ci]) == 0;
+            pthread_sigmask (SIG_SETMASK, &old, NULL);
+        }
+        if (!w[ci].threaded)
+            submit_worker (&w[ci]);
+    }
+    if (used > 0)
+        submit_worker (&w[last]);
+    for (size_t ci = 0; ci < d->ncl; ci++) {
+        if (w[ci].threaded)
+            pthread_join (w[ci].th, NULL);
+        if (w[ci].failed)
+            cluster_failed (d, &d->cl[ci], &w[ci].fail);
+        pthread_mutex_lock (&d->mu);
+        d->cl[ci].submits += w[ci].accepted;
+        pthread_mutex_unlock (&d->mu);
+    }
+    free (w);
+}
+
+/* Record what the submits gave, in one transaction that need not wait for
+ * the flush (a lost commit leaves the rows dispatching: reconciliation
+ * adopts the cluster jobs by their tags). Then cancel the copies of jobs
+ * cancelled meanwhile, log, and note the boosts. */
+static int
+record_batch (ms_daemon_t *d, djob_t *b, size_t n)
+{
+    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+    queue_sub_new_t(*subs)[MS_MAX_CHOICES]
+        = ms_xcalloc (n + 1, sizeof (*subs));
+    size_t *nsub = ms_xcalloc (n + 1, sizeof (size_t));
+    bool *kept = ms_xcalloc (n + 1, sizeof (bool));
+    ms_error_t e;
+    int rc = -1;
+
+    if (queue_begin (d->db, false, &e) < 0)
+        goto dberr;
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        char why[1200] = "";
+        bool unknown = false, ok;
+
+        if (!x->committed)
+            continue;
+        for (size_t c = 0; c < x->nch; c++) {
+            const ms_partconf_t *pc = &d->site->parts[x->chosen[c].part];
+            const char *cname = d->site->clusters[pc->cluster].name;
+            if (x->rc[c] < 0) {
+                daemon_log (LOG_WARNING, "job %" PRId64 ": submit to %s/%s: %s",
+                            x->j.id, cname, pc->name, x->err[c].text);
+                snprintf (why, sizeof (why), "submit to %s/%s: %s", cname,
+                          pc->name, x->err[c].text);
+                unknown = unknown || unknown_outcome (&x->err[c]);
+                continue;
             }
-            if (e.kind == MS_ERR_CONNECT)
-                cluster_failed (d, cl, &e);
+            subs[i][nsub[i]] = (queue_sub_new_t){
+                .cluster = cname,
+                .partition = pc->name,
+                .freq_khz = x->chosen[c].f_khz,
+                .cluster_job_id = x->bid[c],
+                .rank = (int)c,
+            };
+            nsub[i]++;
+        }
+        if (unknown) {
+            /* left dispatching: reconciliation finds the tag */
+            if (queue_note (d->db, x->j.id, why, &e) < 0)
+                goto rollback;
+            nsub[i] = 0;
             continue;
         }
-        subs[nsub].cluster = cl->conf->name;
-        subs[nsub].partition = pc->name;
-        subs[nsub].freq_khz = chosen[i].f_khz;
-        subs[nsub].cluster_job_id = bids[nsub];
-        subs[nsub].rank = (int)i;
-        nsub++;
-    }
-    if (nsub == 0) {
-        if (queue_requeue (d->db, id, "dispatching", why, false, &ok, &e) < 0)
-            goto dberr_log;
-        d->requeued++;
-        goto done;
-    }
-    if (queue_submitted (d->db, id, subs, nsub, &ok, &e) < 0) {
-        /* the tag finds them after the database is back */
-        daemon_log (LOG_ERR, "job %" PRId64 ": recording the submission: %s",
-                    id, e.text);
-        goto dberr;
-    }
-    d->dispatched++;
-    if (!ok) {
-        /* cancelled while it was being submitted */
-        for (size_t i = 0; i < nsub; i++) {
-            long ci = cluster_index (d, subs[i].cluster);
-            int crc = backend_cancel (d->cl[ci].b, subs[i].cluster_job_id, &e);
-            d->cl[ci].last_action = mono ();
-            if (crc == 0)
-                queue_sub_state (d->db, subs[i].cluster, subs[i].cluster_job_id,
-                                 "cancelled", &e);
+        if (nsub[i] == 0) {
+            if (queue_requeue (d->db, x->j.id, "dispatching", why, false, &ok,
+                               &e)
+                < 0)
+                goto rollback;
+            d->requeued++;
+            continue;
         }
-        goto done;
+        if (queue_submitted_tx (d->db, x->j.id, subs[i], nsub[i], &kept[i],
+                                &e)
+            < 0)
+            goto rollback;
     }
-    daemon_log (LOG_INFO,
-                "job %" PRId64 " (%s): %s/%s at %u kHz, limit %u min, "
-                "cluster job %" PRIu64 "%s",
-                id, j.owner, subs[0].cluster, subs[0].partition,
-                subs[0].freq_khz, limit, subs[0].cluster_job_id,
-                nsub > 1 ? " and siblings" : "");
-    if (!siblings && opt && d->set.priority_boost)
-        boost_later (&d->cl[cluster_index (d, subs[0].cluster)],
-                     subs[0].cluster_job_id);
-done:
-    free (cjs);
-    json_decref (cj);
-    json_decref (opts);
-    queue_job_free (&j);
-    return 0;
-dberr_log:
-    daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
+    if (queue_commit (d->db, &e) < 0)
+        goto dberr;
+    rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        if (nsub[i] == 0)
+            continue;
+        d->dispatched++;
+        if (!kept[i]) {
+            /* cancelled while it was being submitted */
+            for (size_t s = 0; s < nsub[i]; s++) {
+                long ci = cluster_index (d, subs[i][s].cluster);
+                int crc = backend_cancel (d->cl[ci].b,
+                                          subs[i][s].cluster_job_id, &e);
+                d->cl[ci].last_action = mono ();
+                if (crc == 0)
+                    queue_sub_state (d->db, subs[i][s].cluster,
+                                     subs[i][s].cluster_job_id, "cancelled",
+                                     &e);
+            }
+            continue;
+        }
+        daemon_log (LOG_INFO,
+                    "job %" PRId64 " (%s): %s/%s at %u kHz, limit %u min, "
+                    "cluster job %" PRIu64 "%s",
+                    x->j.id, x->j.owner, subs[i][0].cluster,
+                    subs[i][0].partition, subs[i][0].freq_khz, x->limit,
+                    subs[i][0].cluster_job_id,
+                    nsub[i] > 1 ? " and siblings" : "");
+        if (!siblings && x->opt && d->set.priority_boost)
+            boost_later (&d->cl[cluster_index (d, subs[i][0].cluster)],
+                         subs[i][0].cluster_job_id);
+    }
+    goto out;
+rollback:
+    queue_rollback (d->db);
 dberr:
-    free (cjs);
-    json_decref (cj);
-    json_decref (opts);
-    queue_job_free (&j);
-    return -1;
+    /* the rows stay dispatching; the tags find the cluster jobs after the
+     * database is back */
+    daemon_log (LOG_ERR, "recording %zu submissions: %s", n, e.text);
+out:
+    free (subs);
+    free (nsub);
+    free (kept);
+    return rc;
+}
+
+/* Decide, commit, submit and record one batch of queued jobs (owned by the
+ * batch from here). Returns -1 on a database error (the cycle stops). */
+static int
+dispatch_batch (ms_daemon_t *d, queue_job_t *jobs, size_t n)
+{
+    djob_t *b = ms_xcalloc (n, sizeof (*b));
+    int rc = 0;
+    double t0, t1, t2, t3;
+
+    for (size_t i = 0; i < n; i++) {
+        b[i].j = jobs[i];
+        b[i].opts = json_loads (jobs[i].options, 0, NULL);
+        if (!json_is_object (b[i].opts)) {
+            json_decref (b[i].opts);
+            b[i].opts = json_object ();
+        }
+    }
+    decide_batch (d, b, n);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (b[i].fits_nowhere)
+            rc = cancel_unfit (d, b[i].j.id);
+    /* the leader may have changed while we decided (asked at most every
+     * LEADER_CHECK_S within a cycle: the rows' state transitions keep the
+     * dispatch exactly-once whoever leads) */
+    if (rc == 0 && mono () - d->leader_checked > LEADER_CHECK_S) {
+        if (!leadership (d))
+            goto out;
+        d->leader_checked = mono ();
+    }
+    t0 = mono ();
+    if (rc == 0)
+        rc = commit_batch (d, b, n);
+    t1 = mono ();
+    if (rc == 0)
+        submit_batch (d, b, n);
+    t2 = mono ();
+    if (rc == 0)
+        rc = record_batch (d, b, n);
+    t3 = mono ();
+    pthread_mutex_lock (&d->mu);
+    d->commit_s += t1 - t0;
+    d->submit_s += t2 - t1;
+    d->record_s += t3 - t2;
+    d->batches++;
+    pthread_mutex_unlock (&d->mu);
+out:
+    for (size_t i = 0; i < n; i++) {
+        json_decref (b[i].cands);
+        json_decref (b[i].opts);
+        queue_job_free (&b[i].j);
+    }
+    free (b);
+    return rc;
 }
 
 static int
@@ -1217,34 +1454,32 @@ dispatch_queued (ms_daemon_t *d)
     int64_t last = 0;
 
     for (;;) {
-        int64_t *ids = NULL;
-        size_t n = 0, i;
+        queue_job_t *jobs = NULL;
+        size_t n = 0;
         ms_error_t e;
+        int rc;
 
-        if (queue_queued_ids (d->db, DISPATCH_CHUNK, &ids, &n, &e) < 0) {
+        /* jobs left queued in this cycle (ids up to `last`) wait for the
+         * next one */
+        if (queue_take_queued (d->db, last, DISPATCH_CHUNK, &jobs, &n, &e)
+            < 0) {
             daemon_log (LOG_ERR, "reading the queue: %s", e.text);
             return -1;
         }
-        for (i = 0; i < n && ids[i] <= last; i++)
-            ; /* left queued in this cycle: skip */
-        if (i == n) {
-            free (ids);
+        if (n == 0) {
+            free (jobs);
             return 0;
         }
-        for (; i < n; i++) {
-            last = ids[i];
-            if (dispatch_job (d, ids[i]) < 0) {
-                free (ids);
-                return -1;
-            }
-        }
-        free (ids);
+        last = jobs[n - 1].id;
+        rc = dispatch_batch (d, jobs, n);
+        free (jobs);
+        if (rc < 0)
+            return -1;
         if (mono () - t0 > CYCLE_DISPATCH_MAX_S || !d->leader)
             return 0;
-        /* read again: jobs queued while this pass dispatched go in this
+        /* read again: jobs queued while this batch went out go in this
          * cycle too, with its cluster state (the view counts what this
-         * cycle placed); those left queued (ids up to `last`) wait for
-         * the next cycle */
+         * cycle placed) */
     }
 }
 
@@ -1828,8 +2063,9 @@ wait_wake (ms_daemon_t *d, double timeout_s, volatile sig_atomic_t *stop,
             }
         }
         if (wake) {
-            /* let a burst of submissions gather for a moment */
-            struct timespec ts = { 0, 100 * 1000 * 1000 };
+            /* let a burst of submissions gather for a moment (a cycle
+             * dispatches what arrives meanwhile in batches anyway) */
+            struct timespec ts = { 0, 10 * 1000 * 1000 };
             nanosleep (&ts, NULL);
             return;
         }
@@ -2124,6 +2360,14 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     P ("# TYPE metaschedd_decide_seconds_total counter\n"
        "metaschedd_decide_seconds_total %.6f\n",
        d->decide_s);
+    P ("# TYPE metaschedd_dispatch_batches_total counter\n"
+       "metaschedd_dispatch_batches_total %" PRIu64 "\n",
+       d->batches);
+    P ("# TYPE metaschedd_dispatch_seconds_total counter\n"
+       "metaschedd_dispatch_seconds_total{phase=\"commit\"} %.6f\n"
+       "metaschedd_dispatch_seconds_total{phase=\"submit\"} %.6f\n"
+       "metaschedd_dispatch_seconds_total{phase=\"record\"} %.6f\n",
+       d->commit_s, d->submit_s, d->record_s);
     P ("# TYPE metaschedd_dispatched_total counter\n"
        "metaschedd_dispatched_total %" PRIu64 "\n",
        d->dispatched);

@@ -174,6 +174,7 @@ static const char *const keys[] = {
     "leader_takeover_s",
     "refit_s",
     "collect_wrapper",
+    "collect_config",
     "api_server_for_jobs",
     "log",
     "max_script_bytes",
@@ -261,6 +262,9 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return parse_path (p, key, val, c->collect_wrapper,
                            sizeof (c->collect_wrapper), errp);
     }
+    if (!strcmp (key, "collect_config"))
+        return parse_path (p, key, val, c->collect_config,
+                           sizeof (c->collect_config), errp);
     if (!strcmp (key, "api_server_for_jobs")) {
         if (strncmp (val, "unix:/", 6) && strncmp (val, "http://", 7))
             return perr (p, errp,

@@ -15,6 +15,7 @@
  *   leader_takeover_s = 10
  *   refit_s           = 3600
  *   collect_wrapper   = /usr/bin/metasched-collect
+ *   collect_config    = /etc/metasched/collect.conf    # optional
  *   api_server_for_jobs = unix:/run/metasched/metaschedd.sock
  *   log               = stderr                          # or syslog
  *   max_script_bytes  = 1048576
@@ -59,6 +60,7 @@ typedef struct {
     double refit_s; /* 0: never */
     char collect_wrapper[MS_PATH_MAX];
     int collect_wrapper_line;
+    char collect_config[MS_PATH_MAX]; /* "": the wrapper's default */
     char api_server_for_jobs[MS_PATH_MAX + 16];
     dconf_log_t log;
     size_t max_script_bytes;
