@@ -95,6 +95,12 @@ typedef struct {
     int64_t cycles, instructions, mem_transactions; /* -1: unavailable */
     double user_pkg_j, user_dram_j; /* < 0: not measured by the user */
     uint32_t freq_req_khz;          /* from SLURM_CPU_FREQ_REQ, 0: none */
+    /* The start gate (sibling mode) stopped the command before it ran:
+     * "lost" (another sibling claimed the meta job) or "refused" (the
+     * claim could not be made); "" for a command that ran. The epilog
+     * records no row for such a job: it is no run to learn from. */
+    char gate[8];
+    uint64_t gate_job_id;           /* the meta job claimed, 0: unknown */
 } collect_counters_t;
 
 void collect_counters_init (collect_counters_t *k);
@@ -127,7 +133,11 @@ int collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
 int collect_prolog (const collect_conf_t *c, const collect_job_t *j,
                     ms_error_t *errp);
 /* Builds the row; inserts or spools it. *spooled (may be NULL) says
- * whether it went to the spool. */
+ * whether it went to the spool. Returns 0 (inserted), 1 (inserted, errp
+ * holds a note), -1 (not inserted: spooled or lost, errp says why) or
+ * COLLECT_EPILOG_SKIPPED: no row on purpose, because the wrapper's counter
+ * file says that the start gate stopped the command (errp says so). */
+#define COLLECT_EPILOG_SKIPPED 2
 int collect_epilog (const collect_conf_t *c, const collect_job_t *j,
                     bool *spooled, ms_error_t *errp);
 /* The sampler the prolog starts (runs until the epilog stops it). */

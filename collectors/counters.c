@@ -58,6 +58,12 @@ collect_counters_to_rec (const collect_counters_t *k)
         spool_rec_setf (r, "user_dram_j", "%.6f", k->user_dram_j);
     if (k->freq_req_khz)
         spool_rec_setf (r, "freq_req_khz", "%u", k->freq_req_khz);
+    if (k->gate[0]) {
+        spool_rec_set (r, "gate", k->gate);
+        if (k->gate_job_id)
+            spool_rec_setf (r, "gate_job", "%llu",
+                            (unsigned long long)k->gate_job_id);
+    }
     while ((p = strchr (p, '"'))) {
         const char *q = strchr (p + 1, '"');
         char key[80];
@@ -163,6 +169,17 @@ collect_counters_from_rec (const spool_rec_t *rec, collect_counters_t *k,
         k->freq_req_khz = (uint32_t)u64;
         break;
     }
+    /* the start gate's word: the command did not run (an unknown value
+     * rejects the file, and the epilog then records a normal run) */
+    if ((s = spool_rec_get (rec, "gate"))) {
+        if (strcmp (s, "lost") && strcmp (s, "refused"))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s: gate: '%.20s': expected lost or refused", name,
+                           s);
+        ms_strlcpy (k->gate, s, sizeof (k->gate));
+    }
+    if (spool_rec_get_u64 (rec, "gate_job", &k->gate_job_id, errp) < 0)
+        return -1;
     /* events: build the JSON from validated names and numbers */
     jl = (size_t)snprintf (k->counters_json, sizeof (k->counters_json), "{");
     for (size_t i = 0; i < spool_rec_count (rec); i++) {

@@ -66,7 +66,7 @@ run_hook (const char *what, const collect_conf_t *c)
         return 0;
     }
     rc = collect_epilog (c, &j, &spooled, &e);
-    if (rc < 0)
+    if (rc < 0 || rc == COLLECT_EPILOG_SKIPPED)
         logmsg (what, &j, "", e.text);
     else if (rc > 0)
         logmsg (what, &j, "row inserted; note: ", e.text);

@@ -271,6 +271,39 @@ start_sampler (const collect_conf_t *c, const collect_job_t *j)
     return spid;
 }
 
+/* Wait until the sampler has written its pid into the state: the epilog
+ * finds the sampler only there. Without the wait, an epilog that follows at
+ * once (a job that ends in milliseconds, as a sibling that lost the start
+ * gate does) may remove the state between the sampler's first read and its
+ * first write; the sampler then writes the state anew and, finding it
+ * there, samples on with no one left to stop it. 0 when recorded or when
+ * the sampler is gone. */
+static int
+await_sampler (const collect_conf_t *c, const collect_job_t *j, long spid)
+{
+    char dir[600], file[256], path[1024];
+
+    state_dir (c, dir, sizeof (dir));
+    collect_job_file (j, ".state", file, sizeof (file));
+    snprintf (path, sizeof (path), "%s/%s", dir, file);
+    for (int i = 0; i < 200; i++) { /* 2 s */
+        struct timespec ts = { 0, 10000000 };
+        spool_rec_t *st = NULL;
+        int64_t pid = -1;
+        if (spool_read (path, "node_state", &st, NULL) == 0
+            && spool_rec_get_i64 (st, "sampler_pid", &pid, NULL) > 0
+            && pid == spid) {
+            spool_rec_free (st);
+            return 0;
+        }
+        spool_rec_free (st);
+        if (kill ((pid_t)spid, 0) < 0 && errno == ESRCH)
+            return 0; /* it ended (it says nothing: detached) */
+        nanosleep (&ts, NULL);
+    }
+    return -1;
+}
+
 int
 collect_prolog (const collect_conf_t *c, const collect_job_t *j,
                 ms_error_t *errp)
@@ -280,6 +313,7 @@ collect_prolog (const collect_conf_t *c, const collect_job_t *j,
     rapl_sample_t s;
     rapl_accum_t a;
     ms_error_t e;
+    long spid;
     int rc = 0;
 
     if (ensure_dir (c->spool_dir, 0700, errp) < 0)
@@ -311,10 +345,17 @@ collect_prolog (const collect_conf_t *c, const collect_job_t *j,
         return -1;
     }
     rapl_close (rapl);
-    if (start_sampler (c, j) < 0 && rc == 0)
+    spid = start_sampler (c, j);
+    if (spid < 0 && rc == 0)
         rc = ms_err (errp, MS_ERR_SYSTEM,
                      "could not start the RAPL sampler: wraps during the job "
                      "may be missed");
+    else if (spid > 0 && await_sampler (c, j, spid) < 0 && rc == 0)
+        rc = ms_err (errp, MS_ERR_SYSTEM,
+                     "the RAPL sampler (pid %ld) did not record itself "
+                     "within 2 s: an epilog that runs before it does cannot "
+                     "stop it",
+                     spid);
     return rc;
 }
 
@@ -602,6 +643,25 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
         }
     }
     unlink (path);
+
+    /* The start gate stopped the command (sibling mode: another copy won
+     * the meta job, or the claim could not be made): the job ran nothing
+     * but the wrapper, and its few milliseconds are no run to learn from.
+     * Only the counter file says so; without it (missing, unreadable,
+     * rejected) the job counts as a run like any other. */
+    if (have_counters && k.gate[0]) {
+        char meta[40] = "";
+        if (k.gate_job_id)
+            snprintf (meta, sizeof (meta), " meta job %llu",
+                      (unsigned long long)k.gate_job_id);
+        ms_err (errp, MS_ERR_INPUT,
+                "no job_runs row: the start gate did not run the command "
+                "(%s%s), not a run to learn from",
+                strcmp (k.gate, "lost") ? "refused: could not claim"
+                                        : "lost: another sibling claimed",
+                meta[0] ? meta : " the meta job");
+        return COLLECT_EPILOG_SKIPPED;
+    }
 
     /* 3. what Slurm says about the job */
     if (ask_slurm (c, j->job_id, &sj, &e) < 0) {

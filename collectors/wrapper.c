@@ -16,7 +16,9 @@
  * without running it. When the API cannot be reached (or answers 5xx) the
  * wrapper retries for METASCHED_GATE_WAIT_S seconds (default 30) and then
  * refuses to run, exit status 75: a sibling that is not sure it won never
- * runs, so the command never runs twice (doc/daemon.md).
+ * runs, so the command never runs twice (doc/daemon.md). Either way the
+ * counter file says so (gate=lost or gate=refused), and the epilog records
+ * no job_runs row for a command that never ran.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "config.h"
@@ -96,6 +98,7 @@ counters_path (const collect_conf_t *c, const collect_wrap_opts_t *o,
     return 0;
 }
 
+/* ps may be NULL: nothing was counted (the start gate stopped the job). */
 static int
 write_counters (const char *path, bool create, const collect_counters_t *k,
                 const papi_sampler_t *ps, ms_error_t *errp)
@@ -105,7 +108,7 @@ write_counters (const char *path, bool create, const collect_counters_t *k,
     char *text;
 
     /* say why each unavailable event is (the epilog keeps the names) */
-    for (size_t i = 0; i < papi_sampler_nevents (ps); i++) {
+    for (size_t i = 0; ps && i < papi_sampler_nevents (ps); i++) {
         const papi_event_t *e = papi_sampler_event (ps, i);
         char key[80];
         if (e->available)
@@ -282,6 +285,24 @@ start_gate (ms_error_t *errp)
                    id, cluster, cjid, e.text);
 }
 
+/* The command will not run: leave the gate's word (lost, refused) in the
+ * counter file, so that the epilog does not take the job for a run. */
+static void
+gate_stopped (const collect_conf_t *c, const collect_wrap_opts_t *o,
+              collect_counters_t *k, const char *why)
+{
+    bool bad = false;
+    char path[1024];
+    ms_error_t e;
+
+    ms_strlcpy (k->gate, why, sizeof (k->gate));
+    k->gate_job_id = (uint64_t)env_pos ("METASCHED_JOB_ID", &bad);
+    k->start_time = k->end_time = now ();
+    if (counters_path (c, o, path, sizeof (path), &e) < 0
+        || write_counters (path, o->counters_path != NULL, k, NULL, &e) < 0)
+        warn (o, "the start gate's note not saved", &e);
+}
+
 int
 collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
               char *const argv[], collect_counters_t *k, ms_error_t *errp)
@@ -309,6 +330,7 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
                          "metasched-collect: %s; not running the script "
                          "(exit %d) so that it never runs twice\n",
                          e.text, GATE_EXIT_REFUSED);
+                gate_stopped (c, o, k, "refused");
                 return GATE_EXIT_REFUSED << 8; /* a wait status: exited 75 */
             }
             if (run == 0) {
@@ -317,6 +339,7 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
                          "claimed by another sibling; not running the "
                          "script\n",
                          getenv ("METASCHED_JOB_ID"));
+                gate_stopped (c, o, k, "lost");
                 return 0;
             }
         }

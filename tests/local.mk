@@ -60,6 +60,16 @@ tests_integration_test_postgres_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS)
 tests_integration_test_postgres_LDADD = $(TEST_LIBS) $(PQ_LIBS)
 TESTS += tests/integration/test_postgres
 
+# the start gate's claim under contention: concurrent claimers on their own
+# connections, and concurrent wrappers through two API servers
+check_PROGRAMS += tests/integration/test_claim_race
+tests_integration_test_claim_race_SOURCES = \
+	tests/integration/test_claim_race.c tests/testutil.h \
+	tests/testbed_env.c tests/testbed_env.h
+tests_integration_test_claim_race_CFLAGS = $(API_TEST_CFLAGS)
+tests_integration_test_claim_race_LDADD = $(API_LIBS)
+TESTS += tests/integration/test_claim_race
+
 TESTS += tests/integration/test_cli_clusters.sh
 EXTRA_DIST += tests/integration/test_cli_clusters.sh tests/tap.sh
 

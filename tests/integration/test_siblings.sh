@@ -5,7 +5,8 @@
 # appends a line to a file); the other copy is cancelled by metaschedd or
 # loses the claim in metasched-collect and exits 0 without running it.
 # The gate itself: a claim lost exits 0 at once without running anything;
-# an API that cannot be reached makes the wrapper refuse to run (exit 75).
+# an API that cannot be reached makes the wrapper refuse to run (exit 75);
+# either way the counter file tells the epilog (gate=lost, gate=refused).
 # TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
@@ -61,8 +62,8 @@ tap_ok "$(ok_if [ "$n" = $njobs ])" "$njobs jobs submitted ($ids)"
 
 all_done () { [ "$(q "SELECT count(*) FROM jobs WHERE id IN ($ids) AND state IN ('completed', 'failed', 'cancelled')")" = $njobs ]; }
 wait_for 150 all_done; r=$?
-tap_ok "$(ok_if [ $r = 0 ] && [ "$(q "SELECT count(*) FROM jobs WHERE id IN ($ids) AND state = 'completed'")" = $njobs ])" \
-    "every job completes ($(q "SELECT id, state, cluster, cluster_job_id, last_error FROM jobs WHERE id IN ($ids)" | tr '\n' ' '))"
+[ $r = 0 ] && [ "$(q "SELECT count(*) FROM jobs WHERE id IN ($ids) AND state = 'completed'")" = $njobs ]
+tap_ok $? "every job completes ($(q "SELECT id, state, cluster, cluster_job_id, last_error FROM jobs WHERE id IN ($ids)" | tr '\n' ' '))"
 
 # the policy sends siblings only to candidates scoring within its slack of
 # the best, so a job has one or two copies (siblings=2)
@@ -72,7 +73,8 @@ if [ "$nsub" = 0 ] && [ "$nbad" = 0 ]; then
     tap_n=$((tap_n + 1))
     echo "ok $tap_n # SKIP no job got a second copy this run: every other candidate scored outside the policy's sibling slack"
 else
-tap_ok "$(ok_if [ "$nsub" -ge 1 ] && [ "$nbad" = 0 ])" "jobs went out as siblings: $nsub of $njobs with two copies, none with more or none ($(q "SELECT job_id, cluster, partition, cluster_job_id, rank, state FROM job_submissions WHERE job_id IN ($ids) ORDER BY 1, 5" | tr '\n' ' '))"
+[ "$nsub" -ge 1 ] && [ "$nbad" = 0 ]
+tap_ok $? "jobs went out as siblings: $nsub of $njobs with two copies, none with more or none ($(q "SELECT job_id, cluster, partition, cluster_job_id, rank, state FROM job_submissions WHERE job_id IN ($ids) ORDER BY 1, 5" | tr '\n' ' '))"
 fi
 
 # exactly one run per job, and it is the copy the row names
@@ -117,13 +119,15 @@ gate_env () {
 out=$(cd "$d" && gate_env METASCHED_SERVER="unix:$dtmp/msd.sock" \
     "$collect" -q -o "$d/gate.counters" -- /bin/sh -c "touch $d/gate-ran" 2>&1)
 rc=$?
-tap_ok "$(ok_if [ $rc = 0 ] && [ ! -e "$d/gate-ran" ] && printf '%s' "$out" | grep -q 'claimed by another sibling; not running')" \
-    "a claim lost: exit 0 at once, the command not run (rc $rc: $out)"
+[ $rc = 0 ] && [ ! -e "$d/gate-ran" ] && printf '%s' "$out" | grep -q 'claimed by another sibling; not running' &&
+    grep -qx 'gate=lost' "$d/gate.counters" && grep -qx "gate_job=$first" "$d/gate.counters"
+tap_ok $? "a claim lost: exit 0 at once, the command not run, gate=lost in the counter file for the epilog (rc $rc: $out; $(grep '^gate' "$d/gate.counters" 2>/dev/null | tr '\n' ' '))"
 
 # the API unreachable: retry, then refuse to run (exit 75)
 out=$(cd "$d" && gate_env METASCHED_SERVER="unix:$dtmp/nothing.sock" \
     "$collect" -q -o "$d/gate.counters" -- /bin/sh -c "touch $d/gate-ran" 2>&1)
 rc=$?
-tap_ok "$(ok_if [ $rc = 75 ] && [ ! -e "$d/gate-ran" ] && printf '%s' "$out" | grep -q 'cannot claim meta job.*not running the script')" \
-    "the API unreachable: the wrapper retries, then refuses to run, exit 75 (rc $rc: $(printf '%s' "$out" | tail -1))"
+[ $rc = 75 ] && [ ! -e "$d/gate-ran" ] && printf '%s' "$out" | grep -q 'cannot claim meta job.*not running the script' &&
+    grep -qx 'gate=refused' "$d/gate.counters"
+tap_ok $? "the API unreachable: the wrapper retries, then refuses to run, exit 75, gate=refused in the counter file (rc $rc: $(printf '%s' "$out" | tail -1))"
 exit $tap_failed

@@ -3,7 +3,8 @@
  * advances the counters through several wraps, each seen by the sampler;
  * the wrapper writes the job's counter file; the epilog, finding no
  * database, spools a row whose energy, runtime and counters are checked.
- * The job's identity comes from the variables Slurm sets. */
+ * The job's identity comes from the variables Slurm sets. A copy of a
+ * sibling job that the start gate stopped leaves no row at all. */
 #include "config.h"
 
 #include <errno.h>
@@ -208,6 +209,110 @@ START_TEST (epilog_without_prolog)
 }
 END_TEST
 
+/* A sibling copy whose start gate refused to run the command (the API
+ * cannot be reached): the wrapper exits 75 without running it and says so
+ * in the counter file; the epilog stops the sampler, removes the job's
+ * files and records no row, neither in the database nor in the spool. */
+START_TEST (gate_refused_no_row)
+{
+    collect_conf_t c;
+    collect_job_t j;
+    collect_counters_t k;
+    collect_wrap_opts_t wo = { .app = "nodeside", .quiet = true };
+    char ran[300], cmd[400], sock[300], munge[300], path[300];
+    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+    spool_rec_t *rec;
+    bool spooled = true;
+    ms_error_t e;
+    int rc;
+
+    setup (&c, &j);
+    ck_assert_msg (collect_prolog (&c, &j, &e) == 0, "%s", e.text);
+    snprintf (ran, sizeof (ran), "%s/ran", base);
+    snprintf (cmd, sizeof (cmd), "touch '%s'", ran);
+    snprintf (sock, sizeof (sock), "unix:%s/no-metaschedd.sock", base);
+    snprintf (munge, sizeof (munge), "%s/no-munged.sock", base);
+    setenv ("METASCHED_GATE", "1", 1);
+    setenv ("METASCHED_JOB_ID", "77", 1);
+    setenv ("METASCHED_SERVER", sock, 1);
+    setenv ("METASCHED_MUNGE_SOCKET", munge, 1);
+    setenv ("METASCHED_GATE_WAIT_S", "0", 1);
+    rc = collect_wrap (&c, &wo, argv, &k, &e);
+    unsetenv ("METASCHED_GATE");
+    ck_assert (WIFEXITED (rc) && WEXITSTATUS (rc) == 75);
+    ck_assert_int_eq (access (ran, F_OK), -1); /* the command never ran */
+    /* the counter file carries the gate's word */
+    snprintf (path, sizeof (path), "%s/jobs/testc.4242.n1.counters", base);
+    ck_assert_int_eq (spool_read (path, "counters", &rec, &e), 0);
+    ck_assert_str_eq (spool_rec_get (rec, "gate"), "refused");
+    ck_assert_str_eq (spool_rec_get (rec, "gate_job"), "77");
+    spool_rec_free (rec);
+
+    rc = collect_epilog (&c, &j, &spooled, &e);
+    ck_assert_int_eq (rc, COLLECT_EPILOG_SKIPPED);
+    ck_assert (!spooled);
+    ck_assert_msg (strstr (e.text, "no job_runs row") != NULL
+                       && strstr (e.text, "start gate") != NULL
+                       && strstr (e.text, "meta job 77") != NULL,
+                   "%s", e.text);
+    snprintf (path, sizeof (path), "%s/spool/testc.4242.n1.root.run", base);
+    ck_assert_int_eq (access (path, F_OK), -1);
+    snprintf (path, sizeof (path), "%s/jobs/testc.4242.n1.counters", base);
+    ck_assert_int_eq (access (path, F_OK), -1);
+    snprintf (path, sizeof (path), "%s/spool/state/testc.4242.n1.state", base);
+    ck_assert_int_eq (access (path, F_OK), -1);
+    teardown ();
+}
+END_TEST
+
+/* Write the job's counter file as the wrapper would (text of a record). */
+static void
+put_counters (const char *text)
+{
+    char path[300];
+    FILE *f;
+    snprintf (path, sizeof (path), "%s/jobs/testc.4242.n1.counters", base);
+    f = fopen (path, "w");
+    ck_assert_ptr_nonnull (f);
+    fputs (text, f);
+    ck_assert_int_eq (fclose (f), 0);
+}
+
+/* The copy that lost the claim (its wrapper wrote gate=lost): no row. A
+ * gate word the epilog does not know is no word: the file is rejected and
+ * the job counts as a run (a row, with a note). */
+START_TEST (gate_lost_no_row_unknown_word_row)
+{
+    collect_conf_t c;
+    collect_job_t j;
+    char path[300];
+    bool spooled = true;
+    ms_error_t e;
+
+    setup (&c, &j);
+    ck_assert_msg (collect_prolog (&c, &j, &e) == 0, "%s", e.text);
+    put_counters ("metasched-spool 1 counters\nstart=1795427184.5\n"
+                  "end=1795427184.5\nutime_s=0\nstime_s=0\ngate=lost\n"
+                  "gate_job=42\nend\n");
+    ck_assert_int_eq (collect_epilog (&c, &j, &spooled, &e),
+                      COLLECT_EPILOG_SKIPPED);
+    ck_assert (!spooled);
+    ck_assert_msg (strstr (e.text, "lost: another sibling claimed meta job 42")
+                       != NULL,
+                   "%s", e.text);
+    snprintf (path, sizeof (path), "%s/spool/testc.4242.n1.root.run", base);
+    ck_assert_int_eq (access (path, F_OK), -1);
+
+    ck_assert_msg (collect_prolog (&c, &j, &e) == 0, "%s", e.text);
+    put_counters ("metasched-spool 1 counters\nstart=1795427184.5\n"
+                  "end=1795427185.5\ngate=maybe\nend\n");
+    collect_epilog (&c, &j, &spooled, &e);
+    ck_assert (spooled); /* no database here: the row is in the spool */
+    ck_assert_int_eq (access (path, F_OK), 0);
+    teardown ();
+}
+END_TEST
+
 int
 main (void)
 {
@@ -217,6 +322,8 @@ main (void)
     tcase_set_timeout (tc, 60);
     tcase_add_test (tc, prolog_sampler_wrapper_epilog);
     tcase_add_test (tc, epilog_without_prolog);
+    tcase_add_test (tc, gate_refused_no_row);
+    tcase_add_test (tc, gate_lost_no_row_unknown_word_row);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }

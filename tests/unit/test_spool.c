@@ -285,6 +285,44 @@ START_TEST (counter_file)
 }
 END_TEST
 
+/* The start gate's word survives the file both ways; a file without it is
+ * a command that ran. */
+START_TEST (counter_file_gate)
+{
+    collect_counters_t k, back;
+    spool_rec_t *rec;
+    ms_error_t e;
+
+    collect_counters_init (&k);
+    ck_assert_str_eq (k.gate, "");
+    strcpy (k.gate, "lost");
+    k.gate_job_id = 42;
+    k.start_time = k.end_time = 100;
+    rec = collect_counters_to_rec (&k);
+    ck_assert_str_eq (spool_rec_get (rec, "gate"), "lost");
+    ck_assert_msg (collect_counters_from_rec (rec, &back, &e) == 0, "%s",
+                   e.text);
+    ck_assert_str_eq (back.gate, "lost");
+    ck_assert_uint_eq (back.gate_job_id, 42);
+    spool_rec_free (rec);
+    ck_assert_int_eq (parse ("metasched-spool 1 counters\nstart=1\nend=2\n"
+                             "gate=refused\nend\n",
+                             &rec, &e),
+                      0);
+    ck_assert_int_eq (collect_counters_from_rec (rec, &back, &e), 0);
+    ck_assert_str_eq (back.gate, "refused");
+    ck_assert_uint_eq (back.gate_job_id, 0);
+    spool_rec_free (rec);
+    ck_assert_int_eq (parse ("metasched-spool 1 counters\nstart=1\nend=2\n"
+                             "end\n",
+                             &rec, &e),
+                      0);
+    ck_assert_int_eq (collect_counters_from_rec (rec, &back, &e), 0);
+    ck_assert_str_eq (back.gate, "");
+    spool_rec_free (rec);
+}
+END_TEST
+
 START_TEST (counter_file_hostile)
 {
     static const char *const bad[] = {
@@ -296,6 +334,9 @@ START_TEST (counter_file_hostile)
         "metasched-spool 1 counters\nstart=inf\nend=2\nend\n",
         "metasched-spool 1 counters\nstart=1\nend=2\nuser_pkg_j=1e300\nend\n",
         "metasched-spool 1 job_run\nend\n",
+        "metasched-spool 1 counters\nstart=1\nend=2\ngate=won\nend\n",
+        "metasched-spool 1 counters\nstart=1\nend=2\ngate=lost\n"
+        "gate_job=-7\nend\n",
     };
     for (size_t i = 0; i < sizeof (bad) / sizeof (bad[0]); i++) {
         spool_rec_t *rec;
@@ -392,6 +433,7 @@ main (void)
     tcase_add_test (tc, job_run_roundtrip);
     tcase_add_test (tc, job_run_rejects_nonsense);
     tcase_add_test (tc, counter_file);
+    tcase_add_test (tc, counter_file_gate);
     tcase_add_test (tc, counter_file_hostile);
     tcase_add_test (tc, listing);
     tcase_add_test (tc, scontrol_answer);
