@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -268,6 +269,23 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
                             " is out of range 1..527040 (a year)",
                             n);
             r->time_limit_min = (uint32_t)n;
+        } else if (!strcmp (key, "begin_time")) {
+            int64_t now = (int64_t)time (NULL);
+            json_int_t n;
+
+            if (json_is_null (v))
+                continue;
+            if (!json_is_integer (v))
+                return bad (errp, 400, field, fieldlen, key,
+                            "must be an integer (Unix time, seconds)");
+            n = json_integer_value (v);
+            if (n < 0 || n > now + APIREQ_BEGIN_AHEAD_MAX)
+                return bad (errp, 400, field, fieldlen, key,
+                            "%" JSON_INTEGER_FORMAT
+                            " is out of range 0..%" PRId64
+                            " (Unix time, at most 731 days from now)",
+                            n, now + APIREQ_BEGIN_AHEAD_MAX);
+            r->begin_time = n;
         } else if (!strcmp (key, "exclusive")) {
             if (!json_is_boolean (v))
                 return bad (errp, 400, field, fieldlen, key,
@@ -381,6 +399,9 @@ apireq_options_json (const ms_apireq_t *r)
     json_object_set_new (o, "tasks", json_integer (r->tasks));
     json_object_set_new (o, "tasks_per_node", json_integer (r->tasks_per_node));
     json_object_set_new (o, "cpus_per_task", json_integer (r->cpus_per_task));
+    json_object_set_new (o, "begin_time",
+                         r->begin_time ? json_integer (r->begin_time)
+                                       : json_null ());
     json_object_set_new (o, "exclusive", json_boolean (r->exclusive));
     json_object_set_new (o, "cwd", json_string (r->cwd ? r->cwd : ""));
     json_object_set_new (o, "stdout",

@@ -22,6 +22,9 @@
 #define APIREQ_PATH_MAX 4096              /* cwd, stdout, stderr, stdin */
 #define APIREQ_COUNT_MAX 100000           /* nodes, tasks, ... */
 
+/* begin_time: at most this many seconds after now (two years) */
+#define APIREQ_BEGIN_AHEAD_MAX (731 * 86400)
+
 typedef struct {
     char *script; /* owned; starts with "#!" */
     size_t script_len;
@@ -32,6 +35,7 @@ typedef struct {
     int tasks_per_node;             /* 0: not given */
     int cpus_per_task;              /* 0: not given */
     uint32_t time_limit_min;        /* 0: not given */
+    int64_t begin_time;             /* Unix time; 0: not given */
     bool exclusive;
     char *cwd;          /* owned, absolute path */
     char *std_out;      /* owned or NULL */

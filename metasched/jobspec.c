@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "metasched/jobspec.h"
 #include "metasched/util.h"
@@ -17,7 +18,7 @@
 typedef enum {
     OPT_NODES, OPT_NTASKS, OPT_NTASKS_PER_NODE, OPT_CPUS_PER_TASK, OPT_TIME,
     OPT_JOB_NAME, OPT_OUTPUT, OPT_ERROR, OPT_INPUT, OPT_CHDIR, OPT_PARTITION,
-    OPT_EXCLUSIVE, OPT_TEST_ONLY, OPT_EXPORT, OPT_APP,
+    OPT_EXCLUSIVE, OPT_TEST_ONLY, OPT_EXPORT, OPT_APP, OPT_BEGIN,
 } opt_id_t;
 
 static const struct {
@@ -41,6 +42,7 @@ static const struct {
     { "test-only", 0, false, OPT_TEST_ONLY },
     { "export", 0, true, OPT_EXPORT },
     { "app", 0, true, OPT_APP },
+    { "begin", 0, true, OPT_BEGIN },
 };
 #define NOPTIONS (sizeof (options) / sizeof (options[0]))
 
@@ -120,6 +122,173 @@ jobspec_parse_time (const char *s, uint32_t *minutes)
     *minutes = (uint32_t)((secs + 59) / 60);
     if (*minutes == 0 && secs > 0)
         *minutes = 1;
+    return 0;
+}
+
+/* The units of now+N, as sbatch spells them. */
+static const struct {
+    int64_t secs;
+    const char *names[7]; /* NULL-terminated */
+} begin_units[] = {
+    { 1, { "", "s", "sec", "secs", "second", "seconds", NULL } },
+    { 60, { "m", "min", "mins", "minute", "minutes", NULL } },
+    { 3600, { "h", "hour", "hours", NULL } },
+    { 86400, { "d", "day", "days", NULL } },
+    { 7 * 86400, { "w", "week", "weeks", NULL } },
+};
+
+/* The seconds of a unit of now+N; 0 for none. */
+static int64_t
+begin_unit (const char *s)
+{
+    for (size_t k = 0; k < sizeof (begin_units) / sizeof (begin_units[0]); k++)
+        for (int i = 0; begin_units[k].names[i]; i++)
+            if (!strcasecmp (s, begin_units[k].names[i]))
+                return begin_units[k].secs;
+    return 0;
+}
+
+/* min..max decimal digits at *pp into *out; *pp moves past them. */
+static bool
+read_digits (const char **pp, int min, int max, int *out)
+{
+    const char *p = *pp;
+    int v = 0, n = 0;
+
+    while (n < max && isdigit ((unsigned char)*p)) {
+        v = v * 10 + (*p++ - '0');
+        n++;
+    }
+    if (n < min || isdigit ((unsigned char)*p))
+        return false;
+    *out = v;
+    *pp = p;
+    return true;
+}
+
+/* HH:MM[:SS] at *pp (the hour may have one digit); *pp moves past it. */
+static bool
+read_clock (const char **pp, int *h, int *m, int *sec)
+{
+    const char *p = *pp;
+
+    *sec = 0;
+    if (!read_digits (&p, 1, 2, h) || *p != ':')
+        return false;
+    p++;
+    if (!read_digits (&p, 2, 2, m))
+        return false;
+    if (*p == ':') {
+        p++;
+        if (!read_digits (&p, 2, 2, sec))
+            return false;
+    }
+    if (*h > 23 || *m > 59 || *sec > 59)
+        return false;
+    *pp = p;
+    return true;
+}
+
+/* Local time at h:m:s, `days` after now's date. mktime normalizes the day
+ * and decides whether daylight saving time is in force on it. */
+static int64_t
+local_at (time_t now, int days, int h, int m, int sec)
+{
+    struct tm tm;
+
+    localtime_r (&now, &tm);
+    tm.tm_mday += days;
+    tm.tm_hour = h;
+    tm.tm_min = m;
+    tm.tm_sec = sec;
+    tm.tm_isdst = -1;
+    return (int64_t)mktime (&tm);
+}
+
+/* YYYY-MM-DD[THH:MM[:SS]] in local time; -1 when malformed. */
+static int
+parse_date (const char *p, int64_t *out)
+{
+    static const int mdays[12]
+        = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    int y, mo, d, h = 0, m = 0, sec = 0, last;
+    struct tm tm;
+
+    if (!read_digits (&p, 4, 4, &y) || *p++ != '-'
+        || !read_digits (&p, 2, 2, &mo) || *p++ != '-'
+        || !read_digits (&p, 2, 2, &d))
+        return -1;
+    if (*p == 'T') {
+        p++;
+        if (!read_clock (&p, &h, &m, &sec))
+            return -1;
+    }
+    if (*p || mo < 1 || mo > 12)
+        return -1;
+    last = mdays[mo - 1];
+    if (mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))
+        last = 29;
+    if (d < 1 || d > last)
+        return -1;
+    memset (&tm, 0, sizeof (tm));
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = m;
+    tm.tm_sec = sec;
+    tm.tm_isdst = -1;
+    *out = (int64_t)mktime (&tm);
+    return 0;
+}
+
+int
+jobspec_parse_begin (const char *s, time_t now, int64_t *out)
+{
+    int64_t t;
+
+    if (!strncasecmp (s, "now", 3)) {
+        const char *p = s + 3;
+
+        t = now;
+        if (*p) {
+            int64_t n = 0, unit;
+
+            if (*p++ != '+' || !isdigit ((unsigned char)*p))
+                return -1;
+            for (; isdigit ((unsigned char)*p); p++)
+                if (n <= INT64_MAX / 100) /* else far too large already */
+                    n = n * 10 + (*p - '0');
+            if (!(unit = begin_unit (p)))
+                return -1;
+            if (n > JOBSPEC_BEGIN_AHEAD_MAX / unit)
+                return -2;
+            t += n * unit;
+        }
+    } else if (!strcasecmp (s, "today"))
+        t = local_at (now, 0, 0, 0, 0);
+    else if (!strcasecmp (s, "tomorrow") || !strcasecmp (s, "midnight"))
+        t = local_at (now, 1, 0, 0, 0);
+    else if (!strcasecmp (s, "noon")) {
+        t = local_at (now, 0, 12, 0, 0);
+        if (t < now)
+            t = local_at (now, 1, 12, 0, 0);
+    } else if (isdigit ((unsigned char)s[0]) && strchr (s, '-')) {
+        if (parse_date (s, &t) < 0)
+            return -1;
+    } else {
+        const char *p = s;
+        int h, m, sec;
+
+        if (!read_clock (&p, &h, &m, &sec) || *p)
+            return -1;
+        t = local_at (now, 0, h, m, sec);
+        if (t < now) /* already past: tomorrow, as sbatch */
+            t = local_at (now, 1, h, m, sec);
+    }
+    if (t < 0 || t > (int64_t)now + JOBSPEC_BEGIN_AHEAD_MAX)
+        return -2;
+    *out = t;
     return 0;
 }
 
@@ -233,6 +402,22 @@ apply (ms_jobspec_t *s, const char *where, int k, const char *val,
                            "%s--time=%s: expected minutes, MM:SS, HH:MM:SS, "
                            "D-HH, D-HH:MM or D-HH:MM:SS",
                            where, val);
+        return 0;
+    case OPT_BEGIN:
+        switch (jobspec_parse_begin (val, time (NULL), &s->begin)) {
+        case -1:
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--begin=%s: expected now, now+N[UNIT] (UNIT "
+                           "seconds, minutes, hours, days or weeks), "
+                           "HH:MM[:SS], YYYY-MM-DD[THH:MM[:SS]], today, "
+                           "tomorrow, midnight or noon",
+                           where, val);
+        case -2:
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--begin=%s: out of range (from 1970 to %d days "
+                           "from now)",
+                           where, val, JOBSPEC_BEGIN_AHEAD_MAX / 86400);
+        }
         return 0;
     case OPT_JOB_NAME:
         return copy_str (where, opt, val, s->name, sizeof (s->name), errp);

@@ -7,11 +7,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "metasched/error.h"
 
 #define JOBSPEC_SCRIPT_MAX (1024 * 1024) /* bytes */
 #define JOBSPEC_MAX_ENV 256
+#define JOBSPEC_BEGIN_AHEAD_MAX (731 * 86400) /* --begin: the API's limit */
 
 typedef struct {
     char name[128];          /* --job-name; default: the script's name */
@@ -21,6 +23,7 @@ typedef struct {
     int ntasks_per_node;     /* --ntasks-per-node */
     int cpus_per_task;       /* --cpus-per-task */
     uint32_t time_limit_min; /* --time, in minutes (0: not given) */
+    int64_t begin;           /* --begin, Unix time (0: not given) */
     char std_out[256];       /* --output */
     char std_err[256];       /* --error */
     char std_in[256];        /* --input */
@@ -49,6 +52,15 @@ int jobspec_parse_args (ms_jobspec_t *s, int argc, char **argv, int *argip,
 /* Parse a Slurm time: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS;
  * "UNLIMITED"/"INFINITE" give UINT32_MAX. Rounds seconds up to minutes. */
 int jobspec_parse_time (const char *s, uint32_t *minutes);
+
+/* Parse a Slurm begin time against `now`, in local time: now[+N[UNIT]]
+ * (UNIT seconds (default), minutes, hours, days, weeks or s, sec, m, min,
+ * h, hour, d, day, w, week; plurals too), HH:MM[:SS] (today, or tomorrow
+ * when already past), YYYY-MM-DD[THH:MM[:SS]], today (its 00:00), tomorrow
+ * and midnight (tomorrow's 00:00), noon (the next 12:00). Words and units in
+ * any case. Returns 0, -1 when malformed, -2 when before 1970 or more than
+ * JOBSPEC_BEGIN_AHEAD_MAX seconds after now. */
+int jobspec_parse_begin (const char *s, time_t now, int64_t *out);
 
 /* Check the whole: a script that starts with #!, sizes within limits,
  * counts that agree. */

@@ -38,6 +38,8 @@ usage (FILE *f)
         "  -t, --time=TIME          time limit (minutes, HH:MM:SS, D-HH...)\n"
         "  -J, --job-name=NAME      job name (default: the script's name)\n"
         "      --app=APP            the application, for the predictor\n"
+        "      --begin=TIME         start no earlier than TIME (now+1hour,\n"
+        "                           16:00, tomorrow, 2026-12-24T08:00, ...)\n"
         "  -o, --output=FILE        standard output\n"
         "  -e, --error=FILE         standard error\n"
         "  -i, --input=FILE         standard input\n"
@@ -60,10 +62,11 @@ static bool
 takes_value (const char *w)
 {
     static const char *longs[]
-        = { "nodes", "ntasks",   "ntasks-per-node", "cpus-per-task",
-            "time",  "job-name", "output",          "error",
-            "input", "chdir",    "partition",       "export",
-            "app",   NULL };
+        = { "nodes",         "ntasks",    "ntasks-per-node",
+            "cpus-per-task", "time",      "job-name",
+            "output",        "error",     "input",
+            "chdir",         "partition", "export",
+            "app",           "begin",     NULL };
     if (w[0] == '-' && w[1] == '-') {
         if (strchr (w, '='))
             return false;
@@ -203,6 +206,8 @@ build_request (const ms_jobspec_t *s, const char *script, size_t len,
     if (s->time_limit_min && s->time_limit_min != UINT32_MAX)
         json_object_set_new (o, "time_limit_min",
                              json_integer (s->time_limit_min));
+    if (s->begin)
+        json_object_set_new (o, "begin_time", json_integer (s->begin));
     json_object_set_new (o, "exclusive", json_boolean (s->exclusive));
     json_object_set_new (o, "cwd", json_string (cwd));
     if (s->std_out[0])

@@ -72,6 +72,7 @@ typedef struct {
     const char *partition;   /* required */
     uint32_t cpu_freq_khz;   /* 0: the cluster's default */
     uint32_t time_limit_min; /* 0: the partition's default */
+    int64_t begin_time;      /* Unix time not to start before; 0: now */
     int nice;                /* 0: none; positive lowers priority */
     const char *comment;     /* metasched:<id> tag */
     const char *const *environment; /* NULL-terminated "KEY=VALUE" list */

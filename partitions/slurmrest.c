@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "metasched/util.h"
 #include "partitions/slurmrest.h"
@@ -526,6 +527,17 @@ slurmrest_submit_body (const ms_job_request_t *req, ms_error_t *errp)
     if (req->time_limit_min)
         json_object_set_new (job, "time_limit",
                              json_integer (req->time_limit_min));
+    if (req->begin_time > 0) {
+        /* slurmrestd 0.0.38 reads begin_time as sbatch's --begin text (an
+         * integer is refused: "Unable to parse time"); now+SECONDS keeps
+         * clear of the time zone and the clock of the cluster */
+        long long ahead = (long long)(req->begin_time - (int64_t)time (NULL));
+        if (ahead > 0) {
+            char b[48];
+            snprintf (b, sizeof (b), "now+%lld", ahead);
+            json_object_set_new (job, "begin_time", json_string (b));
+        }
+    }
     if (req->nice)
         json_object_set_new (job, "nice", json_integer (req->nice));
     if (req->comment)

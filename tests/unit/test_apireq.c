@@ -2,8 +2,10 @@
  * field named, size limits, unknown keys. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "metasched/apireq.h"
 #include "tests/testutil.h"
@@ -63,7 +65,9 @@ START_TEST (test_good)
     ck_assert_uint_eq (r.nenvironment, 2);
     ck_assert_str_eq (r.environment[1], "OMP_NUM_THREADS=4");
     ck_assert_str_eq (r.partition, "");
+    ck_assert_int_eq (r.begin_time, 0); /* not given */
     opts = apireq_options_json (&r);
+    ck_assert_ptr_nonnull (strstr (opts, "\"begin_time\":null"));
     ck_assert_ptr_nonnull (strstr (opts, "\"OMP_NUM_THREADS=4\""));
     ck_assert_ptr_nonnull (strstr (opts, "\"cwd\":\"/home/alice/run1\""));
     ck_assert_ptr_null (strstr (opts, "srun md")); /* the script is apart */
@@ -109,6 +113,11 @@ START_TEST (test_bad_fields)
     refused ("{" S C "\"cpus_per_task\":-1}", 400, "cpus_per_task");
     refused ("{" S C "\"time_limit_min\":0}", 400, "time_limit_min");
     refused ("{" S C "\"time_limit_min\":\"1:00\"}", 400, "time_limit_min");
+    refused ("{" S C "\"begin_time\":-1}", 400, "begin_time");
+    refused ("{" S C "\"begin_time\":1.5e9}", 400, "begin_time");
+    refused ("{" S C "\"begin_time\":\"now+1hour\"}", 400, "begin_time");
+    refused ("{" S C "\"begin_time\":true}", 400, "begin_time");
+    refused ("{" S C "\"begin_time\":9223372036854775807}", 400, "begin_time");
     refused ("{" S C "\"exclusive\":1}", 400, "exclusive");
     refused ("{" S C "\"name\":\"a\\nb\"}", 400, "name");
     refused ("{" S C "\"app\":7}", 400, "app");
@@ -124,6 +133,56 @@ START_TEST (test_bad_fields)
     refused ("{" S C "\"partition\":\"beta/compute\"}", 400, "partition");
 #undef S
 #undef C
+}
+END_TEST
+
+START_TEST (test_begin_time)
+{
+    long long now = (long long)time (NULL);
+    char body[256], *opts;
+
+    /* a day ahead: stored, and kept in the options */
+    snprintf (body, sizeof (body),
+              "{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+              "\"begin_time\":%lld}",
+              now + 86400);
+    ck_assert_msg (parse (body, NULL) == 0, "%s", e.text);
+    ck_assert_int_eq (r.begin_time, now + 86400);
+    opts = apireq_options_json (&r);
+    snprintf (body, sizeof (body), "\"begin_time\":%lld", now + 86400);
+    ck_assert_msg (strstr (opts, body), "'%s' not in %s", body, opts);
+    free (opts);
+    apireq_free (&r);
+    /* in the past (Slurm starts it at once) and 730 days ahead: accepted */
+    ck_assert_msg (parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+                          "\"begin_time\":1000000000}",
+                          NULL)
+                       == 0,
+                   "%s", e.text);
+    ck_assert_int_eq (r.begin_time, 1000000000);
+    apireq_free (&r);
+    snprintf (body, sizeof (body),
+              "{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+              "\"begin_time\":%lld}",
+              now + 730 * 86400LL);
+    ck_assert_msg (parse (body, NULL) == 0, "%s", e.text);
+    apireq_free (&r);
+    /* null: not given */
+    ck_assert_msg (parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+                          "\"begin_time\":null}",
+                          NULL)
+                       == 0,
+                   "%s", e.text);
+    ck_assert_int_eq (r.begin_time, 0);
+    apireq_free (&r);
+    /* more than 731 days ahead */
+    snprintf (body, sizeof (body),
+              "{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+              "\"begin_time\":%lld}",
+              now + 732 * 86400LL);
+    refused (body, 400, "begin_time");
+    ck_assert_msg (strstr (e.text, "is out of range 0.."), "%s", e.text);
+    ck_assert_msg (strstr (e.text, "at most 731 days from now"), "%s", e.text);
 }
 END_TEST
 
@@ -228,6 +287,7 @@ main (void)
     tcase_add_test (tc, test_good);
     tcase_add_test (tc, test_defaults);
     tcase_add_test (tc, test_bad_fields);
+    tcase_add_test (tc, test_begin_time);
     tcase_add_test (tc, test_partition);
     tcase_add_test (tc, test_unknown_key);
     tcase_add_test (tc, test_malformed);

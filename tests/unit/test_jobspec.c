@@ -2,7 +2,9 @@
  * line, and the errors that name the place. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "metasched/jobspec.h"
 #include "metasched/util.h"
@@ -99,12 +101,186 @@ START_TEST (time_formats)
 }
 END_TEST
 
+/* --begin against a fixed now, Tuesday 2026-03-10 14:30:00 in UTC (main
+ * sets TZ=UTC). */
+#define NOW ((time_t)1773153000)
+#define H 3600
+#define D 86400
+static const struct {
+    const char *in;
+    int64_t want; /* Unix time; -1 malformed, -2 out of range */
+} begins[] = {
+    { "now", NOW },
+    { "now+0", NOW },
+    { "now+90", NOW + 90 },
+    { "now+90s", NOW + 90 },
+    { "now+2sec", NOW + 2 },
+    { "now+5seconds", NOW + 5 },
+    { "now+10m", NOW + 600 },
+    { "now+10min", NOW + 600 },
+    { "now+1minute", NOW + 60 },
+    { "now+3minutes", NOW + 180 },
+    { "now+1h", NOW + H },
+    { "now+2hour", NOW + 2 * H },
+    { "now+2hours", NOW + 2 * H },
+    { "NOW+1HOUR", NOW + H },
+    { "now+1d", NOW + D },
+    { "now+1day", NOW + D },
+    { "now+3days", NOW + 3 * D },
+    { "now+1w", NOW + 7 * D },
+    { "now+1week", NOW + 7 * D },
+    { "now+2weeks", NOW + 14 * D },
+    { "now+731days", NOW + 731 * D }, /* the limit */
+    { "16:00", NOW + 90 * 60 },       /* later today */
+    { "16:00:30", NOW + 90 * 60 + 30 },
+    { "14:30", NOW },                    /* this very second: today */
+    { "14:29:59", NOW + D - 1 },         /* just past: tomorrow */
+    { "09:15", NOW + 18 * H + 45 * 60 }, /* past: tomorrow 09:15 */
+    { "9:15", NOW + 18 * H + 45 * 60 },
+    { "00:00", 1773187200 }, /* 2026-03-11 00:00 */
+    { "2026-12-24", 1798070400 },
+    { "2026-12-24T08:00", 1798099200 },
+    { "2026-12-24T08:00:05", 1798099205 },
+    { "2028-02-29", 1835395200 },          /* a leap day */
+    { "2026-03-01T23:59:59", 1772409599 }, /* past: at once */
+    { "today", 1773100800 },               /* 2026-03-10 00:00 */
+    { "tomorrow", 1773187200 },            /* 2026-03-11 00:00 */
+    { "midnight", 1773187200 },
+    { "noon", 1773230400 }, /* past today: 2026-03-11 12:00 */
+    { "Noon", 1773230400 },
+    { "", -1 },
+    { "now+", -1 },
+    { "now+5parsecs", -1 },
+    { "now+5 hours", -1 },
+    { "now+h", -1 },
+    { "now-5", -1 },
+    { "now5", -1 },
+    { "nowhere", -1 },
+    { "+5", -1 },
+    { "12", -1 },
+    { "25:00", -1 },
+    { "24:00", -1 },
+    { "12:60", -1 },
+    { "12:00:60", -1 },
+    { "12:5", -1 },
+    { "12:00:", -1 },
+    { "123:00", -1 },
+    { "16:00pm", -1 },
+    { "2026-13-01", -1 },
+    { "2026-00-10", -1 },
+    { "2026-02-29", -1 }, /* not a leap year */
+    { "2026-04-31", -1 },
+    { "2026-1-01", -1 },
+    { "2026-12-24T", -1 },
+    { "2026-12-24T25:00", -1 },
+    { "2026-12-24 08:00", -1 },
+    { "2026-12-24T08", -1 },
+    { "tomorrowish", -1 },
+    { "today+1", -1 },
+    { "now+732days", -2 },
+    { "now+105weeks", -2 },
+    { "now+99999999999999999999999999w", -2 },
+    { "2099-01-01", -2 },
+    { "1969-12-31", -2 },
+};
+
+START_TEST (begin_forms)
+{
+    int64_t t = 12345;
+    int rc = jobspec_parse_begin (begins[_i].in, NOW, &t);
+
+    if (begins[_i].want < 0) {
+        ck_assert_msg (rc == (int)begins[_i].want, "'%s': rc %d, want %d",
+                       begins[_i].in, rc, (int)begins[_i].want);
+        ck_assert_int_eq (t, 12345); /* untouched */
+    } else
+        ck_assert_msg (rc == 0 && t == begins[_i].want,
+                       "'%s' -> rc %d, %lld (want %lld, now %lld)",
+                       begins[_i].in, rc, (long long)t,
+                       (long long)begins[_i].want, (long long)NOW);
+}
+END_TEST
+
+/* Clock times and words follow local time, daylight saving time included. */
+START_TEST (begin_local_time)
+{
+    int64_t t;
+
+    /* 09:00 UTC: noon is still today */
+    ck_assert_int_eq (jobspec_parse_begin ("noon", NOW - 330 * 60, &t), 0);
+    ck_assert_int_eq (t, NOW - 150 * 60);
+    /* Central Europe, the day before summer time (Sunday 2026-03-29, 02:00
+     * becomes 03:00); now is Saturday 13:00 CET = 12:00 UTC */
+    setenv ("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+    tzset ();
+    ck_assert_int_eq (jobspec_parse_begin ("tomorrow", 1774699200, &t), 0);
+    ck_assert_int_eq (t, 1774738800); /* 23:00 UTC */
+    ck_assert_int_eq (jobspec_parse_begin ("noon", 1774699200, &t), 0);
+    ck_assert_int_eq (t, 1774778400); /* Sunday 12:00 CEST = 10:00 UTC */
+    /* 23 hours on the clock, 22 real ones */
+    ck_assert_int_eq (t - 1774699200, 22 * H);
+    ck_assert_int_eq (jobspec_parse_begin ("12:00", 1774699200, &t), 0);
+    ck_assert_int_eq (t, 1774778400);
+    ck_assert_int_eq (jobspec_parse_begin ("2026-07-01T12:00", 1774699200, &t),
+                      0);
+    ck_assert_int_eq (t, 1782900000); /* CEST: 10:00 UTC */
+    ck_assert_int_eq (jobspec_parse_begin ("now+1d", 1774699200, &t), 0);
+    ck_assert_int_eq (t, 1774699200 + D); /* relative: plain seconds */
+    setenv ("TZ", "UTC", 1);
+    tzset ();
+}
+END_TEST
+
+/* --begin from a script and the command line, against the real clock. */
+START_TEST (begin_option)
+{
+    ms_jobspec_t s;
+    ms_error_t err;
+    const char *sc = "#!/bin/sh\n#SBATCH --begin=now+1hour\nsrun x\n";
+    char *argv[] = { "msbatch", "--begin", "2026-12-24T08:00", "job.sh", NULL };
+    char *argv2[] = { "msbatch", "--begin=", "job.sh", NULL };
+    int argi;
+    int64_t before = (int64_t)time (NULL), after;
+
+    jobspec_init (&s);
+    ck_assert_int_eq (s.begin, 0); /* not given */
+    ck_assert_msg (jobspec_parse_script (&s, sc, strlen (sc), "job.sh", &err)
+                       == 0,
+                   "%s", err.text);
+    after = (int64_t)time (NULL);
+    ck_assert (s.begin >= before + H && s.begin <= after + H);
+    ck_assert_msg (jobspec_parse_args (&s, 4, argv, &argi, &err) == 0, "%s",
+                   err.text);
+    ck_assert_int_eq (argi, 3);
+    ck_assert_int_eq (s.begin, 1798099200); /* the command line wins */
+    ck_assert_int_eq (jobspec_parse_args (&s, 3, argv2, &argi, &err), -1);
+    ck_assert_str_eq (err.text,
+                      "--begin=: expected now, now+N[UNIT] (UNIT seconds, "
+                      "minutes, hours, days or weeks), HH:MM[:SS], "
+                      "YYYY-MM-DD[THH:MM[:SS]], today, tomorrow, midnight "
+                      "or noon");
+    jobspec_free (&s);
+}
+END_TEST
+
 static const struct {
     const char *script;
     const char *expect;
 } bad[] = {
     { "#!/bin/sh\n#SBATCH --time=abc\n",
       "job.sh:2: --time=abc: expected minutes, MM:SS" },
+    { "#!/bin/sh\n#SBATCH --begin=tomorrowish\n",
+      "job.sh:2: --begin=tomorrowish: expected now, now+N[UNIT] (UNIT "
+      "seconds, minutes, hours, days or weeks), HH:MM[:SS], "
+      "YYYY-MM-DD[THH:MM[:SS]], today, tomorrow, midnight or noon" },
+    { "#!/bin/sh\n#SBATCH --begin=now+5parsecs\n",
+      "job.sh:2: --begin=now+5parsecs: expected now, now+N[UNIT]" },
+    { "#!/bin/sh\n#SBATCH --begin 25:00\n",
+      "job.sh:2: --begin=25:00: expected now, now+N[UNIT]" },
+    { "#!/bin/sh\n#SBATCH --begin=now+800days\n",
+      "job.sh:2: --begin=now+800days: out of range (from 1970 to 731 days "
+      "from now)" },
+    { "#!/bin/sh\n#SBATCH --begin\n", "job.sh:2: --begin: needs a value" },
     { "#!/bin/sh\n\n#SBATCH --nodse=2\n",
       "job.sh:3: unknown option '--nodse'" },
     { "#!/bin/sh\n#SBATCH -N 0\n",
@@ -182,11 +358,20 @@ END_TEST
 int
 main (void)
 {
-    Suite *s = suite_create ("jobspec");
-    TCase *tc = tcase_create ("parse");
+    Suite *s;
+    TCase *tc;
+
+    setenv ("TZ", "UTC", 1); /* --begin's fixed times are in UTC */
+    tzset ();
+    s = suite_create ("jobspec");
+    tc = tcase_create ("parse");
     tcase_add_test (tc, script_options);
     tcase_add_test (tc, command_line_wins);
     tcase_add_loop_test (tc, time_formats, 0, (int)(sizeof (times) / sizeof (times[0])));
+    tcase_add_loop_test (tc, begin_forms, 0,
+                         (int)(sizeof (begins) / sizeof (begins[0])));
+    tcase_add_test (tc, begin_local_time);
+    tcase_add_test (tc, begin_option);
     tcase_add_loop_test (tc, bad_scripts, 0, (int)(sizeof (bad) / sizeof (bad[0])));
     tcase_add_test (tc, checks);
     suite_add_tcase (s, tc);

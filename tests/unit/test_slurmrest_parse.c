@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "metasched/util.h"
 #include "partitions/slurmrest.h"
@@ -193,8 +195,39 @@ START_TEST (submit_body)
     ck_assert_str_eq (json_string_value (json_object_get (
                           json_object_get (job, "environment"), "OMP_NUM_THREADS")),
                       "4");
+    /* no --begin: no begin_time, Slurm starts it when it can */
+    ck_assert_ptr_null (json_object_get (job, "begin_time"));
     json_decref (root);
     free (body);
+
+    /* --begin: job_properties.begin_time as sbatch's --begin text,
+     * relative to now (an hour ahead gives now+3600, give or take the
+     * second the clock may tick meanwhile) */
+    req.begin_time = (int64_t)time (NULL) + 3600;
+    body = slurmrest_submit_body (&req, &err);
+    ck_assert_msg (body != NULL, "%s", err.text);
+    root = json_loads (body, 0, &jerr);
+    ck_assert_ptr_nonnull (root);
+    job = json_object_get (root, "job");
+    ck_assert (json_is_string (json_object_get (job, "begin_time")));
+    {
+        const char *bt = json_string_value (json_object_get (job, "begin_time"));
+        long long ahead = 0;
+        ck_assert_msg (sscanf (bt, "now+%lld", &ahead) == 1, "begin_time %s", bt);
+        ck_assert_msg (ahead >= 3598 && ahead <= 3600, "begin_time %s", bt);
+    }
+    json_decref (root);
+    free (body);
+    /* a begin time already past: none (Slurm starts it when it can) */
+    req.begin_time = (int64_t)time (NULL) - 60;
+    body = slurmrest_submit_body (&req, &err);
+    ck_assert_msg (body != NULL, "%s", err.text);
+    root = json_loads (body, 0, &jerr);
+    ck_assert_ptr_nonnull (root);
+    ck_assert_ptr_null (json_object_get (json_object_get (root, "job"), "begin_time"));
+    json_decref (root);
+    free (body);
+    req.begin_time = 0;
 
     /* the environment Slurm requires is always there */
     req.environment = NULL;
