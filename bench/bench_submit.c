@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include <pwd.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,8 +85,14 @@ cpu_ticks (unsigned long long *busy, unsigned long long *total)
 static void
 usage (FILE *f)
 {
-    fprintf (f, "Usage: bench_submit [-n JOBS] [-r ROUNDS] [-s SERVER] "
-                "[-c CLUSTERS_CONF] [-t TIMEOUT_S]\n");
+    fprintf (f, "Usage: bench_submit [-n JOBS] [-r ROUNDS] [-p d|m|dm] "
+                "[-P PID] [-s SERVER] [-c CLUSTERS_CONF] [-t TIMEOUT_S]\n"
+                "  -p  the phases: d direct, m through metasched (default "
+                "dm, both)\n"
+                "  -P  metaschedd's pid: stopped (SIGSTOP) during the direct "
+                "phases,\n"
+                "      so that its reading of the clusters does not load "
+                "them\n");
 }
 
 /* Cancel cluster job id on the cluster named cname (errors are reported,
@@ -202,7 +209,7 @@ bench_metasched (bench_t *B, ms_client_t *c, double *secsp,
         }
         json_decref (reply);
         if (waiting)
-            usleep (5000);
+            usleep (20000);
     }
     *secsp = now () - t0;
     if (waiting)
@@ -293,9 +300,18 @@ main (int argc, char **argv)
     char cwd[4096];
     bench_t B = { .n = 50, .timeout_s = 300 };
     long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+    bool want_d = true, want_m = true;
+    long daemon_pid = 0;
 
-    while ((opt = getopt (argc, argv, "n:r:s:c:t:h")) != -1) {
+    while ((opt = getopt (argc, argv, "n:r:p:P:s:c:t:h")) != -1) {
         switch (opt) {
+        case 'P':
+            daemon_pid = atol (optarg);
+            break;
+        case 'p':
+            want_d = strchr (optarg, 'd') != NULL;
+            want_m = strchr (optarg, 'm') != NULL;
+            break;
         case 'n':
             B.n = atoi (optarg);
             break;
@@ -320,7 +336,7 @@ main (int argc, char **argv)
         }
     }
     if (B.n < 1 || B.n > 100000 || rounds < 1 || rounds > 100
-        || B.timeout_s <= 0) {
+        || B.timeout_s <= 0 || !(want_d || want_m)) {
         fprintf (stderr, "bench_submit: -n from 1 to 100000, -r from 1 to "
                          "100, -t positive\n");
         return 2;
@@ -369,11 +385,25 @@ main (int argc, char **argv)
             unsigned long long b0, a0, b1, a1;
             int got;
 
+            bool direct_now = (phase == 0) == (r % 2 == 0);
+            if (direct_now ? !want_d : !want_m)
+                continue;
             quiet (&B);
             cpu_ticks (&b0, &a0);
-            if ((phase == 0) == (r % 2 == 0)) {
+            if (direct_now) {
+                /* a site without metasched: no daemon reads the clusters */
+                if (daemon_pid > 0 && kill ((pid_t)daemon_pid, SIGSTOP) < 0) {
+                    perror ("bench_submit: stopping metaschedd");
+                    ok = false;
+                    break;
+                }
+                if (daemon_pid > 0)
+                    sleep (1); /* let a reading under way drain */
+                cpu_ticks (&b0, &a0);
                 got = bench_direct (&B, &t);
                 cpu_ticks (&b1, &a1);
+                if (daemon_pid > 0)
+                    kill ((pid_t)daemon_pid, SIGCONT);
                 cores = a1 > a0 ? (double)(b1 - b0) / (a1 - a0) * ncpu : 0;
                 ok = got > 0;
                 if (ok) {
@@ -397,12 +427,14 @@ main (int argc, char **argv)
             }
             fflush (stdout);
         }
-        if (ok) {
+        if (ok && want_d && want_m) {
             rr[r] = rm[r] / rd[r];
             printf ("round %d  ratio metasched/direct: %.2f\n", r + 1, rr[r]);
         }
     }
-    if (ok) {
+    if (ok && !(want_d && want_m))
+        rc = 0;
+    else if (ok) {
         double md = median (rd, rounds), mm = median (rm, rounds);
         printf ("median direct slurmrestd: %.1f jobs/s\n", md);
         printf ("median through metasched: %.1f jobs/s\n", mm);

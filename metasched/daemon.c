@@ -52,6 +52,13 @@
 #define BOOST_PRIORITY 10000      /* PriorityInc: added to the Slurm priority */
 #define UNKNOWN_APP "unknown"
 #define LEADER_CHECK_S 1.0 /* leadership asked again while dispatching */
+/* The refresher yields to dispatch: it does not read a cluster that took a
+ * submit in the last REFRESH_YIELD_S (slurmctld packs its whole job list
+ * under the job lock, which stalls submits meanwhile), unless its last
+ * reading is older than REFRESH_MAX_AGE_S. */
+#define REFRESH_YIELD_S 0.5
+#define REFRESH_MAX_AGE_S 30.0
+#define BOOST_WAIT_S 60.0 /* a job to boost that no listing shows: dropped */
 
 /* ---- logging ---- */
 
@@ -93,6 +100,11 @@ daemon_log (int prio, const char *fmt, ...)
 /* ---- state ---- */
 
 typedef struct {
+    uint64_t id; /* cluster job id */
+    double at;   /* mono () when noted */
+} boost_t;
+
+typedef struct {
     ms_backend_t *b;
     const ms_clusterconf_t *conf;
     bool up;    /* the last refresh worked */
@@ -104,12 +116,13 @@ typedef struct {
     size_t nparts;
     ms_job_info_t *jobs; /* sorted by id */
     size_t njobs;
-    uint64_t *boost; /* submitted in this cycle, to boost after its submits */
+    boost_t *boost; /* to boost at the next listing, under rmu */
     size_t nboost, boostcap;
     bool have;          /* parts and jobs were read once */
     double last_action; /* mono () after the cycle's last submit or cancel */
     /* the refresher's own handle and its latest reading, under rmu */
     ms_backend_t *rb;
+    double submitted_at; /* mono () of the latest submit, under rmu */
     bool st_new, st_failed;
     double st_started; /* mono () when the reading began */
     ms_partition_state_t *st_parts;
@@ -280,6 +293,8 @@ static const ms_job_info_t *
 cluster_job (const cluster_t *c, uint64_t id)
 {
     ms_job_info_t key;
+    if (c->njobs == 0)
+        return NULL; /* c->jobs may be NULL: no bsearch on it */
     key.id = id;
     return bsearch (&key, c->jobs, c->njobs, sizeof (*c->jobs), cmp_jobinfo);
 }
@@ -303,6 +318,9 @@ cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e)
     c->fresh = false;
     pthread_mutex_unlock (&d->mu);
 }
+
+static void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
+                          const ms_job_info_t *jobs, size_t nj);
 
 /* Install a reading of cluster c (its partitions and jobs, which the
  * cluster now owns) and mark it reachable; fresh: the reading began after
@@ -352,6 +370,7 @@ refresh_clusters (ms_daemon_t *d)
             continue;
         }
         qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
+        apply_boosts (d, c, c->b, jobs, nj);
         cluster_take (d, c, parts, np, jobs, nj, true);
     }
 }
@@ -360,14 +379,16 @@ refresh_clusters (ms_daemon_t *d)
  * own handles, one reading after another (a pause of cycle_s between
  * rounds, backoff for a cluster that fails), and leaves the latest for the
  * cycle (take_readings). Reading /jobs from slurmrestd takes about a second
- * per cluster on the test bed: the cycle no longer waits for it before it
- * dispatches. */
+ * per cluster on the test bed: the cycle does not wait for it before it
+ * dispatches, and the refresher leaves alone a cluster that is taking
+ * submits (REFRESH_YIELD_S) for up to REFRESH_MAX_AGE_S. */
 static void *
 refresher_main (void *arg)
 {
     ms_daemon_t *d = arg;
     double *retry = ms_xcalloc (d->ncl + 1, sizeof (double));
     double *back = ms_xcalloc (d->ncl + 1, sizeof (double));
+    double *read_at = ms_xcalloc (d->ncl + 1, sizeof (double));
 
     pthread_mutex_lock (&d->rmu);
     while (!d->refresher_stop) {
@@ -385,6 +406,10 @@ refresher_main (void *arg)
 
             if (started < retry[i])
                 continue;
+            if (started - c->submitted_at < REFRESH_YIELD_S
+                && started - read_at[i] < REFRESH_MAX_AGE_S)
+                continue; /* dispatch is under way there: later */
+            read_at[i] = started;
             pthread_mutex_unlock (&d->rmu);
             failed = backend_partitions (c->rb, &parts, &np, &e) < 0
                      || backend_jobs (c->rb, &jobs, &nj, &e) < 0;
@@ -401,6 +426,7 @@ refresher_main (void *arg)
             } else {
                 qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
                 back[i] = retry[i] = 0;
+                apply_boosts (d, c, c->rb, jobs, nj);
             }
             pthread_mutex_lock (&d->rmu);
             free (c->st_parts);
@@ -429,6 +455,7 @@ refresher_main (void *arg)
     pthread_mutex_unlock (&d->rmu);
     free (retry);
     free (back);
+    free (read_at);
     return NULL;
 }
 
@@ -942,75 +969,104 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     req.script = script;
     rc = backend_submit (cl->b, &req, bidp, errp);
     cl->last_action = mono ();
+    pthread_mutex_lock (&d->rmu);
+    cl->submitted_at = cl->last_action;
+    pthread_mutex_unlock (&d->rmu);
     free (script);
     free (envv);
     return rc;
 }
 
 /* Raise the Slurm priority of a job on its optimal partition (EAMC
- * PriorityInc, DESIGN.md 5). The job is noted here and boosted after the
- * cycle's submits (boost_pending), so that the boost's round trips do not
- * stand between one job's submit and the next. */
+ * PriorityInc, DESIGN.md 5). The job is noted here (under rmu) and boosted
+ * when the cluster's job list is next read (apply_boosts), which gives its
+ * current priority: no round trip stands between one submit and the next,
+ * and no listing is read for the boosts alone. */
 static void
-boost_later (cluster_t *cl, uint64_t bid)
+boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
 {
+    pthread_mutex_lock (&d->rmu);
     if (cl->nboost == cl->boostcap) {
         cl->boostcap = cl->boostcap ? cl->boostcap * 2 : 16;
-        cl->boost = ms_xrealloc (cl->boost, cl->boostcap * sizeof (uint64_t));
+        cl->boost = ms_xrealloc (cl->boost, cl->boostcap * sizeof (*cl->boost));
     }
-    cl->boost[cl->nboost++] = bid;
+    cl->boost[cl->nboost].id = bid;
+    cl->boost[cl->nboost].at = mono ();
+    cl->nboost++;
+    pthread_mutex_unlock (&d->rmu);
 }
 
-/* Boost the noted jobs: one job listing per cluster for their current
- * priorities, then one update per job still pending. A failure is logged,
+/* Boost the noted jobs of cluster c that a fresh listing (jobs, sorted by
+ * id) shows pending, with handle b; a job the listing does not show yet
+ * waits for the next one, for at most BOOST_WAIT_S. A failure is logged,
  * never fatal. */
 static void
-boost_pending (ms_daemon_t *d)
+apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
+              const ms_job_info_t *jobs, size_t nj)
 {
-    for (size_t i = 0; i < d->ncl; i++) {
-        cluster_t *cl = &d->cl[i];
-        ms_job_info_t *jobs = NULL;
-        size_t nj = 0;
+    boost_t *q;
+    size_t n, kept = 0;
+    uint64_t done = 0;
+    double now = mono ();
+
+    pthread_mutex_lock (&d->rmu);
+    q = c->boost;
+    n = c->nboost;
+    c->boost = NULL;
+    c->nboost = c->boostcap = 0;
+    pthread_mutex_unlock (&d->rmu);
+    for (size_t k = 0; k < n; k++) {
+        ms_job_info_t key = { .id = q[k].id };
+        const ms_job_info_t *info
+            = nj ? bsearch (&key, jobs, nj, sizeof (*jobs), cmp_jobinfo)
+                 : NULL;
+        ms_job_update_t u;
         ms_error_t e;
 
-        if (cl->nboost == 0)
-            continue;
-        if (backend_jobs (cl->b, &jobs, &nj, &e) < 0) {
-            daemon_log (LOG_WARNING,
-                        "priority boost of %zu %s jobs: listing the "
-                        "jobs: %s",
-                        cl->nboost, cl->conf->name, e.text);
-            cl->nboost = 0;
-            continue;
-        }
-        qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
-        for (size_t k = 0; k < cl->nboost; k++) {
-            uint64_t bid = cl->boost[k];
-            ms_job_info_t key = { .id = bid };
-            const ms_job_info_t *info
-                = bsearch (&key, jobs, nj, sizeof (*jobs), cmp_jobinfo);
-            ms_job_update_t u;
-
-            if (!info) {
+        if (!info) {
+            if (now - q[k].at < BOOST_WAIT_S)
+                q[kept++] = q[k]; /* submitted after the listing began */
+            else
                 daemon_log (LOG_WARNING,
                             "priority boost of %s job %" PRIu64
                             ": not listed by the cluster",
-                            cl->conf->name, bid);
-                continue;
-            }
-            if (info->state != MS_JOB_PENDING)
-                continue;
-            ms_job_update_init (&u);
-            u.priority = info->priority + BOOST_PRIORITY;
-            if (backend_update (cl->b, bid, &u, &e) < 0)
-                daemon_log (LOG_WARNING,
-                            "priority boost of %s job %" PRIu64 ": %s",
-                            cl->conf->name, bid, e.text);
-            else
-                d->boosts++;
+                            c->conf->name, q[k].id);
+            continue;
         }
-        cl->nboost = 0;
-        free (jobs);
+        if (info->state != MS_JOB_PENDING)
+            continue; /* started, ended or cancelled meanwhile */
+        ms_job_update_init (&u);
+        /* saturated below MS_KEEP_PRIORITY: priority/basic starts near
+         * 2^32 */
+        u.priority = info->priority < UINT32_MAX - 2 - BOOST_PRIORITY
+                         ? info->priority + BOOST_PRIORITY
+                         : UINT32_MAX - 2;
+        if (u.priority == info->priority)
+            continue;
+        if (backend_update (b, q[k].id, &u, &e) < 0)
+            daemon_log (LOG_WARNING, "priority boost of %s job %" PRIu64 ": %s",
+                        c->conf->name, q[k].id, e.text);
+        else {
+            daemon_log (LOG_INFO,
+                        "priority boost of %s job %" PRIu64 ": %u -> %u",
+                        c->conf->name, q[k].id, info->priority, u.priority);
+            done++;
+        }
+    }
+    pthread_mutex_lock (&d->rmu);
+    for (size_t k = 0; k < kept; k++) {
+        if (c->nboost == c->boostcap) {
+            c->boostcap = c->boostcap ? c->boostcap * 2 : 16;
+            c->boost = ms_xrealloc (c->boost, c->boostcap * sizeof (*c->boost));
+        }
+        c->boost[c->nboost++] = q[k];
+    }
+    pthread_mutex_unlock (&d->rmu);
+    free (q);
+    if (done) {
+        pthread_mutex_lock (&d->mu);
+        d->boosts += done;
+        pthread_mutex_unlock (&d->mu);
     }
 }
 
@@ -1230,55 +1286,69 @@ fail:
     return -1;
 }
 
-/* Submit every committed job of the batch, each cluster's in a thread of
- * its own. */
+/* A batch on its way: decided and committed, its submits under way in
+ * one thread per cluster while the next batch is read, decided and
+ * committed. */
+typedef struct {
+    djob_t *b;
+    size_t n;
+    sworker_t *w; /* per cluster */
+    double t_start;
+} dbatch_t;
+
+/* Start the submits of every committed job of the batch, each cluster's in
+ * a thread of its own (inline where a thread cannot be had). */
 static void
-submit_batch (ms_daemon_t *d, djob_t *b, size_t n)
+submit_start (ms_daemon_t *d, dbatch_t *x)
 {
-    sworker_t *w = ms_xcalloc (d->ncl, sizeof (*w));
-    size_t used = 0, last = 0;
+    x->w = ms_xcalloc (d->ncl, sizeof (*x->w));
+    x->t_start = mono ();
+    for (size_t ci = 0; ci < d->ncl; ci++) {
+        sworker_t *w = &x->w[ci];
+        bool work = false;
+        *w = (sworker_t){ .d = d, .cl = ci, .b = x->b, .n = x->n,
+                          .siblings = d->set.dispatch_mode
+                                      == DISPATCH_SIBLINGS };
+        for (size_t i = 0; i < x->n && !work; i++)
+            for (size_t c = 0; x->b[i].committed && c < x->b[i].nch; c++)
+                if (d->site->parts[x->b[i].chosen[c].part].cluster == ci)
+                    work = true;
+        if (!work)
+            continue;
+        sigset_t all, old;
+        sigfillset (&all);
+        pthread_sigmask (SIG_SETMASK, &all, &old);
+        w->threaded = pthread_create (&w->th, NULL, submit_worker, w) == 0;
+        pthread_sigmask (SIG_SETMASK, &old, NULL);
+        if (!w->threaded)
+            submit_worker (w);
+    }
+}
+
+/* Wait for the batch's submits; a cluster that could not be reached goes
+ * into backoff. */
+static void
+submit_join (ms_daemon_t *d, dbatch_t *x)
+{
+    uint64_t *acc = ms_xcalloc (d->ncl + 1, sizeof (uint64_t));
 
     for (size_t ci = 0; ci < d->ncl; ci++) {
-        w[ci] = (sworker_t){ .d = d, .cl = ci, .b = b, .n = n,
-                             .siblings = d->set.dispatch_mode
-                                         == DISPATCH_SIBLINGS };
-        for (size_t i = 0; i < n && !w[ci].threaded; i++)
-            for (size_t c = 0; b[i].committed && c < b[i].nch; c++)
-                if (d->site->parts[b[i].chosen[c].part].cluster == ci)
-                    w[ci].threaded = true; /* has work, for now */
-        if (w[ci].threaded) {
-            used++;
-            last = ci;
-        }
+        sworker_t *w = &x->w[ci];
+        if (w->threaded)
+            pthread_join (w->th, NULL);
+        w->threaded = false;
+        if (w->failed)
+            cluster_failed (d, &d->cl[ci], &w->fail);
+        acc[ci] = w->accepted;
     }
-    for (size_t ci = 0; ci < d->ncl; ci++) {
-        bool work = w[ci].threaded;
-        w[ci].threaded = false;
-        if (!work || ci == last)
-            continue;
-        if (used > 1) {
-            sigset_t all, old;
-            sigfillset (&all);
-            pthread_sigmask (SIG_SETMASK, &all, &old);
-            w[ci].threaded
-                = pthread_create (&w[ci].th, NULL, submit_worker, &w[ci]) == 0;
-            pthread_sigmask (SIG_SETMASK, &old, NULL);
-        }
-        if (!w[ci].threaded)
-            submit_worker (&w[ci]);
-    }
-    if (used > 0)
-        submit_worker (&w[last]);
-    for (size_t ci = 0; ci < d->ncl; ci++) {
-        if (w[ci].threaded)
-            pthread_join (w[ci].th, NULL);
-        if (w[ci].failed)
-            cluster_failed (d, &d->cl[ci], &w[ci].fail);
-        pthread_mutex_lock (&d->mu);
-        d->cl[ci].submits += w[ci].accepted;
-        pthread_mutex_unlock (&d->mu);
-    }
-    free (w);
+    pthread_mutex_lock (&d->mu);
+    for (size_t ci = 0; ci < d->ncl; ci++)
+        d->cl[ci].submits += acc[ci];
+    d->submit_s += mono () - x->t_start;
+    pthread_mutex_unlock (&d->mu);
+    free (acc);
+    free (x->w);
+    x->w = NULL;
 }
 
 /* Record what the submits gave, in one transaction that need not wait for
@@ -1295,7 +1365,14 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
     bool *kept = ms_xcalloc (n + 1, sizeof (bool));
     ms_error_t e;
     int rc = -1;
+    size_t k = 0;
 
+    for (size_t i = 0; i < n; i++)
+        k += b[i].committed;
+    if (k == 0) {
+        rc = 0;
+        goto out;
+    }
     if (queue_begin (d->db, false, &e) < 0)
         goto dberr;
     for (size_t i = 0; i < n; i++) {
@@ -1375,7 +1452,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                     subs[i][0].cluster_job_id,
                     nsub[i] > 1 ? " and siblings" : "");
         if (!siblings && x->opt && d->set.priority_boost)
-            boost_later (&d->cl[cluster_index (d, subs[i][0].cluster)],
+            boost_later (d, &d->cl[cluster_index (d, subs[i][0].cluster)],
                          subs[i][0].cluster_job_id);
     }
     goto out;
@@ -1392,94 +1469,127 @@ out:
     return rc;
 }
 
-/* Decide, commit, submit and record one batch of queued jobs (owned by the
- * batch from here). Returns -1 on a database error (the cycle stops). */
+/* Read, decide and commit one batch of queued jobs (owned by the batch
+ * from here). Returns -1 on a database error (the cycle stops), with no
+ * job of the batch committed. */
 static int
-dispatch_batch (ms_daemon_t *d, queue_job_t *jobs, size_t n)
+batch_prepare (ms_daemon_t *d, queue_job_t *jobs, size_t n, dbatch_t *x)
 {
-    djob_t *b = ms_xcalloc (n, sizeof (*b));
     int rc = 0;
-    double t0, t1, t2, t3;
+    double t0;
 
+    x->b = ms_xcalloc (n, sizeof (*x->b));
+    x->n = n;
+    x->w = NULL;
     for (size_t i = 0; i < n; i++) {
-        b[i].j = jobs[i];
-        b[i].opts = json_loads (jobs[i].options, 0, NULL);
-        if (!json_is_object (b[i].opts)) {
-            json_decref (b[i].opts);
-            b[i].opts = json_object ();
+        x->b[i].j = jobs[i];
+        x->b[i].opts = json_loads (jobs[i].options, 0, NULL);
+        if (!json_is_object (x->b[i].opts)) {
+            json_decref (x->b[i].opts);
+            x->b[i].opts = json_object ();
         }
     }
-    decide_batch (d, b, n);
+    decide_batch (d, x->b, n);
     for (size_t i = 0; i < n && rc == 0; i++)
-        if (b[i].fits_nowhere)
-            rc = cancel_unfit (d, b[i].j.id);
+        if (x->b[i].fits_nowhere)
+            rc = cancel_unfit (d, x->b[i].j.id);
+    if (rc < 0)
+        return -1;
     /* the leader may have changed while we decided (asked at most every
      * LEADER_CHECK_S within a cycle: the rows' state transitions keep the
      * dispatch exactly-once whoever leads) */
-    if (rc == 0 && mono () - d->leader_checked > LEADER_CHECK_S) {
+    if (mono () - d->leader_checked > LEADER_CHECK_S) {
         if (!leadership (d))
-            goto out;
+            return 0; /* nothing committed: nothing goes out */
         d->leader_checked = mono ();
     }
     t0 = mono ();
-    if (rc == 0)
-        rc = commit_batch (d, b, n);
-    t1 = mono ();
-    if (rc == 0)
-        submit_batch (d, b, n);
-    t2 = mono ();
-    if (rc == 0)
-        rc = record_batch (d, b, n);
-    t3 = mono ();
+    rc = commit_batch (d, x->b, n);
     pthread_mutex_lock (&d->mu);
-    d->commit_s += t1 - t0;
-    d->submit_s += t2 - t1;
-    d->record_s += t3 - t2;
+    d->commit_s += mono () - t0;
     d->batches++;
     pthread_mutex_unlock (&d->mu);
-out:
-    for (size_t i = 0; i < n; i++) {
-        json_decref (b[i].cands);
-        json_decref (b[i].opts);
-        queue_job_free (&b[i].j);
-    }
-    free (b);
     return rc;
 }
 
+/* Wait for a started batch's submits, record them and free the batch. */
+static int
+batch_finish (ms_daemon_t *d, dbatch_t *x)
+{
+    int rc;
+    double t0;
+
+    if (x->w)
+        submit_join (d, x);
+    t0 = mono ();
+    rc = record_batch (d, x->b, x->n);
+    pthread_mutex_lock (&d->mu);
+    d->record_s += mono () - t0;
+    pthread_mutex_unlock (&d->mu);
+    for (size_t i = 0; i < x->n; i++) {
+        json_decref (x->b[i].cands);
+        json_decref (x->b[i].opts);
+        queue_job_free (&x->b[i].j);
+    }
+    free (x->b);
+    x->b = NULL;
+    x->n = 0;
+    return rc;
+}
+
+/* Dispatch the queued jobs in batches, oldest first, as a pipeline: while
+ * one batch's submits are under way, the next batch is read, decided (on a
+ * view that counts the batch before it) and committed; then the first is
+ * recorded and the next one's submits start. */
 static int
 dispatch_queued (ms_daemon_t *d)
 {
     double t0 = mono ();
     int64_t last = 0;
+    dbatch_t cur = { 0 }, next = { 0 };
+    bool have = false;
+    int rc = 0;
 
     for (;;) {
         queue_job_t *jobs = NULL;
         size_t n = 0;
         ms_error_t e;
-        int rc;
+        bool more;
 
         /* jobs left queued in this cycle (ids up to `last`) wait for the
          * next one */
-        if (queue_take_queued (d->db, last, DISPATCH_CHUNK, &jobs, &n, &e)
-            < 0) {
+        more = rc == 0 && d->leader && mono () - t0 <= CYCLE_DISPATCH_MAX_S;
+        if (more
+            && queue_take_queued (d->db, last, DISPATCH_CHUNK, &jobs, &n, &e)
+                   < 0) {
             daemon_log (LOG_ERR, "reading the queue: %s", e.text);
-            return -1;
+            rc = -1;
         }
-        if (n == 0) {
-            free (jobs);
-            return 0;
+        if (n > 0) {
+            last = jobs[n - 1].id;
+            if (batch_prepare (d, jobs, n, &next) < 0)
+                rc = -1;
         }
-        last = jobs[n - 1].id;
-        rc = dispatch_batch (d, jobs, n);
         free (jobs);
-        if (rc < 0)
+        /* the batch under way: recorded now, whatever happened to the
+         * next (its submits were made) */
+        if (have && batch_finish (d, &cur) < 0)
+            rc = -1;
+        have = false;
+        if (n == 0)
+            return rc;
+        if (rc < 0) {
+            /* the next batch committed nothing (or its commit failed):
+             * free it unsent; its rows are queued still */
+            for (size_t i = 0; i < next.n; i++)
+                next.b[i].committed = false;
+            batch_finish (d, &next);
             return -1;
-        if (mono () - t0 > CYCLE_DISPATCH_MAX_S || !d->leader)
-            return 0;
-        /* read again: jobs queued while this batch went out go in this
-         * cycle too, with its cluster state (the view counts what this
-         * cycle placed) */
+        }
+        cur = next;
+        next = (dbatch_t){ 0 };
+        submit_start (d, &cur);
+        have = true;
     }
 }
 
@@ -1984,7 +2094,6 @@ cycle (ms_daemon_t *d)
     free (live);
     if (rc == 0)
         rc = dispatch_queued (d);
-    boost_pending (d); /* even after a database error: they were submitted */
     refit_s = d->set.refit_interval_s > 0 ? d->set.refit_interval_s
                                           : d->dc->refit_s;
     if (rc == 0 && d->dc->refit_s > 0 && mono () - d->last_refit > refit_s)
