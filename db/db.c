@@ -282,6 +282,32 @@ result_error (db_t *db, const char *name, PGresult *res, ms_error_t *errp)
     return -1;
 }
 
+/* Prepare name as sql on this connection unless it is already. */
+static int
+prepare (db_t *db, const char *name, const char *sql, int n, bool *lost,
+         ms_error_t *errp)
+{
+    PGresult *res;
+
+    if (is_prepared (db, name, sql))
+        return 0;
+    res = PQprepare (db->conn, name, sql, n, NULL);
+    if (!res || PQresultStatus (res) != PGRES_COMMAND_OK) {
+        *lost = PQstatus (db->conn) != CONNECTION_OK;
+        result_error (db, name, res, errp);
+        PQclear (res);
+        return -1;
+    }
+    PQclear (res);
+    /* past DB_MAX_PREPARED names, a statement is deallocated after use
+     * (exec_once) rather than remembered */
+    if (db->nprepared < DB_MAX_PREPARED) {
+        db->prepared_sql[db->nprepared] = ms_xstrdup (sql);
+        db->prepared[db->nprepared++] = ms_xstrdup (name);
+    }
+    return 0;
+}
+
 /* One attempt: prepare if needed, execute. *lost says whether the
  * connection broke (then a retry on a fresh connection may succeed). */
 static PGresult *
@@ -297,22 +323,8 @@ exec_once (db_t *db, const char *name, const char *sql, int n,
         ms_err (errp, MS_ERR_CONNECT, "statement %s: connection lost", name);
         return NULL;
     }
-    if (!is_prepared (db, name, sql)) {
-        res = PQprepare (db->conn, name, sql, n, NULL);
-        if (!res || PQresultStatus (res) != PGRES_COMMAND_OK) {
-            *lost = PQstatus (db->conn) != CONNECTION_OK;
-            result_error (db, name, res, errp);
-            PQclear (res);
-            return NULL;
-        }
-        PQclear (res);
-        /* past DB_MAX_PREPARED names, a statement is deallocated after
-         * use below rather than remembered */
-        if (db->nprepared < DB_MAX_PREPARED) {
-            db->prepared_sql[db->nprepared] = ms_xstrdup (sql);
-            db->prepared[db->nprepared++] = ms_xstrdup (name);
-        }
-    }
+    if (prepare (db, name, sql, n, lost, errp) < 0)
+        return NULL;
     res = PQexecPrepared (db->conn, name, n, params, NULL, NULL, 0);
     st = res ? PQresultStatus (res) : PGRES_FATAL_ERROR;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -361,6 +373,78 @@ db_command (db_t *db, const char *name, const char *sql, int n,
         *affected = atol (PQcmdTuples (res));
     PQclear (res);
     return 0;
+}
+
+int
+db_pipeline (db_t *db, db_stmt_t *st, size_t n, ms_error_t *errp)
+{
+    PGconn *c = db->conn;
+    PGresult *res;
+    bool lost = false, failed = false;
+    int rc = 0;
+
+    if (n == 0)
+        return 0;
+    if (PQstatus (c) != CONNECTION_OK)
+        return ms_err (errp, MS_ERR_CONNECT, "statement %s: connection lost",
+                       st[0].name);
+    /* names past DB_MAX_PREPARED would be deallocated after each use:
+     * every statement here must stay prepared for the whole pipeline */
+    for (size_t i = 0; i < n; i++) {
+        if (prepare (db, st[i].name, st[i].sql, st[i].n, &lost, errp) < 0)
+            return -1;
+        if (!is_prepared (db, st[i].name, NULL))
+            return ms_err (errp, MS_ERR_DB,
+                           "statement %s: too many prepared statements for a "
+                           "pipeline",
+                           st[i].name);
+    }
+    if (!PQenterPipelineMode (c))
+        return ms_err (errp, MS_ERR_DB, "statement %s: cannot enter pipeline "
+                                        "mode: %s",
+                       st[0].name, PQerrorMessage (c));
+    for (size_t i = 0; i < n && !failed; i++)
+        if (!PQsendQueryPrepared (c, st[i].name, st[i].n, st[i].params, NULL,
+                                  NULL, 0)) {
+            result_error (db, st[i].name, NULL, errp);
+            failed = true;
+        }
+    if (!PQpipelineSync (c) && !failed) {
+        result_error (db, st[0].name, NULL, errp);
+        failed = true;
+    }
+    /* the results, in order: each statement's then NULL; then the sync */
+    for (size_t i = 0; i < n; i++) {
+        ExecStatusType s;
+
+        res = PQgetResult (c);
+        if (!res)
+            break; /* the connection broke */
+        s = PQresultStatus (res);
+        if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
+            st[i].affected = atol (PQcmdTuples (res));
+        else if (!failed) {
+            result_error (db, st[i].name, res, errp);
+            failed = true;
+        }
+        PQclear (res);
+        while ((res = PQgetResult (c))) /* the NULL after each statement */
+            PQclear (res);
+    }
+    while ((res = PQgetResult (c))) {
+        ExecStatusType s = PQresultStatus (res);
+        PQclear (res);
+        if (s == PGRES_PIPELINE_SYNC)
+            break;
+    }
+    if (!PQexitPipelineMode (c) && !failed) {
+        ms_err (errp, MS_ERR_DB, "statement %s: cannot leave pipeline mode: %s",
+                st[0].name, PQerrorMessage (c));
+        failed = true;
+    }
+    if (failed)
+        rc = -1;
+    return rc;
 }
 
 int

@@ -59,6 +59,21 @@ int db_command (db_t *db, const char *name, const char *sql, int n,
 
 /* Transactions. While one is open a lost connection is an error (the
  * caller retries the whole transaction), not a silent reconnect. */
+/* One statement of a pipeline (db_pipeline). */
+typedef struct {
+    const char *name; /* prepared under this name */
+    const char *sql;
+    int n;
+    const char *const *params;
+    long affected; /* out: rows the statement changed */
+} db_stmt_t;
+
+/* Run the statements in one round trip (libpq's pipeline mode), in order,
+ * each prepared first where it is not yet; meant inside the caller's
+ * transaction, which an error aborts (roll back). On error, errp names the
+ * first statement that failed. */
+int db_pipeline (db_t *db, db_stmt_t *st, size_t n, ms_error_t *errp);
+
 int db_begin (db_t *db, ms_error_t *errp);
 int db_commit (db_t *db, ms_error_t *errp);
 void db_rollback (db_t *db);

@@ -267,6 +267,83 @@ queue_dispatching_tx (db_t *db, int64_t id, const queue_choice_t *c,
     return 0;
 }
 
+int
+queue_dispatching_many (db_t *db, const int64_t *ids,
+                        const queue_choice_t *cs, size_t n, bool *changed,
+                        ms_error_t *errp)
+{
+    /* per job: the claim, then dispatching and the decision row in one
+     * statement (the insert sees the row only if the update moved it);
+     * all of them in one round trip */
+    typedef struct {
+        char id[32], f[16], t[32], e[32], pw[32], w[32], lim[16], sc[32];
+        const char *p[12];
+    } vals_t;
+    vals_t *v = ms_xcalloc (n + 1, sizeof (*v));
+    db_stmt_t *st = ms_xcalloc (2 * n + 1, sizeof (*st));
+    int rc;
+
+    for (size_t i = 0; i < n; i++) {
+        const queue_choice_t *c = &cs[i];
+        vals_t *x = &v[i];
+        snprintf (x->id, sizeof (x->id), "%" PRId64, ids[i]);
+        snprintf (x->f, sizeof (x->f), "%u", c->freq_khz);
+        snprintf (x->t, sizeof (x->t), "%.17g", c->time_s);
+        snprintf (x->e, sizeof (x->e), "%.17g", c->energy_j);
+        snprintf (x->pw, sizeof (x->pw), "%.17g", c->power_w);
+        snprintf (x->w, sizeof (x->w), "%.17g", c->wait_s);
+        snprintf (x->lim, sizeof (x->lim), "%u", c->time_limit_min);
+        snprintf (x->sc, sizeof (x->sc), "%.17g", c->score);
+        x->p[0] = x->id;
+        x->p[1] = c->cluster;
+        x->p[2] = c->partition;
+        x->p[3] = x->f;
+        x->p[4] = x->t;
+        x->p[5] = x->e;
+        x->p[6] = x->pw;
+        x->p[7] = x->w;
+        x->p[8] = c->time_limit_min ? x->lim : NULL;
+        x->p[9] = c->policy;
+        x->p[10] = x->sc;
+        x->p[11] = c->candidates_json;
+        st[2 * i] = (db_stmt_t){
+            .name = "q_claim",
+            .sql = "UPDATE jobs SET state = 'deciding',"
+                   " user_time_limit_min = coalesce (user_time_limit_min,"
+                   " time_limit_min)"
+                   " WHERE id = $1::bigint AND state = 'queued'",
+            .n = 1,
+            .params = x->p,
+        };
+        st[2 * i + 1] = (db_stmt_t){
+            .name = "q_dispatch_decide",
+            .sql = "WITH u AS (UPDATE jobs SET state = 'dispatching',"
+                   " cluster = $2, partition = $3,"
+                   " freq_khz = $4::integer,"
+                   " predicted_time_s = $5::double precision,"
+                   " predicted_energy_j = $6::double precision,"
+                   " predicted_power_w = $7::double precision,"
+                   " predicted_wait_s = $8::double precision,"
+                   " time_limit_min = $9::integer,"
+                   " attempts = attempts + 1"
+                   " WHERE id = $1::bigint AND state = 'deciding'"
+                   " RETURNING id)"
+                   " INSERT INTO decisions (job_id, policy, cluster,"
+                   " partition, freq_khz, score, candidates)"
+                   " SELECT u.id, $10, $2, $3, $4::integer,"
+                   " $11::double precision, $12::jsonb FROM u",
+            .n = 12,
+            .params = x->p,
+        };
+    }
+    rc = db_pipeline (db, st, 2 * n, errp);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        changed[i] = st[2 * i + 1].affected == 1;
+    free (st);
+    free (v);
+    return rc;
+}
+
 static int
 insert_sub (db_t *db, int64_t id, const queue_sub_new_t *s, const char *state,
             ms_error_t *errp)
@@ -527,7 +604,9 @@ queue_running (db_t *db, int64_t id, const char *cluster, const char *partition,
                  " freq_khz = coalesce ((SELECT s.freq_khz FROM"
                  " job_submissions s WHERE s.cluster = $2::text"
                  " AND s.cluster_job_id = $4::bigint), freq_khz)"
-                 " WHERE id = $1::bigint AND state = 'submitted'",
+                 " WHERE id = $1::bigint AND (state = 'submitted'"
+                 " OR (state = 'running' AND claimed_cluster = $2::text"
+                 " AND claimed_job_id = $4::bigint))",
                  id, cluster, partition, cluster_job_id, changed, errp);
 }
 

@@ -75,6 +75,12 @@ int queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c,
 int queue_dispatching_tx (db_t *db, int64_t id, const queue_choice_t *c,
                           bool *changed, ms_error_t *errp);
 
+/* queue_dispatching_tx for n jobs at once, in one round trip to the
+ * server (inside the caller's transaction); changed[i] for ids[i]. */
+int queue_dispatching_many (db_t *db, const int64_t *ids,
+                            const queue_choice_t *cs, size_t n, bool *changed,
+                            ms_error_t *errp);
+
 /* One submission to a cluster. */
 typedef struct {
     const char *cluster, *partition;
@@ -151,7 +157,9 @@ int queue_sub_state (db_t *db, const char *cluster, uint64_t cluster_job_id,
 int queue_adopt (db_t *db, int64_t id, const char *cluster,
                  const char *partition, uint64_t cluster_job_id, bool *changed,
                  ms_error_t *errp);
-/* submitted -> running on (cluster, partition, cluster_job_id). */
+/* submitted -> running on (cluster, partition, cluster_job_id); also a
+ * running row onto the copy that claimed the job (sibling mode: a loser
+ * may have been seen running first). */
 int queue_running (db_t *db, int64_t id, const char *cluster,
                    const char *partition, uint64_t cluster_job_id,
                    bool *changed, ms_error_t *errp);

@@ -46,7 +46,9 @@
 #include "predictor/predictor.h"
 
 #define BACKOFF_MAX_S 60.0
-#define DISPATCH_CHUNK 64         /* queued rows read at a time */
+#define DISPATCH_CHUNK 64         /* queued rows read at a time, at most */
+#define DISPATCH_FIRST 8          /* the first batch of a cycle: the pipeline
+                                     fills sooner; each next one doubles */
 #define CYCLE_DISPATCH_MAX_S 20.0 /* then refresh the clusters */
 #define LOST_AFTER_S 120.0        /* a recorded submission no cluster lists */
 #define BOOST_PRIORITY 10000      /* PriorityInc: added to the Slurm priority */
@@ -112,6 +114,7 @@ typedef struct {
     double retry_at;
     double backoff;
     uint64_t attempts, failures, submits;
+    double submit_s; /* time in backend_submit, under mu */
     ms_partition_state_t *parts;
     size_t nparts;
     ms_job_info_t *jobs; /* sorted by id */
@@ -139,6 +142,7 @@ struct ms_daemon {
     db_t *db;            /* the cycle's connection (LISTEN too) */
     db_t *lockdb;        /* holds the advisory lock */
     unsigned lock_reconnects;
+    unsigned db_reconnects_seen; /* of db, logged */
     unsigned listen_reconnects;
     bool listening;
     bool leader;
@@ -1106,6 +1110,7 @@ typedef struct {
     size_t n;
     bool siblings;
     uint64_t accepted;
+    double busy_s; /* in backend_submit */
     bool failed; /* could not connect: the cluster goes into backoff */
     ms_error_t fail;
     pthread_t th;
@@ -1136,10 +1141,12 @@ submit_worker (void *arg)
                 ms_err (e, MS_ERR_CONNECT, "not submitted: %s", stopwhy);
                 continue;
             }
+            double t0 = mono ();
             b->rc[c] = submit_one (
                 d, &b->j, b->opts, &b->chosen[c], &b->choices[c],
                 scaled_limit (b->j.time_limit_min, &b->chosen[c], b->base_s),
                 w->siblings, &b->bid[c], e);
+            w->busy_s += mono () - t0;
             if (b->rc[c] == 0) {
                 w->accepted++;
                 continue;
@@ -1239,24 +1246,26 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
 {
     ms_error_t e;
     size_t k = 0;
+    int64_t *ids = ms_xcalloc (n + 1, sizeof (int64_t));
+    queue_choice_t *qc = ms_xcalloc (n + 1, sizeof (queue_choice_t));
+    char **cjs = ms_xcalloc (n + 1, sizeof (char *));
+    bool *changed = ms_xcalloc (n + 1, sizeof (bool));
+    size_t *at = ms_xcalloc (n + 1, sizeof (size_t));
+    int rc = -1;
 
-    for (size_t i = 0; i < n; i++)
-        k += b[i].nch > 0;
-    if (k == 0)
-        return 0;
-    if (queue_begin (d->db, true, &e) < 0)
-        goto fail;
     for (size_t i = 0; i < n; i++) {
         djob_t *x = &b[i];
         const ms_partconf_t *pc;
-        char *cjs;
-        int rc;
 
+        x->committed = false;
         if (x->nch == 0)
             continue;
         pc = &d->site->parts[x->chosen[0].part];
-        cjs = json_dumps (x->cands, JSON_COMPACT);
-        queue_choice_t qc = {
+        /* nine significant digits: plenty for an audit row, and half the
+         * text of seventeen to format and parse */
+        cjs[k] = json_dumps (x->cands, JSON_COMPACT | JSON_REAL_PRECISION (9));
+        ids[k] = x->j.id;
+        qc[k] = (queue_choice_t){
             .cluster = d->site->clusters[pc->cluster].name,
             .partition = pc->name,
             .freq_khz = x->chosen[0].f_khz,
@@ -1267,23 +1276,31 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
             .time_limit_min = x->limit,
             .policy = d->pol.label,
             .score = x->score,
-            .candidates_json = cjs,
+            .candidates_json = cjs[k],
         };
-        rc = queue_dispatching_tx (d->db, x->j.id, &qc, &x->committed, &e);
-        free (cjs);
-        if (rc < 0) {
-            queue_rollback (d->db);
-            goto fail;
-        }
+        at[k++] = i;
     }
-    if (queue_commit (d->db, &e) < 0)
-        goto fail;
-    return 0;
-fail:
-    for (size_t i = 0; i < n; i++)
-        b[i].committed = false;
-    daemon_log (LOG_ERR, "dispatching %zu jobs: %s", k, e.text);
-    return -1;
+    if (k == 0)
+        rc = 0;
+    else if (queue_begin (d->db, true, &e) < 0)
+        ;
+    else if (queue_dispatching_many (d->db, ids, qc, k, changed, &e) < 0)
+        queue_rollback (d->db);
+    else if (queue_commit (d->db, &e) == 0) {
+        for (size_t m = 0; m < k; m++)
+            b[at[m]].committed = changed[m];
+        rc = 0;
+    }
+    if (rc < 0)
+        daemon_log (LOG_ERR, "dispatching %zu jobs: %s", k, e.text);
+    for (size_t m = 0; m < k; m++)
+        free (cjs[m]);
+    free (ids);
+    free (qc);
+    free (cjs);
+    free (changed);
+    free (at);
+    return rc;
 }
 
 /* A batch on its way: decided and committed, its submits under way in
@@ -1331,6 +1348,7 @@ static void
 submit_join (ms_daemon_t *d, dbatch_t *x)
 {
     uint64_t *acc = ms_xcalloc (d->ncl + 1, sizeof (uint64_t));
+    double *busy = ms_xcalloc (d->ncl + 1, sizeof (double));
 
     for (size_t ci = 0; ci < d->ncl; ci++) {
         sworker_t *w = &x->w[ci];
@@ -1340,13 +1358,17 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
         if (w->failed)
             cluster_failed (d, &d->cl[ci], &w->fail);
         acc[ci] = w->accepted;
+        busy[ci] = w->busy_s;
     }
     pthread_mutex_lock (&d->mu);
-    for (size_t ci = 0; ci < d->ncl; ci++)
+    for (size_t ci = 0; ci < d->ncl; ci++) {
         d->cl[ci].submits += acc[ci];
+        d->cl[ci].submit_s += busy[ci];
+    }
     d->submit_s += mono () - x->t_start;
     pthread_mutex_unlock (&d->mu);
     free (acc);
+    free (busy);
     free (x->w);
     x->w = NULL;
 }
@@ -1549,6 +1571,7 @@ dispatch_queued (ms_daemon_t *d)
     dbatch_t cur = { 0 }, next = { 0 };
     bool have = false;
     int rc = 0;
+    size_t chunk = DISPATCH_FIRST;
 
     for (;;) {
         queue_job_t *jobs = NULL;
@@ -1560,11 +1583,12 @@ dispatch_queued (ms_daemon_t *d)
          * next one */
         more = rc == 0 && d->leader && mono () - t0 <= CYCLE_DISPATCH_MAX_S;
         if (more
-            && queue_take_queued (d->db, last, DISPATCH_CHUNK, &jobs, &n, &e)
-                   < 0) {
+            && queue_take_queued (d->db, last, chunk, &jobs, &n, &e) < 0) {
             daemon_log (LOG_ERR, "reading the queue: %s", e.text);
             rc = -1;
         }
+        if (chunk < DISPATCH_CHUNK)
+            chunk *= 2;
         if (n > 0) {
             last = jobs[n - 1].id;
             if (batch_prepare (d, jobs, n, &next) < 0)
@@ -1850,9 +1874,11 @@ follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         claimed_other = l && l->claimed_cluster[0]
                         && (strcmp (l->claimed_cluster, s->cluster)
                             || l->claimed_job_id != s->cluster_job_id);
-        if (!l || !strcmp (l->state, "cancelled")
-            || (claimed_other && !main_sub)
-            || (!strcmp (l->state, "running") && !main_sub)) {
+        /* once a copy has claimed the job (the start gate), every other
+         * copy lost, the row's first choice included */
+        if (!l || !strcmp (l->state, "cancelled") || claimed_other
+            || (!strcmp (l->state, "running") && !main_sub
+                && !l->claimed_cluster[0])) {
             /* the meta job ended, was cancelled, or another sibling won */
             if (cj && !ms_job_state_final (cj->state))
                 cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
@@ -1893,10 +1919,14 @@ follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             if (strcmp (s->state, "running"))
                 rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
                                       "running", &e);
-            if (rc == 0 && !strcmp (l->state, "submitted")) {
+            if (rc == 0
+                && (!strcmp (l->state, "submitted")
+                    || (!main_sub && l->claimed_cluster[0]))) {
+                /* the first seen running, or the copy that claimed the
+                 * job (it replaces a loser seen running first): the
+                 * winner; its siblings go next cycle */
                 rc = queue_running (d->db, l->id, s->cluster, s->partition,
                                     s->cluster_job_id, &ok, &e);
-                /* the winner: its siblings go next cycle */
             }
             break;
         default: {
@@ -1906,10 +1936,11 @@ follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             rc = queue_sub_state (
                 d->db, s->cluster, s->cluster_job_id,
                 cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", &e);
+            /* the outcome is the claimed copy's where one claimed (the
+             * others were skipped above), else the row's own */
             if (rc < 0
-                || !(main_sub
-                     || (!l->claimed_cluster[0]
-                         && !strcmp (l->state, "submitted")
+                || !(main_sub || l->claimed_cluster[0]
+                     || (!strcmp (l->state, "submitted")
                          && cj->state != MS_JOB_CANCELLED)))
                 break;
             if (cj->state == MS_JOB_COMPLETED)
@@ -2098,6 +2129,15 @@ cycle (ms_daemon_t *d)
                                           : d->dc->refit_s;
     if (rc == 0 && d->dc->refit_s > 0 && mono () - d->last_refit > refit_s)
         refit (d);
+    if (db_reconnects (d->db) != d->db_reconnects_seen) {
+        /* a statement found the server gone and made the connection
+         * again (db/db.c): say so, once */
+        d->db_reconnects_seen = db_reconnects (d->db);
+        daemon_log (LOG_WARNING,
+                    "database connection lost and made again (%u times "
+                    "since the start)",
+                    d->db_reconnects_seen);
+    }
     pthread_mutex_lock (&d->mu);
     d->cycles++;
     d->last_cycle_s = mono () - t0;
@@ -2514,6 +2554,10 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     for (size_t i = 0; i < d->ncl; i++)
         P ("metaschedd_cluster_submits_total{cluster=\"%s\"} %" PRIu64 "\n",
            d->cl[i].conf->name, d->cl[i].submits);
+    P ("# TYPE metaschedd_cluster_submit_seconds_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_submit_seconds_total{cluster=\"%s\"} %.6f\n",
+           d->cl[i].conf->name, d->cl[i].submit_s);
     pthread_mutex_unlock (&d->mu);
 #undef P
     *textp = buf;

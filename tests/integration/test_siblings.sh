@@ -20,7 +20,7 @@ cfg () { # cfg ARGS...: metasched config as root (an admin of this daemon)
         "$metasched" config "$@"
 }
 sib_cleanup () {
-    [ -n "${restore:-}" ] && cfg set dispatch_mode=single "siblings=$restore" >/dev/null 2>&1
+    [ -n "${restore:-}" ] && cfg set dispatch_mode=single "siblings=$restore" "max_slowdown=$restore_sd" >/dev/null 2>&1
     daemon_cleanup
 }
 trap sib_cleanup EXIT
@@ -34,10 +34,13 @@ start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
 wait_for 10 grep -q 'leading: this instance now schedules' "$log"
 
+restore_sd=$(cfg show 2>/dev/null | sed -n 's/^max_slowdown *= *//p')
+[ -n "$restore_sd" ] || restore_sd=1.3
 restore=$(cfg show 2>/dev/null | sed -n 's/^siblings *= *//p')
 [ -n "$restore" ] || restore=2
-out=$(cfg set dispatch_mode=siblings siblings=2 2>&1)
-tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2 ($out)"
+# a wide slowdown cap, so that every job has a second candidate to go to
+out=$(cfg set dispatch_mode=siblings siblings=2 max_slowdown=100 2>&1)
+tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100 ($out)"
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
