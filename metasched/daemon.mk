@@ -31,11 +31,13 @@ EXTRA_DIST += metasched/metaschedd.service
 TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.sh \
 	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh \
 	tests/integration/test_siblings.sh tests/integration/test_daemon_down.sh \
-	tests/integration/test_daemon_pg.sh
+	tests/integration/test_daemon_pg.sh tests/integration/test_daemon_learn.sh \
+	tests/integration/test_daemon_boost.sh
 EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
 	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
 	tests/integration/test_daemon_ha.sh tests/integration/test_siblings.sh \
-	tests/integration/test_daemon_down.sh tests/integration/test_daemon_pg.sh
+	tests/integration/test_daemon_down.sh tests/integration/test_daemon_pg.sh \
+	tests/integration/test_daemon_learn.sh tests/integration/test_daemon_boost.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide

@@ -44,8 +44,11 @@ write_conf () {
         echo "metrics_public = yes"
         echo "cycle_s = ${DAEMON_CYCLE_S:-1}"
         echo "leader_takeover_s = 5"
-        echo "refit_s = 0"
+        echo "refit_s = ${DAEMON_REFIT_S:-0}"
         echo "collect_wrapper = $collect"
+        # the test bed's collector settings: the wrapper writes the job's
+        # counters and app where the Prolog and Epilog look for them
+        echo "collect_config = ${MS_COLLECT_CONF_FILE:-$MS_TESTBED_RUN/collect.conf}"
         for l in "$@"; do echo "$l"; done
     } > "$f"
 }

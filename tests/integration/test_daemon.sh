@@ -55,7 +55,8 @@ EOR
     tap_ok "$(ok_if [ "$sq" = "$part|$u|metasched:$id|COMPLETED|$(printf '%d:00' "$lim")" ])" \
         "job $id: $cl job $cjid is on $part, as $u, tagged, COMPLETED, limit $lim min ($sq)"
     sf=$(SLURM_CONF=$conf scontrol show job "$cjid" 2>/dev/null | grep -o 'CPU_max_freq=[0-9]*')
-    tap_ok "$(ok_if [ "$sf" = "CPU_max_freq=$freq" ] && [ "$lim" -ge "$ulim" ] && [ "$ulim" = 7 ])" \
+    [ "$sf" = "CPU_max_freq=$freq" ] && [ "$lim" -ge "$ulim" ] && [ "$ulim" = 7 ]
+    tap_ok $? \
         "job $id: frequency $freq kHz requested ($sf), limit $lim >= the user's $ulim min"
     out=$(cat "$d"/slurm-"$cjid".out 2>/dev/null | grep '^ran as')
     tap_ok "$(ok_if [ "$out" = "ran as $u on $cl partition $part freq $freq meta $id" ])" \
@@ -64,7 +65,8 @@ done
 
 nc=$(q "SELECT jsonb_array_length (candidates) FROM decisions WHERE job_id = $id1")
 ch=$(q "SELECT count(*) FROM decisions d, jsonb_array_elements (d.candidates) c WHERE d.job_id = $id1 AND (c->>'chosen')::boolean AND c->>'cluster' = d.cluster AND c->>'partition' = d.partition AND (c->>'freq_khz')::int = d.freq_khz")
-tap_ok "$(ok_if [ "${nc:-0}" -gt 4 ] && [ "$ch" = 1 ])" "the decision row holds every candidate ($nc) and marks the chosen one ($ch)"
+[ "${nc:-0}" -gt 4 ] && [ "$ch" = 1 ]
+tap_ok $? "the decision row holds every candidate ($nc) and marks the chosen one ($ch)"
 
 # a long job cancelled through the API: the cluster job goes too
 cat > "$d1/long.sh" <<'EOS'
@@ -84,7 +86,8 @@ mscancel=$MS_BUILDDIR/metasched/mscancel
 (cd "$d1" && runuser -u "$u1" -- env METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$mscancel" "$id3") >/dev/null 2>&1
 gone () { s=$(SLURM_CONF=$conf squeue -h -a -t all -j "$cjid" -o %T 2>/dev/null); [ "$s" = CANCELLED ]; }
 wait_for 30 gone; r=$?
-tap_ok "$(ok_if [ $r = 0 ] && st cancelled)" "cancelled through the API: the row is cancelled and $cl job $cjid CANCELLED"
+[ $r = 0 ] && st cancelled
+tap_ok $? "cancelled through the API: the row is cancelled and $cl job $cjid CANCELLED"
 
 tap_ok "$(ok_if test "$(grep -c 'next try in' "$log")" = 0)" "no cluster was ever unreachable meanwhile"
 grep -q "$(head -c 24 "$MS_ALPHA_TOKEN_FILE")" "$log"
