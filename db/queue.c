@@ -116,7 +116,8 @@ queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
                  "SELECT id, owner_name, owner_uid, owner_gid, name, app,"
                  " nodes, script, options::text,"
                  " extract (epoch FROM now () - submitted_at),"
-                 " coalesce (user_time_limit_min, time_limit_min, 0)"
+                 " coalesce (user_time_limit_min, time_limit_min, 0),"
+                 " attempts"
                  " FROM jobs WHERE state = 'queued' AND id > $1::bigint"
                  " ORDER BY id LIMIT $2::integer",
                  2, p, errp);
@@ -137,6 +138,7 @@ queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
         j->options = ms_xstrdup (PQgetvalue (r, i, 8));
         j->age_s = dbl (r, i, 9);
         j->time_limit_min = (uint32_t)u64 (r, i, 10);
+        j->attempts = atoi (PQgetvalue (r, i, 11));
     }
     *np = (size_t)n;
     PQclear (r);

@@ -24,6 +24,7 @@ typedef struct {
     char name[129];
     char app[129];
     int nodes;
+    int attempts;            /* dispatches so far (queue_take_queued) */
     char *script;            /* malloc'd */
     char *options;           /* malloc'd JSON object text */
     double age_s;            /* since submission */

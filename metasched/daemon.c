@@ -61,6 +61,7 @@
 #define REFRESH_YIELD_S 0.5
 #define REFRESH_MAX_AGE_S 30.0
 #define BOOST_WAIT_S 60.0 /* a job to boost that no listing shows: dropped */
+#define MAX_REFUSED 5     /* dispatches a cluster refused: then cancelled */
 
 /* ---- logging ---- */
 
@@ -1400,7 +1401,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
     for (size_t i = 0; i < n; i++) {
         djob_t *x = &b[i];
         char why[1200] = "";
-        bool unknown = false, ok;
+        bool unknown = false, refused = false, ok;
 
         if (!x->committed)
             continue;
@@ -1413,6 +1414,10 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                 snprintf (why, sizeof (why), "submit to %s/%s: %s", cname,
                           pc->name, x->err[c].text);
                 unknown = unknown || unknown_outcome (&x->err[c]);
+                /* slurmctld or slurmrestd said no to this request: sent
+                 * again unchanged, it would be refused again */
+                refused = refused || x->err[c].kind == MS_ERR_HTTP
+                          || x->err[c].kind == MS_ERR_REMOTE;
                 continue;
             }
             subs[i][nsub[i]] = (queue_sub_new_t){
@@ -1429,6 +1434,18 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
             if (queue_note (d->db, x->j.id, why, &e) < 0)
                 goto rollback;
             nsub[i] = 0;
+            continue;
+        }
+        if (nsub[i] == 0 && refused && x->j.attempts + 1 >= MAX_REFUSED) {
+            char last[1300];
+            snprintf (last, sizeof (last),
+                      "refused at each of %d dispatches; the last: %s",
+                      x->j.attempts + 1, why);
+            if (queue_cancel (d->db, x->j.id, "dispatching", last, &ok, &e)
+                < 0)
+                goto rollback;
+            daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", x->j.id,
+                        last);
             continue;
         }
         if (nsub[i] == 0) {
@@ -2125,9 +2142,11 @@ cycle (ms_daemon_t *d)
     free (live);
     if (rc == 0)
         rc = dispatch_queued (d);
+    /* the setting, where an admin set one, else the configuration's
+     * refit_s; 0 in both: never */
     refit_s = d->set.refit_interval_s > 0 ? d->set.refit_interval_s
                                           : d->dc->refit_s;
-    if (rc == 0 && d->dc->refit_s > 0 && mono () - d->last_refit > refit_s)
+    if (rc == 0 && refit_s > 0 && mono () - d->last_refit > refit_s)
         refit (d);
     if (db_reconnects (d->db) != d->db_reconnects_seen) {
         /* a statement found the server gone and made the connection

@@ -26,7 +26,7 @@ settings_init (ms_settings_t *s)
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
     s->priority_boost = true;
-    s->refit_interval_s = 3600;
+    s->refit_interval_s = 0; /* not set: the daemon's refit_s */
 }
 
 static int bad (ms_error_t *errp, const char *key, const char *fmt, ...)
@@ -175,7 +175,11 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
             return bad (errp, key, "must be true or false");
         t.priority_boost = json_is_true (value);
     } else if (!strcmp (key, "refit_interval_s")) {
-        if (number (value, key, 60, INFINITY, &t.refit_interval_s, errp) < 0)
+        /* 0: back to the daemon's refit_s */
+        if (json_is_number (value) && json_number_value (value) == 0)
+            t.refit_interval_s = 0;
+        else if (number (value, key, 60, INFINITY, &t.refit_interval_s, errp)
+                 < 0)
             return -1;
     } else {
         return bad (errp, key, "unknown setting");

@@ -555,7 +555,9 @@ slurmrest_submit_body (const ms_job_request_t *req, ms_error_t *errp)
         json_object_set_new (job, "cpus_per_task",
                              json_integer (req->cpus_per_task));
     if (req->exclusive)
-        json_object_set_new (job, "exclusive", json_string ("true"));
+        /* slurmrestd 0.0.38 takes sbatch's --exclusive words: "exclusive",
+         * "oversubscribe", "user" or "mcs" ("true" is refused) */
+        json_object_set_new (job, "exclusive", json_string ("exclusive"));
     root = json_pack ("{s:s, s:o}", "script", req->script, "job", job);
     if (!root) {
         ms_err (errp, MS_ERR_INPUT,

@@ -12,7 +12,7 @@ tap_need_testbed
 trap daemon_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 16
+tap_plan 18
 
 log=$dtmp/msd.log
 write_conf "$dtmp/msd.conf"
@@ -88,6 +88,19 @@ gone () { s=$(SLURM_CONF=$conf squeue -h -a -t all -j "$cjid" -o %T 2>/dev/null)
 wait_for 30 gone; r=$?
 [ $r = 0 ] && st cancelled
 tap_ok $? "cancelled through the API: the row is cancelled and $cl job $cjid CANCELLED"
+
+# --exclusive reaches the cluster as whole nodes and runs
+out=$(msb "$u1" "$d1" --exclusive job.sh 2>&1); idx=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+if [ -n "$idx" ]; then wait_for 90 done_state "$idx"; r=$?; else r=1; fi
+tap_ok $r "an --exclusive job runs and completes ($out: $(q "SELECT state, cluster, cluster_job_id, last_error FROM jobs WHERE id = ${idx:-0}"))"
+
+# a job every cluster refuses (more CPUs a task than any node has) is not
+# sent again for ever: cancelled with the clusters' answer
+out=$(msb "$u1" "$d1" --cpus-per-task=5000 job.sh 2>&1); idr=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+refused () { [ "$(q "SELECT state FROM jobs WHERE id = $idr")" = cancelled ]; }
+if [ -n "$idr" ]; then wait_for 60 refused; r=$?; else r=1; fi
+[ $r = 0 ] && q "SELECT last_error FROM jobs WHERE id = $idr" | grep -q 'refused at each of 5 dispatches'
+tap_ok $? "a job every cluster refuses is cancelled after 5 dispatches, with the reason ($out: $(q "SELECT state, attempts, left (last_error, 160) FROM jobs WHERE id = ${idr:-0}"))"
 
 tap_ok "$(ok_if test "$(grep -c 'next try in' "$log")" = 0)" "no cluster was ever unreachable meanwhile"
 grep -q "$(head -c 24 "$MS_ALPHA_TOKEN_FILE")" "$log"

@@ -51,7 +51,7 @@ START_TEST (test_defaults)
     ck_assert_double_eq (s.reroute_after_s, 600);
     ck_assert_int_eq (s.max_reroutes, 2);
     ck_assert (s.priority_boost);
-    ck_assert_double_eq (s.refit_interval_s, 3600);
+    ck_assert_double_eq (s.refit_interval_s, 0); /* the daemon's refit_s */
     ck_assert_uint_eq (s.ncaps, 0);
     j = settings_to_json (&s);
     ck_assert_str_eq (json_string_value (json_object_get (j, "policy")),
@@ -119,6 +119,8 @@ START_TEST (test_each_key)
 
     ck_assert_int_eq (set ("refit_interval_s", "60"), 0);
     refused ("refit_interval_s", "59");
+    refused ("refit_interval_s", "-1");
+    ck_assert_int_eq (set ("refit_interval_s", "0"), 0);
 
     refused ("weight_energy", "0.5");
 }
