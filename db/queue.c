@@ -41,67 +41,6 @@ queue_job_free (queue_job_t *j)
 }
 
 int
-queue_queued_ids (db_t *db, size_t max, int64_t **idsp, size_t *np,
-                  ms_error_t *errp)
-{
-    char lim[32];
-    const char *p[1] = { lim };
-    PGresult *r;
-    int n;
-
-    snprintf (lim, sizeof (lim), "%zu", max);
-    r = db_exec (db, "q_queued",
-                 "SELECT id FROM jobs WHERE state = 'queued'"
-                 " ORDER BY id LIMIT $1::integer",
-                 1, p, errp);
-    if (!r)
-        return -1;
-    n = PQntuples (r);
-    *idsp = ms_xcalloc ((size_t)n + 1, sizeof (int64_t));
-    for (int i = 0; i < n; i++)
-        (*idsp)[i] = (int64_t)u64 (r, i, 0);
-    *np = (size_t)n;
-    PQclear (r);
-    return 0;
-}
-
-int
-queue_get (db_t *db, int64_t id, queue_job_t *j, bool *found, ms_error_t *errp)
-{
-    char ids[32];
-    const char *p[1] = { ids };
-    PGresult *r;
-
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    memset (j, 0, sizeof (*j));
-    r = db_exec (db, "q_get",
-                 "SELECT owner_name, owner_uid, owner_gid, name, app,"
-                 " nodes, script, options::text,"
-                 " extract (epoch FROM now () - submitted_at),"
-                 " coalesce (user_time_limit_min, time_limit_min, 0)"
-                 " FROM jobs WHERE id = $1::bigint AND state = 'queued'",
-                 1, p, errp);
-    if (!r)
-        return -1;
-    *found = PQntuples (r) == 1;
-    if (*found) {
-        j->id = id;
-        cp (j->owner, sizeof (j->owner), r, 0, 0);
-        j->uid = atol (PQgetvalue (r, 0, 1));
-        j->gid = atol (PQgetvalue (r, 0, 2));
-        cp (j->name, sizeof (j->name), r, 0, 3);
-        cp (j->app, sizeof (j->app), r, 0, 4);
-        j->nodes = atoi (PQgetvalue (r, 0, 5));
-        j->script = ms_xstrdup (PQgetvalue (r, 0, 6));
-        j->options = ms_xstrdup (PQgetvalue (r, 0, 7));
-        j->age_s = dbl (r, 0, 8);
-        j->time_limit_min = (uint32_t)u64 (r, 0, 9);
-    }
-    PQclear (r);
-    return 0;
-}
-
-int
 queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
                    size_t *np, ms_error_t *errp)
 {
@@ -200,76 +139,6 @@ queue_rollback (db_t *db)
 }
 
 int
-queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c, bool *changed,
-                   ms_error_t *errp)
-{
-    if (db_begin (db, errp) < 0)
-        return -1;
-    if (queue_dispatching_tx (db, id, c, changed, errp) < 0)
-        return tx_fail (db, errp);
-    return db_commit (db, errp);
-}
-
-int
-queue_dispatching_tx (db_t *db, int64_t id, const queue_choice_t *c,
-                      bool *changed, ms_error_t *errp)
-{
-    char ids[32], f[16], t[32], e[32], pw[32], w[32], lim[16], sc[32];
-    long n = 0;
-
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    snprintf (f, sizeof (f), "%u", c->freq_khz);
-    snprintf (t, sizeof (t), "%.17g", c->time_s);
-    snprintf (e, sizeof (e), "%.17g", c->energy_j);
-    snprintf (pw, sizeof (pw), "%.17g", c->power_w);
-    snprintf (w, sizeof (w), "%.17g", c->wait_s);
-    snprintf (lim, sizeof (lim), "%u", c->time_limit_min);
-    snprintf (sc, sizeof (sc), "%.17g", c->score);
-    {
-        const char *p[9] = { ids, c->cluster, c->partition,
-                             f,   t,          e,
-                             pw,  w,          c->time_limit_min ? lim : NULL };
-        const char *q[7] = { ids, c->policy, c->cluster,        c->partition,
-                             f,   sc,        c->candidates_json };
-        /* claim it in the same transaction: one commit, not two */
-        if (db_command (db, "q_claim",
-                        "UPDATE jobs SET state = 'deciding',"
-                        " user_time_limit_min = coalesce (user_time_limit_min,"
-                        " time_limit_min)"
-                        " WHERE id = $1::bigint AND state = 'queued'",
-                        1, p, &n, errp)
-            < 0)
-            return -1;
-        if (n == 1
-            && db_command (db, "q_dispatching",
-                           "UPDATE jobs SET state = 'dispatching',"
-                           " cluster = $2, partition = $3,"
-                           " freq_khz = $4::integer,"
-                           " predicted_time_s = $5::double precision,"
-                           " predicted_energy_j = $6::double precision,"
-                           " predicted_power_w = $7::double precision,"
-                           " predicted_wait_s = $8::double precision,"
-                           " time_limit_min = $9::integer,"
-                           " attempts = attempts + 1"
-                           " WHERE id = $1::bigint AND state = 'deciding'",
-                           9, p, &n, errp)
-                   < 0)
-            return -1;
-        if (n == 1
-            && db_command (db, "q_decision",
-                           "INSERT INTO decisions (job_id, policy, cluster,"
-                           " partition, freq_khz, score, candidates)"
-                           " VALUES ($1::bigint, $2, $3, $4, $5::integer,"
-                           " $6::double precision, $7::jsonb)",
-                           7, q, NULL, errp)
-                   < 0)
-            return -1;
-    }
-    *changed = n == 1;
-    return 0;
-}
-
-int
 queue_dispatching_many (db_t *db, const int64_t *ids,
                         const queue_choice_t *cs, size_t n, bool *changed,
                         ms_error_t *errp)
@@ -364,21 +233,6 @@ insert_sub (db_t *db, int64_t id, const queue_sub_new_t *s, const char *state,
                        " VALUES ($1::bigint, $2, $3, $4::integer, $5::bigint,"
                        " $6::integer, $7) ON CONFLICT DO NOTHING",
                        7, p, NULL, errp);
-}
-
-int
-queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs, size_t n,
-                 bool *changed, ms_error_t *errp)
-{
-    /* no wait for the flush: were this commit lost with the server, the
-     * row would be dispatching again and reconciliation adopts the cluster
-     * job by its tag (doc/daemon.md, Exactly once). The dispatching commit
-     * before the submit keeps its wait. */
-    if (queue_begin (db, false, errp) < 0)
-        return -1;
-    if (queue_submitted_tx (db, id, subs, n, changed, errp) < 0)
-        return tx_fail (db, errp);
-    return db_commit (db, errp);
 }
 
 int

@@ -33,10 +33,6 @@ typedef struct {
 
 void queue_job_free (queue_job_t *j);
 
-/* Ids of up to max queued jobs, oldest first. */
-int queue_queued_ids (db_t *db, size_t max, int64_t **idsp, size_t *np,
-                      ms_error_t *errp);
-
 /* Up to max queued jobs with ids above `after`, oldest first (the cycle's
  * dispatch batch); free each with queue_job_free and the array with free. */
 int queue_take_queued (db_t *db, int64_t after, size_t max,
@@ -49,9 +45,6 @@ int queue_begin (db_t *db, bool wait_flush, ms_error_t *errp);
 int queue_commit (db_t *db, ms_error_t *errp);
 void queue_rollback (db_t *db);
 
-/* A queued job's row; *found false when it is no longer queued. */
-int queue_get (db_t *db, int64_t id, queue_job_t *j, bool *found,
-               ms_error_t *errp);
 /* queued -> deciding; *claimed false when the job is no longer queued. */
 int queue_claim (db_t *db, int64_t id, bool *claimed, ms_error_t *errp);
 
@@ -67,17 +60,10 @@ typedef struct {
 } queue_choice_t;
 
 /* queued -> deciding -> dispatching with the choice, and the decision row,
- * in one transaction (committed before anything is submitted); *changed is
- * false when the job was no longer queued (cancelled meanwhile). */
-int queue_dispatching (db_t *db, int64_t id, const queue_choice_t *c,
-                       bool *changed, ms_error_t *errp);
-/* The same inside the caller's transaction (queue_begin with wait_flush:
- * the commit must be on disk before anything is submitted). */
-int queue_dispatching_tx (db_t *db, int64_t id, const queue_choice_t *c,
-                          bool *changed, ms_error_t *errp);
-
-/* queue_dispatching_tx for n jobs at once, in one round trip to the
- * server (inside the caller's transaction); changed[i] for ids[i]. */
+ * for n jobs in one round trip to the server, inside the caller's
+ * transaction (queue_begin with wait_flush: it must be on disk before
+ * anything is submitted); changed[i] is false when ids[i] was no longer
+ * queued (cancelled meanwhile). */
 int queue_dispatching_many (db_t *db, const int64_t *ids,
                             const queue_choice_t *cs, size_t n, bool *changed,
                             ms_error_t *errp);
@@ -91,14 +77,12 @@ typedef struct {
 } queue_sub_new_t;
 
 /* dispatching -> submitted with the first submission's cluster job id,
- * and a job_submissions row for each of subs, in one transaction. When the
- * job left dispatching meanwhile (cancelled), the rows are still recorded
- * and *changed is false: the caller cancels them on the clusters. */
-int queue_submitted (db_t *db, int64_t id, const queue_sub_new_t *subs,
-                     size_t n, bool *changed, ms_error_t *errp);
-/* The same inside the caller's transaction (which need not wait for the
- * flush: a lost commit leaves the row dispatching, and reconciliation
- * adopts the cluster job by its tag). */
+ * and a job_submissions row for each of subs, inside the caller's
+ * transaction (which need not wait for the flush: a lost commit leaves the
+ * row dispatching, and reconciliation adopts the cluster job by its tag).
+ * When the job left dispatching meanwhile (cancelled), the rows are still
+ * recorded and *changed is false: the caller cancels them on the
+ * clusters. */
 int queue_submitted_tx (db_t *db, int64_t id, const queue_sub_new_t *subs,
                         size_t n, bool *changed, ms_error_t *errp);
 
