@@ -304,14 +304,20 @@ cluster_job (const cluster_t *c, uint64_t id)
     return bsearch (&key, c->jobs, c->njobs, sizeof (*c->jobs), cmp_jobinfo);
 }
 
+/* The next wait after a failed reading: 1, 2, 4, ... BACKOFF_MAX_S s. */
+static double
+backoff_next (double cur)
+{
+    double b = cur > 0 ? cur * 2 : 1;
+    return b > BACKOFF_MAX_S ? BACKOFF_MAX_S : b;
+}
+
 static void
 cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e)
 {
     double now = mono ();
     c->failures++;
-    c->backoff = c->backoff > 0 ? c->backoff * 2 : 1;
-    if (c->backoff > BACKOFF_MAX_S)
-        c->backoff = BACKOFF_MAX_S;
+    c->backoff = backoff_next (c->backoff);
     c->retry_at = now + c->backoff;
     ms_strlcpy (c->last_error, e->text, sizeof (c->last_error));
     daemon_log (c->up ? LOG_ERR : LOG_WARNING,
@@ -424,9 +430,7 @@ refresher_main (void *arg)
                 parts = NULL;
                 jobs = NULL;
                 np = nj = 0;
-                back[i] = back[i] > 0 ? back[i] * 2 : 1;
-                if (back[i] > BACKOFF_MAX_S)
-                    back[i] = BACKOFF_MAX_S;
+                back[i] = backoff_next (back[i]);
                 retry[i] = mono () + back[i];
             } else {
                 qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
@@ -987,17 +991,22 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
  * when the cluster's job list is next read (apply_boosts), which gives its
  * current priority: no round trip stands between one submit and the next,
  * and no listing is read for the boosts alone. */
+/* Append b to cluster c's boosts to make; caller holds rmu. */
+static void
+boost_push (cluster_t *c, boost_t b)
+{
+    if (c->nboost == c->boostcap) {
+        c->boostcap = c->boostcap ? c->boostcap * 2 : 16;
+        c->boost = ms_xrealloc (c->boost, c->boostcap * sizeof (*c->boost));
+    }
+    c->boost[c->nboost++] = b;
+}
+
 static void
 boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
 {
     pthread_mutex_lock (&d->rmu);
-    if (cl->nboost == cl->boostcap) {
-        cl->boostcap = cl->boostcap ? cl->boostcap * 2 : 16;
-        cl->boost = ms_xrealloc (cl->boost, cl->boostcap * sizeof (*cl->boost));
-    }
-    cl->boost[cl->nboost].id = bid;
-    cl->boost[cl->nboost].at = mono ();
-    cl->nboost++;
+    boost_push (cl, (boost_t){ .id = bid, .at = mono () });
     pthread_mutex_unlock (&d->rmu);
 }
 
@@ -1059,13 +1068,8 @@ apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
         }
     }
     pthread_mutex_lock (&d->rmu);
-    for (size_t k = 0; k < kept; k++) {
-        if (c->nboost == c->boostcap) {
-            c->boostcap = c->boostcap ? c->boostcap * 2 : 16;
-            c->boost = ms_xrealloc (c->boost, c->boostcap * sizeof (*c->boost));
-        }
-        c->boost[c->nboost++] = q[k];
-    }
+    for (size_t k = 0; k < kept; k++)
+        boost_push (c, q[k]);
     pthread_mutex_unlock (&d->rmu);
     free (q);
     if (done) {
