@@ -25,6 +25,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -51,7 +52,17 @@ typedef struct {
     const char *cwd;
     int n;
     double timeout_s;
+    /* the phase's cluster jobs, cancelled once its figures are taken */
+    size_t *cancel_cl;
+    uint64_t *cancel_id;
+    size_t ncancel;
+    /* machine and per-command CPU at the phase's start and end */
+    unsigned long long busy0, total0, busy1, total1;
+    struct comm *c0, *c1;
+    size_t nc0, nc1;
 } bench_t;
+
+static void phase_mark (bench_t *B, bool end);
 
 static double
 now (void)
@@ -82,6 +93,108 @@ cpu_ticks (unsigned long long *busy, unsigned long long *total)
     fclose (f);
 }
 
+/* CPU time so far (clock ticks) of the live processes, summed by command
+ * name: where a phase's cores went. */
+#define NCOMM 256
+typedef struct comm {
+    char name[32];
+    unsigned long long ticks;
+} comm_t;
+
+static size_t
+comm_ticks (comm_t *t)
+{
+    DIR *dir = opendir ("/proc");
+    struct dirent *de;
+    size_t n = 0;
+
+    if (!dir)
+        return 0;
+    while ((de = readdir (dir))) {
+        char path[300], buf[1024], *l, *r;
+        unsigned long long ut = 0, st = 0;
+        int ppid = 0;
+        FILE *f;
+        size_t k;
+
+        if (de->d_name[0] < '0' || de->d_name[0] > '9')
+            continue;
+        snprintf (path, sizeof (path), "/proc/%s/stat", de->d_name);
+        if (!(f = fopen (path, "r")))
+            continue;
+        buf[0] = '\0';
+        if (!fgets (buf, sizeof (buf), f)) {
+            fclose (f);
+            continue;
+        }
+        fclose (f);
+        /* pid (comm) state ppid ... utime(14) stime(15) */
+        if (!(l = strchr (buf, '(')) || !(r = strrchr (buf, ')'))
+            || sscanf (r + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+                              "%llu %llu",
+                       &ppid, &ut, &st)
+                   != 3
+            || ppid == 2 || !strcmp (de->d_name, "2"))
+            continue; /* kernel threads rename themselves */
+        *r = '\0';
+        for (k = 0; k < n && strcmp (t[k].name, l + 1); k++)
+            ;
+        if (k == n) {
+            if (n == NCOMM)
+                continue;
+            snprintf (t[n].name, sizeof (t[n].name), "%s", l + 1);
+            t[n++].ticks = 0;
+        }
+        t[k].ticks += ut + st;
+    }
+    closedir (dir);
+    return n;
+}
+
+/* Take the CPU figures at the start or the end of the timed part. */
+static void
+phase_mark (bench_t *B, bool end)
+{
+    if (end) {
+        cpu_ticks (&B->busy1, &B->total1);
+        B->nc1 = comm_ticks (B->c1);
+    } else {
+        cpu_ticks (&B->busy0, &B->total0);
+        B->nc0 = comm_ticks (B->c0);
+    }
+}
+
+/* Print the commands that used the most CPU between two comm_ticks. */
+static void
+comm_print (const comm_t *a, size_t na, const comm_t *b, size_t nb, double secs)
+{
+    long hz = sysconf (_SC_CLK_TCK);
+    comm_t d[NCOMM];
+    size_t nd = 0;
+
+    for (size_t i = 0; i < nb; i++) {
+        unsigned long long before = 0;
+        for (size_t k = 0; k < na; k++)
+            if (!strcmp (a[k].name, b[i].name))
+                before = a[k].ticks;
+        if (b[i].ticks > before) {
+            d[nd] = b[i];
+            d[nd++].ticks = b[i].ticks - before;
+        }
+    }
+    for (size_t i = 0; i < nd; i++)
+        for (size_t k = i + 1; k < nd; k++)
+            if (d[k].ticks > d[i].ticks) {
+                comm_t x = d[i];
+                d[i] = d[k];
+                d[k] = x;
+            }
+    printf ("          cores by command:");
+    for (size_t i = 0; i < nd && i < 7; i++)
+        printf (" %s %.2f", d[i].name, (double)d[i].ticks / hz / secs);
+    printf ("\n");
+}
+
 static void
 usage (FILE *f)
 {
@@ -95,20 +208,36 @@ usage (FILE *f)
                 "them\n");
 }
 
-/* Cancel cluster job id on the cluster named cname (errors are reported,
- * not fatal: the job would only begin in an hour). */
+/* Note cluster job id on the cluster named cname, to cancel after the
+ * phase's figures are taken. */
 static void
 cancel_on (bench_t *B, const char *cname, uint64_t id)
 {
-    ms_error_t err;
-
     for (size_t i = 0; i < B->site->nclusters; i++)
         if (B->b[i] && !strcmp (B->site->clusters[i].name, cname)) {
-            if (backend_cancel (B->b[i], id, &err) < 0)
-                fprintf (stderr, "bench_submit: cancel %s job %llu: %s\n",
-                         cname, (unsigned long long)id, err.text);
+            B->cancel_cl = ms_xrealloc (B->cancel_cl, (B->ncancel + 1)
+                                                          * sizeof (size_t));
+            B->cancel_id = ms_xrealloc (B->cancel_id, (B->ncancel + 1)
+                                                          * sizeof (uint64_t));
+            B->cancel_cl[B->ncancel] = i;
+            B->cancel_id[B->ncancel++] = id;
             return;
         }
+}
+
+/* Cancel the noted jobs (errors are reported, not fatal: the jobs would
+ * only begin in an hour). */
+static void
+cancel_noted (bench_t *B)
+{
+    ms_error_t err;
+
+    for (size_t k = 0; k < B->ncancel; k++)
+        if (backend_cancel (B->b[B->cancel_cl[k]], B->cancel_id[k], &err) < 0)
+            fprintf (stderr, "bench_submit: cancel %s job %llu: %s\n",
+                     B->site->clusters[B->cancel_cl[k]].name,
+                     (unsigned long long)B->cancel_id[k], err.text);
+    B->ncancel = 0;
 }
 
 /* Direct: round-robin over every partition; *secsp until the last is
@@ -122,8 +251,10 @@ bench_direct (bench_t *B, double *secsp)
     const char *env[] = { "PATH=/usr/bin:/bin", NULL };
     int accepted = 0, rc = -1;
     ms_error_t err;
-    double t0 = now ();
+    double t0;
 
+    phase_mark (B, false);
+    t0 = now ();
     for (int k = 0; k < B->n; k++) {
         const ms_partconf_t *p = &site->parts[(size_t)k % site->nparts];
         ms_job_request_t req = {
@@ -150,6 +281,7 @@ bench_direct (bench_t *B, double *secsp)
         cl[accepted++] = p->cluster;
     }
     *secsp = now () - t0;
+    phase_mark (B, true);
     rc = accepted;
 out:
     for (int k = 0; k < accepted; k++)
@@ -172,9 +304,11 @@ bench_metasched (bench_t *B, ms_client_t *c, double *secsp,
         "bench-metasched", "nodes", 1, "time_limit_min", 1, "cwd", B->cwd,
         "stdout", "/dev/null", "environment", "PATH=/usr/bin:/bin",
         "begin_time", (json_int_t)time (NULL) + BEGIN_AFTER_S);
-    double t0 = now ();
+    double t0;
     int rc = -1, waiting = B->n, accepted = 0, posted = 0;
 
+    phase_mark (B, false);
+    t0 = now ();
     for (int k = 0; k < B->n; k++) {
         json_t *reply = NULL;
         if (ms_client_call (c, "POST", "/v1/jobs", req, NULL, &reply, &err)
@@ -188,10 +322,28 @@ bench_metasched (bench_t *B, ms_client_t *c, double *secsp,
         json_decref (reply);
     }
     *submit_secsp = now () - t0;
+    /* the batches go out oldest first: wait for the last job to leave
+     * metasched (one row a look, so that watching costs the daemon
+     * little), then make sure with the whole list */
     while (waiting > 0 && now () - t0 < B->timeout_s) {
         json_t *reply = NULL, *job;
         size_t i;
+        char target[64];
+        const char *st;
 
+        snprintf (target, sizeof (target), "/v1/jobs/%lld", ids[B->n - 1]);
+        if (ms_client_call (c, "GET", target, NULL, NULL, &reply, &err) < 0) {
+            fprintf (stderr, "bench_submit: GET %s: %s\n", target, err.text);
+            goto out;
+        }
+        st = json_string_value (json_object_get (reply, "state"));
+        waiting = !st || !strcmp (st, "queued") || !strcmp (st, "deciding")
+                  || !strcmp (st, "dispatching");
+        json_decref (reply);
+        if (waiting) {
+            usleep (10000);
+            continue;
+        }
         if (ms_client_call (c, "GET",
                             "/v1/jobs?state=queued,deciding,dispatching", NULL,
                             NULL, &reply, &err)
@@ -199,7 +351,6 @@ bench_metasched (bench_t *B, ms_client_t *c, double *secsp,
             fprintf (stderr, "bench_submit: GET /v1/jobs: %s\n", err.text);
             goto out;
         }
-        waiting = 0;
         json_array_foreach (json_object_get (reply, "jobs"), i, job)
         {
             long long id = json_integer_value (json_object_get (job, "id"));
@@ -212,6 +363,7 @@ bench_metasched (bench_t *B, ms_client_t *c, double *secsp,
             usleep (20000);
     }
     *secsp = now () - t0;
+    phase_mark (B, true);
     if (waiting)
         fprintf (stderr,
                  "bench_submit: %d of %d jobs still waiting in metasched "
@@ -382,14 +534,15 @@ main (int argc, char **argv)
     for (int r = 0; r < rounds && ok; r++) {
         for (int phase = 0; phase < 2 && ok; phase++) {
             double t = 0, t_calls = 0, cores;
-            unsigned long long b0, a0, b1, a1;
+            comm_t c0[NCOMM], c1[NCOMM];
             int got;
 
             bool direct_now = (phase == 0) == (r % 2 == 0);
             if (direct_now ? !want_d : !want_m)
                 continue;
             quiet (&B);
-            cpu_ticks (&b0, &a0);
+            B.c0 = c0;
+            B.c1 = c1;
             if (direct_now) {
                 /* a site without metasched: no daemon reads the clusters */
                 if (daemon_pid > 0 && kill ((pid_t)daemon_pid, SIGSTOP) < 0) {
@@ -399,32 +552,31 @@ main (int argc, char **argv)
                 }
                 if (daemon_pid > 0)
                     sleep (1); /* let a reading under way drain */
-                cpu_ticks (&b0, &a0);
                 got = bench_direct (&B, &t);
-                cpu_ticks (&b1, &a1);
                 if (daemon_pid > 0)
                     kill ((pid_t)daemon_pid, SIGCONT);
-                cores = a1 > a0 ? (double)(b1 - b0) / (a1 - a0) * ncpu : 0;
-                ok = got > 0;
-                if (ok) {
-                    rd[r] = got / t;
-                    printf ("round %d  direct slurmrestd:  %5d accepted in "
-                            "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy\n",
-                            r + 1, got, t, rd[r], cores, ncpu);
-                }
-            } else {
+            } else
                 got = bench_metasched (&B, c, &t, &t_calls);
-                cpu_ticks (&b1, &a1);
-                cores = a1 > a0 ? (double)(b1 - b0) / (a1 - a0) * ncpu : 0;
-                ok = got > 0;
-                if (ok) {
-                    rm[r] = got / t;
-                    printf ("round %d  through metasched:  %5d accepted in "
-                            "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy "
-                            "(POST /v1/jobs alone: %.1f calls/s)\n",
-                            r + 1, got, t, rm[r], cores, ncpu, B.n / t_calls);
-                }
+            cancel_noted (&B);
+            ok = got > 0;
+            if (!ok)
+                break;
+            cores = B.total1 > B.total0 ? (double)(B.busy1 - B.busy0)
+                                              / (B.total1 - B.total0) * ncpu
+                                        : 0;
+            if (direct_now) {
+                rd[r] = got / t;
+                printf ("round %d  direct slurmrestd:  %5d accepted in "
+                        "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy\n",
+                        r + 1, got, t, rd[r], cores, ncpu);
+            } else {
+                rm[r] = got / t;
+                printf ("round %d  through metasched:  %5d accepted in "
+                        "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy "
+                        "(POST /v1/jobs alone: %.1f calls/s)\n",
+                        r + 1, got, t, rm[r], cores, ncpu, B.n / t_calls);
             }
+            comm_print (c0, B.nc0, c1, B.nc1, t);
             fflush (stdout);
         }
         if (ok && want_d && want_m) {
@@ -451,6 +603,8 @@ out:
         if (B.b[i])
             backend_destroy (B.b[i]);
     free (B.b);
+    free (B.cancel_cl);
+    free (B.cancel_id);
     ms_client_close (c);
     clusterconf_free (site);
     return rc;

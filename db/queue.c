@@ -202,7 +202,7 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
                    " INSERT INTO decisions (job_id, policy, cluster,"
                    " partition, freq_khz, score, candidates)"
                    " SELECT u.id, $10, $2, $3, $4::integer,"
-                   " $11::double precision, $12::jsonb FROM u",
+                   " $11::double precision, $12::json FROM u",
             .n = 12,
             .params = x->p,
         };

@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,7 @@ typedef struct {
     /* the refresher's own handle and its latest reading, under rmu */
     ms_backend_t *rb;
     double submitted_at; /* mono () of the latest submit, under rmu */
+    uint64_t unchanged;  /* readings answered "not modified", under rmu */
     bool st_new, st_failed;
     double st_started; /* mono () when the reading began */
     ms_partition_state_t *st_parts;
@@ -449,6 +451,7 @@ refresher_main (void *arg)
                 c->st_err = e;
             c->st_started = started;
             c->st_new = true;
+            c->unchanged = slurmrest_jobs_unchanged (c->rb);
         }
         if (d->refresher_stop)
             break;
@@ -754,12 +757,49 @@ decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
 }
 
 /* Every candidate with its score, for the decisions row and what-if. */
-static json_t *
+/* Append printf-style text to the growing buffer *buf. */
+static void
+cat_printf (char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        int n;
+
+        va_start (ap, fmt);
+        n = vsnprintf (*buf + *len, *cap - *len, fmt, ap);
+        va_end (ap);
+        if (n >= 0 && (size_t)n < *cap - *len) {
+            *len += (size_t)n;
+            return;
+        }
+        *cap = *cap * 2 + (n > 0 ? (size_t)n : 0);
+        *buf = ms_xrealloc (*buf, *cap);
+    }
+}
+
+/* A number for JSON: nine significant digits (plenty for an audit row,
+ * and half the text of seventeen), null where it is not finite. */
+static void
+cat_num (char **buf, size_t *len, size_t *cap, const char *key, double v)
+{
+    if (isfinite (v))
+        cat_printf (buf, len, cap, ",\"%s\":%.9g", key, v);
+    else
+        cat_printf (buf, len, cap, ",\"%s\":null", key);
+}
+
+/* Every candidate of a decision with its prediction, score and rank, as
+ * the JSON text of decisions.candidates (written directly: a jansson
+ * object per candidate cost more than the decision itself). Cluster and
+ * partition names are configuration names (clusterconf.c admits letters,
+ * digits, '-', '_' and '.'), which need no escaping. */
+static char *
 candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                  const ms_decision_t *dec, double *chosen_score)
 {
-    json_t *a = json_array ();
     double emin = INFINITY, wtmin = INFINITY;
+    size_t len = 0, cap = 256 + cs->n * 256;
+    char *buf = ms_xmalloc (cap);
 
     for (size_t i = 0; i < cs->n; i++) {
         if (cs->c[i].e < emin)
@@ -767,6 +807,7 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
         if (cs->c[i].w + cs->c[i].t < wtmin)
             wtmin = cs->c[i].w + cs->c[i].t;
     }
+    cat_printf (&buf, &len, &cap, "[");
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
         const ms_partconf_t *pc = &d->site->parts[c->part];
@@ -778,18 +819,25 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                 rank = (int)k;
         if (rank == 0 && chosen_score)
             *chosen_score = s;
-        json_t *o = json_pack (
-            "{s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b}", "cluster",
-            d->site->clusters[pc->cluster].name, "partition", pc->name,
-            "freq_khz", (json_int_t)c->f_khz, "time_s", c->t, "time_hi_s",
-            c->t_hi, "power_w", c->p, "energy_j", c->e, "wait_s",
-            isfinite (c->w) ? c->w : -1.0, "score", isfinite (s) ? s : -1.0,
-            "chosen", rank == 0);
+        cat_printf (&buf, &len, &cap,
+                    "%s{\"cluster\":\"%s\",\"partition\":\"%s\","
+                    "\"freq_khz\":%u",
+                    i ? "," : "", d->site->clusters[pc->cluster].name,
+                    pc->name, (unsigned)c->f_khz);
+        cat_num (&buf, &len, &cap, "time_s", c->t);
+        cat_num (&buf, &len, &cap, "time_hi_s", c->t_hi);
+        cat_num (&buf, &len, &cap, "power_w", c->p);
+        cat_num (&buf, &len, &cap, "energy_j", c->e);
+        cat_num (&buf, &len, &cap, "wait_s", isfinite (c->w) ? c->w : -1.0);
+        cat_num (&buf, &len, &cap, "score", isfinite (s) ? s : -1.0);
+        cat_printf (&buf, &len, &cap, ",\"chosen\":%s",
+                    rank == 0 ? "true" : "false");
         if (rank >= 0)
-            json_object_set_new (o, "rank", json_integer (rank));
-        json_array_append_new (a, o);
+            cat_printf (&buf, &len, &cap, ",\"rank\":%d", rank);
+        cat_printf (&buf, &len, &cap, "}");
     }
-    return a;
+    cat_printf (&buf, &len, &cap, "]");
+    return buf;
 }
 
 /* The user's limit scaled by the predicted slowdown there (DESIGN.md 5),
@@ -1099,7 +1147,7 @@ typedef struct {
     bool opt;       /* the first choice is the job's optimal partition */
     bool fits_nowhere;
     bool committed; /* dispatching, with its decision, on disk */
-    json_t *cands;
+    char *cands; /* decisions.candidates, JSON text */
     double score;
     int rc[MS_MAX_CHOICES]; /* of each submit: 0 accepted, -1 not */
     uint64_t bid[MS_MAX_CHOICES];
@@ -1266,9 +1314,7 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
         if (x->nch == 0)
             continue;
         pc = &d->site->parts[x->chosen[0].part];
-        /* nine significant digits: plenty for an audit row, and half the
-         * text of seventeen to format and parse */
-        cjs[k] = json_dumps (x->cands, JSON_COMPACT | JSON_REAL_PRECISION (9));
+        cjs[k] = x->cands;
         ids[k] = x->j.id;
         qc[k] = (queue_choice_t){
             .cluster = d->site->clusters[pc->cluster].name,
@@ -1298,8 +1344,6 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
     }
     if (rc < 0)
         daemon_log (LOG_ERR, "dispatching %zu jobs: %s", k, e.text);
-    for (size_t m = 0; m < k; m++)
-        free (cjs[m]);
     free (ids);
     free (qc);
     free (cjs);
@@ -1570,7 +1614,7 @@ batch_finish (ms_daemon_t *d, dbatch_t *x)
     d->record_s += mono () - t0;
     pthread_mutex_unlock (&d->mu);
     for (size_t i = 0; i < x->n; i++) {
-        json_decref (x->b[i].cands);
+        free (x->b[i].cands);
         json_decref (x->b[i].opts);
         queue_job_free (&x->b[i].j);
     }
@@ -2582,6 +2626,13 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
         P ("metaschedd_cluster_submit_seconds_total{cluster=\"%s\"} %.6f\n",
            d->cl[i].conf->name, d->cl[i].submit_s);
     pthread_mutex_unlock (&d->mu);
+    P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
+    pthread_mutex_lock (&d->rmu);
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_readings_unchanged_total{cluster=\"%s\"} "
+           "%" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].unchanged);
+    pthread_mutex_unlock (&d->rmu);
 #undef P
     *textp = buf;
     return 0;

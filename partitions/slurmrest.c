@@ -36,6 +36,15 @@ typedef struct {
     long connect_timeout_ms;
     long timeout_ms;
     CURL *curl;
+    /* the latest job list read through this handle, and the second its
+     * request was sent: the next GET /jobs asks for changes since then,
+     * and slurmctld answers 304 (no body) if its job list has not changed,
+     * so an idle cluster's list is not packed, sent and parsed again */
+    ms_job_info_t *jcache;
+    size_t njcache;
+    time_t jcache_at;
+    bool jcache_ok;
+    uint64_t jobs_unchanged; /* 304 answers */
 } slurmrest_t;
 
 /* ---- parsing --------------------------------------------------------------- */
@@ -697,15 +706,42 @@ sr_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
     slurmrest_t *s = ctx;
     ms_buf_t ans;
     long status = 0;
+    char path[128];
+    time_t sent = time (NULL);
     int rc;
 
-    if (rest_exchange (s, "GET", API "/jobs", NULL, NULL, &ans, &status, errp)
-        < 0)
+    /* changes at or after update_time give the whole list again, so the
+     * second the previous request was sent misses nothing that happened
+     * while it was answered */
+    if (s->jcache_ok)
+        snprintf (path, sizeof (path), API "/jobs?update_time=%lld",
+                  (long long)s->jcache_at);
+    else
+        snprintf (path, sizeof (path), API "/jobs");
+    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
         return -1;
+    if (status == 304 && s->jcache_ok) {
+        free (ans.data);
+        s->jobs_unchanged++;
+        *n = s->njcache;
+        *out = ms_xcalloc (s->njcache + 1, sizeof (**out));
+        if (s->njcache)
+            memcpy (*out, s->jcache, s->njcache * sizeof (**out));
+        return 0;
+    }
     rc = slurmrest_parse_jobs (ans.data, ans.len, status, out, n, errp);
     free (ans.data);
-    if (rc < 0)
+    if (rc < 0) {
+        s->jcache_ok = false;
         return request_error (s, "GET", API "/jobs", errp);
+    }
+    free (s->jcache);
+    s->jcache = ms_xcalloc (*n + 1, sizeof (*s->jcache));
+    if (*n)
+        memcpy (s->jcache, *out, *n * sizeof (*s->jcache));
+    s->njcache = *n;
+    s->jcache_at = sent;
+    s->jcache_ok = true;
     return 0;
 }
 
@@ -925,11 +961,22 @@ sr_destroy (void *ctx)
         return;
     if (s->curl)
         curl_easy_cleanup (s->curl);
+    free (s->jcache);
     if (s->token) {
         explicit_bzero (s->token, strlen (s->token));
         free (s->token);
     }
     free (s);
+}
+
+static const struct ms_backend_ops slurmrest_ops;
+
+uint64_t
+slurmrest_jobs_unchanged (const ms_backend_t *b)
+{
+    if (!b || b->ops != &slurmrest_ops)
+        return 0;
+    return ((const slurmrest_t *)b->ctx)->jobs_unchanged;
 }
 
 static const struct ms_backend_ops slurmrest_ops = {

@@ -35,6 +35,11 @@ int slurmrest_create (const slurmrest_opts_t *opts, ms_backend_t **bp,
 int slurmrest_from_conf (const ms_clusterconf_t *c, ms_backend_t **bp,
                          ms_error_t *errp);
 
+/* How many job listings through b (a slurmrest backend) slurmctld
+ * answered "not modified since the previous one", so that the previous
+ * list was given again without being sent; 0 for other backends. */
+uint64_t slurmrest_jobs_unchanged (const ms_backend_t *b);
+
 /* The parsers of slurmrestd's answers, separate from the transport so that
  * tests and the fuzz target can feed them arbitrary bytes. Each checks the
  * answer's "errors" array and the HTTP status (0: not known). */

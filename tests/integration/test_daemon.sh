@@ -63,8 +63,8 @@ EOR
         "job $id: the script ran as $u under the wrapper, with its environment ($out)"
 done
 
-nc=$(q "SELECT jsonb_array_length (candidates) FROM decisions WHERE job_id = $id1")
-ch=$(q "SELECT count(*) FROM decisions d, jsonb_array_elements (d.candidates) c WHERE d.job_id = $id1 AND (c->>'chosen')::boolean AND c->>'cluster' = d.cluster AND c->>'partition' = d.partition AND (c->>'freq_khz')::int = d.freq_khz")
+nc=$(q "SELECT json_array_length (candidates) FROM decisions WHERE job_id = $id1")
+ch=$(q "SELECT count(*) FROM decisions d, json_array_elements (d.candidates) c WHERE d.job_id = $id1 AND (c->>'chosen')::boolean AND c->>'cluster' = d.cluster AND c->>'partition' = d.partition AND (c->>'freq_khz')::int = d.freq_khz")
 [ "${nc:-0}" -gt 4 ] && [ "$ch" = 1 ]
 tap_ok $? "the decision row holds every candidate ($nc) and marks the chosen one ($ch)"
 

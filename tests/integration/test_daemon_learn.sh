@@ -213,7 +213,7 @@ compare () {
          GROUP BY 1),
        cand AS (
          SELECT d.job_id, c->>'cluster' AS cl, c->>'partition' AS pa, (c->>'power_w')::float8 AS pw
-         FROM decisions d, jsonb_array_elements (d.candidates) c, partitions p
+         FROM decisions d, json_array_elements (d.candidates) c, partitions p
          WHERE d.job_id IN ($2, $3) AND p.cluster = c->>'cluster' AND p.name = c->>'partition'
            AND (c->>'freq_khz')::int = p.nominal_khz)
      SELECT p.cluster || '/' || p.name, coalesce (round (a.pw::numeric, 6)::text, '-'),
@@ -233,7 +233,7 @@ for app in "$appa" "$appb"; do
     printf '%s\n' "$rows" | awk -F'|' 'NF == 5 { n++; if ($5 == "-" || ($2 - $5) ^ 2 <= (1e-6 * $5) ^ 2) same++ } END { exit !(n >= 1 && !same) }'
     tap_ok $? "$app before the refit (job $before): predicted otherwise, as an app without history"
 done
-echo "# candidates of $appa before/after: $(q "SELECT job_id, jsonb_array_length (candidates), cluster || '/' || partition || ' ' || freq_khz FROM decisions WHERE job_id IN ($(grep " $appa " "$dtmp/jobs1" | head -1 | cut -d' ' -f1), $(grep " $appa " "$dtmp/jobs2" | head -1 | cut -d' ' -f1)) ORDER BY 1" | tr '\n' ' ')"
+echo "# candidates of $appa before/after: $(q "SELECT job_id, json_array_length (candidates), cluster || '/' || partition || ' ' || freq_khz FROM decisions WHERE job_id IN ($(grep " $appa " "$dtmp/jobs1" | head -1 | cut -d' ' -f1), $(grep " $appa " "$dtmp/jobs2" | head -1 | cut -d' ' -f1)) ORDER BY 1" | tr '\n' ' ')"
 
 # the jobs after the refit run as decided and are measured too
 feed "$dtmp/jobs2"

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,6 +450,81 @@ START_TEST (silent_server_times_out)
 }
 END_TEST
 
+/* A job list read again while nothing changed comes back without being
+ * sent (304 from slurmrestd: the previous list again, unchanged); a job
+ * submitted or cancelled through another handle in the meantime is in
+ * the next list, in its new state. */
+static bool
+listed (const ms_job_info_t *jobs, size_t n, uint64_t id,
+        ms_job_state_t state)
+{
+    for (size_t i = 0; i < n; i++)
+        if (jobs[i].id == id)
+            return jobs[i].state == state;
+    return false;
+}
+
+START_TEST (job_list_changes_only)
+{
+    const char *c = clusters[_i];
+    ms_backend_t *a = open_cluster (c), *other = open_cluster (c);
+    const char *user = testbed_get ("MS_TEST_USER");
+    ms_job_info_t *j1 = NULL, *j2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    bool same = false;
+    char part[64], *sp;
+    uint64_t id;
+    ms_error_t err;
+
+    ck_assert_uint_eq (slurmrest_jobs_unchanged (a), 0);
+    /* other tests may change the cluster meanwhile: a few tries */
+    for (int t = 0; t < 20 && !same; t++) {
+        uint64_t before;
+        free (j1);
+        ck_assert_msg (backend_jobs (a, &j1, &n1, &err) == 0, "%s", err.text);
+        usleep (100000);
+        before = slurmrest_jobs_unchanged (a);
+        free (j2);
+        ck_assert_msg (backend_jobs (a, &j2, &n2, &err) == 0, "%s", err.text);
+        if (slurmrest_jobs_unchanged (a) == before + 1) {
+            same = true;
+            ck_assert_uint_eq (n1, n2);
+            ck_assert (n1 == 0 || !memcmp (j1, j2, n1 * sizeof (*j1)));
+        } else
+            sleep (1);
+    }
+    ck_assert_msg (same, "%s: no listing answered 'not modified' in 20 "
+                         "tries", c);
+
+    ms_strlcpy (part, var (c, "PARTITIONS"), sizeof (part));
+    if ((sp = strchr (part, ' ')))
+        *sp = '\0';
+    ms_job_request_t req = {
+        .user = user, .name = "ms-pending", .partition = part,
+        .time_limit_min = 1, .cwd = "/tmp", .std_out = "/dev/null",
+        .nodes = 1, .begin_time = time (NULL) + 3600,
+        .script = "#!/bin/sh\ntrue\n",
+    };
+    ck_assert_msg (backend_submit (other, &req, &id, &err) == 0, "%s",
+                   err.text);
+    free (j2);
+    ck_assert_msg (backend_jobs (a, &j2, &n2, &err) == 0, "%s", err.text);
+    ck_assert_msg (listed (j2, n2, id, MS_JOB_PENDING),
+                   "%s: job %llu submitted meanwhile is not listed pending", c,
+                   (unsigned long long)id);
+    ck_assert_msg (backend_cancel (other, id, &err) == 0, "%s", err.text);
+    free (j2);
+    ck_assert_msg (backend_jobs (a, &j2, &n2, &err) == 0, "%s", err.text);
+    ck_assert_msg (listed (j2, n2, id, MS_JOB_CANCELLED),
+                   "%s: job %llu cancelled meanwhile is not listed cancelled",
+                   c, (unsigned long long)id);
+    free (j1);
+    free (j2);
+    backend_destroy (a);
+    backend_destroy (other);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -462,6 +538,7 @@ main (void)
     tcase_add_loop_test (tc, ping_partitions_nodes, 0, 3);
     tcase_add_loop_test (tc, submit_runs_as_user, 0, 3);
     tcase_add_loop_test (tc, priority_and_cancel_while_pending, 0, 3);
+    tcase_add_loop_test (tc, job_list_changes_only, 0, 3);
     suite_add_tcase (s, tc);
     TCase *te = tcase_create ("errors");
     tcase_set_timeout (te, 60);
