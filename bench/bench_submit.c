@@ -421,7 +421,10 @@ quiet (bench_t *B)
         }
         sleep (1);
     }
-    sleep (2);
+    /* let metaschedd's refresher read the clusters the cancellations
+     * changed (a full listing each, about a second apiece here), so that
+     * each phase starts on a quiet site */
+    sleep (5);
 }
 
 static int

@@ -143,15 +143,16 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
                         const queue_choice_t *cs, size_t n, bool *changed,
                         ms_error_t *errp)
 {
-    /* per job: the claim, then dispatching and the decision row in one
-     * statement (the insert sees the row only if the update moved it);
-     * all of them in one round trip */
+    /* per job: queued -> dispatching and the decision row in one
+     * statement (the insert sees the row only if the update moved it: a
+     * job cancelled meanwhile is left alone); all of them in one round
+     * trip */
     typedef struct {
         char id[32], f[16], t[32], e[32], pw[32], w[32], lim[16], sc[32];
         const char *p[12];
     } vals_t;
     vals_t *v = ms_xcalloc (n + 1, sizeof (*v));
-    db_stmt_t *st = ms_xcalloc (2 * n + 1, sizeof (*st));
+    db_stmt_t *st = ms_xcalloc (n + 1, sizeof (*st));
     int rc;
 
     for (size_t i = 0; i < n; i++) {
@@ -177,18 +178,11 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
         x->p[9] = c->policy;
         x->p[10] = x->sc;
         x->p[11] = c->candidates_json;
-        st[2 * i] = (db_stmt_t){
-            .name = "q_claim",
-            .sql = "UPDATE jobs SET state = 'deciding',"
-                   " user_time_limit_min = coalesce (user_time_limit_min,"
-                   " time_limit_min)"
-                   " WHERE id = $1::bigint AND state = 'queued'",
-            .n = 1,
-            .params = x->p,
-        };
-        st[2 * i + 1] = (db_stmt_t){
+        st[i] = (db_stmt_t){
             .name = "q_dispatch_decide",
             .sql = "WITH u AS (UPDATE jobs SET state = 'dispatching',"
+                   " user_time_limit_min = coalesce (user_time_limit_min,"
+                   " time_limit_min),"
                    " cluster = $2, partition = $3,"
                    " freq_khz = $4::integer,"
                    " predicted_time_s = $5::double precision,"
@@ -197,7 +191,7 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
                    " predicted_wait_s = $8::double precision,"
                    " time_limit_min = $9::integer,"
                    " attempts = attempts + 1"
-                   " WHERE id = $1::bigint AND state = 'deciding'"
+                   " WHERE id = $1::bigint AND state = 'queued'"
                    " RETURNING id)"
                    " INSERT INTO decisions (job_id, policy, cluster,"
                    " partition, freq_khz, score, candidates)"
@@ -207,9 +201,9 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
             .params = x->p,
         };
     }
-    rc = db_pipeline (db, st, 2 * n, errp);
+    rc = db_pipeline (db, st, n, errp);
     for (size_t i = 0; i < n && rc == 0; i++)
-        changed[i] = st[2 * i + 1].affected == 1;
+        changed[i] = st[i].affected == 1;
     free (st);
     free (v);
     return rc;

@@ -59,8 +59,8 @@ typedef struct {
     const char *candidates_json; /* JSON array */
 } queue_choice_t;
 
-/* queued -> deciding -> dispatching with the choice, and the decision row,
- * for n jobs in one round trip to the server, inside the caller's
+/* queued -> dispatching with the choice, and the decision row, for n jobs
+ * in one round trip to the server, inside the caller's
  * transaction (queue_begin with wait_flush: it must be on disk before
  * anything is submitted); changed[i] is false when ids[i] was no longer
  * queued (cancelled meanwhile). */

@@ -55,10 +55,11 @@
 #define BOOST_PRIORITY 10000      /* PriorityInc: added to the Slurm priority */
 #define UNKNOWN_APP "unknown"
 #define LEADER_CHECK_S 1.0 /* leadership asked again while dispatching */
-/* The refresher yields to dispatch: it does not read a cluster that took a
- * submit in the last REFRESH_YIELD_S (slurmctld packs its whole job list
- * under the job lock, which stalls submits meanwhile), unless its last
- * reading is older than REFRESH_MAX_AGE_S. */
+/* The refresher yields to dispatch: it does not read any cluster while a
+ * cycle dispatches, nor one that took a submit in the last REFRESH_YIELD_S
+ * (slurmctld packs its whole job list under the job lock, which stalls
+ * submits meanwhile, and slurmrestd turns it into JSON on the same CPUs),
+ * unless its last reading is older than REFRESH_MAX_AGE_S. */
 #define REFRESH_YIELD_S 0.5
 #define REFRESH_MAX_AGE_S 30.0
 #define BOOST_WAIT_S 60.0 /* a job to boost that no listing shows: dropped */
@@ -159,6 +160,7 @@ struct ms_daemon {
     bool refresher_on, refresher_stop;
     pthread_mutex_t rmu;
     pthread_cond_t rcond;
+    bool dispatch_busy; /* a cycle is dispatching, under rmu */
 
     pthread_mutex_t mu; /* guards what the hooks read, below */
     predictor_t *pred;
@@ -419,7 +421,7 @@ refresher_main (void *arg)
 
             if (started < retry[i])
                 continue;
-            if (started - c->submitted_at < REFRESH_YIELD_S
+            if ((d->dispatch_busy || started - c->submitted_at < REFRESH_YIELD_S)
                 && started - read_at[i] < REFRESH_MAX_AGE_S)
                 continue; /* dispatch is under way there: later */
             read_at[i] = started;
@@ -1628,8 +1630,16 @@ batch_finish (ms_daemon_t *d, dbatch_t *x)
  * one batch's submits are under way, the next batch is read, decided (on a
  * view that counts the batch before it) and committed; then the first is
  * recorded and the next one's submits start. */
+static void
+set_dispatch_busy (ms_daemon_t *d, bool busy)
+{
+    pthread_mutex_lock (&d->rmu);
+    d->dispatch_busy = busy;
+    pthread_mutex_unlock (&d->rmu);
+}
+
 static int
-dispatch_queued (ms_daemon_t *d)
+dispatch_batches (ms_daemon_t *d)
 {
     double t0 = mono ();
     int64_t last = 0;
@@ -1655,6 +1665,8 @@ dispatch_queued (ms_daemon_t *d)
         if (chunk < DISPATCH_CHUNK)
             chunk *= 2;
         if (n > 0) {
+            if (last == 0)
+                set_dispatch_busy (d, true);
             last = jobs[n - 1].id;
             if (batch_prepare (d, jobs, n, &next) < 0)
                 rc = -1;
@@ -1680,6 +1692,15 @@ dispatch_queued (ms_daemon_t *d)
         submit_start (d, &cur);
         have = true;
     }
+}
+
+/* Dispatch the queued jobs; the refresher reads no cluster meanwhile. */
+static int
+dispatch_queued (ms_daemon_t *d)
+{
+    int rc = dispatch_batches (d);
+    set_dispatch_busy (d, false);
+    return rc;
 }
 
 /* ---- reconciliation and following ---- */

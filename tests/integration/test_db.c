@@ -278,6 +278,14 @@ START_TEST (constraints_reject_nonsense)
     sql_ok (db, "UPDATE jobs SET state = 'deciding'");
     sql_ok (db, "UPDATE jobs SET state = 'cancelled'");
     sql_fails (db, "UPDATE jobs SET state = 'queued'", "23514");
+    /* a decided job goes from queued straight to dispatching (migration
+     * 5), and never back to deciding */
+    sql_ok (db, "INSERT INTO jobs (owner_uid, owner_gid, owner_name, script)"
+                " VALUES (1001, 1001, 'msuser', '#!/bin/sh')");
+    sql_ok (db, "UPDATE jobs SET state = 'dispatching' WHERE state = 'queued'");
+    sql_fails (db, "UPDATE jobs SET state = 'deciding' WHERE state ="
+                   " 'dispatching'",
+               "23514");
     sql_fails (db, "INSERT INTO jobs (owner_uid, owner_gid, owner_name, script)"
                    " VALUES (-1, 0, 'x', 'y')",
                "23514");
@@ -288,6 +296,51 @@ START_TEST (constraints_reject_nonsense)
     ck_assert_int_eq (count (db, "SELECT count (*) FROM apps WHERE name ="
                                  " 'newapp'"),
                       1);
+    db_close (db);
+}
+END_TEST
+
+/* metasched_jobs carries a job's id and state when it is queued or
+ * cancelled, the changes that wake the daemon, and nothing for the
+ * others. */
+START_TEST (notices_for_queued_and_cancelled)
+{
+    db_t *db = open_as ("MS_PG_CONNINFO"), *l = open_as ("MS_PG_CONNINFO");
+    PGconn *lc = db_conn (l);
+    char want[2][64], got[8][64];
+    int ngot = 0;
+    long id;
+
+    migrate (db, 0, db_schema_latest ());
+    sql_ok (l, "LISTEN metasched_jobs");
+    sql_ok (db, "INSERT INTO jobs (owner_uid, owner_gid, owner_name, script)"
+                " VALUES (1001, 1001, 'msuser', '#!/bin/sh')");
+    id = count (db, "SELECT max (id) FROM jobs");
+    sql_ok (db, "UPDATE jobs SET state = 'dispatching' WHERE state = 'queued'");
+    sql_ok (db, "UPDATE jobs SET state = 'cancelled' WHERE state ="
+                " 'dispatching'");
+    snprintf (want[0], sizeof (want[0]), "%ld queued", id);
+    snprintf (want[1], sizeof (want[1]), "%ld cancelled", id);
+    /* all three commits are done: wait up to 5 s for the two notices,
+     * then a moment more for any that should not come */
+    for (int t = 0; t < 60 && ngot < 3; t++) {
+        PGnotify *n;
+        usleep (100000);
+        ck_assert (PQconsumeInput (lc));
+        while ((n = PQnotifies (lc))) {
+            if (ngot < 8)
+                snprintf (got[ngot++], sizeof (got[0]), "%s", n->extra);
+            PQfreemem (n);
+        }
+        if (ngot == 2 && t < 50)
+            t = 50;
+    }
+    ck_assert_msg (ngot == 2, "%d notices (wanted 2: '%s', '%s'), the first "
+                              "'%s'",
+                   ngot, want[0], want[1], ngot ? got[0] : "");
+    ck_assert_str_eq (got[0], want[0]);
+    ck_assert_str_eq (got[1], want[1]);
+    db_close (l);
     db_close (db);
 }
 END_TEST
@@ -596,6 +649,7 @@ main (void)
     tcase_add_test (tc, rerun_is_a_no_op);
     tcase_add_test (tc, upgrade_keeps_data);
     tcase_add_test (tc, constraints_reject_nonsense);
+    tcase_add_test (tc, notices_for_queued_and_cancelled);
     tcase_add_test (tc, least_privilege);
     tcase_add_test (tc, inserts_exactly_once_in_batches);
     tcase_add_test (tc, reconnects_when_dropped);
