@@ -50,6 +50,7 @@
 #define DISPATCH_CHUNK 64         /* queued rows read at a time, at most */
 #define DISPATCH_FIRST 8          /* the first batch of a cycle: the pipeline
                                      fills sooner; each next one doubles */
+#define DISPATCH_INFLIGHT 3       /* batches under way at once, at most */
 #define CYCLE_DISPATCH_MAX_S 20.0 /* then refresh the clusters */
 #define LOST_AFTER_S 120.0        /* a recorded submission no cluster lists */
 #define BOOST_PRIORITY 10000      /* PriorityInc: added to the Slurm priority */
@@ -130,6 +131,12 @@ typedef struct {
     ms_backend_t *rb;
     double submitted_at; /* mono () of the latest submit, under rmu */
     uint64_t unchanged;  /* readings answered "not modified", under rmu */
+    /* the dispatch's submit workers take turns per cluster, in batch
+     * order (tickets and serving under wmu); what stopped the cluster in
+     * this dispatch is read and written by the worker whose turn it is */
+    uint64_t tickets, serving;
+    bool dstop;
+    char dstopwhy[sizeof (((ms_error_t *)0)->text)];
     bool st_new, st_failed;
     double st_started; /* mono () when the reading began */
     ms_partition_state_t *st_parts;
@@ -161,6 +168,17 @@ struct ms_daemon {
     pthread_mutex_t rmu;
     pthread_cond_t rcond;
     bool dispatch_busy; /* a cycle is dispatching, under rmu */
+    /* the submit workers' turns (cluster_t tickets, serving) */
+    pthread_mutex_t wmu;
+    pthread_cond_t wcond;
+    /* copies of jobs cancelled while they were being submitted: cancelled
+     * once the dispatch's workers are done with the clusters' handles */
+    struct {
+        size_t cl;
+        uint64_t bid;
+        char cluster[MS_NAME_MAX];
+    } *late;
+    size_t nlate;
 
     pthread_mutex_t mu; /* guards what the hooks read, below */
     predictor_t *pred;
@@ -179,6 +197,7 @@ struct ms_daemon {
     double last_cycle_s, decide_s;
     uint64_t batches;
     double commit_s, submit_s, record_s; /* of the dispatch batches */
+    double submit_mark; /* when the latest batch's submits were done */
 };
 
 static double
@@ -1157,13 +1176,17 @@ typedef struct {
 } djob_t;
 
 /* The submits of a batch to one cluster, in one thread of their own: the
- * clusters take their submits side by side. */
+ * clusters take their submits side by side, and each cluster takes the
+ * batches in order (its workers take turns), so that a cluster that is
+ * done with one batch goes on with the next while another cluster still
+ * works on the first. */
 typedef struct {
     ms_daemon_t *d;
     size_t cl;
     djob_t *b;
     size_t n;
     bool siblings;
+    uint64_t ticket; /* this worker's turn on its cluster */
     uint64_t accepted;
     double busy_s; /* in backend_submit */
     bool failed; /* could not connect: the cluster goes into backoff */
@@ -1177,9 +1200,12 @@ submit_worker (void *arg)
 {
     sworker_t *w = arg;
     ms_daemon_t *d = w->d;
-    bool stop = false;
-    char stopwhy[sizeof (((ms_error_t *)0)->text)] = "";
+    cluster_t *cl = &d->cl[w->cl];
 
+    pthread_mutex_lock (&d->wmu);
+    while (cl->serving != w->ticket)
+        pthread_cond_wait (&d->wcond, &d->wmu);
+    pthread_mutex_unlock (&d->wmu);
     for (size_t i = 0; i < w->n; i++) {
         djob_t *b = &w->b[i];
         if (!b->committed)
@@ -1189,11 +1215,12 @@ submit_worker (void *arg)
             ms_error_t *e = &b->err[c];
             if (pc->cluster != w->cl)
                 continue;
-            if (stop) {
-                /* the cluster just failed: the rest wait for the next
-                 * decision rather than each for its own timeout */
+            if (cl->dstop) {
+                /* the cluster failed in this dispatch: the rest wait for
+                 * the next decision rather than each for its own
+                 * timeout */
                 b->rc[c] = -1;
-                ms_err (e, MS_ERR_CONNECT, "not submitted: %s", stopwhy);
+                ms_err (e, MS_ERR_CONNECT, "not submitted: %s", cl->dstopwhy);
                 continue;
             }
             double t0 = mono ();
@@ -1211,12 +1238,16 @@ submit_worker (void *arg)
                 w->fail = *e;
             }
             if (e->kind == MS_ERR_CONNECT || unknown_outcome (e)) {
-                stop = true;
-                snprintf (stopwhy, sizeof (stopwhy), "%s failed earlier: %s",
-                          d->cl[w->cl].conf->name, e->text);
+                cl->dstop = true;
+                snprintf (cl->dstopwhy, sizeof (cl->dstopwhy),
+                          "%s failed earlier: %s", cl->conf->name, e->text);
             }
         }
     }
+    pthread_mutex_lock (&d->wmu);
+    cl->serving++;
+    pthread_cond_broadcast (&d->wcond);
+    pthread_mutex_unlock (&d->wmu);
     return NULL;
 }
 
@@ -1383,6 +1414,7 @@ submit_start (ms_daemon_t *d, dbatch_t *x)
                     work = true;
         if (!work)
             continue;
+        w->ticket = d->cl[ci].tickets++; /* only this thread hands them out */
         sigset_t all, old;
         sigfillset (&all);
         pthread_sigmask (SIG_SETMASK, &all, &old);
@@ -1400,6 +1432,7 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
 {
     uint64_t *acc = ms_xcalloc (d->ncl + 1, sizeof (uint64_t));
     double *busy = ms_xcalloc (d->ncl + 1, sizeof (double));
+    double end;
 
     for (size_t ci = 0; ci < d->ncl; ci++) {
         sworker_t *w = &x->w[ci];
@@ -1416,7 +1449,11 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
         d->cl[ci].submits += acc[ci];
         d->cl[ci].submit_s += busy[ci];
     }
-    d->submit_s += mono () - x->t_start;
+    /* wall time with submits under way: batches overlap, count it once */
+    end = mono ();
+    d->submit_s += end - (x->t_start > d->submit_mark ? x->t_start
+                                                      : d->submit_mark);
+    d->submit_mark = end;
     pthread_mutex_unlock (&d->mu);
     free (acc);
     free (busy);
@@ -1520,16 +1557,17 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
             continue;
         d->dispatched++;
         if (!kept[i]) {
-            /* cancelled while it was being submitted */
+            /* cancelled while it was being submitted: its copies are
+             * cancelled once the workers are done with the handles */
             for (size_t s = 0; s < nsub[i]; s++) {
-                long ci = cluster_index (d, subs[i][s].cluster);
-                int crc = backend_cancel (d->cl[ci].b,
-                                          subs[i][s].cluster_job_id, &e);
-                d->cl[ci].last_action = mono ();
-                if (crc == 0)
-                    queue_sub_state (d->db, subs[i][s].cluster,
-                                     subs[i][s].cluster_job_id, "cancelled",
-                                     &e);
+                d->late = ms_xrealloc (d->late,
+                                       (d->nlate + 1) * sizeof (*d->late));
+                d->late[d->nlate].cl
+                    = (size_t)cluster_index (d, subs[i][s].cluster);
+                d->late[d->nlate].bid = subs[i][s].cluster_job_id;
+                ms_strlcpy (d->late[d->nlate].cluster, subs[i][s].cluster,
+                            sizeof (d->late[d->nlate].cluster));
+                d->nlate++;
             }
             continue;
         }
@@ -1626,10 +1664,6 @@ batch_finish (ms_daemon_t *d, dbatch_t *x)
     return rc;
 }
 
-/* Dispatch the queued jobs in batches, oldest first, as a pipeline: while
- * one batch's submits are under way, the next batch is read, decided (on a
- * view that counts the batch before it) and committed; then the first is
- * recorded and the next one's submits start. */
 static void
 set_dispatch_busy (ms_daemon_t *d, bool busy)
 {
@@ -1638,60 +1672,96 @@ set_dispatch_busy (ms_daemon_t *d, bool busy)
     pthread_mutex_unlock (&d->rmu);
 }
 
+/* Cancel the copies of jobs cancelled while they were being submitted
+ * (record_batch noted them); no submit worker runs. */
+static void
+cancel_late (ms_daemon_t *d)
+{
+    for (size_t k = 0; k < d->nlate; k++) {
+        cluster_t *c = &d->cl[d->late[k].cl];
+        ms_error_t e;
+        if (backend_cancel (c->b, d->late[k].bid, &e) < 0) {
+            daemon_log (LOG_WARNING,
+                        "cancelling %s job %" PRIu64 " (its meta job was "
+                        "cancelled while it was submitted): %s",
+                        d->late[k].cluster, d->late[k].bid, e.text);
+            continue;
+        }
+        c->last_action = mono ();
+        queue_sub_state (d->db, d->late[k].cluster, d->late[k].bid,
+                         "cancelled", &e);
+    }
+    d->nlate = 0;
+}
+
+/* Dispatch the queued jobs in batches, oldest first, as a pipeline: while
+ * the batches before it are submitted, the next batch is read, decided (on
+ * a view that counts the batches before it) and committed, and its
+ * submits queue behind theirs on each cluster; the oldest is recorded
+ * while the newer ones' submits go on. At most DISPATCH_INFLIGHT batches
+ * are under way. */
 static int
 dispatch_batches (ms_daemon_t *d)
 {
     double t0 = mono ();
     int64_t last = 0;
-    dbatch_t cur = { 0 }, next = { 0 };
-    bool have = false;
+    dbatch_t fl[DISPATCH_INFLIGHT]; /* under way, oldest first */
+    size_t nfl = 0;
+    bool more = true;
     int rc = 0;
     size_t chunk = DISPATCH_FIRST;
 
+    for (size_t ci = 0; ci < d->ncl; ci++)
+        d->cl[ci].dstop = false; /* no worker runs */
     for (;;) {
-        queue_job_t *jobs = NULL;
-        size_t n = 0;
-        ms_error_t e;
-        bool more;
-
         /* jobs left queued in this cycle (ids up to `last`) wait for the
          * next one */
-        more = rc == 0 && d->leader && mono () - t0 <= CYCLE_DISPATCH_MAX_S;
-        if (more
-            && queue_take_queued (d->db, last, chunk, &jobs, &n, &e) < 0) {
-            daemon_log (LOG_ERR, "reading the queue: %s", e.text);
-            rc = -1;
-        }
-        if (chunk < DISPATCH_CHUNK)
-            chunk *= 2;
-        if (n > 0) {
-            if (last == 0)
-                set_dispatch_busy (d, true);
-            last = jobs[n - 1].id;
-            if (batch_prepare (d, jobs, n, &next) < 0)
+        more = more && rc == 0 && d->leader
+               && mono () - t0 <= CYCLE_DISPATCH_MAX_S;
+        if (more) {
+            queue_job_t *jobs = NULL;
+            size_t n = 0;
+            ms_error_t e;
+
+            if (queue_take_queued (d->db, last, chunk, &jobs, &n, &e) < 0) {
+                daemon_log (LOG_ERR, "reading the queue: %s", e.text);
                 rc = -1;
+            } else if (n > 0) {
+                dbatch_t x = { 0 };
+                if (last == 0)
+                    set_dispatch_busy (d, true);
+                last = jobs[n - 1].id;
+                if (chunk < DISPATCH_CHUNK)
+                    chunk *= 2;
+                if (batch_prepare (d, jobs, n, &x) < 0) {
+                    /* nothing of it committed: freed unsent, its rows
+                     * are queued still */
+                    rc = -1;
+                    for (size_t i = 0; i < x.n; i++)
+                        x.b[i].committed = false;
+                    batch_finish (d, &x);
+                } else {
+                    submit_start (d, &x);
+                    fl[nfl++] = x;
+                }
+            }
+            more = n > 0;
+            free (jobs);
         }
-        free (jobs);
-        /* the batch under way: recorded now, whatever happened to the
-         * next (its submits were made) */
-        if (have && batch_finish (d, &cur) < 0)
-            rc = -1;
-        have = false;
-        if (n == 0)
-            return rc;
-        if (rc < 0) {
-            /* the next batch committed nothing (or its commit failed):
-             * free it unsent; its rows are queued still */
-            for (size_t i = 0; i < next.n; i++)
-                next.b[i].committed = false;
-            batch_finish (d, &next);
-            return -1;
+        if (nfl == 0)
+            break;
+        /* the oldest batch: recorded once the pipeline is full or nothing
+         * more comes (whatever happened to the newer ones: its submits
+         * were made) */
+        if (nfl == DISPATCH_INFLIGHT || !more || rc < 0) {
+            if (batch_finish (d, &fl[0]) < 0)
+                rc = -1;
+            memmove (&fl[0], &fl[1], (nfl - 1) * sizeof (fl[0]));
+            nfl--;
         }
-        cur = next;
-        next = (dbatch_t){ 0 };
-        submit_start (d, &cur);
-        have = true;
     }
+    cancel_late (d);
+    return rc;
 }
 
 /* Dispatch the queued jobs; the refresher reads no cluster meanwhile. */
@@ -2365,6 +2435,8 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     pthread_mutex_init (&d->mu, NULL);
     pthread_mutex_init (&d->rmu, NULL);
     pthread_cond_init (&d->rcond, NULL);
+    pthread_mutex_init (&d->wmu, NULL);
+    pthread_cond_init (&d->wcond, NULL);
     settings_init (&d->set);
     policy_init (&d->pol, POL_METASCHED);
     if (pipe2 (d->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
@@ -2469,6 +2541,9 @@ daemon_free (ms_daemon_t *d)
     pthread_mutex_destroy (&d->mu);
     pthread_mutex_destroy (&d->rmu);
     pthread_cond_destroy (&d->rcond);
+    pthread_mutex_destroy (&d->wmu);
+    pthread_cond_destroy (&d->wcond);
+    free (d->late);
     free (d);
 }
 
