@@ -2556,7 +2556,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     ms_daemon_t *d = ctx;
     jobkey_t k;
     ms_decision_t dec;
-    json_t *o;
+    json_t *o, *cands;
 
     (void)uid;
     pthread_mutex_lock (&d->mu);
@@ -2581,15 +2581,26 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     /* a private candidate list: the cycle's is d->cs */
     {
         ms_cands_t save = d->cs;
+        char *text;
         memset (&d->cs, 0, sizeof (d->cs));
         decide (d, &k, false, &dec);
-        o = json_pack ("{s:s, s:s, s:o}", "policy", d->pol.label, "app",
-                       req->app[0] ? req->app : UNKNOWN_APP, "candidates",
-                       candidates_json (d, &d->cs, &dec, NULL));
+        /* the same JSON as the decision rows hold */
+        text = candidates_json (d, &d->cs, &dec, NULL);
+        cands = json_loads (text, 0, NULL);
+        free (text);
+        o = cands ? json_pack ("{s:s, s:s, s:o}", "policy", d->pol.label,
+                               "app", req->app[0] ? req->app : UNKNOWN_APP,
+                               "candidates", cands)
+                  : NULL;
         candidates_free (&d->cs);
         d->cs = save;
     }
     pthread_mutex_unlock (&d->mu);
+    if (!o) {
+        ms_err (errp, MS_ERR_SYSTEM, "could not encode the candidates");
+        errp->http_status = 500;
+        return -1;
+    }
     *out = o;
     return 0;
 }

@@ -264,6 +264,9 @@ START_TEST (priority_and_cancel_while_pending)
     req.nodes = 1;
     req.tasks = 1;
     req.script = "#!/bin/sh\ntrue\n";
+    /* pending for certain: other tests running beside this one may hold
+     * a node, so that the blocker waits and this job would be backfilled */
+    req.begin_time = time (NULL) + 3600;
     ck_assert_msg (backend_submit (b, &req, &pending, &err) == 0, "%s", err.text);
 
     ck_assert_msg (backend_job (b, pending, &j, &err) == 0, "%s", err.text);
