@@ -778,24 +778,34 @@ decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
 }
 
 /* Every candidate with its score, for the decisions row and what-if. */
+/* Make room for need more bytes and the NUL in the growing buffer *buf
+ * of *cap bytes, len of them used. */
+static void
+reserve (char **buf, size_t len, size_t *cap, size_t need)
+{
+    if (len + need + 1 > *cap) {
+        *cap = (len + need + 1) * 2;
+        *buf = ms_xrealloc (*buf, *cap);
+    }
+}
+
 /* Append printf-style text to the growing buffer *buf. */
 static void
 cat_printf (char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 {
-    for (;;) {
-        va_list ap;
-        int n;
+    va_list ap;
+    int n;
 
-        va_start (ap, fmt);
-        n = vsnprintf (*buf + *len, *cap - *len, fmt, ap);
-        va_end (ap);
-        if (n >= 0 && (size_t)n < *cap - *len) {
-            *len += (size_t)n;
-            return;
-        }
-        *cap = *cap * 2 + (n > 0 ? (size_t)n : 0);
-        *buf = ms_xrealloc (*buf, *cap);
-    }
+    va_start (ap, fmt);
+    n = vsnprintf (NULL, 0, fmt, ap);
+    va_end (ap);
+    if (n <= 0)
+        return;
+    reserve (buf, *len, cap, (size_t)n);
+    va_start (ap, fmt);
+    vsnprintf (*buf + *len, *cap - *len, fmt, ap);
+    va_end (ap);
+    *len += (size_t)n;
 }
 
 /* A number for JSON: nine significant digits (plenty for an audit row,
@@ -882,11 +892,7 @@ scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s)
 static void
 sh_quote (char **buf, size_t *len, size_t *cap, const char *s)
 {
-    size_t need = strlen (s) * 4 + 3;
-    if (*len + need >= *cap) {
-        *cap = (*len + need) * 2;
-        *buf = ms_xrealloc (*buf, *cap);
-    }
+    reserve (buf, *len, cap, strlen (s) * 4 + 2);
     (*buf)[(*len)++] = '\'';
     for (; *s; s++) {
         if (*s == '\'') {
@@ -903,10 +909,7 @@ static void
 append (char **buf, size_t *len, size_t *cap, const char *s)
 {
     size_t n = strlen (s);
-    if (*len + n + 1 >= *cap) {
-        *cap = (*len + n + 1) * 2;
-        *buf = ms_xrealloc (*buf, *cap);
-    }
+    reserve (buf, *len, cap, n);
     memcpy (*buf + *len, s, n + 1);
     *len += n;
 }
@@ -1055,11 +1058,6 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     return rc;
 }
 
-/* Raise the Slurm priority of a job on its optimal partition (EAMC
- * PriorityInc, DESIGN.md 5). The job is noted here (under rmu) and boosted
- * when the cluster's job list is next read (apply_boosts), which gives its
- * current priority: no round trip stands between one submit and the next,
- * and no listing is read for the boosts alone. */
 /* Append b to cluster c's boosts to make; caller holds rmu. */
 static void
 boost_push (cluster_t *c, boost_t b)
@@ -1071,6 +1069,11 @@ boost_push (cluster_t *c, boost_t b)
     c->boost[c->nboost++] = b;
 }
 
+/* Raise the Slurm priority of a job on its optimal partition (EAMC
+ * PriorityInc, DESIGN.md 5). The job is noted here (under rmu) and boosted
+ * when the cluster's job list is next read (apply_boosts), which gives its
+ * current priority: no round trip stands between one submit and the next,
+ * and no listing is read for the boosts alone. */
 static void
 boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
 {

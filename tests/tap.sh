@@ -36,3 +36,17 @@ tap_services_exclusive () {
     exec 7>>"$MS_TESTBED_RUN/services.lock"
     flock -x 7
 }
+
+# The test bed's fake powercap (MS_POWERCAP_BASE): a node's RAPL package
+# zone, and powercap_add NODE PKG_UJ DRAM_UJ to advance its package and
+# DRAM counters as a running job would, wrapping at the range.
+powercap_zone () { echo "$MS_POWERCAP_BASE/$1/intel-rapl:0"; }
+powercap_add () {
+    z=$(powercap_zone "$1")
+    for spec in "$z/energy_uj:$2" "$z/intel-rapl:0:0/energy_uj:$3"; do
+        file=${spec%:*}; inc=${spec##*:}
+        range=$(cat "$(dirname "$file")/max_energy_range_uj")
+        now=$(cat "$file")
+        echo $(( (now + inc) % range )) > "$file"
+    done
+}

@@ -76,17 +76,6 @@ job_gone () {
     st=$(SLURM_CONF="$1" squeue -h -j "$2" -o %T 2>/dev/null)
     [ -z "$st" ] || [ "$st" = COMPLETED ]
 }
-zone () { echo "$MS_POWERCAP_BASE/$1/intel-rapl:0"; }
-# add NODE PKG_UJ DRAM_UJ: advance the node's counters, wrapping at the range
-add () {
-    z=$(zone "$1")
-    for spec in "$z/energy_uj:$2" "$z/intel-rapl:0:0/energy_uj:$3"; do
-        file=${spec%:*}; inc=${spec##*:}
-        range=$(cat "$(dirname "$file")/max_energy_range_uj")
-        now=$(cat "$file")
-        echo $(( (now + inc) % range )) > "$file"
-    done
-}
 row () { # row CLUSTER JOBID COLUMNS
     q "SELECT $3 FROM job_runs WHERE cluster = '$1' AND slurm_job_id = $2"
 }
@@ -103,7 +92,7 @@ for c in "$@"; do
     part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
     if [ "$c" = gamma ]; then
         for n in $(getv "MS_${C}_NODES"); do
-            z=$(zone "$n")
+            z=$(powercap_zone "$n")
             echo $(( $(cat "$z/max_energy_range_uj") - 1000000 )) > "$z/energy_uj"
         done
     fi
@@ -117,7 +106,7 @@ for c in "$@"; do
     node=$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)
     tap_ok 0 "$c: job $id runs on $node through the wrapper"
     pkg_uj=$((123456789 + i * 1000)); dram_uj=$((2500000 + i))
-    add "$node" "$pkg_uj" "$dram_uj"
+    powercap_add "$node" "$pkg_uj" "$dram_uj"
     touch "$tmp/go.$c"
     wait_for 60 job_gone "$conf" "$id"
     wait_for 30 test -n "$(row "$c" "$id" 1)"
@@ -139,7 +128,7 @@ c=${2:-$1}; C=$(upper "$c"); conf=$(getv "MS_${C}_CONF"); part=$(getv "MS_${C}_P
 id=$(submit "$c" "$part" 2000000 multi -N 2 --exclusive)
 if wait_for 90 test -e "$tmp/started.multi"; then
     nodes=$(SLURM_CONF="$conf" scontrol show hostnames "$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)")
-    for n in $nodes; do add "$n" 7000000 1000000; done
+    for n in $nodes; do powercap_add "$n" 7000000 1000000; done
 fi
 touch "$tmp/go.multi"
 wait_for 60 job_gone "$conf" "$id"

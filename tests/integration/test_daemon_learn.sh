@@ -114,17 +114,6 @@ ids_of () { cut -d' ' -f1 "$1" | paste -sd,; }
 # energy of a job (uJ, package and DRAM) by its app: some 300 to 450 W for
 # the first over the job's second or two, half that for the second
 uj_of () { if [ "$1" = "$appa" ]; then echo "500000000 50000000"; else echo "250000000 25000000"; fi; }
-zone () { echo "$MS_POWERCAP_BASE/$1/intel-rapl:0"; }
-# add NODE PKG_UJ DRAM_UJ: advance the node's counters, wrapping at the range
-add () {
-    z=$(zone "$1")
-    for spec in "$z/energy_uj:$2" "$z/intel-rapl:0:0/energy_uj:$3"; do
-        file=${spec%:*}; inc=${spec##*:}
-        range=$(cat "$(dirname "$file")/max_energy_range_uj")
-        now=$(cat "$file")
-        echo $(( (now + inc) % range )) > "$file"
-    done
-}
 # feed FILE: as each job of FILE starts, add its energy to its node and let
 # it go on; "id cluster node cluster_job_id pkg_uj dram_uj" into FILE.added.
 # Jobs on one node run one after the other (a node's worth of CPUs each),
@@ -139,7 +128,7 @@ feed () {
             read -r cl node cjid < "$d/m.$id.started"
             case $node in '' | *[!a-z0-9]*) continue ;; esac
             uj=$(uj_of "$app")
-            add "$node" "${uj% *}" "${uj#* }"
+            powercap_add "$node" "${uj% *}" "${uj#* }"
             echo "$id $cl $node $cjid $uj" >> "$1.added"
             touch "$d/m.$id.go"
         done < "$1"
