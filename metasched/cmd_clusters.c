@@ -88,9 +88,17 @@ cmd_clusters (int argc, char **argv)
                 "");
         if (cl->backend == MS_BACKEND_SLURMREST) {
             if (slurmrest_from_conf (cl, &b, &err) < 0
-                || backend_partitions (b, &ps, &nps, &err) < 0) {
+                || slurmrest_negotiate (b, &err) < 0) {
                 printf ("  unreachable: %s\n", err.text);
                 failed = 1;
+                ps = NULL;
+            } else {
+                printf ("  OpenAPI %s (%s)\n", slurmrest_version (b),
+                        slurmrest_version_source (b));
+                if (backend_partitions (b, &ps, &nps, &err) < 0) {
+                    printf ("  unreachable: %s\n", err.text);
+                    failed = 1;
+                }
             }
         }
         for (size_t k = 0; k < conf->nparts; k++) {

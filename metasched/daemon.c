@@ -145,6 +145,8 @@ typedef struct {
     size_t st_njobs;
     ms_error_t st_err;
     char last_error[256];
+    char api_version[16]; /* slurmrestd's OpenAPI version spoken, under mu */
+    char st_api[16];      /* the version of the refresher's reading, rmu */
 } cluster_t;
 
 struct ms_daemon {
@@ -361,11 +363,18 @@ static void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
  * the daemon's last submit or cancel there. */
 static void
 cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
-              size_t np, ms_job_info_t *jobs, size_t nj, bool fresh)
+              size_t np, ms_job_info_t *jobs, size_t nj, bool fresh,
+              const char *api)
 {
     if (!c->up)
         daemon_log (LOG_NOTICE, "cluster %s reachable again", c->conf->name);
+    if (api[0] && strcmp (api, c->api_version))
+        daemon_log (LOG_NOTICE, "cluster %s: slurmrestd now speaks OpenAPI %s "
+                    "(was %s)", c->conf->name, api,
+                    c->api_version[0] ? c->api_version : "none");
     pthread_mutex_lock (&d->mu);
+    if (api[0])
+        ms_strlcpy (c->api_version, api, sizeof (c->api_version));
     free (c->parts);
     free (c->jobs);
     c->parts = parts;
@@ -405,7 +414,7 @@ refresh_clusters (ms_daemon_t *d)
         }
         qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
         apply_boosts (d, c, c->b, jobs, nj);
-        cluster_take (d, c, parts, np, jobs, nj, true);
+        cluster_take (d, c, parts, np, jobs, nj, true, slurmrest_version (c->b));
     }
 }
 
@@ -473,6 +482,8 @@ refresher_main (void *arg)
             c->st_started = started;
             c->st_new = true;
             c->unchanged = slurmrest_jobs_unchanged (c->rb);
+            ms_strlcpy (c->st_api, slurmrest_version (c->rb),
+                        sizeof (c->st_api));
         }
         if (d->refresher_stop)
             break;
@@ -521,6 +532,8 @@ take_readings (ms_daemon_t *d)
         failed = c->st_failed;
         e = c->st_err;
         started = c->st_started;
+        char api[sizeof (c->st_api)];
+        ms_strlcpy (api, c->st_api, sizeof (api));
         c->st_parts = NULL;
         c->st_jobs = NULL;
         c->st_new = false;
@@ -531,7 +544,8 @@ take_readings (ms_daemon_t *d)
             cluster_failed (d, c, &e);
             continue;
         }
-        cluster_take (d, c, parts, np, jobs, nj, started > c->last_action);
+        cluster_take (d, c, parts, np, jobs, nj, started > c->last_action,
+                      api);
     }
 }
 
@@ -2489,12 +2503,17 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
                     c->conf->line, c->conf->name, e.text);
             goto fail;
         }
-        if (backend_ping (c->b, &e) < 0) {
+        if (backend_ping (c->b, &e) < 0 || slurmrest_negotiate (c->rb, &e) < 0) {
             ms_err (errp, e.kind, "%s:%d: [cluster %s]: %s is unreachable: %s",
                     s->path, c->conf->line, c->conf->name, c->conf->url,
                     e.text);
             goto fail;
         }
+        ms_strlcpy (c->api_version, slurmrest_version (c->b),
+                    sizeof (c->api_version));
+        daemon_log (LOG_INFO, "cluster %s: slurmrestd at %s, OpenAPI %s (%s)",
+                    c->conf->name, c->conf->url, c->api_version,
+                    slurmrest_version_source (c->b));
         c->up = true;
     }
     d->grace_s = tmo / 1000.0 + 5;
@@ -2643,10 +2662,12 @@ hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
                 }
             json_array_append_new (parts, po);
         }
-        json_array_append_new (a, json_pack ("{s:s, s:b, s:s, s:o}", "name",
-                                             c->conf->name, "reachable", c->up,
-                                             "last_error", c->last_error,
-                                             "partitions", parts));
+        json_array_append_new (
+            a, json_pack ("{s:s, s:b, s:s, s:s, s:s, s:o}", "name",
+                          c->conf->name, "reachable", c->up, "api_version",
+                          c->api_version, "api_version_source",
+                          c->conf->api_version[0] ? "pinned" : "negotiated",
+                          "last_error", c->last_error, "partitions", parts));
     }
     pthread_mutex_unlock (&d->mu);
     *out = json_pack ("{s:o, s:b}", "clusters", a, "leader", d->leader);

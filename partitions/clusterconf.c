@@ -13,6 +13,7 @@
 #include "metasched/ini.h"
 #include "metasched/util.h"
 #include "partitions/clusterconf.h"
+#include "partitions/slurmrest.h"
 
 #define CONF_MAX_BYTES (4 * 1024 * 1024)
 
@@ -218,6 +219,13 @@ set_cluster (struct parser *p, ms_clusterconf_t *c, const char *key,
         if (!valid_name (val))
             return perr (p, errp, "token_user: '%s' is not a user name", val);
         ms_strlcpy (c->token_user, val, sizeof (c->token_user));
+    } else if (!strcmp (key, "api_version")) {
+        const slurmrest_api_t *api = slurmrest_api_find (val);
+        if (!api)
+            return perr (p, errp, "api_version: '%s' is not one of %s", val,
+                         slurmrest_api_list ());
+        ms_strlcpy (c->api_version, slurmrest_api_name (api),
+                    sizeof (c->api_version));
     } else if (!strcmp (key, "connect_timeout_ms")) {
         if (parse_long (p, key, val, 1, 3600000L, &l, errp) < 0)
             return -1;

@@ -11,6 +11,7 @@
  *   backend    = slurmrest                     # or: simulated
  *   url        = http://127.0.0.1:6820
  *   token_file = /etc/metasched/alpha.token    # 0600
+ *   api_version = v0.0.42                      # optional: pin the version
  *
  *   [partition alpha/batch]
  *   architecture = skx8168
@@ -56,6 +57,7 @@ typedef struct {
     char url[MS_PATH_MAX];            /* slurmrestd base URL */
     char token_file[MS_PATH_MAX];     /* JWT of the site's root user, 0600 */
     char token_user[MS_NAME_MAX];     /* the token's user (default root) */
+    char api_version[16];             /* pinned OpenAPI version; "": negotiate */
     long connect_timeout_ms;          /* default 3000 */
     long timeout_ms;                  /* whole request, default 15000 */
     int line;

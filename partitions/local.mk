@@ -3,7 +3,8 @@ noinst_LIBRARIES += partitions/libpartitions.a
 partitions_libpartitions_a_SOURCES = \
 	partitions/backend.c partitions/backend.h \
 	partitions/clusterconf.c partitions/clusterconf.h \
-	partitions/slurmrest.c partitions/slurmrest.h
+	partitions/slurmrest.c partitions/slurmrest.h \
+	partitions/slurmrest_proto.c
 partitions_libpartitions_a_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
 EXTRA_DIST += partitions/README

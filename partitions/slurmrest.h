@@ -1,20 +1,38 @@
 /* slurmrest.h - the backend for a real Slurm cluster: a libcurl client of
- * slurmrestd, OpenAPI v0.0.38, authenticated by JWT.
+ * slurmrestd, authenticated by JWT, speaking every OpenAPI version from
+ * v0.0.38 (Slurm 22.05, 23.02) to v0.0.45 (Slurm 26.05).
  *
  * metasched holds one token of the site's root user per cluster
  * (`scontrol token username=root`); with it slurmrestd accepts
  * X-SLURM-USER-NAME of any user, so jobs are submitted on behalf of, and
  * run as, the user who asked for them.
+ *
+ * Versions: each handle negotiates its cluster's version on its first
+ * request (the newest version both sides know; see slurmrest_negotiate),
+ * unless clusters.conf pins one with api_version. The versions differ in a
+ * table of spellings and shapes inside slurmrest.c; every operation and
+ * every parser is one code path for all of them.
  */
 #ifndef MS_SLURMREST_H
 #define MS_SLURMREST_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"
 
-#define SLURMREST_API "v0.0.38"
+/* One OpenAPI version metasched speaks. */
+typedef struct slurmrest_api slurmrest_api_t;
+
+/* The known versions, oldest first: i from 0 to slurmrest_api_count ()-1. */
+size_t slurmrest_api_count (void);
+const slurmrest_api_t *slurmrest_api_at (size_t i);
+/* The version named "v0.0.42" (the leading v may be left out), or NULL. */
+const slurmrest_api_t *slurmrest_api_find (const char *name);
+const char *slurmrest_api_name (const slurmrest_api_t *api);
+/* "v0.0.38, v0.0.39, ..., v0.0.45" */
+const char *slurmrest_api_list (void);
 
 typedef struct {
     const char *cluster;     /* name, for messages */
@@ -22,11 +40,12 @@ typedef struct {
     const char *token;       /* the JWT itself */
     const char *token_file;  /* where it came from, for messages (or NULL) */
     const char *token_user;  /* the token's user; NULL: root */
+    const char *api_version; /* pinned version; NULL or "": negotiate */
     long connect_timeout_ms; /* 0: 3000 */
     long timeout_ms;         /* whole request; 0: 15000 */
 } slurmrest_opts_t;
 
-/* Create the backend. The token is copied. */
+/* Create the backend. The token is copied. Nothing is sent yet. */
 int slurmrest_create (const slurmrest_opts_t *opts, ms_backend_t **bp,
                       ms_error_t *errp);
 
@@ -35,27 +54,71 @@ int slurmrest_create (const slurmrest_opts_t *opts, ms_backend_t **bp,
 int slurmrest_from_conf (const ms_clusterconf_t *c, ms_backend_t **bp,
                          ms_error_t *errp);
 
+/* Choose the version of b (a slurmrest backend) now, if it has none yet:
+ * the pinned one, or the newest that both metasched and the server know.
+ * The server is asked by GET /slurm/VERSION/ping, newest first (a version
+ * it does not serve answers 404); if it serves none of ours, its OpenAPI
+ * description names what it does serve, for the error. Every operation
+ * negotiates by itself when needed; a 404 on a path the version serves
+ * (the server was upgraded) makes the next request negotiate again. */
+int slurmrest_negotiate (ms_backend_t *b, ms_error_t *errp);
+
+/* The version b speaks now ("v0.0.42"), "" before negotiation; "" for
+ * other backends. */
+const char *slurmrest_version (const ms_backend_t *b);
+/* "pinned" or "negotiated" (or "" before negotiation). */
+const char *slurmrest_version_source (const ms_backend_t *b);
+
 /* How many job listings through b (a slurmrest backend) slurmctld
  * answered "not modified since the previous one", so that the previous
  * list was given again without being sent; 0 for other backends. */
 uint64_t slurmrest_jobs_unchanged (const ms_backend_t *b);
 
+/* Every exchange of b is shown to fn after it is answered (for capturing
+ * real requests and answers; the token is never shown). NULL: none. */
+typedef void (*slurmrest_recorder_fn) (void *arg, const char *method,
+                                       const char *path, const char *as_user,
+                                       const char *body, long http_status,
+                                       const char *answer, size_t len);
+void slurmrest_set_recorder (ms_backend_t *b, slurmrest_recorder_fn fn,
+                             void *arg);
+
 /* The parsers of slurmrestd's answers, separate from the transport so that
  * tests and the fuzz target can feed them arbitrary bytes. Each checks the
  * answer's "errors" array and the HTTP status (0: not known). */
-int slurmrest_parse_status (const char *body, size_t len, long http_status,
-                            ms_error_t *errp);
-int slurmrest_parse_jobs (const char *body, size_t len, long http_status,
-                          ms_job_info_t **out, size_t *n, ms_error_t *errp);
-int slurmrest_parse_partitions (const char *body, size_t len, long http_status,
+int slurmrest_parse_status (const slurmrest_api_t *api, const char *body,
+                            size_t len, long http_status, ms_error_t *errp);
+/* unchangedp (may be NULL): set when the answer says that no job changed
+ * since the listing's update_time (the jobs are then not in it). */
+int slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
+                          size_t len, long http_status, ms_job_info_t **out,
+                          size_t *n, bool *unchangedp, ms_error_t *errp);
+int slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
+                                size_t len, long http_status,
                                 ms_partition_state_t **out, size_t *n,
                                 ms_error_t *errp);
-int slurmrest_parse_nodes (const char *body, size_t len, long http_status,
-                           ms_node_state_t **out, size_t *n, ms_error_t *errp);
-int slurmrest_parse_submit (const char *body, size_t len, long http_status,
-                            uint64_t *idp, ms_error_t *errp);
+int slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
+                           size_t len, long http_status, ms_node_state_t **out,
+                           size_t *n, ms_error_t *errp);
+int slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
+                            size_t len, long http_status, uint64_t *idp,
+                            ms_error_t *errp);
+/* The answer to an update: the status and, from v0.0.40, each result. */
+int slurmrest_parse_update (const slurmrest_api_t *api, const char *body,
+                            size_t len, long http_status, ms_error_t *errp);
+/* The versions a server's OpenAPI description names, as "v0.0.40, ..."
+ * into buf (empty if none). */
+int slurmrest_parse_openapi_versions (const char *body, size_t len,
+                                      char *buf, size_t size,
+                                      ms_error_t *errp);
 
-/* The JSON body of a submission (for tests); the caller frees it. */
-char *slurmrest_submit_body (const ms_job_request_t *req, ms_error_t *errp);
+/* The JSON body of a submission in version api, the begin time counted
+ * from now where the version needs it; the caller frees it. */
+char *slurmrest_submit_body (const slurmrest_api_t *api,
+                             const ms_job_request_t *req, time_t now,
+                             ms_error_t *errp);
+/* The JSON body of an update; the caller frees it. */
+char *slurmrest_update_body (const slurmrest_api_t *api,
+                             const ms_job_update_t *upd, ms_error_t *errp);
 
 #endif /* MS_SLURMREST_H */

@@ -11,6 +11,8 @@
 #include "partitions/slurmrest.h"
 #include "tests/testutil.h"
 
+#define V38 slurmrest_api_find ("v0.0.38")
+
 static char *
 load (const char *name, size_t *len)
 {
@@ -30,7 +32,7 @@ START_TEST (jobs_answer)
     ms_job_info_t *jobs;
     ms_error_t err;
 
-    ck_assert_msg (slurmrest_parse_jobs (body, len, 200, &jobs, &n, &err) == 0,
+    ck_assert_msg (slurmrest_parse_jobs (V38, body, len, 200, &jobs, &n, NULL, &err) == 0,
                    "%s", err.text);
     ck_assert_uint_eq (n, 2);
     ck_assert_uint_eq (jobs[0].id, 1);
@@ -62,7 +64,7 @@ START_TEST (partitions_and_nodes)
     ms_node_state_t *nd;
     ms_error_t err;
 
-    ck_assert_msg (slurmrest_parse_partitions (body, len, 200, &p, &n, &err) == 0,
+    ck_assert_msg (slurmrest_parse_partitions (V38, body, len, 200, &p, &n, &err) == 0,
                    "%s", err.text);
     ck_assert_uint_eq (n, 2);
     ck_assert_str_eq (p[0].name, "short");
@@ -75,7 +77,7 @@ START_TEST (partitions_and_nodes)
     free (body);
 
     body = load ("nodes.json", &len);
-    ck_assert_msg (slurmrest_parse_nodes (body, len, 200, &nd, &n, &err) == 0,
+    ck_assert_msg (slurmrest_parse_nodes (V38, body, len, 200, &nd, &n, &err) == 0,
                    "%s", err.text);
     ck_assert_uint_eq (n, 2);
     ck_assert_str_eq (nd[0].name, "g1");
@@ -94,13 +96,13 @@ START_TEST (submit_answers)
     char *body = load ("submit-ok.json", &len);
     ms_error_t err;
 
-    ck_assert_msg (slurmrest_parse_submit (body, len, 200, &id, &err) == 0, "%s",
+    ck_assert_msg (slurmrest_parse_submit (V38, body, len, 200, &id, &err) == 0, "%s",
                    err.text);
     ck_assert_uint_eq (id, 10);
     free (body);
 
     body = load ("submit-bad-partition.json", &len);
-    ck_assert_int_eq (slurmrest_parse_submit (body, len, 500, &id, &err), -1);
+    ck_assert_int_eq (slurmrest_parse_submit (V38, body, len, 500, &id, &err), -1);
     ck_assert_int_eq (err.kind, MS_ERR_REMOTE);
     ck_assert_int_eq (err.http_status, 500);
     ck_assert_str_eq (err.text,
@@ -149,8 +151,9 @@ START_TEST (bad_answers)
     size_t n;
     ms_error_t err;
 
-    ck_assert_int_eq (slurmrest_parse_jobs (bad[_i].body, strlen (bad[_i].body),
-                                            bad[_i].status, &jobs, &n, &err),
+    ck_assert_int_eq (slurmrest_parse_jobs (slurmrest_api_at ((size_t)_i % slurmrest_api_count ()),
+                                            bad[_i].body, strlen (bad[_i].body),
+                                            bad[_i].status, &jobs, &n, NULL, &err),
                       -1);
     ck_assert_ptr_null (jobs);
     ck_assert_msg (err.kind == bad[_i].kind, "case %d: kind %s, want %s", _i,
@@ -171,7 +174,7 @@ START_TEST (submit_body)
         .tasks = 96, .cpus_per_task = 1, .script = "#!/bin/bash\nsrun lu\n",
     };
     ms_error_t err;
-    char *body = slurmrest_submit_body (&req, &err);
+    char *body = slurmrest_submit_body (V38, &req, time (NULL), &err);
     json_error_t jerr;
     json_t *root, *job;
 
@@ -204,7 +207,7 @@ START_TEST (submit_body)
      * relative to now (an hour ahead gives now+3600, give or take the
      * second the clock may tick meanwhile) */
     req.begin_time = (int64_t)time (NULL) + 3600;
-    body = slurmrest_submit_body (&req, &err);
+    body = slurmrest_submit_body (V38, &req, time (NULL), &err);
     ck_assert_msg (body != NULL, "%s", err.text);
     root = json_loads (body, 0, &jerr);
     ck_assert_ptr_nonnull (root);
@@ -220,7 +223,7 @@ START_TEST (submit_body)
     free (body);
     /* a begin time already past: none (Slurm starts it when it can) */
     req.begin_time = (int64_t)time (NULL) - 60;
-    body = slurmrest_submit_body (&req, &err);
+    body = slurmrest_submit_body (V38, &req, time (NULL), &err);
     ck_assert_msg (body != NULL, "%s", err.text);
     root = json_loads (body, 0, &jerr);
     ck_assert_ptr_nonnull (root);
@@ -231,25 +234,25 @@ START_TEST (submit_body)
 
     /* the environment Slurm requires is always there */
     req.environment = NULL;
-    body = slurmrest_submit_body (&req, &err);
+    body = slurmrest_submit_body (V38, &req, time (NULL), &err);
     ck_assert_ptr_nonnull (strstr (body, "\"PATH\""));
     free (body);
 
     const char *badenv[] = { "=x", NULL };
     req.environment = badenv;
-    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_ptr_null (slurmrest_submit_body (V38, &req, time (NULL), &err));
     ck_assert_ptr_nonnull (strstr (err.text, "environment: '=x' is not KEY=VALUE"));
     req.environment = NULL;
     req.script = "srun lu\n";
-    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_ptr_null (slurmrest_submit_body (V38, &req, time (NULL), &err));
     ck_assert_str_eq (err.text, "script: must start with #!");
     req.script = "#!/bin/sh\n";
     req.cwd = "relative";
-    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_ptr_null (slurmrest_submit_body (V38, &req, time (NULL), &err));
     ck_assert_ptr_nonnull (strstr (err.text, "current_working_directory"));
     req.cwd = "/tmp";
     req.script = "#!/bin/sh\n\xff\xfe\n";
-    ck_assert_ptr_null (slurmrest_submit_body (&req, &err));
+    ck_assert_ptr_null (slurmrest_submit_body (V38, &req, time (NULL), &err));
     ck_assert_ptr_nonnull (strstr (err.text, "UTF-8"));
 }
 END_TEST
@@ -270,8 +273,23 @@ START_TEST (create_checks_options)
     ck_assert_int_eq (slurmrest_create (&o, &b, &err), 0);
     ck_assert_int_eq (backend_ping (b, &err), -1);
     ck_assert_int_eq (err.kind, MS_ERR_CONNECT);
-    ck_assert_msg (strstr (err.text, "cluster x: GET http://127.0.0.1:1/slurm/v0.0.38/ping"),
+    ck_assert_msg (strstr (err.text, "cluster x: negotiating the OpenAPI version: "
+                                     "GET http://127.0.0.1:1/slurm/v0.0.45/ping"),
                    "%s", err.text);
+    backend_destroy (b);
+    /* a pinned version is used as it is; an unknown one is refused */
+    o.api_version = "v0.0.40";
+    ck_assert_int_eq (slurmrest_create (&o, &b, &err), 0);
+    ck_assert_int_eq (backend_ping (b, &err), -1);
+    ck_assert_msg (strstr (err.text, "cluster x: GET http://127.0.0.1:1/slurm/v0.0.40/ping"),
+                   "%s", err.text);
+    backend_destroy (b);
+    o.api_version = "v0.0.37";
+    ck_assert_int_eq (slurmrest_create (&o, &b, &err), -1);
+    ck_assert_msg (strstr (err.text, "api_version 'v0.0.37' is not one of v0.0.38, "),
+                   "%s", err.text);
+    o.api_version = "0.0.45";
+    ck_assert_int_eq (slurmrest_create (&o, &b, &err), 0);
     backend_destroy (b);
 }
 END_TEST

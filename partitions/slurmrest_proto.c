@@ -1,0 +1,1038 @@
+/* slurmrest_proto.c - what slurmrestd's OpenAPI versions say and how: the
+ * table of versions, the parsers of answers and the builders of requests
+ * of the slurmrestd backend (the transport is slurmrest.c).
+ *
+ * The versions differ in how some things are spelled and shaped; those
+ * differences are the flags of the version table below, read by the one
+ * parser and the one request builder of each operation. The readers take
+ * every shape a version has used for a value: a number may be an integer,
+ * a numeric string (v0.0.38's cpu_frequency) or {set, infinite, number}
+ * (v0.0.39 on); a state a string or a list of flags (v0.0.40 on).
+ *
+ * Parsers take the raw answer, so the fuzz target and the unit tests reach
+ * every line that reads what the server sent. Errors say where the answer
+ * broke ("jobs[3].time_limit: expected an integer") or quote its "errors".
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "metasched/util.h"
+#include "partitions/slurmrest.h"
+
+/* ---- the versions -------------------------------------------------------- */
+
+/* What differs between versions. Readers accept every shape anyway; the
+ * flags choose what requests are written in and where fields are read. */
+enum {
+    V_NOVAL = 1 << 0,      /* numbers written {set, infinite, number} */
+    V_ENV_LIST = 1 << 1,   /* environment ["K=V", ...], not {"K": "V"} */
+    V_JOB_SCRIPT = 1 << 2, /* the script in job.script, not beside job */
+    V_BEGIN_EPOCH = 1 << 3, /* begin_time a Unix time, not sbatch's text */
+    V_BEGIN_NOVAL = 1 << 4, /* ... and as {set, number} */
+    V_SHARED = 1 << 5,     /* --exclusive as shared ["none"] */
+    V_PART_NESTED = 1 << 6, /* nodes/total, maximums/time, partition/state */
+    V_NODE_NUMBERS = 1 << 7, /* minimum_nodes/maximum_nodes, not nodes */
+    V_JOBS_STATE = 1 << 8, /* GET /jobs/state exists */
+};
+
+struct slurmrest_api {
+    const char *name;   /* "v0.0.42" */
+    const char *slurm;  /* the Slurm releases that serve it */
+    unsigned flags;
+};
+
+#define V39 (V_NOVAL | V_ENV_LIST | V_JOB_SCRIPT | V_BEGIN_EPOCH | V_SHARED \
+             | V_PART_NESTED | V_NODE_NUMBERS)
+#define V40 (V39 | V_BEGIN_NOVAL)
+
+static const struct slurmrest_api apis[] = {
+    { "v0.0.38", "22.05, 23.02", 0 },
+    { "v0.0.39", "23.02", V39 },
+    { "v0.0.40", "23.11 to 25.05", V40 },
+    { "v0.0.41", "24.05 to 25.11", V40 },
+    { "v0.0.42", "24.11 to 26.05", V40 | V_JOBS_STATE },
+    { "v0.0.43", "25.05 to 26.05", V40 | V_JOBS_STATE },
+    { "v0.0.44", "25.11, 26.05", V40 | V_JOBS_STATE },
+    { "v0.0.45", "26.05", V40 | V_JOBS_STATE },
+};
+#define NAPIS (sizeof (apis) / sizeof (apis[0]))
+
+size_t
+slurmrest_api_count (void)
+{
+    return NAPIS;
+}
+
+const slurmrest_api_t *
+slurmrest_api_at (size_t i)
+{
+    return i < NAPIS ? &apis[i] : NULL;
+}
+
+const slurmrest_api_t *
+slurmrest_api_find (const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < NAPIS; i++)
+        if (!strcmp (name, apis[i].name) || !strcmp (name, apis[i].name + 1))
+            return &apis[i];
+    return NULL;
+}
+
+const char *
+slurmrest_api_name (const slurmrest_api_t *api)
+{
+    return api ? api->name : "";
+}
+
+/* kept beside the table; test_slurmrest_parse checks that they agree */
+const char *
+slurmrest_api_list (void)
+{
+    return "v0.0.38, v0.0.39, v0.0.40, v0.0.41, v0.0.42, v0.0.43, v0.0.44, "
+           "v0.0.45";
+}
+/* ---- parsing --------------------------------------------------------------- */
+
+/* Put the answer's "errors" array into errp, if there is one that is not
+ * empty. Returns 1 if it did, 0 if not. */
+static int
+answer_errors (json_t *root, long http_status, ms_error_t *errp)
+{
+    json_t *errs = json_object_get (root, "errors");
+    char msg[768] = "";
+    size_t used = 0, i;
+    json_t *e;
+
+    if (!json_is_array (errs) || json_array_size (errs) == 0)
+        return 0;
+    json_array_foreach (errs, i, e)
+    {
+        const char *text = json_string_value (json_object_get (e, "error"));
+        const char *desc
+            = json_string_value (json_object_get (e, "description"));
+        const char *src = json_string_value (json_object_get (e, "source"));
+        json_t *num = json_object_get (e, "error_number");
+        if (!num)
+            num = json_object_get (e, "error_code");
+        int n = snprintf (msg + used, sizeof (msg) - used, "%s%s%s%s%s%s",
+                          i ? "; " : "", src ? src : "", src ? ": " : "",
+                          text ? text : "error", desc && *desc ? " (" : "",
+                          desc && *desc ? desc : "");
+        if (n < 0 || (size_t)n >= sizeof (msg) - used)
+            break;
+        used += (size_t)n;
+        if (desc && *desc) {
+            n = snprintf (msg + used, sizeof (msg) - used, ")");
+            if (n > 0 && (size_t)n < sizeof (msg) - used)
+                used += (size_t)n;
+        }
+        if (json_is_integer (num)) {
+            n = snprintf (msg + used, sizeof (msg) - used, " [error %lld]",
+                          (long long)json_integer_value (num));
+            if (n > 0 && (size_t)n < sizeof (msg) - used)
+                used += (size_t)n;
+        }
+    }
+    if (http_status > 0)
+        ms_err (errp, MS_ERR_REMOTE, "HTTP %ld: %s", http_status, msg);
+    else
+        ms_err (errp, MS_ERR_REMOTE, "%s", msg);
+    if (errp)
+        errp->http_status = (int)http_status;
+    return 1;
+}
+
+/* Parse an answer: JSON object, no errors, a 2xx status. */
+static int
+parse_answer (const char *body, size_t len, long http_status, json_t **rootp,
+              ms_error_t *errp)
+{
+    json_error_t jerr;
+    json_t *root;
+
+    if (len == 0) {
+        if (http_status >= 300 || http_status == 0) {
+            ms_err (errp, MS_ERR_HTTP, "HTTP %ld with an empty answer",
+                    http_status);
+            if (errp)
+                errp->http_status = (int)http_status;
+            return -1;
+        }
+        return ms_err (errp, MS_ERR_PROTOCOL,
+                       "empty answer where JSON was expected");
+    }
+    root = json_loadb (body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        if (http_status >= 300) {
+            ms_err (errp, MS_ERR_HTTP, "HTTP %ld: answer is not JSON",
+                    http_status);
+            if (errp)
+                errp->http_status = (int)http_status;
+            return -1;
+        }
+        return ms_err (errp, MS_ERR_PROTOCOL,
+                       "malformed JSON in answer at line %d, column %d: %s",
+                       jerr.line, jerr.column, jerr.text);
+    }
+    if (!json_is_object (root)) {
+        json_decref (root);
+        return ms_err (errp, MS_ERR_PROTOCOL,
+                       "answer is JSON but not an object");
+    }
+    if (answer_errors (root, http_status, errp)) {
+        json_decref (root);
+        return -1;
+    }
+    if (http_status >= 300) {
+        json_decref (root);
+        ms_err (errp,
+                http_status == 401 || http_status == 403 ? MS_ERR_AUTH
+                                                         : MS_ERR_HTTP,
+                "HTTP %ld", http_status);
+        if (errp)
+            errp->http_status = (int)http_status;
+        return -1;
+    }
+    *rootp = root;
+    return 0;
+}
+
+/* Field readers: a missing or null field gives the default; a field of the
+ * wrong type is an error naming it. Keys may be paths ("nodes/total"). */
+struct fctx {
+    const char *what; /* "jobs" */
+    size_t index;
+    ms_error_t *errp;
+    int failed;
+};
+
+static void
+ftype (struct fctx *f, const char *key, const char *want)
+{
+    if (!f->failed)
+        ms_err (f->errp, MS_ERR_PROTOCOL, "%s[%zu].%s: expected %s", f->what,
+                f->index, key, want);
+    f->failed = 1;
+}
+
+/* o's member at path "a/b/c"; NULL if any step is missing. */
+static json_t *
+jpath (json_t *o, const char *path)
+{
+    char step[64];
+    const char *p = path;
+
+    while (o && *p) {
+        size_t n = strcspn (p, "/");
+        if (n >= sizeof (step))
+            return NULL;
+        memcpy (step, p, n);
+        step[n] = '\0';
+        o = json_is_object (o) ? json_object_get (o, step) : NULL;
+        p += n;
+        if (*p == '/')
+            p++;
+    }
+    return o;
+}
+
+static void
+fstr (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
+{
+    json_t *v = jpath (o, key);
+    buf[0] = '\0';
+    if (!v || json_is_null (v))
+        return;
+    if (!json_is_string (v)) {
+        ftype (f, key, "a string");
+        return;
+    }
+    ms_strlcpy (buf, json_string_value (v), size);
+}
+
+/* A number in any of the shapes the versions use. `inf`: the value of
+ * {"infinite": true}; a number that is not set gives dflt. */
+static int64_t
+fnum (struct fctx *f, json_t *o, const char *key, int64_t dflt, int64_t inf)
+{
+    json_t *v = jpath (o, key);
+    if (!v || json_is_null (v))
+        return dflt;
+    if (json_is_object (v)) {
+        /* v0.0.39 on: {"set": true, "infinite": false, "number": 7} */
+        json_t *set = json_object_get (v, "set");
+        json_t *infinite = json_object_get (v, "infinite");
+        json_t *num = json_object_get (v, "number");
+        if ((set && !json_is_boolean (set))
+            || (infinite && !json_is_boolean (infinite))) {
+            ftype (f, key, "{set, infinite, number}");
+            return dflt;
+        }
+        if (json_is_true (infinite))
+            return inf;
+        if (set && !json_is_true (set))
+            return dflt;
+        if (!num || json_is_null (num))
+            return dflt;
+        v = num;
+    }
+    if (json_is_integer (v))
+        return (int64_t)json_integer_value (v);
+    if (json_is_real (v)) {
+        double d = json_real_value (v);
+        if (isfinite (d) && d > -9e18 && d < 9e18)
+            return (int64_t)d;
+    }
+    /* v0.0.38 spells some numbers as strings ("cpu_frequency") */
+    if (json_is_string (v)) {
+        char *end;
+        const char *s = json_string_value (v);
+        errno = 0;
+        long long l = strtoll (s, &end, 10);
+        if (!errno && end != s && *end == '\0')
+            return l;
+    }
+    ftype (f, key, "an integer");
+    return dflt;
+}
+
+static int64_t
+fint (struct fctx *f, json_t *o, const char *key, int64_t dflt)
+{
+    return fnum (f, o, key, dflt, dflt);
+}
+
+/* A state: a string (v0.0.38, v0.0.39) or a list of flags, the base state
+ * first (v0.0.40 on). The base goes to buf; with flags, each flag is
+ * offered to keep (), which may replace the base (COMPLETING does). */
+static void
+fstate (struct fctx *f, json_t *o, const char *key, char *buf, size_t size,
+        char *flags, size_t fsize)
+{
+    json_t *v = jpath (o, key), *e;
+    size_t i, used = 0;
+
+    buf[0] = '\0';
+    if (flags)
+        flags[0] = '\0';
+    if (!v || json_is_null (v))
+        return;
+    if (json_is_string (v)) {
+        ms_strlcpy (buf, json_string_value (v), size);
+        return;
+    }
+    if (!json_is_array (v)) {
+        ftype (f, key, "a string or a list of strings");
+        return;
+    }
+    json_array_foreach (v, i, e)
+    {
+        const char *s = json_string_value (e);
+        if (!s) {
+            ftype (f, key, "a list of strings");
+            return;
+        }
+        if (i == 0) {
+            ms_strlcpy (buf, s, size);
+            continue;
+        }
+        if (flags) {
+            int w = snprintf (flags + used, fsize - used, "%s%s",
+                              used ? "," : "", s);
+            if (w > 0 && (size_t)w < fsize - used)
+                used += (size_t)w;
+        }
+    }
+}
+
+/* Is flag in the comma-separated list? (case-insensitive) */
+static bool
+has_flag (const char *list, const char *flag)
+{
+    size_t len = strlen (flag);
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn (p, ",");
+        if (n == len && !strncasecmp (p, flag, len))
+            return true;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return false;
+}
+
+/* An exit code: an integer, {set, number} (v0.0.39), or {status: [...],
+ * return_code: {set, number}, signal: {...}} (v0.0.40 on). */
+static int
+fexit (struct fctx *f, json_t *o, const char *key)
+{
+    json_t *v = jpath (o, key);
+    if (json_is_object (v) && json_object_get (v, "return_code")) {
+        json_t *st = json_object_get (v, "status");
+        json_t *sig = jpath (v, "signal/id");
+        int64_t rc = fnum (f, v, "return_code", -1, -1);
+        int64_t sn = sig ? fnum (f, v, "signal/id", 0, 0) : 0;
+        (void)st;
+        if (sn > 0 && sn < 128)
+            return (int)(128 + sn); /* as a shell reports a signal */
+        return rc < INT_MIN ? INT_MIN : rc > INT_MAX ? INT_MAX : (int)rc;
+    }
+    int64_t rc = fint (f, o, key, -1);
+    return rc < INT_MIN ? INT_MIN : rc > INT_MAX ? INT_MAX : (int)rc;
+}
+
+static uint32_t
+clamp_u32 (int64_t v)
+{
+    if (v < 0)
+        return 0;
+    if (v > UINT32_MAX)
+        return UINT32_MAX;
+    return (uint32_t)v;
+}
+
+static int
+clamp_int (int64_t v)
+{
+    if (v < INT_MIN)
+        return INT_MIN;
+    if (v > INT_MAX)
+        return INT_MAX;
+    return (int)v;
+}
+
+/* The answer's array `key`, which must exist. */
+static json_t *
+answer_array (json_t *root, const char *key, ms_error_t *errp)
+{
+    json_t *a = json_object_get (root, key);
+    if (!json_is_array (a)) {
+        ms_err (errp, MS_ERR_PROTOCOL, "answer has no \"%s\" array", key);
+        return NULL;
+    }
+    return a;
+}
+
+/* The v0.0.38 and v0.0.39 exit code is the wait status. */
+static int
+wait_status_code (int st)
+{
+    if (st < 0)
+        return st;
+    if (st & 0x7f)
+        return 128 + (st & 0x7f);
+    return (st >> 8) & 0xff;
+}
+
+static void
+parse_one_job (const slurmrest_api_t *api, struct fctx *f, json_t *o,
+               ms_job_info_t *j)
+{
+    char flags[128];
+    int64_t v;
+
+    memset (j, 0, sizeof (*j));
+    v = fint (f, o, "job_id", -1);
+    if (v <= 0 && !f->failed)
+        ftype (f, "job_id", "a positive integer");
+    j->id = v > 0 ? (uint64_t)v : 0;
+    fstr (f, o, "name", j->name, sizeof (j->name));
+    fstr (f, o, "user_name", j->user, sizeof (j->user));
+    j->user_id = clamp_u32 (fint (f, o, "user_id", 0));
+    j->group_id = clamp_u32 (fint (f, o, "group_id", 0));
+    fstr (f, o, "partition", j->partition, sizeof (j->partition));
+    fstate (f, o, "job_state", j->state_name, sizeof (j->state_name), flags,
+            sizeof (flags));
+    /* v0.0.38 says COMPLETING for a job with that flag; so does this */
+    if (has_flag (flags, "COMPLETING"))
+        ms_strlcpy (j->state_name, "COMPLETING", sizeof (j->state_name));
+    j->state = ms_job_state_parse (j->state_name);
+    fstr (f, o, "state_reason", j->state_reason, sizeof (j->state_reason));
+    j->submit_time = (time_t)fint (f, o, "submit_time", 0);
+    j->eligible_time = (time_t)fint (f, o, "eligible_time", 0);
+    j->start_time = (time_t)fint (f, o, "start_time", 0);
+    j->end_time = (time_t)fint (f, o, "end_time", 0);
+    j->time_limit_min = clamp_u32 (fint (f, o, "time_limit", 0));
+    j->cpu_freq_min_khz = clamp_u32 (fint (f, o, "cpu_frequency_minimum", 0));
+    j->cpu_freq_max_khz = clamp_u32 (fint (f, o, "cpu_frequency_maximum", 0));
+    j->nice = clamp_int (fint (f, o, "nice", 0));
+    j->priority = clamp_u32 (fint (f, o, "priority", 0));
+    fstr (f, o, "comment", j->comment, sizeof (j->comment));
+    j->nodes = clamp_int (fint (f, o, "node_count", 0));
+    j->tasks = clamp_int (fint (f, o, "tasks", 0));
+    j->cpus = clamp_int (fint (f, o, "cpus", 0));
+    fstr (f, o, "nodes", j->node_list, sizeof (j->node_list));
+    j->exit_code = fexit (f, o, "exit_code");
+    if (!(api->flags & V_BEGIN_NOVAL))
+        j->exit_code = wait_status_code (j->exit_code);
+    fstr (f, o, "current_working_directory", j->cwd, sizeof (j->cwd));
+    fstr (f, o, "standard_output", j->std_out, sizeof (j->std_out));
+}
+
+/* Does the answer say that no job changed since update_time? v0.0.38
+ * answers 304 with no body (see sr_jobs); the later versions answer with
+ * a warning and no jobs. */
+static bool
+answer_unchanged (json_t *root)
+{
+    json_t *w = json_object_get (root, "warnings"), *e;
+    size_t i;
+    json_array_foreach (w, i, e)
+    {
+        const char *d = json_string_value (json_object_get (e, "description"));
+        if (d && !strncmp (d, "No job changes since", 20))
+            return true;
+    }
+    return false;
+}
+
+int
+slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
+                      size_t len, long http_status, ms_job_info_t **out,
+                      size_t *n, bool *unchangedp, ms_error_t *errp)
+{
+    json_t *root, *arr, *o;
+    ms_job_info_t *jobs;
+    size_t i;
+    struct fctx f = { .what = "jobs", .errp = errp };
+
+    if (unchangedp)
+        *unchangedp = false;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    arr = json_object_get (root, "jobs");
+    if ((!arr || json_is_null (arr) || json_array_size (arr) == 0)
+        && answer_unchanged (root)) {
+        json_decref (root);
+        if (!unchangedp)
+            return ms_err (errp, MS_ERR_PROTOCOL,
+                           "answer says no job changed, and lists none");
+        *unchangedp = true;
+        *out = ms_xcalloc (1, sizeof (**out));
+        *n = 0;
+        return 0;
+    }
+    if (!(arr = answer_array (root, "jobs", errp))) {
+        json_decref (root);
+        return -1;
+    }
+    jobs = ms_xcalloc (json_array_size (arr) + 1, sizeof (*jobs));
+    json_array_foreach (arr, i, o)
+    {
+        f.index = i;
+        if (!json_is_object (o))
+            ftype (&f, "", "an object");
+        else
+            parse_one_job (api, &f, o, &jobs[i]);
+        if (f.failed)
+            break;
+    }
+    json_decref (root);
+    if (f.failed) {
+        free (jobs);
+        return -1;
+    }
+    *out = jobs;
+    *n = i;
+    return 0;
+}
+
+int
+slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
+                            size_t len, long http_status,
+                            ms_partition_state_t **out, size_t *n,
+                            ms_error_t *errp)
+{
+    json_t *root, *arr, *o;
+    ms_partition_state_t *parts;
+    size_t i;
+    struct fctx f = { .what = "partitions", .errp = errp };
+    bool nested = api->flags & V_PART_NESTED;
+
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    if (!(arr = answer_array (root, "partitions", errp))) {
+        json_decref (root);
+        return -1;
+    }
+    parts = ms_xcalloc (json_array_size (arr) + 1, sizeof (*parts));
+    json_array_foreach (arr, i, o)
+    {
+        ms_partition_state_t *p = &parts[i];
+        char state[32], flags[64];
+        f.index = i;
+        if (!json_is_object (o)) {
+            ftype (&f, "", "an object");
+            break;
+        }
+        fstr (&f, o, "name", p->name, sizeof (p->name));
+        if (!p->name[0] && !f.failed)
+            ftype (&f, "name", "a partition name");
+        fstate (&f, o, nested ? "partition/state" : "state", state,
+                sizeof (state), flags, sizeof (flags));
+        /* v0.0.39 does not say (its partitions are shown up) */
+        p->up = !strcasecmp (state, "UP") || (nested && !state[0]);
+        p->nodes_total = clamp_int (
+            fint (&f, o, nested ? "nodes/total" : "total_nodes", 0));
+        p->cpus_total
+            = clamp_int (fint (&f, o, nested ? "cpus/total" : "total_cpus", 0));
+        p->max_time_min = fnum (&f, o, nested ? "maximums/time" : "max_time_limit",
+                                -1, -1);
+        p->default_time_min = fnum (
+            &f, o, nested ? "defaults/time" : "default_time_limit", -1, -1);
+        /* free resources come from the nodes and jobs */
+        p->nodes_idle = p->nodes_total;
+        p->cpus_idle = p->cpus_total;
+        if (f.failed)
+            break;
+    }
+    json_decref (root);
+    if (f.failed) {
+        free (parts);
+        return -1;
+    }
+    *out = parts;
+    *n = i;
+    return 0;
+}
+
+/* Node states and flags that take a node out of use. */
+static bool
+node_unusable (const char *s)
+{
+    static const char *const bad[] = {
+        "down", "drain", "drained", "draining", "error", "future",
+        "unknown", "not_responding", "fail", "failing", "maint",
+        "powered_down", "powering_down", "power_down", "reboot_issued",
+        "invalid_reg", "invalid",
+    };
+    for (size_t i = 0; i < sizeof (bad) / sizeof (bad[0]); i++)
+        if (!strcasecmp (s, bad[i]))
+            return true;
+    return false;
+}
+
+int
+slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
+                       size_t len, long http_status, ms_node_state_t **out,
+                       size_t *n, ms_error_t *errp)
+{
+    json_t *root, *arr, *o;
+    ms_node_state_t *nodes;
+    size_t i;
+    struct fctx f = { .what = "nodes", .errp = errp };
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    if (!(arr = answer_array (root, "nodes", errp))) {
+        json_decref (root);
+        return -1;
+    }
+    nodes = ms_xcalloc (json_array_size (arr) + 1, sizeof (*nodes));
+    json_array_foreach (arr, i, o)
+    {
+        ms_node_state_t *nd = &nodes[i];
+        json_t *parts, *flags, *e;
+        char fl[256];
+        size_t k;
+        f.index = i;
+        if (!json_is_object (o)) {
+            ftype (&f, "", "an object");
+            break;
+        }
+        fstr (&f, o, "name", nd->name, sizeof (nd->name));
+        /* v0.0.38: "idle" and state_flags; later: ["IDLE", "DRAIN"] */
+        fstate (&f, o, "state", nd->state, sizeof (nd->state), fl, sizeof (fl));
+        for (char *c = nd->state; *c; c++)
+            if (*c >= 'A' && *c <= 'Z')
+                *c = (char)(*c - 'A' + 'a');
+        nd->cpus = clamp_int (fint (&f, o, "cpus", 0));
+        nd->cpus_alloc = clamp_int (fint (&f, o, "alloc_cpus", 0));
+        nd->usable = nd->state[0] && !node_unusable (nd->state);
+        for (const char *p = fl; *p;) {
+            char one[32];
+            size_t m = strcspn (p, ",");
+            snprintf (one, sizeof (one), "%.*s", (int)(m < 31 ? m : 31), p);
+            if (node_unusable (one))
+                nd->usable = false;
+            p += m;
+            if (*p == ',')
+                p++;
+        }
+        flags = json_object_get (o, "state_flags");
+        if (json_is_array (flags))
+            json_array_foreach (flags, k, e)
+            {
+                const char *s = json_string_value (e);
+                if (s && node_unusable (s))
+                    nd->usable = false;
+            }
+        parts = json_object_get (o, "partitions");
+        if (parts && !json_is_null (parts)) {
+            size_t used = 0;
+            if (!json_is_array (parts)) {
+                ftype (&f, "partitions", "an array");
+                break;
+            }
+            json_array_foreach (parts, k, e)
+            {
+                const char *s = json_string_value (e);
+                int w;
+                if (!s)
+                    continue;
+                w = snprintf (nd->partitions + used,
+                              sizeof (nd->partitions) - used, "%s%s",
+                              used ? "," : "", s);
+                if (w < 0 || (size_t)w >= sizeof (nd->partitions) - used)
+                    break;
+                used += (size_t)w;
+            }
+        }
+        if (f.failed)
+            break;
+    }
+    json_decref (root);
+    if (f.failed) {
+        free (nodes);
+        return -1;
+    }
+    *out = nodes;
+    *n = i;
+    return 0;
+}
+
+int
+slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
+                        size_t len, long http_status, uint64_t *idp,
+                        ms_error_t *errp)
+{
+    json_t *root, *id;
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    id = json_object_get (root, "job_id");
+    if (!id) /* v0.0.40 and v0.0.41 also have it in result */
+        id = jpath (root, "result/job_id");
+    if (!json_is_integer (id) || json_integer_value (id) <= 0) {
+        json_decref (root);
+        return ms_err (errp, MS_ERR_PROTOCOL,
+                       "answer to a submission has no positive \"job_id\"");
+    }
+    *idp = (uint64_t)json_integer_value (id);
+    json_decref (root);
+    return 0;
+}
+
+int
+slurmrest_parse_status (const slurmrest_api_t *api, const char *body,
+                        size_t len, long http_status, ms_error_t *errp)
+{
+    json_t *root;
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    json_decref (root);
+    return 0;
+}
+
+int
+slurmrest_parse_update (const slurmrest_api_t *api, const char *body,
+                        size_t len, long http_status, ms_error_t *errp)
+{
+    json_t *root, *res, *e;
+    size_t i;
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    /* v0.0.40 on: one result per job updated, each with its own error */
+    res = json_object_get (root, "results");
+    json_array_foreach (res, i, e)
+    {
+        json_t *code = json_object_get (e, "error_code");
+        if (json_is_integer (code) && json_integer_value (code) != 0) {
+            const char *why = json_string_value (json_object_get (e, "why"));
+            const char *err = json_string_value (json_object_get (e, "error"));
+            ms_err (errp, MS_ERR_REMOTE, "HTTP %ld: %s%s%s [error %lld]",
+                    http_status, err ? err : "update refused",
+                    why && *why ? ": " : "", why && *why ? why : "",
+                    (long long)json_integer_value (code));
+            if (errp)
+                errp->http_status = (int)http_status;
+            json_decref (root);
+            return -1;
+        }
+    }
+    json_decref (root);
+    return 0;
+}
+
+/* Is "/slurm/v0.0.NN/" at the start of s? Returns the version's length. */
+static size_t
+version_in_path (const char *s)
+{
+    const char *p;
+    if (strncmp (s, "/slurm/v", 8))
+        return 0;
+    p = s + 8;
+    size_t n = strspn (p, "0123456789.");
+    if (n == 0 || p[n] != '/')
+        return 0;
+    return n + 1; /* with the v */
+}
+
+int
+slurmrest_parse_openapi_versions (const char *body, size_t len, char *buf,
+                                  size_t size, ms_error_t *errp)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb (body, len, 0, &jerr), *paths, *v;
+    const char *key;
+    size_t used = 0;
+
+    if (size)
+        buf[0] = '\0';
+    if (!root)
+        return ms_err (errp, MS_ERR_PROTOCOL,
+                       "OpenAPI description: malformed JSON at line %d: %s",
+                       jerr.line, jerr.text);
+    paths = json_object_get (root, "paths");
+    if (!json_is_object (paths)) {
+        json_decref (root);
+        return ms_err (errp, MS_ERR_PROTOCOL,
+                       "OpenAPI description has no \"paths\" object");
+    }
+    json_object_foreach (paths, key, v)
+    {
+        size_t n = version_in_path (key);
+        char ver[24];
+        if (!n || n >= sizeof (ver))
+            continue;
+        memcpy (ver, key + 7, n);
+        ver[n] = '\0';
+        /* listed already? */
+        bool seen = false;
+        for (const char *p = buf; p && *p;) {
+            size_t m = strcspn (p, ",");
+            if (m == strlen (ver) && !strncmp (p, ver, m))
+                seen = true;
+            p += m;
+            while (*p == ',' || *p == ' ')
+                p++;
+        }
+        if (seen)
+            continue;
+        int w = snprintf (buf + used, size - used, "%s%s", used ? ", " : "",
+                          ver);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+    }
+    (void)v;
+    json_decref (root);
+    return 0;
+}
+
+/* ---- requests ---------------------------------------------------------------- */
+
+/* A number as the version writes it: 7, or {set, infinite, number}. */
+static json_t *
+jnum (const slurmrest_api_t *api, json_int_t v)
+{
+    if (!(api->flags & V_NOVAL))
+        return json_integer (v);
+    return json_pack ("{s:b, s:b, s:I}", "set", 1, "infinite", 0, "number",
+                      v);
+}
+
+char *
+slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
+                       time_t now, ms_error_t *errp)
+{
+    json_t *job, *env, *root;
+    char *body;
+    unsigned fl = api->flags;
+
+    if (!req->script || strncmp (req->script, "#!", 2) != 0) {
+        ms_err (errp, MS_ERR_INPUT, "script: must start with #!");
+        return NULL;
+    }
+    if (!req->partition || !*req->partition) {
+        ms_err (errp, MS_ERR_INPUT, "partition: required");
+        return NULL;
+    }
+    if (!req->cwd || req->cwd[0] != '/') {
+        ms_err (errp, MS_ERR_INPUT,
+                "current_working_directory: an absolute path is required");
+        return NULL;
+    }
+    job = json_object ();
+    env = fl & V_ENV_LIST ? json_array () : json_object ();
+    if (req->environment) {
+        for (const char *const *e = req->environment; *e; e++) {
+            const char *eq = strchr (*e, '=');
+            if (!eq || eq == *e) {
+                json_decref (job);
+                json_decref (env);
+                ms_err (errp, MS_ERR_INPUT,
+                        "environment: '%.64s' is not KEY=VALUE", *e);
+                return NULL;
+            }
+            if (fl & V_ENV_LIST) {
+                json_array_append_new (env, json_string (*e));
+                continue;
+            }
+            char key[256];
+            size_t kl = (size_t)(eq - *e);
+            if (kl >= sizeof (key))
+                kl = sizeof (key) - 1;
+            memcpy (key, *e, kl);
+            key[kl] = '\0';
+            json_object_set_new (env, key, json_string (eq + 1));
+        }
+    }
+    /* Slurm requires an environment */
+    if (fl & V_ENV_LIST ? json_array_size (env) == 0
+                        : json_object_size (env) == 0) {
+        if (fl & V_ENV_LIST)
+            json_array_append_new (
+                env, json_string ("PATH=/usr/local/bin:/usr/bin:/bin"));
+        else
+            json_object_set_new (env, "PATH",
+                                 json_string ("/usr/local/bin:/usr/bin:/bin"));
+    }
+    json_object_set_new (job, "environment", env);
+    json_object_set_new (job, "partition", json_string (req->partition));
+    json_object_set_new (job, "current_working_directory",
+                         json_string (req->cwd));
+    if (req->name)
+        json_object_set_new (job, "name", json_string (req->name));
+    if (req->cpu_freq_khz) {
+        /* every version takes sbatch's --cpu-freq text */
+        char f[32];
+        snprintf (f, sizeof (f), "%u", req->cpu_freq_khz);
+        json_object_set_new (job, "cpu_frequency", json_string (f));
+    }
+    if (req->time_limit_min)
+        json_object_set_new (job, "time_limit",
+                             jnum (api, req->time_limit_min));
+    if (req->begin_time > 0) {
+        long long ahead = (long long)(req->begin_time - (int64_t)now);
+        if (fl & V_BEGIN_NOVAL)
+            json_object_set_new (job, "begin_time",
+                                 json_pack ("{s:b, s:b, s:I}", "set", 1,
+                                            "infinite", 0, "number",
+                                            (json_int_t)req->begin_time));
+        else if (fl & V_BEGIN_EPOCH)
+            json_object_set_new (job, "begin_time",
+                                 json_integer (req->begin_time));
+        else if (ahead > 0) {
+            /* v0.0.38 reads begin_time as sbatch's --begin text (an
+             * integer is refused: "Unable to parse time"); now+SECONDS
+             * keeps clear of the time zone and the clock of the cluster */
+            char b[48];
+            snprintf (b, sizeof (b), "now+%lld", ahead);
+            json_object_set_new (job, "begin_time", json_string (b));
+        }
+    }
+    if (req->nice)
+        json_object_set_new (job, "nice", json_integer (req->nice));
+    if (req->comment)
+        json_object_set_new (job, "comment", json_string (req->comment));
+    if (req->std_out)
+        json_object_set_new (job, "standard_output", json_string (req->std_out));
+    if (req->std_err)
+        json_object_set_new (job, "standard_error", json_string (req->std_err));
+    if (req->std_in)
+        json_object_set_new (job, "standard_input", json_string (req->std_in));
+    int nodes = req->nodes > 0 ? req->nodes : 1;
+    if (fl & V_NODE_NUMBERS) {
+        json_object_set_new (job, "minimum_nodes", json_integer (nodes));
+        json_object_set_new (job, "maximum_nodes", json_integer (nodes));
+    } else
+        json_object_set_new (job, "nodes", json_integer (nodes));
+    if (req->tasks > 0)
+        json_object_set_new (job, "tasks", json_integer (req->tasks));
+    if (req->cpus_per_task > 0)
+        json_object_set_new (job, "cpus_per_task",
+                             json_integer (req->cpus_per_task));
+    if (req->exclusive) {
+        if (fl & V_SHARED)
+            json_object_set_new (job, "shared",
+                                 json_pack ("[s]", "none"));
+        else
+            /* v0.0.38 takes sbatch's --exclusive words: "exclusive",
+             * "oversubscribe", "user" or "mcs" ("true" is refused) */
+            json_object_set_new (job, "exclusive", json_string ("exclusive"));
+    }
+    if (fl & V_JOB_SCRIPT) {
+        json_t *s = json_string (req->script);
+        if (!s) {
+            json_decref (job);
+            ms_err (errp, MS_ERR_INPUT,
+                    "script or a field is not valid UTF-8 text");
+            return NULL;
+        }
+        json_object_set_new (job, "script", s);
+        root = json_pack ("{s:o}", "job", job);
+    } else
+        root = json_pack ("{s:s, s:o}", "script", req->script, "job", job);
+    if (!root) {
+        ms_err (errp, MS_ERR_INPUT,
+                "script or a field is not valid UTF-8 text");
+        return NULL;
+    }
+    body = json_dumps (root, JSON_COMPACT);
+    json_decref (root);
+    if (!body)
+        ms_err (errp, MS_ERR_INPUT,
+                "script or a field is not valid UTF-8 text");
+    return body;
+}
+
+char *
+slurmrest_update_body (const slurmrest_api_t *api, const ms_job_update_t *upd,
+                       ms_error_t *errp)
+{
+    json_t *o = json_object ();
+    char *body;
+
+    if (upd->priority != MS_KEEP_PRIORITY)
+        json_object_set_new (o, "priority", jnum (api, upd->priority));
+    if (upd->nice != MS_KEEP_NICE)
+        json_object_set_new (o, "nice", json_integer (upd->nice));
+    if (upd->time_limit_min != MS_KEEP_TIME)
+        json_object_set_new (o, "time_limit", jnum (api, upd->time_limit_min));
+    if (upd->comment) {
+        json_t *c = json_string (upd->comment);
+        if (!c) {
+            json_decref (o);
+            ms_err (errp, MS_ERR_INPUT, "comment: not valid UTF-8 text");
+            return NULL;
+        }
+        json_object_set_new (o, "comment", c);
+    }
+    if (json_object_size (o) == 0) {
+        json_decref (o);
+        ms_err (errp, MS_ERR_INPUT, "the update changes nothing");
+        return NULL;
+    }
+    body = json_dumps (o, JSON_COMPACT);
+    json_decref (o);
+    return body;
+}
+
