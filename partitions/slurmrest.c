@@ -279,11 +279,10 @@ sr_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
     /* changes at or after update_time give the whole list again, so the
      * second the previous request was sent misses nothing that happened
      * while it was answered */
+    char query[64] = "";
     if (s->jcache_ok)
-        snprintf (path, sizeof (path), "%s/jobs?update_time=%lld", s->prefix,
-                  (long long)s->jcache_at);
-    else
-        snprintf (path, sizeof (path), "%s/jobs", s->prefix);
+        slurmrest_jobs_query (s->api, s->jcache_at, query, sizeof (query));
+    snprintf (path, sizeof (path), "%s/jobs%s", s->prefix, query);
     if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
         return -1;
     if (status == 304 && s->jcache_ok) {

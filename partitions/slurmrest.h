@@ -31,6 +31,10 @@ const slurmrest_api_t *slurmrest_api_at (size_t i);
 /* The version named "v0.0.42" (the leading v may be left out), or NULL. */
 const slurmrest_api_t *slurmrest_api_find (const char *name);
 const char *slurmrest_api_name (const slurmrest_api_t *api);
+/* The query of a job listing of the changes since `since` into buf
+ * ("?update_time=..."), or "" where the version cannot ask for them. */
+void slurmrest_jobs_query (const slurmrest_api_t *api, time_t since,
+                           char *buf, size_t size);
 /* "v0.0.38, v0.0.39, ..., v0.0.45" */
 const char *slurmrest_api_list (void);
 

@@ -42,6 +42,10 @@ enum {
     V_PART_NESTED = 1 << 6, /* nodes/total, maximums/time, partition/state */
     V_NODE_NUMBERS = 1 << 7, /* minimum_nodes/maximum_nodes, not nodes */
     V_JOBS_STATE = 1 << 8, /* GET /jobs/state exists */
+    V_UPDATE_UTS = 1 << 9, /* ?update_time=uts<seconds> (the query's
+                            * timestamp is parsed as sbatch's time text) */
+    V_NO_UPDATE_TIME = 1 << 10, /* no ?update_time (v0.0.39 dumps a list
+                                 * it does not have when nothing changed) */
 };
 
 struct slurmrest_api {
@@ -52,11 +56,11 @@ struct slurmrest_api {
 
 #define V39 (V_NOVAL | V_ENV_LIST | V_JOB_SCRIPT | V_BEGIN_EPOCH | V_SHARED \
              | V_PART_NESTED | V_NODE_NUMBERS)
-#define V40 (V39 | V_BEGIN_NOVAL)
+#define V40 ((V39 | V_BEGIN_NOVAL | V_UPDATE_UTS) & ~V_NO_UPDATE_TIME)
 
 static const struct slurmrest_api apis[] = {
     { "v0.0.38", "22.05, 23.02", 0 },
-    { "v0.0.39", "23.02", V39 },
+    { "v0.0.39", "23.02", V39 | V_NO_UPDATE_TIME },
     { "v0.0.40", "23.11 to 25.05", V40 },
     { "v0.0.41", "24.05 to 25.11", V40 },
     { "v0.0.42", "24.11 to 26.05", V40 | V_JOBS_STATE },
@@ -87,6 +91,19 @@ slurmrest_api_find (const char *name)
         if (!strcmp (name, apis[i].name) || !strcmp (name, apis[i].name + 1))
             return &apis[i];
     return NULL;
+}
+
+/* The query of a job listing of the changes since `since` ("" where the
+ * version cannot ask for them). */
+void
+slurmrest_jobs_query (const slurmrest_api_t *api, time_t since, char *buf,
+                      size_t size)
+{
+    if (api->flags & V_NO_UPDATE_TIME)
+        buf[0] = '\0';
+    else
+        snprintf (buf, size, "?update_time=%s%lld",
+                  api->flags & V_UPDATE_UTS ? "uts" : "", (long long)since);
 }
 
 const char *

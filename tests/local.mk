@@ -26,6 +26,16 @@ tests_unit_test_slurmrest_parse_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_slurmrest_parse_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_slurmrest_parse
 
+# the builders and parsers against exchanges captured from real slurmrestd
+# of each release and OpenAPI version (tests/data/slurmrest/RELEASE/VERSION)
+check_PROGRAMS += tests/unit/test_slurmrest_contract
+tests_unit_test_slurmrest_contract_SOURCES = \
+	tests/unit/test_slurmrest_contract.c tests/contract/contract_job.h \
+	tests/testutil.h
+tests_unit_test_slurmrest_contract_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurmrest_contract_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_slurmrest_contract
+
 # Fuzz targets: each defines LLVMFuzzerTestOneInput. In `make check` they run
 # (under the sanitizer build in CI) through tests/fuzz/standalone.c, which
 # replays the corpus in tests/fuzz/corpus/NAME/ and a bounded number of
@@ -88,3 +98,12 @@ tests_fuzz_libfuzzer_jobspec_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_libfuzzer_jobspec_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_libfuzzer_jobspec_LDADD = $(TEST_LIBS)
 endif
+
+# Capture of real slurmrestd exchanges per OpenAPI version (a developer's
+# tool run against a test bed cluster; not part of make check): see
+# tests/data/slurmrest/README.
+EXTRA_PROGRAMS += tests/contract/slurmrest_capture
+tests_contract_slurmrest_capture_SOURCES = tests/contract/slurmrest_capture.c \
+	tests/contract/contract_job.h
+tests_contract_slurmrest_capture_CFLAGS = $(TEST_CFLAGS)
+tests_contract_slurmrest_capture_LDADD = $(TEST_LIBS)
