@@ -36,6 +36,13 @@ tests_unit_test_slurmrest_contract_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_slurmrest_contract_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_slurmrest_contract
 
+check_PROGRAMS += tests/unit/test_slurmrest_negotiate
+tests_unit_test_slurmrest_negotiate_SOURCES = \
+	tests/unit/test_slurmrest_negotiate.c tests/testutil.h
+tests_unit_test_slurmrest_negotiate_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurmrest_negotiate_LDADD = $(TEST_LIBS) -lpthread
+TESTS += tests/unit/test_slurmrest_negotiate
+
 # Fuzz targets: each defines LLVMFuzzerTestOneInput. In `make check` they run
 # (under the sanitizer build in CI) through tests/fuzz/standalone.c, which
 # replays the corpus in tests/fuzz/corpus/NAME/ and a bounded number of
