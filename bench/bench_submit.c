@@ -530,6 +530,18 @@ main (int argc, char **argv)
             "%zu partitions, metaschedd at %s\n",
             B.n, rounds, pw->pw_name, site->nclusters, site->nparts,
             ms_client_address (c));
+    /* which slurmrestd each direct phase talks to, and in which version */
+    for (size_t i = 0; i < site->nclusters; i++) {
+        if (!B.b[i])
+            continue;
+        if (slurmrest_negotiate (B.b[i], &err) < 0) {
+            fprintf (stderr, "bench_submit: %s\n", err.text);
+            goto out;
+        }
+        printf ("bench_submit: cluster %s at %s: OpenAPI %s (%s)\n",
+                site->clusters[i].name, site->clusters[i].url,
+                slurmrest_version (B.b[i]), slurmrest_version_source (B.b[i]));
+    }
     fflush (stdout);
     rd = ms_xcalloc ((size_t)rounds, sizeof (double));
     rm = ms_xcalloc ((size_t)rounds, sizeof (double));
