@@ -1,8 +1,10 @@
 # lib.sh - shared by the test bed scripts (sourced, not run).
 #
 # The test bed: one private PostgreSQL 15 instance and three local Slurm
-# 22.05 clusters (each with slurmctld, one slurmd per emulated node and
-# slurmrestd), all on this machine, all state under testbed/run/.
+# clusters (each with slurmctld, one slurmd per emulated node and
+# slurmrestd), all on this machine, all state under testbed/run/. Each
+# cluster runs Debian's Slurm 22.05 or a Slurm installed under a prefix
+# (testbed/start --slurm-prefix; the choice is kept in run/slurm-prefix).
 
 # Tests hold the test bed's lock files on descriptors 7-9 (tests/tap.sh);
 # the daemons started from here must not inherit them, or a restarted
@@ -28,6 +30,12 @@ TB_CLUSTERS="alpha beta gamma"
 tb_cluster_alpha="16817 16901 16820 a 4 48 skx8168 batch:INFINITE:YES"
 tb_cluster_beta="17817 17901 17820 b 3 36 clx6254 compute:INFINITE:YES"
 tb_cluster_gamma="18817 18901 18820 g 2 40 skx6148 short:30:YES,long:INFINITE:NO"
+
+# Where Debian's Slurm packages put the plugins.
+TB_DEBIAN_PLUGIN_DIR=$(ls -d /usr/lib/*/slurm-wlm 2>/dev/null | head -1)
+TB_DEBIAN_PLUGIN_DIR=${TB_DEBIAN_PLUGIN_DIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+# Which Slurm each cluster runs: lines CLUSTER=debian or CLUSTER=PREFIX.
+TB_SLURM_CHOICE=$TB_RUN/slurm-prefix
 
 tb_log () { printf 'testbed: %s\n' "$*" >&2; }
 tb_die () { printf 'testbed: error: %s\n' "$*" >&2; exit 1; }
@@ -55,4 +63,41 @@ tb_wait () {
         i=$((i + 1))
     done
     return 1
+}
+
+# tb_slurm_prefix CLUSTER: "debian" or the prefix the cluster's Slurm is
+# installed under (run/slurm-prefix; debian when it names none).
+tb_slurm_prefix () {
+    local p=
+    [ -r "$TB_SLURM_CHOICE" ] && p=$(sed -n "s/^$1=//p" "$TB_SLURM_CHOICE" | tail -1)
+    echo "${p:-debian}"
+}
+
+# tb_slurm_layout PREFIX: set TB_BIN, TB_SBIN, TB_PLUGINS (directories) of
+# the Slurm at PREFIX ("debian": the packages).
+tb_slurm_layout () {
+    if [ "$1" = debian ]; then
+        TB_BIN=/usr/bin TB_SBIN=/usr/sbin TB_PLUGINS=$TB_DEBIAN_PLUGIN_DIR
+    else
+        TB_BIN=$1/bin TB_SBIN=$1/sbin TB_PLUGINS=$1/lib/slurm
+        [ -d "$1/lib64/slurm" ] && [ ! -d "$1/lib/slurm" ] && TB_PLUGINS=$1/lib64/slurm
+    fi
+    return 0
+}
+
+# tb_stop_pidfile FILE NAME: TERM, wait, then KILL
+tb_stop_pidfile () {
+    local f=$1 name=$2 pid i
+    tb_alive "$f" || { rm -f "$f"; return 0; }
+    pid=$(cat "$f")
+    kill "$pid" 2>/dev/null
+    for i in $(seq 1 100); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -9 "$pid" 2>/dev/null
+        tb_log "$name did not stop on TERM; killed"
+    fi
+    rm -f "$f"
 }
