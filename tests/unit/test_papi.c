@@ -1,7 +1,12 @@
 /* test_papi.c - counters of a real process tree on this machine, and the
  * job wrapper around real commands: software events are recorded, events
  * the hardware (or PAPI) cannot count are reported unavailable with a
- * reason, and the job's status and signals pass through untouched. */
+ * reason, and the job's status and signals pass through untouched.
+ *
+ * Whether hardware events can be counted depends on the machine (a PMU,
+ * one that libpfm knows, a hypervisor that passes it through): the tests
+ * ask PAPI directly (papi_probe) and hold the sampler to that answer, on
+ * any x86-64 machine, virtual or not. */
 #include "config.h"
 
 #include <papi.h>
@@ -16,18 +21,64 @@
 #include "collectors/papi_sampler.h"
 #include "tests/testutil.h"
 
-/* Does PAPI itself say it can count hardware events here? */
-static int
-papi_hw_counters (void)
+/* Can PAPI count these events on this machine? Asked of PAPI itself,
+ * without the sampler: one event set, the events added in this order
+ * (as the sampler adds them), started, some work counted, stopped. ok[i]
+ * says whether events[i] was added and read with a value above 0; why
+ * says what failed (for the messages). PAPI_num_hwctrs () is no answer:
+ * a VM may report counters and still refuse every hardware event. */
+static void
+papi_probe (const char *const *events, size_t n, bool *ok, char *why,
+            size_t len)
 {
-    int n;
+    int es = PAPI_NULL, rc, slot[8], nadded = 0;
+    long long v[8] = { 0 };
+    volatile unsigned long sink = 0;
+
+    ck_assert (n <= 8);
+    snprintf (why, len, "counted");
+    for (size_t i = 0; i < n; i++) {
+        ok[i] = false;
+        slot[i] = -1;
+    }
     if (PAPI_is_initialized () == PAPI_NOT_INITED
-        && PAPI_library_init (PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
-        return 0;
-    n = PAPI_num_hwctrs ();
+        && (rc = PAPI_library_init (PAPI_VER_CURRENT)) != PAPI_VER_CURRENT) {
+        snprintf (why, len, "PAPI_library_init: %s",
+                  rc > 0 ? "version mismatch" : PAPI_strerror (rc));
+        return;
+    }
+    if ((rc = PAPI_create_eventset (&es)) != PAPI_OK) {
+        snprintf (why, len, "PAPI_create_eventset: %s", PAPI_strerror (rc));
+        PAPI_shutdown ();
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((rc = PAPI_add_named_event (es, events[i])) == PAPI_OK)
+            slot[i] = nadded++;
+        else
+            snprintf (why, len, "PAPI_add_named_event %s: %s", events[i],
+                      PAPI_strerror (rc));
+    }
+    if (nadded > 0) {
+        if ((rc = PAPI_start (es)) != PAPI_OK)
+            snprintf (why, len, "PAPI_start: %s", PAPI_strerror (rc));
+        else {
+            for (unsigned long i = 0; i < 10000000; i++)
+                sink += i;
+            if ((rc = PAPI_stop (es, v)) != PAPI_OK)
+                snprintf (why, len, "PAPI_stop: %s", PAPI_strerror (rc));
+            else
+                for (size_t i = 0; i < n; i++)
+                    ok[i] = slot[i] >= 0 && v[slot[i]] > 0;
+        }
+    }
+    PAPI_cleanup_eventset (es);
+    PAPI_destroy_eventset (&es);
     PAPI_shutdown ();
-    return n > 0;
 }
+
+/* The probe for the default hardware events that give CPI. */
+static const char *const cpi_events[] = { "PAPI_TOT_CYC", "PAPI_TOT_INS" };
 
 /* Fork a child that waits for a byte, then runs a busy shell loop that
  * starts children of its own (so inheritance is exercised). */
@@ -86,35 +137,65 @@ START_TEST (software_events_recorded)
 }
 END_TEST
 
+/* The sampler's word on hardware events agrees with PAPI's on this
+ * machine: counted (with values) where PAPI can count them, unavailable
+ * with PAPI's reason where it cannot; either way the software events and
+ * the run are recorded. */
 START_TEST (hardware_events_reported)
 {
-    papi_sampler_t *s = papi_sampler_new ("PAPI_TOT_CYC,PAPI_TOT_INS,"
-                                          "NO_SUCH_EVENT_X,bad\"name,"
-                                          "perf::TASK-CLOCK");
-    int go, status, hw = papi_hw_counters ();
-    pid_t pid = spawn_tree (&go);
+    bool can[2];
+    char probe_why[256];
+    papi_sampler_t *s;
+    int go, status, n;
+    pid_t pid;
+    long long clock_ns = 0;
 
-    papi_sampler_attach (s, pid);
+    papi_probe (cpi_events, 2, can, probe_why, sizeof (probe_why));
+    s = papi_sampler_new ("PAPI_TOT_CYC,PAPI_TOT_INS,NO_SUCH_EVENT_X,"
+                          "bad\"name,perf::TASK-CLOCK");
+    pid = spawn_tree (&go);
+    n = papi_sampler_attach (s, pid);
     ck_assert_int_eq (write (go, "g", 1), 1);
     close (go);
     ck_assert_int_eq (waitpid (pid, &status, 0), pid);
     ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
     papi_sampler_stop (s);
     ck_assert_uint_eq (papi_sampler_nevents (s), 5);
+    /* what attach promised is what was counted */
+    ck_assert_int_eq (n, can[0] + can[1] + 1);
     for (size_t i = 0; i < papi_sampler_nevents (s); i++) {
         const papi_event_t *e = papi_sampler_event (s, i);
         /* every event is either counted or says why not */
         ck_assert_msg (e->available || e->why[0], "%s: no reason", e->name);
-        if (!strncmp (e->name, "PAPI_TOT_", 9))
-            ck_assert_msg (e->available == (hw != 0),
-                           "%s: available %d, PAPI hardware counters %d (%s)",
-                           e->name, e->available, hw, e->why);
+        ck_assert_msg (!e->available || !e->why[0], "%s: counted, but '%s'",
+                       e->name, e->why);
     }
-    ck_assert (!papi_sampler_event (s, 2)->available); /* NO_SUCH_EVENT_X */
+    for (size_t i = 0; i < 2; i++) {
+        const papi_event_t *e = papi_sampler_event (s, i);
+        ck_assert_str_eq (e->name, cpi_events[i]);
+        ck_assert_msg (e->available == can[i],
+                       "%s: the sampler says %s (%s), PAPI on this machine "
+                       "says %s (%s)",
+                       e->name, e->available ? "counted" : "unavailable",
+                       e->why, can[i] ? "countable" : "not countable",
+                       probe_why);
+        if (can[i]) {
+            /* three shells counting to 20000: millions of both */
+            ck_assert_str_eq (e->backend, "papi");
+            ck_assert_msg (e->value > 100000, "%s: %lld", e->name, e->value);
+        } else
+            ck_assert_msg (strstr (e->why, "PAPI") != NULL,
+                           "%s: reason '%s' does not name PAPI", e->name,
+                           e->why);
+    }
+    /* NO_SUCH_EVENT_X: no machine counts it */
+    ck_assert (!papi_sampler_event (s, 2)->available);
+    ck_assert (strstr (papi_sampler_event (s, 2)->why, "PAPI") != NULL);
     ck_assert_str_eq (papi_sampler_event (s, 3)->why, "not an event name");
-    ck_assert (papi_sampler_event (s, 4)->available); /* perf::TASK-CLOCK */
-    if (!hw)
-        ck_assert (papi_sampler_note (s)[0] != '\0');
+    /* and the software event is counted either way */
+    ck_assert (papi_sampler_event (s, 4)->available);
+    ck_assert (papi_sampler_value (s, "perf::TASK-CLOCK", &clock_ns));
+    ck_assert_msg (clock_ns > 1000000, "task clock %lld ns", clock_ns);
     papi_sampler_free (s);
 }
 END_TEST
@@ -147,8 +228,12 @@ START_TEST (wrapper_passes_exit_status)
     spool_rec_t *rec;
     ms_error_t e;
     int status;
+    bool can[2], can_cycles;
+    char why[256];
 
     close (fd);
+    papi_probe (cpi_events, 2, can, why, sizeof (why));
+    can_cycles = can[0];
     status = wrap (path, argv, &k);
     ck_assert (WIFEXITED (status));
     ck_assert_int_eq (WEXITSTATUS (status), 7);
@@ -160,7 +245,14 @@ START_TEST (wrapper_passes_exit_status)
     ck_assert_int_eq (back.exit_code, 7);
     ck_assert (back.end_time >= back.start_time);
     ck_assert (strstr (back.events_used, "perf::TASK-CLOCK") != NULL);
-    if (!papi_hw_counters ()) {
+    /* the default events: cycles where this machine can count them, else
+     * recorded unavailable with the reason */
+    if (can_cycles) {
+        ck_assert_msg (strstr (back.events_used, "PAPI_TOT_CYC") != NULL,
+                       "PAPI counts cycles here, the wrapper did not: %s",
+                       spool_rec_get (rec, "unavailable.PAPI_TOT_CYC"));
+        ck_assert_int_gt (back.cycles, 0);
+    } else {
         ck_assert (strstr (back.events_unavailable, "PAPI_TOT_CYC") != NULL);
         ck_assert_int_eq (back.cycles, -1);
         /* the reason is kept in the file */
@@ -226,6 +318,75 @@ START_TEST (wrapper_forwards_signals)
 }
 END_TEST
 
+/* The machine of the finding (a VM whose PAPI reports hardware counters
+ * that the kernel cannot count: "PAPI event set on pid N: Event does not
+ * exist"), made on any x86-64 machine whose kernel drives no core PMU by
+ * forcing libpfm's PMU model (LIBPFM_FORCE_PMU). The sampler says the
+ * hardware events are unavailable, as PAPI itself finds, and the software
+ * events are recorded. Where the kernel drives a PMU, no such machine can be
+ * made here: the test says so and checks nothing. */
+START_TEST (hardware_counters_reported_but_refused)
+{
+#if defined(__x86_64__)
+    static const char *const pmus[]
+        = { "/sys/bus/event_source/devices/cpu",
+            "/sys/bus/event_source/devices/cpu_core",
+            "/sys/bus/event_source/devices/cpu_atom", NULL };
+    char why[256];
+    papi_sampler_t *s;
+    bool can[2];
+    int hw, go, status;
+    pid_t pid;
+    long long clock_ns = 0;
+
+    for (int i = 0; pmus[i]; i++)
+        if (access (pmus[i], F_OK) == 0) {
+            printf ("# hardware_counters_reported_but_refused: not run: the "
+                    "kernel drives a PMU here (%s)\n",
+                    pmus[i]);
+            return;
+        }
+    setenv ("LIBPFM_FORCE_PMU", "amd64", 1);
+    hw = PAPI_library_init (PAPI_VER_CURRENT) == PAPI_VER_CURRENT
+             ? PAPI_num_hwctrs ()
+             : 0;
+    PAPI_shutdown ();
+    if (hw <= 0) {
+        printf ("# hardware_counters_reported_but_refused: not run: PAPI "
+                "reports no hardware counters even with a forced PMU\n");
+        unsetenv ("LIBPFM_FORCE_PMU");
+        return;
+    }
+    /* PAPI says it has counters; the kernel counts none */
+    papi_probe (cpi_events, 2, can, why, sizeof (why));
+    ck_assert_msg (!can[0] && !can[1], "PAPI counted without a PMU? (%s)",
+                   why);
+
+    s = papi_sampler_new ("PAPI_TOT_CYC,PAPI_TOT_INS,perf::TASK-CLOCK");
+    pid = spawn_tree (&go);
+    ck_assert_int_eq (papi_sampler_attach (s, pid), 1);
+    ck_assert_int_eq (write (go, "g", 1), 1);
+    close (go);
+    ck_assert_int_eq (waitpid (pid, &status, 0), pid);
+    papi_sampler_stop (s);
+    for (size_t i = 0; i < 2; i++)
+        ck_assert_msg (!papi_sampler_event (s, i)->available
+                           && strstr (papi_sampler_event (s, i)->why, "PAPI"),
+                       "%s: available %d (%s)", papi_sampler_event (s, i)->name,
+                       papi_sampler_event (s, i)->available,
+                       papi_sampler_event (s, i)->why);
+    ck_assert (papi_sampler_value (s, "perf::TASK-CLOCK", &clock_ns));
+    ck_assert_int_gt (clock_ns, 1000000);
+    papi_sampler_free (s);
+
+    unsetenv ("LIBPFM_FORCE_PMU");
+#else
+    printf ("# hardware_counters_reported_but_refused: not run: the forced "
+            "PMU is an x86-64 one\n");
+#endif
+}
+END_TEST
+
 START_TEST (collector_trouble_never_fails_the_job)
 {
     char *argv[] = { "/bin/true", NULL };
@@ -259,6 +420,7 @@ main (void)
     tcase_add_test (tw, wrapper_passes_exit_status);
     tcase_add_test (tw, wrapper_passes_signals);
     tcase_add_test (tw, wrapper_forwards_signals);
+    tcase_add_test (tw, hardware_counters_reported_but_refused);
     tcase_add_test (tw, collector_trouble_never_fails_the_job);
     suite_add_tcase (s, tc);
     suite_add_tcase (s, tw);
