@@ -376,10 +376,13 @@ START_TEST (wrong_token_is_clear)
 END_TEST
 
 /* A slurmrestd of our own for cluster gamma: it answers, then is stopped,
- * and the client says the connection was refused. */
+ * and the client says the connection was refused. It runs through the
+ * launcher testbed/start writes, which holds the options of gamma's Slurm
+ * release (its OpenAPI plugins differ between releases). */
 START_TEST (stopped_slurmrestd_is_clear)
 {
     const int port = atoi (testbed_get ("MS_TESTBED_SPARE_PORT"));
+    const char *launcher = var ("gamma", "SLURMRESTD");
     char addr[64], url[64];
     pid_t pid;
     ms_backend_t *b;
@@ -392,13 +395,10 @@ START_TEST (stopped_slurmrestd_is_clear)
     pid = fork ();
     ck_assert_int_ge (pid, 0);
     if (pid == 0) {
-        setenv ("SLURM_JWT", "daemon", 1);
         int nul = open ("/dev/null", O_WRONLY);
         dup2 (nul, 1);
         dup2 (nul, 2);
-        execlp ("slurmrestd", "slurmrestd", "-f", var ("gamma", "CONF"), "-a",
-                "rest_auth/jwt", "-s", "openapi/v0.0.38", "-u", "msrest", addr,
-                (char *)NULL);
+        execl (launcher, "slurmrestd", addr, (char *)NULL);
         _exit (127);
     }
     ck_assert (ms_read_secret_file (var ("gamma", "TOKEN_FILE"), &token, &err)
