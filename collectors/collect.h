@@ -101,6 +101,11 @@ typedef struct {
      * records no row for such a job: it is no run to learn from. */
     char gate[8];
     uint64_t gate_job_id;           /* the meta job claimed, 0: unknown */
+    /* The wrapper's notes and warnings about its own work (events not
+     * counted, ...), also in the node's log; never in the job's output.
+     * The user's word, like everything in the file: the epilog names it
+     * as the wrapper's note in its log line and nowhere else. */
+    char note[1024];
 } collect_counters_t;
 
 void collect_counters_init (collect_counters_t *k);
@@ -120,11 +125,12 @@ int collect_jobrun_from_rec (const spool_rec_t *rec, db_job_run_t *r,
 typedef struct {
     const char *app;           /* --app, or NULL */
     const char *counters_path; /* write here instead of the job's file */
-    bool quiet;
 } collect_wrap_opts_t;
 
 /* Run argv measured; returns the wait status of the command (or -1 with
- * errp when it could not be started at all). */
+ * errp when it could not be started at all). Writes nothing to stdout or
+ * stderr but what a shell would (the command cannot be executed) and the
+ * start gate's refusal; notes go to the log (log.h) and k->note. */
 int collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
                   char *const argv[], collect_counters_t *k, ms_error_t *errp);
 
@@ -134,7 +140,9 @@ int collect_prolog (const collect_conf_t *c, const collect_job_t *j,
                     ms_error_t *errp);
 /* Builds the row; inserts or spools it. *spooled (may be NULL) says
  * whether it went to the spool. Returns 0 (inserted), 1 (inserted, errp
- * holds a note), -1 (not inserted: spooled or lost, errp says why) or
+ * holds a note: a warning of the epilog's own and/or "the wrapper's note:
+ * ..." from the counter file), -1 (not inserted: spooled or lost, errp says
+ * why, the wrapper's note after it) or
  * COLLECT_EPILOG_SKIPPED: no row on purpose, because the wrapper's counter
  * file says that the start gate stopped the command (errp says so). */
 #define COLLECT_EPILOG_SKIPPED 2

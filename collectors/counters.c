@@ -64,6 +64,8 @@ collect_counters_to_rec (const collect_counters_t *k)
             spool_rec_setf (r, "gate_job", "%llu",
                             (unsigned long long)k->gate_job_id);
     }
+    if (k->note[0])
+        spool_rec_set (r, "note", k->note);
     while ((p = strchr (p, '"'))) {
         const char *q = strchr (p + 1, '"');
         char key[80];
@@ -180,6 +182,10 @@ collect_counters_from_rec (const spool_rec_t *rec, collect_counters_t *k,
     }
     if (spool_rec_get_u64 (rec, "gate_job", &k->gate_job_id, errp) < 0)
         return -1;
+    /* the wrapper's note: free text (printable, one line, as every spool
+     * value), cut to the field; it is only ever logged as the user's word */
+    if ((s = spool_rec_get (rec, "note")))
+        ms_strlcpy (k->note, s, sizeof (k->note));
     /* events: build the JSON from validated names and numbers */
     jl = (size_t)snprintf (k->counters_json, sizeof (k->counters_json), "{");
     for (size_t i = 0; i < spool_rec_count (rec); i++) {

@@ -9,6 +9,7 @@ collectors_libcollect_a_SOURCES = \
 	collectors/flush.c \
 	collectors/ingest.c \
 	collectors/jobrun_rec.c \
+	collectors/log.c collectors/log.h \
 	collectors/nodeside.c \
 	collectors/papi_sampler.c collectors/papi_sampler.h \
 	collectors/rapl.c collectors/rapl.h \

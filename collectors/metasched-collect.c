@@ -5,6 +5,15 @@
  *   metasched-collect [OPTIONS] flush                  send spooled rows
  *
  * Prolog and epilog always exit 0: a failing hook would drain the node.
+ *
+ * Where messages go (collectors/log.h, doc/collectors.md "Messages"): the
+ * wrapper's notes and warnings to the node's log (syslog, LOG_USER) and the
+ * job's counter file, never to the job's stdout or stderr; only what stops
+ * the command itself (a usage error, a command that cannot be executed,
+ * the start gate's refusal) is said on stderr too. The prolog and epilog
+ * log to syslog (LOG_DAEMON) and to stderr, which slurmd does not give to
+ * the job (the hook's script sends it to a file). flush, an admin's
+ * command, reports on stderr and in its exit status.
  */
 #include "config.h"
 
@@ -17,6 +26,7 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
+#include "collectors/log.h"
 #include "metasched/util.h"
 
 static void
@@ -32,17 +42,19 @@ usage (FILE *f)
              "  -a, --app NAME        the application's name (wrapper)\n"
              "  -o, --counters FILE   write the counters here (wrapper, "
              "outside Slurm)\n"
-             "  -q, --quiet           no warnings from the wrapper\n"
+             "  -q, --quiet           accepted for older scripts: the wrapper's\n"
+             "                        notes go to the node's log, never to the\n"
+             "                        job's output\n"
              "  -V, --version\n",
              COLLECT_DEFAULT_CONF);
 }
 
 static void
-logmsg (const char *what, const collect_job_t *j, const char *pre,
+logmsg (int prio, const char *what, const collect_job_t *j, const char *pre,
         const char *text)
 {
-    fprintf (stderr, "metasched-collect %s: job %s.%llu node %s: %s%s\n", what,
-             j->cluster, (unsigned long long)j->job_id, j->node, pre, text);
+    collect_log (prio, "%s: job %s.%llu node %s: %s%s", what, j->cluster,
+                 (unsigned long long)j->job_id, j->node, pre, text);
 }
 
 static int
@@ -55,23 +67,25 @@ run_hook (const char *what, const collect_conf_t *c)
 
     ms_err_clear (&e);
     if (collect_job_from_env (c, &j, &e) < 0) {
-        fprintf (stderr, "metasched-collect %s: %s\n", what, e.text);
+        collect_log (LOG_WARNING, "%s: %s", what, e.text);
         return 0;
     }
     if (!strcmp (what, "prolog")) {
         if (collect_prolog (c, &j, &e) < 0)
-            logmsg (what, &j, "", e.text);
+            logmsg (LOG_WARNING, what, &j, "", e.text);
         else
-            logmsg (what, &j, "", "RAPL read, sampler started");
+            logmsg (LOG_INFO, what, &j, "", "RAPL read, sampler started");
         return 0;
     }
     rc = collect_epilog (c, &j, &spooled, &e);
-    if (rc < 0 || rc == COLLECT_EPILOG_SKIPPED)
-        logmsg (what, &j, "", e.text);
+    if (rc < 0)
+        logmsg (LOG_WARNING, what, &j, "", e.text);
+    else if (rc == COLLECT_EPILOG_SKIPPED)
+        logmsg (LOG_NOTICE, what, &j, "", e.text);
     else if (rc > 0)
-        logmsg (what, &j, "row inserted; note: ", e.text);
+        logmsg (LOG_NOTICE, what, &j, "row inserted; note: ", e.text);
     else
-        logmsg (what, &j, "", "row inserted");
+        logmsg (LOG_INFO, what, &j, "", "row inserted");
     return 0;
 }
 
@@ -120,7 +134,7 @@ main (int argc, char **argv)
     char *sets[32];
     int nsets = 0, opt;
     ms_error_t e;
-    bool hook;
+    bool hook, flush;
 
     memset (&wo, 0, sizeof (wo));
     if (argc > 2 && !strcmp (argv[1], "--metasched")) {
@@ -149,8 +163,7 @@ main (int argc, char **argv)
             wo.counters_path = optarg;
             break;
         case 'q':
-            wo.quiet = true;
-            break;
+            break; /* nothing to silence: notes never reach the job */
         case 'h':
             usage (stdout);
             return 0;
@@ -166,27 +179,47 @@ main (int argc, char **argv)
     hook = optind < argc && strcmp (argv[optind - 1], "--")
            && (!strcmp (argv[optind], "prolog")
                || !strcmp (argv[optind], "epilog"));
+    flush = optind < argc && !strcmp (argv[optind], "flush")
+            && strcmp (argv[optind - 1], "--");
+    /* hooks: syslog and stderr (the hook's own log); the wrapper: syslog
+     * only, its stderr is the job's */
+    if (hook)
+        collect_log_open (LOG_DAEMON, true);
+    else if (!flush)
+        collect_log_open (LOG_USER, false);
     collect_conf_defaults (&conf);
     if (collect_conf_load (confpath ? confpath : COLLECT_DEFAULT_CONF,
                            confpath == NULL, &conf, &e) < 0) {
+        if (hook) {
+            collect_log (LOG_WARNING, "%s: %s", argv[optind], e.text);
+            return 0;
+        }
+        if (!flush && optind < argc) {
+            /* the job runs anyway, unmeasured config or not */
+            collect_log (LOG_WARNING, "wrapper: warning: %s; running the "
+                         "command with the built-in defaults", e.text);
+            goto wrap;
+        }
         fprintf (stderr, "metasched-collect: %s\n", e.text);
-        if (!hook && optind < argc && strcmp (argv[optind], "flush"))
-            goto wrap; /* the job runs anyway, unmeasured config or not */
-        return hook ? 0 : 1;
+        return 1;
     }
     for (int i = 0; i < nsets; i++) {
         char *eq = strchr (sets[i], '=');
-        if (!eq) {
-            fprintf (stderr, "metasched-collect: --set %s: expected KEY=VALUE\n",
-                     sets[i]);
-            return hook ? 0 : 2;
+        if (!eq)
+            ms_err (&e, MS_ERR_INPUT, "--set %s: expected KEY=VALUE", sets[i]);
+        else {
+            *eq = '\0';
+            if (collect_conf_set (&conf, sets[i], eq + 1, &e) == 0)
+                continue;
+            ms_err_prefix (&e, "--set %s", sets[i]);
         }
-        *eq = '\0';
-        if (collect_conf_set (&conf, sets[i], eq + 1, &e) < 0) {
-            fprintf (stderr, "metasched-collect: --set %s: %s\n", sets[i],
-                     e.text);
-            return hook ? 0 : 2;
+        if (hook) {
+            collect_log (LOG_WARNING, "%s: %s", argv[optind], e.text);
+            return 0;
         }
+        /* a usage error: the command line is wrong, nothing runs */
+        fprintf (stderr, "metasched-collect: %s\n", e.text);
+        return 2;
     }
     if (optind >= argc) {
         usage (stderr);
@@ -194,7 +227,7 @@ main (int argc, char **argv)
     }
     if (hook)
         return run_hook (argv[optind], &conf);
-    if (!strcmp (argv[optind], "flush") && strcmp (argv[optind - 1], "--"))
+    if (flush)
         return run_flush (&conf);
 wrap:
     {
@@ -207,7 +240,9 @@ wrap:
         }
         status = collect_wrap (&conf, &wo, argv + optind, &k, &e);
         if (status < 0) {
+            /* the command could not be started: the job's own failure */
             fprintf (stderr, "metasched-collect: %s\n", e.text);
+            collect_log (LOG_ERR, "wrapper: error: %s", e.text);
             return 126;
         }
         if (WIFSIGNALED (status)) {

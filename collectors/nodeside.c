@@ -568,6 +568,20 @@ ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
 
 /* ---- epilog ---- */
 
+/* Name the wrapper's note (its own notes and warnings, kept in the counter
+ * file instead of the job's output) after the epilog's message. */
+static void
+add_wrapper_note (ms_error_t *errp, const char *note)
+{
+    size_t l;
+
+    if (!errp || !note[0])
+        return;
+    l = strlen (errp->text);
+    snprintf (errp->text + l, sizeof (errp->text) - l,
+              "%sthe wrapper's note: %.600s", l ? "; " : "", note);
+}
+
 int
 collect_epilog (const collect_conf_t *c, const collect_job_t *j,
                 bool *spooled, ms_error_t *errp)
@@ -643,6 +657,8 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
         }
     }
     unlink (path);
+    if (!have_counters)
+        k.note[0] = '\0'; /* nothing from a rejected file */
 
     /* The start gate stopped the command (sibling mode: another copy won
      * the meta job, or the claim could not be made): the job ran nothing
@@ -750,9 +766,12 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
         bool data_error = e.kind == MS_ERR_DB && e.sqlstate[0]
                           && (e.sqlstate[0] == '2' || e.sqlstate[0] == '4');
         db_close (db);
-        if (collect_spool_row (c, &row, errp) < 0)
-            return ms_err_prefix (errp, "job %llu: row lost (%s)",
-                                  (unsigned long long)j->job_id, e.text);
+        if (collect_spool_row (c, &row, errp) < 0) {
+            ms_err_prefix (errp, "job %llu: row lost (%s)",
+                           (unsigned long long)j->job_id, e.text);
+            add_wrapper_note (errp, k.note);
+            return -1;
+        }
         if (spooled)
             *spooled = true;
         /* the row is safe in the spool; say why it is there */
@@ -762,11 +781,16 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
             ms_err_prefix (errp, "row rejected, spooled");
         else
             ms_err_prefix (errp, "PostgreSQL unreachable, row spooled");
+        add_wrapper_note (errp, k.note);
         return -1;
     }
-    if (warnings.kind) {
-        if (errp)
+    if (warnings.kind || k.note[0]) {
+        if (errp) {
             *errp = warnings;
+            if (!warnings.kind)
+                errp->kind = MS_ERR_INPUT; /* the note is the user's word */
+            add_wrapper_note (errp, k.note);
+        }
         return 1; /* inserted, with something to report */
     }
     return 0;

@@ -6,8 +6,15 @@
  * ended. Counting starts at the child's exec (the child waits on a pipe
  * until the counters are attached). Signals the wrapper receives go to the
  * child, and the wrapper ends the way the child ended: same exit status, or
- * killed by the same signal. A collector failure is a warning on stderr,
- * never a failed job.
+ * killed by the same signal. A collector failure is never a failed job.
+ *
+ * The job's stdout and stderr belong to the job: the wrapper's notes and
+ * warnings (events not counted, a counter file not written, the start
+ * gate's retries and a lost claim) go to the node's log (log.h) and, where
+ * the counter file is written, into it as note=, for the epilog to name in
+ * its own log line. Only what makes the command itself not run is said on
+ * stderr as well, as a shell would say it: a command that cannot be
+ * executed (exit 127 or 126) and the start gate's refusal (exit 75).
  *
  * The start gate (sibling mode, METASCHED_GATE=1 set by metaschedd): before
  * anything runs, the wrapper claims the meta job METASCHED_JOB_ID through
@@ -27,6 +34,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +45,7 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
+#include "collectors/log.h"
 #include "collectors/papi_sampler.h"
 #include "collectors/rapl.h"
 #include "metasched/client.h"
@@ -54,12 +63,76 @@ now (void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void
-warn (const collect_wrap_opts_t *o, const char *what, const ms_error_t *e)
+/* "job CLUSTER.ID node NODE: " under Slurm, for the log's lines. */
+static const char *
+job_words (void)
 {
-    if (!o->quiet)
-        fprintf (stderr, "metasched-collect: warning: %s%s%s\n", what,
-                 e ? ": " : "", e ? e->text : "");
+    static char words[224];
+    const char *id = getenv ("SLURM_JOB_ID");
+    const char *cl = getenv ("SLURM_CLUSTER_NAME");
+    const char *node = getenv ("SLURMD_NODENAME");
+
+    if (!id || !*id)
+        return "";
+    snprintf (words, sizeof (words), "job %.63s.%.20s node %.63s: ",
+              cl && *cl ? cl : "?", id, node && *node ? node : "?");
+    return words;
+}
+
+/* A note or warning of the wrapper: to the node's log, and (note not
+ * NULL) kept for the counter file. Never on the job's stdout or stderr. */
+static void
+wrap_note (collect_counters_t *k, int prio, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+static void
+wrap_note (collect_counters_t *k, int prio, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+
+    va_start (ap, fmt);
+    vsnprintf (text, sizeof (text), fmt, ap);
+    va_end (ap);
+    collect_log (prio, "wrapper: %s%s: %s", job_words (),
+                 prio <= LOG_WARNING ? "warning" : "note", text);
+    if (k) {
+        size_t l = strlen (k->note);
+        if (l && l + 3 < sizeof (k->note)) {
+            memcpy (k->note + l, "; ", 3);
+            l += 2;
+        }
+        if (l + 1 < sizeof (k->note))
+            ms_strlcpy (k->note + l, text, sizeof (k->note) - l);
+    }
+}
+
+/* "events not counted: A, B: why; C: why" (events with one reason
+ * together), or "" when every event was counted. */
+static void
+unavailable_note (const papi_sampler_t *ps, char *out, size_t size)
+{
+    size_t n = papi_sampler_nevents (ps), l = 0;
+    bool done[PAPI_SAMPLER_MAX_EVENTS] = { false };
+
+    out[0] = '\0';
+    for (size_t i = 0; i < n && l + 1 < size; i++) {
+        const papi_event_t *e = papi_sampler_event (ps, i);
+        const char *why = e->why[0] ? e->why : "unavailable";
+        if (e->available || done[i])
+            continue;
+        l += (size_t)snprintf (out + l, size - l, "%s%s",
+                               l ? "; " : "events not counted: ", e->name);
+        for (size_t j = i + 1; j < n && l + 1 < size; j++) {
+            const papi_event_t *f = papi_sampler_event (ps, j);
+            if (!f->available && !done[j]
+                && !strcmp (why, f->why[0] ? f->why : "unavailable")) {
+                l += (size_t)snprintf (out + l, size - l, ", %s", f->name);
+                done[j] = true;
+            }
+        }
+        if (l + 1 < size)
+            l += (size_t)snprintf (out + l, size - l, ": %s", why);
+    }
 }
 
 /* SLURM_CPU_FREQ_REQ: a number in kHz, or a governor/keyword we skip. */
@@ -270,9 +343,8 @@ start_gate (ms_error_t *errp)
         if ((e.kind == MS_ERR_HTTP && status < 500)
             || now () + delay > deadline)
             break;
-        fprintf (stderr,
-                 "metasched-collect: start gate: %s; trying again in %.1f s\n",
-                 e.text, delay);
+        wrap_note (NULL, LOG_WARNING, "start gate: %s; trying again in %.1f s",
+                   e.text, delay);
         struct timespec ts
             = { (time_t)delay, (long)((delay - floor (delay)) * 1e9) };
         nanosleep (&ts, NULL);
@@ -300,7 +372,8 @@ gate_stopped (const collect_conf_t *c, const collect_wrap_opts_t *o,
     k->start_time = k->end_time = now ();
     if (counters_path (c, o, path, sizeof (path), &e) < 0
         || write_counters (path, o->counters_path != NULL, k, NULL, &e) < 0)
-        warn (o, "the start gate's note not saved", &e);
+        wrap_note (NULL, LOG_WARNING, "the start gate's word not saved: %s",
+                   e.text);
 }
 
 int
@@ -325,20 +398,25 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
         if (g && !strcmp (g, "1")) {
             int run = start_gate (&e);
             if (run < 0) {
-                /* always said, even with --quiet: the job did not run */
+                /* the job's own outcome (it did not run): said on its
+                 * stderr, where the user looks for why */
                 fprintf (stderr,
                          "metasched-collect: %s; not running the script "
                          "(exit %d) so that it never runs twice\n",
                          e.text, GATE_EXIT_REFUSED);
+                wrap_note (NULL, LOG_ERR,
+                           "%s; not running the script (exit %d)", e.text,
+                           GATE_EXIT_REFUSED);
                 gate_stopped (c, o, k, "refused");
                 return GATE_EXIT_REFUSED << 8; /* a wait status: exited 75 */
             }
             if (run == 0) {
-                fprintf (stderr,
-                         "metasched-collect: start gate: meta job %s was "
-                         "claimed by another sibling; not running the "
-                         "script\n",
-                         getenv ("METASCHED_JOB_ID"));
+                /* a note, not the job's output: the copy that won runs
+                 * the script and may well write the same output file */
+                wrap_note (NULL, LOG_NOTICE,
+                           "start gate: meta job %s was claimed by another "
+                           "sibling; not running the script",
+                           getenv ("METASCHED_JOB_ID"));
                 gate_stopped (c, o, k, "lost");
                 return 0;
             }
@@ -402,10 +480,12 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     ps = papi_sampler_new (c->events[0] ? c->events : NULL);
     papi_sampler_attach (ps, pid);
     if (write (go[1], "g", 1) < 0)
-        warn (o, "could not release the command", NULL);
+        wrap_note (k, LOG_WARNING, "could not release the command: %s",
+                   strerror (errno));
     close (go[1]);
     if (read (fail[0], &err, sizeof (err)) == (ssize_t)sizeof (err)) {
-        /* exec failed: report like a shell does */
+        /* exec failed: the command's own failure, reported on its stderr
+         * as a shell does */
         fprintf (stderr, "metasched-collect: %s: %s\n", argv[0],
                  strerror (err));
     }
@@ -432,9 +512,12 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     k->end_time = now ();
     papi_sampler_stop (ps);
     build_json (ps, k);
-    if (papi_sampler_note (ps)[0] && !o->quiet)
-        fprintf (stderr, "metasched-collect: note: %s\n",
-                 papi_sampler_note (ps));
+    {
+        char why[768];
+        unavailable_note (ps, why, sizeof (why));
+        if (why[0])
+            wrap_note (k, LOG_NOTICE, "%s", why);
+    }
     if (rapl) {
         if (rapl_read (rapl, &smp, NULL) > 0)
             rapl_accum_add (&acc, rapl, &smp);
@@ -456,10 +539,9 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     }
     sigprocmask (SIG_SETMASK, &old, NULL);
 
-    if (counters_path (c, o, path, sizeof (path), &e) < 0)
-        warn (o, "counters not saved", &e);
-    else if (write_counters (path, o->counters_path != NULL, k, ps, &e) < 0)
-        warn (o, "counters not saved", &e);
+    if (counters_path (c, o, path, sizeof (path), &e) < 0
+        || write_counters (path, o->counters_path != NULL, k, ps, &e) < 0)
+        wrap_note (NULL, LOG_WARNING, "counters not saved: %s", e.text);
     papi_sampler_free (ps);
     return status;
 }

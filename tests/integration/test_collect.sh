@@ -3,9 +3,12 @@
 # metasched-collect; the Prolog/Epilog of the test bed measure it on the
 # node's test powercap tree (which this test advances, across a wrap on
 # one cluster) and a job_runs row with the right cluster, partition,
-# frequency request, runtime and energy appears in PostgreSQL. Then, with
-# PostgreSQL stopped, the row is spooled and arrives after the restart,
-# exactly once. TAP output.
+# frequency request, runtime and energy appears in PostgreSQL; the job's
+# output file holds only what the job wrote, while the wrapper's note (an
+# event no machine counts is configured, so there is one on every machine)
+# reaches the node's log through the counter file and the epilog. Then,
+# with PostgreSQL stopped, the row is spooled and arrives after the
+# restart, exactly once. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root (advances the root-owned test powercap trees and reads the root-only spool)"
@@ -31,7 +34,7 @@ upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
 getv () { eval "printf '%s' \"\${$1}\""; }
 
 set -- $MS_CLUSTERS
-tap_plan $(( $# * 4 + 12 ))
+tap_plan $(( $# * 5 + 12 ))
 
 # the schema, the clusters, and the hooks pointed at this build
 out=$($ms db migrate 2>&1 && $ms db sync "$MS_CLUSTERS_CONF" 2>&1); rc=$?
@@ -46,12 +49,19 @@ out=$($ms db -d "dbname=metasched password=sekrit99" version 2>&1); rc=$?
 case $out in *sekrit99*) r=1 ;; *"holds a password"*) r=0 ;; *) r=1 ;; esac
 tap_ok "$([ $rc = 1 ] && echo $r || echo 1)" "a password in the connection string is refused and not echoed (rc $rc: $out)"
 
-# job script: the wrapper around a command that waits for the test
+# job script: the wrapper around a command that writes a line to its
+# stdout and one to its stderr, then waits for the test; NO_SUCH_EVENT_X
+# gives the wrapper a note to make on any machine
+events=PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L3_TCM,perf::TASK-CLOCK,NO_SUCH_EVENT_X
+# the hooks' log (their stderr): only what this run adds to it counts
+hooklog=$MS_TESTBED_RUN/collect.log
+hooklog_from=$(( $(cat "$hooklog" 2>/dev/null | wc -c) + 1 ))
 cat > "$tmp/job.sh" <<EOF
 #!/bin/sh
 exec "$bin" --config /dev/null --set "powercap_root=$MS_POWERCAP_BASE/%n" \\
-    --set "job_dir=$MS_TESTBED_RUN/collect-jobs" --app "e2e-\$1" -- \\
-    sh -c 'touch "$tmp/started.\$1"; while [ ! -e "$tmp/go.\$1" ]; do sleep 0.1; done; sleep 1' "\$0" "\$1"
+    --set "job_dir=$MS_TESTBED_RUN/collect-jobs" --set "events=$events" \\
+    --app "e2e-\$1" -- \\
+    sh -c 'echo "job \$1 out"; echo "job \$1 err" >&2; touch "$tmp/started.\$1"; while [ ! -e "$tmp/go.\$1" ]; do sleep 0.1; done; sleep 1' "\$0" "\$1"
 EOF
 chmod 755 "$tmp/job.sh"
 
@@ -99,7 +109,7 @@ for c in "$@"; do
     id=$(submit "$c" "$part" "$f" "$c")
     if ! wait_for 90 test -e "$tmp/started.$c"; then
         tap_ok 1 "$c: job $id started"
-        for k in 2 3 4; do tap_ok 1 "$c: (job did not start)"; done
+        for k in 2 3 4 5; do tap_ok 1 "$c: (job did not start)"; done
         touch "$tmp/go.$c"
         continue
     fi
@@ -120,6 +130,13 @@ for c in "$@"; do
     used=$(row "$c" "$id" "array_to_string (events_used, ',')")
     awk -v r="$rt" 'BEGIN { exit !(r >= 1 && r < 120) }' && case $used in *perf::TASK-CLOCK*) true ;; *) false ;; esac
     tap_ok $? "$c: runtime ${rt} s and the wrapper's counters ($used) recorded"
+    # the job's output is the job's: the wrapper's note is in the node's
+    # log, on the epilog's line for this job, and not in the output file
+    logline () { tail -c +"$hooklog_from" "$hooklog" 2>/dev/null | grep "epilog: job $c\.$id node $node: .*the wrapper's note: events not counted: .*NO_SUCH_EVENT_X"; }
+    wait_for 10 logline >/dev/null
+    got=$(cat "$tmp/out.$c" 2>&1); want=$(printf 'job %s out\njob %s err' "$c" "$c")
+    [ "$got" = "$want" ] && logline >/dev/null
+    tap_ok $? "$c: the job's output file holds only what the job wrote ('$(printf '%s' "$got" | tr '\n' '|')'), the wrapper's note went to the node's log ('$(logline | tail -1 | cut -c1-200)')"
 done
 
 # a job on two whole nodes: one row per node, each with its node's energy,

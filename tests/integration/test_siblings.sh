@@ -91,16 +91,24 @@ done
 tap_ok "$(ok_if [ -z "$bad" ])" "each job's script ran exactly once, as the copy the row names${bad:+ (bad:$bad)}"
 
 # the other copy: cancelled on its cluster, or it ran the wrapper, lost
-# the claim and ended without the script
+# the claim and ended without the script; a lost copy wrote nothing into
+# its output file (the wrapper's note goes to the node's log), and its
+# epilog's line in the hooks' log says why it recorded no run
 lost=0 cancelled=0 other=
+hooklog=$MS_TESTBED_RUN/collect.log
 for id in $(printf '%s' "$ids" | tr ',' ' '); do
     q "SELECT s.cluster || ' ' || s.cluster_job_id FROM job_submissions s, jobs j WHERE j.id = $id AND s.job_id = j.id AND (s.cluster, s.cluster_job_id) <> (j.cluster, j.cluster_job_id)" > "$dtmp/other"
     [ -s "$dtmp/other" ] || continue   # a single copy: nothing to lose
     read -r oc ocj < "$dtmp/other"
     conf=$(getv "MS_$(upper "$oc")_CONF")
     st=$(SLURM_CONF=$conf squeue -h -a -t all -j "$ocj" -o %T 2>/dev/null)
-    if grep -q "meta job $id was claimed by another sibling; not running" "$d/slurm-$ocj.out" 2>/dev/null; then
-        lost=$((lost + 1))
+    lost_logged () { grep -q "epilog: job $oc\.$ocj node [^:]*: no job_runs row: the start gate did not run the command (lost: another sibling claimed meta job $id)" "$hooklog" 2>/dev/null; }
+    if lost_logged || { [ "$st" != CANCELLED ] && wait_for 10 lost_logged; }; then
+        if [ -s "$d/slurm-$ocj.out" ]; then
+            other="$other $id:$oc/$ocj:lost,output:'$(head -c 120 "$d/slurm-$ocj.out" | tr '\n' '|')'"
+        else
+            lost=$((lost + 1))
+        fi
     elif [ "$st" = CANCELLED ]; then
         cancelled=$((cancelled + 1))
     else
@@ -122,9 +130,9 @@ gate_env () {
 out=$(cd "$d" && gate_env METASCHED_SERVER="unix:$dtmp/msd.sock" \
     "$collect" -q -o "$d/gate.counters" -- /bin/sh -c "touch $d/gate-ran" 2>&1)
 rc=$?
-[ $rc = 0 ] && [ ! -e "$d/gate-ran" ] && printf '%s' "$out" | grep -q 'claimed by another sibling; not running' &&
+[ $rc = 0 ] && [ ! -e "$d/gate-ran" ] && [ -z "$out" ] &&
     grep -qx 'gate=lost' "$d/gate.counters" && grep -qx "gate_job=$first" "$d/gate.counters"
-tap_ok $? "a claim lost: exit 0 at once, the command not run, gate=lost in the counter file for the epilog (rc $rc: $out; $(grep '^gate' "$d/gate.counters" 2>/dev/null | tr '\n' ' '))"
+tap_ok $? "a claim lost: exit 0 at once, the command not run, nothing on the job's output ('$out'), gate=lost in the counter file for the epilog (rc $rc; $(grep '^gate' "$d/gate.counters" 2>/dev/null | tr '\n' ' '))"
 
 # the API unreachable: retry, then refuse to run (exit 75)
 out=$(cd "$d" && gate_env METASCHED_SERVER="unix:$dtmp/nothing.sock" \

@@ -1,7 +1,9 @@
 /* test_papi.c - counters of a real process tree on this machine, and the
  * job wrapper around real commands: software events are recorded, events
  * the hardware (or PAPI) cannot count are reported unavailable with a
- * reason, and the job's status and signals pass through untouched.
+ * reason, the job's status and signals pass through untouched, and the
+ * wrapper's notes reach the log and the counter file, never the job's
+ * output.
  *
  * Whether hardware events can be counted depends on the machine (a PMU,
  * one that libpfm knows, a hypervisor that passes it through): the tests
@@ -9,6 +11,7 @@
  * any x86-64 machine, virtual or not. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <papi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
+#include "collectors/log.h"
 #include "collectors/papi_sampler.h"
 #include "tests/testutil.h"
 
@@ -213,8 +217,7 @@ setup (void)
 static int
 wrap (const char *counters, char *const argv[], collect_counters_t *k)
 {
-    collect_wrap_opts_t o = { .app = "unit", .counters_path = counters,
-                              .quiet = true };
+    collect_wrap_opts_t o = { .app = "unit", .counters_path = counters };
     ms_error_t e;
     return collect_wrap (&conf, &o, argv, k, &e);
 }
@@ -318,12 +321,133 @@ START_TEST (wrapper_forwards_signals)
 }
 END_TEST
 
+/* What the log received (collect_log_capture): "PRIO LINE\n" each. */
+static char logged[8192];
+
+static void
+capture (int prio, const char *line, void *arg)
+{
+    size_t l = strlen (logged);
+    (void)arg;
+    snprintf (logged + l, sizeof (logged) - l, "%d %s\n", prio, line);
+}
+
+static void
+slurp (const char *path, char *buf, size_t len)
+{
+    int fd = open (path, O_RDONLY);
+    ssize_t n;
+
+    ck_assert_int_ge (fd, 0);
+    n = read (fd, buf, len - 1);
+    ck_assert_int_ge (n, 0);
+    buf[n] = '\0';
+    close (fd);
+    unlink (path);
+}
+
+/* Run the wrapper with its stdout and stderr in two files, as Slurm runs
+ * a batch step with the job's output files; out and err get what the
+ * files hold afterwards. */
+static int
+wrap_job_output (const char *counters, char *const argv[],
+                 collect_counters_t *k, char *out, char *err, size_t len)
+{
+    char po[] = "/tmp/ms-job-out-XXXXXX", pe[] = "/tmp/ms-job-err-XXXXXX";
+    int fo = mkstemp (po), fe = mkstemp (pe), save1, save2, status;
+
+    ck_assert (fo >= 0 && fe >= 0);
+    fflush (stdout);
+    fflush (stderr);
+    save1 = dup (1);
+    save2 = dup (2);
+    ck_assert (dup2 (fo, 1) == 1 && dup2 (fe, 2) == 2);
+    status = wrap (counters, argv, k);
+    fflush (stdout);
+    fflush (stderr);
+    dup2 (save1, 1);
+    dup2 (save2, 2);
+    close (save1);
+    close (save2);
+    close (fo);
+    close (fe);
+    slurp (po, out, len);
+    slurp (pe, err, len);
+    return status;
+}
+
+/* A job's output holds what the job wrote and nothing else, even when the
+ * wrapper has something to say: its notes go to the log and the counter
+ * file. The note is forced on every machine: an event no PAPI knows. */
+START_TEST (wrapper_notes_stay_out_of_job_output)
+{
+    char path[] = "/tmp/ms-counters-XXXXXX";
+    int fd = mkstemp (path), status;
+    char *argv[] = { "/bin/sh", "-c", "echo job-out; echo job-err >&2",
+                     NULL };
+    char out[512], err[512];
+    collect_counters_t k, back;
+    spool_rec_t *rec;
+    ms_error_t e;
+    const char *note;
+
+    close (fd);
+    collect_conf_set (&conf, "events", "NO_SUCH_EVENT_X,perf::TASK-CLOCK",
+                      NULL);
+
+    /* through the real log (syslog, wherever this machine has one) */
+    status = wrap_job_output (path, argv, &k, out, err, sizeof (out));
+    ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    ck_assert_str_eq (out, "job-out\n");
+    ck_assert_str_eq (err, "job-err\n");
+    /* the note is kept in the counter file for the epilog */
+    ck_assert_int_eq (spool_read (path, "counters", &rec, &e), 0);
+    note = spool_rec_get (rec, "note");
+    ck_assert_msg (note && strstr (note, "events not counted: NO_SUCH_EVENT_X")
+                       && strstr (note, "PAPI"),
+                   "note '%s'", note ? note : "(none)");
+    ck_assert_int_eq (collect_counters_from_rec (rec, &back, &e), 0);
+    ck_assert_str_eq (back.note, note);
+    ck_assert_str_eq (back.note, k.note);
+    spool_rec_free (rec);
+
+    /* the same note, as the log receives it */
+    logged[0] = '\0';
+    collect_log_capture (capture, NULL);
+    status = wrap_job_output (path, argv, &k, out, err, sizeof (out));
+    ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    ck_assert_str_eq (out, "job-out\n");
+    ck_assert_str_eq (err, "job-err\n");
+    ck_assert_msg (strstr (logged, "5 wrapper: ") != NULL
+                       && strstr (logged, "note: events not counted: "
+                                          "NO_SUCH_EVENT_X: ")
+                              != NULL,
+                   "logged: %s", logged);
+
+    /* a warning (the counter file cannot be written): the log only */
+    logged[0] = '\0';
+    status = wrap_job_output ("/nonexistent/dir/counters", argv, &k, out, err,
+                              sizeof (out));
+    collect_log_capture (NULL, NULL);
+    ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    ck_assert_str_eq (out, "job-out\n");
+    ck_assert_str_eq (err, "job-err\n");
+    ck_assert_msg (strstr (logged, "4 wrapper: ") != NULL
+                       && strstr (logged, "warning: counters not saved: "
+                                          "/nonexistent/dir/counters")
+                              != NULL,
+                   "logged: %s", logged);
+    unlink (path);
+}
+END_TEST
+
 /* The machine of the finding (a VM whose PAPI reports hardware counters
  * that the kernel cannot count: "PAPI event set on pid N: Event does not
  * exist"), made on any x86-64 machine whose kernel drives no core PMU by
  * forcing libpfm's PMU model (LIBPFM_FORCE_PMU). The sampler says the
- * hardware events are unavailable, as PAPI itself finds, and the software
- * events are recorded. Where the kernel drives a PMU, no such machine can be
+ * hardware events are unavailable, as PAPI itself finds, the software
+ * events and the run are recorded, and the job's output holds only what
+ * the job wrote. Where the kernel drives a PMU, no such machine can be
  * made here: the test says so and checks nothing. */
 START_TEST (hardware_counters_reported_but_refused)
 {
@@ -332,10 +456,13 @@ START_TEST (hardware_counters_reported_but_refused)
         = { "/sys/bus/event_source/devices/cpu",
             "/sys/bus/event_source/devices/cpu_core",
             "/sys/bus/event_source/devices/cpu_atom", NULL };
-    char why[256];
+    char path[] = "/tmp/ms-counters-XXXXXX";
+    char *argv[] = { "/bin/sh", "-c", "echo job-out", NULL };
+    char out[512], err[512], why[256];
+    collect_counters_t k;
     papi_sampler_t *s;
     bool can[2];
-    int hw, go, status;
+    int hw, go, status, fd;
     pid_t pid;
     long long clock_ns = 0;
 
@@ -379,6 +506,18 @@ START_TEST (hardware_counters_reported_but_refused)
     ck_assert_int_gt (clock_ns, 1000000);
     papi_sampler_free (s);
 
+    /* the wrapper on that machine: the note goes to the counter file (and
+     * the log), the job's output is the job's */
+    fd = mkstemp (path);
+    close (fd);
+    status = wrap_job_output (path, argv, &k, out, err, sizeof (out));
+    ck_assert (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    ck_assert_str_eq (out, "job-out\n");
+    ck_assert_str_eq (err, "");
+    ck_assert_msg (strstr (k.note, "PAPI_TOT_CYC") != NULL, "note '%s'",
+                   k.note);
+    ck_assert (strstr (k.events_used, "perf::TASK-CLOCK") != NULL);
+    unlink (path);
     unsetenv ("LIBPFM_FORCE_PMU");
 #else
     printf ("# hardware_counters_reported_but_refused: not run: the forced "
@@ -420,6 +559,7 @@ main (void)
     tcase_add_test (tw, wrapper_passes_exit_status);
     tcase_add_test (tw, wrapper_passes_signals);
     tcase_add_test (tw, wrapper_forwards_signals);
+    tcase_add_test (tw, wrapper_notes_stay_out_of_job_output);
     tcase_add_test (tw, hardware_counters_reported_but_refused);
     tcase_add_test (tw, collector_trouble_never_fails_the_job);
     suite_add_tcase (s, tc);

@@ -122,7 +122,7 @@ START_TEST (prolog_sampler_wrapper_epilog)
     collect_conf_t c;
     collect_job_t j;
     collect_counters_t k;
-    collect_wrap_opts_t wo = { .app = "nodeside", .quiet = true };
+    collect_wrap_opts_t wo = { .app = "nodeside" };
     char *argv[] = { "/bin/sh", "-c", "exit 0", NULL };
     char path[300], state[300];
     spool_rec_t *rec;
@@ -218,7 +218,7 @@ START_TEST (gate_refused_no_row)
     collect_conf_t c;
     collect_job_t j;
     collect_counters_t k;
-    collect_wrap_opts_t wo = { .app = "nodeside", .quiet = true };
+    collect_wrap_opts_t wo = { .app = "nodeside" };
     char ran[300], cmd[400], sock[300], munge[300], path[300];
     char *argv[] = { "/bin/sh", "-c", cmd, NULL };
     spool_rec_t *rec;
