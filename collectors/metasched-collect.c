@@ -42,9 +42,8 @@ usage (FILE *f)
              "  -a, --app NAME        the application's name (wrapper)\n"
              "  -o, --counters FILE   write the counters here (wrapper, "
              "outside Slurm)\n"
-             "  -q, --quiet           accepted for older scripts: the wrapper's\n"
-             "                        notes go to the node's log, never to the\n"
-             "                        job's output\n"
+             "  -q, --quiet           accepted; the wrapper's notes go to the\n"
+             "                        node's log, never to the job's output\n"
              "  -V, --version\n",
              COLLECT_DEFAULT_CONF);
 }
@@ -196,8 +195,10 @@ main (int argc, char **argv)
         }
         if (!flush && optind < argc) {
             /* the job runs anyway, unmeasured config or not */
-            collect_log (LOG_WARNING, "wrapper: warning: %s; running the "
-                         "command with the built-in defaults", e.text);
+            collect_log (LOG_WARNING,
+                         "wrapper: warning: %s; running the "
+                         "command with the built-in defaults",
+                         e.text);
             goto wrap;
         }
         fprintf (stderr, "metasched-collect: %s\n", e.text);

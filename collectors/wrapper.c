@@ -74,15 +74,15 @@ job_words (void)
 
     if (!id || !*id)
         return "";
-    snprintf (words, sizeof (words), "job %.63s.%.20s node %.63s: ",
-              cl && *cl ? cl : "?", id, node && *node ? node : "?");
+    snprintf (words, sizeof (words),
+              "job %.63s.%.20s node %.63s: ", cl && *cl ? cl : "?", id,
+              node && *node ? node : "?");
     return words;
 }
 
-/* A note or warning of the wrapper: to the node's log, and (note not
+/* A note, warning or error of the wrapper: to the node's log, and (k not
  * NULL) kept for the counter file. Never on the job's stdout or stderr. */
-static void
-wrap_note (collect_counters_t *k, int prio, const char *fmt, ...)
+static void wrap_note (collect_counters_t *k, int prio, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
 static void
 wrap_note (collect_counters_t *k, int prio, const char *fmt, ...)
@@ -94,7 +94,10 @@ wrap_note (collect_counters_t *k, int prio, const char *fmt, ...)
     vsnprintf (text, sizeof (text), fmt, ap);
     va_end (ap);
     collect_log (prio, "wrapper: %s%s: %s", job_words (),
-                 prio <= LOG_WARNING ? "warning" : "note", text);
+                 prio <= LOG_ERR       ? "error"
+                 : prio == LOG_WARNING ? "warning"
+                                       : "note",
+                 text);
     if (k) {
         size_t l = strlen (k->note);
         if (l && l + 3 < sizeof (k->note)) {

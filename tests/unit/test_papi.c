@@ -383,8 +383,7 @@ START_TEST (wrapper_notes_stay_out_of_job_output)
 {
     char path[] = "/tmp/ms-counters-XXXXXX";
     int fd = mkstemp (path), status;
-    char *argv[] = { "/bin/sh", "-c", "echo job-out; echo job-err >&2",
-                     NULL };
+    char *argv[] = { "/bin/sh", "-c", "echo job-out; echo job-err >&2", NULL };
     char out[512], err[512];
     collect_counters_t k, back;
     spool_rec_t *rec;
@@ -486,8 +485,7 @@ START_TEST (hardware_counters_reported_but_refused)
     }
     /* PAPI says it has counters; the kernel counts none */
     papi_probe (cpi_events, 2, can, why, sizeof (why));
-    ck_assert_msg (!can[0] && !can[1], "PAPI counted without a PMU? (%s)",
-                   why);
+    ck_assert_msg (!can[0] && !can[1], "PAPI counted without a PMU? (%s)", why);
 
     s = papi_sampler_new ("PAPI_TOT_CYC,PAPI_TOT_INS,perf::TASK-CLOCK");
     pid = spawn_tree (&go);
