@@ -13,9 +13,12 @@ tap_ok () {
     fi
 }
 tap_skip_all () { echo "1..0 # SKIP $1"; exit 0; }
-# Load the running test bed's environment, or skip the whole test.
+# Load the running test bed's environment, or skip the whole test: the file
+# $MS_TESTBED_ENV, else the env of the run directory $MS_TESTBED_RUN (a test
+# bed started with it), else testbed/run/env.
 tap_need_testbed () {
-    env_file=${MS_TESTBED_ENV:-${MS_SRCDIR:-.}/testbed/run/env}
+    env_file=${MS_TESTBED_ENV:-${MS_TESTBED_RUN:+$MS_TESTBED_RUN/env}}
+    env_file=${env_file:-${MS_SRCDIR:-.}/testbed/run/env}
     [ -r "$env_file" ] || tap_skip_all "no running test bed ($env_file missing; start it with testbed/start)"
     builddir_keep=${MS_BUILDDIR:-}
     # shellcheck disable=SC1090
@@ -35,6 +38,25 @@ tap_services_exclusive () {
     [ -n "${MS_TESTBED_RUN:-}" ] || return 0
     exec 7>>"$MS_TESTBED_RUN/services.lock"
     flock -x 7
+}
+
+# The test bed's clusters may run different Slurm releases, whose commands
+# speak different protocols: a test runs the commands of the release the
+# cluster it addresses runs (run/env: MS_<C>_SLURM_BIN).
+# slurm_cmd CLUSTER COMMAND: the path of COMMAND (scontrol, sbatch, ...)
+slurm_cmd () {
+    _sc=$(printf '%s' "$1" | tr 'a-z' 'A-Z')
+    eval "_sb=\${MS_${_sc}_SLURM_BIN:-}"
+    printf '%s\n' "${_sb:+$_sb/}$2"
+}
+# on_cluster CLUSTER COMMAND ARGS...: COMMAND of CLUSTER's release, against
+# CLUSTER (its slurm.conf)
+on_cluster () {
+    _sc=$(printf '%s' "$1" | tr 'a-z' 'A-Z')
+    eval "_sconf=\${MS_${_sc}_CONF:-}"
+    _scmd=$(slurm_cmd "$1" "$2")
+    shift 2
+    SLURM_CONF=$_sconf "$_scmd" "$@"
 }
 
 # The test bed's fake powercap (MS_POWERCAP_BASE): a node's RAPL package

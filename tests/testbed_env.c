@@ -19,10 +19,13 @@ testbed_env_load (char *why, size_t size)
 {
     char path[4096], line[8192];
     const char *p = getenv ("MS_TESTBED_ENV");
+    const char *run = getenv ("MS_TESTBED_RUN");
     FILE *f;
 
     if (p)
         snprintf (path, sizeof (path), "%s", p);
+    else if (run && *run)
+        snprintf (path, sizeof (path), "%s/env", run);
     else
         snprintf (path, sizeof (path), "%s/testbed/run/env",
                   getenv ("MS_SRCDIR") ? getenv ("MS_SRCDIR") : ".");

@@ -3,7 +3,8 @@
 #define MS_TESTBED_ENV_H
 
 /* Load the test bed's environment file into the process environment:
- * $MS_TESTBED_ENV, else $MS_SRCDIR/testbed/run/env. Returns 0, or -1 with a
+ * $MS_TESTBED_ENV, else $MS_TESTBED_RUN/env (a test bed started with
+ * MS_TESTBED_RUN), else $MS_SRCDIR/testbed/run/env. Returns 0, or -1 with a
  * reason in why (for a TAP skip) when there is no running test bed. */
 int testbed_env_load (char *why, size_t size);
 
