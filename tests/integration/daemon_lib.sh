@@ -92,17 +92,15 @@ msb () {
 # metasched:ID on all clusters
 cluster_jobs_tagged () {
     for c in $MS_CLUSTERS; do
-        conf=$(getv "MS_$(upper "$c")_CONF")
-        SLURM_CONF=$conf squeue -h -a -t all -o "%k|%T|%i|$c" 2>/dev/null
+        on_cluster "$c" squeue -h -a -t all -o "%k|%T|%i|$c" 2>/dev/null
     done
 }
 
 daemon_cleanup () {
     for p in $daemon_pids; do kill -9 "$p" 2>/dev/null; done
     for c in $MS_CLUSTERS; do
-        conf=$(getv "MS_$(upper "$c")_CONF")
         for u in "$MS_TEST_USER" "$MS_TEST_USER2"; do
-            SLURM_CONF=$conf scancel -u "$u" 2>/dev/null
+            on_cluster "$c" scancel -u "$u" 2>/dev/null
         done
     done
     # the next test starts on a quiet test bed: hundreds of cancelled jobs
@@ -112,8 +110,7 @@ daemon_cleanup () {
     while [ "$(date +%s)" -lt "$end" ]; do
         live=0
         for c in $MS_CLUSTERS; do
-            conf=$(getv "MS_$(upper "$c")_CONF")
-            n=$(SLURM_CONF=$conf squeue -h -u "$MS_TEST_USER,$MS_TEST_USER2" 2>/dev/null | wc -l)
+            n=$(on_cluster "$c" squeue -h -u "$MS_TEST_USER,$MS_TEST_USER2" 2>/dev/null | wc -l)
             live=$((live + n))
         done
         [ "$live" = 0 ] && break

@@ -20,7 +20,7 @@ cleanup () {
     [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
     # this run's jobs that may still be on a cluster
     for c in $MS_CLUSTERS; do
-        SLURM_CONF=$(cluster_conf "$c") scancel -u "$MS_TEST_USER" -n "$tag-long" 2>/dev/null
+        on_cluster "$c" scancel -u "$MS_TEST_USER" -n "$tag-long" 2>/dev/null
     done
     rm -rf "$tmp"
 }
@@ -42,8 +42,6 @@ as () {
 }
 # the value of "key": in JSON text ($1 the text, $2 the key); first match
 jget () { printf '%s\n' "$1" | sed -n "s/^ *\"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" | head -1; }
-# cluster_conf NAME: that cluster's slurm.conf
-cluster_conf () { eval "echo \${MS_$(echo "$1" | tr a-z A-Z)_CONF}"; }
 
 cat > "$work/job.sh" <<EOF
 #!/bin/sh
@@ -154,8 +152,7 @@ cluster=$(jget "$js" cluster)
 cjid=$(jget "$js" cluster_job_id)
 freq=$(jget "$js" freq_khz)
 tap_ok "$( [ "$state" = completed ]; echo $? )" "the job completes (state $state on $cluster job $cjid at $freq kHz)"
-conf=$(cluster_conf "$cluster")
-sc=$(SLURM_CONF=$conf scontrol show job "$cjid" 2>&1)
+sc=$(on_cluster "$cluster" scontrol show job "$cjid" 2>&1)
 tap_ok "$( [ -n "$cluster" ] && [ -n "$cjid" ] \
     && printf '%s\n' "$sc" | grep -q "JobState=COMPLETED" \
     && printf '%s\n' "$sc" | grep -q "UserId=$MS_TEST_USER(" \

@@ -68,9 +68,10 @@ chmod 755 "$tmp/job.sh"
 # submit CLUSTER PARTITION FREQ TAG [SBATCH OPTIONS]: prints the job id
 submit () {
     conf=$(getv "MS_$(upper "$1")_CONF")
+    sbatch=$(slurm_cmd "$1" sbatch)
     c_=$1 p_=$2 f_=$3 t_=$4
     shift 4
-    runuser -u "$MS_TEST_USER" -- env SLURM_CONF="$conf" sbatch --parsable \
+    runuser -u "$MS_TEST_USER" -- env SLURM_CONF="$conf" "$sbatch" --parsable \
         -p "$p_" -N 1 --cpu-freq="$f_" -J "e2e-$t_" --chdir "$tmp" \
         -o "$tmp/out.$t_" "$@" "$tmp/job.sh" "$t_" 2>&1
 }
@@ -82,8 +83,8 @@ wait_for () { # wait_for SECONDS TEST...
     done
     return 1
 }
-job_gone () {
-    st=$(SLURM_CONF="$1" squeue -h -j "$2" -o %T 2>/dev/null)
+job_gone () { # job_gone CLUSTER JOBID
+    st=$(on_cluster "$1" squeue -h -j "$2" -o %T 2>/dev/null)
     [ -z "$st" ] || [ "$st" = COMPLETED ]
 }
 row () { # row CLUSTER JOBID COLUMNS
@@ -98,7 +99,6 @@ for c in "$@"; do
     i=$((i + 1))
     f=$(echo $freqs | cut -d' ' -f$i)
     C=$(upper "$c")
-    conf=$(getv "MS_${C}_CONF")
     part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
     if [ "$c" = gamma ]; then
         for n in $(getv "MS_${C}_NODES"); do
@@ -113,12 +113,12 @@ for c in "$@"; do
         touch "$tmp/go.$c"
         continue
     fi
-    node=$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)
+    node=$(on_cluster "$c" squeue -h -j "$id" -o %N)
     tap_ok 0 "$c: job $id runs on $node through the wrapper"
     pkg_uj=$((123456789 + i * 1000)); dram_uj=$((2500000 + i))
     powercap_add "$node" "$pkg_uj" "$dram_uj"
     touch "$tmp/go.$c"
-    wait_for 60 job_gone "$conf" "$id"
+    wait_for 60 job_gone "$c" "$id"
     wait_for 30 test -n "$(row "$c" "$id" 1)"
     got=$(row "$c" "$id" "partition || ' ' || coalesce (freq_req_khz, 0) || ' ' || node || ' ' || app || ' ' || user_name || ' ' || source || ' ' || coalesce (exit_code, -1)")
     want="$part $f $node e2e-$c $MS_TEST_USER root-measured 0"
@@ -141,14 +141,14 @@ done
 
 # a job on two whole nodes: one row per node, each with its node's energy,
 # the wrapper's counters on the batch node's row, marked exclusive
-c=${2:-$1}; C=$(upper "$c"); conf=$(getv "MS_${C}_CONF"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
+c=${2:-$1}; C=$(upper "$c"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
 id=$(submit "$c" "$part" 2000000 multi -N 2 --exclusive)
 if wait_for 90 test -e "$tmp/started.multi"; then
-    nodes=$(SLURM_CONF="$conf" scontrol show hostnames "$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)")
+    nodes=$(on_cluster "$c" scontrol show hostnames "$(on_cluster "$c" squeue -h -j "$id" -o %N)")
     for n in $nodes; do powercap_add "$n" 7000000 1000000; done
 fi
 touch "$tmp/go.multi"
-wait_for 60 job_gone "$conf" "$id"
+wait_for 60 job_gone "$c" "$id"
 wait_for 30 test "$(row "$c" "$id" "count (*)")" = 2
 got=$(row "$c" "$id" "count (*) || ' ' || min (nodes) || ' ' || bool_and (exclusive) || ' ' || count (*) FILTER (WHERE events_used <> '{}') || ' ' || round (sum (pkg_energy_j)::numeric, 3) || ' ' || round (sum (dram_energy_j)::numeric, 3)")
 tap_ok "$([ "$got" = "2 2 true 1 14.000 2.000" ] && echo 0 || echo 1)" "$c: a 2-node exclusive job has a row per node, counters on one ('$got', wanted '2 2 true 1 14.000 2.000')"
@@ -168,7 +168,7 @@ tap_ok $r "db fit reads the measured runs ($out)"
 
 # PostgreSQL down: the epilog spools the row; after the restart a flush
 # sends it, once
-c=$1; C=$(upper "$c"); conf=$(getv "MS_${C}_CONF"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
+c=$1; C=$(upper "$c"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
 # Every integration test holds $MS_TESTBED_RUN/services.lock shared (and
 # the database tests pg-down.lock too); the server goes down only under both
 # exclusive.
@@ -178,9 +178,9 @@ flock -x -w 600 9
 "$MS_SRCDIR/testbed/pgctl" stop
 id=$(submit "$c" "$part" 2000000 spool)
 wait_for 90 test -e "$tmp/started.spool"
-node=$(SLURM_CONF="$conf" squeue -h -j "$id" -o %N)
+node=$(on_cluster "$c" squeue -h -j "$id" -o %N)
 touch "$tmp/go.spool"
-wait_for 60 job_gone "$conf" "$id"
+wait_for 60 job_gone "$c" "$id"
 spooled="$MS_SPOOL_DIR/$c.$id.$node.root.run"
 wait_for 30 test -e "$spooled"
 tap_ok $? "with PostgreSQL stopped, job $id's row is spooled ($spooled)"
@@ -206,7 +206,7 @@ out=$(flush); rc=$?
 n_after=$(q "SELECT count (*) FROM job_runs")
 tap_ok "$([ $rc = 0 ] && [ "$n_before" = "$n_after" ] && echo 0 || echo 1)" "a row sent again is stored once ($out; $n_before -> $n_after rows)"
 # the epilog never fails: the node stays up
-st=$(SLURM_CONF="$conf" sinfo -h -n "$node" -o %T)
+st=$(on_cluster "$c" sinfo -h -n "$node" -o %T)
 case $st in idle* | mixed* | alloc*) r=0 ;; *) r=1 ;; esac
 tap_ok $r "node $node is still in service after the epilogs ($st)"
 exit 0

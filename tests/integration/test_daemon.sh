@@ -47,14 +47,13 @@ for pair in "$id1:$u1:$d1" "$id2:$u2:$d2"; do
     IFS='|' read -r cl part freq cjid lim ulim ec <<EOR
 $row
 EOR
-    conf=$(getv "MS_$(upper "$cl")_CONF")
     # every cluster: exactly one job with this tag
     n=$(cluster_jobs_tagged | grep -c "^metasched:$id|")
     tap_ok "$([ "$n" = 1 ] && echo 0 || echo 1)" "job $id: exactly one cluster job carries metasched:$id (saw $n)"
-    sq=$(SLURM_CONF=$conf squeue -h -a -t all -j "$cjid" -o '%P|%u|%k|%T|%l' 2>&1)
+    sq=$(on_cluster "$cl" squeue -h -a -t all -j "$cjid" -o '%P|%u|%k|%T|%l' 2>&1)
     tap_ok "$(ok_if [ "$sq" = "$part|$u|metasched:$id|COMPLETED|$(printf '%d:00' "$lim")" ])" \
         "job $id: $cl job $cjid is on $part, as $u, tagged, COMPLETED, limit $lim min ($sq)"
-    sf=$(SLURM_CONF=$conf scontrol show job "$cjid" 2>/dev/null | grep -o 'CPU_max_freq=[0-9]*')
+    sf=$(on_cluster "$cl" scontrol show job "$cjid" 2>/dev/null | grep -o 'CPU_max_freq=[0-9]*')
     [ "$sf" = "CPU_max_freq=$freq" ] && [ "$lim" -ge "$ulim" ] && [ "$ulim" = 7 ]
     tap_ok $? \
         "job $id: frequency $freq kHz requested ($sf), limit $lim >= the user's $ulim min"
@@ -81,10 +80,9 @@ wait_for 60 st running; r=$?
 tap_ok "$r" "a long job runs ($(q "SELECT state, cluster, cluster_job_id FROM jobs WHERE id = $id3"))"
 row=$(q "SELECT cluster, cluster_job_id FROM jobs WHERE id = $id3")
 cl=${row%%|*}; cjid=${row#*|}
-conf=$(getv "MS_$(upper "$cl")_CONF")
 mscancel=$MS_BUILDDIR/metasched/mscancel
 (cd "$d1" && runuser -u "$u1" -- env METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$mscancel" "$id3") >/dev/null 2>&1
-gone () { s=$(SLURM_CONF=$conf squeue -h -a -t all -j "$cjid" -o %T 2>/dev/null); [ "$s" = CANCELLED ]; }
+gone () { s=$(on_cluster "$cl" squeue -h -a -t all -j "$cjid" -o %T 2>/dev/null); [ "$s" = CANCELLED ]; }
 wait_for 30 gone; r=$?
 [ $r = 0 ] && st cancelled
 tap_ok $? "cancelled through the API: the row is cancelled and $cl job $cjid CANCELLED"

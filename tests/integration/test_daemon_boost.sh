@@ -60,10 +60,10 @@ for row in $(q "SELECT cluster || ':' || partition || ':' || cluster_job_id FROM
     c=${row%%:*} rest=${row#*:}; p=${rest%%:*} bid=${rest#*:}
     grep -q "priority boost of $c job $bid: " "$log" || continue
     conf=$(getv "MS_$(upper "$c")_CONF")
-    ref=$(cd "$d" && SLURM_CONF=$conf runuser -u "$u" -- sbatch --parsable -p "$p" --begin=now+600 -t 5 -J msd-boost-ref later.sh 2>&1)
-    pb=$(SLURM_CONF=$conf squeue -h -j "$bid" -o %Q 2>/dev/null)
-    pr=$(SLURM_CONF=$conf squeue -h -j "$ref" -o %Q 2>/dev/null)
-    SLURM_CONF=$conf scancel "$ref" 2>/dev/null
+    ref=$(cd "$d" && SLURM_CONF=$conf runuser -u "$u" -- "$(slurm_cmd "$c" sbatch)" --parsable -p "$p" --begin=now+600 -t 5 -J msd-boost-ref later.sh 2>&1)
+    pb=$(on_cluster "$c" squeue -h -j "$bid" -o %Q 2>/dev/null)
+    pr=$(on_cluster "$c" squeue -h -j "$ref" -o %Q 2>/dev/null)
+    on_cluster "$c" scancel "$ref" 2>/dev/null
     checked=$((checked + 1))
     detail="$detail $c/$p job $bid: $pb against $pr;"
     if [ -z "$pb" ] || [ -z "$pr" ] || [ $((pb - pr)) -lt 9000 ]; then bad=$((bad + 1)); fi

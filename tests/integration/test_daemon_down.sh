@@ -50,7 +50,7 @@ conf=$(getv "MS_$(upper "$down")_CONF")
 stopped=1
 "$MS_SRCDIR/testbed/stop" --cluster "$down" 2>>"$dtmp/testbed-start.log"
 t0=$(date +%s)
-SLURM_CONF=$conf timeout 10 scontrol ping 2>/dev/null | grep -q UP
+SLURM_CONF=$conf timeout 10 "$(slurm_cmd "$down" scontrol)" ping 2>/dev/null | grep -q UP
 tap_ok "$(ok_if [ $? != 0 ])" "$down's slurmctld and slurmrestd are stopped"
 
 ids=

@@ -100,8 +100,7 @@ for id in $(printf '%s' "$ids" | tr ',' ' '); do
     q "SELECT s.cluster || ' ' || s.cluster_job_id FROM job_submissions s, jobs j WHERE j.id = $id AND s.job_id = j.id AND (s.cluster, s.cluster_job_id) <> (j.cluster, j.cluster_job_id)" > "$dtmp/other"
     [ -s "$dtmp/other" ] || continue   # a single copy: nothing to lose
     read -r oc ocj < "$dtmp/other"
-    conf=$(getv "MS_$(upper "$oc")_CONF")
-    st=$(SLURM_CONF=$conf squeue -h -a -t all -j "$ocj" -o %T 2>/dev/null)
+    st=$(on_cluster "$oc" squeue -h -a -t all -j "$ocj" -o %T 2>/dev/null)
     lost_logged () { grep -q "epilog: job $oc\.$ocj node [^:]*: no job_runs row: the start gate did not run the command (lost: another sibling claimed meta job $id)" "$hooklog" 2>/dev/null; }
     if lost_logged || { [ "$st" != CANCELLED ] && wait_for 10 lost_logged; }; then
         if [ -s "$d/slurm-$ocj.out" ]; then
