@@ -141,6 +141,7 @@ request_error (slurmrest_t *s, const char *method, const char *path,
     if (errp && (errp->kind == MS_ERR_REMOTE || errp->kind == MS_ERR_AUTH
                  || errp->kind == MS_ERR_HTTP)
         && (errp->http_status == 401 || errp->http_status == 403
+            || strstr (errp->text, "Protocol authentication error")
             || strstr (errp->text, "Unspecified error")
             || strstr (errp->text, "Invalid authentication")
             || strstr (errp->text, "Access/permission denied"))) {
@@ -152,6 +153,16 @@ request_error (slurmrest_t *s, const char *method, const char *path,
         size_t used = strlen (errp->text);
         ms_strlcpy (errp->text + used, note, sizeof (errp->text) - used);
         errp->kind = MS_ERR_AUTH;
+    } else if (errp && strstr (errp->text, "does not answer the ping")) {
+        /* 23.11 to 25.11 say DOWN both for a controller that is down and
+         * for one that refused the token */
+        char note[MS_PATH_MAX + 128];
+        snprintf (note, sizeof (note),
+                  " -- is slurmctld up, and is the token in %s valid for "
+                  "this cluster?",
+                  s->token_file[0] ? s->token_file : "token_file");
+        size_t used = strlen (errp->text);
+        ms_strlcpy (errp->text + used, note, sizeof (errp->text) - used);
     }
     if (versioned && errp && errp->http_status == 404 && !s->pinned
         && s->api) {
@@ -245,7 +256,7 @@ sr_ping (void *ctx, ms_error_t *errp)
     snprintf (path, sizeof (path), "%s/ping", s->prefix);
     if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
         return -1;
-    rc = slurmrest_parse_status (s->api, ans.data, ans.len, status, errp);
+    rc = slurmrest_parse_ping (s->api, ans.data, ans.len, status, errp);
     free (ans.data);
     if (rc < 0)
         return request_error (s, "GET", path, true, errp);

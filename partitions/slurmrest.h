@@ -107,6 +107,10 @@ int slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
 int slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
                             size_t len, long http_status, uint64_t *idp,
                             ms_error_t *errp);
+/* The answer to a ping: the status, and whether a slurmctld answered (an
+ * answer of 200 can say that none did, or that it refused the token). */
+int slurmrest_parse_ping (const slurmrest_api_t *api, const char *body,
+                          size_t len, long http_status, ms_error_t *errp);
 /* The answer to an update: the status and, from v0.0.40, each result. */
 int slurmrest_parse_update (const slurmrest_api_t *api, const char *body,
                             size_t len, long http_status, ms_error_t *errp);

@@ -767,6 +767,60 @@ slurmrest_parse_status (const slurmrest_api_t *api, const char *body,
 }
 
 int
+slurmrest_parse_ping (const slurmrest_api_t *api, const char *body,
+                      size_t len, long http_status, ms_error_t *errp)
+{
+    json_t *root, *pings, *p;
+    size_t i;
+    bool answered = false;
+    char why[256] = "";
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    /* v0.0.38: "ping": "UP"; v0.0.40: "pinged": "UP"; v0.0.42 on also
+     * "responding" and, when slurmctld refused slurmrestd's credential,
+     * "status": "Protocol authentication error" with HTTP 200 */
+    pings = json_object_get (root, "pings");
+    json_array_foreach (pings, i, p)
+    {
+        json_t *resp = json_object_get (p, "responding");
+        const char *up = json_string_value (json_object_get (p, "pinged"));
+        const char *st = json_string_value (json_object_get (p, "status"));
+        bool ok;
+        if (!up)
+            up = json_string_value (json_object_get (p, "ping"));
+        if (json_is_boolean (resp))
+            ok = json_is_true (resp);
+        else
+            ok = up && !strcasecmp (up, "UP");
+        if (ok)
+            answered = true;
+        else if (!why[0])
+            snprintf (why, sizeof (why), "%s%s%s",
+                      st && *st ? st : up ? up : "not responding",
+                      json_string_value (json_object_get (p, "hostname"))
+                          ? " at "
+                          : "",
+                      json_string_value (json_object_get (p, "hostname"))
+                          ? json_string_value (json_object_get (p, "hostname"))
+                          : "");
+    }
+    size_t npings = json_array_size (pings);
+    json_decref (root);
+    if (npings > 0 && !answered) {
+        ms_err (errp,
+                strstr (why, "authentication") ? MS_ERR_AUTH : MS_ERR_REMOTE,
+                "HTTP %ld: slurmctld does not answer the ping: %s",
+                http_status, why);
+        if (errp)
+            errp->http_status = (int)http_status;
+        return -1;
+    }
+    return 0;
+}
+
+int
 slurmrest_parse_update (const slurmrest_api_t *api, const char *body,
                         size_t len, long http_status, ms_error_t *errp)
 {

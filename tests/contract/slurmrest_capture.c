@@ -182,6 +182,18 @@ main (int argc, char **argv)
         label = "ping";
         if (backend_ping (b, &e) < 0)
             die ("ping", &e);
+        {
+            /* a token slurmctld refuses: 26.05 answers the ping with 200
+             * and a controller that did not respond */
+            slurmrest_opts_t ob = o;
+            ms_backend_t *refused;
+            ob.token = "not.a.token";
+            refused = handle (&ob);
+            label = "ping-bad-token";
+            if (backend_ping (refused, &e) == 0)
+                die ("ping-bad-token: accepted", NULL);
+            backend_destroy (refused);
+        }
         label = "partitions";
         if (backend_partitions (b, &parts, &n, &e) < 0)
             die ("partitions", &e);

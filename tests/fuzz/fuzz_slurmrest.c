@@ -41,6 +41,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         free (nodes);
     (void)slurmrest_parse_submit (api, body, size, st, &id, &err);
     (void)slurmrest_parse_status (api, body, size, st, &err);
+    (void)slurmrest_parse_ping (api, body, size, st, &err);
     (void)slurmrest_parse_update (api, body, size, st, &err);
     (void)slurmrest_parse_openapi_versions (body, size, buf, sizeof (buf), &err);
     return 0;

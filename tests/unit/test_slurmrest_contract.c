@@ -178,6 +178,7 @@ START_TEST (requests_as_sent)
 
     ctx_open (&c, dirs[_i]);
     check_request (&c, "ping", "GET", "/ping", NULL);
+    check_request (&c, "ping-bad-token", "GET", "/ping", NULL);
     check_request (&c, "partitions", "GET", "/partitions", NULL);
     check_request (&c, "nodes", "GET", "/nodes", NULL);
 
@@ -251,8 +252,22 @@ START_TEST (answers_read)
     ctx_open (&c, dirs[_i]);
 
     load (c.dir, "ping.ans", &p);
-    ck_assert_msg (slurmrest_parse_status (c.api, p.body, p.len, p.status, &err)
+    ck_assert_msg (slurmrest_parse_ping (c.api, p.body, p.len, p.status, &err)
                        == 0,
+                   "%s: %s", c.dir, err.text);
+    free (p.buf);
+    /* a refused token: an error whatever the status (26.05: 200, and a
+     * controller that did not respond) */
+    load (c.dir, "ping-bad-token.ans", &p);
+    ck_assert_int_eq (slurmrest_parse_ping (c.api, p.body, p.len, p.status,
+                                            &err),
+                      -1);
+    /* 22.05 names the refusal, 26.05 says "Protocol authentication
+     * error", 25.05 only that the controller is DOWN */
+    ck_assert_msg (strstr (err.text, "authentication")
+                       || strstr (err.text, "Authentication")
+                       || strstr (err.text, "Unspecified error")
+                       || strstr (err.text, "does not answer the ping: DOWN"),
                    "%s: %s", c.dir, err.text);
     free (p.buf);
 
