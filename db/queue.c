@@ -307,7 +307,7 @@ queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
         "SELECT id, state, cluster, partition, cluster_job_id,"
         " claimed_cluster, claimed_job_id,"
         " extract (epoch FROM now () - updated_at), nodes, reroutes,"
-        " predicted_time_s, app FROM jobs"
+        " predicted_time_s, app, attempts FROM jobs"
         " WHERE state IN ('deciding', 'dispatching', 'submitted', 'running')"
         " OR (state = 'cancelled' AND EXISTS (SELECT 1 FROM job_submissions s"
         " WHERE s.job_id = jobs.id AND s.state IN ('submitted', 'running')))"
@@ -331,6 +331,7 @@ queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
         l->reroutes = atoi (PQgetvalue (r, i, 9));
         l->predicted_time_s = dbl (r, i, 10);
         cp (l->app, sizeof (l->app), r, i, 11);
+        l->attempts = atoi (PQgetvalue (r, i, 12));
     }
     *np = (size_t)n;
     PQclear (r);

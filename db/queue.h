@@ -106,6 +106,7 @@ typedef struct {
     uint64_t claimed_job_id;
     double age_s; /* since the last state change */
     int nodes, reroutes;
+    int attempts; /* dispatches so far */
     double predicted_time_s;
     char app[129];
 } queue_live_t;

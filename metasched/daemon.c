@@ -2004,6 +2004,63 @@ find_live (const queue_live_t *live, size_t n, int64_t id)
 }
 
 /* Follow every recorded submission on its cluster. */
+/* Pending reasons by which slurmctld says it will never start the job
+ * where it is: its request breaks the partition's configuration or
+ * limits, or names an account or QOS that does not exist there. */
+static bool
+never_starts (const char *reason)
+{
+    static const char *const r[] = {
+        "PartitionConfig", "BadConstraints", "PartitionTimeLimit",
+        "InvalidAccount",  "InvalidQOS",
+    };
+    for (size_t i = 0; i < sizeof (r) / sizeof (r[0]); i++)
+        if (!strcmp (reason, r[i]))
+            return true;
+    return false;
+}
+
+/* Slurm took the job but holds it pending for good (never_starts):
+ * slurmctld 22.05 refuses such a job at submission, later releases take
+ * it through slurmrestd and keep it pending. Both are refusals: the copy
+ * is cancelled and the job queued again, or, refused at MAX_REFUSED
+ * dispatches, cancelled with the reason. */
+static int
+refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
+                 const queue_sub_t *s, const ms_job_info_t *cj)
+{
+    char why[400], last[600];
+    ms_error_t e;
+    bool ok;
+
+    snprintf (why, sizeof (why),
+              "%s took job %" PRIu64 " but holds it pending for good: %s",
+              s->cluster, s->cluster_job_id, cj->state_reason);
+    cancel_on (d, ci, s->cluster_job_id, l->id, why);
+    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id, "cancelled",
+                         &e)
+        < 0)
+        goto fail;
+    if (l->attempts >= MAX_REFUSED) {
+        snprintf (last, sizeof (last),
+                  "refused at each of %d dispatches; the last: %s",
+                  l->attempts, why);
+        if (queue_cancel (d->db, l->id, "submitted", last, &ok, &e) < 0)
+            goto fail;
+        daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", l->id,
+                    last);
+        return 0;
+    }
+    if (queue_requeue (d->db, l->id, "submitted", why, false, &ok, &e) < 0)
+        goto fail;
+    d->requeued++;
+    daemon_log (LOG_NOTICE, "job %" PRId64 ": %s; queued again", l->id, why);
+    return 0;
+fail:
+    daemon_log (LOG_ERR, "job %" PRId64 ": %s", l->id, e.text);
+    return -1;
+}
+
 static int
 follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
 {
@@ -2085,6 +2142,11 @@ follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         }
         switch (cj->state) {
         case MS_JOB_PENDING:
+            if (main_sub && !strcmp (l->state, "submitted")
+                && !l->claimed_cluster[0]
+                && d->set.dispatch_mode == DISPATCH_SINGLE
+                && never_starts (cj->state_reason))
+                rc = refused_pending (d, (size_t)ci, l, s, cj);
             break;
         case MS_JOB_RUNNING:
         case MS_JOB_SUSPENDED:
