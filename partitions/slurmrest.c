@@ -191,7 +191,7 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
 {
     ms_buf_t ans;
     long status = 0;
-    char path[64], served[256] = "";
+    char path[64], served[256] = "", nodb[128] = "";
     ms_error_t e2;
 
     if (s->api)
@@ -219,6 +219,18 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
             request_error (s, "GET", path, false, errp);
             return ms_err_prefix (errp, "negotiating the OpenAPI version");
         }
+        /* served only with slurmdbd: 23.02's v0.0.39 opens an accounting
+         * connection for every request, even a ping, and fails every one
+         * on a cluster without slurmdbd ("Unable to connect to database",
+         * error 7000); an older version may serve */
+        if (status >= 300
+            && slurmrest_parse_status (api, ans.data, ans.len, status, &e2) < 0
+            && strstr (e2.text, "[error 7000]")) {
+            free (ans.data);
+            snprintf (nodb, sizeof (nodb), "; %s needs slurmdbd there",
+                      slurmrest_api_name (api));
+            continue;
+        }
         /* served, even if slurmctld itself did not answer the ping */
         free (ans.data);
         set_api (s, api);
@@ -235,11 +247,12 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
         free (ans.data);
     return ms_err (errp, MS_ERR_PROTOCOL,
                    "negotiating the OpenAPI version: %s serves none of the "
-                   "versions metasched speaks (%s); it serves %s",
+                   "versions metasched speaks (%s); it serves %s%s",
                    s->url, slurmrest_api_list (),
                    served[0] ? served
                              : "none that its OpenAPI description "
-                               "(GET /openapi/v3) names");
+                               "(GET /openapi/v3) names",
+                   nodb);
 }
 
 static int

@@ -169,6 +169,13 @@ main (int argc, char **argv)
                 backend_destroy (b);
                 continue;
             }
+            if (strstr (e.text, "[error 7000]")) {
+                /* 23.02's v0.0.39 without slurmdbd */
+                printf ("%s: %s served but not usable here: %s\n", release,
+                        slurmrest_api_name (api), e.text);
+                backend_destroy (b);
+                continue;
+            }
             die ("ping", &e);
         }
         snprintf (outdir, sizeof (outdir), "%s/%s", out,

@@ -24,6 +24,7 @@ static struct {
     pthread_mutex_t mu;
     char served[256];  /* "v0.0.40 v0.0.41" */
     char openapi[256]; /* versions the description names (served if "") */
+    char nodb[64];     /* a version served that fails without slurmdbd */
     int status_all;    /* answer this to everything (401), 0: no */
     char log[8192];    /* request lines, one a line */
 } srv = { .mu = PTHREAD_MUTEX_INITIALIZER };
@@ -66,6 +67,12 @@ serve_one (int c)
         }
         snprintf (body + b, sizeof (body) - b, "}}");
         status = 200;
+    } else if (sscanf (path, "/slurm/%31[^/]/", ver) == 1 && srv.nodb[0]
+               && !strcmp (ver, srv.nodb)) {
+        status = 500;
+        snprintf (body, sizeof (body),
+                  "{\"errors\":[{\"error\":\"Unable to connect to database\","
+                  "\"error_number\":7000,\"source\":\"init_connection\"}]}");
     } else if (sscanf (path, "/slurm/%31[^/]/", ver) == 1
                && strstr (srv.served, ver))
         status = 200;
@@ -177,6 +184,34 @@ START_TEST (newest_in_common)
 }
 END_TEST
 
+/* 23.02 without slurmdbd: its v0.0.39 fails every request ("Unable to
+ * connect to database", error 7000), its v0.0.38 serves */
+START_TEST (version_needing_slurmdbd_is_passed_over)
+{
+    ms_error_t err;
+    ms_backend_t *b;
+
+    server_start ();
+    b = handle (NULL);
+    serve ("v0.0.37 v0.0.38", "", 0);
+    pthread_mutex_lock (&srv.mu);
+    snprintf (srv.nodb, sizeof (srv.nodb), "v0.0.39");
+    pthread_mutex_unlock (&srv.mu);
+    ck_assert_msg (backend_ping (b, &err) == 0, "%s", err.text);
+    ck_assert_str_eq (slurmrest_version (b), "v0.0.38");
+    ck_assert (logged ("/slurm/v0.0.39/ping"));
+    backend_destroy (b);
+    /* and where nothing older serves, the error says why */
+    serve ("v0.0.37", "v0.0.37 v0.0.39", 0);
+    b = handle (NULL);
+    ck_assert_int_eq (backend_ping (b, &err), -1);
+    ck_assert_msg (strstr (err.text, "it serves v0.0.37, v0.0.39; v0.0.39 "
+                                     "needs slurmdbd there"),
+                   "%s", err.text);
+    backend_destroy (b);
+}
+END_TEST
+
 START_TEST (nothing_in_common_names_both_lists)
 {
     ms_error_t err;
@@ -281,6 +316,7 @@ main (void)
     tcase_set_timeout (tc, 60);
     tcase_add_test (tc, newest_in_common);
     tcase_add_test (tc, nothing_in_common_names_both_lists);
+    tcase_add_test (tc, version_needing_slurmdbd_is_passed_over);
     tcase_add_test (tc, refused_token_decides_nothing);
     tcase_add_test (tc, pinned_is_used_as_it_is);
     tcase_add_test (tc, upgraded_server_is_negotiated_again);
