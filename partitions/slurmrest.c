@@ -130,6 +130,16 @@ rest_exchange (slurmrest_t *s, const char *method, const char *path,
     return 0;
 }
 
+/* Append a note naming the token file to errp: before, the file, after. */
+static void
+token_note (const slurmrest_t *s, ms_error_t *errp, const char *before,
+            const char *after)
+{
+    size_t used = strlen (errp->text);
+    snprintf (errp->text + used, sizeof (errp->text) - used, "%s%s%s", before,
+              s->token_file[0] ? s->token_file : "token_file", after);
+}
+
 /* Prefix a parser's error with the request, and explain what slurmctld
  * answers when it refuses a token. A 404 where the version's path should
  * be (`versioned`: the path exists in every version) means the server no
@@ -145,25 +155,16 @@ request_error (slurmrest_t *s, const char *method, const char *path,
             || strstr (errp->text, "Unspecified error")
             || strstr (errp->text, "Invalid authentication")
             || strstr (errp->text, "Access/permission denied"))) {
-        char note[MS_PATH_MAX + 128];
-        snprintf (note, sizeof (note),
-                  " -- slurmctld refused the request: check that the token "
-                  "in %s is valid for this cluster and not expired",
-                  s->token_file[0] ? s->token_file : "token_file");
-        size_t used = strlen (errp->text);
-        ms_strlcpy (errp->text + used, note, sizeof (errp->text) - used);
+        token_note (s, errp,
+                    " -- slurmctld refused the request: check that the "
+                    "token in ",
+                    " is valid for this cluster and not expired");
         errp->kind = MS_ERR_AUTH;
-    } else if (errp && strstr (errp->text, "does not answer the ping")) {
+    } else if (errp && strstr (errp->text, "does not answer the ping"))
         /* 23.11 to 25.11 say DOWN both for a controller that is down and
          * for one that refused the token */
-        char note[MS_PATH_MAX + 128];
-        snprintf (note, sizeof (note),
-                  " -- is slurmctld up, and is the token in %s valid for "
-                  "this cluster?",
-                  s->token_file[0] ? s->token_file : "token_file");
-        size_t used = strlen (errp->text);
-        ms_strlcpy (errp->text + used, note, sizeof (errp->text) - used);
-    }
+        token_note (s, errp, " -- is slurmctld up, and is the token in ",
+                    " valid for this cluster?");
     if (versioned && errp && errp->http_status == 404 && !s->pinned
         && s->api) {
         size_t used = strlen (errp->text);
