@@ -110,7 +110,20 @@ parse_freqs (struct parser *p, const char *val, ms_arch_t *a, ms_error_t *errp)
     char tail;
 
     a->nfreqs = 0;
-    if (sscanf (val, "%lu-%lu/%lu%c", &lo, &hi, &step, &tail) == 3) {
+    if (strpbrk (val, "-/")) {
+        /* LO-HI/STEP, digits only: %lu alone would take "-1" as a huge
+         * step and wrap past HI */
+        const char *d = "0123456789", *v = val;
+        size_t n1 = strspn (v, d), n2 = 0, n3 = 0;
+        if (n1 && v[n1] == '-')
+            n2 = strspn (v + n1 + 1, d);
+        if (n2 && v[n1 + 1 + n2] == '/')
+            n3 = strspn (v + n1 + 2 + n2, d);
+        if (!n3 || v[n1 + 2 + n2 + n3] != '\0' || n1 > 9 || n2 > 9 || n3 > 9
+            || sscanf (val, "%lu-%lu/%lu%c", &lo, &hi, &step, &tail) != 3)
+            return perr (p, errp,
+                         "frequencies_khz: '%s' is not LO-HI/STEP in kHz",
+                         val);
         if (lo == 0 || hi < lo || step == 0 || hi > 100000000UL)
             return perr (p, errp, "frequencies_khz: bad range '%s'", val);
         if ((hi - lo) / step + 1 > MS_MAX_FREQS)
@@ -118,8 +131,8 @@ parse_freqs (struct parser *p, const char *val, ms_arch_t *a, ms_error_t *errp)
                          "frequencies_khz: range '%s' has more than %d "
                          "frequencies",
                          val, MS_MAX_FREQS);
-        for (unsigned long f = lo; f <= hi; f += step)
-            a->freqs_khz[a->nfreqs++] = (uint32_t)f;
+        for (unsigned long i = 0, n = (hi - lo) / step + 1; i < n; i++)
+            a->freqs_khz[a->nfreqs++] = (uint32_t)(lo + i * step);
         return 0;
     }
     const char *s = val;

@@ -92,6 +92,18 @@ static const struct {
       "t.conf:2: frequencies_khz: '1, 2, x' is not a list of kHz" },
     { "[architecture a]\nfrequencies_khz = 5-1/1\n",
       "t.conf:2: frequencies_khz: bad range" },
+    /* a negative step: %lu alone read it as a huge one, which wrapped
+     * past HI and wrote past the 64 frequencies */
+    { "[architecture a]\nfrequencies_khz = 1200000-2700000/-1\n",
+      "t.conf:2: frequencies_khz: '1200000-2700000/-1' is not LO-HI/STEP" },
+    { "[architecture a]\nfrequencies_khz = 1200000- 2700000/100000\n",
+      "t.conf:2: frequencies_khz: '1200000- 2700000/100000' is not LO-HI/STEP" },
+    { "[architecture a]\nfrequencies_khz = 1-99999999999999999999/1\n",
+      "t.conf:2: frequencies_khz: '1-99999999999999999999/1' is not LO-HI/STEP" },
+    { "[architecture a]\napi_version = v0.0.37\n",
+      "t.conf:2: unknown key 'api_version' in [architecture a]" },
+    { "[cluster c]\napi_version = v0.0.37\n",
+      "t.conf:2: api_version: 'v0.0.37' is not one of v0.0.38, v0.0.39," },
     { "[cluster c]\nurl = ftp://x\n", "t.conf:2: url: 'ftp://x' must start" },
     { "[cluster c]\nurl = http://x\n[partition c/p]\nnodes = 1\n"
       "architecture = zz\n",
