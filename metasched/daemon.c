@@ -1478,6 +1478,24 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
     x->w = NULL;
 }
 
+/* A job refused at each of `attempts` dispatches (MAX_REFUSED): from
+ * `from` to cancelled, the last refusal its reason, rather than sent
+ * again every cycle. */
+static int
+cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
+                const char *why, ms_error_t *errp)
+{
+    char last[1300];
+    bool ok;
+
+    snprintf (last, sizeof (last),
+              "refused at each of %d dispatches; the last: %s", attempts, why);
+    if (queue_cancel (d->db, id, from, last, &ok, errp) < 0)
+        return -1;
+    daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
+    return 0;
+}
+
 /* Record what the submits gave, in one transaction that need not wait for
  * the flush (a lost commit leaves the rows dispatching: reconciliation
  * adopts the cluster jobs by their tags). Then cancel the copies of jobs
@@ -1541,15 +1559,10 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
             continue;
         }
         if (nsub[i] == 0 && refused && x->j.attempts + 1 >= MAX_REFUSED) {
-            char last[1300];
-            snprintf (last, sizeof (last),
-                      "refused at each of %d dispatches; the last: %s",
-                      x->j.attempts + 1, why);
-            if (queue_cancel (d->db, x->j.id, "dispatching", last, &ok, &e)
+            if (cancel_refused (d, x->j.id, "dispatching", x->j.attempts + 1,
+                                why, &e)
                 < 0)
                 goto rollback;
-            daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", x->j.id,
-                        last);
             continue;
         }
         if (nsub[i] == 0) {
@@ -2029,7 +2042,7 @@ static int
 refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                  const queue_sub_t *s, const ms_job_info_t *cj)
 {
-    char why[400], last[600];
+    char why[400];
     ms_error_t e;
     bool ok;
 
@@ -2042,13 +2055,8 @@ refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
         < 0)
         goto fail;
     if (l->attempts >= MAX_REFUSED) {
-        snprintf (last, sizeof (last),
-                  "refused at each of %d dispatches; the last: %s",
-                  l->attempts, why);
-        if (queue_cancel (d->db, l->id, "submitted", last, &ok, &e) < 0)
+        if (cancel_refused (d, l->id, "submitted", l->attempts, why, &e) < 0)
             goto fail;
-        daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", l->id,
-                    last);
         return 0;
     }
     if (queue_requeue (d->db, l->id, "submitted", why, false, &ok, &e) < 0)

@@ -389,24 +389,33 @@ has_flag (const char *list, const char *flag)
     return false;
 }
 
-/* An exit code: an integer, {set, number} (v0.0.39), or {status: [...],
- * return_code: {set, number}, signal: {...}} (v0.0.40 on). */
+/* The wait status of an exit code (v0.0.38, v0.0.39) as a shell reports
+ * it: the exit status, or 128 + the signal. */
+static int
+wait_status_code (int64_t st)
+{
+    if (st < 0 || st > INT_MAX)
+        return -1;
+    if (st & 0x7f)
+        return 128 + (int)(st & 0x7f);
+    return (int)((st >> 8) & 0xff);
+}
+
+/* An exit code as a shell reports it, from a wait status (an integer
+ * v0.0.38, {set, number} v0.0.39) or {status: [...], return_code: {set,
+ * number}, signal: {id, name}} (v0.0.40 on); -1 where unknown. */
 static int
 fexit (struct fctx *f, json_t *o, const char *key)
 {
     json_t *v = jpath (o, key);
     if (json_is_object (v) && json_object_get (v, "return_code")) {
-        json_t *st = json_object_get (v, "status");
-        json_t *sig = jpath (v, "signal/id");
         int64_t rc = fnum (f, v, "return_code", -1, -1);
-        int64_t sn = sig ? fnum (f, v, "signal/id", 0, 0) : 0;
-        (void)st;
+        int64_t sn = fnum (f, v, "signal/id", 0, 0);
         if (sn > 0 && sn < 128)
-            return (int)(128 + sn); /* as a shell reports a signal */
+            return (int)(128 + sn);
         return rc < INT_MIN ? INT_MIN : rc > INT_MAX ? INT_MAX : (int)rc;
     }
-    int64_t rc = fint (f, o, key, -1);
-    return rc < INT_MIN ? INT_MIN : rc > INT_MAX ? INT_MAX : (int)rc;
+    return wait_status_code (fint (f, o, key, -1));
 }
 
 static uint32_t
@@ -441,20 +450,8 @@ answer_array (json_t *root, const char *key, ms_error_t *errp)
     return a;
 }
 
-/* The v0.0.38 and v0.0.39 exit code is the wait status. */
-static int
-wait_status_code (int st)
-{
-    if (st < 0)
-        return st;
-    if (st & 0x7f)
-        return 128 + (st & 0x7f);
-    return (st >> 8) & 0xff;
-}
-
 static void
-parse_one_job (const slurmrest_api_t *api, struct fctx *f, json_t *o,
-               ms_job_info_t *j)
+parse_one_job (struct fctx *f, json_t *o, ms_job_info_t *j)
 {
     char flags[128];
     int64_t v;
@@ -491,8 +488,6 @@ parse_one_job (const slurmrest_api_t *api, struct fctx *f, json_t *o,
     j->cpus = clamp_int (fint (f, o, "cpus", 0));
     fstr (f, o, "nodes", j->node_list, sizeof (j->node_list));
     j->exit_code = fexit (f, o, "exit_code");
-    if (!(api->flags & V_BEGIN_NOVAL))
-        j->exit_code = wait_status_code (j->exit_code);
     fstr (f, o, "current_working_directory", j->cwd, sizeof (j->cwd));
     fstr (f, o, "standard_output", j->std_out, sizeof (j->std_out));
 }
@@ -524,6 +519,7 @@ slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
     size_t i;
     struct fctx f = { .what = "jobs", .errp = errp };
 
+    (void)api; /* every version's jobs read alike */
     if (unchangedp)
         *unchangedp = false;
     if (parse_answer (body, len, http_status, &root, errp) < 0)
@@ -551,7 +547,7 @@ slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
         if (!json_is_object (o))
             ftype (&f, "", "an object");
         else
-            parse_one_job (api, &f, o, &jobs[i]);
+            parse_one_job (&f, o, &jobs[i]);
         if (f.failed)
             break;
     }

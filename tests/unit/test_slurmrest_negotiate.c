@@ -144,9 +144,13 @@ logged (const char *path)
     return yes;
 }
 
+/* A handle on the test's server, started in the test's own process
+ * (Check forks each test) on first use. */
 static ms_backend_t *
 handle (const char *pin)
 {
+    if (!srv.port)
+        server_start ();
     char url[64];
     ms_backend_t *b;
     ms_error_t err;
@@ -160,10 +164,7 @@ handle (const char *pin)
 START_TEST (newest_in_common)
 {
     ms_error_t err;
-    ms_backend_t *b;
-
-    server_start (); /* in the test's own process (Check forks each) */
-    b = handle (NULL);
+    ms_backend_t *b = handle (NULL);
 
     serve ("v0.0.40 v0.0.41 v0.0.37", "", 0);
     ck_assert_str_eq (slurmrest_version (b), "");
@@ -189,10 +190,8 @@ END_TEST
 START_TEST (version_needing_slurmdbd_is_passed_over)
 {
     ms_error_t err;
-    ms_backend_t *b;
+    ms_backend_t *b = handle (NULL);
 
-    server_start ();
-    b = handle (NULL);
     serve ("v0.0.37 v0.0.38", "", 0);
     pthread_mutex_lock (&srv.mu);
     snprintf (srv.nodb, sizeof (srv.nodb), "v0.0.39");
@@ -215,10 +214,7 @@ END_TEST
 START_TEST (nothing_in_common_names_both_lists)
 {
     ms_error_t err;
-    ms_backend_t *b;
-
-    server_start (); /* in the test's own process (Check forks each) */
-    b = handle (NULL);
+    ms_backend_t *b = handle (NULL);
 
     serve ("v0.0.36 v0.0.37", "", 0);
     ck_assert_int_eq (backend_ping (b, &err), -1);
@@ -237,10 +233,7 @@ END_TEST
 START_TEST (refused_token_decides_nothing)
 {
     ms_error_t err;
-    ms_backend_t *b;
-
-    server_start (); /* in the test's own process (Check forks each) */
-    b = handle (NULL);
+    ms_backend_t *b = handle (NULL);
 
     serve ("v0.0.42", "", 401);
     ck_assert_int_eq (backend_ping (b, &err), -1);
@@ -260,10 +253,7 @@ END_TEST
 START_TEST (pinned_is_used_as_it_is)
 {
     ms_error_t err;
-    ms_backend_t *b;
-
-    server_start ();
-    b = handle ("v0.0.40");
+    ms_backend_t *b = handle ("v0.0.40");
 
     serve ("v0.0.40 v0.0.44", "", 0);
     ck_assert_msg (backend_ping (b, &err) == 0, "%s", err.text);
@@ -284,10 +274,7 @@ START_TEST (upgraded_server_is_negotiated_again)
     ms_error_t err;
     ms_job_info_t *jobs;
     size_t n;
-    ms_backend_t *b;
-
-    server_start (); /* in the test's own process (Check forks each) */
-    b = handle (NULL);
+    ms_backend_t *b = handle (NULL);
 
     serve ("v0.0.39 v0.0.40", "", 0);
     ck_assert_msg (backend_jobs (b, &jobs, &n, &err) == 0, "%s", err.text);
