@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "metasched/candidates.h"
-#include "metasched/policy.h"
+#include "metasched/core/candidates.h"
+#include "metasched/core/policy.h"
 #include "partitions/clusterconf.h"
 #include "partitions/slurmrest.h"
 #include "predictor/predictor.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/predictor.h"
 
 #define NF 20
@@ -143,7 +143,7 @@ bench_projection (size_t njobs)
                         die (&e);
         best1 = fmin (best1, now () - t0);
         cpu1 = fmin (cpu1, cpu_now () - c0);
-        /* As the scheduling core builds it (metasched/candidates.c): T and P
+        /* As the scheduling core builds it (metasched/core/candidates.c): T and P
          * depend on the app and architecture only, so estimate each (app,
          * arch) once for one node and fill every job's row from that, E
          * scaled by its node count. The cache is rebuilt in every round. */

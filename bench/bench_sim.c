@@ -14,8 +14,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "metasched/simulate.h"
-#include "metasched/util.h"
+#include "metasched/sim/simulate.h"
+#include "metasched/common/util.h"
 #include "predictor/predictor.h"
 
 static double

@@ -36,8 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metasched/client.h"
-#include "metasched/util.h"
+#include "metasched/cli/client.h"
+#include "metasched/common/util.h"
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"
 #include "partitions/slurmrest.h"

@@ -25,7 +25,7 @@
 
 #include "collectors/spool.h"
 #include "db/db.h"
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 #define COLLECT_VERSION "metasched-collect " PACKAGE_VERSION
 #define COLLECT_DEFAULT_CONF MS_SYSCONFDIR "/metasched/collect.conf"

@@ -13,7 +13,7 @@
 #include "collectors/cpufreq.h"
 #include "collectors/papi_sampler.h"
 #include "collectors/rapl.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 void
 collect_conf_defaults (collect_conf_t *c)

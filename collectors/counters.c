@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "collectors/collect.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 /* Which events stand for cycles, instructions and memory transactions
  * (TPI, DESIGN.md 4.1), first match wins. */

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "collectors/collect.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 #define FLUSH_BATCH 1000
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "collectors/collect.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/backend.h"
 #include "partitions/slurmrest.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "collectors/collect.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 spool_rec_t *
 collect_jobrun_to_rec (const db_job_run_t *r)

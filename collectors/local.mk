@@ -28,7 +28,7 @@ bin_PROGRAMS += collectors/metasched-collect
 # `metasched-collect --metasched db|collect ...` reaches the admin
 # subcommands too (doc/metasched-collect.1).
 collectors_metasched_collect_SOURCES = collectors/metasched-collect.c \
-	metasched/cmd_db.c metasched/cmd_collect.c
+	metasched/admin/cmd_db.c metasched/admin/cmd_collect.c
 collectors_metasched_collect_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 	$(GSL_CFLAGS)
 collectors_metasched_collect_LDADD = $(COLLECT_LIBS) \
@@ -36,8 +36,8 @@ collectors_metasched_collect_LDADD = $(COLLECT_LIBS) \
 
 EXTRA_DIST += collectors/README collectors/lsan.supp
 
-# `metasched db` and `metasched collect` (wired in metasched/main.c)
-metasched_metasched_SOURCES += metasched/cmd_db.c metasched/cmd_collect.c
+# `metasched db` and `metasched collect` (wired in metasched/admin/main.c)
+metasched_metasched_SOURCES += metasched/admin/cmd_db.c metasched/admin/cmd_collect.c
 metasched_metasched_CFLAGS += $(PQ_CFLAGS) $(PAPI_CFLAGS)
 metasched_metasched_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
 	$(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) -lm

@@ -27,7 +27,7 @@
 
 #include "collectors/collect.h"
 #include "collectors/log.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 static void
 usage (FILE *f)

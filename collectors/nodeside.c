@@ -28,7 +28,7 @@
 #include "collectors/collect.h"
 #include "collectors/cpufreq.h"
 #include "collectors/rapl.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 static volatile sig_atomic_t sampler_stop;
 

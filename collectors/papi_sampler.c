@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "collectors/papi_sampler.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 struct papi_sampler {
     papi_event_t ev[PAPI_SAMPLER_MAX_EVENTS];

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "collectors/rapl.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 struct rapl {
     char root[512];

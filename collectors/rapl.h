@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 #define RAPL_DEFAULT_ROOT "/sys/class/powercap"
 #define RAPL_MAX_ZONES 32

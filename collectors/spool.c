@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "collectors/spool.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 #define SPOOL_MAGIC "metasched-spool 1 "
 

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 #define SPOOL_MAX_BYTES 65536
 #define SPOOL_MAX_KEYS 512

@@ -48,8 +48,8 @@
 #include "collectors/log.h"
 #include "collectors/papi_sampler.h"
 #include "collectors/rapl.h"
-#include "metasched/client.h"
-#include "metasched/util.h"
+#include "metasched/cli/client.h"
+#include "metasched/common/util.h"
 
 static const int forwarded[]
     = { SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGALRM };

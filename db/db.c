@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "db/db.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 #define DB_MAX_PREPARED 64
 

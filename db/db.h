@@ -21,7 +21,7 @@
 
 #include <libpq-fe.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 #include "partitions/clusterconf.h"
 #include "predictor/predictor.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 int
 db_predictor_archs (db_t *db, predictor_t *p, size_t *narchs, ms_error_t *errp)

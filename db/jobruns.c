@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 #define JOBRUNS_COLS 28
 #define JOBRUNS_BATCH 100

@@ -12,8 +12,8 @@
 #include <jansson.h>
 
 #include "db/db.h"
-#include "metasched/apireq.h"
-#include "metasched/error.h"
+#include "metasched/api/apireq.h"
+#include "metasched/common/error.h"
 
 /* "Anyone": list or touch every user's jobs (admins). */
 #define DB_JOBS_ANY_UID ((long)-1)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 /* an arbitrary constant naming metasched's migration lock */
 #define MIGRATE_LOCK "7316204519"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 struct db_runs {
     pred_run_t *runs;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "db/queue.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 static void
 cp (char *dst, size_t len, PGresult *r, int row, int col)

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "db/db.h"
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 /* A queued job as the cycle decides it. */
 typedef struct {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 
 /* {a,b,c} array literal of the frequencies: numbers only, never text. */
 static void

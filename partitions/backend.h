@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 typedef enum {
     MS_JOB_PENDING = 0,

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metasched/ini.h"
-#include "metasched/util.h"
+#include "metasched/common/ini.h"
+#include "metasched/common/util.h"
 #include "partitions/clusterconf.h"
 #include "partitions/slurmrest.h"
 

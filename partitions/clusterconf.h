@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 #define MS_NAME_MAX 64
 #define MS_PATH_MAX 512

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/simcluster.h"
 
 #define GATE_MAX ((uint64_t)1 << 28)

@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/slurmrest.h"
 
 #define ANSWER_MAX (256 * 1024 * 1024) /* larger answers are refused */

@@ -25,7 +25,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/slurmrest.h"
 
 /* ---- the versions -------------------------------------------------------- */

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/swf.h"
 
 #define SWF_MAX_BYTES ((size_t)1 << 31)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 #define SWF_NFIELDS 18
 #define SWF_SKIP_MALFORMED 0x1

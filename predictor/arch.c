@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/internal.h"
 
 predictor_t *

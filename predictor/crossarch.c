@@ -23,7 +23,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/internal.h"
 
 #define Z90 1.6448536269514722

@@ -34,7 +34,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/internal.h"
 
 /* Sums over the runs of one (app, frequency) of one arch. */

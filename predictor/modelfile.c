@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/internal.h"
 
 #define MODEL_FILE_MAX (16u << 20)

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "metasched/error.h"
+#include "metasched/common/error.h"
 
 typedef struct predictor predictor_t;
 

@@ -14,7 +14,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/internal.h"
 
 /* 0.95 quantile of Student's t with dof degrees of freedom (normal for

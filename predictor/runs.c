@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/internal.h"
 
 #define RUNS_FILE_MAX (1u << 30)

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/slurmrest.h"
 #include "tests/contract/contract_job.h"
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "metasched/apireq.h"
+#include "metasched/api/apireq.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "metasched/jobspec.h"
+#include "metasched/common/jobspec.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

@@ -19,8 +19,8 @@
 #include <libpq-fe.h>
 
 #include "db/db.h"
-#include "metasched/api.h"
-#include "metasched/auth.h"
+#include "metasched/api/api.h"
+#include "metasched/api/auth.h"
 #include "tests/testbed_env.h"
 #include "tests/testutil.h"
 

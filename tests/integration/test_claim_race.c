@@ -39,8 +39,8 @@
 
 #include "db/db.h"
 #include "db/jobs.h"
-#include "metasched/api.h"
-#include "metasched/apireq.h"
+#include "metasched/api/api.h"
+#include "metasched/api/apireq.h"
 #include "tests/testbed_env.h"
 #include "tests/testutil.h"
 

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/clusterconf.h"
 #include "partitions/slurmrest.h"
 #include "tests/testbed_env.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "metasched/apireq.h"
+#include "metasched/api/apireq.h"
 #include "tests/testutil.h"
 
 static ms_apireq_t r;

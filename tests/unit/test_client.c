@@ -21,9 +21,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "metasched/auth.h"
-#include "metasched/client.h"
-#include "metasched/util.h"
+#include "metasched/api/auth.h"
+#include "metasched/cli/client.h"
+#include "metasched/common/util.h"
 #include "tests/testbed_env.h"
 #include "tests/testutil.h"
 

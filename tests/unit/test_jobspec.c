@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "metasched/jobspec.h"
-#include "metasched/util.h"
+#include "metasched/common/jobspec.h"
+#include "metasched/common/util.h"
 #include "tests/testutil.h"
 
 static const char script[] =

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "metasched/candidates.h"
-#include "metasched/policy.h"
-#include "metasched/score.h"
+#include "metasched/core/candidates.h"
+#include "metasched/core/policy.h"
+#include "metasched/core/score.h"
 #include "tests/testutil.h"
 
 /* Two partitions, two frequencies each (1 and 2 GHz, nominal 2 GHz). */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/predictor.h"
 #include "tests/testutil.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "predictor/internal.h"
 #include "predictor/predictor.h"
 #include "tests/testutil.h"

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "metasched/settings.h"
+#include "metasched/api/settings.h"
 #include "tests/testutil.h"
 
 static ms_settings_t s;

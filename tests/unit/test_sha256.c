@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "metasched/sha256.h"
+#include "metasched/api/sha256.h"
 #include "tests/testutil.h"
 
 START_TEST (test_abc)

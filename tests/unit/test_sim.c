@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "metasched/plot.h"
-#include "metasched/simulate.h"
-#include "metasched/util.h"
+#include "metasched/sim/plot.h"
+#include "metasched/sim/simulate.h"
+#include "metasched/common/util.h"
 #include "predictor/predictor.h"
 #include "tests/testutil.h"
 

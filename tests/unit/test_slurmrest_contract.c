@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/slurmrest.h"
 #include "tests/contract/contract_job.h"
 #include "tests/testutil.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "metasched/util.h"
+#include "metasched/common/util.h"
 #include "partitions/slurmrest.h"
 #include "tests/testutil.h"
 

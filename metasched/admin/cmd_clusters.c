@@ -1,0 +1,137 @@
+/* cmd_clusters.c - `metasched clusters`: the configured clusters, and what
+ * each one says about its partitions now. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/admin/commands.h"
+#include "partitions/backend.h"
+#include "partitions/clusterconf.h"
+#include "partitions/slurmrest.h"
+
+static void
+usage (FILE *f)
+{
+    fprintf (f,
+             "Usage: metasched clusters [-c FILE]\n"
+             "Show the configured clusters and partitions, and ask each "
+             "slurmrest cluster\nfor its partitions' state and free "
+             "resources.\n\n"
+             "  -c, --config FILE  cluster configuration (default %s,\n"
+             "                     or $METASCHED_CLUSTERS_CONF)\n",
+             MS_DEFAULT_CLUSTERS_CONF);
+}
+
+static void
+show_partition_conf (const ms_siteconf_t *conf, const ms_partconf_t *p)
+{
+    const ms_arch_t *a = &conf->archs[p->arch];
+    printf ("    %-12s %-10s %5d nodes x %3d cores, %.1f-%.1f GHz (nominal "
+            "%.1f), idle %.0f W/node",
+            p->name, a->name, p->nodes, a->cores_per_node,
+            a->freqs_khz[0] / 1e6, a->freqs_khz[a->nfreqs - 1] / 1e6,
+            a->nominal_khz / 1e6, a->idle_power_w);
+    if (p->power_cap_w > 0)
+        printf (", cap %.0f W", p->power_cap_w);
+    printf ("\n");
+}
+
+int
+cmd_clusters (int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "config", required_argument, NULL, 'c' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *path = getenv ("METASCHED_CLUSTERS_CONF");
+    ms_siteconf_t *conf;
+    ms_error_t err;
+    int c, failed = 0;
+
+    if (!path)
+        path = MS_DEFAULT_CLUSTERS_CONF;
+    while ((c = getopt_long (argc, argv, "c:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            path = optarg;
+            break;
+        case 'h':
+            usage (stdout);
+            return 0;
+        default:
+            usage (stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf (stderr, "metasched clusters: unexpected argument '%s'\n",
+                 argv[optind]);
+        return 2;
+    }
+    if (clusterconf_load (path, &conf, &err) < 0) {
+        fprintf (stderr, "metasched clusters: %s\n", err.text);
+        return 1;
+    }
+    for (size_t i = 0; i < conf->nclusters; i++) {
+        const ms_clusterconf_t *cl = &conf->clusters[i];
+        ms_backend_t *b = NULL;
+        ms_partition_state_t *ps = NULL;
+        size_t nps = 0;
+
+        printf ("%s (%s%s%s)\n", cl->name,
+                cl->backend == MS_BACKEND_SLURMREST ? "slurmrest " : "simulated",
+                cl->backend == MS_BACKEND_SLURMREST ? cl->url : "",
+                "");
+        if (cl->backend == MS_BACKEND_SLURMREST) {
+            if (slurmrest_from_conf (cl, &b, &err) < 0
+                || slurmrest_negotiate (b, &err) < 0) {
+                printf ("  unreachable: %s\n", err.text);
+                failed = 1;
+                ps = NULL;
+            } else {
+                printf ("  OpenAPI %s (%s)\n", slurmrest_version (b),
+                        slurmrest_version_source (b));
+                if (backend_partitions (b, &ps, &nps, &err) < 0) {
+                    printf ("  unreachable: %s\n", err.text);
+                    failed = 1;
+                }
+            }
+        }
+        for (size_t k = 0; k < conf->nparts; k++) {
+            const ms_partconf_t *p = &conf->parts[k];
+            if (p->cluster != i)
+                continue;
+            show_partition_conf (conf, p);
+            if (!b || !ps)
+                continue;
+            const ms_partition_state_t *s = NULL;
+            for (size_t m = 0; m < nps; m++)
+                if (!strcmp (ps[m].name, p->name))
+                    s = &ps[m];
+            if (!s) {
+                printf ("      not on the cluster: slurmrestd lists no "
+                        "partition '%s'\n",
+                        p->name);
+                failed = 1;
+                continue;
+            }
+            printf ("      %s: nodes %d idle, %d allocated, %d down of %d; "
+                    "cpus %d idle of %d; jobs %d running, %d pending\n",
+                    s->up ? "up" : "DOWN", s->nodes_idle, s->nodes_alloc,
+                    s->nodes_down, s->nodes_total, s->cpus_idle, s->cpus_total,
+                    s->running_jobs, s->pending_jobs);
+            if (s->nodes_total != p->nodes)
+                printf ("      note: the config says %d nodes, the cluster has "
+                        "%d\n",
+                        p->nodes, s->nodes_total);
+        }
+        free (ps);
+        backend_destroy (b);
+    }
+    clusterconf_free (conf);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,844 @@
+/* cmd_simulate.c - `metasched simulate`: replay a workload through every
+ * policy on simulated clusters and report the metrics of DESIGN.md 6 side
+ * by side, with CSV and plots. With no arguments it runs the embedded
+ * default: three clusters built from Table 6.1 of the EAMC chapter and a
+ * generated workload, entirely inside the program.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "metasched/core/candidates.h"
+#include "metasched/admin/commands.h"
+#include "metasched/sim/metrics.h"
+#include "metasched/sim/plot.h"
+#include "metasched/core/policy.h"
+#include "metasched/sim/simulate.h"
+#include "metasched/common/util.h"
+#include "metasched/sim/workload.h"
+#include "partitions/clusterconf.h"
+#include "partitions/swf.h"
+#include "predictor/predictor.h"
+
+#define MAX_RUNS 64
+#define UTIL_BINS 200
+
+typedef struct {
+    const char *outdir;
+    const char *scenario;
+    const char *config;
+    const char *data;
+    const char *trace;
+    const char *home;
+    const char *profiles;
+    const char *mix;
+    const char *policies;
+    const char *t_weights;
+    const char *sweep;
+    int cores_per_node;
+    size_t replicate;
+    bool skip_malformed;
+    ms_genparams_t gen;
+    bool gen_set;
+    double theta, w_energy, max_slowdown, noise, congestion, slack, waitw;
+    int same_class;
+    bool exact;
+    bool plots;
+    bool quiet;
+    uint64_t seed;
+    sim_backfill_t backfill;
+} opts_t;
+
+static void
+usage (FILE *f)
+{
+    fprintf (
+        f,
+        "Usage: metasched simulate [OPTIONS]\n"
+        "Replay a workload through every policy on simulated clusters.\n"
+        "With no options: the embedded default (Table 6.1 clusters, a\n"
+        "generated workload of 2000 jobs).\n\n"
+        "  -o, --output DIR         where CSV and plots go (./sim-out)\n"
+        "  -s, --scenario NAME      default, eamc, kth or curie\n"
+        "  -d, --data DIR           shared data for eamc/kth/curie\n"
+        "                           (../shared/data)\n"
+        "  -c, --config FILE        cluster configuration (simulated "
+        "clusters)\n"
+        "  -t, --trace FILE         SWF trace (.swf or .swf.gz) as workload\n"
+        "      --home CLUSTER/PART  the trace's home partition (first)\n"
+        "      --cores-per-node N   the trace system's cores per node\n"
+        "                           (header MaxProcs/MaxNodes, else the\n"
+        "                           home architecture's)\n"
+        "      --replicate N        repeat the trace N times in sequence\n"
+        "      --skip-malformed     skip and count malformed trace lines\n"
+        "  -n, --jobs N             generated workload: number of jobs\n"
+        "      --interarrival S     generated: mean seconds between jobs\n"
+        "      --mean-nodes N       generated: mean nodes per job\n"
+        "      --mean-runtime S     generated: mean runtime (s)\n"
+        "      --profiles P         table61, or eamc2hw:DIR\n"
+        "      --mix M              uniform, or the percentage of jobs whose\n"
+        "                           app favours a partition other than home\n"
+        "  -p, --policies LIST      comma-separated (all): base,min_runtime,\n"
+        "                           min_energy,ear_min_energy,eamc_reorder,\n"
+        "                           eamc_priority_inc,eamc_priority_inc_v,\n"
+        "                           metasched\n"
+        "      --t-weight LIST      EAMC t_weight values (1,1.5)\n"
+        "      --theta X            ear_min_energy time penalty (0.1)\n"
+        "      --w-energy X         metasched energy weight (0.5)\n"
+        "      --max-slowdown X     metasched maximum slowdown (1.3)\n"
+        "      --sweep LIST         metasched energy weights for the Pareto\n"
+        "                           front (0,0.2,0.4,0.5,0.6,0.8,0.9,1)\n"
+        "      --backfill B         easy, fcfs or conservative (easy)\n"
+        "      --noise SIGMA        runtime noise of the truth (0.05)\n"
+        "      --exact-estimates    predictions from true runtimes, not\n"
+        "                           from time limits\n"
+        "      --seed N             seed of workload, apps and noise (1)\n"
+        "      --no-plots           write no plots\n"
+        "  -q, --quiet              print only the table\n"
+        "  -h, --help\n");
+}
+
+static int
+parse_double (const char *s, double *out)
+{
+    char *e;
+    errno = 0;
+    *out = strtod (s, &e);
+    return (*e || e == s || errno || !isfinite (*out)) ? -1 : 0;
+}
+
+static size_t
+parse_list (const char *s, double *out, size_t max)
+{
+    char buf[512], *tok, *save;
+    size_t n = 0;
+    ms_strlcpy (buf, s, sizeof (buf));
+    for (tok = strtok_r (buf, ",", &save); tok && n < max;
+         tok = strtok_r (NULL, ",", &save)) {
+        if (parse_double (tok, &out[n]) < 0)
+            return SIZE_MAX;
+        n++;
+    }
+    return n;
+}
+
+/* Scenario presets: the generator and the data each needs. */
+static void
+scenario_defaults (opts_t *o)
+{
+    workload_gen_defaults (&o->gen);
+    o->gen.seed = o->seed;
+    if (!strcmp (o->scenario, "default")) {
+        o->gen.njobs = 2000;
+        o->gen.mean_interarrival_s = 110;
+        o->gen.mean_nodes = 8;
+        o->gen.max_nodes = 96;
+        o->gen.mean_runtime_s = 3600;
+    } else if (!strcmp (o->scenario, "eamc")) {
+        /* seeds/000 6.5: 5000 jobs, 18.29 nodes and 3.65 h on average at
+         * the highest frequency, a makespan of 10 to 15 days. */
+        o->gen.njobs = 5000;
+        o->gen.mean_interarrival_s = 160;
+        o->gen.mean_nodes = 18.29;
+        o->gen.sigma_nodes = 1.2;
+        o->gen.max_nodes = 512;
+        o->gen.mean_runtime_s = 3.65 * 3600;
+        o->gen.sigma_runtime = 1.0;
+        o->gen.max_runtime_s = 48 * 3600;
+    }
+}
+
+static int
+setup_predictor (const opts_t *o, const ms_siteconf_t *conf,
+                 predictor_t **predp, ms_error_t *errp)
+{
+    predictor_t *p = predictor_new ();
+    const char *prof = o->profiles;
+
+    for (size_t i = 0; i < conf->narchs; i++) {
+        const ms_arch_t *a = &conf->archs[i];
+        if (predictor_add_arch (p, a->name, a->cores_per_node, a->freqs_khz,
+                                a->nfreqs, a->nominal_khz, a->idle_power_w,
+                                errp)
+            < 0)
+            goto fail;
+    }
+    if (!strncmp (prof, "eamc2hw:", 8)) {
+        if (predictor_load_eamc2hw (p, prof + 8, errp) < 0)
+            goto fail;
+    } else if (!strcmp (prof, "table61")) {
+        /* The three Table 6.1 partitions by architecture name; an arch
+         * the configuration lacks is skipped. */
+        static const char *const t61[3] = { "skx8168", "clx6254", "skx6148" };
+        const char *a[3];
+        for (int k = 0; k < 3; k++)
+            a[k] = clusterconf_arch (conf, t61[k]) ? t61[k] : NULL;
+        if (!a[0] && !a[1] && !a[2]) {
+            ms_err (errp, MS_ERR_INPUT,
+                    "--profiles table61 needs architectures named skx8168, "
+                    "clx6254 or skx6148 (Table 6.1 p1, p2, p3)");
+            goto fail;
+        }
+        if (predictor_load_table61 (p, a[0], a[1], a[2], errp) < 0)
+            goto fail;
+    } else {
+        ms_err (errp, MS_ERR_INPUT, "unknown profile set '%s'", prof);
+        goto fail;
+    }
+    *predp = p;
+    return 0;
+fail:
+    predictor_free (p);
+    return -1;
+}
+
+/* App weights for the mix (see --mix). */
+static int
+mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home, double *wts,
+             char *desc, size_t desclen, ms_error_t *errp)
+{
+    size_t napps = tab->napps, nfav = 0;
+    bool fav[256] = { false };
+    double m;
+    ms_cands_t cs = { 0 };
+
+    for (size_t a = 0; a < napps && a < 256; a++) {
+        const ms_predent_t *ref
+            = predtab_get (tab, a, home, tab->nominal[home]);
+        size_t opt;
+        candidates_build (tab, a, home, 1, ref->ok ? ref->t : 1, NULL, 0, &cs);
+        opt = policy_optimal_partition (&cs, tab->nparts);
+        fav[a] = opt != SIZE_MAX && opt != home;
+        nfav += fav[a];
+    }
+    candidates_free (&cs);
+    if (!strcmp (o->mix, "uniform")) {
+        for (size_t a = 0; a < napps; a++)
+            wts[a] = 1.0 / napps;
+        snprintf (desc, desclen,
+                  "uniform over %zu apps (%.1f%% favour "
+                  "another partition than home)",
+                  napps, 100.0 * nfav / napps);
+        return 0;
+    }
+    if (parse_double (o->mix, &m) < 0 || m < 0 || m > 100)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--mix: '%s' is neither uniform "
+                       "nor a percentage",
+                       o->mix);
+    m /= 100;
+    if (nfav == 0 || nfav == napps)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--mix %s: %s app favours another partition than "
+                       "home, so no mix can be set",
+                       o->mix, nfav ? "every" : "no");
+    for (size_t a = 0; a < napps; a++)
+        wts[a] = fav[a] ? m / nfav : (1 - m) / (napps - nfav);
+    snprintf (desc, desclen,
+              "%.0f%% of jobs run apps favouring another "
+              "partition than home (",
+              100 * m);
+    for (size_t a = 0; a < napps; a++)
+        if (fav[a] && strlen (desc) + strlen (tab->apps[a]) + 3 < desclen) {
+            strcat (desc, tab->apps[a]);
+            strcat (desc, " ");
+        }
+    desc[strlen (desc) - 1] = ')';
+    return 0;
+}
+
+static int
+mkdir_p (const char *dir, ms_error_t *errp)
+{
+    char buf[4096];
+    ms_strlcpy (buf, dir, sizeof (buf));
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir (buf, 0777) < 0 && errno != EEXIST)
+                return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", buf,
+                               strerror (errno));
+            *p = '/';
+        }
+    if (mkdir (buf, 0777) < 0 && errno != EEXIST)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", buf, strerror (errno));
+    return 0;
+}
+
+static int
+wanted (const char *list, ms_polkind_t k)
+{
+    char buf[512], *tok, *save;
+    if (!list)
+        return 1;
+    ms_strlcpy (buf, list, sizeof (buf));
+    for (tok = strtok_r (buf, ",", &save); tok;
+         tok = strtok_r (NULL, ",", &save))
+        if (!strcmp (tok, policy_kind_name (k)))
+            return 1;
+    return 0;
+}
+
+static int
+check_policies (const char *list, ms_error_t *errp)
+{
+    char buf[512], *tok, *save;
+    ms_polkind_t k;
+    if (!list)
+        return 0;
+    ms_strlcpy (buf, list, sizeof (buf));
+    for (tok = strtok_r (buf, ",", &save); tok;
+         tok = strtok_r (NULL, ",", &save))
+        if (policy_kind_parse (tok, &k) < 0)
+            return ms_err (errp, MS_ERR_INPUT, "unknown policy '%s'", tok);
+    return 0;
+}
+
+static int
+run (opts_t *o)
+{
+    ms_error_t err;
+    ms_siteconf_t *conf = NULL;
+    predictor_t *pred = NULL;
+    ms_predtab_t *tab = NULL;
+    ms_workload_t *wl = NULL;
+    swf_trace_t *trace = NULL;
+    ms_simsetup_t su;
+    ms_policy_t pols[MAX_RUNS], sweep[MAX_RUNS];
+    ms_summary_t rows[MAX_RUNS], srows[MAX_RUNS];
+    size_t npols = 0, nsweep = 0, home = 0;
+    double tw[8], sw[MAX_RUNS], wts[256];
+    size_t ntw, nsw;
+    ms_jobrec_t *recs = NULL;
+    double *util[2] = { NULL, NULL }, binw[2] = { 0, 0 }, ut0 = 0;
+    const char *ulabels[2];
+    size_t nutil = 0;
+    char mixdesc[512], path[4096], tracepath[4096];
+    int status = 1;
+    FILE *f;
+    const char *builtin = simulate_builtin_config (o->scenario);
+
+    if (!builtin && !o->config) {
+        fprintf (stderr, "metasched simulate: unknown scenario '%s'\n",
+                 o->scenario);
+        return 2;
+    }
+    if (check_policies (o->policies, &err) < 0)
+        goto fail;
+    /* The cluster configuration. */
+    if (o->config) {
+        if (clusterconf_load (o->config, &conf, &err) < 0)
+            goto fail;
+    } else {
+        char name[64];
+        snprintf (name, sizeof (name), "(built-in %s)", o->scenario);
+        if (clusterconf_parse (builtin, strlen (builtin), name, &conf, &err)
+            < 0)
+            goto fail;
+    }
+    if (!conf->nparts) {
+        ms_err (&err, MS_ERR_INPUT, "%s: no partition", conf->path);
+        goto fail;
+    }
+    if (o->home) {
+        char buf[256], *sl;
+        const ms_partconf_t *pc;
+        ms_strlcpy (buf, o->home, sizeof (buf));
+        if (!(sl = strchr (buf, '/'))) {
+            ms_err (&err, MS_ERR_INPUT, "--home: CLUSTER/PARTITION, not '%s'",
+                    o->home);
+            goto fail;
+        }
+        *sl = '\0';
+        if (!(pc = clusterconf_partition (conf, buf, sl + 1))) {
+            ms_err (&err, MS_ERR_INPUT, "--home: no partition '%s'", o->home);
+            goto fail;
+        }
+        home = (size_t)(pc - conf->parts);
+    }
+    /* Profiles. */
+    if (!o->profiles) {
+        if (!strcmp (o->scenario, "eamc")) {
+            static char pbuf[4096];
+            snprintf (pbuf, sizeof (pbuf), "eamc2hw:%s/profiles/eamc-2hw",
+                      o->data);
+            o->profiles = pbuf;
+        } else
+            o->profiles = "table61";
+    }
+    if (setup_predictor (o, conf, &pred, &err) < 0
+        || predtab_build (pred, conf, &tab, &err) < 0)
+        goto fail;
+    /* The workload. */
+    if (!o->trace && !o->gen_set) {
+        if (!strcmp (o->scenario, "kth")) {
+            snprintf (tracepath, sizeof (tracepath),
+                      "%s/traces/KTH-SP2-1996-2.1-cln.swf.gz", o->data);
+            o->trace = tracepath;
+        } else if (!strcmp (o->scenario, "curie")) {
+            snprintf (tracepath, sizeof (tracepath),
+                      "%s/traces/CEA-Curie-2011-sample30k.swf.gz", o->data);
+            o->trace = tracepath;
+            if (!o->cores_per_node)
+                o->cores_per_node = 16;
+        }
+    }
+    if (o->trace) {
+        int cpn = o->cores_per_node;
+        if (swf_load (o->trace, o->skip_malformed ? SWF_SKIP_MALFORMED : 0,
+                      &trace, &err)
+            < 0)
+            goto fail;
+        if (!cpn && trace->max_procs > 0 && trace->max_nodes > 0)
+            cpn = (int)(trace->max_procs / trace->max_nodes);
+        if (cpn < 1)
+            cpn = conf->archs[conf->parts[home].arch].cores_per_node;
+        if (workload_from_swf (trace, cpn, conf->parts[home].nodes,
+                               o->replicate, &wl, &err)
+            < 0)
+            goto fail;
+        if (!o->quiet)
+            printf ("workload: %s, %zu jobs (%zu without runtime or size "
+                    "dropped, %zu clipped to the home partition, %zu "
+                    "malformed lines skipped), %d cores per node%s\n",
+                    trace->name, wl->njobs, wl->dropped, wl->clipped,
+                    trace->skipped, cpn,
+                    o->replicate > 1 ? ", replicated" : "");
+    } else {
+        if (o->gen.max_nodes > conf->parts[home].nodes)
+            o->gen.max_nodes = conf->parts[home].nodes;
+        if (workload_generate (&o->gen, &wl, &err) < 0)
+            goto fail;
+        if (!o->quiet) {
+            double mn = 0, mr = 0;
+            for (size_t i = 0; i < wl->njobs; i++) {
+                mn += wl->jobs[i].nodes;
+                mr += wl->jobs[i].runtime;
+            }
+            printf ("workload: generated, %zu jobs, seed %llu, mean %.2f "
+                    "nodes, mean runtime %.2f h, over %.1f days\n",
+                    wl->njobs, (unsigned long long)o->seed, mn / wl->njobs,
+                    mr / wl->njobs / 3600,
+                    wl->jobs[wl->njobs - 1].submit / 86400);
+        }
+    }
+    if (mix_weights (o, tab, home, wts, mixdesc, sizeof (mixdesc), &err) < 0)
+        goto fail;
+    workload_assign_apps (wl, wts, tab->napps, o->seed);
+    if (!o->quiet) {
+        printf ("clusters: %s (home %s/%s):", conf->path,
+                conf->clusters[conf->parts[home].cluster].name,
+                conf->parts[home].name);
+        for (size_t p = 0; p < conf->nparts; p++)
+            printf ("%s %s/%s %d x %s", p ? "," : "",
+                    conf->clusters[conf->parts[p].cluster].name,
+                    conf->parts[p].name, conf->parts[p].nodes,
+                    conf->archs[conf->parts[p].arch].name);
+        printf ("\napps: %s; profiles: %s\n", mixdesc, o->profiles);
+        printf ("backfill: %s; truth noise: runtime sigma %.3f; "
+                "predictions from %s\n\n",
+                sim_backfill_name (o->backfill), o->noise,
+                o->exact ? "true runtimes" : "time limits");
+    }
+    /* The policies. */
+    if ((ntw = parse_list (o->t_weights, tw, 8)) == SIZE_MAX
+        || (nsw = parse_list (o->sweep, sw, MAX_RUNS)) == SIZE_MAX) {
+        ms_err (&err, MS_ERR_INPUT,
+                "--t-weight/--sweep: numbers separated "
+                "by commas");
+        goto fail;
+    }
+    for (int k = 0; k < POL_NKINDS; k++) {
+        if (!wanted (o->policies, (ms_polkind_t)k))
+            continue;
+        bool eamc = k == POL_EAMC_REORDER || k == POL_EAMC_PRIO
+                    || k == POL_EAMC_PRIO_V;
+        for (size_t t = 0; t < (eamc ? ntw : 1) && npols < MAX_RUNS; t++) {
+            ms_policy_t *pol = &pols[npols++];
+            policy_init (pol, (ms_polkind_t)k);
+            pol->theta = o->theta;
+            pol->w_energy = o->w_energy;
+            pol->max_slowdown = o->max_slowdown;
+            if (o->congestion >= 0)
+                pol->congestion = o->congestion;
+            if (o->slack >= 0)
+                pol->sibling_slack = o->slack;
+            if (o->same_class)
+                pol->sibling_same_class = true;
+            if (o->waitw >= 0)
+                pol->wait_weight = o->waitw;
+            if (eamc)
+                pol->t_weight = tw[t];
+            policy_relabel (pol);
+        }
+    }
+    if (wanted (o->policies, POL_METASCHED))
+        for (size_t i = 0; i < nsw && nsweep < MAX_RUNS; i++) {
+            ms_policy_t *pol = &sweep[nsweep++];
+            policy_init (pol, POL_METASCHED);
+            pol->w_energy = sw[i];
+            pol->max_slowdown = o->max_slowdown;
+            if (o->congestion >= 0)
+                pol->congestion = o->congestion;
+            if (o->slack >= 0)
+                pol->sibling_slack = o->slack;
+            if (o->same_class)
+                pol->sibling_same_class = true;
+            if (o->waitw >= 0)
+                pol->wait_weight = o->waitw;
+            policy_relabel (pol);
+        }
+    if (mkdir_p (o->outdir, &err) < 0)
+        goto fail;
+    simulate_setup_init (&su);
+    su.conf = conf;
+    su.tab = tab;
+    su.wl = wl;
+    su.home = home;
+    su.backfill = o->backfill;
+    su.seed = o->seed;
+    su.noise_t = o->noise;
+    su.exact_estimates = o->exact;
+    recs = ms_xcalloc (wl->njobs, sizeof (*recs));
+    for (size_t i = 0; i < npols + nsweep; i++) {
+        const ms_policy_t *pol = i < npols ? &pols[i] : &sweep[i - npols];
+        ms_summary_t *row = i < npols ? &rows[i] : &srows[i - npols];
+        su.progress = pol->label;
+        if (simulate_run (&su, pol, recs, row, &err) < 0)
+            goto fail;
+        /* Utilization over time of min_runtime and metasched. */
+        if (i < npols && nutil < 2
+            && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED)) {
+            util[nutil]
+                = ms_xcalloc (UTIL_BINS * conf->nparts, sizeof (double));
+            metrics_utilization_series (conf, recs, wl->njobs, UTIL_BINS,
+                                        util[nutil], &ut0, &binw[nutil]);
+            ulabels[nutil] = pol->label;
+            nutil++;
+        }
+    }
+    metrics_print_table (stdout, conf, rows, npols);
+    if (nsweep && !o->quiet) {
+        printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
+        metrics_print_table (stdout, conf, srows, nsweep);
+    }
+    /* CSV and the table as text. */
+    snprintf (path, sizeof (path), "%s/summary.csv", o->outdir);
+    if (!(f = fopen (path, "w"))) {
+        ms_err (&err, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+        goto fail;
+    }
+    metrics_csv_header (f, conf);
+    for (size_t i = 0; i < npols; i++)
+        metrics_csv_row (f, conf, &rows[i], "policy");
+    for (size_t i = 0; i < nsweep; i++)
+        metrics_csv_row (f, conf, &srows[i], "sweep");
+    fclose (f);
+    snprintf (path, sizeof (path), "%s/table.txt", o->outdir);
+    if ((f = fopen (path, "w"))) {
+        metrics_print_table (f, conf, rows, npols);
+        if (nsweep) {
+            fprintf (f, "\nmetasched energy-weight sweep:\n");
+            metrics_print_table (f, conf, srows, nsweep);
+        }
+        fclose (f);
+    }
+    if (!o->quiet)
+        printf ("\nwait/resp in hours, mksp(an) in days, energies in GJ, "
+                "dJob%% = job energy against the first row, opt%% = jobs on "
+                "their optimal partition, then utilization per partition.\n"
+                "CSV: %s/summary.csv\n",
+                o->outdir);
+    if (o->plots) {
+        char title[256];
+        int r1, r2 = 0;
+        snprintf (title, sizeof (title), "%s: %zu jobs", o->scenario,
+                  wl->njobs);
+        r1 = plot_pareto (o->outdir, title, rows, npols, srows, nsweep, &err);
+        if (r1 >= 0 && nutil)
+            r2 = plot_utilization (o->outdir, title, conf, ulabels,
+                                   (const double *const *)util, nutil,
+                                   UTIL_BINS, ut0, binw, &err);
+        if (r1 < 0 || r2 < 0)
+            fprintf (stderr, "metasched simulate: plots: %s\n", err.text);
+        else if (r1 == 1 || r2 == 1)
+            printf ("plots skipped: gnuplot was not found (data and scripts "
+                    "are in %s)\n",
+                    o->outdir);
+        else if (!o->quiet)
+            printf ("plots: %s/pareto.png, %s/pareto.svg, "
+                    "%s/utilization.png, %s/utilization.svg\n",
+                    o->outdir, o->outdir, o->outdir, o->outdir);
+    }
+    status = 0;
+    goto done;
+fail:
+    fprintf (stderr, "metasched simulate: %s\n", err.text);
+done:
+    free (util[0]);
+    free (util[1]);
+    free (recs);
+    workload_free (wl);
+    swf_free (trace);
+    predtab_free (tab);
+    predictor_free (pred);
+    clusterconf_free (conf);
+    return status;
+}
+
+int
+cmd_simulate (int argc, char **argv)
+{
+    enum {
+        O_HOME = 256,
+        O_CPN,
+        O_REPL,
+        O_SKIP,
+        O_IA,
+        O_MN,
+        O_MR,
+        O_PROF,
+        O_MIX,
+        O_TW,
+        O_THETA,
+        O_WE,
+        O_MS,
+        O_SWEEP,
+        O_BF,
+        O_NOISE,
+        O_EXACT,
+        O_SEED,
+        O_NOPLOTS,
+        O_CONG,
+        O_SLACK,
+        O_SAME,
+        O_WAITW,
+    };
+    static const struct option lo[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "scenario", required_argument, NULL, 's' },
+        { "data", required_argument, NULL, 'd' },
+        { "config", required_argument, NULL, 'c' },
+        { "trace", required_argument, NULL, 't' },
+        { "home", required_argument, NULL, O_HOME },
+        { "cores-per-node", required_argument, NULL, O_CPN },
+        { "replicate", required_argument, NULL, O_REPL },
+        { "skip-malformed", no_argument, NULL, O_SKIP },
+        { "jobs", required_argument, NULL, 'n' },
+        { "interarrival", required_argument, NULL, O_IA },
+        { "mean-nodes", required_argument, NULL, O_MN },
+        { "mean-runtime", required_argument, NULL, O_MR },
+        { "profiles", required_argument, NULL, O_PROF },
+        { "mix", required_argument, NULL, O_MIX },
+        { "policies", required_argument, NULL, 'p' },
+        { "t-weight", required_argument, NULL, O_TW },
+        { "theta", required_argument, NULL, O_THETA },
+        { "w-energy", required_argument, NULL, O_WE },
+        { "max-slowdown", required_argument, NULL, O_MS },
+        { "sweep", required_argument, NULL, O_SWEEP },
+        { "backfill", required_argument, NULL, O_BF },
+        { "noise", required_argument, NULL, O_NOISE },
+        { "exact-estimates", no_argument, NULL, O_EXACT },
+        { "seed", required_argument, NULL, O_SEED },
+        { "no-plots", no_argument, NULL, O_NOPLOTS },
+        { "congestion", required_argument, NULL, O_CONG },
+        { "sibling-slack", required_argument, NULL, O_SLACK },
+        { "sibling-same-class", no_argument, NULL, O_SAME },
+        { "wait-weight", required_argument, NULL, O_WAITW },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    opts_t o;
+    int c;
+    double v;
+    /* Generator options given before the scenario is known. */
+    double ia = -1, mn = -1, mr = -1;
+    long njobs = -1;
+
+    memset (&o, 0, sizeof (o));
+    o.outdir = "sim-out";
+    o.scenario = "default";
+    o.data = "../shared/data";
+    o.mix = "uniform";
+    o.t_weights = "1,1.5";
+    o.sweep = "0,0.2,0.4,0.5,0.6,0.8,0.9,1";
+    o.replicate = 1;
+    o.theta = 0.1;
+    o.w_energy = 0.5;
+    o.max_slowdown = 1.3;
+    o.noise = 0.05;
+    o.congestion = -1;
+    o.slack = -1;
+    o.waitw = -1;
+    o.plots = true;
+    o.seed = 1;
+    o.backfill = SIM_EASY;
+    optind = 1;
+    while ((c = getopt_long (argc, argv, "o:s:d:c:t:n:p:qh", lo, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            o.outdir = optarg;
+            break;
+        case 's':
+            o.scenario = optarg;
+            break;
+        case 'd':
+            o.data = optarg;
+            break;
+        case 'c':
+            o.config = optarg;
+            break;
+        case 't':
+            o.trace = optarg;
+            break;
+        case O_HOME:
+            o.home = optarg;
+            break;
+        case O_CPN:
+            if (parse_double (optarg, &v) < 0 || v < 1 || v > 1e6)
+                goto bad;
+            o.cores_per_node = (int)v;
+            break;
+        case O_REPL:
+            if (parse_double (optarg, &v) < 0 || v < 1 || v > 1000)
+                goto bad;
+            o.replicate = (size_t)v;
+            break;
+        case O_SKIP:
+            o.skip_malformed = true;
+            break;
+        case 'n':
+            if (parse_double (optarg, &v) < 0 || v < 1 || v > 1e8)
+                goto bad;
+            njobs = (long)v;
+            break;
+        case O_IA:
+            if (parse_double (optarg, &ia) < 0 || ia <= 0)
+                goto bad;
+            break;
+        case O_MN:
+            if (parse_double (optarg, &mn) < 0 || mn < 1)
+                goto bad;
+            break;
+        case O_MR:
+            if (parse_double (optarg, &mr) < 0 || mr <= 0)
+                goto bad;
+            break;
+        case O_PROF:
+            o.profiles = optarg;
+            break;
+        case O_MIX:
+            o.mix = optarg;
+            break;
+        case 'p':
+            o.policies = optarg;
+            break;
+        case O_TW:
+            o.t_weights = optarg;
+            break;
+        case O_THETA:
+            if (parse_double (optarg, &o.theta) < 0 || o.theta < 0)
+                goto bad;
+            break;
+        case O_WE:
+            if (parse_double (optarg, &o.w_energy) < 0 || o.w_energy < 0
+                || o.w_energy > 1)
+                goto bad;
+            break;
+        case O_MS:
+            if (parse_double (optarg, &o.max_slowdown) < 0
+                || o.max_slowdown < 1)
+                goto bad;
+            break;
+        case O_SWEEP:
+            o.sweep = optarg;
+            break;
+        case O_BF:
+            if (sim_backfill_parse (optarg, &o.backfill) < 0)
+                goto bad;
+            break;
+        case O_NOISE:
+            if (parse_double (optarg, &o.noise) < 0 || o.noise < 0
+                || o.noise > 2)
+                goto bad;
+            break;
+        case O_EXACT:
+            o.exact = true;
+            break;
+        case O_SEED:
+            if (parse_double (optarg, &v) < 0 || v < 0)
+                goto bad;
+            o.seed = (uint64_t)v;
+            break;
+        case O_NOPLOTS:
+            o.plots = false;
+            break;
+        case O_CONG:
+            if (parse_double (optarg, &o.congestion) < 0 || o.congestion < 0)
+                goto bad;
+            break;
+        case O_SLACK:
+            if (parse_double (optarg, &o.slack) < 0 || o.slack < 0)
+                goto bad;
+            break;
+        case O_SAME:
+            o.same_class = 1;
+            break;
+        case O_WAITW:
+            if (parse_double (optarg, &o.waitw) < 0 || o.waitw < 0)
+                goto bad;
+            break;
+        case 'q':
+            o.quiet = true;
+            break;
+        case 'h':
+            usage (stdout);
+            return 0;
+        default:
+            usage (stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf (stderr, "metasched simulate: unexpected argument '%s'\n",
+                 argv[optind]);
+        usage (stderr);
+        return 2;
+    }
+    scenario_defaults (&o);
+    if (njobs > 0) {
+        o.gen.njobs = (size_t)njobs;
+        o.gen_set = true;
+    }
+    if (ia > 0) {
+        o.gen.mean_interarrival_s = ia;
+        o.gen_set = true;
+    }
+    if (mn > 0) {
+        o.gen.mean_nodes = mn;
+        o.gen_set = true;
+    }
+    if (mr > 0) {
+        o.gen.mean_runtime_s = mr;
+        o.gen_set = true;
+    }
+    if (o.trace && o.gen_set) {
+        fprintf (stderr, "metasched simulate: a trace and generator options "
+                         "exclude each other\n");
+        return 2;
+    }
+    return run (&o);
+bad:
+    fprintf (stderr, "metasched simulate: bad value '%s' for an option\n",
+             optarg);
+    return 2;
+}

@@ -1,0 +1,60 @@
+/* main.c - the metasched program: one entry point for the admin commands. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "metasched/admin/commands.h"
+
+static const struct {
+    const char *name;
+    int (*fn) (int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    { "simulate", cmd_simulate,
+      "replay a workload through every policy on modelled clusters" },
+    { "model", cmd_model,
+      "fit, show and evaluate time/power/energy models" },
+    { "clusters", cmd_clusters,
+      "show the configured clusters and ask each for its state" },
+    { "db", cmd_db, "migrate the database, sync clusters, fit models from job_runs" },
+    { "collect", cmd_collect,
+      "send spooled measurements, ingest Slurm accounting" },
+    { "config", cmd_config,
+      "show and change metaschedd's scheduling settings (admins)" },
+    { "report", cmd_report,
+      "energy used and saved, prediction error over time" },
+};
+
+static void
+usage (FILE *f)
+{
+    fprintf (f, "Usage: metasched COMMAND [OPTIONS]\n\nCommands:\n");
+    for (size_t i = 0; i < sizeof (commands) / sizeof (commands[0]); i++)
+        fprintf (f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf (f, "\n'metasched COMMAND --help' describes one command.\n"
+                "With no command, metasched runs 'simulate' on its embedded "
+                "default workload.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+    if (argc < 2)
+        return cmd_simulate (1, (char *[]){ "simulate", NULL });
+    if (!strcmp (argv[1], "-h") || !strcmp (argv[1], "--help")
+        || !strcmp (argv[1], "help")) {
+        usage (stdout);
+        return 0;
+    }
+    if (!strcmp (argv[1], "-V") || !strcmp (argv[1], "--version")) {
+        printf ("metasched %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof (commands) / sizeof (commands[0]); i++)
+        if (!strcmp (argv[1], commands[i].name))
+            return commands[i].fn (argc - 1, argv + 1);
+    fprintf (stderr, "metasched: unknown command '%s'\n", argv[1]);
+    usage (stderr);
+    return 2;
+}

@@ -1,0 +1,1085 @@
+/* api.c - metaschedd's HTTP API (api.h, doc/api.md) on libmicrohttpd.
+ *
+ * One MHD daemon per listening socket (the unix socket and the TCP
+ * address), each with its own polling thread; they share one database
+ * connection, used under a mutex (libpq connections are not for
+ * concurrent use). A request goes through: route (404, 405), headers
+ * (413 from Content-Length before any of the body is read, 415), body
+ * (413 again for chunked bodies: the rest is discarded, never kept), the
+ * credential (401), then the endpoint.
+ *
+ * The credential's payload names the request target as sent, query
+ * included; libmicrohttpd gives the handler only the decoded path, so the
+ * raw target is kept from its URI log callback.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <math.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "db/jobs.h"
+#include "metasched/api/api.h"
+#include "metasched/api/auth.h"
+#include "metasched/api/settings.h"
+
+struct ms_api {
+    ms_api_conf_t conf;
+    char **admins; /* copies of conf's user names and "@group"s */
+    size_t nadmins;
+    ms_api_hooks_t hooks;
+    void *ctx;
+    struct MHD_Daemon *unix_d, *tcp_d;
+    int unix_fd, tcp_fd;
+    int port;
+    char *conninfo, *password_file;
+    pthread_mutex_t db_lock;
+    db_t *db; /* opened on first use, so a database down at start is a 503
+                 per request, not a daemon that will not start */
+};
+
+typedef struct {
+    char *target; /* as sent, query included */
+    bool started;
+    bool too_large;
+    char *body;
+    size_t len, cap;
+} req_t;
+
+typedef struct {
+    uid_t uid;
+    gid_t gid;
+    char user[65];
+    bool admin;
+} caller_t;
+
+/* ---- responses ---- */
+
+static enum MHD_Result
+send_text (struct MHD_Connection *c, unsigned status, const char *ctype,
+           const char *text, const char *allow)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer (
+        strlen (text), (void *)text, MHD_RESPMEM_MUST_COPY);
+    enum MHD_Result ret;
+
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header (r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+    if (allow)
+        MHD_add_response_header (r, MHD_HTTP_HEADER_ALLOW, allow);
+    if (status == MHD_HTTP_UNAUTHORIZED)
+        MHD_add_response_header (r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                                 MS_AUTH_SCHEME);
+    ret = MHD_queue_response (c, status, r);
+    MHD_destroy_response (r);
+    return ret;
+}
+
+/* Send o (reference stolen). */
+static enum MHD_Result
+send_json (struct MHD_Connection *c, unsigned status, json_t *o)
+{
+    char *s = json_dumps (o, JSON_COMPACT);
+    enum MHD_Result ret;
+
+    json_decref (o);
+    if (!s)
+        return send_text (c, 500, "application/json",
+                          "{\"error\":\"out of memory\"}", NULL);
+    ret = send_text (c, status, "application/json", s, NULL);
+    free (s);
+    return ret;
+}
+
+static enum MHD_Result
+send_error (struct MHD_Connection *c, unsigned status, const char *msg,
+            const char *field, const char *allow)
+{
+    json_t *o = json_pack ("{s:s}", "error", msg);
+    char *s;
+    enum MHD_Result ret;
+
+    if (field && *field)
+        json_object_set_new (o, "field", json_string (field));
+    s = json_dumps (o, JSON_COMPACT);
+    json_decref (o);
+    ret = send_text (c, status, "application/json", s ? s : "{}", allow);
+    free (s);
+    return ret;
+}
+
+/* The status for an error that carries none. */
+static unsigned
+err_status (const ms_error_t *e)
+{
+    if (e->http_status >= 400 && e->http_status < 600)
+        return (unsigned)e->http_status;
+    switch (e->kind) {
+    case MS_ERR_INPUT:
+        return 400;
+    case MS_ERR_AUTH:
+        return 401;
+    case MS_ERR_MISSING:
+        return 404;
+    case MS_ERR_CONNECT:
+    case MS_ERR_TIMEOUT:
+        return 503;
+    case MS_ERR_DB:
+        /* connection exceptions (08), operator intervention (57) */
+        if (!strncmp (e->sqlstate, "08", 2) || !strncmp (e->sqlstate, "57", 2))
+            return 503;
+        return 500;
+    default:
+        return 500;
+    }
+}
+
+static enum MHD_Result
+send_err (struct MHD_Connection *c, const ms_error_t *e, const char *field)
+{
+    unsigned st = err_status (e);
+    char msg[1100];
+
+    if (st == 503 && (e->kind == MS_ERR_CONNECT || e->kind == MS_ERR_DB))
+        snprintf (msg, sizeof (msg), "database unavailable, retry later: %s",
+                  e->text);
+    else
+        snprintf (msg, sizeof (msg), "%s", e->text);
+    return send_error (c, st, msg, field, NULL);
+}
+
+/* ---- database ---- */
+
+/* Lock the connection, opening it if needed; -1 (503) if that fails. */
+static int
+db_acquire (ms_api_t *api, ms_error_t *errp)
+{
+    db_opts_t o = { 0 };
+
+    pthread_mutex_lock (&api->db_lock);
+    if (api->db)
+        return 0;
+    o.conninfo = api->conninfo;
+    o.password_file = api->password_file;
+    o.application_name = "metaschedd-api";
+    o.connect_timeout_s = 3;
+    o.retry_max_ms = 0;
+    if (db_open (&o, &api->db, errp) < 0) {
+        api->db = NULL;
+        pthread_mutex_unlock (&api->db_lock);
+        if (errp) {
+            errp->kind = MS_ERR_CONNECT;
+            errp->http_status = 503;
+        }
+        return -1;
+    }
+    return 0;
+}
+
+static void
+db_release (ms_api_t *api)
+{
+    pthread_mutex_unlock (&api->db_lock);
+}
+
+/* ---- who is asking ---- */
+
+static bool
+in_group (const char *user, gid_t gid, const char *group)
+{
+    struct group gr, *grp = NULL;
+    gid_t groups[256];
+    int n = 256, i;
+    char buf[16384];
+
+    if (getgrnam_r (group, &gr, buf, sizeof (buf), &grp) != 0 || !grp)
+        return false;
+    if (getgrouplist (user, gid, groups, &n) < 0)
+        n = 256; /* truncated: the first 256 still count */
+    for (i = 0; i < n; i++)
+        if (groups[i] == grp->gr_gid)
+            return true;
+    return gid == grp->gr_gid;
+}
+
+static void
+caller_resolve (const ms_api_t *api, caller_t *who)
+{
+    struct passwd pw, *pwp = NULL;
+    char buf[16384];
+    size_t i;
+
+    who->admin = false;
+    if (getpwuid_r (who->uid, &pw, buf, sizeof (buf), &pwp) == 0 && pwp
+        && strlen (pwp->pw_name) < sizeof (who->user))
+        snprintf (who->user, sizeof (who->user), "%s", pwp->pw_name);
+    else {
+        /* no name: never an admin, stored under its number */
+        snprintf (who->user, sizeof (who->user), "uid%ld", (long)who->uid);
+        return;
+    }
+    for (i = 0; i < api->nadmins && !who->admin; i++) {
+        const char *a = api->admins[i];
+        if (a[0] == '@')
+            who->admin = in_group (who->user, who->gid, a + 1);
+        else
+            who->admin = !strcmp (a, who->user);
+    }
+}
+
+/* ---- endpoints ---- */
+
+typedef enum {
+    R_NONE,
+    R_JOBS,
+    R_JOB,
+    R_CLAIM,
+    R_WHATIF,
+    R_CLUSTERS,
+    R_SETTINGS,
+    R_METRICS
+} route_t;
+
+static route_t
+route (const char *path, int64_t *idp, const char **allowp)
+{
+    const char *p;
+    char *end;
+
+    if (!strcmp (path, "/v1/jobs")) {
+        *allowp = "GET, POST";
+        return R_JOBS;
+    }
+    if (!strcmp (path, "/v1/whatif")) {
+        *allowp = "POST";
+        return R_WHATIF;
+    }
+    if (!strcmp (path, "/v1/clusters")) {
+        *allowp = "GET";
+        return R_CLUSTERS;
+    }
+    if (!strcmp (path, "/v1/settings")) {
+        *allowp = "GET, PUT";
+        return R_SETTINGS;
+    }
+    if (!strcmp (path, "/metrics")) {
+        *allowp = "GET";
+        return R_METRICS;
+    }
+    if (strncmp (path, "/v1/jobs/", 9) != 0)
+        return R_NONE;
+    p = path + 9;
+    if (*p < '1' || *p > '9')
+        return R_NONE;
+    errno = 0;
+    *idp = strtoll (p, &end, 10);
+    if (errno || *idp <= 0)
+        return R_NONE;
+    if (*end == '\0') {
+        *allowp = "GET, DELETE";
+        return R_JOB;
+    }
+    if (!strcmp (end, "/claim")) {
+        *allowp = "POST";
+        return R_CLAIM;
+    }
+    return R_NONE;
+}
+
+static bool
+method_allowed (const char *allow, const char *method)
+{
+    size_t n = strlen (method);
+    const char *p = allow;
+
+    while ((p = strstr (p, method))) {
+        if ((p == allow || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+            return true;
+        p += n;
+    }
+    return false;
+}
+
+static enum MHD_Result
+do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
+           const caller_t *who)
+{
+    ms_apireq_limits_t lim
+        = { api->conf.max_script, api->conf.allow_partition };
+    char field[80];
+    ms_apireq_t r;
+    ms_error_t e = { 0 };
+    int64_t id;
+    int rc;
+
+    if (apireq_parse (rq->body, rq->len, &lim, &r, field, sizeof (field), &e)
+        < 0)
+        return send_err (c, &e, field);
+    if (db_acquire (api, &e) < 0) {
+        apireq_free (&r);
+        return send_err (c, &e, NULL);
+    }
+    rc = db_jobs_insert (api->db, who->uid, who->gid, who->user, &r, &id, &e);
+    db_release (api);
+    apireq_free (&r);
+    if (rc < 0)
+        return send_err (c, &e, NULL);
+    if (api->hooks.kick)
+        api->hooks.kick (api->ctx);
+    return send_json (c, 201, json_pack ("{s:I}", "id", (json_int_t)id));
+}
+
+static enum MHD_Result
+do_whatif (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
+           const caller_t *who)
+{
+    ms_apireq_limits_t lim
+        = { api->conf.max_script, api->conf.allow_partition };
+    char field[80];
+    ms_apireq_t r;
+    ms_error_t e = { 0 };
+    json_t *out = NULL;
+    int rc;
+
+    if (apireq_parse (rq->body, rq->len, &lim, &r, field, sizeof (field), &e)
+        < 0)
+        return send_err (c, &e, field);
+    if (!api->hooks.whatif) {
+        apireq_free (&r);
+        return send_error (c, 503, "what-if is not available", NULL, NULL);
+    }
+    rc = api->hooks.whatif (api->ctx, &r, who->uid, &out, &e);
+    apireq_free (&r);
+    if (rc < 0)
+        return send_err (c, &e, NULL);
+    return send_json (c, 200, out ? out : json_object ());
+}
+
+/* ?state=a,b: known state names only. */
+static int
+check_states (const char *s, ms_error_t *e)
+{
+    static const char *const names[]
+        = { "queued",    "deciding", "dispatching", "submitted", "running",
+            "completed", "failed",   "cancelled",   "lost" };
+    const char *p = s;
+
+    if (strlen (s) > 200)
+        return ms_err (e, MS_ERR_INPUT, "state: too long");
+    while (*p) {
+        size_t n = strcspn (p, ","), i;
+        bool ok = false;
+        for (i = 0; i < sizeof (names) / sizeof (names[0]); i++)
+            if (strlen (names[i]) == n && !strncmp (p, names[i], n))
+                ok = true;
+        if (!ok)
+            return ms_err (e, MS_ERR_INPUT, "state: unknown job state '%.*s'",
+                           (int)(n > 32 ? 32 : n), p);
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+static enum MHD_Result
+do_list (ms_api_t *api, struct MHD_Connection *c, const caller_t *who)
+{
+    const char *all
+        = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "all");
+    const char *state
+        = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "state");
+    const char *limit
+        = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND, "limit");
+    long uid = (long)who->uid;
+    ms_error_t e = { 0 };
+    json_t *out;
+    int n = 1000, rc;
+
+    if (all && strcmp (all, "0") != 0) {
+        if (strcmp (all, "1") != 0)
+            return send_error (c, 400, "all: must be 0 or 1", "all", NULL);
+        if (!who->admin)
+            return send_error (c, 403, "all=1: only admins list every job",
+                               "all", NULL);
+        uid = DB_JOBS_ANY_UID;
+    }
+    if (state && check_states (state, &e) < 0)
+        return send_error (c, 400, e.text, "state", NULL);
+    if (limit) {
+        char *end;
+        long l = strtol (limit, &end, 10);
+        if (*end || l < 1 || l > 100000)
+            return send_error (c, 400, "limit: must be an integer 1..100000",
+                               "limit", NULL);
+        n = (int)l;
+    }
+    if (db_acquire (api, &e) < 0)
+        return send_err (c, &e, NULL);
+    rc = db_jobs_list (api->db, uid, state, n, &out, &e);
+    db_release (api);
+    if (rc < 0)
+        return send_err (c, &e, NULL);
+    return send_json (c, 200, out);
+}
+
+static enum MHD_Result
+do_job (ms_api_t *api, struct MHD_Connection *c, const char *method, int64_t id,
+        const caller_t *who)
+{
+    long uid = who->admin ? DB_JOBS_ANY_UID : (long)who->uid;
+    ms_error_t e = { 0 };
+    char state[16];
+    json_t *out = NULL;
+    int rc;
+
+    if (db_acquire (api, &e) < 0)
+        return send_err (c, &e, NULL);
+    if (!strcmp (method, "GET"))
+        rc = db_jobs_get (api->db, id, uid, &out, &e);
+    else
+        rc = db_jobs_cancel (api->db, id, uid, state, &e);
+    db_release (api);
+    if (rc < 0)
+        return send_err (c, &e, NULL);
+    if (!strcmp (method, "GET"))
+        return send_json (c, 200, out);
+    if (api->hooks.kick)
+        api->hooks.kick (api->ctx);
+    return send_json (
+        c, 200,
+        json_pack ("{s:I,s:s}", "id", (json_int_t)id, "state", "cancelled"));
+}
+
+static enum MHD_Result
+do_claim (ms_api_t *api, struct MHD_Connection *c, const req_t *rq, int64_t id,
+          const caller_t *who)
+{
+    json_t *o, *cl, *cj;
+    json_error_t je;
+    ms_error_t e = { 0 };
+    const char *cluster, *p;
+    json_int_t cjid;
+    bool run = false;
+    int rc;
+
+    o = json_loadb (rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES,
+                    &je);
+    if (!o || !json_is_object (o)) {
+        char msg[300];
+        snprintf (msg, sizeof (msg), "malformed JSON: %s",
+                  o ? "not an object" : je.text);
+        json_decref (o);
+        return send_error (c, 400, msg, NULL, NULL);
+    }
+    cl = json_object_get (o, "cluster");
+    cj = json_object_get (o, "cluster_job_id");
+    if (json_object_size (o) != (size_t)(!!cl + !!cj)) {
+        json_decref (o);
+        return send_error (c, 400,
+                           "unknown key (a claim has cluster and "
+                           "cluster_job_id)",
+                           NULL, NULL);
+    }
+    if (!json_is_string (cl) || json_string_length (cl) == 0
+        || json_string_length (cl) > 64) {
+        json_decref (o);
+        return send_error (c, 400, "cluster: must be a cluster name", "cluster",
+                           NULL);
+    }
+    cluster = json_string_value (cl);
+    for (p = cluster; *p; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')
+              || (*p >= '0' && *p <= '9') || strchr ("_.+-", *p)))
+            break;
+    if (*p
+        || !strchr ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                    "0123456789",
+                    cluster[0])) {
+        json_decref (o);
+        return send_error (c, 400, "cluster: not a cluster name", "cluster",
+                           NULL);
+    }
+    if (!json_is_integer (cj) || (cjid = json_integer_value (cj)) <= 0) {
+        json_decref (o);
+        return send_error (c, 400, "cluster_job_id: must be a positive integer",
+                           "cluster_job_id", NULL);
+    }
+    if (db_acquire (api, &e) < 0) {
+        json_decref (o);
+        return send_err (c, &e, NULL);
+    }
+    rc = db_jobs_claim (api->db, id, (long)who->uid, cluster, (int64_t)cjid,
+                        &run, &e);
+    db_release (api);
+    json_decref (o);
+    if (rc < 0)
+        return send_err (c, &e, NULL);
+    return send_json (c, run ? 200 : 409, json_pack ("{s:b}", "run", run));
+}
+
+static enum MHD_Result
+do_settings (ms_api_t *api, struct MHD_Connection *c, const char *method,
+             const req_t *rq, const caller_t *who)
+{
+    ms_settings_t *s = malloc (sizeof (*s));
+    ms_error_t e = { 0 };
+    char badkey[80];
+    json_t *body = NULL, *out;
+    json_error_t je;
+    int rc;
+
+    if (!s)
+        return send_error (c, 500, "out of memory", NULL, NULL);
+    if (!strcmp (method, "PUT")) {
+        if (!who->admin) {
+            free (s);
+            return send_error (c, 403, "only admins change settings", NULL,
+                               NULL);
+        }
+        body = json_loadb (rq->body ? rq->body : "", rq->len,
+                           JSON_REJECT_DUPLICATES, &je);
+        if (!body) {
+            char msg[300];
+            free (s);
+            snprintf (msg, sizeof (msg), "malformed JSON: %s", je.text);
+            return send_error (c, 400, msg, NULL, NULL);
+        }
+    }
+    if (db_acquire (api, &e) < 0) {
+        free (s);
+        json_decref (body);
+        return send_err (c, &e, NULL);
+    }
+    rc = settings_load (api->db, s, NULL, 0, &e);
+    if (rc == 0 && body) {
+        rc = settings_update (s, body, badkey, sizeof (badkey), &e);
+        if (rc < 0) {
+            db_release (api);
+            json_decref (body);
+            free (s);
+            return send_err (c, &e, badkey);
+        }
+        rc = settings_save (api->db, body, who->user, &e);
+    }
+    db_release (api);
+    json_decref (body);
+    if (rc < 0) {
+        free (s);
+        return send_err (c, &e, NULL);
+    }
+    out = settings_to_json (s);
+    free (s);
+    if (!strcmp (method, "PUT") && api->hooks.kick)
+        api->hooks.kick (api->ctx);
+    return send_json (c, 200, out);
+}
+
+static enum MHD_Result
+do_clusters (ms_api_t *api, struct MHD_Connection *c)
+{
+    ms_error_t e = { 0 };
+    json_t *out = NULL;
+
+    if (!api->hooks.clusters)
+        return send_error (c, 503, "cluster state is not available", NULL,
+                           NULL);
+    if (api->hooks.clusters (api->ctx, &out, &e) < 0)
+        return send_err (c, &e, NULL);
+    return send_json (c, 200, out ? out : json_pack ("{s:[]}", "clusters"));
+}
+
+static void put_metric (char **buf, size_t *len, size_t *cap, const char *fmt,
+                        ...) __attribute__ ((format (printf, 4, 5)));
+
+static void
+put_metric (char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    for (;;) {
+        va_start (ap, fmt);
+        n = vsnprintf (*buf + *len, *cap - *len, fmt, ap);
+        va_end (ap);
+        if (n < 0)
+            return;
+        if ((size_t)n < *cap - *len) {
+            *len += (size_t)n;
+            return;
+        }
+        *cap = (*cap + (size_t)n) * 2;
+        *buf = realloc (*buf, *cap);
+        if (!*buf)
+            abort ();
+    }
+}
+
+static void
+put_value (char **buf, size_t *len, size_t *cap, double v)
+{
+    if (isnan (v))
+        put_metric (buf, len, cap, "NaN\n");
+    else
+        put_metric (buf, len, cap, "%.17g\n", v);
+}
+
+static enum MHD_Result
+do_metrics (ms_api_t *api, struct MHD_Connection *c)
+{
+    db_jobs_metrics_t m;
+    ms_error_t e = { 0 };
+    size_t len = 0, cap = 4096;
+    char *buf = malloc (cap), *extra = NULL;
+    enum MHD_Result ret;
+    int rc, i;
+
+    if (!buf)
+        return send_error (c, 500, "out of memory", NULL, NULL);
+    buf[0] = '\0';
+    if (db_acquire (api, &e) < 0) {
+        free (buf);
+        return send_err (c, &e, NULL);
+    }
+    rc = db_jobs_metrics (api->db, &m, &e);
+    db_release (api);
+    if (rc < 0) {
+        free (buf);
+        return send_err (c, &e, NULL);
+    }
+    put_metric (&buf, &len, &cap,
+                "# HELP metasched_jobs Jobs in the meta queue by state.\n"
+                "# TYPE metasched_jobs gauge\n");
+    for (i = 0; i < m.nstates; i++)
+        put_metric (&buf, &len, &cap, "metasched_jobs{state=\"%s\"} %ld\n",
+                    m.state[i], m.count[i]);
+    put_metric (&buf, &len, &cap,
+                "# HELP metasched_dispatches_total Submissions of meta jobs "
+                "to clusters (siblings and re-routes each count).\n"
+                "# TYPE metasched_dispatches_total counter\n"
+                "metasched_dispatches_total %ld\n",
+                m.dispatches);
+    put_metric (&buf, &len, &cap,
+                "# HELP metasched_prediction_abs_error_ratio Mean of "
+                "|predicted - measured| / measured over measured jobs.\n"
+                "# TYPE metasched_prediction_abs_error_ratio gauge\n"
+                "metasched_prediction_abs_error_ratio{quantity=\"time\"} ");
+    put_value (&buf, &len, &cap, m.time_abs_err);
+    put_metric (&buf, &len, &cap,
+                "metasched_prediction_abs_error_ratio{quantity=\"energy\"} ");
+    put_value (&buf, &len, &cap, m.energy_abs_err);
+    put_metric (&buf, &len, &cap,
+                "# HELP metasched_prediction_jobs Measured jobs behind the "
+                "prediction error.\n"
+                "# TYPE metasched_prediction_jobs gauge\n"
+                "metasched_prediction_jobs{quantity=\"time\"} %ld\n"
+                "metasched_prediction_jobs{quantity=\"energy\"} %ld\n",
+                m.time_n, m.energy_n);
+    put_metric (&buf, &len, &cap,
+                "# HELP metasched_energy_joules_total Energy measured of the "
+                "jobs metasched dispatched (package and DRAM).\n"
+                "# TYPE metasched_energy_joules_total counter\n"
+                "metasched_energy_joules_total ");
+    put_value (&buf, &len, &cap, m.energy_joules);
+    if (api->hooks.metrics) {
+        if (api->hooks.metrics (api->ctx, &extra, &e) == 0 && extra) {
+            put_metric (&buf, &len, &cap, "%s", extra);
+            if (len > 0 && buf[len - 1] != '\n')
+                put_metric (&buf, &len, &cap, "\n");
+        }
+        free (extra);
+    }
+    ret = send_text (c, 200, "text/plain; version=0.0.4; charset=utf-8", buf,
+                     NULL);
+    free (buf);
+    return ret;
+}
+
+/* ---- the request cycle ---- */
+
+static void *
+uri_log (void *cls, const char *uri, struct MHD_Connection *c)
+{
+    req_t *rq = calloc (1, sizeof (*rq));
+
+    (void)cls;
+    (void)c;
+    if (rq)
+        rq->target = strdup (uri ? uri : "");
+    return rq;
+}
+
+static void
+completed (void *cls, struct MHD_Connection *c, void **con_cls,
+           enum MHD_RequestTerminationCode toe)
+{
+    req_t *rq = *con_cls;
+
+    (void)cls;
+    (void)c;
+    (void)toe;
+    if (rq) {
+        free (rq->target);
+        free (rq->body);
+        free (rq);
+    }
+    *con_cls = NULL;
+}
+
+static bool
+has_body_method (const char *m)
+{
+    return !strcmp (m, "POST") || !strcmp (m, "PUT");
+}
+
+static enum MHD_Result
+handle (void *cls, struct MHD_Connection *c, const char *url,
+        const char *method, const char *version, const char *upload_data,
+        size_t *upload_data_size, void **con_cls)
+{
+    ms_api_t *api = cls;
+    size_t max_body = api->conf.max_body ? api->conf.max_body : APIREQ_BODY_MAX;
+    req_t *rq = *con_cls;
+    const char *allow = NULL, *auth, *ctype, *clen, *path;
+    int64_t id = 0;
+    route_t rt;
+    caller_t who = { 0 };
+    ms_error_t e = { 0 };
+    char *q;
+
+    (void)version;
+    (void)url;
+    if (!rq || !rq->target)
+        return MHD_NO; /* out of memory: drop the connection */
+    if (!rq->started) {
+        rq->started = true;
+        /* the raw target's path, as the route sees it */
+        if ((q = strchr (rq->target, '?')))
+            *q = '\0';
+        rt = route (rq->target, &id, &allow);
+        if (q)
+            *q = '?';
+        if (rt == R_NONE)
+            return send_error (c, 404, "no such path", NULL, NULL);
+        if (!method_allowed (allow, method))
+            return send_error (c, 405, "method not allowed here", NULL, allow);
+        clen = MHD_lookup_connection_value (c, MHD_HEADER_KIND,
+                                            MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (clen && strtoull (clen, NULL, 10) > max_body) {
+            char msg[128];
+            snprintf (msg, sizeof (msg),
+                      "request body over the limit of %zu bytes", max_body);
+            return send_error (c, 413, msg, NULL, NULL);
+        }
+        ctype = MHD_lookup_connection_value (c, MHD_HEADER_KIND,
+                                             MHD_HTTP_HEADER_CONTENT_TYPE);
+        if (has_body_method (method)
+            && (!ctype || strncasecmp (ctype, "application/json", 16) != 0
+                || (ctype[16] != '\0' && ctype[16] != ';' && ctype[16] != ' ')))
+            return send_error (c, 415,
+                               "the body must be JSON (Content-Type: "
+                               "application/json)",
+                               NULL, NULL);
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (rq->too_large)
+            return MHD_YES; /* discard the rest */
+        if (rq->len + n > max_body) {
+            rq->too_large = true;
+            free (rq->body);
+            rq->body = NULL;
+            rq->len = rq->cap = 0;
+            return MHD_YES;
+        }
+        if (rq->len + n + 1 > rq->cap) {
+            size_t cap = (rq->len + n + 1) * 2;
+            char *b;
+            if (cap > max_body + 1)
+                cap = max_body + 1;
+            if (!(b = realloc (rq->body, cap)))
+                return MHD_NO;
+            rq->body = b;
+            rq->cap = cap;
+        }
+        memcpy (rq->body + rq->len, upload_data, n);
+        rq->len += n;
+        rq->body[rq->len] = '\0';
+        return MHD_YES;
+    }
+    if (rq->too_large) {
+        char msg[128];
+        snprintf (msg, sizeof (msg), "request body over the limit of %zu bytes",
+                  max_body);
+        return send_error (c, 413, msg, NULL, NULL);
+    }
+    if ((q = strchr (rq->target, '?')))
+        *q = '\0';
+    rt = route (rq->target, &id, &allow);
+    if (q)
+        *q = '?';
+    path = rq->target;
+    (void)path;
+
+    /* authenticate */
+    auth = MHD_lookup_connection_value (c, MHD_HEADER_KIND,
+                                        MHD_HTTP_HEADER_AUTHORIZATION);
+    if (!(rt == R_METRICS && api->conf.metrics_public && !auth)) {
+        size_t sl = strlen (MS_AUTH_SCHEME);
+        if (!auth)
+            return send_error (c, 401, "no credential (Authorization: MUNGE)",
+                               NULL, NULL);
+        if (strncmp (auth, MS_AUTH_SCHEME, sl) != 0 || auth[sl] != ' ')
+            return send_error (c, 401,
+                               "the credential must be \"Authorization: "
+                               "MUNGE <credential>\"",
+                               NULL, NULL);
+        if (ms_auth_verify (api->conf.munge_socket, auth + sl + 1, method,
+                            rq->target, rq->body, rq->len, &who.uid, &who.gid,
+                            &e)
+            < 0)
+            return send_error (c, err_status (&e), e.text, NULL, NULL);
+        caller_resolve (api, &who);
+    }
+
+    switch (rt) {
+    case R_JOBS:
+        if (!strcmp (method, "POST"))
+            return do_submit (api, c, rq, &who);
+        return do_list (api, c, &who);
+    case R_JOB:
+        return do_job (api, c, method, id, &who);
+    case R_CLAIM:
+        return do_claim (api, c, rq, id, &who);
+    case R_WHATIF:
+        return do_whatif (api, c, rq, &who);
+    case R_CLUSTERS:
+        return do_clusters (api, c);
+    case R_SETTINGS:
+        return do_settings (api, c, method, rq, &who);
+    case R_METRICS:
+        return do_metrics (api, c);
+    default:
+        return send_error (c, 404, "no such path", NULL, NULL);
+    }
+}
+
+/* ---- sockets ---- */
+
+static int
+unix_listen (const char *path, ms_error_t *errp)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    struct stat st;
+    int fd;
+
+    if (strlen (path) >= sizeof (sa.sun_path))
+        return ms_err (errp, MS_ERR_INPUT, "socket %s: path too long", path);
+    if (lstat (path, &st) == 0) {
+        if (!S_ISSOCK (st.st_mode))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "socket %s: exists and is not a socket", path);
+        if (unlink (path) < 0) {
+            ms_err (errp, MS_ERR_SYSTEM,
+                    "socket %s: removing the stale one: %s", path,
+                    strerror (errno));
+            return -1;
+        }
+    }
+    memcpy (sa.sun_path, path, strlen (path) + 1);
+    if ((fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "socket: %s", strerror (errno));
+    if (bind (fd, (struct sockaddr *)&sa, sizeof (sa)) < 0
+        || chmod (path, 0666) < 0 || listen (fd, 64) < 0) {
+        ms_err (errp, MS_ERR_SYSTEM, "socket %s: %s", path, strerror (errno));
+        close (fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int
+tcp_listen (const char *listen_s, int *portp, ms_error_t *errp)
+{
+    char host[128], *colon;
+    struct addrinfo hints = { 0 }, *ai = NULL, *a;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof (ss);
+    int fd = -1, one = 1, rc;
+
+    snprintf (host, sizeof (host), "%s", listen_s);
+    if (!(colon = strrchr (host, ':')) || !colon[1])
+        return ms_err (errp, MS_ERR_INPUT, "listen '%s': must be host:port",
+                       listen_s);
+    *colon = '\0';
+    if (host[0] == '[' && colon > host + 1 && colon[-1] == ']') {
+        colon[-1] = '\0';
+        memmove (host, host + 1, strlen (host));
+    }
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    if ((rc = getaddrinfo (host[0] ? host : NULL, colon + 1, &hints, &ai)))
+        return ms_err (errp, MS_ERR_INPUT, "listen '%s': %s", listen_s,
+                       gai_strerror (rc));
+    for (a = ai; a; a = a->ai_next) {
+        fd = socket (a->ai_family, a->ai_socktype | SOCK_CLOEXEC,
+                     a->ai_protocol);
+        if (fd < 0)
+            continue;
+        setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
+        if (bind (fd, a->ai_addr, a->ai_addrlen) == 0 && listen (fd, 64) == 0)
+            break;
+        close (fd);
+        fd = -1;
+    }
+    freeaddrinfo (ai);
+    if (fd < 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "listen '%s': %s", listen_s,
+                       strerror (errno));
+    if (getsockname (fd, (struct sockaddr *)&ss, &sl) == 0)
+        *portp = ntohs (ss.ss_family == AF_INET6
+                            ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                            : ((struct sockaddr_in *)&ss)->sin_port);
+    return fd;
+}
+
+static struct MHD_Daemon *
+mhd_start (ms_api_t *api, int fd, ms_error_t *errp)
+{
+    struct MHD_Daemon *d = MHD_start_daemon (
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL, handle,
+        api, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_URI_LOG_CALLBACK, uri_log,
+        NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+        MHD_OPTION_END);
+
+    if (!d)
+        ms_err (errp, MS_ERR_SYSTEM, "cannot start the HTTP server");
+    return d;
+}
+
+static char *
+dup_or_null (const char *s)
+{
+    return s ? strdup (s) : NULL;
+}
+
+ms_api_t *
+api_start (const ms_api_conf_t *conf, const ms_api_hooks_t *hooks, void *ctx,
+           ms_error_t *errp)
+{
+    ms_api_t *api = calloc (1, sizeof (*api));
+    size_t i;
+
+    if (!api) {
+        ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+        return NULL;
+    }
+    api->conf = *conf;
+    api->unix_fd = api->tcp_fd = -1;
+    pthread_mutex_init (&api->db_lock, NULL);
+    if (hooks)
+        api->hooks = *hooks;
+    api->ctx = ctx;
+    api->conninfo = dup_or_null (conf->db_conninfo);
+    api->password_file = dup_or_null (conf->db_password_file);
+    api->conf.db_conninfo = api->conninfo;
+    api->conf.db_password_file = api->password_file;
+    api->conf.admin_users = NULL;
+    api->conf.admin_groups = NULL;
+    api->admins = calloc (conf->nadmin_users + conf->nadmin_groups + 1,
+                          sizeof (char *));
+    for (i = 0; api->admins && i < conf->nadmin_users; i++)
+        api->admins[api->nadmins++] = strdup (conf->admin_users[i]);
+    for (i = 0; api->admins && i < conf->nadmin_groups; i++) {
+        char *g = malloc (strlen (conf->admin_groups[i]) + 2);
+        if (g)
+            sprintf (g, "@%s", conf->admin_groups[i]);
+        api->admins[api->nadmins++] = g;
+    }
+    if (!api->admins || !api->conninfo) {
+        ms_err (errp, MS_ERR_INPUT, "%s",
+                api->conninfo ? "out of memory" : "no database conninfo");
+        goto fail;
+    }
+    for (i = 0; i < api->nadmins; i++)
+        if (!api->admins[i]) {
+            ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+            goto fail;
+        }
+    if (!conf->socket_path[0] && !conf->listen[0]) {
+        ms_err (errp, MS_ERR_INPUT, "neither a socket nor a listen address");
+        goto fail;
+    }
+    if (conf->socket_path[0]) {
+        if ((api->unix_fd = unix_listen (conf->socket_path, errp)) < 0)
+            goto fail;
+        if (!(api->unix_d = mhd_start (api, api->unix_fd, errp)))
+            goto fail;
+    }
+    if (conf->listen[0]) {
+        if ((api->tcp_fd = tcp_listen (conf->listen, &api->port, errp)) < 0)
+            goto fail;
+        if (!(api->tcp_d = mhd_start (api, api->tcp_fd, errp)))
+            goto fail;
+    }
+    return api;
+fail:
+    api_stop (api);
+    return NULL;
+}
+
+void
+api_stop (ms_api_t *api)
+{
+    size_t i;
+
+    if (!api)
+        return;
+    /* a started daemon closes the listening socket it was given */
+    if (api->unix_d)
+        MHD_stop_daemon (api->unix_d);
+    else if (api->unix_fd >= 0)
+        close (api->unix_fd);
+    if (api->unix_fd >= 0)
+        unlink (api->conf.socket_path);
+    if (api->tcp_d)
+        MHD_stop_daemon (api->tcp_d);
+    else if (api->tcp_fd >= 0)
+        close (api->tcp_fd);
+    if (api->db)
+        db_close (api->db);
+    pthread_mutex_destroy (&api->db_lock);
+    for (i = 0; i < api->nadmins; i++)
+        free (api->admins[i]);
+    free (api->admins);
+    free (api->conninfo);
+    free (api->password_file);
+    free (api);
+}
+
+int
+api_port (const ms_api_t *api)
+{
+    return api ? api->port : 0;
+}

@@ -1,0 +1,420 @@
+/* apireq.c - parse and check a job request (doc/api.md "A job request").
+ *
+ * The request is a JSON object; each key is checked on its own and a
+ * refusal names it. Strings may not hold NUL bytes (jansson would keep
+ * them) since they end up in Slurm's C strings.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "metasched/api/apireq.h"
+
+void
+apireq_init (ms_apireq_t *r)
+{
+    memset (r, 0, sizeof (*r));
+    r->nodes = 1;
+}
+
+void
+apireq_free (ms_apireq_t *r)
+{
+    size_t i;
+
+    if (!r)
+        return;
+    free (r->script);
+    free (r->cwd);
+    free (r->std_out);
+    free (r->std_err);
+    free (r->std_in);
+    for (i = 0; i < r->nenvironment; i++)
+        free (r->environment[i]);
+    free (r->environment);
+    apireq_init (r);
+}
+
+/* Fail naming field: 400 (or status). */
+static int bad (ms_error_t *errp, int status, char *field, size_t fieldlen,
+                const char *name, const char *fmt, ...)
+    __attribute__ ((format (printf, 6, 7)));
+
+static int
+bad (ms_error_t *errp, int status, char *field, size_t fieldlen,
+     const char *name, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    va_start (ap, fmt);
+    vsnprintf (msg, sizeof (msg), fmt, ap);
+    va_end (ap);
+    if (field && fieldlen > 0)
+        snprintf (field, fieldlen, "%s", name);
+    ms_err (errp, MS_ERR_INPUT, "field '%s': %s", name, msg);
+    if (errp)
+        errp->http_status = status;
+    return -1;
+}
+
+/* A string value without NUL bytes, at most max bytes (not empty unless
+ * allow_empty). */
+static int
+get_string (json_t *v, const char *name, size_t max, bool allow_empty,
+            int too_long_status, const char **sp, size_t *lenp,
+            ms_error_t *errp, char *field, size_t fieldlen)
+{
+    size_t len;
+    const char *s;
+
+    if (!json_is_string (v))
+        return bad (errp, 400, field, fieldlen, name, "must be a string");
+    s = json_string_value (v);
+    len = json_string_length (v);
+    if (memchr (s, '\0', len))
+        return bad (errp, 400, field, fieldlen, name,
+                    "must not contain a NUL character");
+    if (len > max)
+        return bad (errp, too_long_status, field, fieldlen, name,
+                    "%zu bytes, more than the limit of %zu", len, max);
+    if (len == 0 && !allow_empty)
+        return bad (errp, 400, field, fieldlen, name, "must not be empty");
+    *sp = s;
+    if (lenp)
+        *lenp = len;
+    return 0;
+}
+
+static int
+get_count (json_t *v, const char *name, int min, int *out, ms_error_t *errp,
+           char *field, size_t fieldlen)
+{
+    json_int_t n;
+
+    if (!json_is_integer (v))
+        return bad (errp, 400, field, fieldlen, name, "must be an integer");
+    n = json_integer_value (v);
+    if (n < min || n > APIREQ_COUNT_MAX)
+        return bad (errp, 400, field, fieldlen, name,
+                    "%" JSON_INTEGER_FORMAT " is out of range %d..%d", n, min,
+                    APIREQ_COUNT_MAX);
+    *out = (int)n;
+    return 0;
+}
+
+/* An optional path-like string: NULL when JSON null. */
+static int
+get_path (json_t *v, const char *name, bool absolute, char **out,
+          ms_error_t *errp, char *field, size_t fieldlen)
+{
+    const char *s;
+    size_t len;
+
+    if (json_is_null (v))
+        return 0;
+    if (get_string (v, name, APIREQ_PATH_MAX, false, 400, &s, &len, errp, field,
+                    fieldlen)
+        < 0)
+        return -1;
+    if (absolute && s[0] != '/')
+        return bad (errp, 400, field, fieldlen, name,
+                    "must be an absolute path");
+    if (strpbrk (s, "\n\r"))
+        return bad (errp, 400, field, fieldlen, name,
+                    "must not contain a line break");
+    if (!(*out = strndup (s, len)))
+        return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    return 0;
+}
+
+static int
+get_environment (json_t *v, ms_apireq_t *r, ms_error_t *errp, char *field,
+                 size_t fieldlen)
+{
+    size_t i, n;
+    json_t *e;
+
+    if (json_is_null (v))
+        return 0;
+    if (!json_is_array (v))
+        return bad (errp, 400, field, fieldlen, "environment",
+                    "must be an array of \"NAME=value\" strings");
+    n = json_array_size (v);
+    if (n > APIREQ_ENV_MAX)
+        return bad (errp, 413, field, fieldlen, "environment",
+                    "%zu entries, more than the limit of %d", n,
+                    APIREQ_ENV_MAX);
+    if (n == 0)
+        return 0;
+    if (!(r->environment = calloc (n, sizeof (char *))))
+        return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    json_array_foreach (v, i, e)
+    {
+        const char *s, *eq, *p;
+        size_t len;
+        char name[40];
+
+        snprintf (name, sizeof (name), "environment[%zu]", i);
+        if (get_string (e, name, APIREQ_ENV_LEN_MAX, false, 413, &s, &len, errp,
+                        field, fieldlen)
+            < 0)
+            return -1;
+        eq = memchr (s, '=', len);
+        if (!eq || eq == s)
+            return bad (errp, 400, field, fieldlen, name,
+                        "must have the form NAME=value");
+        for (p = s; p < eq; p++)
+            if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')
+                  || *p == '_' || (p > s && *p >= '0' && *p <= '9')))
+                return bad (errp, 400, field, fieldlen, name,
+                            "'%.*s' is not a variable name", (int)(eq - s), s);
+        if (!(r->environment[r->nenvironment] = strndup (s, len)))
+            return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+        r->nenvironment++;
+    }
+    return 0;
+}
+
+static int
+check_partition (const char *s, ms_error_t *errp, char *field, size_t fieldlen)
+{
+    const char *slash = strchr (s, '/'), *p;
+
+    if (!slash || slash == s || !slash[1] || strchr (slash + 1, '/'))
+        return bad (errp, 400, field, fieldlen, "partition",
+                    "must have the form cluster/partition");
+    for (p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')
+              || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'
+              || *p == '/'))
+            return bad (errp, 400, field, fieldlen, "partition",
+                        "holds the character '%c'; names are letters, "
+                        "digits, '_', '-' and '.'",
+                        *p);
+    return 0;
+}
+
+static int
+parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
+           ms_error_t *errp, char *field, size_t fieldlen)
+{
+    size_t max_script
+        = lim && lim->max_script ? lim->max_script : APIREQ_SCRIPT_MAX;
+    const char *key, *s;
+    size_t len;
+    json_t *v;
+
+    json_object_foreach (o, key, v)
+    {
+        if (!strcmp (key, "script")) {
+            if (get_string (v, key, max_script, false, 413, &s, &len, errp,
+                            field, fieldlen)
+                < 0)
+                return -1;
+            if (len < 2 || s[0] != '#' || s[1] != '!')
+                return bad (errp, 400, field, fieldlen, key,
+                            "must start with \"#!\" (an interpreter line)");
+            if (!(r->script = malloc (len + 1)))
+                return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+            memcpy (r->script, s, len);
+            r->script[len] = '\0';
+            r->script_len = len;
+        } else if (!strcmp (key, "name") || !strcmp (key, "app")) {
+            char *dst = key[0] == 'n' ? r->name : r->app;
+            const char *p;
+
+            if (json_is_null (v))
+                continue;
+            if (get_string (v, key, APIREQ_NAME_MAX, false, 400, &s, &len, errp,
+                            field, fieldlen)
+                < 0)
+                return -1;
+            for (p = s; *p; p++)
+                if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                    return bad (errp, 400, field, fieldlen, key,
+                                "must not contain control characters");
+            memcpy (dst, s, len + 1);
+        } else if (!strcmp (key, "nodes")) {
+            if (get_count (v, key, 1, &r->nodes, errp, field, fieldlen) < 0)
+                return -1;
+        } else if (!strcmp (key, "tasks")) {
+            if (get_count (v, key, 0, &r->tasks, errp, field, fieldlen) < 0)
+                return -1;
+        } else if (!strcmp (key, "tasks_per_node")) {
+            if (get_count (v, key, 0, &r->tasks_per_node, errp, field, fieldlen)
+                < 0)
+                return -1;
+        } else if (!strcmp (key, "cpus_per_task")) {
+            if (get_count (v, key, 0, &r->cpus_per_task, errp, field, fieldlen)
+                < 0)
+                return -1;
+        } else if (!strcmp (key, "time_limit_min")) {
+            json_int_t n;
+
+            if (json_is_null (v))
+                continue;
+            if (!json_is_integer (v))
+                return bad (errp, 400, field, fieldlen, key,
+                            "must be an integer (minutes)");
+            n = json_integer_value (v);
+            if (n < 1 || n > 366 * 24 * 60)
+                return bad (errp, 400, field, fieldlen, key,
+                            "%" JSON_INTEGER_FORMAT
+                            " is out of range 1..527040 (a year)",
+                            n);
+            r->time_limit_min = (uint32_t)n;
+        } else if (!strcmp (key, "begin_time")) {
+            int64_t now = (int64_t)time (NULL);
+            json_int_t n;
+
+            if (json_is_null (v))
+                continue;
+            if (!json_is_integer (v))
+                return bad (errp, 400, field, fieldlen, key,
+                            "must be an integer (Unix time, seconds)");
+            n = json_integer_value (v);
+            if (n < 0 || n > now + APIREQ_BEGIN_AHEAD_MAX)
+                return bad (errp, 400, field, fieldlen, key,
+                            "%" JSON_INTEGER_FORMAT
+                            " is out of range 0..%" PRId64
+                            " (Unix time, at most 731 days from now)",
+                            n, now + APIREQ_BEGIN_AHEAD_MAX);
+            r->begin_time = n;
+        } else if (!strcmp (key, "exclusive")) {
+            if (!json_is_boolean (v))
+                return bad (errp, 400, field, fieldlen, key,
+                            "must be true or false");
+            r->exclusive = json_is_true (v);
+        } else if (!strcmp (key, "cwd")) {
+            if (json_is_null (v))
+                return bad (errp, 400, field, fieldlen, key, "is required");
+            if (get_path (v, key, true, &r->cwd, errp, field, fieldlen) < 0)
+                return -1;
+        } else if (!strcmp (key, "stdout")) {
+            if (get_path (v, key, false, &r->std_out, errp, field, fieldlen)
+                < 0)
+                return -1;
+        } else if (!strcmp (key, "stderr")) {
+            if (get_path (v, key, false, &r->std_err, errp, field, fieldlen)
+                < 0)
+                return -1;
+        } else if (!strcmp (key, "stdin")) {
+            if (get_path (v, key, false, &r->std_in, errp, field, fieldlen) < 0)
+                return -1;
+        } else if (!strcmp (key, "environment")) {
+            if (get_environment (v, r, errp, field, fieldlen) < 0)
+                return -1;
+        } else if (!strcmp (key, "partition")) {
+            if (json_is_null (v))
+                continue;
+            if (get_string (v, key, sizeof (r->partition) - 1, false, 400, &s,
+                            &len, errp, field, fieldlen)
+                < 0)
+                return -1;
+            if (!lim || !lim->allow_partition)
+                return bad (errp, 400, field, fieldlen, key,
+                            "pinning a partition is not allowed here "
+                            "(the administrator's allow_partition)");
+            if (check_partition (s, errp, field, fieldlen) < 0)
+                return -1;
+            memcpy (r->partition, s, len + 1);
+        } else {
+            char shown[72];
+
+            snprintf (shown, sizeof (shown), "%s", key);
+            return bad (errp, 400, field, fieldlen, shown, "unknown key");
+        }
+    }
+    if (!r->script)
+        return bad (errp, 400, field, fieldlen, "script", "is required");
+    if (!r->cwd)
+        return bad (errp, 400, field, fieldlen, "cwd", "is required");
+    if (r->tasks_per_node > 0 && r->tasks > 0
+        && (long)r->tasks_per_node * r->nodes < r->tasks)
+        return bad (errp, 400, field, fieldlen, "tasks",
+                    "%d tasks do not fit %d nodes of %d tasks each", r->tasks,
+                    r->nodes, r->tasks_per_node);
+    if (r->tasks > 0 && r->tasks < r->nodes)
+        return bad (errp, 400, field, fieldlen, "tasks",
+                    "%d tasks are fewer than the %d nodes", r->tasks, r->nodes);
+    return 0;
+}
+
+int
+apireq_parse (const char *body, size_t len, const ms_apireq_limits_t *lim,
+              ms_apireq_t *r, char *field, size_t fieldlen, ms_error_t *errp)
+{
+    json_error_t je;
+    json_t *o;
+    int rc;
+
+    apireq_init (r);
+    if (field && fieldlen > 0)
+        field[0] = '\0';
+    if (len > APIREQ_BODY_MAX) {
+        ms_err (errp, MS_ERR_INPUT,
+                "request body of %zu bytes is over the limit of %d", len,
+                APIREQ_BODY_MAX);
+        if (errp)
+            errp->http_status = 413;
+        return -1;
+    }
+    o = json_loadb (body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+    if (!o) {
+        ms_err (errp, MS_ERR_INPUT, "malformed JSON at line %d column %d: %s",
+                je.line, je.column, je.text);
+        if (errp)
+            errp->http_status = 400;
+        return -1;
+    }
+    if (!json_is_object (o)) {
+        json_decref (o);
+        ms_err (errp, MS_ERR_INPUT, "a job request must be a JSON object");
+        if (errp)
+            errp->http_status = 400;
+        return -1;
+    }
+    rc = parse_obj (o, lim, r, errp, field, fieldlen);
+    json_decref (o);
+    if (rc < 0)
+        apireq_free (r);
+    return rc;
+}
+
+char *
+apireq_options_json (const ms_apireq_t *r)
+{
+    json_t *o = json_object (), *env = json_array ();
+    char *s;
+    size_t i;
+
+    for (i = 0; i < r->nenvironment; i++)
+        json_array_append_new (env, json_string (r->environment[i]));
+    json_object_set_new (o, "tasks", json_integer (r->tasks));
+    json_object_set_new (o, "tasks_per_node", json_integer (r->tasks_per_node));
+    json_object_set_new (o, "cpus_per_task", json_integer (r->cpus_per_task));
+    json_object_set_new (o, "begin_time",
+                         r->begin_time ? json_integer (r->begin_time)
+                                       : json_null ());
+    json_object_set_new (o, "exclusive", json_boolean (r->exclusive));
+    json_object_set_new (o, "cwd", json_string (r->cwd ? r->cwd : ""));
+    json_object_set_new (o, "stdout",
+                         r->std_out ? json_string (r->std_out) : json_null ());
+    json_object_set_new (o, "stderr",
+                         r->std_err ? json_string (r->std_err) : json_null ());
+    json_object_set_new (o, "stdin",
+                         r->std_in ? json_string (r->std_in) : json_null ());
+    json_object_set_new (o, "environment", env);
+    json_object_set_new (o, "partition",
+                         r->partition[0] ? json_string (r->partition)
+                                         : json_null ());
+    s = json_dumps (o, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref (o);
+    return s;
+}

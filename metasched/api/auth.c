@@ -1,0 +1,176 @@
+/* auth.c - MUNGE credentials bound to API requests (auth.h).
+ *
+ * munged vouches for the uid and gid of whoever encoded the credential and
+ * refuses to decode one twice; the payload ties it to one method, target
+ * and body, so a credential seen on the wire cannot be used for another
+ * request either.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <munge.h>
+
+#include "metasched/api/auth.h"
+#include "metasched/api/sha256.h"
+
+#define PAYLOAD_PREFIX "metasched/1"
+
+static int
+token_ok (const char *s)
+{
+    if (!s || !*s)
+        return 0;
+    for (; *s; s++)
+        if ((unsigned char)*s <= 0x20 || *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+int
+ms_auth_payload (const char *method, const char *target, const void *body,
+                 size_t len, char *out, size_t outlen, ms_error_t *errp)
+{
+    char hex[SHA256_HEX_LEN + 1];
+    int n;
+
+    if (!token_ok (method))
+        return ms_err (errp, MS_ERR_INPUT, "bad request method");
+    if (!token_ok (target))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "request target is empty or holds a space or a "
+                       "control character");
+    sha256_hex (body ? body : "", body ? len : 0, hex);
+    n = snprintf (out, outlen, PAYLOAD_PREFIX " %s %s %s", method, target, hex);
+    if (n < 0 || (size_t)n >= outlen)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "request target too long for a credential (%zu bytes)",
+                       strlen (target));
+    return 0;
+}
+
+static munge_ctx_t
+ctx_new (const char *munge_socket, ms_error_t *errp)
+{
+    munge_ctx_t ctx = munge_ctx_create ();
+
+    if (!ctx) {
+        ms_err (errp, MS_ERR_SYSTEM, "munge: out of memory");
+        return NULL;
+    }
+    if (munge_socket && *munge_socket
+        && munge_ctx_set (ctx, MUNGE_OPT_SOCKET, munge_socket)
+               != EMUNGE_SUCCESS) {
+        ms_err (errp, MS_ERR_INPUT, "munge socket %s: %s", munge_socket,
+                munge_ctx_strerror (ctx));
+        munge_ctx_destroy (ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+int
+ms_auth_encode (const char *munge_socket, const char *method,
+                const char *target, const void *body, size_t len, char **credp,
+                ms_error_t *errp)
+{
+    char payload[MS_AUTH_PAYLOAD_MAX];
+    munge_ctx_t ctx;
+    munge_err_t e;
+
+    if (ms_auth_payload (method, target, body, len, payload, sizeof (payload),
+                         errp)
+        < 0)
+        return -1;
+    if (!(ctx = ctx_new (munge_socket, errp)))
+        return -1;
+    e = munge_encode (credp, ctx, payload, (int)strlen (payload));
+    if (e != EMUNGE_SUCCESS) {
+        ms_err (errp, e == EMUNGE_SOCKET ? MS_ERR_CONNECT : MS_ERR_AUTH,
+                "munge: cannot encode a credential: %s",
+                munge_ctx_strerror (ctx) ? munge_ctx_strerror (ctx)
+                                         : munge_strerror (e));
+        munge_ctx_destroy (ctx);
+        return -1;
+    }
+    munge_ctx_destroy (ctx);
+    return 0;
+}
+
+/* 401 (or status) saying why; what is the reason's text. */
+static int
+refuse (ms_error_t *errp, int status, const char *why, const char *what)
+{
+    ms_err (errp, MS_ERR_AUTH, "%s%s", why, what ? what : "");
+    if (errp)
+        errp->http_status = status;
+    return -1;
+}
+
+int
+ms_auth_verify (const char *munge_socket, const char *cred, const char *method,
+                const char *target, const void *body, size_t len, uid_t *uidp,
+                gid_t *gidp, ms_error_t *errp)
+{
+    char payload[MS_AUTH_PAYLOAD_MAX];
+    void *buf = NULL;
+    int blen = 0, rc;
+    munge_ctx_t ctx;
+    munge_err_t e;
+    uid_t uid;
+    gid_t gid;
+
+    if (!cred || !*cred)
+        return refuse (errp, 401, "", "no credential");
+    if (ms_auth_payload (method, target, body, len, payload, sizeof (payload),
+                         errp)
+        < 0) {
+        if (errp)
+            errp->http_status = 400;
+        return -1;
+    }
+    if (!(ctx = ctx_new (munge_socket, errp))) {
+        if (errp)
+            errp->http_status = 503;
+        return -1;
+    }
+    e = munge_decode (cred, ctx, &buf, &blen, &uid, &gid);
+    munge_ctx_destroy (ctx);
+    switch (e) {
+    case EMUNGE_SUCCESS:
+        break;
+    case EMUNGE_CRED_REPLAYED:
+        free (buf);
+        return refuse (errp, 401, "", "credential replayed");
+    case EMUNGE_CRED_EXPIRED:
+        free (buf);
+        return refuse (errp, 401, "", "credential expired");
+    case EMUNGE_CRED_REWOUND:
+        free (buf);
+        return refuse (errp, 401, "", "credential from the future (clock)");
+    case EMUNGE_SOCKET:
+    case EMUNGE_SNAFU:
+    case EMUNGE_NO_MEMORY:
+        free (buf);
+        ms_err (errp, MS_ERR_CONNECT, "munged unreachable: %s",
+                munge_strerror (e));
+        if (errp)
+            errp->http_status = 503;
+        return -1;
+    default:
+        free (buf);
+        return refuse (errp, 401, "invalid credential: ", munge_strerror (e));
+    }
+    rc = blen >= 0 && (size_t)blen == strlen (payload)
+         && memcmp (buf, payload, (size_t)blen) == 0;
+    free (buf);
+    if (!rc)
+        return refuse (errp, 401, "",
+                       "credential does not match this request (method, "
+                       "target or body)");
+    *uidp = uid;
+    *gidp = gid;
+    return 0;
+}

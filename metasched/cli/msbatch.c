@@ -1,0 +1,414 @@
+/* msbatch.c - submit a batch script to metasched, as sbatch does to Slurm.
+ *
+ * The options are sbatch's (metasched/common/jobspec.c reads them from #SBATCH
+ * lines and the command line, which wins) without the partition:
+ * metaschedd chooses cluster, partition and frequency. Nothing is sent
+ * until the whole job has been read and checked.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "metasched/cli/client.h"
+#include "metasched/cli/clifmt.h"
+#include "metasched/common/jobspec.h"
+#include "metasched/common/util.h"
+
+extern char **environ;
+
+#define PROG "msbatch"
+
+static void
+usage (FILE *f)
+{
+    fprintf (
+        f,
+        "Usage: msbatch [OPTIONS] [SCRIPT]\n"
+        "Submit SCRIPT (or the script on standard input) to metasched, which\n"
+        "chooses the cluster, partition and CPU frequency.\n\n"
+        "  -N, --nodes=N            nodes\n"
+        "  -n, --ntasks=N           tasks\n"
+        "      --ntasks-per-node=N  tasks per node\n"
+        "  -c, --cpus-per-task=N    CPUs per task\n"
+        "  -t, --time=TIME          time limit (minutes, HH:MM:SS, D-HH...)\n"
+        "  -J, --job-name=NAME      job name (default: the script's name)\n"
+        "      --app=APP            the application, for the predictor\n"
+        "      --begin=TIME         start no earlier than TIME (now+1hour,\n"
+        "                           16:00, tomorrow, 2026-12-24T08:00, ...)\n"
+        "  -o, --output=FILE        standard output\n"
+        "  -e, --error=FILE         standard error\n"
+        "  -i, --input=FILE         standard input\n"
+        "  -D, --chdir=DIR          working directory (default: here)\n"
+        "      --export=ALL|NONE|VAR[=value],...  environment (default ALL)\n"
+        "      --exclusive          whole nodes\n"
+        "  -p, --partition=C/P      pin a partition (only where allowed)\n"
+        "      --test-only          show the candidates, submit nothing\n"
+        "      --parsable           print only the job id\n"
+        "      --server=ADDR        unix:/path or http://host:port\n"
+        "                           (default $METASCHED_SERVER or %s)\n"
+        "  -h, --help               this text\n"
+        "  -V, --version            the version\n",
+        MS_CLIENT_DEFAULT_SERVER);
+}
+
+/* jobspec's options that take a value, to find where the script is while
+ * taking out msbatch's own options. */
+static bool
+takes_value (const char *w)
+{
+    static const char *longs[]
+        = { "nodes",         "ntasks",    "ntasks-per-node",
+            "cpus-per-task", "time",      "job-name",
+            "output",        "error",     "input",
+            "chdir",         "partition", "export",
+            "app",           "begin",     NULL };
+    if (w[0] == '-' && w[1] == '-') {
+        if (strchr (w, '='))
+            return false;
+        for (int k = 0; longs[k]; k++)
+            if (!strcmp (w + 2, longs[k]))
+                return true;
+        return false;
+    }
+    return w[0] == '-' && w[1] && !w[2] && strchr ("NnctJoeiDp", w[1]);
+}
+
+/* Read all of a stream (the script from standard input). */
+static int
+read_stream (FILE *f, char **bufp, size_t *lenp)
+{
+    size_t len = 0, cap = 65536;
+    char *buf = ms_xmalloc (cap + 1);
+    size_t n;
+
+    while ((n = fread (buf + len, 1, cap - len, f)) > 0) {
+        len += n;
+        if (len > JOBSPEC_SCRIPT_MAX)
+            break;
+        if (len == cap) {
+            cap *= 2;
+            buf = ms_xrealloc (buf, cap + 1);
+        }
+    }
+    if (ferror (f)) {
+        free (buf);
+        return -1;
+    }
+    buf[len] = '\0';
+    *bufp = buf;
+    *lenp = len;
+    return 0;
+}
+
+static bool
+valid_env_name (const char *s, size_t n)
+{
+    if (n == 0
+        || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')
+             || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')
+              || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return false;
+    return true;
+}
+
+/* Add NAME=value to env, replacing an entry of the same name. */
+static void
+env_put (json_t *env, const char *entry)
+{
+    size_t n = strcspn (entry, "="), i;
+    json_t *e;
+
+    json_array_foreach (env, i, e)
+    {
+        const char *s = json_string_value (e);
+        if (!strncmp (s, entry, n) && s[n] == '=') {
+            json_array_set_new (env, i, json_string (entry));
+            return;
+        }
+    }
+    json_array_append_new (env, json_string (entry));
+}
+
+/* The job's environment by --export (sbatch's meaning): ALL is this
+ * environment, NONE nothing; listed VAR=value are set, listed VAR are taken
+ * from here. Variables the API cannot carry (a name that is not a shell
+ * name, an entry over 4 KiB) are left out with a warning. */
+static int
+build_environment (const ms_jobspec_t *s, json_t *env)
+{
+    if (!strcmp (s->export_mode, "ALL"))
+        for (char **e = environ; e && *e; e++) {
+            const char *eq = strchr (*e, '=');
+            if (!eq || !valid_env_name (*e, (size_t)(eq - *e)))
+                continue; /* e.g. exported shell functions */
+            if (strlen (*e) > 4096) {
+                fprintf (stderr,
+                         PROG ": warning: not exporting %.*s (longer than "
+                              "4096 bytes)\n",
+                         (int)(eq - *e > 64 ? 64 : eq - *e), *e);
+                continue;
+            }
+            json_t *utf8 = json_string (*e);
+            if (!utf8)
+                continue; /* not UTF-8: JSON cannot carry it */
+            json_decref (utf8);
+            env_put (env, *e);
+        }
+    for (size_t i = 0; i < s->nexport; i++) {
+        const char *v = s->export_vars[i];
+        if (strchr (v, '='))
+            env_put (env, v);
+        else {
+            const char *val = getenv (v);
+            char *entry;
+            if (!val)
+                continue; /* as sbatch: an unset variable stays unset */
+            entry = ms_xmalloc (strlen (v) + strlen (val) + 2);
+            sprintf (entry, "%s=%s", v, val);
+            env_put (env, entry);
+            free (entry);
+        }
+    }
+    if (json_array_size (env) > 256) {
+        fprintf (stderr,
+                 PROG ": the environment has %zu variables, more than the 256 "
+                      "metasched takes; use --export=NONE,VAR,... to pass "
+                      "those the job needs\n",
+                 json_array_size (env));
+        return -1;
+    }
+    return 0;
+}
+
+static json_t *
+build_request (const ms_jobspec_t *s, const char *script, size_t len,
+               const char *cwd, json_t *env)
+{
+    json_t *o = json_object ();
+
+    json_object_set_new (o, "script", json_stringn (script, len));
+    json_object_set_new (o, "name", json_string (s->name));
+    if (s->app[0])
+        json_object_set_new (o, "app", json_string (s->app));
+    json_object_set_new (o, "nodes", json_integer (s->nodes ? s->nodes : 1));
+    json_object_set_new (o, "tasks", json_integer (s->ntasks));
+    json_object_set_new (o, "tasks_per_node",
+                         json_integer (s->ntasks_per_node));
+    json_object_set_new (o, "cpus_per_task", json_integer (s->cpus_per_task));
+    if (s->time_limit_min && s->time_limit_min != UINT32_MAX)
+        json_object_set_new (o, "time_limit_min",
+                             json_integer (s->time_limit_min));
+    if (s->begin)
+        json_object_set_new (o, "begin_time", json_integer (s->begin));
+    json_object_set_new (o, "exclusive", json_boolean (s->exclusive));
+    json_object_set_new (o, "cwd", json_string (cwd));
+    if (s->std_out[0])
+        json_object_set_new (o, "stdout", json_string (s->std_out));
+    if (s->std_err[0])
+        json_object_set_new (o, "stderr", json_string (s->std_err));
+    if (s->std_in[0])
+        json_object_set_new (o, "stdin", json_string (s->std_in));
+    json_object_set (o, "environment", env);
+    if (s->partition[0])
+        json_object_set_new (o, "partition", json_string (s->partition));
+    return o;
+}
+
+/* --test-only: the candidates as a table, the chosen one marked '*'. */
+static void
+print_candidates (const json_t *reply)
+{
+    const json_t *cands = json_object_get (reply, "candidates"), *c;
+    const char *policy = json_string_value (json_object_get (reply, "policy"));
+    const char *app = json_string_value (json_object_get (reply, "app"));
+    size_t i;
+
+    printf ("policy %s, app %s: %zu candidate%s (* chosen)\n",
+            policy ? policy : "-", app && *app ? app : "-",
+            json_array_size (cands), json_array_size (cands) == 1 ? "" : "s");
+    printf ("  %-12s %-12s %8s %12s %10s %12s %8s\n", "CLUSTER", "PARTITION",
+            "FREQ_GHZ", "PRED_TIME", "ENERGY_KJ", "WAIT", "SCORE");
+    json_array_foreach (cands, i, c)
+    {
+        char cl[64], pa[64], fr[32], tm[32], wt[32], kj[32] = "-", sc[32] = "-";
+        const json_t *e = json_object_get (c, "energy_j");
+        const json_t *score = json_object_get (c, "score");
+
+        clifmt_text (json_object_get (c, "cluster"), cl, sizeof (cl));
+        clifmt_text (json_object_get (c, "partition"), pa, sizeof (pa));
+        clifmt_freq (json_object_get (c, "freq_khz"), fr, sizeof (fr));
+        clifmt_duration (json_object_get (c, "time_s"), tm, sizeof (tm));
+        clifmt_duration (json_object_get (c, "wait_s"), wt, sizeof (wt));
+        if (json_is_number (e))
+            snprintf (kj, sizeof (kj), "%.1f", json_number_value (e) / 1000.0);
+        if (json_is_number (score))
+            snprintf (sc, sizeof (sc), "%.3f", json_number_value (score));
+        printf ("%c %-12s %-12s %8s %12s %10s %12s %8s\n",
+                json_is_true (json_object_get (c, "chosen")) ? '*' : ' ', cl,
+                pa, fr, tm, kj, wt, sc);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+    const char *server = NULL, *script_path = NULL, *shown;
+    bool parsable = false;
+    char **jargv = ms_xcalloc ((size_t)argc + 1, sizeof (char *));
+    int jargc = 1, argi, i = 1, rc = 1;
+    ms_jobspec_t s;
+    ms_error_t err;
+    char *script = NULL, cwd[4096];
+    size_t len = 0;
+    json_t *env = NULL, *req = NULL, *reply = NULL;
+    ms_client_t *c = NULL;
+
+    jobspec_init (&s);
+    jargv[0] = argv[0];
+    /* Take out msbatch's own options; the rest is jobspec's. */
+    while (i < argc) {
+        const char *w = argv[i];
+        int r;
+
+        if (!strcmp (w, "--") || w[0] != '-' || !w[1]) {
+            while (i < argc)
+                jargv[jargc++] = argv[i++];
+            break;
+        }
+        if ((r = clifmt_server_opt (PROG, argc, argv, &i, &server)) != 0) {
+            if (r < 0)
+                goto out;
+            continue;
+        }
+        if (!strcmp (w, "--parsable")) {
+            parsable = true;
+            i++;
+        } else if (!strcmp (w, "-h") || !strcmp (w, "--help")) {
+            usage (stdout);
+            rc = 0;
+            goto out;
+        } else if (!strcmp (w, "-V") || !strcmp (w, "--version")) {
+            printf ("msbatch (metasched) %s\n", PACKAGE_VERSION);
+            rc = 0;
+            goto out;
+        } else {
+            jargv[jargc++] = argv[i++];
+            if (takes_value (w) && i < argc)
+                jargv[jargc++] = argv[i++];
+        }
+    }
+    jargv[jargc] = NULL;
+
+    /* The command line first, to find the script; then the script's
+     * #SBATCH lines; then the command line again, so that it wins. */
+    if (jobspec_parse_args (&s, jargc, jargv, &argi, &err) < 0) {
+        fprintf (stderr, PROG ": %s\n", err.text);
+        goto out;
+    }
+    if (argi < jargc)
+        script_path = jargv[argi];
+    if (argi + 1 < jargc) {
+        fprintf (stderr,
+                 PROG ": %s: arguments after the script are not supported "
+                      "(metasched does not pass them on); set them in the "
+                      "script or through --export\n",
+                 jargv[argi + 1]);
+        goto out;
+    }
+    if (script_path && strcmp (script_path, "-")) {
+        if (ms_read_file (script_path, JOBSPEC_SCRIPT_MAX, &script, &len, &err)
+            < 0) {
+            fprintf (stderr, PROG ": %s\n", err.text);
+            goto out;
+        }
+        shown = script_path;
+    } else {
+        if (isatty (STDIN_FILENO))
+            fprintf (stderr, PROG ": reading the script from standard input\n");
+        if (read_stream (stdin, &script, &len) < 0) {
+            fprintf (stderr, PROG ": standard input: %s\n", strerror (errno));
+            goto out;
+        }
+        shown = "(standard input)";
+    }
+    jobspec_free (&s);
+    jobspec_init (&s);
+    if (jobspec_parse_script (&s, script, len, shown, &err) < 0
+        || jobspec_parse_args (&s, jargc, jargv, &argi, &err) < 0
+        || jobspec_check (&s, script, len, true, &err) < 0) {
+        fprintf (stderr, PROG ": %s\n", err.text);
+        goto out;
+    }
+    if (!s.name[0]) {
+        const char *base = script_path && strcmp (script_path, "-")
+                               ? strrchr (script_path, '/')
+                               : NULL;
+        base = base ? base + 1 : script_path;
+        ms_strlcpy (s.name,
+                    base && *base && strcmp (base, "-") ? base : "msbatch",
+                    sizeof (s.name));
+    }
+    if (s.chdir[0])
+        ms_strlcpy (cwd, s.chdir, sizeof (cwd));
+    else if (!getcwd (cwd, sizeof (cwd))) {
+        fprintf (stderr, PROG ": the current directory: %s (use --chdir)\n",
+                 strerror (errno));
+        goto out;
+    }
+    env = json_array ();
+    if (build_environment (&s, env) < 0)
+        goto out;
+    req = build_request (&s, script, len, cwd, env);
+
+    if (ms_client_open (server, &c, &err) < 0) {
+        fprintf (stderr, PROG ": %s\n", err.text);
+        goto out;
+    }
+    if (ms_client_call (c, "POST", s.test_only ? "/v1/whatif" : "/v1/jobs", req,
+                        NULL, &reply, &err)
+        < 0) {
+        fprintf (stderr, PROG ": %s\n", err.text);
+        goto out;
+    }
+    if (s.test_only) {
+        if (!json_is_array (json_object_get (reply, "candidates"))) {
+            fprintf (stderr,
+                     PROG ": metaschedd at %s answered without a "
+                          "'candidates' list\n",
+                     ms_client_address (c));
+            goto out;
+        }
+        print_candidates (reply);
+    } else {
+        json_t *id = json_object_get (reply, "id");
+        if (!json_is_integer (id)) {
+            fprintf (stderr,
+                     PROG ": metaschedd at %s answered without a job id\n",
+                     ms_client_address (c));
+            goto out;
+        }
+        if (parsable)
+            printf ("%" JSON_INTEGER_FORMAT "\n", json_integer_value (id));
+        else
+            printf ("Submitted meta job %" JSON_INTEGER_FORMAT "\n",
+                    json_integer_value (id));
+    }
+    rc = 0;
+out:
+    json_decref (reply);
+    json_decref (req);
+    json_decref (env);
+    ms_client_close (c);
+    free (script);
+    jobspec_free (&s);
+    free (jargv);
+    return rc;
+}

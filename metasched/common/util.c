@@ -1,0 +1,183 @@
+/* util.c - small helpers shared by every part of metasched. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "metasched/common/util.h"
+
+int
+ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
+              ms_error_t *errp)
+{
+    int fd;
+    struct stat st;
+    char *buf;
+    size_t len = 0, cap;
+
+    if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0) {
+        int e = errno;
+        ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (e));
+        if (errp)
+            errp->sys_errno = e;
+        return -1;
+    }
+    if (fstat (fd, &st) < 0 || S_ISDIR (st.st_mode)) {
+        close (fd);
+        return ms_err (errp, MS_ERR_INPUT, "%s: not a regular file", path);
+    }
+    cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    if (cap > maxlen + 1)
+        cap = maxlen + 1;
+    buf = ms_xmalloc (cap);
+    for (;;) {
+        ssize_t n;
+        if (len + 1 >= cap) {
+            if (cap > maxlen) {
+                free (buf);
+                close (fd);
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s: larger than the limit of %zu bytes", path,
+                               maxlen);
+            }
+            cap = cap * 2 > maxlen + 1 ? maxlen + 1 : cap * 2;
+            buf = ms_xrealloc (buf, cap);
+        }
+        n = read (fd, buf + len, cap - len - 1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free (buf);
+            close (fd);
+            return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (e));
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    close (fd);
+    buf[len] = '\0';
+    *bufp = buf;
+    if (lenp)
+        *lenp = len;
+    return 0;
+}
+
+int
+ms_read_secret_file (const char *path, char **secretp, ms_error_t *errp)
+{
+    struct stat st;
+    char *buf;
+    size_t len;
+
+    if (stat (path, &st) < 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    if (!S_ISREG (st.st_mode))
+        return ms_err (errp, MS_ERR_INPUT, "%s: not a regular file", path);
+    if (st.st_mode & 077)
+        return ms_err (errp, MS_ERR_AUTH,
+                       "%s: secret file has mode %04o; it must be 0600 "
+                       "(chmod 600 %s)",
+                       path, (unsigned)(st.st_mode & 07777), path);
+    if (ms_read_file (path, 64 * 1024, &buf, &len, errp) < 0)
+        return -1;
+    while (len > 0 && isspace ((unsigned char)buf[len - 1]))
+        buf[--len] = '\0';
+    if (len == 0) {
+        free (buf);
+        return ms_err (errp, MS_ERR_INPUT, "%s: secret file is empty", path);
+    }
+    *secretp = buf;
+    return 0;
+}
+
+size_t
+ms_strlcpy (char *dst, const char *src, size_t size)
+{
+    size_t n = strlen (src);
+    if (size > 0) {
+        size_t c = n < size - 1 ? n : size - 1;
+        memcpy (dst, src, c);
+        dst[c] = '\0';
+    }
+    return n;
+}
+
+char *
+ms_strtrim (char *s)
+{
+    char *e;
+    while (isspace ((unsigned char)*s))
+        s++;
+    e = s + strlen (s);
+    while (e > s && isspace ((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static void
+oom (void)
+{
+    fputs ("metasched: out of memory\n", stderr);
+    abort ();
+}
+
+void *
+ms_xmalloc (size_t n)
+{
+    void *p = malloc (n ? n : 1);
+    if (!p)
+        oom ();
+    return p;
+}
+
+void *
+ms_xcalloc (size_t n, size_t size)
+{
+    void *p = calloc (n ? n : 1, size ? size : 1);
+    if (!p)
+        oom ();
+    return p;
+}
+
+void *
+ms_xrealloc (void *p, size_t n)
+{
+    void *q = realloc (p, n ? n : 1);
+    if (!q)
+        oom ();
+    return q;
+}
+
+char *
+ms_xstrdup (const char *s)
+{
+    char *p = strdup (s ? s : "");
+    if (!p)
+        oom ();
+    return p;
+}
+
+size_t
+ms_buf_write (char *ptr, size_t size, size_t nmemb, void *arg)
+{
+    ms_buf_t *b = arg;
+    size_t n = size * nmemb;
+
+    if (b->len + n > b->max) {
+        b->overflow = 1;
+        return 0;
+    }
+    b->data = ms_xrealloc (b->data, b->len + n + 1);
+    memcpy (b->data + b->len, ptr, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return n;
+}

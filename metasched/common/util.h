@@ -1,0 +1,46 @@
+/* util.h - small helpers shared by every part of metasched. */
+#ifndef MS_UTIL_H
+#define MS_UTIL_H
+
+#include <stddef.h>
+
+#include "metasched/common/error.h"
+
+/* Read a whole file (at most maxlen bytes) into a NUL-terminated buffer.
+ * The caller frees *bufp. */
+int ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
+                  ms_error_t *errp);
+
+/* Read a secret (token, password) from a file that must be a regular file
+ * readable by its owner only (mode 0600 or stricter). Trailing whitespace is
+ * removed. The caller frees *secretp (and should clear it first). */
+int ms_read_secret_file (const char *path, char **secretp, ms_error_t *errp);
+
+/* Copy at most size-1 bytes and terminate; return strlen (src). */
+size_t ms_strlcpy (char *dst, const char *src, size_t size);
+
+/* Remove leading and trailing whitespace in place; return s. */
+char *ms_strtrim (char *s);
+
+/* Allocation that cannot fail: on out-of-memory the program aborts with a
+ * message, as there is nothing sensible to fall back to. */
+void *ms_xmalloc (size_t n);
+void *ms_xcalloc (size_t n, size_t size);
+void *ms_xrealloc (void *p, size_t n);
+char *ms_xstrdup (const char *s);
+
+/* A growing, NUL-terminated buffer with a size limit, as a libcurl write
+ * callback fills it. Start it zeroed with max set; free data. */
+typedef struct {
+    char *data;
+    size_t len;
+    size_t max;   /* the most it may hold */
+    int overflow; /* set when an append would pass max */
+} ms_buf_t;
+
+/* Append size*nmemb bytes to the ms_buf_t at arg and return their count;
+ * past max append nothing, set overflow and return 0 (which makes libcurl
+ * stop the transfer). The signature is libcurl's CURLOPT_WRITEFUNCTION's. */
+size_t ms_buf_write (char *ptr, size_t size, size_t nmemb, void *arg);
+
+#endif /* MS_UTIL_H */

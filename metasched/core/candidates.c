@@ -1,0 +1,308 @@
+/* candidates.c - predictions per candidate and the partition view (see
+ * candidates.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/core/candidates.h"
+#include "metasched/common/util.h"
+
+int
+predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
+               ms_predtab_t **tabp, ms_error_t *errp)
+{
+    ms_predtab_t *tab = ms_xcalloc (1, sizeof (*tab));
+    pred_estimate_t est[MS_MAX_FREQS];
+
+    tab->conf = conf;
+    tab->nparts = conf->nparts;
+    tab->napps = predictor_napps (pred);
+    tab->maxf = 1;
+    tab->nfreqs = ms_xcalloc (conf->nparts + 1, sizeof (size_t));
+    tab->nominal = ms_xcalloc (conf->nparts + 1, sizeof (size_t));
+    for (size_t p = 0; p < conf->nparts; p++) {
+        const ms_arch_t *a = &conf->archs[conf->parts[p].arch];
+        tab->nfreqs[p] = a->nfreqs;
+        tab->nominal[p] = (size_t)clusterconf_freq_index (a, a->nominal_khz);
+        if (a->nfreqs > tab->maxf)
+            tab->maxf = a->nfreqs;
+    }
+    if (!tab->napps) {
+        predtab_free (tab);
+        return ms_err (errp, MS_ERR_MISSING, "the predictor knows no app");
+    }
+    tab->apps = ms_xcalloc (tab->napps, sizeof (char *));
+    tab->e
+        = ms_xcalloc (tab->napps * tab->nparts * tab->maxf, sizeof (*tab->e));
+    for (size_t ai = 0; ai < tab->napps; ai++) {
+        const char *app = predictor_app_name (pred, ai);
+        tab->apps[ai] = ms_xstrdup (app);
+        for (size_t p = 0; p < conf->nparts; p++) {
+            const ms_arch_t *a = &conf->archs[conf->parts[p].arch];
+            size_t n = 0;
+            ms_error_t e2;
+            if (predictor_estimate_all (pred, app, a->name, 1, est,
+                                        MS_MAX_FREQS, &n, &e2)
+                < 0) {
+                if (e2.kind == MS_ERR_MISSING)
+                    continue; /* no candidate there for this app */
+                predtab_free (tab);
+                ms_err (errp, e2.kind, "app %s on architecture %s: %s", app,
+                        a->name, e2.text);
+                return -1;
+            }
+            const uint32_t *pf;
+            size_t npf;
+            uint32_t nom;
+            int cores;
+            double idle;
+            if (predictor_arch_info (pred, a->name, &pf, &npf, &nom, &cores,
+                                     &idle, &e2)
+                < 0) {
+                predtab_free (tab);
+                ms_err (errp, e2.kind, "architecture %s: %s", a->name, e2.text);
+                return -1;
+            }
+            /* Pair the predictor's frequencies with the arch's by value:
+             * a frequency the predictor lacks is no candidate. */
+            for (size_t k = 0; k < n && k < npf; k++) {
+                int fi = clusterconf_freq_index (a, pf[k]);
+                ms_predent_t *d;
+                if (fi < 0)
+                    continue;
+                d = &tab->e[(ai * tab->nparts + p) * tab->maxf + (size_t)fi];
+                d->f_khz = pf[k];
+                d->t = est[k].time_s;
+                d->t_lo = est[k].time_lo;
+                d->t_hi = est[k].time_hi;
+                d->p = est[k].power_w;
+                d->p_lo = est[k].power_lo;
+                d->p_hi = est[k].power_hi;
+                d->ok = est[k].source != PRED_SRC_NONE && d->t > 0 && d->p > 0;
+            }
+        }
+    }
+    *tabp = tab;
+    return 0;
+}
+
+void
+predtab_free (ms_predtab_t *tab)
+{
+    if (!tab)
+        return;
+    for (size_t i = 0; tab->apps && i < tab->napps; i++)
+        free (tab->apps[i]);
+    free (tab->apps);
+    free (tab->e);
+    free (tab->nfreqs);
+    free (tab->nominal);
+    free (tab);
+}
+
+int
+predtab_app_index (const ms_predtab_t *tab, const char *app)
+{
+    for (size_t i = 0; i < tab->napps; i++)
+        if (!strcmp (tab->apps[i], app))
+            return (int)i;
+    return -1;
+}
+
+/* ---- view ---- */
+
+typedef struct {
+    uint64_t key;
+    int nodes;
+    double end;
+    double power;
+} vrun_t;
+
+typedef struct {
+    int nodes;
+    double idle_w;
+    int busy;
+    double run_power; /* sum of power * nodes of running jobs */
+    double queued_ns; /* node-seconds waiting */
+    int queued;
+    vrun_t *run; /* sorted by predicted end */
+    size_t nrun, caprun;
+} vpart_t;
+
+struct ms_view {
+    size_t nparts;
+    vpart_t *p;
+};
+
+ms_view_t *
+view_new (const ms_siteconf_t *conf)
+{
+    ms_view_t *v = ms_xcalloc (1, sizeof (*v));
+    v->nparts = conf->nparts;
+    v->p = ms_xcalloc (conf->nparts + 1, sizeof (*v->p));
+    for (size_t i = 0; i < conf->nparts; i++) {
+        v->p[i].nodes = conf->parts[i].nodes;
+        v->p[i].idle_w = conf->archs[conf->parts[i].arch].idle_power_w;
+    }
+    return v;
+}
+
+void
+view_free (ms_view_t *v)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < v->nparts; i++)
+        free (v->p[i].run);
+    free (v->p);
+    free (v);
+}
+
+void
+view_pending_add (ms_view_t *v, size_t part, int nodes, double pred_s)
+{
+    v->p[part].queued_ns += nodes * pred_s;
+    v->p[part].queued++;
+}
+
+void
+view_pending_remove (ms_view_t *v, size_t part, int nodes, double pred_s)
+{
+    vpart_t *p = &v->p[part];
+    p->queued_ns -= nodes * pred_s;
+    /* An empty queue holds no work, whatever rounding left behind. */
+    if (--p->queued <= 0 || p->queued_ns < 0) {
+        if (p->queued < 0)
+            p->queued = 0;
+        if (p->queued == 0 || p->queued_ns < 0)
+            p->queued_ns = 0;
+    }
+}
+
+void
+view_run_start (ms_view_t *v, size_t part, uint64_t key, int nodes,
+                double pred_end, double power_w)
+{
+    vpart_t *p = &v->p[part];
+    size_t i;
+    if (p->nrun == p->caprun) {
+        p->caprun = p->caprun ? p->caprun * 2 : 32;
+        p->run = ms_xrealloc (p->run, p->caprun * sizeof (*p->run));
+    }
+    for (i = p->nrun; i > 0 && p->run[i - 1].end > pred_end; i--)
+        p->run[i] = p->run[i - 1];
+    p->run[i].key = key;
+    p->run[i].nodes = nodes;
+    p->run[i].end = pred_end;
+    p->run[i].power = power_w * nodes;
+    p->nrun++;
+    p->busy += nodes;
+    p->run_power += power_w * nodes;
+}
+
+void
+view_run_end (ms_view_t *v, size_t part, uint64_t key)
+{
+    vpart_t *p = &v->p[part];
+    for (size_t i = 0; i < p->nrun; i++)
+        if (p->run[i].key == key) {
+            p->busy -= p->run[i].nodes;
+            p->run_power -= p->run[i].power;
+            memmove (p->run + i, p->run + i + 1,
+                     (p->nrun - i - 1) * sizeof (*p->run));
+            p->nrun--;
+            if (!p->nrun)
+                p->run_power = 0;
+            return;
+        }
+}
+
+double
+view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
+{
+    const vpart_t *p = &v->p[part];
+    int avail = p->nodes - p->busy;
+    double shadow = 0, drain;
+
+    if (avail < nodes) {
+        shadow = INFINITY;
+        for (size_t i = 0; i < p->nrun; i++) {
+            avail += p->run[i].nodes;
+            if (avail >= nodes) {
+                shadow = p->run[i].end - now;
+                break;
+            }
+        }
+        if (shadow < 0)
+            shadow = 0;
+    }
+    drain = p->queued_ns / p->nodes;
+    return shadow > drain ? shadow : drain;
+}
+
+double
+view_power (const ms_view_t *v, size_t part)
+{
+    const vpart_t *p = &v->p[part];
+    return p->run_power + (p->nodes - p->busy) * p->idle_w;
+}
+
+int
+view_busy (const ms_view_t *v, size_t part)
+{
+    return v->p[part].busy;
+}
+
+/* ---- candidates ---- */
+
+void
+candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
+                  double base_s, const ms_view_t *view, double now,
+                  ms_cands_t *cs)
+{
+    const ms_predent_t *ref = predtab_get (tab, app, home, tab->nominal[home]);
+    double tref = ref->ok ? ref->t : 0;
+
+    cs->n = 0;
+    for (size_t p = 0; p < tab->nparts; p++) {
+        double w = 0;
+        if (nodes > tab->conf->parts[p].nodes)
+            continue;
+        if (view)
+            w = view_predicted_wait (view, p, nodes, now);
+        for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
+            const ms_predent_t *d = predtab_get (tab, app, p, fi);
+            ms_cand_t *c;
+            double scale;
+            if (!d->ok)
+                continue;
+            /* Without the home's nominal figure, the signature run stands
+             * for the job's length. */
+            scale = tref > 0 ? base_s / tref : 1;
+            if (cs->n == cs->cap) {
+                cs->cap = cs->cap ? cs->cap * 2 : 64;
+                cs->c = ms_xrealloc (cs->c, cs->cap * sizeof (*cs->c));
+            }
+            c = &cs->c[cs->n++];
+            c->part = p;
+            c->fi = fi;
+            c->f_khz = d->f_khz;
+            c->t = d->t * scale;
+            c->t_hi = (d->t_hi > d->t ? d->t_hi : d->t) * scale;
+            c->p = d->p;
+            c->e = c->p * c->t * nodes;
+            c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
+            c->w = w;
+        }
+    }
+}
+
+void
+candidates_free (ms_cands_t *cs)
+{
+    free (cs->c);
+    cs->c = NULL;
+    cs->n = cs->cap = 0;
+}

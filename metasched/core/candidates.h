@@ -1,0 +1,103 @@
+/* candidates.h - the candidates of a job: every (partition, frequency)
+ * where it fits, with predicted time, power and energy from the predictor
+ * and a predicted wait from the partition's state (DESIGN.md 3 and 5).
+ *
+ * ms_predtab_t caches the predictor's estimates per (app, partition,
+ * frequency) for the app's signature run; a job's own predictions scale
+ * them by the job's length: T_j(p, f) = base_j * T_app(p, f) / T_app(home,
+ * nominal), where base_j is what the core knows of the job's length at the
+ * home's nominal frequency (its time limit, the only length a submission
+ * carries). Policies read predictions only through this table.
+ *
+ * ms_view_t is the core's picture of each partition: running jobs with
+ * predicted ends and power, and the node-seconds waiting in its queue. The
+ * simulator feeds it from its events; the daemon from backend_jobs.
+ */
+#ifndef MS_CANDIDATES_H
+#define MS_CANDIDATES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metasched/common/error.h"
+#include "partitions/clusterconf.h"
+#include "predictor/predictor.h"
+
+typedef struct {
+    uint32_t f_khz;
+    double t, t_lo, t_hi; /* signature run, s */
+    double p, p_lo, p_hi; /* per node, W */
+    bool ok;              /* the predictor had something to say */
+} ms_predent_t;
+
+typedef struct {
+    const ms_siteconf_t *conf;
+    size_t napps, nparts;
+    char **apps;
+    size_t *nfreqs; /* per partition (its arch's frequencies) */
+    size_t maxf;
+    ms_predent_t *e; /* [app][part][f] */
+    size_t *nominal; /* per partition: index of the nominal frequency */
+} ms_predtab_t;
+
+/* Estimates of every app the predictor knows on every partition of conf
+ * (partition archs are looked up by name in the predictor). */
+int predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
+                   ms_predtab_t **tabp, ms_error_t *errp);
+void predtab_free (ms_predtab_t *tab);
+int predtab_app_index (const ms_predtab_t *tab, const char *app);
+
+static inline const ms_predent_t *
+predtab_get (const ms_predtab_t *tab, size_t app, size_t part, size_t fi)
+{
+    return &tab->e[(app * tab->nparts + part) * tab->maxf + fi];
+}
+
+/* ---- the partitions as the core sees them ---- */
+
+typedef struct ms_view ms_view_t;
+
+ms_view_t *view_new (const ms_siteconf_t *conf);
+void view_free (ms_view_t *v);
+void view_pending_add (ms_view_t *v, size_t part, int nodes, double pred_s);
+void view_pending_remove (ms_view_t *v, size_t part, int nodes, double pred_s);
+void view_run_start (ms_view_t *v, size_t part, uint64_t key, int nodes,
+                     double pred_end, double power_w);
+void view_run_end (ms_view_t *v, size_t part, uint64_t key);
+/* Predicted wait of a job of `nodes` nodes submitted now (DESIGN.md 5:
+ * W^ from the running jobs' predicted ends and the queue): the later of
+ * the shadow time (enough running jobs ended for it) and the time the
+ * queued node-seconds ahead of it take on the whole partition. */
+double view_predicted_wait (const ms_view_t *v, size_t part, int nodes,
+                            double now);
+/* Predicted power of the partition now: running jobs plus idle nodes. */
+double view_power (const ms_view_t *v, size_t part);
+int view_busy (const ms_view_t *v, size_t part);
+
+/* ---- a job's candidates ---- */
+
+typedef struct {
+    size_t part;
+    size_t fi;
+    uint32_t f_khz;
+    double t, t_hi; /* the job's predicted runtime, s */
+    double p;       /* per node, W */
+    double e, e_hi; /* the job's predicted energy, J */
+    double w;       /* predicted wait, s (when asked) */
+} ms_cand_t;
+
+typedef struct {
+    ms_cand_t *c;
+    size_t n, cap;
+} ms_cands_t;
+
+/* Fill cs with the candidates of a job of `nodes` nodes, app index app,
+ * whose length at the home partition's nominal frequency is base_s. With
+ * view non-NULL, each candidate gets its partition's predicted wait. */
+void candidates_build (const ms_predtab_t *tab, size_t app, size_t home,
+                       int nodes, double base_s, const ms_view_t *view,
+                       double now, ms_cands_t *cs);
+void candidates_free (ms_cands_t *cs);
+
+#endif /* MS_CANDIDATES_H */

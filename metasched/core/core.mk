@@ -1,0 +1,18 @@
+# metasched/core/core.mk: the scheduling core, libmscore.a: candidates
+# (every cluster/partition/frequency a job could run on, with predictions),
+# scores and policies (DESIGN.md 5). The daemon and the simulator share it
+# and reach clusters only through partitions/backend.h.
+noinst_LIBRARIES += metasched/libmscore.a
+metasched_libmscore_a_SOURCES = \
+	metasched/core/candidates.c metasched/core/candidates.h \
+	metasched/core/score.c metasched/core/score.h \
+	metasched/core/policy.c metasched/core/policy.h
+metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+
+check_PROGRAMS += tests/unit/test_policy
+tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/testutil.h
+tests_unit_test_policy_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_policy_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_policy
+
+EXTRA_DIST += metasched/core/README

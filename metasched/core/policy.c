@@ -1,0 +1,715 @@
+/* policy.c - policies and the scheduling core (see policy.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "metasched/core/policy.h"
+#include "metasched/core/score.h"
+#include "metasched/common/util.h"
+#include "partitions/simcluster.h"
+
+static const char *const kind_names[POL_NKINDS] = {
+    "base",
+    "min_runtime",
+    "min_energy",
+    "ear_min_energy",
+    "eamc_reorder",
+    "eamc_priority_inc",
+    "eamc_priority_inc_v",
+    "metasched",
+};
+
+const char *
+policy_kind_name (ms_polkind_t k)
+{
+    return k < POL_NKINDS ? kind_names[k] : "?";
+}
+
+int
+policy_kind_parse (const char *s, ms_polkind_t *k)
+{
+    for (int i = 0; i < POL_NKINDS; i++)
+        if (!strcmp (s, kind_names[i])) {
+            *k = (ms_polkind_t)i;
+            return 0;
+        }
+    return -1;
+}
+
+void
+policy_relabel (ms_policy_t *pol)
+{
+    const char *n = policy_kind_name (pol->kind);
+    switch (pol->kind) {
+    case POL_EAR_MIN_ENERGY:
+        snprintf (pol->label, sizeof (pol->label), "%s-%g", n, pol->theta);
+        break;
+    case POL_EAMC_REORDER:
+    case POL_EAMC_PRIO:
+    case POL_EAMC_PRIO_V:
+        snprintf (pol->label, sizeof (pol->label), "%s-%g", n, pol->t_weight);
+        break;
+    case POL_METASCHED:
+        snprintf (pol->label, sizeof (pol->label), "%s-w%g", n, pol->w_energy);
+        break;
+    default:
+        snprintf (pol->label, sizeof (pol->label), "%s", n);
+    }
+}
+
+void
+policy_init (ms_policy_t *pol, ms_polkind_t k)
+{
+    memset (pol, 0, sizeof (*pol));
+    pol->kind = k;
+    pol->theta = 0.1;
+    pol->t_weight = 1;
+    pol->v_threshold = 0.35;
+    pol->w_energy = 0.5;
+    pol->max_slowdown = 1.3;
+    pol->sibling_slack = 0.35;
+    pol->congestion = 0;
+    pol->wait_weight = 1;
+    pol->sibling_same_class = false;
+    pol->reroute_after_s = k == POL_METASCHED ? 4 * 3600 : 0;
+    pol->reroute_gain = 0.25;
+    pol->max_reroutes = 1;
+    pol->power_caps = true;
+    pol->scale_limits = true;
+    policy_relabel (pol);
+}
+
+size_t
+policy_optimal_partition (const ms_cands_t *cs, size_t nparts)
+{
+    size_t best[64], opt = SIZE_MAX;
+    double emin = INFINITY, tmin = INFINITY, be = INFINITY;
+
+    if (nparts > 64)
+        nparts = 64;
+    score_eamc_fopt (cs, nparts, 1.0, best);
+    for (size_t p = 0; p < nparts; p++)
+        if (best[p] != SIZE_MAX) {
+            if (cs->c[best[p]].e < emin)
+                emin = cs->c[best[p]].e;
+            if (cs->c[best[p]].t < tmin)
+                tmin = cs->c[best[p]].t;
+        }
+    for (size_t p = 0; p < nparts; p++)
+        if (best[p] != SIZE_MAX) {
+            double pe = score_eamc_part_eff (cs->c[best[p]].e, emin,
+                                             cs->c[best[p]].t, tmin, 1.0);
+            if (pe < be) {
+                be = pe;
+                opt = p;
+            }
+        }
+    return opt;
+}
+
+static void
+add_choice (ms_decision_t *d, const ms_cands_t *cs, size_t ci, int nice)
+{
+    if (d->n >= MS_MAX_CHOICES)
+        return;
+    d->c[d->n].part = cs->c[ci].part;
+    d->c[d->n].cand = ci;
+    d->c[d->n].nice = nice;
+    d->c[d->n].rank = (int)d->n;
+    d->n++;
+}
+
+/* Per partition, the candidate minimizing key (T or E), optionally only
+ * among those within (1 + theta) of the partition's nominal T. */
+static void
+per_partition_min (const ms_cands_t *cs, const ms_siteconf_t *conf,
+                   size_t nparts, bool energy, double theta, size_t *best)
+{
+    for (size_t p = 0; p < nparts; p++) {
+        double bk = INFINITY, tnom = INFINITY;
+        best[p] = SIZE_MAX;
+        if (theta >= 0)
+            for (size_t i = 0; i < cs->n; i++)
+                if (cs->c[i].part == p
+                    && cs->c[i].f_khz
+                           == conf->archs[conf->parts[p].arch].nominal_khz)
+                    tnom = cs->c[i].t;
+        for (size_t i = 0; i < cs->n; i++) {
+            const ms_cand_t *c = &cs->c[i];
+            double k = energy ? c->e : c->t;
+            if (c->part != p)
+                continue;
+            /* EAR min_energy_to_solution: the time penalty bound. */
+            if (theta >= 0 && isfinite (tnom) && c->t > (1 + theta) * tnom)
+                continue;
+            /* Ties go to the higher frequency (later in the list). */
+            if (k <= bk) {
+                bk = k;
+                best[p] = i;
+            }
+        }
+    }
+}
+
+typedef struct {
+    size_t part;
+    size_t cand;
+    double key;
+} ranked_t;
+
+static int
+ranked_cmp (const void *a, const void *b)
+{
+    const ranked_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->part < y->part ? -1 : x->part > y->part;
+}
+
+static void
+decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
+             ms_decision_t *d)
+{
+    size_t best[64];
+    ranked_t r[64] = { { 0, 0, 0 } };
+    size_t nr = 0;
+    double emin = INFINITY, tmin = INFINITY;
+
+    /* Listing 6.1: f_opt per partition (eq. 6.4), then Emin and tmin over
+     * the partitions at f_opt, part_eff (eq. 6.5), sort. */
+    score_eamc_fopt (cs, nparts, pol->t_weight, best);
+    for (size_t p = 0; p < nparts; p++)
+        if (best[p] != SIZE_MAX) {
+            if (cs->c[best[p]].e < emin)
+                emin = cs->c[best[p]].e;
+            if (cs->c[best[p]].t < tmin)
+                tmin = cs->c[best[p]].t;
+        }
+    for (size_t p = 0; p < nparts; p++)
+        if (best[p] != SIZE_MAX) {
+            r[nr].part = p;
+            r[nr].cand = best[p];
+            r[nr].key = score_eamc_part_eff (
+                cs->c[best[p]].e, emin, cs->c[best[p]].t, tmin, pol->t_weight);
+            nr++;
+        }
+    qsort (r, nr, sizeof (*r), ranked_cmp);
+    for (size_t i = 0; i < nr; i++) {
+        int nice = 0;
+        if (pol->kind == POL_EAMC_PRIO || pol->kind == POL_EAMC_PRIO_V)
+            nice = (int)i * MS_NICE_STEP;
+        /* PriorityInc-V: "the priority is lowered if the evaluated metric
+         * is below a certain threshold ... 35% from the optimal part_eff"
+         * (seeds/000 6.4.2): such entries go to the bottom of the queue. */
+        if (pol->kind == POL_EAMC_PRIO_V && i > 0
+            && r[i].key > (1 + pol->v_threshold) * r[0].key)
+            nice = MS_MAX_CHOICES * MS_NICE_STEP;
+        add_choice (d, cs, r[i].cand, nice);
+    }
+}
+
+static void
+decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                  const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+{
+    size_t nparts = conf->nparts;
+    double tbest = INFINITY, emin = INFINITY, wtmin = INFINITY;
+    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    size_t nok = 0, fastest = SIZE_MAX;
+    ranked_t r[64] = { { 0, 0, 0 } };
+    size_t nr = 0;
+
+    double rcap = INFINITY;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].t < tbest) {
+            tbest = cs->c[i].t;
+            fastest = i;
+        }
+    /* The best predicted response (wait plus runtime) among candidates
+     * within the slowdown cap. */
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].t_hi <= pol->max_slowdown * tbest
+            && cs->c[i].w + cs->c[i].t_hi < rcap)
+            rcap = cs->c[i].w + cs->c[i].t_hi;
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        const ms_partconf_t *pc = &conf->parts[c->part];
+        /* The maximum slowdown against the best candidate, on the upper
+         * bound of T (DESIGN.md 4.3); a slower candidate is still allowed
+         * when it would end before any candidate within the cap could (the
+         * job is not held for a busy fast partition while another is
+         * free). */
+        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap)
+            continue;
+        /* The partition's power cap: what runs there now plus this job
+         * must stay under it. */
+        if (pol->power_caps && pc->power_cap_w > 0 && view) {
+            int nodes = (int)lround (c->e / (c->p * c->t));
+            double idle = conf->archs[pc->arch].idle_power_w;
+            if (view_power (view, c->part) + nodes * (c->p - idle)
+                > pc->power_cap_w)
+                continue;
+        }
+        ok[i] = true;
+        nok++;
+    }
+    if (!nok && fastest != SIZE_MAX) {
+        ok[fastest] = true;
+        nok = 1;
+    }
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i]) {
+            if (cs->c[i].e < emin)
+                emin = cs->c[i].e;
+            if (pol->wait_weight * cs->c[i].w + cs->c[i].t < wtmin)
+                wtmin = pol->wait_weight * cs->c[i].w + cs->c[i].t;
+        }
+    for (size_t p = 0; p < nparts && p < 64; p++) {
+        double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
+        size_t bi = SIZE_MAX;
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p) {
+                if (cs->c[i].e < ep)
+                    ep = cs->c[i].e;
+                if (cs->c[i].t < tp)
+                    tp = cs->c[i].t;
+                wp = cs->c[i].w;
+            }
+        if (!isfinite (ep))
+            continue;
+        /* The frequency on p: energy against runtime, where the runtime's
+         * weight grows with the partition's congestion (predicted wait
+         * over the job's runtime): a slower clock on a busy partition
+         * delays every job queued behind it, on an idle one only itself. */
+        g = 1 + pol->congestion * wp / tp;
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p) {
+                double s = pol->w_energy * cs->c[i].e / ep
+                           + (1 - pol->w_energy) * g * cs->c[i].t / tp;
+                if (s <= bf) {
+                    bf = s;
+                    bi = i;
+                }
+            }
+        r[nr].part = p;
+        r[nr].cand = bi;
+        r[nr].key = score_metasched (
+            cs->c[bi].e, emin, pol->wait_weight * cs->c[bi].w + cs->c[bi].t,
+            wtmin, pol->w_energy);
+        nr++;
+    }
+    qsort (r, nr, sizeof (*r), ranked_cmp);
+    for (size_t i = 0; i < nr; i++) {
+        if (i > 0 && r[i].key > (1 + pol->sibling_slack) * r[0].key)
+            break;
+        add_choice (d, cs, r[i].cand,
+                    i == 0 || pol->sibling_same_class ? 0 : MS_NICE_STEP);
+    }
+    free (ok);
+}
+
+void
+policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
+               const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+{
+    size_t nparts = conf->nparts > 64 ? 64 : conf->nparts;
+    size_t best[64];
+
+    d->n = 0;
+    if (!cs->n)
+        return;
+    switch (pol->kind) {
+    case POL_BASE: {
+        size_t opt = policy_optimal_partition (cs, nparts);
+        /* The nominal frequency: the highest-listed candidate there. */
+        size_t bi = SIZE_MAX;
+        uint32_t bf = 0;
+        for (size_t i = 0; i < cs->n; i++)
+            if (cs->c[i].part == opt
+                && cs->c[i].f_khz
+                       == conf->archs[conf->parts[opt].arch].nominal_khz)
+                bi = i;
+        for (size_t i = 0; bi == SIZE_MAX && i < cs->n; i++)
+            if (cs->c[i].part == opt && cs->c[i].f_khz >= bf) {
+                bf = cs->c[i].f_khz;
+                bi = i;
+            }
+        if (bi != SIZE_MAX)
+            add_choice (d, cs, bi, 0);
+        break;
+    }
+    case POL_MIN_RUNTIME:
+    case POL_MIN_ENERGY:
+    case POL_EAR_MIN_ENERGY:
+        per_partition_min (cs, conf, nparts, pol->kind != POL_MIN_RUNTIME,
+                           pol->kind == POL_EAR_MIN_ENERGY ? pol->theta : -1,
+                           best);
+        for (size_t p = 0; p < nparts; p++)
+            if (best[p] != SIZE_MAX)
+                add_choice (d, cs, best[p], 0);
+        break;
+    case POL_EAMC_REORDER:
+    case POL_EAMC_PRIO:
+    case POL_EAMC_PRIO_V:
+        decide_eamc (pol, cs, nparts, d);
+        break;
+    case POL_METASCHED:
+        decide_metasched (pol, conf, cs, view, d);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- the scheduling core ---- */
+
+typedef enum { SJ_QUEUED = 0, SJ_RUNNING, SJ_DONE, SJ_REJECTED } sjstate_t;
+
+typedef struct {
+    uint64_t bid; /* the cluster's job id */
+    double pred_t;
+    uint32_t f_khz;
+    uint16_t part;
+    bool live; /* pending or running on the cluster */
+} sentry_t;
+
+typedef struct {
+    ms_jobdesc_t jd;
+    sjstate_t state;
+    int reroutes;
+    size_t opt_part;
+    size_t run_part;
+    uint32_t run_f;
+    size_t pos;  /* in the pending list */
+    size_t ent0; /* first entry in the core's entry pool */
+    size_t nent;
+} sjob_t;
+
+struct ms_sched {
+    ms_policy_t pol;
+    const ms_siteconf_t *conf;
+    ms_backend_t *const *backends;
+    const ms_predtab_t *tab;
+    ms_view_t *view;
+    sjob_t *jobs; /* index = id - 1 */
+    size_t njobs, cap;
+    sentry_t *ents; /* every entry ever submitted, by job */
+    size_t nents, capents;
+    uint64_t *pending; /* ids of queued jobs */
+    size_t npending, cappending;
+    ms_cands_t cs;
+    ms_schedstats_t st;
+};
+
+ms_sched_t *
+sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
+           ms_backend_t *const *backends, const ms_predtab_t *tab)
+{
+    ms_sched_t *s = ms_xcalloc (1, sizeof (*s));
+    s->pol = *pol;
+    s->conf = conf;
+    s->backends = backends;
+    s->tab = tab;
+    s->view = view_new (conf);
+    return s;
+}
+
+void
+sched_free (ms_sched_t *s)
+{
+    if (!s)
+        return;
+    view_free (s->view);
+    candidates_free (&s->cs);
+    free (s->jobs);
+    free (s->ents);
+    free (s->pending);
+    free (s);
+}
+
+static double
+clock_now (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+pending_add (ms_sched_t *s, sjob_t *j, uint64_t id)
+{
+    if (s->npending == s->cappending) {
+        s->cappending = s->cappending ? s->cappending * 2 : 256;
+        s->pending
+            = ms_xrealloc (s->pending, s->cappending * sizeof (*s->pending));
+    }
+    j->pos = s->npending;
+    s->pending[s->npending++] = id;
+}
+
+static void
+pending_del (ms_sched_t *s, sjob_t *j)
+{
+    uint64_t last = s->pending[--s->npending];
+    if (j->pos < s->npending) {
+        s->pending[j->pos] = last;
+        s->jobs[last - 1].pos = j->pos;
+    }
+}
+
+/* Submit the entries of a decision for job id. */
+static int
+dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
+          ms_error_t *errp)
+{
+    sjob_t *j = &s->jobs[id - 1];
+    char comment[64];
+
+    snprintf (comment, sizeof (comment), "metasched:%llu",
+              (unsigned long long)id);
+    /* A new decision's entries follow in the pool; a re-routed job's old
+     * ones stay behind, cancelled. */
+    if (s->nents + d->n > s->capents) {
+        s->capents = (s->capents + d->n) * 2;
+        s->ents = ms_xrealloc (s->ents, s->capents * sizeof (*s->ents));
+    }
+    j = &s->jobs[id - 1];
+    j->ent0 = s->nents;
+    j->nent = 0;
+    for (size_t k = 0; k < d->n; k++) {
+        const ms_cand_t *c = &s->cs.c[d->c[k].cand];
+        const ms_partconf_t *pc = &s->conf->parts[c->part];
+        ms_backend_t *b = s->backends[pc->cluster];
+        ms_job_request_t req;
+        sim_hint_t hint;
+        uint64_t bid;
+        double limit_s;
+
+        if (!b)
+            continue;
+        /* Time limits scaled with the chosen frequency (DESIGN.md 5): the
+         * user's limit times the upper bound of the predicted slowdown
+         * there, never below the user's own limit. */
+        limit_s = j->jd.limit_s;
+        if (s->pol.scale_limits && limit_s > 0 && j->jd.base_s > 0
+            && c->t_hi > j->jd.base_s)
+            limit_s *= c->t_hi / j->jd.base_s;
+        memset (&req, 0, sizeof (req));
+        memset (&hint, 0, sizeof (hint));
+        hint.job = j->jd.record;
+        hint.pred_runtime_s = c->t;
+        hint.order_time = j->jd.submit;
+        hint.gate = id;
+        hint.rank = d->c[k].rank;
+        req.user = j->jd.user ? j->jd.user : "nobody";
+        req.name = j->jd.name;
+        req.partition = pc->name;
+        req.cpu_freq_khz = c->f_khz;
+        req.time_limit_min = isfinite (limit_s) && limit_s > 0
+                                 ? (uint32_t)ceil (limit_s / 60.0)
+                                 : 0;
+        req.nice = d->c[k].nice;
+        req.comment = comment;
+        req.cwd = "/";
+        req.nodes = j->jd.nodes;
+        req.exclusive = true;
+        req.backend_hint = &hint;
+        if (backend_submit (b, &req, &bid, errp) < 0)
+            return -1;
+        s->st.submits++;
+        sentry_t *e = &s->ents[s->nents++];
+        e->part = (uint16_t)c->part;
+        e->bid = bid;
+        e->f_khz = c->f_khz;
+        e->pred_t = c->t;
+        e->live = true;
+        j->nent++;
+        view_pending_add (s->view, c->part, j->jd.nodes, c->t);
+    }
+    return 0;
+}
+
+int
+sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
+              ms_error_t *errp)
+{
+    ms_decision_t d;
+    sjob_t *j;
+    uint64_t id;
+    double t0 = clock_now ();
+    int rc;
+
+    if (s->njobs == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 1024;
+        s->jobs = ms_xrealloc (s->jobs, s->cap * sizeof (*s->jobs));
+    }
+    id = ++s->njobs;
+    j = &s->jobs[id - 1];
+    memset (j, 0, sizeof (*j));
+    j->jd = *jd;
+    j->run_part = SIZE_MAX;
+    candidates_build (s->tab, jd->app, jd->home, jd->nodes, jd->base_s,
+                      s->pol.kind == POL_METASCHED ? s->view : NULL, now,
+                      &s->cs);
+    j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
+    policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
+    s->st.decisions++;
+    if (!d.n) {
+        j->state = SJ_REJECTED;
+        s->st.rejected++;
+        s->st.decide_s += clock_now () - t0;
+        *idp = 0;
+        return 0;
+    }
+    j->state = SJ_QUEUED;
+    pending_add (s, j, id);
+    rc = dispatch (s, id, &d, now, errp);
+    s->st.decide_s += clock_now () - t0;
+    *idp = id;
+    return rc;
+}
+
+static sentry_t *
+find_entry (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid)
+{
+    if (id == 0 || id > s->njobs)
+        return NULL;
+    sjob_t *j = &s->jobs[id - 1];
+    for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+        if (s->ents[k].part == part && s->ents[k].bid == bid)
+            return &s->ents[k];
+    return NULL;
+}
+
+void
+sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                     double now, double power_w)
+{
+    sentry_t *e = find_entry (s, id, part, bid);
+    sjob_t *j;
+    if (!e)
+        return;
+    j = &s->jobs[id - 1];
+    view_pending_remove (s->view, part, j->jd.nodes, e->pred_t);
+    view_run_start (s->view, part, bid, j->jd.nodes, now + e->pred_t, power_w);
+    if (j->state == SJ_QUEUED)
+        pending_del (s, j);
+    j->state = SJ_RUNNING;
+    j->run_part = part;
+    j->run_f = e->f_khz;
+}
+
+void
+sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid)
+{
+    sentry_t *e = find_entry (s, id, part, bid);
+    if (!e)
+        return;
+    e->live = false;
+    view_run_end (s->view, part, bid);
+    s->jobs[id - 1].state = SJ_DONE;
+}
+
+void
+sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                       bool started)
+{
+    sentry_t *e = find_entry (s, id, part, bid);
+    if (!e || !e->live)
+        return;
+    e->live = false;
+    if (started)
+        view_run_end (s->view, part, bid);
+    else
+        view_pending_remove (s->view, part, s->jobs[id - 1].jd.nodes,
+                             e->pred_t);
+}
+
+int
+sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
+                  uint32_t *f_khz, size_t *opt_part)
+{
+    const sjob_t *j;
+    if (id == 0 || id > s->njobs)
+        return -1;
+    j = &s->jobs[id - 1];
+    *part = j->run_part;
+    *f_khz = j->run_f;
+    *opt_part = j->opt_part;
+    return 0;
+}
+
+/* Re-routing, DESIGN.md 5: a job queued longer than reroute_after_s whose
+ * best candidate now is on a partition where none of its entries is, and
+ * whose predicted wait there is below reroute_gain times the predicted
+ * wait where it is queued, is cancelled and submitted again (keeping its
+ * place in age order), at most max_reroutes times. */
+int
+sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    if (s->pol.reroute_after_s <= 0)
+        return 0;
+    for (size_t i = 0; i < s->npending; i++) {
+        uint64_t id = s->pending[i];
+        sjob_t *j = &s->jobs[id - 1];
+        ms_decision_t d;
+        double wcur = INFINITY, wnew;
+        bool elsewhere = true;
+
+        if (now - j->jd.submit < s->pol.reroute_after_s
+            || j->reroutes >= s->pol.max_reroutes)
+            continue;
+        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
+                          j->jd.base_s, s->view, now, &s->cs);
+        policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
+        if (!d.n)
+            continue;
+        for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+            if (s->ents[k].live) {
+                double w = view_predicted_wait (s->view, s->ents[k].part,
+                                                j->jd.nodes, now);
+                if (w < wcur)
+                    wcur = w;
+                if (s->ents[k].part == d.c[0].part)
+                    elsewhere = false;
+            }
+        wnew = s->cs.c[d.c[0].cand].w;
+        if (!elsewhere || !(wnew < s->pol.reroute_gain * wcur))
+            continue;
+        for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+            if (s->ents[k].live) {
+                const ms_partconf_t *pc = &s->conf->parts[s->ents[k].part];
+                if (backend_cancel (s->backends[pc->cluster], s->ents[k].bid,
+                                    errp)
+                    < 0)
+                    return -1;
+            }
+        j->reroutes++;
+        s->st.rerouted++;
+        if (dispatch (s, id, &d, now, errp) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+size_t
+sched_npending (const ms_sched_t *s)
+{
+    return s->npending;
+}
+
+const ms_schedstats_t *
+sched_stats (const ms_sched_t *s)
+{
+    return &s->st;
+}
+
+const ms_view_t *
+sched_view (const ms_sched_t *s)
+{
+    return s->view;
+}

@@ -1,0 +1,164 @@
+/* policy.h - the scheduling policies and the core that applies them to
+ * clusters through the backend interface only (DESIGN.md 2 and 5).
+ *
+ * A decision is a list of choices (partition, frequency, nice, rank): the
+ * core submits one entry per choice with the same start-gate key (its own
+ * job id), so the first entry to start wins. Every baseline and anchor is a
+ * policy here, so one simulator run compares them side by side:
+ *
+ *   base                 nominal frequency, the job's optimal partition only
+ *                        (EAMC "Base Slurm")
+ *   min_runtime          per partition the f of least T; all partitions,
+ *                        equal priority, in configuration order
+ *   min_energy           the same with the f of least E
+ *   ear_min_energy       least E with T <= (1 + theta) T(nominal) (EAR)
+ *   eamc_reorder         EAMC f_opt and partition order, equal priority
+ *   eamc_priority_inc    the same; the n-th partition of a job gets the
+ *                        n-th priority class (all first choices first)
+ *   eamc_priority_inc_v  the same; entries worse than the best part_eff by
+ *                        more than the threshold (35%) go to the bottom
+ *   metasched            admin weights between energy and response (wait
+ *                        predicted from the partition's state plus runtime),
+ *                        a maximum slowdown against the best candidate (on
+ *                        the upper bound of T), per-partition power caps;
+ *                        siblings on partitions scoring within a slack of
+ *                        the best, in a lower priority class; re-routing of
+ *                        jobs that waited too long.
+ */
+#ifndef MS_POLICY_H
+#define MS_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metasched/core/candidates.h"
+#include "metasched/common/error.h"
+#include "partitions/backend.h"
+#include "partitions/clusterconf.h"
+
+typedef enum {
+    POL_BASE = 0,
+    POL_MIN_RUNTIME,
+    POL_MIN_ENERGY,
+    POL_EAR_MIN_ENERGY,
+    POL_EAMC_REORDER,
+    POL_EAMC_PRIO,
+    POL_EAMC_PRIO_V,
+    POL_METASCHED,
+    POL_NKINDS
+} ms_polkind_t;
+
+/* One priority class of entries: Slurm's nice steps between classes. */
+#define MS_NICE_STEP 10000
+#define MS_MAX_CHOICES 8
+
+typedef struct {
+    ms_polkind_t kind;
+    char label[48];          /* the name in tables: kind and parameters */
+    double theta;            /* ear_min_energy, default 0.1 */
+    double t_weight;         /* EAMC, default 1 */
+    double v_threshold;      /* EAMC PriorityInc-V, default 0.35 */
+    double w_energy;         /* metasched: weight of energy, default 0.5 */
+    double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
+                                unless it ends earlier than all within */
+    double sibling_slack;    /* metasched: siblings within this of best */
+    double wait_weight;      /* metasched: weight of W^ in the response
+                                term (1) */
+    double congestion;       /* metasched: time weight grows by this times
+                                W/T of the partition (frequency choice) */
+    bool sibling_same_class; /* metasched: siblings at the first's priority */
+    double reroute_after_s;  /* metasched: re-route after this wait; 0 off */
+    double reroute_gain;     /* ...when predicted start elsewhere < gain*W */
+    int max_reroutes;
+    bool power_caps;   /* metasched: honour power_cap_w */
+    bool scale_limits; /* time limit times T_hi(p, f) / T(home, nominal),
+                          never below the user's limit */
+} ms_policy_t;
+
+const char *policy_kind_name (ms_polkind_t k);
+int policy_kind_parse (const char *s, ms_polkind_t *k);
+/* Defaults of kind k, with its label. */
+void policy_init (ms_policy_t *pol, ms_polkind_t k);
+/* Rebuild the label after changing parameters. */
+void policy_relabel (ms_policy_t *pol);
+
+typedef struct {
+    size_t part;
+    size_t cand; /* index into the candidates */
+    int nice;
+    int rank;
+} ms_choice_t;
+
+typedef struct {
+    ms_choice_t c[MS_MAX_CHOICES];
+    size_t n;
+} ms_decision_t;
+
+/* The EAMC-favoured partition of a job (equation 6.5 with t_weight 1 at
+ * each partition's f_opt): "its optimal partition". SIZE_MAX if none. */
+size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
+
+/* Decide for one job; cs must carry predicted waits for metasched. An
+ * empty decision means the job fits nowhere. */
+void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                    const ms_cands_t *cs, const ms_view_t *view,
+                    ms_decision_t *d);
+
+/* ---- the scheduling core: decide, dispatch, follow, re-route ---- */
+
+typedef struct ms_sched ms_sched_t;
+
+/* A job as the core receives it. */
+typedef struct {
+    const void *record; /* handed to the backend as the job model */
+    const char *user;
+    const char *name;
+    int nodes;
+    size_t app;     /* index into the prediction table */
+    size_t home;    /* home partition (index into conf->parts) */
+    double base_s;  /* predicted length at the home's nominal f */
+    double limit_s; /* the user's time limit there; 0: none */
+    double submit;  /* first submit time (queue order) */
+} ms_jobdesc_t;
+
+typedef struct {
+    uint64_t decisions;
+    uint64_t submits;  /* entries submitted */
+    uint64_t rejected; /* jobs that fit nowhere */
+    uint64_t rerouted;
+    double decide_s; /* time spent deciding and dispatching */
+} ms_schedstats_t;
+
+/* backends[i] is cluster i's backend (conf->clusters order). */
+ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                       ms_backend_t *const *backends, const ms_predtab_t *tab);
+void sched_free (ms_sched_t *s);
+
+/* Decide and dispatch one job now; *idp is the core's id (the start-gate
+ * key), 0 when rejected. */
+int sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
+                  uint64_t *idp, ms_error_t *errp);
+
+/* What the core learns of its entries (from the simulator's listener or,
+ * in the daemon, from polling backend_jobs). */
+void sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                          double now, double power_w);
+void sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid);
+void sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part,
+                            uint64_t bid, bool started);
+
+/* Chosen partition and frequency of a started job, its optimal partition
+ * and the predicted runtime. */
+int sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
+                      uint32_t *f_khz, size_t *opt_part);
+
+/* Re-route pending jobs that waited longer than the policy allows and
+ * would start much earlier elsewhere (cancel and resubmit, bounded). */
+int sched_reroute (ms_sched_t *s, double now, ms_error_t *errp);
+size_t sched_npending (const ms_sched_t *s);
+
+const ms_schedstats_t *sched_stats (const ms_sched_t *s);
+const ms_view_t *sched_view (const ms_sched_t *s);
+
+#endif /* MS_POLICY_H */

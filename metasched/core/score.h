@@ -1,0 +1,32 @@
+/* score.h - the scores that rank candidates (DESIGN.md 5).
+ *
+ * EAMC (seeds/000 section 6.4, equations 6.4 and 6.5, as DESIGN.md 5 reads
+ * them):
+ *   frequency per partition  f_opt = argmin (E/Emin)^2 + (w_t T/Tmin)^2,
+ *                            Emin, Tmin over that partition's frequencies;
+ *   partition efficiency     part_eff = E/Emin + w_t T/Tmin at f_opt,
+ *                            Emin, Tmin over the job's partitions.
+ * metasched:
+ *   score = w_E E/Emin + w_T (W + T)/(W + T)min over all candidates.
+ */
+#ifndef MS_SCORE_H
+#define MS_SCORE_H
+
+#include <stddef.h>
+
+#include "metasched/core/candidates.h"
+
+double score_eamc_dist (double e, double emin, double t, double tmin,
+                        double t_weight);
+double score_eamc_part_eff (double e, double emin, double t, double tmin,
+                            double t_weight);
+double score_metasched (double e, double emin, double wt, double wtmin,
+                        double w_energy);
+
+/* Per partition of cs: the index into cs->c of the candidate with the
+ * EAMC-optimal frequency (SIZE_MAX where the job has none). best has room
+ * for nparts entries. */
+void score_eamc_fopt (const ms_cands_t *cs, size_t nparts, double t_weight,
+                      size_t *best);
+
+#endif /* MS_SCORE_H */

@@ -1,0 +1,48 @@
+/* daemon.h - metaschedd's scheduling cycle (doc/daemon.md): leadership,
+ * reconciliation, cluster state, decisions with the policy code the
+ * simulator runs, exactly-once dispatch, following jobs on the clusters,
+ * re-routing, priority boost, siblings, refits.
+ */
+#ifndef MS_DAEMON_H
+#define MS_DAEMON_H
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "metasched/api/api.h"
+#include "metasched/daemon/dconf.h"
+#include "metasched/common/error.h"
+
+typedef struct ms_daemon ms_daemon_t;
+
+/* The advisory lock that makes one instance the leader. */
+#define DAEMON_LOCK_CLASS 0x6d73 /* "ms" */
+#define DAEMON_LOCK_OBJ 1
+
+/* Logging: stderr or syslog (dconf "log"); never tokens or passwords. */
+void daemon_log_open (dconf_log_t where);
+void daemon_log (int prio, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
+/* Connect to PostgreSQL and to every cluster: an unreachable database or
+ * slurmrestd, a database behind this program's schema, are refused here
+ * with the reason (naming the config's file:line). dc must outlive d. */
+int daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp);
+
+/* The API's hooks (ctx: the daemon). */
+const ms_api_hooks_t *daemon_api_hooks (void);
+
+/* Run cycles until *stop or *reload becomes non-zero; the cycle under way
+ * is finished first. Returns 0. */
+int daemon_run (ms_daemon_t *d, volatile sig_atomic_t *stop,
+                volatile sig_atomic_t *reload);
+
+/* Wake the cycle now (from any thread). */
+void daemon_kick (ms_daemon_t *d);
+
+bool daemon_is_leader (const ms_daemon_t *d);
+
+void daemon_free (ms_daemon_t *d);
+
+#endif /* MS_DAEMON_H */

@@ -1,0 +1,54 @@
+# metasched/daemon/daemon.mk: metaschedd: its configuration, the scheduling cycle
+# and the cycle's statements (see doc/daemon.md); the daemon's tests and
+# the decision benchmark. The API server is metasched/libmsapi.a
+# (api.mk).
+DAEMON_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS) \
+	$(GSL_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) -DMS_BINDIR='"$(bindir)"'
+
+noinst_LIBRARIES += metasched/libmsdaemon.a
+metasched_libmsdaemon_a_SOURCES = \
+	metasched/daemon/dconf.c metasched/daemon/dconf.h \
+	metasched/daemon/daemon.c metasched/daemon/daemon.h \
+	db/queue.c db/queue.h
+metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
+
+DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \
+	metasched/libmscore.a partitions/libsim.a partitions/libpartitions.a \
+	predictor/libpredictor.a metasched/libmscommon.a \
+	$(MHD_LIBS) $(MUNGE_LIBS) $(PQ_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) \
+	$(GSL_LIBS) -lpthread -lm
+
+sbin_PROGRAMS += metasched/metaschedd
+metasched_metaschedd_SOURCES = metasched/daemon/metaschedd.c
+metasched_metaschedd_CFLAGS = $(DAEMON_CFLAGS)
+metasched_metaschedd_LDADD = $(DAEMON_LIBS)
+
+dist_man_MANS += doc/metaschedd.8 doc/metaschedd.conf.5
+dist_doc_DATA += doc/daemon.md
+EXTRA_DIST += metasched/daemon/metaschedd.service
+
+# ---- tests on the test bed ----
+TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.sh \
+	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh \
+	tests/integration/test_siblings.sh tests/integration/test_daemon_down.sh \
+	tests/integration/test_daemon_pg.sh tests/integration/test_daemon_learn.sh \
+	tests/integration/test_daemon_boost.sh
+EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
+	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
+	tests/integration/test_daemon_ha.sh tests/integration/test_siblings.sh \
+	tests/integration/test_daemon_down.sh tests/integration/test_daemon_pg.sh \
+	tests/integration/test_daemon_learn.sh tests/integration/test_daemon_boost.sh
+
+# benchmark (`make bench`): a cycle's decisions against one submit
+EXTRA_PROGRAMS += bench/bench_decide
+bench_programs += bench/bench_decide
+bench_bench_decide_SOURCES = bench/bench_decide.c tests/testbed_env.c \
+	tests/testbed_env.h
+bench_bench_decide_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(CURL_CFLAGS) \
+	$(JANSSON_CFLAGS) $(CHECK_CFLAGS)
+bench_bench_decide_LDADD = metasched/libmscore.a partitions/libsim.a \
+	partitions/libpartitions.a predictor/libpredictor.a \
+	metasched/libmscommon.a $(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) \
+	$(CHECK_LIBS) -lm
+CLEANFILES += bench/bench_decide
+EXTRA_DIST += metasched/daemon/README

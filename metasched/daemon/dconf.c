@@ -1,0 +1,469 @@
+/* dconf.c - read metaschedd's configuration (see dconf.h). The format and
+ * the error style are those of partitions/clusterconf.c. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "metasched/daemon/dconf.h"
+#include "metasched/common/ini.h"
+#include "metasched/common/util.h"
+
+#define DCONF_MAX_BYTES (1024 * 1024)
+#define DCONF_SCRIPT_MAX (1024 * 1024) /* jobs.script's own limit */
+
+struct parser {
+    const char *name;
+    int line;
+    bool in_daemon;
+    bool seen[32];
+    ms_dconf_t *c;
+};
+
+static int perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+static int
+perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+
+    va_start (ap, fmt);
+    vsnprintf (msg, sizeof (msg), fmt, ap);
+    va_end (ap);
+    return ms_err (errp, MS_ERR_INPUT, "%s:%d: %s", p->name, p->line, msg);
+}
+
+static int
+parse_bool (struct parser *p, const char *key, const char *val, bool *out,
+            ms_error_t *errp)
+{
+    if (!strcasecmp (val, "yes") || !strcasecmp (val, "true")
+        || !strcmp (val, "1") || !strcasecmp (val, "on"))
+        *out = true;
+    else if (!strcasecmp (val, "no") || !strcasecmp (val, "false")
+             || !strcmp (val, "0") || !strcasecmp (val, "off"))
+        *out = false;
+    else
+        return perr (p, errp, "%s: '%s' is not a boolean (yes or no)", key,
+                     val);
+    return 0;
+}
+
+static int
+parse_seconds (struct parser *p, const char *key, const char *val, double min,
+               double max, double *out, ms_error_t *errp)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod (val, &end);
+    if (errno || end == val || *end != '\0' || !isfinite (v))
+        return perr (p, errp, "%s: '%s' is not a number of seconds", key, val);
+    if (v < min || v > max)
+        return perr (p, errp, "%s: %g is out of range [%g, %g]", key, v, min,
+                     max);
+    *out = v;
+    return 0;
+}
+
+static int
+parse_path (struct parser *p, const char *key, const char *val, char *out,
+            size_t len, ms_error_t *errp)
+{
+    if (val[0] != '/')
+        return perr (p, errp, "%s: '%s' must be an absolute path", key, val);
+    if (strlen (val) >= len)
+        return perr (p, errp, "%s: longer than %zu bytes", key, len - 1);
+    ms_strlcpy (out, val, len);
+    return 0;
+}
+
+static bool
+valid_admin (const char *s)
+{
+    if (*s == '@')
+        s++;
+    if (!*s || strlen (s) > 64)
+        return false;
+    for (; *s; s++)
+        if (!isalnum ((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.'
+            && *s != '$')
+            return false;
+    return true;
+}
+
+static void
+free_admins (ms_dconf_t *c)
+{
+    for (size_t i = 0; i < c->nadmin_users; i++)
+        free (c->admin_users[i]);
+    for (size_t i = 0; i < c->nadmin_groups; i++)
+        free (c->admin_groups[i]);
+    free (c->admin_users);
+    free (c->admin_groups);
+    c->admin_users = c->admin_groups = NULL;
+    c->nadmin_users = c->nadmin_groups = 0;
+}
+
+static int
+parse_admins (struct parser *p, char *val, ms_error_t *errp)
+{
+    ms_dconf_t *c = p->c;
+    char *save = NULL;
+
+    free_admins (c);
+    for (char *tok = strtok_r (val, ", \t", &save); tok;
+         tok = strtok_r (NULL, ", \t", &save)) {
+        if (!valid_admin (tok))
+            return perr (p, errp, "admins: '%s' is not a user or @group name",
+                         tok);
+        c->admin_users = ms_xrealloc (c->admin_users,
+                                      (c->nadmin_users + 1) * sizeof (char *));
+        c->admin_users[c->nadmin_users++] = ms_xstrdup (tok);
+        if (*tok == '@') {
+            c->admin_groups = ms_xrealloc (
+                c->admin_groups, (c->nadmin_groups + 1) * sizeof (char *));
+            c->admin_groups[c->nadmin_groups++] = ms_xstrdup (tok + 1);
+        }
+    }
+    return 0;
+}
+
+/* "host:port" with a port number */
+static int
+parse_listen (struct parser *p, const char *val, ms_error_t *errp)
+{
+    const char *colon = strrchr (val, ':');
+    char *end;
+    long port;
+
+    if (!colon || colon == val)
+        return perr (p, errp, "listen: '%s' is not HOST:PORT", val);
+    errno = 0;
+    port = strtol (colon + 1, &end, 10);
+    if (errno || end == colon + 1 || *end || port < 0 || port > 65535)
+        return perr (p, errp, "listen: '%s': bad port", val);
+    if (strlen (val) >= sizeof (p->c->listen))
+        return perr (p, errp, "listen: too long");
+    ms_strlcpy (p->c->listen, val, sizeof (p->c->listen));
+    return 0;
+}
+
+static const char *const keys[] = {
+    "clusters_conf",
+    "database",
+    "password_file",
+    "socket",
+    "listen",
+    "munge_socket",
+    "admins",
+    "allow_partition",
+    "metrics_public",
+    "cycle_s",
+    "leader_takeover_s",
+    "refit_s",
+    "collect_wrapper",
+    "collect_config",
+    "api_server_for_jobs",
+    "log",
+    "max_script_bytes",
+    NULL,
+};
+
+static int
+set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
+{
+    ms_dconf_t *c = p->c;
+    int k;
+
+    for (k = 0; keys[k] && strcmp (keys[k], key); k++)
+        ;
+    if (!keys[k])
+        return perr (p, errp, "unknown key '%s' in [daemon]", key);
+    if (p->seen[k])
+        return perr (p, errp, "%s: given twice", key);
+    p->seen[k] = true;
+
+    if (!strcmp (key, "clusters_conf")) {
+        c->clusters_conf_line = p->line;
+        return parse_path (p, key, val, c->clusters_conf,
+                           sizeof (c->clusters_conf), errp);
+    }
+    if (!strcmp (key, "database")) {
+        if (strlen (val) >= sizeof (c->database))
+            return perr (p, errp, "database: longer than %zu bytes",
+                         sizeof (c->database) - 1);
+        /* a password belongs in password_file or a pgpass file, never in
+         * a file that is not 0600 and ends up in messages */
+        if (strstr (val, "password=") || strstr (val, "password ="))
+            return perr (p, errp,
+                         "database: the connection string holds a password; "
+                         "put it in password_file (0600) or a pgpass file");
+        ms_strlcpy (c->database, val, sizeof (c->database));
+        c->database_line = p->line;
+        return 0;
+    }
+    if (!strcmp (key, "password_file")) {
+        c->password_file_line = p->line;
+        return parse_path (p, key, val, c->password_file,
+                           sizeof (c->password_file), errp);
+    }
+    if (!strcmp (key, "socket")) {
+        if (!strcmp (val, "none")) {
+            c->socket[0] = '\0';
+            return 0;
+        }
+        if (strlen (val) >= 108)
+            return perr (p, errp,
+                         "socket: a unix socket path has at most "
+                         "107 bytes");
+        return parse_path (p, key, val, c->socket, sizeof (c->socket), errp);
+    }
+    if (!strcmp (key, "listen"))
+        return parse_listen (p, val, errp);
+    if (!strcmp (key, "munge_socket"))
+        return parse_path (p, key, val, c->munge_socket,
+                           sizeof (c->munge_socket), errp);
+    if (!strcmp (key, "admins"))
+        return parse_admins (p, val, errp);
+    if (!strcmp (key, "allow_partition"))
+        return parse_bool (p, key, val, &c->allow_partition, errp);
+    if (!strcmp (key, "metrics_public"))
+        return parse_bool (p, key, val, &c->metrics_public, errp);
+    if (!strcmp (key, "cycle_s"))
+        return parse_seconds (p, key, val, 0.05, 3600, &c->cycle_s, errp);
+    if (!strcmp (key, "leader_takeover_s"))
+        return parse_seconds (p, key, val, 1, 3600, &c->leader_takeover_s,
+                              errp);
+    if (!strcmp (key, "refit_s")) {
+        if (parse_seconds (p, key, val, 0, 365 * 86400.0, &c->refit_s, errp)
+            < 0)
+            return -1;
+        if (c->refit_s > 0 && c->refit_s < 60)
+            return perr (p, errp,
+                         "refit_s: %g is below 60 (0 turns refits "
+                         "off)",
+                         c->refit_s);
+        return 0;
+    }
+    if (!strcmp (key, "collect_wrapper")) {
+        c->collect_wrapper_line = p->line;
+        return parse_path (p, key, val, c->collect_wrapper,
+                           sizeof (c->collect_wrapper), errp);
+    }
+    if (!strcmp (key, "collect_config"))
+        return parse_path (p, key, val, c->collect_config,
+                           sizeof (c->collect_config), errp);
+    if (!strcmp (key, "api_server_for_jobs")) {
+        if (strncmp (val, "unix:/", 6) && strncmp (val, "http://", 7))
+            return perr (p, errp,
+                         "api_server_for_jobs: '%s' is not unix:/PATH or "
+                         "http://HOST:PORT",
+                         val);
+        if (strlen (val) >= sizeof (c->api_server_for_jobs))
+            return perr (p, errp, "api_server_for_jobs: too long");
+        ms_strlcpy (c->api_server_for_jobs, val,
+                    sizeof (c->api_server_for_jobs));
+        return 0;
+    }
+    if (!strcmp (key, "log")) {
+        if (!strcmp (val, "stderr"))
+            c->log = DCONF_LOG_STDERR;
+        else if (!strcmp (val, "syslog"))
+            c->log = DCONF_LOG_SYSLOG;
+        else
+            return perr (p, errp, "log: '%s' is not one of stderr, syslog",
+                         val);
+        return 0;
+    }
+    if (!strcmp (key, "max_script_bytes")) {
+        char *end;
+        unsigned long long v;
+        errno = 0;
+        v = strtoull (val, &end, 10);
+        if (errno || end == val || *end || val[0] == '-')
+            return perr (p, errp, "max_script_bytes: '%s' is not an integer",
+                         val);
+        if (v < 16 || v > DCONF_SCRIPT_MAX)
+            return perr (p, errp,
+                         "max_script_bytes: %llu is out of range [16, %d]", v,
+                         DCONF_SCRIPT_MAX);
+        c->max_script_bytes = (size_t)v;
+        return 0;
+    }
+    return perr (p, errp, "unknown key '%s' in [daemon]", key);
+}
+
+static void
+defaults (ms_dconf_t *c, const char *name)
+{
+    ms_strlcpy (c->path, name, sizeof (c->path));
+    ms_strlcpy (c->socket, DCONF_DEFAULT_SOCKET, sizeof (c->socket));
+    c->cycle_s = 10;
+    c->leader_takeover_s = 10;
+    c->refit_s = 3600;
+    snprintf (c->collect_wrapper, sizeof (c->collect_wrapper), "%s",
+              MS_BINDIR "/metasched-collect");
+    c->log = DCONF_LOG_STDERR;
+    c->max_script_bytes = DCONF_SCRIPT_MAX;
+}
+
+int
+dconf_parse (const char *text, size_t len, const char *name, ms_dconf_t **confp,
+             ms_error_t *errp)
+{
+    struct parser p = { .name = name };
+    ms_ini_t ini;
+    int rc = 0;
+
+    p.c = ms_xcalloc (1, sizeof (*p.c));
+    defaults (p.c, name);
+    ms_ini_init (&ini, text, len, name);
+    while (rc == 0) {
+        char *key, *val;
+        ms_ini_event_t ev = ms_ini_next (&ini, &key, &val, errp);
+
+        p.line = ini.line;
+        if (ev == MS_INI_END)
+            break;
+        if (ev == MS_INI_ERROR) {
+            rc = -1;
+            break;
+        }
+        if (ev == MS_INI_SECTION) {
+            if (strcmp (key, "daemon")) {
+                rc = perr (&p, errp, "unknown section [%s] (expected [daemon])",
+                           key);
+                break;
+            }
+            p.in_daemon = true;
+            continue;
+        }
+        if (!p.in_daemon) {
+            rc = perr (&p, errp, "key '%s' outside of the [daemon] section",
+                       key);
+            break;
+        }
+        rc = set_key (&p, key, val, errp);
+    }
+    if (rc == 0 && !p.c->clusters_conf[0])
+        rc = ms_err (errp, MS_ERR_INPUT, "%s: [daemon] needs clusters_conf",
+                     name);
+    if (rc == 0 && !p.c->database[0])
+        rc = ms_err (errp, MS_ERR_INPUT, "%s: [daemon] needs database", name);
+    if (rc == 0 && !p.c->socket[0] && !p.c->listen[0])
+        rc = ms_err (errp, MS_ERR_INPUT,
+                     "%s: socket = none needs a listen address", name);
+    if (rc == 0 && !p.c->api_server_for_jobs[0]) {
+        if (p.c->socket[0])
+            snprintf (p.c->api_server_for_jobs,
+                      sizeof (p.c->api_server_for_jobs), "unix:%s",
+                      p.c->socket);
+        else
+            snprintf (p.c->api_server_for_jobs,
+                      sizeof (p.c->api_server_for_jobs), "http://%s",
+                      p.c->listen);
+    }
+    if (rc < 0) {
+        dconf_free (p.c);
+        return -1;
+    }
+    *confp = p.c;
+    return 0;
+}
+
+int
+dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp)
+{
+    char *text;
+    size_t len;
+    int rc;
+
+    if (ms_read_file (path, DCONF_MAX_BYTES, &text, &len, errp) < 0)
+        return -1;
+    rc = dconf_parse (text, len, path, confp, errp);
+    free (text);
+    return rc;
+}
+
+/* A secret file must be a regular file of mode 0600 or stricter. */
+static int
+check_secret (const char *file, int line, const char *key, const char *path,
+              ms_error_t *errp)
+{
+    struct stat st;
+
+    if (stat (path, &st) < 0)
+        return ms_err (errp, MS_ERR_INPUT, "%s:%d: %s: %s: %s", file, line, key,
+                       path, strerror (errno));
+    if (!S_ISREG (st.st_mode))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s:%d: %s: %s is not a regular file", file, line, key,
+                       path);
+    if (st.st_mode & 077)
+        return ms_err (errp, MS_ERR_AUTH,
+                       "%s:%d: %s: %s has mode %04o; a secret file must be "
+                       "0600 (chmod 600 %s)",
+                       file, line, key, path, (unsigned)(st.st_mode & 07777),
+                       path);
+    return 0;
+}
+
+int
+dconf_check (ms_dconf_t *c, ms_error_t *errp)
+{
+    ms_error_t e;
+
+    if (c->password_file[0]
+        && check_secret (c->path, c->password_file_line, "password_file",
+                         c->password_file, errp)
+               < 0)
+        return -1;
+    /* a passfile named in the conninfo: the same rule */
+    if (db_check_passfile (c->database, &e) < 0)
+        return ms_err (errp, e.kind, "%s:%d: database: %s", c->path,
+                       c->database_line, e.text);
+    clusterconf_free (c->site);
+    c->site = NULL;
+    if (clusterconf_load (c->clusters_conf, &c->site, &e) < 0)
+        return ms_err (errp, e.kind, "%s:%d: clusters_conf: %s", c->path,
+                       c->clusters_conf_line, e.text);
+    for (size_t i = 0; i < c->site->nclusters; i++) {
+        const ms_clusterconf_t *cl = &c->site->clusters[i];
+        if (cl->backend != MS_BACKEND_SLURMREST)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s:%d: [cluster %s]: metaschedd drives real "
+                           "clusters only (backend = slurmrest)",
+                           c->site->path, cl->line, cl->name);
+        if (check_secret (c->site->path, cl->line, "token_file", cl->token_file,
+                          errp)
+            < 0)
+            return -1;
+    }
+    if (access (c->collect_wrapper, X_OK) < 0)
+        return ms_err (errp, MS_ERR_INPUT, "%s:%d: collect_wrapper: %s: %s",
+                       c->path, c->collect_wrapper_line, c->collect_wrapper,
+                       strerror (errno));
+    return 0;
+}
+
+void
+dconf_free (ms_dconf_t *c)
+{
+    if (!c)
+        return;
+    free_admins (c);
+    clusterconf_free (c->site);
+    free (c);
+}

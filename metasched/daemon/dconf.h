@@ -1,0 +1,79 @@
+/* dconf.h - metaschedd's own configuration (doc/metaschedd.conf.5), in
+ * the INI-like format of clusters.conf:
+ *
+ *   [daemon]
+ *   clusters_conf     = /etc/metasched/clusters.conf
+ *   database          = host=/run/postgresql dbname=metasched user=ms_daemon
+ *   password_file     = /etc/metasched/db.password     # 0600, optional
+ *   socket            = /run/metasched/metaschedd.sock
+ *   listen            = 127.0.0.1:6830                 # optional
+ *   munge_socket      = /run/munge/munge.socket.2      # optional
+ *   admins            = root, alice, @wheel
+ *   allow_partition   = no
+ *   metrics_public    = no
+ *   cycle_s           = 10
+ *   leader_takeover_s = 10
+ *   refit_s           = 3600
+ *   collect_wrapper   = /usr/bin/metasched-collect
+ *   collect_config    = /etc/metasched/collect.conf    # optional
+ *   api_server_for_jobs = unix:/run/metasched/metaschedd.sock
+ *   log               = stderr                          # or syslog
+ *   max_script_bytes  = 1048576
+ *
+ * dconf_load only parses (errors "file:line: key: ..."); dconf_check then
+ * looks at what the values name: the cluster configuration, secret files
+ * and their modes. Reachability is the daemon's business (daemon_new).
+ */
+#ifndef MS_DCONF_H
+#define MS_DCONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metasched/common/error.h"
+#include "partitions/clusterconf.h"
+
+#define DCONF_DEFAULT_PATH MS_SYSCONFDIR "/metasched/metaschedd.conf"
+#define DCONF_DEFAULT_SOCKET "/run/metasched/metaschedd.sock"
+
+typedef enum { DCONF_LOG_STDERR = 0, DCONF_LOG_SYSLOG } dconf_log_t;
+
+typedef struct {
+    char path[MS_PATH_MAX];
+    char clusters_conf[MS_PATH_MAX];
+    int clusters_conf_line;
+    char database[1024]; /* libpq conninfo (no password in it) */
+    int database_line;
+    char password_file[MS_PATH_MAX]; /* "" : none */
+    int password_file_line;
+    char socket[MS_PATH_MAX];       /* "" : none */
+    char listen[128];               /* "" : none */
+    char munge_socket[MS_PATH_MAX]; /* "" : libmunge's default */
+    char **admin_users;             /* names and "@group" */
+    size_t nadmin_users;
+    char **admin_groups; /* the groups, without '@' */
+    size_t nadmin_groups;
+    bool allow_partition;
+    bool metrics_public;
+    double cycle_s;
+    double leader_takeover_s;
+    double refit_s; /* 0: never */
+    char collect_wrapper[MS_PATH_MAX];
+    int collect_wrapper_line;
+    char collect_config[MS_PATH_MAX]; /* "": the wrapper's default */
+    char api_server_for_jobs[MS_PATH_MAX + 16];
+    dconf_log_t log;
+    size_t max_script_bytes;
+    ms_siteconf_t *site; /* dconf_check: the clusters */
+} ms_dconf_t;
+
+/* Parse path into *confp (defaults for keys not given). */
+int dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp);
+int dconf_parse (const char *text, size_t len, const char *name,
+                 ms_dconf_t **confp, ms_error_t *errp);
+/* Load the cluster configuration, check the password file and every
+ * cluster's token file (regular, 0600), and the wrapper (executable). */
+int dconf_check (ms_dconf_t *conf, ms_error_t *errp);
+void dconf_free (ms_dconf_t *conf);
+
+#endif /* MS_DCONF_H */

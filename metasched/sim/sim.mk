@@ -1,0 +1,32 @@
+# metasched/sim/sim.mk: the simulation driver, libmssim.a: the seeded
+# workload generator, the event loop over partitions/libsim.a's modelled
+# clusters, the metrics of DESIGN.md 6 and the plots (doc/simulator.md);
+# `metasched simulate` (admin/cmd_simulate.c) runs it.
+noinst_LIBRARIES += metasched/libmssim.a
+metasched_libmssim_a_SOURCES = \
+	metasched/sim/workload.c metasched/sim/workload.h \
+	metasched/sim/metrics.c metasched/sim/metrics.h \
+	metasched/sim/simulate.c metasched/sim/simulate.h \
+	metasched/sim/plot.c metasched/sim/plot.h
+metasched_libmssim_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+
+# What a test of the core or the simulator links after its own objects.
+SIM_TEST_LIBS = metasched/libmssim.a metasched/libmscore.a partitions/libsim.a \
+	$(TEST_LIBS)
+
+check_PROGRAMS += tests/unit/test_sim
+tests_unit_test_sim_SOURCES = tests/unit/test_sim.c tests/testutil.h
+tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_sim
+
+EXTRA_PROGRAMS += bench/bench_sim
+bench_bench_sim_SOURCES = bench/bench_sim.c
+bench_bench_sim_LDADD = metasched/libmssim.a metasched/libmscore.a \
+	partitions/libsim.a partitions/libpartitions.a predictor/libpredictor.a \
+	metasched/libmscommon.a $(GSL_LIBS) -lm
+bench_programs += bench/bench_sim
+
+dist_man_MANS += doc/metasched-simulate.1
+dist_doc_DATA += doc/simulator.md doc/evaluation.md
+EXTRA_DIST += doc/eval metasched/sim/README

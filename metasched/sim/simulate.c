@@ -1,0 +1,445 @@
+/* simulate.c - one simulated run (see simulate.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "metasched/sim/simulate.h"
+#include "metasched/common/util.h"
+
+void
+simulate_setup_init (ms_simsetup_t *su)
+{
+    memset (su, 0, sizeof (*su));
+    su->backfill = SIM_EASY;
+    su->seed = 1;
+    su->noise_t = 0.05;
+    su->noise_p = 0.02;
+    su->reroute_period_s = 600;
+}
+
+typedef struct {
+    const ms_simsetup_t *su;
+    ms_sched_t *sched;
+    ms_jobrec_t *recs;
+    char violation[256];
+} run_t;
+
+/* The truth, see simulate.h. */
+static int
+truth (void *arg, const void *job, size_t part, uint32_t f_khz, double *rt,
+       double *pw, ms_error_t *errp)
+{
+    const ms_simsetup_t *su = arg;
+    const ms_wjob_t *j = job;
+    const ms_predtab_t *tab = su->tab;
+    const ms_predent_t *ref, *d;
+    int fi = clusterconf_freq_index (
+        &su->conf->archs[su->conf->parts[part].arch], f_khz);
+    uint64_t h;
+
+    if (fi < 0 || j->app < 0 || (size_t)j->app >= tab->napps)
+        return ms_err (errp, MS_ERR_INPUT, "no profile for job %llu",
+                       (unsigned long long)j->id);
+    d = predtab_get (tab, (size_t)j->app, part, (size_t)fi);
+    ref = predtab_get (tab, (size_t)j->app, su->home, tab->nominal[su->home]);
+    if (!d->ok || !ref->ok)
+        return ms_err (errp, MS_ERR_MISSING, "app %s has no profile on %s",
+                       tab->apps[j->app], su->conf->parts[part].name);
+    h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
+    /* On the home architecture at nominal frequency the workload's runtime
+     * is the truth itself: no noise there. */
+    if (su->conf->parts[part].arch == su->conf->parts[su->home].arch
+        && (size_t)fi == tab->nominal[su->home])
+        *rt = j->runtime;
+    else
+        *rt = j->runtime * d->t / ref->t
+              * exp (su->noise_t * ms_hash_normal (h));
+    *pw = d->p * exp (su->noise_p * ms_hash_normal (ms_hash64 (h ^ 0x50)));
+    return 0;
+}
+
+static void violation (run_t *r, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
+static void
+violation (run_t *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->violation[0])
+        return;
+    va_start (ap, fmt);
+    vsnprintf (r->violation, sizeof (r->violation), fmt, ap);
+    va_end (ap);
+}
+
+static void
+listen (void *arg, const sim_event_t *ev)
+{
+    run_t *r = arg;
+    uint64_t id = ev->hint->gate;
+    const ms_wjob_t *wj = ev->hint->job;
+    size_t wi = (size_t)(wj - r->su->wl->jobs);
+    ms_jobrec_t *rec = &r->recs[wi];
+
+    switch (ev->type) {
+    case SIM_EV_START:
+        sched_entry_started (r->sched, id, ev->part, ev->id, ev->t,
+                             ev->power_w);
+        rec->starts++;
+        rec->start = ev->t;
+        rec->part = ev->part;
+        rec->f_khz = ev->f_khz;
+        rec->nodes = ev->nodes;
+        if (ev->t < rec->submit)
+            violation (r, "job started at %.0f before its submit %.0f", ev->t,
+                       rec->submit);
+        break;
+    case SIM_EV_END:
+        sched_entry_ended (r->sched, id, ev->part, ev->id);
+        rec->ends++;
+        rec->end = ev->t;
+        rec->energy_j = ev->energy_j;
+        rec->killed = ev->killed;
+        break;
+    case SIM_EV_CANCEL:
+        sched_entry_cancelled (r->sched, id, ev->part, ev->id, ev->started);
+        if (ev->started)
+            violation (r, "a running job was cancelled at %.0f", ev->t);
+        break;
+    }
+}
+
+int
+simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
+              ms_jobrec_t *recs, ms_summary_t *sum, ms_error_t *errp)
+{
+    const ms_workload_t *wl = su->wl;
+    const ms_siteconf_t *conf = su->conf;
+    simworld_t *w;
+    ms_backend_t **backends;
+    run_t r;
+    struct timespec w0, w1;
+    double next_check = INFINITY, t0 = wl->njobs ? wl->jobs[0].submit : 0;
+    size_t i = 0, step = wl->njobs / 100 + 1;
+    bool tty = su->progress && isatty (2);
+    char uname[32];
+    int rc = 0;
+
+    clock_gettime (CLOCK_MONOTONIC, &w0);
+    memset (&r, 0, sizeof (r));
+    r.su = su;
+    r.recs = recs;
+    if (simworld_new (conf, su->backfill, truth, (void *)su, &w, errp) < 0)
+        return -1;
+    backends = ms_xcalloc (conf->nclusters + 1, sizeof (*backends));
+    for (size_t c = 0; c < conf->nclusters; c++)
+        backends[c] = simworld_backend (w, c);
+    r.sched = sched_new (pol, conf, backends, su->tab);
+    simworld_set_listener (w, listen, &r);
+    for (size_t k = 0; k < wl->njobs; k++) {
+        memset (&recs[k], 0, sizeof (recs[k]));
+        recs[k].submit = wl->jobs[k].submit;
+        recs[k].part = SIZE_MAX;
+        recs[k].opt_part = SIZE_MAX;
+        recs[k].nodes = wl->jobs[k].nodes;
+    }
+    if (pol->reroute_after_s > 0 && su->reroute_period_s > 0)
+        next_check = t0 + su->reroute_period_s;
+    /* The event loop: jump to the next arrival or re-route check; the
+     * simulated clusters process their own events (job ends) up to it. */
+    for (;;) {
+        double ta = i < wl->njobs ? wl->jobs[i].submit : INFINITY;
+        double t;
+        if (i >= wl->njobs && !sched_npending (r.sched))
+            next_check = INFINITY;
+        t = ta < next_check ? ta : next_check;
+        if (!isfinite (t))
+            break;
+        simworld_advance (w, t);
+        if (t == next_check) {
+            if (sched_reroute (r.sched, t, errp) < 0) {
+                rc = -1;
+                break;
+            }
+            simworld_schedule (w);
+            next_check += su->reroute_period_s;
+            if (i >= wl->njobs && !isfinite (simworld_next_event (w)))
+                next_check = INFINITY;
+        }
+        while (i < wl->njobs && wl->jobs[i].submit == t) {
+            const ms_wjob_t *wj = &wl->jobs[i];
+            ms_jobdesc_t jd;
+            uint64_t id;
+            memset (&jd, 0, sizeof (jd));
+            snprintf (uname, sizeof (uname), "user%lld", (long long)wj->user);
+            jd.record = wj;
+            jd.user = uname;
+            jd.nodes = wj->nodes;
+            jd.app = (size_t)wj->app;
+            jd.home = su->home;
+            jd.base_s = (su->exact_estimates || wj->req_time <= 0)
+                            ? wj->runtime
+                            : wj->req_time;
+            jd.submit = wj->submit;
+            jd.limit_s = wj->req_time > 0 ? wj->req_time : 0;
+            if (sched_submit (r.sched, &jd, t, &id, errp) < 0) {
+                rc = -1;
+                break;
+            }
+            if (!id)
+                recs[i].rejected = true;
+            else
+                sched_job_choice (r.sched, id, &(size_t){ 0 }, &(uint32_t){ 0 },
+                                  &recs[i].opt_part);
+            i++;
+            if (tty && i % step == 0)
+                fprintf (stderr, "\r%s: %zu/%zu jobs submitted", su->progress,
+                         i, wl->njobs);
+        }
+        if (rc < 0)
+            break;
+        simworld_schedule (w);
+    }
+    if (rc == 0)
+        simworld_drain (w);
+    if (tty)
+        fprintf (stderr, "\r%*s\r", 60, "");
+    clock_gettime (CLOCK_MONOTONIC, &w1);
+
+    /* Invariants, DESIGN.md 6 and issue 4. */
+    if (rc == 0) {
+        if (simworld_violations (w))
+            violation (&r, "a partition was over-allocated %zu times",
+                       simworld_violations (w));
+        for (size_t k = 0; k < wl->njobs && !r.violation[0]; k++) {
+            const ms_jobrec_t *x = &recs[k];
+            if (x->rejected)
+                continue;
+            if (x->starts != 1 || x->ends != 1)
+                violation (&r, "job %zu started %d times and ended %d times",
+                           k + 1, x->starts, x->ends);
+            else if (x->end < x->start)
+                violation (&r, "a job ended at %.0f before its start %.0f",
+                           x->end, x->start);
+        }
+        if (r.violation[0])
+            rc = ms_err (errp, MS_ERR_INPUT, "%s: invariant broken: %s",
+                         pol->label, r.violation);
+    }
+    if (rc == 0) {
+        const ms_schedstats_t *st = sched_stats (r.sched);
+        memset (sum, 0, sizeof (*sum));
+        ms_strlcpy (sum->label, pol->label, sizeof (sum->label));
+        sum->decisions_per_s
+            = st->decide_s > 0 ? st->decisions / st->decide_s : 0;
+        sum->wall_s
+            = (w1.tv_sec - w0.tv_sec) + (w1.tv_nsec - w0.tv_nsec) * 1e-9;
+        sum->rerouted = st->rerouted;
+        metrics_summarize (conf, recs, wl->njobs, sum);
+    }
+    sched_free (r.sched);
+    simworld_free (w);
+    free (backends);
+    return rc;
+}
+
+/* ---- the built-in configurations (doc/examples/sim-*.conf; a test
+ * checks that both say the same) ---- */
+static const char conf_default[]
+    = "# sim-default.conf - the embedded default of `metasched simulate` (the\n"
+      "# program carries this text; this file is the same, to read and edit).\n"
+      "#\n"
+      "# Three simulated clusters, one per Xeon partition of Table 6.1 of the "
+      "EAMC\n"
+      "# chapter (D'Amico 2021): p1 = 2x Platinum 8168, p2 = 2x Gold 6254,\n"
+      "# p3 = 2x Gold 6148, with their frequency ranges. The per-app figures "
+      "come\n"
+      "# from the predictor's copy of that table. Idle powers are this "
+      "example's\n"
+      "# assumption (the table gives none).\n"
+      "[architecture skx8168]\n"
+      "description     = 2x Intel Xeon Platinum 8168 (Table 6.1 p1)\n"
+      "cores_per_node  = 48\n"
+      "frequencies_khz = 1200000-2700000/100000\n"
+      "nominal_khz     = 2700000\n"
+      "idle_power_w    = 110\n"
+      "\n"
+      "[architecture clx6254]\n"
+      "description     = 2x Intel Xeon Gold 6254 (Table 6.1 p2)\n"
+      "cores_per_node  = 36\n"
+      "frequencies_khz = 1200000-3100000/100000\n"
+      "nominal_khz     = 3100000\n"
+      "idle_power_w    = 100\n"
+      "\n"
+      "[architecture skx6148]\n"
+      "description     = 2x Intel Xeon Gold 6148 (Table 6.1 p3)\n"
+      "cores_per_node  = 40\n"
+      "frequencies_khz = 1000000-2400000/100000\n"
+      "nominal_khz     = 2400000\n"
+      "idle_power_w    = 90\n"
+      "\n"
+      "[cluster alpha]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition alpha/batch]\n"
+      "architecture = skx8168\n"
+      "nodes        = 128\n"
+      "\n"
+      "[cluster beta]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition beta/compute]\n"
+      "architecture = clx6254\n"
+      "nodes        = 96\n"
+      "\n"
+      "[cluster gamma]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition gamma/short]\n"
+      "architecture = skx6148\n"
+      "nodes        = 96\n"
+      "power_cap_w  = 30000\n";
+
+static const char conf_eamc[]
+    = "# sim-eamc.conf - the EAMC reproduction (seeds/000 section 6.5): two\n"
+      "# partitions of 512 nodes with the two node models of the EAR learning\n"
+      "# phase in ../shared/data/profiles/eamc-2hw (module 0 \"normal\", "
+      "module 1\n"
+      "# \"normal2\"). Idle powers are an assumption: the source gives none, "
+      "and\n"
+      "# they only enter the system energy.\n"
+      "[architecture normal]\n"
+      "description     = 2x Intel Xeon Platinum 8168 (EAMC p1)\n"
+      "cores_per_node  = 48\n"
+      "frequencies_khz = 1200000-2700000/100000\n"
+      "nominal_khz     = 2700000\n"
+      "idle_power_w    = 110\n"
+      "\n"
+      "[architecture normal2]\n"
+      "description     = 2x Intel Xeon Gold 6254 (EAMC p2)\n"
+      "cores_per_node  = 36\n"
+      "frequencies_khz = 1200000-3100000/100000\n"
+      "nominal_khz     = 3100000\n"
+      "idle_power_w    = 100\n"
+      "\n"
+      "[cluster eamc]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition eamc/p1]\n"
+      "architecture = normal\n"
+      "nodes        = 512\n"
+      "\n"
+      "[partition eamc/p2]\n"
+      "architecture = normal2\n"
+      "nodes        = 512\n";
+
+static const char conf_kth[]
+    = "# sim-kth.conf - the KTH-SP2 trace (100 nodes, one processor each) as "
+      "the\n"
+      "# home workload of a three-cluster system: its home partition has the\n"
+      "# trace's 100 nodes, two newer clusters add 64 nodes each. "
+      "Architectures as\n"
+      "# in sim-default.conf (Table 6.1).\n"
+      "[architecture skx8168]\n"
+      "cores_per_node  = 48\n"
+      "frequencies_khz = 1200000-2700000/100000\n"
+      "nominal_khz     = 2700000\n"
+      "idle_power_w    = 110\n"
+      "\n"
+      "[architecture clx6254]\n"
+      "cores_per_node  = 36\n"
+      "frequencies_khz = 1200000-3100000/100000\n"
+      "nominal_khz     = 3100000\n"
+      "idle_power_w    = 100\n"
+      "\n"
+      "[architecture skx6148]\n"
+      "cores_per_node  = 40\n"
+      "frequencies_khz = 1000000-2400000/100000\n"
+      "nominal_khz     = 2400000\n"
+      "idle_power_w    = 90\n"
+      "\n"
+      "[cluster home]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition home/batch]\n"
+      "architecture = skx8168\n"
+      "nodes        = 100\n"
+      "\n"
+      "[cluster beta]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition beta/compute]\n"
+      "architecture = clx6254\n"
+      "nodes        = 64\n"
+      "\n"
+      "[cluster gamma]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition gamma/short]\n"
+      "architecture = skx6148\n"
+      "nodes        = 64\n";
+
+static const char conf_curie[]
+    = "# sim-curie.conf - the CEA Curie sample (93,312 processors, 16 per "
+      "node:\n"
+      "# 5,832 nodes) as the home workload of a three-cluster system, with "
+      "two\n"
+      "# newer clusters of 2,048 nodes. Architectures as in sim-default.conf.\n"
+      "[architecture skx8168]\n"
+      "cores_per_node  = 48\n"
+      "frequencies_khz = 1200000-2700000/100000\n"
+      "nominal_khz     = 2700000\n"
+      "idle_power_w    = 110\n"
+      "\n"
+      "[architecture clx6254]\n"
+      "cores_per_node  = 36\n"
+      "frequencies_khz = 1200000-3100000/100000\n"
+      "nominal_khz     = 3100000\n"
+      "idle_power_w    = 100\n"
+      "\n"
+      "[architecture skx6148]\n"
+      "cores_per_node  = 40\n"
+      "frequencies_khz = 1000000-2400000/100000\n"
+      "nominal_khz     = 2400000\n"
+      "idle_power_w    = 90\n"
+      "\n"
+      "[cluster curie]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition curie/thin]\n"
+      "architecture = skx8168\n"
+      "nodes        = 5832\n"
+      "\n"
+      "[cluster beta]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition beta/compute]\n"
+      "architecture = clx6254\n"
+      "nodes        = 2048\n"
+      "\n"
+      "[cluster gamma]\n"
+      "backend = simulated\n"
+      "\n"
+      "[partition gamma/short]\n"
+      "architecture = skx6148\n"
+      "nodes        = 2048\n";
+
+const char *
+simulate_builtin_config (const char *scenario)
+{
+    if (!strcmp (scenario, "default"))
+        return conf_default;
+    if (!strcmp (scenario, "eamc"))
+        return conf_eamc;
+    if (!strcmp (scenario, "kth"))
+        return conf_kth;
+    if (!strcmp (scenario, "curie"))
+        return conf_curie;
+    return NULL;
+}

@@ -1,0 +1,55 @@
+/* simulate.h - one simulated run: a workload through one policy on the
+ * simulated clusters of a site configuration (DESIGN.md 6).
+ *
+ * The truth. A job's real runtime on partition p at f is its workload
+ * runtime (nominal frequency, home architecture) times the app's profile
+ * ratio T_app(p, f) / T_app(home, nominal), times a per-job, per-partition
+ * lognormal factor exp (noise_t * N(0, 1)) (none on the home architecture at
+ * its nominal frequency, where the workload's runtime is the truth); its
+ * per-node power is the profile's P_app(p, f) times exp (noise_p * N(0, 1)).
+ * The profile is the predictor's own model (the only per-app figures there
+ * are), so the noise is what makes the predictions imperfect; the draws are
+ * hashes of the seed, the job and the partition, the same for every policy.
+ *
+ * Every run checks its invariants (no partition over-allocated, start >=
+ * submit, every job that was not rejected starts and ends exactly once) and
+ * fails with MS_ERR_INPUT naming the first violation.
+ */
+#ifndef MS_SIMULATE_H
+#define MS_SIMULATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metasched/core/candidates.h"
+#include "metasched/common/error.h"
+#include "metasched/sim/metrics.h"
+#include "metasched/core/policy.h"
+#include "metasched/sim/workload.h"
+#include "partitions/simcluster.h"
+
+typedef struct {
+    const ms_siteconf_t *conf;
+    const ms_predtab_t *tab;
+    const ms_workload_t *wl;
+    size_t home; /* home partition */
+    sim_backfill_t backfill;
+    uint64_t seed;
+    double noise_t, noise_p;
+    bool exact_estimates; /* base the predictions on the true runtime */
+    double reroute_period_s;
+    const char *progress; /* label for a progress line on stderr, or NULL */
+} ms_simsetup_t;
+
+void simulate_setup_init (ms_simsetup_t *su);
+
+/* Run pol; recs has wl->njobs entries; sum gets the metrics (label set). */
+int simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
+                  ms_jobrec_t *recs, ms_summary_t *sum, ms_error_t *errp);
+
+/* The text of a built-in cluster configuration: "default", "eamc", "kth"
+ * or "curie" (the same as doc/examples/sim-NAME.conf); NULL if unknown. */
+const char *simulate_builtin_config (const char *scenario);
+
+#endif /* MS_SIMULATE_H */

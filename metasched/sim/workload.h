@@ -1,0 +1,88 @@
+/* workload.h - the jobs a simulation replays: from an SWF trace or from
+ * the seeded generator of the embedded default, each with an app.
+ *
+ * A job's runtime is its runtime at the nominal frequency on the home
+ * partition's architecture (DESIGN.md 6); the simulator scales it by the
+ * app's profile to other architectures and frequencies. A job keeps its
+ * node count on every partition.
+ */
+#ifndef MS_WORKLOAD_H
+#define MS_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metasched/common/error.h"
+#include "partitions/swf.h"
+
+typedef struct {
+    uint64_t id;      /* 1..n in submit order */
+    int64_t trace_id; /* job number in the trace (or id) */
+    double submit;    /* s since the first submit */
+    int nodes;
+    double runtime;  /* s, nominal frequency, home architecture */
+    double req_time; /* the user's time limit, s; <= 0: none */
+    int64_t user;
+    int64_t exe; /* executable number, -1 unknown */
+    int app;     /* index into the app list; -1 until assigned */
+} ms_wjob_t;
+
+typedef struct {
+    ms_wjob_t *jobs;
+    size_t njobs;
+    size_t dropped; /* trace jobs without a runtime or a size */
+    size_t clipped; /* trace jobs larger than max_nodes, made max_nodes */
+} ms_workload_t;
+
+/* The workload generator of the embedded default (doc/simulator.md):
+ *   arrivals  Poisson with a daily cycle: the rate at hour h of the day is
+ *             the mean rate times 1 + day_amp * cos (2 pi (h - 14) / 24);
+ *   sizes     nodes = round (lognormal) with the given mean and sigma_nodes,
+ *             clipped to [1, max_nodes];
+ *   runtimes  lognormal with the given mean and sigma_runtime, clipped to
+ *             [min_runtime_s, max_runtime_s];
+ *   limits    runtime times a factor uniform in [1, est_factor_max],
+ *             rounded up to 5 minutes, as users overestimate.
+ * Every draw comes from one seeded generator: same seed, same workload. */
+typedef struct {
+    uint64_t seed;
+    size_t njobs;
+    double mean_interarrival_s;
+    double day_amp;
+    double mean_nodes, sigma_nodes;
+    int max_nodes;
+    double mean_runtime_s, sigma_runtime;
+    double min_runtime_s, max_runtime_s;
+    double est_factor_max;
+    int nusers;
+} ms_genparams_t;
+
+void workload_gen_defaults (ms_genparams_t *gp);
+int workload_generate (const ms_genparams_t *gp, ms_workload_t **wlp,
+                       ms_error_t *errp);
+
+/* Jobs of an SWF trace: processors become nodes by cores_per_node (the
+ * home system's); jobs without a runtime or processor count are dropped
+ * (counted); jobs larger than max_nodes are clipped (counted). The trace is
+ * repeated `replicate` times (1: once), copy k shifted by k times the
+ * trace's span, so a bigger workload keeps the trace's shape. */
+int workload_from_swf (const swf_trace_t *t, int cores_per_node, int max_nodes,
+                       size_t replicate, ms_workload_t **wlp, ms_error_t *errp);
+
+/* Give every job an app: app i with probability weights[i] (normalised).
+ * Where jobs have executables, the same executable gets the same app (the
+ * draw is a hash of the seed and the executable); otherwise a hash of the
+ * seed and the job id. */
+void workload_assign_apps (ms_workload_t *wl, const double *weights,
+                           size_t napps, uint64_t seed);
+
+void workload_free (ms_workload_t *wl);
+
+/* Deterministic helpers shared by the simulator's truth. */
+uint64_t ms_hash64 (uint64_t x);
+/* Uniform in (0, 1) from a 64-bit hash. */
+double ms_hash_unit (uint64_t h);
+/* Standard normal from two hashes (Box-Muller). */
+double ms_hash_normal (uint64_t h);
+
+#endif /* MS_WORKLOAD_H */
