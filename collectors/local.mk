@@ -22,7 +22,7 @@ collectors_libcollect_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 COLLECT_LIBS = collectors/libcollect.a metasched/libmsclient.a \
 	metasched/libmsapi.a db/libmsdb.a \
 	partitions/libpartitions.a predictor/libpredictor.a \
-	metasched/libmscommon.a $(MUNGE_LIBS)
+	metasched/libmscommon.a $(MUNGE_LIBS) $(CRYPTO_LIBS)
 
 bin_PROGRAMS += collectors/metasched-collect
 # `metasched-collect --metasched db|collect ...` reaches the admin
@@ -46,7 +46,7 @@ metasched_metasched_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
 COLLECT_TEST_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS)
 COLLECT_TEST_LIBS = collectors/libcollect.a metasched/libmsclient.a \
 	metasched/libmsapi.a db/libmsdb.a $(TEST_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
-	$(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS)
+	$(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS)
 
 check_PROGRAMS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi \
 	tests/unit/test_rapl_nodeside

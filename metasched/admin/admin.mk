@@ -20,7 +20,8 @@ metasched_metasched_LDADD = \
 	metasched/libmscore.a \
 	partitions/libsim.a partitions/libpartitions.a predictor/libpredictor.a \
 	metasched/libmscommon.a \
-	$(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) $(GSL_LIBS) -lm
+	$(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(GSL_LIBS) \
+	-lm
 
 TESTS += tests/integration/test_report.sh tests/integration/test_config.sh
 EXTRA_DIST += tests/integration/test_report.sh tests/integration/test_config.sh

@@ -2,8 +2,9 @@
 # MUNGE authentication, the job request parser, the settings and the job
 # store, as metasched/libmsapi.a for metaschedd (daemon.mk links it:
 # libmsapi.a, then db/libmsdb.a and $(SIM_TEST_LIBS)-like core libraries,
-# $(MHD_LIBS) $(MUNGE_LIBS) $(PQ_LIBS) $(JANSSON_LIBS) -lpthread); its tests
-# and the request parser's fuzz target.
+# $(MHD_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(PQ_LIBS) $(JANSSON_LIBS)
+# -lpthread); its tests and the request parser's fuzz target. The request
+# digest is libcrypto's SHA-256 (sha256.c only spells it in hex).
 noinst_LIBRARIES += metasched/libmsapi.a
 metasched_libmsapi_a_SOURCES = \
 	metasched/api/api.c metasched/api/api.h \
@@ -13,10 +14,10 @@ metasched_libmsapi_a_SOURCES = \
 	metasched/api/apireq.c metasched/api/apireq.h \
 	db/jobs.c db/jobs.h
 metasched_libmsapi_a_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) \
-	$(PQ_CFLAGS) $(JANSSON_CFLAGS)
+	$(PQ_CFLAGS) $(JANSSON_CFLAGS) $(CRYPTO_CFLAGS)
 
 API_LIBS = metasched/libmsapi.a db/libmsdb.a $(SIM_TEST_LIBS) \
-	$(MHD_LIBS) $(MUNGE_LIBS) $(PQ_LIBS) -lpthread
+	$(MHD_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(PQ_LIBS) -lpthread
 API_TEST_CFLAGS = $(TEST_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) $(PQ_CFLAGS)
 
 check_PROGRAMS += tests/unit/test_sha256

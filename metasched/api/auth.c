@@ -42,7 +42,8 @@ ms_auth_payload (const char *method, const char *target, const void *body,
         return ms_err (errp, MS_ERR_INPUT,
                        "request target is empty or holds a space or a "
                        "control character");
-    sha256_hex (body ? body : "", body ? len : 0, hex);
+    if (sha256_hex (body ? body : "", body ? len : 0, hex, errp) < 0)
+        return -1;
     n = snprintf (out, outlen, PAYLOAD_PREFIX " %s %s %s", method, target, hex);
     if (n < 0 || (size_t)n >= outlen)
         return ms_err (errp, MS_ERR_INPUT,

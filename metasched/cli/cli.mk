@@ -10,7 +10,7 @@ metasched_libmsclient_a_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
 # What a program linking the client needs after its own objects.
 MSCLIENT_LIBS = metasched/libmsclient.a metasched/libmsapi.a \
-	metasched/libmscommon.a $(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) -lm
+	metasched/libmscommon.a $(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) -lm
 MSCLIENT_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
 bin_PROGRAMS += metasched/msbatch metasched/msqueue metasched/mscancel

@@ -15,7 +15,7 @@ metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \
 	metasched/libmscore.a partitions/libsim.a partitions/libpartitions.a \
 	predictor/libpredictor.a metasched/libmscommon.a \
-	$(MHD_LIBS) $(MUNGE_LIBS) $(PQ_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) \
+	$(MHD_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(PQ_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) \
 	$(GSL_LIBS) -lpthread -lm
 
 sbin_PROGRAMS += metasched/metaschedd
