@@ -20,9 +20,9 @@ check_PROGRAMS += tests/fuzz/fuzz_swf
 tests_fuzz_fuzz_swf_SOURCES = tests/fuzz/fuzz_swf.c $(FUZZ_STANDALONE)
 tests_fuzz_fuzz_swf_LDADD = partitions/libsim.a $(TEST_LIBS)
 if FUZZING
-EXTRA_PROGRAMS += tests/fuzz/libfuzzer_swf
+noinst_PROGRAMS += tests/fuzz/libfuzzer_swf
 tests_fuzz_libfuzzer_swf_SOURCES = tests/fuzz/fuzz_swf.c
-tests_fuzz_libfuzzer_swf_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_swf_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_libfuzzer_swf_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_libfuzzer_swf_LDADD = partitions/libsim.a $(TEST_LIBS)
 endif

@@ -330,8 +330,8 @@ exchange (ms_client_t *c, const char *method, const char *target,
 /* The error of a non-2xx answer: the server's {"error","field"} where it
  * sent one, else the status and the start of the body. */
 static int
-status_error (ms_client_t *c, const char *method, const char *target,
-              long status, const json_t *reply, const ms_buf_t *ans,
+status_error (const char *server, const char *method, const char *target,
+              long status, const json_t *reply, const char *data, size_t len,
               ms_error_t *errp)
 {
     const char *msg = NULL, *field = NULL;
@@ -348,15 +348,64 @@ status_error (ms_client_t *c, const char *method, const char *target,
     else {
         char snippet[121] = "";
         size_t n = 0;
-        for (size_t i = 0; ans->data && i < ans->len && n < 120; i++)
-            snippet[n++]
-                = isprint ((unsigned char)ans->data[i]) ? ans->data[i] : ' ';
+        for (size_t i = 0; data && i < len && n < 120; i++)
+            snippet[n++] = isprint ((unsigned char)data[i]) ? data[i] : ' ';
         snippet[n] = '\0';
         ms_err (errp, MS_ERR_HTTP, "%s %s at %s: HTTP %ld%s%s", method, target,
-                c->server, status, n ? ": " : "", ms_strtrim (snippet));
+                server, status, n ? ": " : "", ms_strtrim (snippet));
     }
     if (errp)
         errp->http_status = (int)status;
+    return -1;
+}
+
+int
+ms_client_answer (const char *server, const char *method, const char *target,
+                  long status, const char *data, size_t len, json_t **replyp,
+                  ms_error_t *errp)
+{
+    json_t *reply = NULL;
+    json_error_t jerr;
+
+    if (replyp)
+        *replyp = NULL;
+    if (len > 0) {
+        reply = json_loadb (data, len, JSON_DECODE_ANY, &jerr);
+        if (!reply && status >= 200 && status < 300)
+            return ms_err (errp, MS_ERR_PROTOCOL,
+                           "%s %s: metaschedd at %s answered HTTP %ld with a "
+                           "body that is not JSON: %s at byte %d",
+                           method, target, server, status, jerr.text,
+                           jerr.position);
+    } else
+        reply = json_null ();
+    if (status < 200 || status > 299) {
+        status_error (server, method, target, status, reply, data, len, errp);
+        if (replyp)
+            *replyp = reply;
+        else
+            json_decref (reply);
+        return -1;
+    }
+    if (replyp)
+        *replyp = reply;
+    else
+        json_decref (reply);
+    return 0;
+}
+
+int
+ms_client_answer_raw (const char *server, const char *method,
+                      const char *target, long status, const char *data,
+                      size_t len, ms_error_t *errp)
+{
+    json_t *reply;
+
+    if (status >= 200 && status <= 299)
+        return 0;
+    reply = len ? json_loadb (data, len, 0, NULL) : NULL;
+    status_error (server, method, target, status, reply, data, len, errp);
+    json_decref (reply);
     return -1;
 }
 
@@ -368,8 +417,6 @@ ms_client_call (ms_client_t *c, const char *method, const char *target,
     size_t len = 0;
     ms_buf_t ans;
     long status = 0;
-    json_t *reply = NULL;
-    json_error_t jerr;
     int rc;
 
     if (statusp)
@@ -390,34 +437,10 @@ ms_client_call (ms_client_t *c, const char *method, const char *target,
         return -1;
     if (statusp)
         *statusp = status;
-    if (ans.len > 0) {
-        reply = json_loadb (ans.data, ans.len, JSON_DECODE_ANY, &jerr);
-        if (!reply && status >= 200 && status < 300) {
-            ms_err (errp, MS_ERR_PROTOCOL,
-                    "%s %s: metaschedd at %s answered HTTP %ld with a body "
-                    "that is not JSON: %s at byte %d",
-                    method, target, c->server, status, jerr.text,
-                    jerr.position);
-            free (ans.data);
-            return -1;
-        }
-    } else
-        reply = json_null ();
-    if (status < 200 || status > 299) {
-        status_error (c, method, target, status, reply, &ans, errp);
-        free (ans.data);
-        if (replyp)
-            *replyp = reply;
-        else
-            json_decref (reply);
-        return -1;
-    }
+    rc = ms_client_answer (c->server, method, target, status, ans.data, ans.len,
+                           replyp, errp);
     free (ans.data);
-    if (replyp)
-        *replyp = reply;
-    else
-        json_decref (reply);
-    return 0;
+    return rc;
 }
 
 int
@@ -438,11 +461,9 @@ ms_client_call_raw (ms_client_t *c, const char *method, const char *target,
         return -1;
     if (statusp)
         *statusp = status;
-    if (status < 200 || status > 299) {
-        json_t *reply
-            = ans.len ? json_loadb (ans.data, ans.len, 0, NULL) : NULL;
-        status_error (c, method, target, status, reply, &ans, errp);
-        json_decref (reply);
+    if (ms_client_answer_raw (c->server, method, target, status, ans.data,
+                              ans.len, errp)
+        < 0) {
         free (ans.data);
         return -1;
     }

@@ -78,6 +78,19 @@ int ms_client_call_raw (ms_client_t *c, const char *method, const char *target,
                         const char *body, size_t len, long *statusp,
                         char **textp, ms_error_t *errp);
 
+/* How an answer is judged, apart from the transport (ms_client_call and
+ * ms_client_call_raw use them; the fuzz target feeds them arbitrary bytes):
+ * data, len the body as received (not NUL-terminated), status its HTTP
+ * status; server, method and target only name the request in errors.
+ * ms_client_answer returns as ms_client_call does (*replyp as there);
+ * ms_client_answer_raw only judges the status and fills errp. */
+int ms_client_answer (const char *server, const char *method,
+                      const char *target, long status, const char *data,
+                      size_t len, json_t **replyp, ms_error_t *errp);
+int ms_client_answer_raw (const char *server, const char *method,
+                          const char *target, long status, const char *data,
+                          size_t len, ms_error_t *errp);
+
 /* The address the client talks to, as given ("unix:/run/..."). */
 const char *ms_client_address (const ms_client_t *c);
 
