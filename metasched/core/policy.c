@@ -80,6 +80,8 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->max_reroutes = 1;
     pol->power_caps = true;
     pol->scale_limits = true;
+    pol->job_sd = 0.05;
+    pol->limit_z = 4;
     policy_relabel (pol);
 }
 
@@ -109,6 +111,29 @@ policy_optimal_partition (const ms_cands_t *cs, size_t nparts)
             }
         }
     return opt;
+}
+
+double
+policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                    size_t home, double limit_s, double base_s,
+                    const ms_cand_t *c)
+{
+    const ms_partconf_t *hp = &conf->parts[home], *pc = &conf->parts[c->part];
+    double r, sp, h;
+
+    if (!(limit_s > 0) || !isfinite (limit_s))
+        return 0;
+    if (!pol->scale_limits || !(base_s > 0) || !(c->t > 0))
+        return limit_s;
+    if (pc->arch == hp->arch
+        && c->f_khz == conf->archs[hp->arch].nominal_khz)
+        return limit_s;
+    /* The predictor's 90% half-width (log) as an SD, and the job's own
+     * spread around its app, together at limit_z SDs. */
+    sp = c->t_hi > c->t ? log (c->t_hi / c->t) / 1.6448536269514722 : 0;
+    h = pol->limit_z * sqrt (sp * sp + pol->job_sd * pol->job_sd);
+    r = c->t / base_s * exp (h);
+    return r > 1 ? limit_s * r : limit_s;
 }
 
 static void
@@ -491,13 +516,9 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
 
         if (!b)
             continue;
-        /* Time limits scaled with the chosen frequency (DESIGN.md 5): the
-         * user's limit times the upper bound of the predicted slowdown
-         * there, never below the user's own limit. */
-        limit_s = j->jd.limit_s;
-        if (s->pol.scale_limits && limit_s > 0 && j->jd.base_s > 0
-            && c->t_hi > j->jd.base_s)
-            limit_s *= c->t_hi / j->jd.base_s;
+        /* Time limits scaled with the chosen candidate (DESIGN.md 5). */
+        limit_s = policy_entry_limit (&s->pol, s->conf, j->jd.home,
+                                      j->jd.limit_s, j->jd.base_s, c);
         memset (&req, 0, sizeof (req));
         memset (&hint, 0, sizeof (hint));
         hint.job = j->jd.record;

@@ -72,8 +72,15 @@ typedef struct {
     double reroute_gain;     /* ...when predicted start elsewhere < gain*W */
     int max_reroutes;
     bool power_caps;   /* metasched: honour power_cap_w */
-    bool scale_limits; /* time limit times T_hi(p, f) / T(home, nominal),
-                          never below the user's limit */
+    bool scale_limits; /* time limits from the upper bound of the job's
+                          runtime there (policy_entry_limit) */
+    double job_sd;     /* relative SD of one job's runtime around its app's
+                          prediction away from its home architecture and
+                          nominal frequency (0.05; the simulator sets the
+                          truth's noise, a site what its finished jobs
+                          show) */
+    double limit_z;    /* the limit covers the runtime's upper bound at
+                          this many SDs of the log runtime (4) */
 } ms_policy_t;
 
 const char *policy_kind_name (ms_polkind_t k);
@@ -98,6 +105,16 @@ typedef struct {
 /* The EAMC-favoured partition of a job (equation 6.5 with t_weight 1 at
  * each partition's f_opt): "its optimal partition". SIZE_MAX if none. */
 size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
+
+/* The time limit (s) of an entry of a job on candidate c: the user's
+ * limit where the job's length was measured (its home architecture at
+ * nominal frequency); elsewhere the user's limit times the upper bound of
+ * the predicted runtime ratio T(p, f) / T(home, nominal), that bound
+ * covering the predictor's interval and the job's own spread (job_sd) at
+ * limit_z SDs; never below the user's limit. 0 when the job has none. */
+double policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                           size_t home, double limit_s, double base_s,
+                           const ms_cand_t *c);
 
 /* Decide for one job; cs must carry predicted waits for metasched. An
  * empty decision means the job fits nowhere. */

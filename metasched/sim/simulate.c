@@ -140,7 +140,11 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     backends = ms_xcalloc (conf->nclusters + 1, sizeof (*backends));
     for (size_t c = 0; c < conf->nclusters; c++)
         backends[c] = simworld_backend (w, c);
-    r.sched = sched_new (pol, conf, backends, su->tab);
+    /* The spread of a job's runtime around its app's prediction is what a
+     * site learns from its finished jobs; here it is the truth's noise. */
+    ms_policy_t upol = *pol;
+    upol.job_sd = su->noise_t;
+    r.sched = sched_new (&upol, conf, backends, su->tab);
     simworld_set_listener (w, listen, &r);
     for (size_t k = 0; k < wl->njobs; k++) {
         memset (&recs[k], 0, sizeof (recs[k]));

@@ -284,6 +284,46 @@ START_TEST (test_view_wait)
 }
 END_TEST
 
+/* Time limits: the user's own at home nominal; elsewhere the predicted
+ * ratio times exp (limit_z * sqrt (sd_pred^2 + job_sd^2)), never below the
+ * user's limit. */
+START_TEST (test_entry_limit)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_policy_t pol;
+    double l, want;
+
+    two_parts (&cs);
+    policy_init (&pol, POL_METASCHED);
+    pol.job_sd = 0.05;
+    pol.limit_z = 4;
+    /* Home p1 at nominal (2 GHz): base 100 s, the user's 120 s stands. */
+    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[0]) == 120);
+    /* p1 at 1 GHz, no predictor interval: 120 * 1.1 * exp (4 * 0.05). */
+    l = policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
+    want = 120 * 1.1 * exp (0.2);
+    ck_assert_msg (fabs (l - want) < 1e-9, "%g != %g", l, want);
+    /* A 90% interval of +10% joins the job's spread. */
+    cs.c[1].t_hi = 110 * 1.1;
+    l = policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
+    want = 120 * 1.1
+           * exp (4 * sqrt (pow (log (1.1) / 1.6448536269514722, 2) + 0.0025));
+    ck_assert_msg (fabs (l - want) < 1e-9, "%g != %g", l, want);
+    /* Faster than home: never below the user's limit. */
+    cs.c[3].t = cs.c[3].t_hi = 50;
+    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[3]) == 120);
+    /* The same architecture at nominal on another partition: the user's. */
+    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[2]) == 120);
+    /* Scaling off, or no user limit. */
+    pol.scale_limits = false;
+    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]) == 120);
+    ck_assert (policy_entry_limit (&pol, conf, 0, 0, 100, &cs.c[1]) == 0);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
 START_TEST (test_kind_names)
 {
     for (int k = 0; k < POL_NKINDS; k++) {
@@ -310,6 +350,7 @@ main (void)
     tcase_add_test (tc, test_metasched_caps);
     tcase_add_test (tc, test_metasched_wait);
     tcase_add_test (tc, test_view_wait);
+    tcase_add_test (tc, test_entry_limit);
     tcase_add_test (tc, test_kind_names);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
