@@ -104,6 +104,12 @@ parse_line (const char *s, const char *end, const char *name, int line,
         return ms_err (errp, MS_ERR_INPUT,
                        "%s:%d: job number and submit time must be known", name,
                        line);
+    /* the status is a small code (-1, 0 to 5); what is larger would not
+     * fit its int */
+    if (v[10] > 1000000)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s:%d: field 11 (status) %.0f is not a status", name,
+                       line, v[10]);
     j->id = (int64_t)v[0];
     j->submit = v[1];
     j->wait = v[2];

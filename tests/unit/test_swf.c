@@ -83,6 +83,8 @@ START_TEST (test_malformed)
         { "-1 0 0 5 2\n", "t.swf:1: job number and submit time" },
         { "1 0 0 nan 2\n", "t.swf:1: field 4 'nan' is not a number" },
         { "1 0 0 1e400 2\n", "t.swf:1: field 4 '1e400' is not a number" },
+        { "1 0 0 10 2 -1 -1 1 20 -1 29999999999\n",
+          "t.swf:1: field 11 (status) 29999999999 is not a status" },
     };
     for (size_t i = 0; i < sizeof (bad) / sizeof (bad[0]); i++) {
         swf_trace_t *t = NULL;
