@@ -1,11 +1,25 @@
 /* jobspec.c - read a batch job like sbatch does: #SBATCH lines of the
  * script, then the command line. Every error names where it was found:
  * "job.sh:3: --time=abc: ..." for the script, "--time=abc: ..." for the
- * command line. */
+ * command line.
+ *
+ * The lines are read by sbatch's rules: "#SBATCH" (or the old "#SLURM")
+ * at the very start of a line; the directives end at the first line that
+ * is neither blank nor a comment; a line may hold several options; quotes
+ * (' or ") group words, a backslash escapes the next character and an
+ * unquoted '#' starts a comment. The words of all lines are then read
+ * like a command line (an option's value may be the next word), with
+ * getopt_long's rules: --name=value, --name value, -Xvalue, -X value,
+ * unique prefixes of long names, several flags in one word (-HO).
+ *
+ * Every option of sbatch (Slurm 22.05 to 26.05) is in the table below with
+ * what metasched does with it; a refusal says why. */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,41 +30,210 @@
 #include "metasched/common/util.h"
 
 typedef enum {
-    OPT_NODES, OPT_NTASKS, OPT_NTASKS_PER_NODE, OPT_CPUS_PER_TASK, OPT_TIME,
-    OPT_JOB_NAME, OPT_OUTPUT, OPT_ERROR, OPT_INPUT, OPT_CHDIR, OPT_PARTITION,
-    OPT_EXCLUSIVE, OPT_TEST_ONLY, OPT_EXPORT, OPT_APP, OPT_BEGIN,
-} opt_id_t;
+    O_NONE = 0, /* msbatch's own: no effect on the job */
+    O_STR,      /* a string field at off (size bytes) */
+    O_FLAG,     /* a bool field at off */
+    O_COUNT,    /* an int field at off: 1.. */
+    O_COUNT0,   /* an int field at off: 0.. */
+    O_MEM,      /* a uint64_t MiB field at off */
+    O_REFUSE,   /* refused */
+    /* the rest: their own code in apply () */
+    O_NODES, O_TIME, O_TIME_MIN, O_BEGIN, O_DEADLINE, O_DELAY_BOOT,
+    O_OUTPUT_PATH, O_JOB_NAME, O_APP, O_EXCLUSIVE, O_EXPORT, O_MEM_NODE,
+    O_CONSTRAINT, O_NODELIST, O_GRES, O_GPUS, O_ARRAY, O_DEPENDENCY,
+    O_KILL_INV_DEP, O_MAIL_TYPE, O_SIGNAL, O_REQUEUE, O_NO_REQUEUE,
+    O_OPEN_MODE, O_NICE, O_GET_USER_ENV, O_HINT, O_DISTRIBUTION,
+    O_EXTRA_NODE_INFO, O_CORE_SPEC, O_WAIT_ALL_NODES, O_PROPAGATE,
+    O_NO_KILL, O_SWITCHES, O_WRAP,
+} otype_t;
 
-static const struct {
-    const char *name;
-    char shortname;
-    bool has_arg;
-    opt_id_t id;
-} options[] = {
-    { "nodes", 'N', true, OPT_NODES },
-    { "ntasks", 'n', true, OPT_NTASKS },
-    { "ntasks-per-node", 0, true, OPT_NTASKS_PER_NODE },
-    { "cpus-per-task", 'c', true, OPT_CPUS_PER_TASK },
-    { "time", 't', true, OPT_TIME },
-    { "job-name", 'J', true, OPT_JOB_NAME },
-    { "output", 'o', true, OPT_OUTPUT },
-    { "error", 'e', true, OPT_ERROR },
-    { "input", 'i', true, OPT_INPUT },
-    { "chdir", 'D', true, OPT_CHDIR },
-    { "partition", 'p', true, OPT_PARTITION },
-    { "exclusive", 0, false, OPT_EXCLUSIVE },
-    { "test-only", 0, false, OPT_TEST_ONLY },
-    { "export", 0, true, OPT_EXPORT },
-    { "app", 0, true, OPT_APP },
-    { "begin", 0, true, OPT_BEGIN },
+#define F(field) offsetof (ms_jobspec_t, field), sizeof (((ms_jobspec_t *)0)->field)
+#define NOF 0, 0
+
+#define CARRY JOBSPEC_CARRIED
+#define ROUTE JOBSPEC_ROUTED
+#define META JOBSPEC_METASCHED
+#define CMD JOBSPEC_MSBATCH
+#define REFUSE JOBSPEC_REFUSED
+
+#define WHY_CLUSTER "metasched chooses the cluster"
+#define WHY_NEW                                                              \
+    "metasched does not carry it: an option of recent Slurm releases that "  \
+    "the other clusters of a site may not know"
+#define WHY_HOST                                                             \
+    "sbatch reads it on the submitting host; metasched's jobs start "        \
+    "elsewhere"
+
+typedef struct {
+    jobspec_option_t o;
+    otype_t type;
+    size_t off, size;
+} opt_t;
+
+/* sbatch's options (its man page, Slurm 22.05 to 26.05), by name. */
+static const opt_t options[] = {
+    { { "account", 'A', 1, ROUTE, NULL }, O_STR, F (account) },
+    { { "acctg-freq", 0, 1, CARRY, NULL }, O_STR, F (acctg_freq) },
+    { { "app", 0, 1, META, NULL }, O_APP, NOF },
+    { { "array", 'a', 1, META, NULL }, O_ARRAY, NOF },
+    { { "batch", 0, 1, CARRY, NULL }, O_STR, F (batch_features) },
+    { { "bb", 0, 1, REFUSE,
+        "burst buffers are set up per cluster; metasched does not route "
+        "them" },
+      O_REFUSE, NOF },
+    { { "bbf", 0, 1, REFUSE,
+        "burst buffers are set up per cluster; metasched does not route "
+        "them" },
+      O_REFUSE, NOF },
+    { { "begin", 'b', 1, META, NULL }, O_BEGIN, NOF },
+    { { "chdir", 'D', 1, CARRY, NULL }, O_STR, F (chdir) },
+    { { "cluster", 0, 1, REFUSE, WHY_CLUSTER }, O_REFUSE, NOF },
+    { { "cluster-constraint", 0, 1, REFUSE, WHY_CLUSTER }, O_REFUSE, NOF },
+    { { "clusters", 'M', 1, REFUSE, WHY_CLUSTER }, O_REFUSE, NOF },
+    { { "comment", 0, 1, CARRY, NULL }, O_STR, F (comment) },
+    { { "consolidate-segments", 0, 0, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "constraint", 'C', 1, ROUTE, NULL }, O_CONSTRAINT, F (constraint) },
+    { { "container", 0, 1, CARRY, NULL }, O_STR, F (container) },
+    { { "container-id", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "contiguous", 0, 0, CARRY, NULL }, O_FLAG, F (contiguous) },
+    { { "core-spec", 'S', 1, CARRY, NULL }, O_CORE_SPEC, NOF },
+    { { "cores-per-socket", 0, 1, CARRY, NULL }, O_COUNT,
+      F (cores_per_socket) },
+    { { "cpu-freq", 0, 1, REFUSE,
+        "metasched chooses the CPU frequency (its energy policy)" },
+      O_REFUSE, NOF },
+    { { "cpus-per-gpu", 0, 1, ROUTE, NULL }, O_COUNT, F (cpus_per_gpu) },
+    { { "cpus-per-task", 'c', 1, ROUTE, NULL }, O_COUNT, F (cpus_per_task) },
+    { { "deadline", 0, 1, CARRY, NULL }, O_DEADLINE, NOF },
+    { { "delay-boot", 0, 1, CARRY, NULL }, O_DELAY_BOOT, NOF },
+    { { "dependency", 'd', 1, META, NULL }, O_DEPENDENCY, NOF },
+    { { "distribution", 'm', 1, CARRY, NULL }, O_DISTRIBUTION, NOF },
+    { { "error", 'e', 1, CARRY, NULL }, O_OUTPUT_PATH, F (std_err) },
+    { { "exclude", 'x', 1, ROUTE, NULL }, O_NODELIST, F (exclude) },
+    { { "exclusive", 0, 2, ROUTE, NULL }, O_EXCLUSIVE, NOF },
+    { { "export", 0, 1, CARRY, NULL }, O_EXPORT, NOF },
+    { { "export-file", 0, 1, REFUSE, WHY_HOST "; use --export" }, O_REFUSE,
+      NOF },
+    { { "extra", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "extra-node-info", 'B', 1, CARRY, NULL }, O_EXTRA_NODE_INFO, NOF },
+    { { "get-user-env", 0, 2, CARRY, NULL }, O_GET_USER_ENV, NOF },
+    { { "gid", 0, 1, REFUSE,
+        "the job runs as the user and group who submit it" },
+      O_REFUSE, NOF },
+    { { "gpu-bind", 0, 1, CARRY, NULL }, O_STR, F (gpu_bind) },
+    { { "gpu-freq", 0, 1, CARRY, NULL }, O_STR, F (gpu_freq) },
+    { { "gpus", 'G', 1, ROUTE, NULL }, O_GPUS, F (gpus) },
+    { { "gpus-per-node", 0, 1, ROUTE, NULL }, O_GPUS, F (gpus_per_node) },
+    { { "gpus-per-socket", 0, 1, ROUTE, NULL }, O_GPUS, F (gpus_per_socket) },
+    { { "gpus-per-task", 0, 1, ROUTE, NULL }, O_GPUS, F (gpus_per_task) },
+    { { "gres", 0, 1, ROUTE, NULL }, O_GRES, NOF },
+    { { "gres-flags", 0, 1, CARRY, NULL }, O_STR, F (gres_flags) },
+    { { "help", 'h', 0, CMD, NULL }, O_NONE, NOF },
+    { { "hint", 0, 1, CARRY, NULL }, O_HINT, NOF },
+    { { "hold", 'H', 0, CARRY, NULL }, O_FLAG, F (hold) },
+    { { "ignore-pbs", 0, 0, CMD, NULL }, O_NONE, NOF },
+    { { "input", 'i', 1, CARRY, NULL }, O_OUTPUT_PATH, F (std_in) },
+    { { "job-name", 'J', 1, CARRY, NULL }, O_JOB_NAME, NOF },
+    { { "kill-on-invalid-dep", 0, 1, META, NULL }, O_KILL_INV_DEP, NOF },
+    { { "licenses", 'L', 1, CARRY, NULL }, O_STR, F (licenses) },
+    { { "mail-type", 0, 1, CARRY, NULL }, O_MAIL_TYPE, NOF },
+    { { "mail-user", 0, 1, CARRY, NULL }, O_STR, F (mail_user) },
+    { { "mcs-label", 0, 1, CARRY, NULL }, O_STR, F (mcs_label) },
+    { { "mem", 0, 1, ROUTE, NULL }, O_MEM_NODE, NOF },
+    { { "mem-bind", 0, 1, CARRY, NULL }, O_STR, F (mem_bind) },
+    { { "mem-per-cpu", 0, 1, ROUTE, NULL }, O_MEM, F (mem_per_cpu_mb) },
+    { { "mem-per-gpu", 0, 1, ROUTE, NULL }, O_MEM, F (mem_per_gpu_mb) },
+    { { "mem-update", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "mincpus", 0, 1, ROUTE, NULL }, O_COUNT, F (mincpus) },
+    { { "network", 0, 1, CARRY, NULL }, O_STR, F (network) },
+    { { "nice", 0, 2, CARRY, NULL }, O_NICE, NOF },
+    { { "no-kill", 'k', 2, CARRY, NULL }, O_NO_KILL, NOF },
+    { { "no-requeue", 0, 0, CARRY, NULL }, O_NO_REQUEUE, NOF },
+    { { "nodefile", 'F', 1, REFUSE,
+        WHY_HOST "; name the nodes with --nodelist" },
+      O_REFUSE, NOF },
+    { { "nodelist", 'w', 1, ROUTE, NULL }, O_NODELIST, F (nodelist) },
+    { { "nodes", 'N', 1, ROUTE, NULL }, O_NODES, NOF },
+    { { "ntasks", 'n', 1, ROUTE, NULL }, O_COUNT, F (ntasks) },
+    { { "ntasks-per-core", 0, 1, CARRY, NULL }, O_COUNT, F (ntasks_per_core) },
+    { { "ntasks-per-gpu", 0, 1, ROUTE, NULL }, O_COUNT, F (ntasks_per_gpu) },
+    { { "ntasks-per-node", 0, 1, ROUTE, NULL }, O_COUNT, F (ntasks_per_node) },
+    { { "ntasks-per-socket", 0, 1, CARRY, NULL }, O_COUNT,
+      F (ntasks_per_socket) },
+    { { "oom-kill-step", 0, 2, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "open-mode", 0, 1, CARRY, NULL }, O_OPEN_MODE, NOF },
+    { { "output", 'o', 1, CARRY, NULL }, O_OUTPUT_PATH, F (std_out) },
+    { { "overcommit", 'O', 0, CARRY, NULL }, O_FLAG, F (overcommit) },
+    { { "oversubscribe", 's', 0, CARRY, NULL }, O_FLAG, F (oversubscribe) },
+    { { "parsable", 0, 0, CMD, NULL }, O_FLAG, F (parsable) },
+    { { "partition", 'p', 1, ROUTE, NULL }, O_STR, F (partition) },
+    { { "power", 0, 1, REFUSE,
+        "power management flags were removed from Slurm after 22.05" },
+      O_REFUSE, NOF },
+    { { "prefer", 0, 1, CARRY, NULL }, O_CONSTRAINT, F (prefer) },
+    { { "priority", 0, 1, REFUSE,
+        "metasched sets the priorities of its jobs (and only operators "
+        "may set one); use --nice" },
+      O_REFUSE, NOF },
+    { { "profile", 0, 1, CARRY, NULL }, O_STR, F (profile) },
+    { { "propagate", 0, 2, CARRY, NULL }, O_PROPAGATE, NOF },
+    { { "qos", 'q', 1, ROUTE, NULL }, O_STR, F (qos) },
+    { { "quiet", 'Q', 0, CMD, NULL }, O_NONE, NOF },
+    { { "reboot", 0, 0, CARRY, NULL }, O_FLAG, F (reboot) },
+    { { "requeue", 0, 2, CARRY, NULL }, O_REQUEUE, NOF },
+    { { "reservation", 0, 1, ROUTE, NULL }, O_STR, F (reservation) },
+    { { "resources", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "resv-ports", 0, 2, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "runtime", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "segment", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "signal", 0, 1, CARRY, NULL }, O_SIGNAL, NOF },
+    { { "sockets-per-node", 0, 1, CARRY, NULL }, O_COUNT,
+      F (sockets_per_node) },
+    { { "spread-job", 0, 0, CARRY, NULL }, O_FLAG, F (spread_job) },
+    { { "spread-segments", 0, 0, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "stepmgr", 0, 0, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "switches", 0, 1, CARRY, NULL }, O_SWITCHES, NOF },
+    { { "tasks-per-node", 0, 1, ROUTE, NULL }, O_COUNT, F (ntasks_per_node) },
+    { { "test-only", 0, 0, META, NULL }, O_FLAG, F (test_only) },
+    { { "thread-spec", 0, 1, CARRY, NULL }, O_COUNT, F (thread_spec) },
+    { { "threads-per-core", 0, 1, CARRY, NULL }, O_COUNT,
+      F (threads_per_core) },
+    { { "time", 't', 1, ROUTE, NULL }, O_TIME, NOF },
+    { { "time-min", 0, 1, CARRY, NULL }, O_TIME_MIN, NOF },
+    { { "tmp", 0, 1, ROUTE, NULL }, O_MEM, F (tmp_mb) },
+    { { "tres-bind", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "tres-per-task", 0, 1, REFUSE, WHY_NEW "; use --gpus-per-task" },
+      O_REFUSE, NOF },
+    { { "uid", 0, 1, REFUSE, "the job runs as the user who submits it" },
+      O_REFUSE, NOF },
+    { { "usage", 0, 0, CMD, NULL }, O_NONE, NOF },
+    { { "use-min-nodes", 0, 0, CARRY, NULL }, O_FLAG, F (use_min_nodes) },
+    { { "verbose", 'v', 0, CMD, NULL }, O_NONE, NOF },
+    { { "version", 'V', 0, CMD, NULL }, O_NONE, NOF },
+    { { "wait", 'W', 0, REFUSE,
+        "msbatch does not wait for the job to end; follow it with msqueue" },
+      O_REFUSE, NOF },
+    { { "wait-all-nodes", 0, 1, CARRY, NULL }, O_WAIT_ALL_NODES, NOF },
+    { { "wckey", 0, 1, CARRY, NULL }, O_STR, F (wckey) },
+    { { "wrap", 0, 1, CMD, NULL }, O_WRAP, NOF },
 };
 #define NOPTIONS (sizeof (options) / sizeof (options[0]))
+
+const jobspec_option_t *
+jobspec_option_at (size_t i)
+{
+    return i < NOPTIONS ? &options[i].o : NULL;
+}
 
 void
 jobspec_init (ms_jobspec_t *s)
 {
     memset (s, 0, sizeof (*s));
     ms_strlcpy (s->export_mode, "ALL", sizeof (s->export_mode));
+    s->kill_on_invalid_dep = -1;
+    s->requeue = -1;
+    s->core_spec = -1;
+    s->wait_all_nodes = -1;
 }
 
 void
@@ -61,6 +244,630 @@ jobspec_free (ms_jobspec_t *s)
     s->nexport = 0;
 }
 
+
+/* ---- values ---------------------------------------------------------------- */
+
+int
+jobspec_parse_mem (const char *s, uint64_t *mib)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    int shift = 0;
+
+    if (!isdigit ((unsigned char)*p))
+        return -1;
+    for (; isdigit ((unsigned char)*p); p++) {
+        if (v > (UINT64_MAX >> 21) / 10) /* room for T (<< 20) */
+            return -1;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    switch (*p) {
+    case '\0':
+        break;
+    case 'k': case 'K': shift = -10; break;
+    case 'm': case 'M': shift = 0; break;
+    case 'g': case 'G': shift = 10; break;
+    case 't': case 'T': shift = 20; break;
+    default:
+        return -1;
+    }
+    if (*p) {
+        p++;
+        if (*p == 'b' || *p == 'B')
+            p++;
+        if (*p)
+            return -1;
+    }
+    *mib = shift < 0 ? (v + 1023) >> 10 : v << shift;
+    return 0;
+}
+
+static int
+parse_count (const char *where, const char *opt, const char *val, int min,
+             int max, int *out, ms_error_t *errp)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol (val, &end, 10);
+    if (errno || end == val || *end || v < min || v > max
+        || !isdigit ((unsigned char)val[0]))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s--%s=%s: expected a whole number from %d to %d",
+                       where, opt, val, min, max);
+    *out = (int)v;
+    return 0;
+}
+
+static int
+copy_str (const char *where, const char *opt, const char *val, char *dst,
+          size_t size, ms_error_t *errp)
+{
+    if (!*val)
+        return ms_err (errp, MS_ERR_INPUT, "%s--%s: empty value", where, opt);
+    if (strlen (val) >= size)
+        return ms_err (errp, MS_ERR_INPUT, "%s--%s: longer than %zu bytes",
+                       where, opt, size - 1);
+    for (const char *c = val; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--%s: control character in value", where, opt);
+    ms_strlcpy (dst, val, size);
+    return 0;
+}
+
+static bool
+valid_env_name (const char *s, size_t n)
+{
+    if (n == 0 || !(isalpha ((unsigned char)s[0]) || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!isalnum ((unsigned char)s[i]) && s[i] != '_')
+            return false;
+    return true;
+}
+
+static int
+parse_export (ms_jobspec_t *s, const char *where, const char *val,
+              ms_error_t *errp)
+{
+    const char *p = val;
+
+    for (size_t i = 0; i < s->nexport; i++)
+        free (s->export_vars[i]);
+    s->nexport = 0;
+    ms_strlcpy (s->export_mode, "ALL", sizeof (s->export_mode));
+    if (!*val)
+        return ms_err (errp, MS_ERR_INPUT, "%s--export: empty value", where);
+    while (*p) {
+        const char *comma = strchr (p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen (p);
+        const char *eq = memchr (p, '=', n);
+        size_t namelen = eq ? (size_t)(eq - p) : n;
+
+        if (n == 3 && !strncasecmp (p, "ALL", 3))
+            ms_strlcpy (s->export_mode, "ALL", sizeof (s->export_mode));
+        else if (n == 4 && !strncasecmp (p, "NONE", 4))
+            ms_strlcpy (s->export_mode, "NONE", sizeof (s->export_mode));
+        else if (n == 3 && !strncasecmp (p, "NIL", 3))
+            ms_strlcpy (s->export_mode, "NIL", sizeof (s->export_mode));
+        else if (!valid_env_name (p, namelen))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--export: '%.*s' is not ALL, NONE, NIL or "
+                           "VAR[=value]",
+                           where, (int)(n > 64 ? 64 : n), p);
+        else {
+            if (s->nexport >= JOBSPEC_MAX_ENV)
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s--export: more than %d variables", where,
+                               JOBSPEC_MAX_ENV);
+            char *v = ms_xmalloc (n + 1);
+            memcpy (v, p, n);
+            v[n] = '\0';
+            s->export_vars[s->nexport++] = v;
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    return 0;
+}
+
+/* A decimal number at *pp (at most max); *pp moves past it. */
+static bool
+read_u32 (const char **pp, uint32_t max, uint32_t *out)
+{
+    const char *p = *pp;
+    uint64_t v = 0;
+
+    if (!isdigit ((unsigned char)*p))
+        return false;
+    for (; isdigit ((unsigned char)*p); p++) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v > max)
+            return false;
+    }
+    *out = (uint32_t)v;
+    *pp = p;
+    return true;
+}
+
+int
+jobspec_parse_array (const char *s, ms_array_t *out, ms_error_t *errp)
+{
+    const char *p = s;
+    uint64_t ntasks = 0;
+
+    memset (out, 0, sizeof (*out));
+    for (;;) {
+        ms_array_range_t r = { 0, 0, 1 };
+
+        if (out->nranges == JOBSPEC_MAX_ARRAY_RANGES)
+            return ms_err (errp, MS_ERR_INPUT, "more than %d ranges",
+                           JOBSPEC_MAX_ARRAY_RANGES);
+        if (!read_u32 (&p, JOBSPEC_ARRAY_MAX_INDEX, &r.first))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "expected an index from 0 to %d at '%.32s'",
+                           JOBSPEC_ARRAY_MAX_INDEX, p);
+        r.last = r.first;
+        if (*p == '-') {
+            p++;
+            if (!read_u32 (&p, JOBSPEC_ARRAY_MAX_INDEX, &r.last))
+                return ms_err (errp, MS_ERR_INPUT,
+                               "expected the last index (0 to %d) at '%.32s'",
+                               JOBSPEC_ARRAY_MAX_INDEX, p);
+            if (r.last < r.first)
+                return ms_err (errp, MS_ERR_INPUT,
+                               "the range %u-%u ends before it starts",
+                               r.first, r.last);
+            if (*p == ':') {
+                p++;
+                if (!read_u32 (&p, JOBSPEC_ARRAY_MAX_INDEX, &r.step)
+                    || r.step == 0)
+                    return ms_err (errp, MS_ERR_INPUT,
+                                   "expected a step of at least 1 at '%.32s'",
+                                   p);
+            }
+        }
+        out->r[out->nranges++] = r;
+        ntasks += (r.last - r.first) / r.step + 1;
+        {
+            uint32_t top = r.last - (r.last - r.first) % r.step;
+            if (top > out->max_index)
+                out->max_index = top;
+        }
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        break;
+    }
+    if (*p == '%') {
+        p++;
+        if (!read_u32 (&p, JOBSPEC_ARRAY_MAX_INDEX, &out->max_running)
+            || out->max_running == 0)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "expected %%N with N at least 1 at '%.32s'", p - 1);
+    }
+    if (*p)
+        return ms_err (errp, MS_ERR_INPUT, "unexpected '%.32s'", p);
+    if (ntasks > JOBSPEC_ARRAY_MAX_INDEX)
+        return ms_err (errp, MS_ERR_INPUT, "more than %d tasks",
+                       JOBSPEC_ARRAY_MAX_INDEX);
+    out->ntasks = (uint32_t)ntasks;
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    ms_dep_type_t type;
+} dep_types[] = {
+    { "after", JOBSPEC_DEP_AFTER },
+    { "afterany", JOBSPEC_DEP_AFTERANY },
+    { "afterok", JOBSPEC_DEP_AFTEROK },
+    { "afternotok", JOBSPEC_DEP_AFTERNOTOK },
+    { "aftercorr", JOBSPEC_DEP_AFTERCORR },
+    { "afterburstbuffer", JOBSPEC_DEP_AFTERBURSTBUFFER },
+    { "singleton", JOBSPEC_DEP_SINGLETON },
+};
+
+const char *
+jobspec_dep_name (ms_dep_type_t t)
+{
+    for (size_t i = 0; i < sizeof (dep_types) / sizeof (dep_types[0]); i++)
+        if (dep_types[i].type == t)
+            return dep_types[i].name;
+    return "?";
+}
+
+int
+jobspec_parse_dependency (const char *s, ms_deps_t *out, ms_error_t *errp)
+{
+    const char *p = s;
+    char sep = 0;
+
+    memset (out, 0, sizeof (*out));
+    while (*p) {
+        size_t n = strcspn (p, ":,?");
+        ms_dep_type_t type = 0;
+
+        for (size_t i = 0; i < sizeof (dep_types) / sizeof (dep_types[0]); i++)
+            if (strlen (dep_types[i].name) == n
+                && !strncasecmp (p, dep_types[i].name, n))
+                type = dep_types[i].type;
+        if (!type)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "'%.*s' is not after, afterany, afterok, "
+                           "afternotok, aftercorr, afterburstbuffer or "
+                           "singleton",
+                           (int)(n > 32 ? 32 : n), p);
+        p += n;
+        if (type == JOBSPEC_DEP_SINGLETON) {
+            if (out->n == JOBSPEC_MAX_DEPS)
+                return ms_err (errp, MS_ERR_INPUT, "more than %d conditions",
+                               JOBSPEC_MAX_DEPS);
+            out->d[out->n++] = (ms_dep_t){ type, 0, 0 };
+        } else {
+            if (*p != ':')
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s needs job ids (%s:ID[:ID...])",
+                               jobspec_dep_name (type),
+                               jobspec_dep_name (type));
+            while (*p == ':') {
+                ms_dep_t d = { type, 0, 0 };
+                char *end;
+                unsigned long long id;
+
+                p++;
+                errno = 0;
+                id = strtoull (p, &end, 10);
+                if (!isdigit ((unsigned char)*p) || errno || id == 0
+                    || id > INT64_MAX)
+                    return ms_err (errp, MS_ERR_INPUT,
+                                   "expected a job id at '%.32s'", p);
+                if (*end == '_')
+                    return ms_err (errp, MS_ERR_INPUT,
+                                   "'%.32s': a task of an array is not a "
+                                   "meta job; name the array's job id",
+                                   p);
+                d.job_id = id;
+                p = end;
+                if (*p == '+') {
+                    uint32_t delay;
+                    p++;
+                    if (type != JOBSPEC_DEP_AFTER
+                        || !read_u32 (&p, 525600, &delay))
+                        return ms_err (errp, MS_ERR_INPUT,
+                                       "+MINUTES is for after:ID only, a "
+                                       "number of minutes (at most a year)");
+                    d.delay_min = delay;
+                }
+                if (out->n == JOBSPEC_MAX_DEPS)
+                    return ms_err (errp, MS_ERR_INPUT,
+                                   "more than %d conditions",
+                                   JOBSPEC_MAX_DEPS);
+                out->d[out->n++] = d;
+            }
+        }
+        if (!*p)
+            break;
+        if (*p != ',' && *p != '?')
+            return ms_err (errp, MS_ERR_INPUT, "unexpected '%.32s'", p);
+        if (sep && *p != sep)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "',' (all of) and '?' (any of) are not mixed");
+        sep = *p++;
+        if (!*p)
+            return ms_err (errp, MS_ERR_INPUT, "a condition must follow '%c'",
+                           sep);
+    }
+    if (out->n == 0)
+        return ms_err (errp, MS_ERR_INPUT, "empty");
+    out->any = sep == '?';
+    return 0;
+}
+
+/* A name of gres or GPU type: letters, digits, '_', '-', '.' */
+static bool
+gres_word (const char *s, size_t n)
+{
+    if (n == 0 || n >= 32)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum ((unsigned char)s[i]) && !strchr ("_-.", s[i]))
+            return false;
+    return true;
+}
+
+/* A count with sbatch's suffixes k, m, g (x1024) at *pp. */
+static bool
+read_gres_count (const char **pp, uint32_t *out)
+{
+    uint32_t v;
+    uint64_t mult = 1;
+    const char *p = *pp;
+
+    if (!read_u32 (&p, 1000000000, &v))
+        return false;
+    if (*p && strchr ("kKmMgG", *p)) {
+        mult = *p == 'k' || *p == 'K' ? 1024 : *p == 'm' || *p == 'M'
+                                                   ? 1024 * 1024
+                                                   : 1024 * 1024 * 1024;
+        p++;
+    }
+    if ((uint64_t)v * mult > UINT32_MAX)
+        return false;
+    *out = (uint32_t)((uint64_t)v * mult);
+    *pp = p;
+    return true;
+}
+
+/* [type:]count: the --gpus* options. */
+static int
+parse_tres (const char *val, ms_tres_req_t *t)
+{
+    const char *colon = strchr (val, ':');
+    const char *p;
+
+    memset (t, 0, sizeof (*t));
+    ms_strlcpy (t->name, "gpu", sizeof (t->name));
+    if (colon) {
+        if (!gres_word (val, (size_t)(colon - val)))
+            return -1;
+        memcpy (t->type, val, (size_t)(colon - val));
+        t->type[colon - val] = '\0';
+        p = colon + 1;
+    } else
+        p = val;
+    if (!read_gres_count (&p, &t->count) || *p || t->count == 0)
+        return -1;
+    return 0;
+}
+
+/* --gres=name[[:type]:count][,...] or "none". */
+static int
+parse_gres (ms_jobspec_t *s, const char *where, const char *val,
+            ms_error_t *errp)
+{
+    const char *p = val;
+
+    s->ngres = 0;
+    if (!strcasecmp (val, "none"))
+        return 0;
+    while (*p) {
+        size_t n = strcspn (p, ",");
+        const char *end = p + n, *w[3];
+        size_t wl[3];
+        int nw = 0;
+        ms_tres_req_t t;
+
+        memset (&t, 0, sizeof (t));
+        if (!strncmp (p, "gres/", 5)) /* the TRES spelling */
+            p += 5;
+        while (p <= end && nw < 3) {
+            size_t k = strcspn (p, ":,");
+            if (p + k > end)
+                k = (size_t)(end - p);
+            w[nw] = p;
+            wl[nw++] = k;
+            p += k;
+            if (*p != ':' || p >= end)
+                break;
+            p++;
+        }
+        if (p < end || nw == 0 || !gres_word (w[0], wl[0]))
+            goto bad;
+        memcpy (t.name, w[0], wl[0]);
+        t.count = 1;
+        if (nw >= 2) {
+            const char *c = w[nw - 1];
+            bool last_is_count = isdigit ((unsigned char)c[0]);
+            if (last_is_count) {
+                if (!read_gres_count (&c, &t.count) || c != w[nw - 1] + wl[nw - 1]
+                    || t.count == 0)
+                    goto bad;
+            }
+            if (nw == 3 && !last_is_count)
+                goto bad;
+            if ((nw == 3) || (nw == 2 && !last_is_count)) {
+                if (!gres_word (w[1], wl[1]))
+                    goto bad;
+                memcpy (t.type, w[1], wl[1]);
+            }
+        }
+        if (s->ngres == JOBSPEC_MAX_GRES)
+            return ms_err (errp, MS_ERR_INPUT, "%s--gres: more than %d kinds",
+                           where, JOBSPEC_MAX_GRES);
+        s->gres_list[s->ngres++] = t;
+        p = end;
+        if (*p == ',')
+            p++;
+        continue;
+    bad:
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s--gres=%s: expected NAME[[:TYPE]:COUNT][,...] "
+                       "(e.g. gpu:a100:2)",
+                       where, val);
+    }
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    unsigned flag;
+} mail_types[] = {
+    { "NONE", 0 },
+    { "BEGIN", JOBSPEC_MAIL_BEGIN },
+    { "END", JOBSPEC_MAIL_END },
+    { "FAIL", JOBSPEC_MAIL_FAIL },
+    { "REQUEUE", JOBSPEC_MAIL_REQUEUE },
+    { "ALL", JOBSPEC_MAIL_ALL },
+    { "INVALID_DEPEND", JOBSPEC_MAIL_INVALID_DEPEND },
+    { "STAGE_OUT", JOBSPEC_MAIL_STAGE_OUT },
+    { "TIME_LIMIT", JOBSPEC_MAIL_TIME_LIMIT },
+    { "TIME_LIMIT_90", JOBSPEC_MAIL_TIME_LIMIT_90 },
+    { "TIME_LIMIT_80", JOBSPEC_MAIL_TIME_LIMIT_80 },
+    { "TIME_LIMIT_50", JOBSPEC_MAIL_TIME_LIMIT_50 },
+    { "ARRAY_TASKS", JOBSPEC_MAIL_ARRAY_TASKS },
+};
+
+static int
+parse_mail_type (ms_jobspec_t *s, const char *where, const char *val,
+                 ms_error_t *errp)
+{
+    const char *p = val;
+    unsigned flags = 0;
+    char out[sizeof (s->mail_type)] = "";
+
+    while (*p) {
+        size_t n = strcspn (p, ","), k;
+        for (k = 0; k < sizeof (mail_types) / sizeof (mail_types[0]); k++)
+            if (strlen (mail_types[k].name) == n
+                && !strncasecmp (p, mail_types[k].name, n))
+                break;
+        if (k == sizeof (mail_types) / sizeof (mail_types[0]))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--mail-type: '%.*s' is not NONE, BEGIN, END, "
+                           "FAIL, REQUEUE, ALL, INVALID_DEPEND, STAGE_OUT, "
+                           "TIME_LIMIT, TIME_LIMIT_90, TIME_LIMIT_80, "
+                           "TIME_LIMIT_50 or ARRAY_TASKS",
+                           where, (int)(n > 32 ? 32 : n), p);
+        if (mail_types[k].flag == 0)
+            flags = 0, out[0] = '\0';
+        else {
+            flags |= mail_types[k].flag;
+            if (strlen (out) + strlen (mail_types[k].name) + 2 > sizeof (out))
+                return ms_err (errp, MS_ERR_INPUT, "%s--mail-type: too long",
+                               where);
+            if (out[0])
+                strcat (out, ",");
+            strcat (out, mail_types[k].name);
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    s->mail_flags = flags;
+    ms_strlcpy (s->mail_type, flags ? out : "NONE", sizeof (s->mail_type));
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    int num;
+} signals[] = {
+    { "HUP", SIGHUP },   { "INT", SIGINT },   { "QUIT", SIGQUIT },
+    { "ABRT", SIGABRT }, { "KILL", SIGKILL }, { "ALRM", SIGALRM },
+    { "TERM", SIGTERM }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
+    { "URG", SIGURG },   { "CONT", SIGCONT }, { "STOP", SIGSTOP },
+    { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
+    { "XCPU", SIGXCPU },
+};
+
+/* [{R|B}:]SIG[@TIME] */
+static int
+parse_signal (ms_jobspec_t *s, const char *where, const char *val,
+              ms_error_t *errp)
+{
+    const char *p = val, *colon = strchr (val, ':');
+    char flags[4] = "";
+    uint32_t num = 0, secs = 60;
+
+    if (colon) {
+        size_t n = (size_t)(colon - val);
+        if (n == 0 || n > 2 || strspn (val, "RBrb") != n)
+            goto bad;
+        for (size_t i = 0; i < n; i++)
+            flags[i] = (char)toupper ((unsigned char)val[i]);
+        p = colon + 1;
+    }
+    if (isdigit ((unsigned char)*p)) {
+        if (!read_u32 (&p, 64, &num) || num == 0)
+            goto bad;
+    } else {
+        size_t n = strcspn (p, "@");
+        const char *name = p;
+        if (n > 3 && !strncasecmp (name, "SIG", 3))
+            name += 3, n -= 3;
+        for (size_t k = 0; k < sizeof (signals) / sizeof (signals[0]); k++)
+            if (strlen (signals[k].name) == n
+                && !strncasecmp (name, signals[k].name, n))
+                num = (uint32_t)signals[k].num;
+        if (!num)
+            goto bad;
+        p = name + n;
+    }
+    if (*p == '@') {
+        p++;
+        if (!read_u32 (&p, 65535, &secs))
+            goto bad;
+    }
+    if (*p)
+        goto bad;
+    ms_strlcpy (s->signal, val, sizeof (s->signal));
+    s->signal_num = (int)num;
+    s->signal_time = (int)secs;
+    ms_strlcpy (s->signal_flags, flags, sizeof (s->signal_flags));
+    return 0;
+bad:
+    return ms_err (errp, MS_ERR_INPUT,
+                   "%s--signal=%.64s: expected [{R|B}:]SIGNAL[@SECONDS] "
+                   "(e.g. B:USR1@300)",
+                   where, val);
+}
+
+/* A word of a list of choices, case-insensitive; -1 if none. */
+static int
+choice (const char *val, size_t n, const char *const *words)
+{
+    for (int k = 0; words[k]; k++)
+        if (strlen (words[k]) == n && !strncasecmp (val, words[k], n))
+            return k;
+    return -1;
+}
+
+/* {*|block|cyclic|arbitrary|plane=N}[:{*|block|cyclic|fcyclic}[:...]]
+ * [,Pack|NoPack] */
+static bool
+valid_distribution (const char *val)
+{
+    static const char *const first[]
+        = { "*", "block", "cyclic", "arbitrary", NULL };
+    static const char *const rest[] = { "*", "block", "cyclic", "fcyclic",
+                                        NULL };
+    static const char *const pack[] = { "Pack", "NoPack", NULL };
+    const char *p = val;
+    size_t n = strcspn (p, ":,");
+    int level = 0;
+
+    if (!strncasecmp (p, "plane=", 6)) {
+        uint32_t size;
+        const char *q = p + 6;
+        if (!read_u32 (&q, 1 << 20, &size) || size == 0 || (*q && !strchr (":,", *q)))
+            return false;
+        n = (size_t)(q - p);
+    } else if (choice (p, n, first) < 0)
+        return false;
+    p += n;
+    while (*p == ':' && level < 2) {
+        p++;
+        n = strcspn (p, ":,");
+        if (choice (p, n, rest) < 0)
+            return false;
+        p += n;
+        level++;
+    }
+    if (*p == ',') {
+        p++;
+        if (choice (p, strlen (p), pack) < 0)
+            return false;
+        return true;
+    }
+    return *p == '\0';
+}
+
+/* ---- times ---- */
 int
 jobspec_parse_time (const char *s, uint32_t *minutes)
 {
@@ -242,6 +1049,81 @@ parse_date (const char *p, int64_t *out)
     return 0;
 }
 
+/* An optional AM or PM after a clock (12-hour: 1..12). */
+static bool
+read_ampm (const char **pp, int *h)
+{
+    const char *p = *pp;
+
+    while (*p == ' ')
+        p++;
+    if (!strncasecmp (p, "AM", 2) || !strncasecmp (p, "PM", 2)) {
+        if (*h < 1 || *h > 12)
+            return false;
+        *h = *h % 12 + (toupper ((unsigned char)*p) == 'P' ? 12 : 0);
+        *pp = p + 2;
+    }
+    return true;
+}
+
+/* MM/DD[/YY][-HH:MM[:SS]], MM.DD[.YY], MMDD[YY]: a date of this year (or
+ * the next, when already past and no year is given). */
+static int
+parse_month_day (const char *p, time_t now, int64_t *out)
+{
+    int mo, d, y = -1, h = 0, m = 0, sec = 0;
+    struct tm tm;
+    int64_t t;
+
+    if (isdigit ((unsigned char)p[2])) { /* MMDD[YY] */
+        size_t nd = strspn (p, "0123456789");
+        if ((nd != 4 && nd != 6) || !read_digits (&p, 2, 6, &d))
+            return -1;
+        if (d >= 10000) {
+            y = d % 100;
+            d /= 100;
+        }
+        mo = d / 100;
+        d %= 100;
+    } else {
+        char sep;
+
+        if (!read_digits (&p, 1, 2, &mo) || (*p != '/' && *p != '.'))
+            return -1;
+        sep = *p++;
+        if (!read_digits (&p, 1, 2, &d))
+            return -1;
+        if (*p == sep) {
+            p++;
+            if (!read_digits (&p, 2, 2, &y))
+                return -1;
+        }
+        if (*p == '-' && sep == '/') {
+            p++;
+            if (!read_clock (&p, &h, &m, &sec))
+                return -1;
+        }
+    }
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31)
+        return -1;
+    localtime_r (&now, &tm);
+    tm.tm_year = y >= 0 ? 100 + y : tm.tm_year;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = m;
+    tm.tm_sec = sec;
+    tm.tm_isdst = -1;
+    t = (int64_t)mktime (&tm);
+    if (t < now && y < 0) {
+        tm.tm_year++;
+        tm.tm_isdst = -1;
+        t = (int64_t)mktime (&tm);
+    }
+    *out = t;
+    return 0;
+}
+
 int
 jobspec_parse_begin (const char *s, time_t now, int64_t *out)
 {
@@ -253,9 +1135,11 @@ jobspec_parse_begin (const char *s, time_t now, int64_t *out)
         t = now;
         if (*p) {
             int64_t n = 0, unit;
+            int sign = *p == '-' ? -1 : 1;
 
-            if (*p++ != '+' || !isdigit ((unsigned char)*p))
+            if ((*p != '+' && *p != '-') || !isdigit ((unsigned char)p[1]))
                 return -1;
+            p++;
             for (; isdigit ((unsigned char)*p); p++)
                 if (n <= INT64_MAX / 100) /* else far too large already */
                     n = n * 10 + (*p - '0');
@@ -263,7 +1147,9 @@ jobspec_parse_begin (const char *s, time_t now, int64_t *out)
                 return -1;
             if (n > JOBSPEC_BEGIN_AHEAD_MAX / unit)
                 return -2;
-            t += n * unit;
+            t += sign * n * unit; /* now-N: already past, at once */
+            if (t < now)
+                t = now;
         }
     } else if (!strcasecmp (s, "today"))
         t = local_at (now, 0, 0, 0, 0);
@@ -273,14 +1159,28 @@ jobspec_parse_begin (const char *s, time_t now, int64_t *out)
         t = local_at (now, 0, 12, 0, 0);
         if (t < now)
             t = local_at (now, 1, 12, 0, 0);
-    } else if (isdigit ((unsigned char)s[0]) && strchr (s, '-')) {
+    } else if (!strcasecmp (s, "elevenses") || !strcasecmp (s, "fika")
+               || !strcasecmp (s, "teatime")) {
+        int h = s[0] == 'e' || s[0] == 'E' ? 11 : s[0] == 'f' || s[0] == 'F'
+                                                        ? 15
+                                                        : 16;
+        t = local_at (now, 0, h, 0, 0);
+        if (t < now)
+            t = local_at (now, 1, h, 0, 0);
+    } else if (isdigit ((unsigned char)s[0]) && strlen (s) >= 10
+               && s[4] == '-') {
         if (parse_date (s, &t) < 0)
+            return -1;
+    } else if (isdigit ((unsigned char)s[0])
+               && (strchr (s, '/') || (strchr (s, '.') && !strchr (s, ':'))
+                   || !strchr (s, ':'))) {
+        if (parse_month_day (s, now, &t) < 0)
             return -1;
     } else {
         const char *p = s;
         int h, m, sec;
 
-        if (!read_clock (&p, &h, &m, &sec) || *p)
+        if (!read_clock (&p, &h, &m, &sec) || !read_ampm (&p, &h) || *p)
             return -1;
         t = local_at (now, 0, h, m, sec);
         if (t < now) /* already past: tomorrow, as sbatch */
@@ -292,147 +1192,138 @@ jobspec_parse_begin (const char *s, time_t now, int64_t *out)
     return 0;
 }
 
-static int
-parse_count (const char *where, const char *opt, const char *val, int max,
-             int *out, ms_error_t *errp)
-{
-    char *end;
-    long v;
+/* ---- options ----------------------------------------------------------------- */
 
-    errno = 0;
-    v = strtol (val, &end, 10);
-    if (errno || end == val || *end || v < 1 || v > max)
+static int
+time_err (const char *where, const char *opt, const char *val,
+          ms_error_t *errp)
+{
+    return ms_err (errp, MS_ERR_INPUT,
+                   "%s--%s=%s: expected minutes, MM:SS, HH:MM:SS, D-HH, "
+                   "D-HH:MM or D-HH:MM:SS",
+                   where, opt, val);
+}
+
+static int
+date_err (const char *where, const char *opt, const char *val, int rc,
+          ms_error_t *errp)
+{
+    if (rc == -2)
         return ms_err (errp, MS_ERR_INPUT,
-                       "%s--%s=%s: expected a whole number from 1 to %d", where,
-                       opt, val, max);
-    *out = (int)v;
-    return 0;
+                       "%s--%s=%s: out of range (from 1970 to %d days from "
+                       "now)",
+                       where, opt, val, JOBSPEC_BEGIN_AHEAD_MAX / 86400);
+    return ms_err (errp, MS_ERR_INPUT,
+                   "%s--%s=%s: expected now[+N[UNIT]] (UNIT seconds, minutes, "
+                   "hours, days or weeks), HH:MM[:SS] [AM|PM], "
+                   "YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY][-HH:MM[:SS]], "
+                   "MMDD[YY], today, tomorrow, midnight, noon, elevenses, "
+                   "fika or teatime",
+                   where, opt, val);
 }
 
-static int
-copy_str (const char *where, const char *opt, const char *val, char *dst,
-          size_t size, ms_error_t *errp)
-{
-    if (!*val)
-        return ms_err (errp, MS_ERR_INPUT, "%s--%s: empty value", where, opt);
-    if (strlen (val) >= size)
-        return ms_err (errp, MS_ERR_INPUT, "%s--%s: longer than %zu bytes",
-                       where, opt, size - 1);
-    for (const char *c = val; *c; c++)
-        if ((unsigned char)*c < 0x20)
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s--%s: control character in value", where, opt);
-    ms_strlcpy (dst, val, size);
-    return 0;
-}
-
+/* Host names, host ranges: name[1-4,7],other (what Slurm takes). */
 static bool
-valid_env_name (const char *s, size_t n)
+valid_nodelist (const char *val)
 {
-    if (n == 0 || !(isalpha ((unsigned char)s[0]) || s[0] == '_'))
-        return false;
-    for (size_t i = 1; i < n; i++)
-        if (!isalnum ((unsigned char)s[i]) && s[i] != '_')
+    int depth = 0;
+
+    for (const char *c = val; *c; c++) {
+        if (*c == '[')
+            depth++;
+        else if (*c == ']') {
+            if (--depth < 0)
+                return false;
+        } else if (!isalnum ((unsigned char)*c) && !strchr ("-_.,", *c))
             return false;
-    return true;
-}
-
-static int
-parse_export (ms_jobspec_t *s, const char *where, const char *val,
-              ms_error_t *errp)
-{
-    const char *p = val;
-
-    for (size_t i = 0; i < s->nexport; i++)
-        free (s->export_vars[i]);
-    s->nexport = 0;
-    ms_strlcpy (s->export_mode, "ALL", sizeof (s->export_mode));
-    if (!*val)
-        return ms_err (errp, MS_ERR_INPUT, "%s--export: empty value", where);
-    while (*p) {
-        const char *comma = strchr (p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen (p);
-        const char *eq = memchr (p, '=', n);
-        size_t namelen = eq ? (size_t)(eq - p) : n;
-
-        if (n == 3 && !strncmp (p, "ALL", 3))
-            ms_strlcpy (s->export_mode, "ALL", sizeof (s->export_mode));
-        else if (n == 4 && !strncmp (p, "NONE", 4))
-            ms_strlcpy (s->export_mode, "NONE", sizeof (s->export_mode));
-        else if (!valid_env_name (p, namelen))
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s--export: '%.*s' is not ALL, NONE or "
-                           "VAR[=value]",
-                           where, (int)(n > 64 ? 64 : n), p);
-        else {
-            if (s->nexport >= JOBSPEC_MAX_ENV)
-                return ms_err (errp, MS_ERR_INPUT,
-                               "%s--export: more than %d variables", where,
-                               JOBSPEC_MAX_ENV);
-            char *v = ms_xmalloc (n + 1);
-            memcpy (v, p, n);
-            v[n] = '\0';
-            s->export_vars[s->nexport++] = v;
-        }
-        if (!comma)
-            break;
-        p = comma + 1;
     }
-    return 0;
+    return depth == 0;
 }
 
 static int
-apply (ms_jobspec_t *s, const char *where, int k, const char *val,
+apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
        ms_error_t *errp)
 {
-    const char *opt = options[k].name;
+    const char *opt = o->o.name;
+    char *field = (char *)s + o->off;
 
-    switch (options[k].id) {
-    case OPT_NODES:
-        return parse_count (where, opt, val, 1 << 20, &s->nodes, errp);
-    case OPT_NTASKS:
-        return parse_count (where, opt, val, 1 << 24, &s->ntasks, errp);
-    case OPT_NTASKS_PER_NODE:
-        return parse_count (where, opt, val, 1 << 16, &s->ntasks_per_node, errp);
-    case OPT_CPUS_PER_TASK:
-        return parse_count (where, opt, val, 1 << 16, &s->cpus_per_task, errp);
-    case OPT_TIME:
-        if (jobspec_parse_time (val, &s->time_limit_min) < 0)
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s--time=%s: expected minutes, MM:SS, HH:MM:SS, "
-                           "D-HH, D-HH:MM or D-HH:MM:SS",
-                           where, val);
+    switch (o->type) {
+    case O_NONE:
         return 0;
-    case OPT_BEGIN:
-        switch (jobspec_parse_begin (val, time (NULL), &s->begin)) {
-        case -1:
+    case O_REFUSE:
+        return ms_err (errp, MS_ERR_INPUT, "%s--%s: not supported: %s", where,
+                       opt, o->o.why);
+    case O_STR:
+        return copy_str (where, opt, val, field, o->size, errp);
+    case O_FLAG:
+        *(bool *)field = true;
+        return 0;
+    case O_COUNT:
+        return parse_count (where, opt, val, 1, 1 << 24, (int *)field, errp);
+    case O_COUNT0:
+        return parse_count (where, opt, val, 0, 1 << 24, (int *)field, errp);
+    case O_MEM:
+    case O_MEM_NODE: {
+        uint64_t *dst = o->type == O_MEM ? (uint64_t *)field
+                                         : &s->mem_per_node_mb;
+        if (jobspec_parse_mem (val, dst) < 0 || *dst > (1ULL << 40))
             return ms_err (errp, MS_ERR_INPUT,
-                           "%s--begin=%s: expected now, now+N[UNIT] (UNIT "
-                           "seconds, minutes, hours, days or weeks), "
-                           "HH:MM[:SS], YYYY-MM-DD[THH:MM[:SS]], today, "
-                           "tomorrow, midnight or noon",
-                           where, val);
-        case -2:
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s--begin=%s: out of range (from 1970 to %d days "
-                           "from now)",
-                           where, val, JOBSPEC_BEGIN_AHEAD_MAX / 86400);
+                           "%s--%s=%s: expected a size: N (MiB) or N with a "
+                           "unit K, M, G or T (KB, MB, GB, TB and lower "
+                           "case too)",
+                           where, opt, val);
+        if (o->type == O_MEM_NODE)
+            s->mem_per_node_set = true;
+        return 0;
+    }
+    case O_NODES: {
+        char *end;
+        long lo, hi;
+
+        errno = 0;
+        lo = strtol (val, &end, 10);
+        hi = lo;
+        if (!errno && end != val && *end == '-' && isdigit ((unsigned char)end[1])) {
+            const char *q = end + 1;
+            hi = strtol (q, &end, 10);
         }
+        if (errno || end == val || *end || !isdigit ((unsigned char)val[0])
+            || lo < 1 || hi < lo || hi > (1 << 20))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--nodes=%s: expected N or MIN-MAX, from 1 to "
+                           "%d (lists of sizes are not supported)",
+                           where, val, 1 << 20);
+        s->nodes = (int)lo;
+        s->nodes_max = hi > lo ? (int)hi : 0;
         return 0;
-    case OPT_JOB_NAME:
+    }
+    case O_TIME:
+        if (jobspec_parse_time (val, &s->time_limit_min) < 0)
+            return time_err (where, opt, val, errp);
+        return 0;
+    case O_TIME_MIN:
+        if (jobspec_parse_time (val, &s->time_min_min) < 0
+            || s->time_min_min == UINT32_MAX)
+            return time_err (where, opt, val, errp);
+        return 0;
+    case O_DELAY_BOOT:
+        if (jobspec_parse_time (val, &s->delay_boot_min) < 0
+            || s->delay_boot_min == UINT32_MAX)
+            return time_err (where, opt, val, errp);
+        return 0;
+    case O_BEGIN:
+    case O_DEADLINE: {
+        int rc = jobspec_parse_begin (val, time (NULL),
+                                      o->type == O_BEGIN ? &s->begin
+                                                         : &s->deadline);
+        return rc < 0 ? date_err (where, opt, val, rc, errp) : 0;
+    }
+    case O_JOB_NAME:
         return copy_str (where, opt, val, s->name, sizeof (s->name), errp);
-    case OPT_OUTPUT:
-        return copy_str (where, opt, val, s->std_out, sizeof (s->std_out), errp);
-    case OPT_ERROR:
-        return copy_str (where, opt, val, s->std_err, sizeof (s->std_err), errp);
-    case OPT_INPUT:
-        return copy_str (where, opt, val, s->std_in, sizeof (s->std_in), errp);
-    case OPT_CHDIR:
-        return copy_str (where, opt, val, s->chdir, sizeof (s->chdir), errp);
-    case OPT_PARTITION:
-        return copy_str (where, opt, val, s->partition, sizeof (s->partition),
-                         errp);
-    case OPT_APP:
+    case O_OUTPUT_PATH:
+        /* %j %x %A %a %u %N %n %s %t %% stay: Slurm fills them in */
+        return copy_str (where, opt, val, field, o->size, errp);
+    case O_APP:
         if (copy_str (where, opt, val, s->app, sizeof (s->app), errp) < 0)
             return -1;
         for (const char *c = val; *c; c++)
@@ -442,20 +1333,275 @@ apply (ms_jobspec_t *s, const char *where, int k, const char *val,
                                "are allowed",
                                where, val);
         return 0;
-    case OPT_EXCLUSIVE:
+    case O_EXCLUSIVE: {
+        static const char *const modes[] = { "user", "mcs", "topo", NULL };
         s->exclusive = true;
+        s->exclusive_mode[0] = '\0';
+        if (!val)
+            return 0;
+        int k = choice (val, strlen (val), modes);
+        if (k < 0)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--exclusive=%.32s: expected user, mcs or topo "
+                           "(or no value: whole nodes)",
+                           where, val);
+        ms_strlcpy (s->exclusive_mode, modes[k], sizeof (s->exclusive_mode));
         return 0;
-    case OPT_TEST_ONLY:
-        s->test_only = true;
-        return 0;
-    case OPT_EXPORT:
+    }
+    case O_EXPORT:
         return parse_export (s, where, val, errp);
+    case O_CONSTRAINT:
+        if (copy_str (where, opt, val, field, o->size, errp) < 0)
+            return -1;
+        for (const char *c = val; *c; c++)
+            if (isspace ((unsigned char)*c) || strchr ("\"'`$;\\", *c))
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s--%s=%.64s: '%c' has no place in a feature "
+                               "expression",
+                               where, opt, val, *c);
+        return 0;
+    case O_NODELIST:
+        if (copy_str (where, opt, val, field, o->size, errp) < 0)
+            return -1;
+        if (!valid_nodelist (val))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--%s=%.64s: expected host names or ranges "
+                           "(node[01-04],gpu7)%s",
+                           where, opt, val,
+                           strchr (val, '/') ? "; a file of names is not read"
+                                             : "");
+        return 0;
+    case O_GRES:
+        if (copy_str (where, opt, val, s->gres, sizeof (s->gres), errp) < 0)
+            return -1;
+        return parse_gres (s, where, val, errp);
+    case O_GPUS:
+        if (parse_tres (val, (ms_tres_req_t *)field) < 0)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--%s=%.64s: expected [TYPE:]COUNT (e.g. 2 or "
+                           "a100:2)",
+                           where, opt, val);
+        return 0;
+    case O_ARRAY: {
+        ms_error_t e;
+        if (copy_str (where, opt, val, s->array, sizeof (s->array), errp) < 0)
+            return -1;
+        if (jobspec_parse_array (val, &s->array_spec, &e) < 0)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--array=%.64s: %s (expected N, N-M[:STEP], "
+                           "lists of them, %%LIMIT)",
+                           where, val, e.text);
+        return 0;
+    }
+    case O_DEPENDENCY: {
+        ms_error_t e;
+        if (copy_str (where, opt, val, s->dependency, sizeof (s->dependency),
+                      errp)
+            < 0)
+            return -1;
+        if (jobspec_parse_dependency (val, &s->deps, &e) < 0)
+            return ms_err (errp, MS_ERR_INPUT, "%s--dependency=%.64s: %s",
+                           where, val, e.text);
+        return 0;
+    }
+    case O_KILL_INV_DEP:
+        if (!strcasecmp (val, "yes"))
+            s->kill_on_invalid_dep = 1;
+        else if (!strcasecmp (val, "no"))
+            s->kill_on_invalid_dep = 0;
+        else
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--%s=%.32s: expected yes or no", where, opt,
+                           val);
+        return 0;
+    case O_MAIL_TYPE:
+        return parse_mail_type (s, where, val, errp);
+    case O_SIGNAL:
+        return parse_signal (s, where, val, errp);
+    case O_REQUEUE:
+        if (val && strcasecmp (val, "expedite"))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--requeue=%.32s: expected no value (or "
+                           "expedite)",
+                           where, val);
+        s->requeue = 1;
+        return 0;
+    case O_NO_REQUEUE:
+        s->requeue = 0;
+        return 0;
+    case O_OPEN_MODE:
+        if (val[0] == 'a' || val[0] == 'A')
+            ms_strlcpy (s->open_mode, "append", sizeof (s->open_mode));
+        else if (val[0] == 't' || val[0] == 'T')
+            ms_strlcpy (s->open_mode, "truncate", sizeof (s->open_mode));
+        else
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--open-mode=%.32s: expected append or truncate",
+                           where, val);
+        return 0;
+    case O_NICE: {
+        char *end;
+        long v;
+
+        s->nice_set = true;
+        if (!val) {
+            s->nice = 100;
+            return 0;
+        }
+        errno = 0;
+        v = strtol (val, &end, 10);
+        if (errno || end == val || *end || v < -2147483645L
+            || v > 2147483645L)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--nice=%.32s: expected a whole number from "
+                           "-2147483645 to 2147483645",
+                           where, val);
+        s->nice = (int)v;
+        return 0;
+    }
+    case O_GET_USER_ENV: {
+        const char *p = val;
+        uint32_t secs;
+        if (!val) {
+            ms_strlcpy (s->get_user_env, "1", sizeof (s->get_user_env));
+            return 0;
+        }
+        if (isdigit ((unsigned char)*p) && !read_u32 (&p, 100000, &secs))
+            p = "?";
+        if ((*p == 'S' || *p == 'L') && !p[1])
+            p++;
+        if (*p || !*val)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--get-user-env=%.32s: expected [TIMEOUT][S|L]",
+                           where, val);
+        ms_strlcpy (s->get_user_env, val, sizeof (s->get_user_env));
+        return 0;
+    }
+    case O_HINT: {
+        static const char *const hints[]
+            = { "compute_bound", "memory_bound", "multithread",
+                "nomultithread", NULL };
+        const char *p = val;
+        while (*p) {
+            size_t n = strcspn (p, ",");
+            if (choice (p, n, hints) < 0)
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s--hint=%.64s: expected compute_bound, "
+                               "memory_bound, multithread or nomultithread",
+                               where, val);
+            p += n;
+            if (*p)
+                p++;
+        }
+        return copy_str (where, opt, val, s->hint, sizeof (s->hint), errp);
+    }
+    case O_DISTRIBUTION:
+        if (!valid_distribution (val))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--distribution=%.64s: expected {*|block|cyclic|"
+                           "arbitrary|plane=N}[:{*|block|cyclic|fcyclic}"
+                           "[:...]][,Pack|NoPack]",
+                           where, val);
+        return copy_str (where, opt, val, s->distribution,
+                         sizeof (s->distribution), errp);
+    case O_EXTRA_NODE_INFO: {
+        int *dst[3] = { &s->sockets_per_node, &s->cores_per_socket,
+                        &s->threads_per_core };
+        const char *p = val;
+        for (int k = 0; k < 3 && *p; k++) {
+            uint32_t v;
+            if (*p == '*')
+                p++;
+            else if (read_u32 (&p, 1 << 16, &v) && v > 0)
+                *dst[k] = (int)v;
+            else
+                break;
+            if (*p == ':' && k < 2)
+                p++;
+            else
+                break;
+        }
+        if (*p || !*val)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--extra-node-info=%.32s: expected "
+                           "SOCKETS[:CORES[:THREADS]] ('*' for any)",
+                           where, val);
+        return 0;
+    }
+    case O_CORE_SPEC:
+        return parse_count (where, opt, val, 0, 1 << 16, &s->core_spec, errp);
+    case O_WAIT_ALL_NODES:
+        if (strcmp (val, "0") && strcmp (val, "1"))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--wait-all-nodes=%.32s: expected 0 or 1", where,
+                           val);
+        s->wait_all_nodes = val[0] - '0';
+        return 0;
+    case O_PROPAGATE:
+        return copy_str (where, opt, val ? val : "ALL", s->propagate,
+                         sizeof (s->propagate), errp);
+    case O_NO_KILL:
+        if (val && strcasecmp (val, "off"))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--no-kill=%.32s: expected no value or off",
+                           where, val);
+        s->no_kill = !val;
+        return 0;
+    case O_SWITCHES: {
+        const char *p = val;
+        uint32_t n, m;
+        if (!read_u32 (&p, 1 << 16, &n)
+            || (*p == '@' && jobspec_parse_time (p + 1, &m) < 0)
+            || (*p && *p != '@'))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--switches=%.32s: expected COUNT[@MAX-TIME]",
+                           where, val);
+        return copy_str (where, opt, val, s->switches, sizeof (s->switches),
+                         errp);
+    }
+    case O_WRAP:
+        if (where[0])
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--wrap: only on the command line (it stands "
+                           "for the script)",
+                           where);
+        return copy_str (where, opt, val, s->wrap, sizeof (s->wrap), errp);
     }
     return 0;
 }
 
-/* One option word (with its value, for short options, maybe in the next
- * word). Returns the number of words used, or -1. */
+/* The option a long name (without "--", n bytes) stands for: an exact name,
+ * else a unique prefix (getopt_long's rule). NULL with errp filled. */
+static const opt_t *
+find_long (const char *where, const char *name, size_t n, ms_error_t *errp)
+{
+    const opt_t *found = NULL;
+    int matches = 0;
+
+    for (size_t k = 0; k < NOPTIONS; k++) {
+        if (strncmp (options[k].o.name, name, n))
+            continue;
+        if (strlen (options[k].o.name) == n)
+            return &options[k];
+        found = &options[k];
+        matches++;
+    }
+    if (matches == 1 && n >= 2)
+        return found;
+    if (matches > 1 && n >= 2) {
+        ms_err (errp, MS_ERR_INPUT, "%soption '--%.*s' is ambiguous", where,
+                (int)(n > 64 ? 64 : n), name);
+        return NULL;
+    }
+    ms_err (errp, MS_ERR_INPUT,
+            "%sunknown option '--%.*s' (not an option of sbatch; see "
+            "msbatch --help)",
+            where, (int)(n > 64 ? 64 : n), name);
+    return NULL;
+}
+
+/* One option word (with its value, maybe in the next word). Returns the
+ * number of words used, or -1. */
 static int
 one_option (ms_jobspec_t *s, const char *where, const char *word,
             const char *next, ms_error_t *errp)
@@ -463,122 +1609,232 @@ one_option (ms_jobspec_t *s, const char *where, const char *word,
     if (word[0] == '-' && word[1] == '-') {
         const char *name = word + 2, *eq = strchr (name, '=');
         size_t n = eq ? (size_t)(eq - name) : strlen (name);
-        for (size_t k = 0; k < NOPTIONS; k++) {
-            if (strlen (options[k].name) != n
-                || strncmp (options[k].name, name, n))
-                continue;
-            if (options[k].has_arg && !eq) {
-                if (!next)
-                    return ms_err (errp, MS_ERR_INPUT,
-                                   "%s--%s: needs a value", where,
-                                   options[k].name);
-                return apply (s, where, (int)k, next, errp) < 0 ? -1 : 2;
-            }
-            if (!options[k].has_arg && eq)
-                return ms_err (errp, MS_ERR_INPUT,
-                               "%s--%s takes no value", where, options[k].name);
-            return apply (s, where, (int)k, eq ? eq + 1 : NULL, errp) < 0 ? -1
-                                                                        : 1;
+        const opt_t *o = find_long (where, name, n, errp);
+
+        if (!o)
+            return -1;
+        if (o->o.has_arg == 1 && !eq) {
+            if (!next)
+                return ms_err (errp, MS_ERR_INPUT, "%s--%s: needs a value",
+                               where, o->o.name);
+            return apply (s, where, o, next, errp) < 0 ? -1 : 2;
         }
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%sunknown option '--%.*s' (see msbatch --help)", where,
-                       (int)(n > 64 ? 64 : n), name);
+        if (o->o.has_arg == 0 && eq)
+            return ms_err (errp, MS_ERR_INPUT, "%s--%s takes no value", where,
+                           o->o.name);
+        return apply (s, where, o, eq ? eq + 1 : NULL, errp) < 0 ? -1 : 1;
     }
     if (word[0] == '-' && word[1] && word[1] != '-') {
-        for (size_t k = 0; k < NOPTIONS; k++) {
-            if (options[k].shortname != word[1])
+        /* -X, -Xvalue, -X value, -X=value, and flags together: -HO */
+        for (const char *c = word + 1; *c; c++) {
+            const opt_t *o = NULL;
+
+            for (size_t k = 0; k < NOPTIONS; k++)
+                if (options[k].o.shortname == *c)
+                    o = &options[k];
+            if (!o)
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%sunknown option '-%c' (not an option of "
+                               "sbatch; see msbatch --help)",
+                               where, isprint ((unsigned char)*c) ? *c : '?');
+            if (o->o.has_arg == 0) {
+                if (apply (s, where, o, NULL, errp) < 0)
+                    return -1;
                 continue;
-            if (!options[k].has_arg)
-                return word[2] ? ms_err (errp, MS_ERR_INPUT,
-                                         "%s-%c takes no value", where, word[1])
-                               : (apply (s, where, (int)k, NULL, errp) < 0 ? -1 : 1);
-            if (word[2])
-                return apply (s, where, (int)k, word[2] == '=' ? word + 3 : word + 2,
-                              errp) < 0 ? -1 : 1;
+            }
+            if (c[1])
+                return apply (s, where, o, c[1] == '=' ? c + 2 : c + 1, errp)
+                               < 0
+                           ? -1
+                           : 1;
+            if (o->o.has_arg == 2)
+                return apply (s, where, o, NULL, errp) < 0 ? -1 : 1;
             if (!next)
                 return ms_err (errp, MS_ERR_INPUT, "%s-%c: needs a value",
-                               where, word[1]);
-            return apply (s, where, (int)k, next, errp) < 0 ? -1 : 2;
+                               where, *c);
+            return apply (s, where, o, next, errp) < 0 ? -1 : 2;
         }
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%sunknown option '-%c' (see msbatch --help)", where,
-                       isprint ((unsigned char)word[1]) ? word[1] : '?');
+        return 1;
     }
     return ms_err (errp, MS_ERR_INPUT, "%s'%.64s' is not an option", where,
                    word);
 }
+
+/* The words of one #SBATCH line by sbatch's rules: whitespace separates,
+ * quotes group, a backslash escapes, an unquoted '#' ends the line. The
+ * words are written NUL-separated into out (as large as the line plus one
+ * byte a word); returns the number of words, -1 for an open quote. */
+static int
+split_words (const char *l, char *out, char **words, int maxw)
+{
+    int nw = 0;
+    char *o = out;
+
+    for (;;) {
+        char q = 0;
+        bool any = false;
+
+        while (*l == ' ' || *l == '\t' || *l == '\r' || *l == '\v'
+               || *l == '\f')
+            l++;
+        if (!*l || *l == '#')
+            break;
+        if (nw == maxw)
+            return -2;
+        words[nw] = o;
+        while (*l && (q || !isspace ((unsigned char)*l))) {
+            if (*l == '\\' && l[1] && q != '\'') {
+                *o++ = l[1];
+                l += 2;
+            } else if (q) {
+                if (*l == q)
+                    q = 0;
+                else
+                    *o++ = *l;
+                l++;
+            } else if (*l == '"' || *l == '\'') {
+                q = *l++;
+            } else if (*l == '#')
+                break;
+            else
+                *o++ = *l++;
+            any = true;
+        }
+        if (q)
+            return -1;
+        *o++ = '\0';
+        if (any)
+            nw++;
+        if (*l == '#')
+            break;
+    }
+    return nw;
+}
+
+#define LINE_MAX_BYTES 4096
+#define WORDS_MAX 4096
 
 int
 jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
                       const char *name, ms_error_t *errp)
 {
     size_t pos = 0;
-    int line = 0;
+    int line = 0, nw = 0, rc = -1;
+    char **words = ms_xcalloc (WORDS_MAX, sizeof (char *));
+    int *lines = ms_xcalloc (WORDS_MAX, sizeof (int));
+    char *store = NULL;
+    size_t used = 0, cap = 0;
 
-    if (len > JOBSPEC_SCRIPT_MAX)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s: script is larger than %d bytes", name,
-                       JOBSPEC_SCRIPT_MAX);
-    if (memchr (script, '\0', len))
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s: script contains a NUL byte (binary file?)", name);
+    if (len > JOBSPEC_SCRIPT_MAX) {
+        ms_err (errp, MS_ERR_INPUT, "%s: script is larger than %d bytes",
+                name, JOBSPEC_SCRIPT_MAX);
+        goto out;
+    }
+    if (memchr (script, '\0', len)) {
+        ms_err (errp, MS_ERR_INPUT,
+                "%s: script contains a NUL byte (binary file?)", name);
+        goto out;
+    }
+    /* the words of all lines first (their text in one store, found again
+     * by offsets), then read like a command line */
     while (pos < len) {
-        char buf[1024], where[512];
         size_t end = pos, n;
-        char *l, *words[3] = { NULL, NULL, NULL };
-        int nw = 0;
+        const char *l;
+        char buf[LINE_MAX_BYTES], *w[LINE_MAX_BYTES / 2];
+        int k;
 
         while (end < len && script[end] != '\n')
             end++;
         n = end - pos;
+        l = script + pos;
         line++;
-        if (n >= sizeof (buf)) {
-            if (n >= 7 && !strncmp (script + pos, "#SBATCH", 7))
-                return ms_err (errp, MS_ERR_INPUT,
-                               "%s:%d: #SBATCH line longer than %zu bytes",
-                               name, line, sizeof (buf) - 1);
-            if (script[pos] != '#')
-                break; /* a long command ends the #SBATCH block */
-            pos = end + 1;
-            continue;
-        }
-        memcpy (buf, script + pos, n);
-        buf[n] = '\0';
         pos = end + 1;
-        if (n && buf[n - 1] == '\r')
-            buf[--n] = '\0';
-        l = ms_strtrim (buf);
-        if (!*l)
-            continue;
-        if (*l != '#')
-            break; /* the first command ends the #SBATCH block, as in sbatch */
-        if (strncmp (l, "#SBATCH", 7) || (l[7] && !isspace ((unsigned char)l[7])))
-            continue;
-        l += 7;
-        /* drop a trailing comment */
-        for (char *h = l; *h; h++)
-            if (*h == '#' && isspace ((unsigned char)h[-1])) {
-                *h = '\0';
+        if (!(n >= 7 && !strncmp (l, "#SBATCH", 7))
+            && !(n >= 6 && !strncmp (l, "#SLURM", 6))) {
+            /* a command ends the directives; comments and blanks do not */
+            size_t i = 0;
+            while (i < n && isspace ((unsigned char)l[i]))
+                i++;
+            if (i < n && l[i] != '#')
                 break;
-            }
-        snprintf (where, sizeof (where), "%s:%d: ", name, line);
-        for (char *tok = strtok (l, " \t"); tok; tok = strtok (NULL, " \t")) {
-            if (nw == 2)
-                return ms_err (errp, MS_ERR_INPUT,
-                               "%sonly one option per #SBATCH line", where);
-            words[nw++] = tok;
+            continue;
         }
-        if (nw == 0)
-            return ms_err (errp, MS_ERR_INPUT, "%s#SBATCH without an option",
-                           where);
-        int used = one_option (s, where, words[0], words[1], errp);
-        if (used < 0)
-            return -1;
-        if (used < nw)
-            return ms_err (errp, MS_ERR_INPUT, "%sunexpected '%.64s'", where,
-                           words[1]);
+        if (n >= LINE_MAX_BYTES) {
+            ms_err (errp, MS_ERR_INPUT,
+                    "%s:%d: #SBATCH line longer than %d bytes", name, line,
+                    LINE_MAX_BYTES - 1);
+            goto out;
+        }
+        k = l[1] == 'S' && l[2] == 'B' ? 7 : 6;
+        memcpy (buf, l + k, n - (size_t)k);
+        buf[n - (size_t)k] = '\0';
+        {
+            const char *t = buf;
+            while (*t == ' ' || *t == '\t')
+                t++;
+            size_t hl = !strncasecmp (t, "hetjob", 6)    ? 6
+                        : !strncasecmp (t, "packjob", 7) ? 7
+                                                         : 0;
+            if (hl && (!t[hl] || isspace ((unsigned char)t[hl]))) {
+                ms_err (errp, MS_ERR_INPUT,
+                        "%s:%d: hetjob: not supported: metasched does not "
+                        "route heterogeneous jobs",
+                        name, line);
+                goto out;
+            }
+            if (buf[0] && !isspace ((unsigned char)buf[0]) && buf[0] != '-')
+                continue; /* "#SBATCHED ...": a comment, not a directive */
+        }
+        char wbuf[LINE_MAX_BYTES * 2];
+        int got = split_words (buf, wbuf, w, LINE_MAX_BYTES / 2);
+        if (got == -1) {
+            ms_err (errp, MS_ERR_INPUT, "%s:%d: a quote is not closed", name,
+                    line);
+            goto out;
+        }
+        if (got < 0 || nw + got > WORDS_MAX) {
+            ms_err (errp, MS_ERR_INPUT, "%s:%d: more than %d words of options",
+                    name, line, WORDS_MAX);
+            goto out;
+        }
+        for (int i = 0; i < got; i++) {
+            size_t wl = strlen (w[i]) + 1;
+            if (used + wl > cap) {
+                cap = (used + wl) * 2 + 4096;
+                store = ms_xrealloc (store, cap);
+            }
+            memcpy (store + used, w[i], wl);
+            words[nw] = (char *)(uintptr_t)used;
+            lines[nw++] = line;
+            used += wl;
+        }
     }
-    return 0;
+    for (int i = 0; i < nw; i++)
+        words[i] = store + (uintptr_t)words[i];
+    for (int i = 0; i < nw;) {
+        char where[512];
+        int u;
+
+        snprintf (where, sizeof (where), "%s:%d: ", name, lines[i]);
+        if (words[i][0] != '-' || !words[i][1]) {
+            ms_err (errp, MS_ERR_INPUT,
+                    "%s'%.64s' is not an option (the script's arguments go "
+                    "after it on msbatch's command line)",
+                    where, words[i]);
+            goto out;
+        }
+        u = one_option (s, where, words[i], i + 1 < nw ? words[i + 1] : NULL,
+                        errp);
+        if (u < 0)
+            goto out;
+        i += u;
+    }
+    rc = 0;
+out:
+    free (store);
+    free (words);
+    free (lines);
+    return rc;
 }
 
 int
@@ -623,7 +1879,8 @@ jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
                        "pinning a partition (remove --partition/-p)",
                        s->partition);
     if (s->nodes && s->ntasks && s->ntasks_per_node
-        && s->ntasks > s->nodes * s->ntasks_per_node)
+        && s->ntasks > (s->nodes_max ? s->nodes_max : s->nodes)
+                           * s->ntasks_per_node)
         return ms_err (errp, MS_ERR_INPUT,
                        "--ntasks=%d does not fit --nodes=%d with "
                        "--ntasks-per-node=%d",
@@ -631,5 +1888,14 @@ jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
     if (s->chdir[0] && s->chdir[0] != '/')
         return ms_err (errp, MS_ERR_INPUT,
                        "--chdir=%s: must be an absolute path", s->chdir);
+    if ((s->mem_per_node_set != 0) + (s->mem_per_cpu_mb != 0)
+            + (s->mem_per_gpu_mb != 0)
+        > 1)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--mem, --mem-per-cpu and --mem-per-gpu exclude each "
+                       "other (as in sbatch)");
+    if (s->deadline && s->begin && s->deadline < s->begin)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--deadline is before --begin");
     return 0;
 }

@@ -15,25 +15,182 @@
 #define JOBSPEC_MAX_ENV 256
 #define JOBSPEC_BEGIN_AHEAD_MAX (731 * 86400) /* --begin: the API's limit */
 
+/* A GPU or generic resource request: [type:]count, or name[:type]:count
+ * for --gres. */
+typedef struct {
+    char name[32]; /* "gpu" for the --gpus* options */
+    char type[32]; /* "" when any type */
+    uint32_t count;
+} ms_tres_req_t;
+
+#define JOBSPEC_MAX_GRES 8
+#define JOBSPEC_MAX_ARRAY_RANGES 64
+#define JOBSPEC_MAX_DEPS 32
+#define JOBSPEC_ARRAY_MAX_INDEX 4000000 /* the highest index an array takes */
+
+/* --array=1-10:2,15,20-30%4 */
+typedef struct {
+    uint32_t first, last, step; /* step 1 for a single index or N-M */
+} ms_array_range_t;
+
+typedef struct {
+    ms_array_range_t r[JOBSPEC_MAX_ARRAY_RANGES];
+    size_t nranges;     /* 0: not an array */
+    uint32_t ntasks;    /* indexes in all (a repeated index counts again) */
+    uint32_t max_index; /* the highest index */
+    uint32_t max_running; /* %N: at most N tasks at once; 0: no limit */
+} ms_array_t;
+
+/* --dependency=afterok:12:13,singleton (or '?' between: any of them) */
+typedef enum {
+    JOBSPEC_DEP_AFTER = 1,    /* after:ID[+MIN]: started (or cancelled) */
+    JOBSPEC_DEP_AFTERANY,     /* ended */
+    JOBSPEC_DEP_AFTEROK,      /* ended with exit code 0 */
+    JOBSPEC_DEP_AFTERNOTOK,   /* ended otherwise */
+    JOBSPEC_DEP_AFTERCORR,    /* the same array task ended with 0 */
+    JOBSPEC_DEP_AFTERBURSTBUFFER, /* ended and its burst buffer staged out */
+    JOBSPEC_DEP_SINGLETON,    /* no other job of this name and user runs */
+} ms_dep_type_t;
+
+typedef struct {
+    ms_dep_type_t type;
+    uint64_t job_id;   /* a meta job id; 0 for singleton */
+    uint32_t delay_min; /* after:ID+MIN */
+} ms_dep_t;
+
+typedef struct {
+    ms_dep_t d[JOBSPEC_MAX_DEPS];
+    size_t n;          /* 0: no dependency */
+    bool any;          /* '?' separated: one of them suffices */
+} ms_deps_t;
+
+/* --mail-type flags */
+enum {
+    JOBSPEC_MAIL_BEGIN = 1 << 0,
+    JOBSPEC_MAIL_END = 1 << 1,
+    JOBSPEC_MAIL_FAIL = 1 << 2,
+    JOBSPEC_MAIL_REQUEUE = 1 << 3,
+    JOBSPEC_MAIL_INVALID_DEPEND = 1 << 4,
+    JOBSPEC_MAIL_STAGE_OUT = 1 << 5,
+    JOBSPEC_MAIL_TIME_LIMIT = 1 << 6,
+    JOBSPEC_MAIL_TIME_LIMIT_90 = 1 << 7,
+    JOBSPEC_MAIL_TIME_LIMIT_80 = 1 << 8,
+    JOBSPEC_MAIL_TIME_LIMIT_50 = 1 << 9,
+    JOBSPEC_MAIL_ARRAY_TASKS = 1 << 10,
+    JOBSPEC_MAIL_ALL = JOBSPEC_MAIL_BEGIN | JOBSPEC_MAIL_END | JOBSPEC_MAIL_FAIL
+                       | JOBSPEC_MAIL_REQUEUE | JOBSPEC_MAIL_INVALID_DEPEND
+                       | JOBSPEC_MAIL_STAGE_OUT,
+};
+
+/* The fields are those of doc/msbatch.1 "OPTIONS UNDER METASCHED"; their
+ * JSON names (jobspec_json.c, doc/api.md) are the field names. "" for a
+ * string, 0 for a number, -1 for a tri-state means: not given. */
 typedef struct {
     char name[128];          /* --job-name; default: the script's name */
     char app[64];            /* --app: the application, for the predictor */
-    int nodes;               /* --nodes (0: not given) */
+    int nodes;               /* --nodes (0: not given); the minimum */
+    int nodes_max;           /* --nodes=MIN-MAX: the maximum (0: = nodes) */
     int ntasks;              /* --ntasks */
     int ntasks_per_node;     /* --ntasks-per-node */
     int cpus_per_task;       /* --cpus-per-task */
     uint32_t time_limit_min; /* --time, in minutes (0: not given) */
+    uint32_t time_min_min;   /* --time-min, in minutes (0: not given) */
     int64_t begin;           /* --begin, Unix time (0: not given) */
-    char std_out[256];       /* --output */
+    char std_out[256];       /* --output (%j %x %A %a %u ... kept) */
     char std_err[256];       /* --error */
     char std_in[256];        /* --input */
     char chdir[256];         /* --chdir */
-    char partition[64];      /* --partition: refused unless pinning is allowed */
+    char partition[64];      /* --partition: the site's setting decides */
     bool exclusive;          /* --exclusive */
+    char exclusive_mode[8];  /* --exclusive=user|mcs|topo; "" for plain */
     bool test_only;          /* --test-only: candidates, not a submission */
-    char export_mode[16];    /* "ALL" (default), "NONE" */
+    bool parsable;           /* --parsable: msbatch prints only the id */
+    char export_mode[16];    /* "ALL" (default), "NONE", "NIL" */
     char *export_vars[JOBSPEC_MAX_ENV]; /* --export=VAR[=value],...: owned */
     size_t nexport;
+
+    /* Routing constraints (and carried to the cluster as well) */
+    char account[64];         /* -A --account */
+    char qos[64];             /* -q --qos */
+    uint64_t mem_per_node_mb; /* --mem in MiB (0 with mem_per_node_set:
+                               * all of a node's memory) */
+    bool mem_per_node_set;
+    uint64_t mem_per_cpu_mb;  /* --mem-per-cpu, MiB (0: not given) */
+    uint64_t mem_per_gpu_mb;  /* --mem-per-gpu, MiB (0: not given) */
+    uint64_t tmp_mb;          /* --tmp: disk per node, MiB (0: not given) */
+    char constraint[256];     /* -C --constraint: a feature expression */
+    char prefer[256];         /* --prefer: features wished, not required */
+    char nodelist[1024];      /* -w --nodelist: nodes required (pins) */
+    char exclude[1024];       /* -x --exclude: nodes excluded */
+    char reservation[128];    /* --reservation: names a cluster's one */
+    char licenses[256];       /* -L --licenses: name[@db][:count],... */
+    char gres[256];           /* --gres as given ("gpu:a100:2,nvme:1") */
+    ms_tres_req_t gres_list[JOBSPEC_MAX_GRES]; /* --gres parsed */
+    size_t ngres;
+    char gres_flags[64];      /* --gres-flags */
+    ms_tres_req_t gpus;       /* -G --gpus: in all (count 0: not given) */
+    ms_tres_req_t gpus_per_node;   /* --gpus-per-node */
+    ms_tres_req_t gpus_per_task;   /* --gpus-per-task */
+    ms_tres_req_t gpus_per_socket; /* --gpus-per-socket */
+    int cpus_per_gpu;         /* --cpus-per-gpu */
+    int ntasks_per_gpu;       /* --ntasks-per-gpu */
+
+    /* Arrays and dependencies (routed by metasched) */
+    char array[256];          /* -a --array as given */
+    ms_array_t array_spec;    /* ... parsed */
+    char dependency[512];     /* -d --dependency as given (meta job ids) */
+    ms_deps_t deps;           /* ... parsed */
+    int kill_on_invalid_dep;  /* --kill-on-invalid-dep: 1 yes, 0 no, -1 */
+
+    /* Carried to the cluster as given */
+    char mail_type[128];      /* --mail-type, upper case, comma-separated */
+    unsigned mail_flags;      /* ... as JOBSPEC_MAIL_* */
+    char mail_user[128];      /* --mail-user */
+    char signal[32];          /* --signal=[{R|B}:]SIG[@TIME] as given */
+    int signal_num;           /* ... its signal number (0: none) */
+    int signal_time;          /* ... seconds before the end (default 60) */
+    char signal_flags[4];     /* "", "B" (batch shell only), "R" */
+    int requeue;              /* --requeue 1, --no-requeue 0, -1 */
+    char open_mode[16];       /* --open-mode: "append", "truncate" or "" */
+    char wckey[64];           /* --wckey */
+    char comment[256];        /* --comment (beside metasched's tag) */
+    bool hold;                /* -H --hold */
+    int64_t deadline;         /* --deadline, Unix time (0: not given) */
+    int nice;                 /* --nice[=N] (default 100 when no N) */
+    bool nice_set;
+    char get_user_env[32];    /* --get-user-env[=T][S|L]: "1" when bare */
+    char hint[64];            /* --hint */
+    char distribution[64];    /* -m --distribution */
+    int ntasks_per_core;      /* --ntasks-per-core */
+    int ntasks_per_socket;    /* --ntasks-per-socket */
+    int sockets_per_node;     /* --sockets-per-node (-B S) */
+    int cores_per_socket;     /* --cores-per-socket (-B S:C) */
+    int threads_per_core;     /* --threads-per-core (-B S:C:T) */
+    int mincpus;              /* --mincpus */
+    int core_spec;            /* -S --core-spec (-1: not given) */
+    int thread_spec;          /* --thread-spec (0: not given) */
+    bool contiguous;          /* --contiguous */
+    bool overcommit;          /* -O --overcommit */
+    bool oversubscribe;       /* -s --oversubscribe */
+    bool spread_job;          /* --spread-job */
+    bool use_min_nodes;       /* --use-min-nodes */
+    bool no_kill;             /* -k --no-kill */
+    bool reboot;              /* --reboot */
+    int wait_all_nodes;       /* --wait-all-nodes 0|1 (-1: not given) */
+    uint32_t delay_boot_min;  /* --delay-boot, minutes (0: not given) */
+    char acctg_freq[64];      /* --acctg-freq */
+    char profile[64];         /* --profile */
+    char mem_bind[64];        /* --mem-bind */
+    char gpu_bind[64];        /* --gpu-bind */
+    char gpu_freq[64];        /* --gpu-freq */
+    char network[64];         /* --network */
+    char mcs_label[64];       /* --mcs-label */
+    char batch_features[128]; /* --batch */
+    char switches[32];        /* --switches=N[@TIME] */
+    char propagate[128];      /* --propagate[=LIMITS]: "ALL" when bare */
+    char container[256];      /* --container */
+    char wrap[4096];          /* --wrap: the command of a script msbatch
+                                 writes (command line only) */
 } ms_jobspec_t;
 
 void jobspec_init (ms_jobspec_t *s);
@@ -61,6 +218,42 @@ int jobspec_parse_time (const char *s, uint32_t *minutes);
  * any case. Returns 0, -1 when malformed, -2 when before 1970 or more than
  * JOBSPEC_BEGIN_AHEAD_MAX seconds after now. */
 int jobspec_parse_begin (const char *s, time_t now, int64_t *out);
+
+/* Memory as sbatch writes it: N[K|M|G|T][B], any case; no unit is MiB.
+ * Rounds KiB up. Returns 0 or -1. */
+int jobspec_parse_mem (const char *s, uint64_t *mib);
+
+/* --array: N, N-M, N-M:STEP, lists of them, %LIMIT at the end. */
+int jobspec_parse_array (const char *s, ms_array_t *out, ms_error_t *errp);
+
+/* --dependency: TYPE:ID[:ID...][,TYPE:ID...] or with '?' between, and
+ * singleton; after:ID+MINUTES. */
+int jobspec_parse_dependency (const char *s, ms_deps_t *out,
+                              ms_error_t *errp);
+
+/* "afterok" for JOBSPEC_DEP_AFTEROK ... */
+const char *jobspec_dep_name (ms_dep_type_t t);
+
+/* What metasched does with an sbatch option (doc/msbatch.1). */
+typedef enum {
+    JOBSPEC_CARRIED = 1, /* passed on to the cluster's Slurm */
+    JOBSPEC_ROUTED,      /* a routing constraint (and carried) */
+    JOBSPEC_METASCHED,   /* metasched itself does it (array, dependency,
+                          * begin, test-only ...) */
+    JOBSPEC_MSBATCH,     /* an option of the command (help, parsable) */
+    JOBSPEC_REFUSED,     /* refused, with the reason */
+} jobspec_handling_t;
+
+typedef struct {
+    const char *name;  /* long name without "--" */
+    char shortname;    /* 0: none */
+    int has_arg;       /* 0 none, 1 required, 2 optional (--opt[=val]) */
+    jobspec_handling_t handling;
+    const char *why;   /* for refused options: the reason */
+} jobspec_option_t;
+
+/* The options sbatch knows, in order; NULL past the end. */
+const jobspec_option_t *jobspec_option_at (size_t i);
 
 /* Check the whole: a script that starts with #!, sizes within limits,
  * counts that agree. */
