@@ -871,8 +871,12 @@ slurmrest_parse_openapi_versions (const char *body, size_t len, char *buf,
     const char *key;
     size_t used = 0;
 
-    if (size)
-        buf[0] = '\0';
+    if (!buf || !size) {
+        json_decref (root);
+        return ms_err (errp, MS_ERR_INPUT,
+                       "OpenAPI description: no room for the versions");
+    }
+    buf[0] = '\0';
     if (!root)
         return ms_err (errp, MS_ERR_PROTOCOL,
                        "OpenAPI description: malformed JSON at line %d: %s",
@@ -893,7 +897,7 @@ slurmrest_parse_openapi_versions (const char *body, size_t len, char *buf,
         ver[n] = '\0';
         /* listed already? */
         bool seen = false;
-        for (const char *p = buf; p && *p;) {
+        for (const char *p = buf; *p;) {
             size_t m = strcspn (p, ",");
             if (m == strlen (ver) && !strncmp (p, ver, m))
                 seen = true;
