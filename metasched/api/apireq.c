@@ -14,12 +14,14 @@
 #include <jansson.h>
 
 #include "metasched/api/apireq.h"
+#include "metasched/common/jobspec_json.h"
 
 void
 apireq_init (ms_apireq_t *r)
 {
     memset (r, 0, sizeof (*r));
     r->nodes = 1;
+    jobspec_init (&r->sb);
 }
 
 void
@@ -324,6 +326,15 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
             if (check_partition (s, errp, field, fieldlen) < 0)
                 return -1;
             memcpy (r->partition, s, len + 1);
+        } else if (jobspec_json_known (key)) {
+            if (jobspec_json_set (&r->sb, key, v, errp) < 0) {
+                /* the text names the field already */
+                if (field && fieldlen > 0)
+                    snprintf (field, fieldlen, "%s", key);
+                if (errp)
+                    errp->http_status = 400;
+                return -1;
+            }
         } else {
             char shown[72];
 
@@ -343,6 +354,20 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
     if (r->tasks > 0 && r->tasks < r->nodes)
         return bad (errp, 400, field, fieldlen, "tasks",
                     "%d tasks are fewer than the %d nodes", r->tasks, r->nodes);
+    if (r->sb.nodes_max && r->sb.nodes_max < r->nodes)
+        return bad (errp, 400, field, fieldlen, "nodes_max",
+                    "%d is fewer than the %d nodes", r->sb.nodes_max,
+                    r->nodes);
+    if ((r->sb.mem_per_node_set != 0) + (r->sb.mem_per_cpu_mb != 0)
+            + (r->sb.mem_per_gpu_mb != 0)
+        > 1)
+        return bad (errp, 400, field, fieldlen,
+                    r->sb.mem_per_cpu_mb ? "mem_per_cpu_mb" : "mem_per_gpu_mb",
+                    "mem_per_node_mb, mem_per_cpu_mb and mem_per_gpu_mb "
+                    "exclude each other (as sbatch's --mem options)");
+    if (r->sb.deadline && r->begin_time && r->sb.deadline < r->begin_time)
+        return bad (errp, 400, field, fieldlen, "deadline",
+                    "is before begin_time");
     return 0;
 }
 
@@ -414,6 +439,7 @@ apireq_options_json (const ms_apireq_t *r)
     json_object_set_new (o, "partition",
                          r->partition[0] ? json_string (r->partition)
                                          : json_null ());
+    jobspec_json_put (&r->sb, o);
     s = json_dumps (o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref (o);
     return s;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "metasched/common/error.h"
+#include "metasched/common/jobspec.h"
 
 #define APIREQ_BODY_MAX (2 * 1024 * 1024) /* request body, bytes */
 #define APIREQ_SCRIPT_MAX (1024 * 1024)   /* default max_script_bytes */
@@ -44,6 +45,9 @@ typedef struct {
     char **environment; /* owned "NAME=value" strings */
     size_t nenvironment;
     char partition[130]; /* "cluster/partition" or "" */
+    /* the other options of sbatch (account, qos, mem_per_node_mb, ...:
+     * jobspec_json.c's fields, doc/api.md); only their fields are set */
+    ms_jobspec_t sb;
 } ms_apireq_t;
 
 typedef struct {

@@ -17,6 +17,7 @@
 #include "metasched/cli/client.h"
 #include "metasched/cli/clifmt.h"
 #include "metasched/common/jobspec.h"
+#include "metasched/common/jobspec_json.h"
 #include "metasched/common/util.h"
 
 extern char **environ;
@@ -47,7 +48,14 @@ usage (FILE *f)
         "      --export=ALL|NONE|VAR[=value],...  environment (default ALL)\n"
         "      --exclusive          whole nodes\n"
         "  -p, --partition=C/P      pin a partition (only where allowed)\n"
+        "  -A, --account, -q, --qos, --mem, --mem-per-cpu, -C, --constraint,\n"
+        "  --gres, -G, --gpus..., -a, --array, -d, --dependency, --mail-type,\n"
+        "  --mail-user and every other option of sbatch: see msbatch(1),\n"
+        "                           which says what metasched does with each\n"
+        "      --wrap=COMMAND       a script of one command (/bin/sh)\n"
         "      --test-only          show the candidates, submit nothing\n"
+        "      --parse              print the job as metasched would route it\n"
+        "                           (JSON) and exit; nothing is sent\n"
         "      --parsable           print only the job id\n"
         "      --server=ADDR        unix:/path or http://host:port\n"
         "                           (default $METASCHED_SERVER or %s)\n"
@@ -56,26 +64,39 @@ usage (FILE *f)
         MS_CLIENT_DEFAULT_SERVER);
 }
 
-/* jobspec's options that take a value, to find where the script is while
- * taking out msbatch's own options. */
+/* jobspec's options that take a value in the next word, to find where
+ * the script is while taking out msbatch's own options. */
 static bool
 takes_value (const char *w)
 {
-    static const char *longs[]
-        = { "nodes",         "ntasks",    "ntasks-per-node",
-            "cpus-per-task", "time",      "job-name",
-            "output",        "error",     "input",
-            "chdir",         "partition", "export",
-            "app",           "begin",     NULL };
+    const jobspec_option_t *o;
+
     if (w[0] == '-' && w[1] == '-') {
+        size_t n = strlen (w + 2), matches = 0;
+        bool value = false;
         if (strchr (w, '='))
             return false;
-        for (int k = 0; longs[k]; k++)
-            if (!strcmp (w + 2, longs[k]))
-                return true;
-        return false;
+        for (size_t k = 0; (o = jobspec_option_at (k)); k++) {
+            if (strncmp (o->name, w + 2, n))
+                continue;
+            if (strlen (o->name) == n)
+                return o->has_arg == 1;
+            matches++;
+            value = o->has_arg == 1;
+        }
+        return matches == 1 && value;
     }
-    return w[0] == '-' && w[1] && !w[2] && strchr ("NnctJoeiDp", w[1]);
+    if (w[0] != '-' || !w[1])
+        return false;
+    /* -HN: flags, then one that takes the next word */
+    for (const char *c = w + 1; *c; c++)
+        for (size_t k = 0; (o = jobspec_option_at (k)); k++)
+            if (o->shortname == *c) {
+                if (o->has_arg == 0)
+                    break;
+                return o->has_arg == 1 && !c[1];
+            }
+    return false;
 }
 
 /* Read all of a stream (the script from standard input). */
@@ -219,6 +240,9 @@ build_request (const ms_jobspec_t *s, const char *script, size_t len,
     json_object_set (o, "environment", env);
     if (s->partition[0])
         json_object_set_new (o, "partition", json_string (s->partition));
+    if (s->time_limit_min == UINT32_MAX)
+        json_object_set_new (o, "time_limit_min", json_null ());
+    jobspec_json_put (s, o);
     return o;
 }
 
@@ -261,7 +285,7 @@ int
 main (int argc, char **argv)
 {
     const char *server = NULL, *script_path = NULL, *shown;
-    bool parsable = false;
+    bool parsable = false, parse_only = false;
     char **jargv = ms_xcalloc ((size_t)argc + 1, sizeof (char *));
     int jargc = 1, argi, i = 1, rc = 1;
     ms_jobspec_t s;
@@ -290,6 +314,9 @@ main (int argc, char **argv)
         }
         if (!strcmp (w, "--parsable")) {
             parsable = true;
+            i++;
+        } else if (!strcmp (w, "--parse")) {
+            parse_only = true;
             i++;
         } else if (!strcmp (w, "-h") || !strcmp (w, "--help")) {
             usage (stdout);
@@ -323,7 +350,25 @@ main (int argc, char **argv)
                  jargv[argi + 1]);
         goto out;
     }
-    if (script_path && strcmp (script_path, "-")) {
+    if (s.wrap[0]) {
+        /* sbatch --wrap: a script of one command */
+        static const char head[] = "#!/bin/sh\n"
+                                   "# This script was written by msbatch "
+                                   "--wrap.\n\n";
+        if (script_path) {
+            fprintf (stderr,
+                     PROG ": %s: --wrap stands for the script; give one or "
+                          "the other\n",
+                     script_path);
+            goto out;
+        }
+        len = strlen (head) + strlen (s.wrap) + 1;
+        script = ms_xmalloc (len + 1);
+        snprintf (script, len + 1, "%s%s\n", head, s.wrap);
+        shown = "(--wrap)";
+        if (!s.name[0])
+            ms_strlcpy (s.name, "wrap", sizeof (s.name));
+    } else if (script_path && strcmp (script_path, "-")) {
         if (ms_read_file (script_path, JOBSPEC_SCRIPT_MAX, &script, &len, &err)
             < 0) {
             fprintf (stderr, PROG ": %s\n", err.text);
@@ -339,8 +384,13 @@ main (int argc, char **argv)
         }
         shown = "(standard input)";
     }
-    jobspec_free (&s);
-    jobspec_init (&s);
+    {
+        char wrapname[sizeof (s.name)];
+        ms_strlcpy (wrapname, s.wrap[0] ? s.name : "", sizeof (wrapname));
+        jobspec_free (&s);
+        jobspec_init (&s);
+        ms_strlcpy (s.name, wrapname, sizeof (s.name));
+    }
     if (jobspec_parse_script (&s, script, len, shown, &err) < 0
         || jobspec_parse_args (&s, jargc, jargv, &argi, &err) < 0
         || jobspec_check (&s, script, len, true, &err) < 0) {
@@ -367,6 +417,28 @@ main (int argc, char **argv)
     if (build_environment (&s, env) < 0)
         goto out;
     req = build_request (&s, script, len, cwd, env);
+    if (parse_only) {
+        /* the job as it would be sent, without the script's text and the
+         * environment's values; the parsed forms beside */
+        char *text;
+        json_object_set_new (req, "script_bytes", json_integer ((json_int_t)len));
+        json_object_del (req, "script");
+        json_object_set_new (req, "environment_count",
+                             json_integer ((json_int_t)json_array_size (env)));
+        json_object_set_new (req, "export_mode", json_string (s.export_mode));
+        json_object_del (req, "environment");
+        if (s.test_only)
+            json_object_set_new (req, "test_only", json_true ());
+        jobspec_json_put_parsed (&s, req);
+        text = json_dumps (req, JSON_INDENT (2) | JSON_SORT_KEYS);
+        if (!text)
+            goto out;
+        printf ("%s\n", text);
+        free (text);
+        rc = 0;
+        goto out;
+    }
+    parsable = parsable || s.parsable;
 
     if (ms_client_open (server, &c, &err) < 0) {
         fprintf (stderr, PROG ": %s\n", err.text);

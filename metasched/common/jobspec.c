@@ -35,6 +35,7 @@ typedef enum {
     O_FLAG,     /* a bool field at off */
     O_COUNT,    /* an int field at off: 1.. */
     O_COUNT0,   /* an int field at off: 0.. */
+    O_NAME,     /* a string field at off: a name, no spaces or quotes */
     O_MEM,      /* a uint64_t MiB field at off */
     O_REFUSE,   /* refused */
     /* the rest: their own code in apply () */
@@ -72,7 +73,7 @@ typedef struct {
 
 /* sbatch's options (its man page, Slurm 22.05 to 26.05), by name. */
 static const opt_t options[] = {
-    { { "account", 'A', 1, ROUTE, NULL }, O_STR, F (account) },
+    { { "account", 'A', 1, ROUTE, NULL }, O_NAME, F (account) },
     { { "acctg-freq", 0, 1, CARRY, NULL }, O_STR, F (acctg_freq) },
     { { "app", 0, 1, META, NULL }, O_APP, NOF },
     { { "array", 'a', 1, META, NULL }, O_ARRAY, NOF },
@@ -137,7 +138,7 @@ static const opt_t options[] = {
     { { "kill-on-invalid-dep", 0, 1, META, NULL }, O_KILL_INV_DEP, NOF },
     { { "licenses", 'L', 1, CARRY, NULL }, O_STR, F (licenses) },
     { { "mail-type", 0, 1, CARRY, NULL }, O_MAIL_TYPE, NOF },
-    { { "mail-user", 0, 1, CARRY, NULL }, O_STR, F (mail_user) },
+    { { "mail-user", 0, 1, CARRY, NULL }, O_NAME, F (mail_user) },
     { { "mcs-label", 0, 1, CARRY, NULL }, O_STR, F (mcs_label) },
     { { "mem", 0, 1, ROUTE, NULL }, O_MEM_NODE, NOF },
     { { "mem-bind", 0, 1, CARRY, NULL }, O_STR, F (mem_bind) },
@@ -177,11 +178,11 @@ static const opt_t options[] = {
       O_REFUSE, NOF },
     { { "profile", 0, 1, CARRY, NULL }, O_STR, F (profile) },
     { { "propagate", 0, 2, CARRY, NULL }, O_PROPAGATE, NOF },
-    { { "qos", 'q', 1, ROUTE, NULL }, O_STR, F (qos) },
+    { { "qos", 'q', 1, ROUTE, NULL }, O_NAME, F (qos) },
     { { "quiet", 'Q', 0, CMD, NULL }, O_NONE, NOF },
     { { "reboot", 0, 0, CARRY, NULL }, O_FLAG, F (reboot) },
     { { "requeue", 0, 2, CARRY, NULL }, O_REQUEUE, NOF },
-    { { "reservation", 0, 1, ROUTE, NULL }, O_STR, F (reservation) },
+    { { "reservation", 0, 1, ROUTE, NULL }, O_NAME, F (reservation) },
     { { "resources", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
     { { "resv-ports", 0, 2, REFUSE, WHY_NEW }, O_REFUSE, NOF },
     { { "runtime", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
@@ -214,7 +215,7 @@ static const opt_t options[] = {
         "msbatch does not wait for the job to end; follow it with msqueue" },
       O_REFUSE, NOF },
     { { "wait-all-nodes", 0, 1, CARRY, NULL }, O_WAIT_ALL_NODES, NOF },
-    { { "wckey", 0, 1, CARRY, NULL }, O_STR, F (wckey) },
+    { { "wckey", 0, 1, CARRY, NULL }, O_NAME, F (wckey) },
     { { "wrap", 0, 1, CMD, NULL }, O_WRAP, NOF },
 };
 #define NOPTIONS (sizeof (options) / sizeof (options[0]))
@@ -1255,6 +1256,15 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
                        opt, o->o.why);
     case O_STR:
         return copy_str (where, opt, val, field, o->size, errp);
+    case O_NAME:
+        if (copy_str (where, opt, val, field, o->size, errp) < 0)
+            return -1;
+        for (const char *c = val; *c; c++)
+            if (isspace ((unsigned char)*c) || strchr ("\"'`$;\\", *c))
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s--%s=%.64s: '%c' has no place in a name",
+                               where, opt, val, *c);
+        return 0;
     case O_FLAG:
         *(bool *)field = true;
         return 0;
@@ -1658,6 +1668,23 @@ one_option (ms_jobspec_t *s, const char *where, const char *word,
     }
     return ms_err (errp, MS_ERR_INPUT, "%s'%.64s' is not an option", where,
                    word);
+}
+
+int
+jobspec_apply_option (ms_jobspec_t *s, const char *name, const char *val,
+                      ms_error_t *errp)
+{
+    for (size_t k = 0; k < NOPTIONS; k++)
+        if (!strcmp (options[k].o.name, name)) {
+            if (options[k].o.has_arg == 1 && !val)
+                return ms_err (errp, MS_ERR_INPUT, "--%s: needs a value",
+                               name);
+            if (options[k].o.has_arg == 0 && val)
+                return ms_err (errp, MS_ERR_INPUT, "--%s takes no value",
+                               name);
+            return apply (s, "", &options[k], val, errp);
+        }
+    return ms_err (errp, MS_ERR_INPUT, "unknown option '--%s'", name);
 }
 
 /* The words of one #SBATCH line by sbatch's rules: whitespace separates,

@@ -231,6 +231,11 @@ int jobspec_parse_array (const char *s, ms_array_t *out, ms_error_t *errp);
 int jobspec_parse_dependency (const char *s, ms_deps_t *out,
                               ms_error_t *errp);
 
+/* Set one option by its long name (val NULL for a flag), as on the command
+ * line: the JSON readers (jobspec_json.c) check values with it. */
+int jobspec_apply_option (ms_jobspec_t *s, const char *name, const char *val,
+                          ms_error_t *errp);
+
 /* "afterok" for JOBSPEC_DEP_AFTEROK ... */
 const char *jobspec_dep_name (ms_dep_type_t t);
 
