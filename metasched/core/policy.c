@@ -71,7 +71,10 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->v_threshold = 0.35;
     pol->w_energy = 0.5;
     pol->max_slowdown = 1.3;
-    pol->sibling_slack = 0.35;
+    pol->sibling_slack = INFINITY;
+    pol->sibling_grade = 1;
+    pol->width_exp = 0.5;
+    pol->ref_nodes = 0;
     pol->congestion = 0;
     pol->wait_weight = 1;
     pol->sibling_same_class = false;
@@ -248,7 +251,18 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
     ranked_t r[64] = { { 0, 0, 0 } };
     size_t nr = 0;
 
-    double rcap = INFINITY;
+    double rcap = INFINITY, we = pol->w_energy;
+
+    /* The job's width against the site's mean: mean job energy and mean
+     * response weigh every job's response alike but its energy by its
+     * nodes, so a wide job's energy weighs more (the odds of w_E times
+     * (nodes / ref_nodes)^width_exp) and a narrow one's response. */
+    if (pol->ref_nodes > 0 && pol->width_exp != 0 && cs->n && we > 0
+        && we < 1) {
+        double n = cs->c[0].e / (cs->c[0].p * cs->c[0].t);
+        double odds = we / (1 - we) * pow (n / pol->ref_nodes, pol->width_exp);
+        we = odds / (1 + odds);
+    }
     for (size_t i = 0; i < cs->n; i++)
         if (cs->c[i].t < tbest) {
             tbest = cs->c[i].t;
@@ -313,8 +327,8 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         g = 1 + pol->congestion * wp / tp;
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == p) {
-                double s = pol->w_energy * cs->c[i].e / ep
-                           + (1 - pol->w_energy) * g * cs->c[i].t / tp;
+                double s = we * cs->c[i].e / ep
+                           + (1 - we) * g * cs->c[i].t / tp;
                 if (s <= bf) {
                     bf = s;
                     bi = i;
@@ -324,15 +338,25 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         r[nr].cand = bi;
         r[nr].key = score_metasched (
             cs->c[bi].e, emin, pol->wait_weight * cs->c[bi].w + cs->c[bi].t,
-            wtmin, pol->w_energy);
+            wtmin, we);
         nr++;
     }
     qsort (r, nr, sizeof (*r), ranked_cmp);
     for (size_t i = 0; i < nr; i++) {
+        double g;
         if (i > 0 && r[i].key > (1 + pol->sibling_slack) * r[0].key)
             break;
+        /* Siblings' priority graded by their loss against the best: on a
+         * partition, the jobs that lose least by running there go first
+         * (each partition serves the jobs it suits best). */
+        g = pol->sibling_grade > 0 ? (r[i].key / r[0].key - 1) / pol->sibling_grade
+                                   : 1;
+        if (g > 1)
+            g = 1;
         add_choice (d, cs, r[i].cand,
-                    i == 0 || pol->sibling_same_class ? 0 : MS_NICE_STEP);
+                    i == 0 || pol->sibling_same_class
+                        ? 0
+                        : (int)lround (g * MS_NICE_STEP));
     }
     free (ok);
 }
@@ -428,6 +452,7 @@ struct ms_sched {
     size_t npending, cappending;
     ms_cands_t cs;
     ms_schedstats_t st;
+    double nodes_sum; /* of every job decided, for ref_nodes */
 };
 
 ms_sched_t *
@@ -577,6 +602,9 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
                       s->pol.kind == POL_METASCHED ? s->view : NULL, now,
                       &s->cs);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
+    /* The site's mean job width, as the jobs come. */
+    s->nodes_sum += jd->nodes;
+    s->pol.ref_nodes = s->nodes_sum / (double)id;
     policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
     s->st.decisions++;
     if (!d.n) {

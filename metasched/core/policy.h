@@ -20,10 +20,12 @@
  *   metasched            admin weights between energy and response (wait
  *                        predicted from the partition's state plus runtime),
  *                        a maximum slowdown against the best candidate (on
- *                        the upper bound of T), per-partition power caps;
- *                        siblings on partitions scoring within a slack of
- *                        the best, in a lower priority class; re-routing of
- *                        jobs that waited too long.
+ *                        the upper bound of T), per-partition power caps,
+ *                        the energy weight's odds scaled with the job's
+ *                        width against the site's mean; siblings on the
+ *                        other partitions with a nice graded by their
+ *                        score's loss against the best; re-routing of jobs
+ *                        that waited too long.
  */
 #ifndef MS_POLICY_H
 #define MS_POLICY_H
@@ -49,7 +51,8 @@ typedef enum {
     POL_NKINDS
 } ms_polkind_t;
 
-/* One priority class of entries: Slurm's nice steps between classes. */
+/* One priority class of entries: Slurm's nice steps between classes;
+ * metasched's siblings are graded inside one step. */
 #define MS_NICE_STEP 10000
 #define MS_MAX_CHOICES 8
 
@@ -62,7 +65,17 @@ typedef struct {
     double w_energy;         /* metasched: weight of energy, default 0.5 */
     double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
                                 unless it ends earlier than all within */
-    double sibling_slack;    /* metasched: siblings within this of best */
+    double sibling_slack;    /* metasched: siblings within this of best
+                                (INFINITY: on every partition) */
+    double sibling_grade;    /* metasched: a sibling's nice is
+                                MS_NICE_STEP * min (1, loss / this), loss
+                                its score over the best's minus 1 (1);
+                                0: one class step */
+    double width_exp;        /* metasched: w_E's odds times (nodes /
+                                ref_nodes)^this (0.5) */
+    double ref_nodes;        /* metasched: the site's mean job width; the
+                                core keeps it from the jobs it decides; 0:
+                                no width term */
     double wait_weight;      /* metasched: weight of W^ in the response
                                 term (1) */
     double congestion;       /* metasched: time weight grows by this times
