@@ -85,6 +85,9 @@ typedef struct {
     int cpus_per_task;       /* 0: 1 */
     bool exclusive;          /* whole nodes */
     const char *script;      /* the batch script, starting with #! */
+    const struct ms_jobspec *sbatch; /* the user's other sbatch options to
+                                        carry (account, qos, memory ...);
+                                        NULL: none */
     const void *backend_hint;/* backend-specific data: the simulated cluster
                                 reads its job model here, slurmrest ignores it */
 } ms_job_request_t;

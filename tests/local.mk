@@ -26,6 +26,12 @@ tests_unit_test_slurmrest_parse_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_slurmrest_parse_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_slurmrest_parse
 
+check_PROGRAMS += tests/unit/test_slurmrest_sbatch
+tests_unit_test_slurmrest_sbatch_SOURCES = tests/unit/test_slurmrest_sbatch.c tests/testutil.h
+tests_unit_test_slurmrest_sbatch_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurmrest_sbatch_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_slurmrest_sbatch
+
 # the builders and parsers against exchanges captured from real slurmrestd
 # of each release and OpenAPI version (tests/data/slurmrest/RELEASE/VERSION)
 check_PROGRAMS += tests/unit/test_slurmrest_contract

@@ -177,7 +177,10 @@ static const opt_t options[] = {
         "may set one); use --nice" },
       O_REFUSE, NOF },
     { { "profile", 0, 1, CARRY, NULL }, O_STR, F (profile) },
-    { { "propagate", 0, 2, CARRY, NULL }, O_PROPAGATE, NOF },
+    { { "propagate", 0, 2, REFUSE,
+        "sbatch copies the resource limits of the submitting shell; "
+        "metasched's jobs are submitted by its daemon" },
+      O_REFUSE, NOF },
     { { "qos", 'q', 1, ROUTE, NULL }, O_NAME, F (qos) },
     { { "quiet", 'Q', 0, CMD, NULL }, O_NONE, NOF },
     { { "reboot", 0, 0, CARRY, NULL }, O_FLAG, F (reboot) },

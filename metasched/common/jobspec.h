@@ -85,7 +85,7 @@ enum {
 /* The fields are those of doc/msbatch.1 "OPTIONS UNDER METASCHED"; their
  * JSON names (jobspec_json.c, doc/api.md) are the field names. "" for a
  * string, 0 for a number, -1 for a tri-state means: not given. */
-typedef struct {
+typedef struct ms_jobspec {
     char name[128];          /* --job-name; default: the script's name */
     char app[64];            /* --app: the application, for the predictor */
     int nodes;               /* --nodes (0: not given); the minimum */

@@ -1,0 +1,228 @@
+/* test_slurmrest_sbatch.c - the user's sbatch options in the submissions of
+ * every OpenAPI version: v0.0.38 takes sbatch's text under its own names,
+ * v0.0.39 on typed fields; the names and shapes are those the real
+ * slurmrestd of each release took (doc/slurmrest.md "Carried options"). With
+ * MS_DUMP_BODIES=DIR set, the bodies are written there (VERSION.json), to
+ * submit them by hand to a real slurmrestd. */
+#include "config.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "metasched/common/jobspec.h"
+#include "metasched/common/util.h"
+#include "partitions/slurmrest.h"
+#include "tests/testutil.h"
+
+static const char script[]
+    = "#!/bin/sh\n"
+      "#SBATCH --account=physics --qos=normal --mem=1500M\n"
+      "#SBATCH -C 'fast&big' --mail-type=END,FAIL,TIME_LIMIT_80\n"
+      "#SBATCH --mail-user=user@example.org --signal=B:USR1@300\n"
+      "#SBATCH --no-requeue --open-mode=append -L lic:1 --wckey=wk\n"
+      "#SBATCH --comment='user words' --hold --deadline=now+2hours\n"
+      "#SBATCH --nice=7 --get-user-env --hint=nomultithread\n"
+      "#SBATCH -m cyclic --nodelist=m1 --exclude=m9 --time-min=5\n"
+      "#SBATCH --tmp=100 --mincpus=2 --exclusive=user\n"
+      "true\n";
+
+static json_t *
+build (const char *version, ms_jobspec_t *s, char **textp)
+{
+    const slurmrest_api_t *api = slurmrest_api_find (version);
+    const char *envv[] = { "PATH=/bin", NULL };
+    ms_job_request_t req;
+    ms_error_t err;
+    json_t *root;
+    char *body;
+
+    memset (&req, 0, sizeof (req));
+    req.user = "u";
+    req.name = "carried";
+    req.partition = "batch";
+    req.cwd = "/tmp";
+    req.script = "#!/bin/sh\ntrue\n";
+    req.environment = envv;
+    req.comment = "metasched:42";
+    req.sbatch = s;
+    body = slurmrest_submit_body (api, &req, time (NULL), &err);
+    ck_assert_msg (body != NULL, "%s: %s", version, err.text);
+    root = json_loads (body, 0, NULL);
+    ck_assert_ptr_nonnull (root);
+    if (textp)
+        *textp = body;
+    else
+        free (body);
+    return root;
+}
+
+static void
+parse (ms_jobspec_t *s, const char *text)
+{
+    ms_error_t err;
+
+    jobspec_init (s);
+    ck_assert_msg (jobspec_parse_script (s, text, strlen (text), "t.sh", &err)
+                       == 0,
+                   "%s", err.text);
+}
+
+static const char *
+jstr (json_t *o, const char *k)
+{
+    return json_string_value (json_object_get (o, k));
+}
+
+START_TEST (v38_text)
+{
+    ms_jobspec_t s;
+    json_t *root, *job;
+
+    parse (&s, script);
+    root = build ("v0.0.38", &s, NULL);
+    job = json_object_get (root, "job");
+    ck_assert_str_eq (jstr (job, "account"), "physics");
+    ck_assert_str_eq (jstr (job, "qos"), "normal");
+    ck_assert_int_eq (json_integer_value (json_object_get (job, "memory_per_node")), 1500);
+    ck_assert_str_eq (jstr (job, "constraints"), "fast&big");
+    ck_assert_str_eq (jstr (job, "mail_type"), "END,FAIL,TIME_LIMIT_80");
+    ck_assert_str_eq (jstr (job, "signal"), "B:USR1@300");
+    ck_assert (json_is_true (json_object_get (job, "no_requeue")));
+    ck_assert_str_eq (jstr (job, "open_mode"), "append");
+    ck_assert_str_eq (jstr (job, "comment"), "metasched:42 user words");
+    ck_assert (json_is_true (json_object_get (job, "hold")));
+    ck_assert_str_eq (jstr (job, "cpu_binding_hint"), "nomultithread");
+    ck_assert_str_eq (jstr (job, "nodelist"), "m1");
+    ck_assert_str_eq (jstr (job, "exclude_nodes"), "m9");
+    ck_assert_str_eq (jstr (job, "exclusive"), "user");
+    ck_assert_int_eq (json_integer_value (json_object_get (job, "nice")), 7);
+    ck_assert (!strncmp (jstr (job, "deadline"), "now+", 4));
+    /* the mark of --get-user-env in the environment */
+    ck_assert_str_eq (jstr (json_object_get (job, "environment"),
+                            "SLURM_GET_USER_ENV"),
+                      "1");
+    json_decref (root);
+    jobspec_free (&s);
+}
+END_TEST
+
+START_TEST (typed_versions)
+{
+    ms_jobspec_t s;
+    const char *dump = getenv ("MS_DUMP_BODIES");
+
+    parse (&s, script);
+    for (size_t i = 1; i < slurmrest_api_count (); i++) {
+        const char *v = slurmrest_api_name (slurmrest_api_at (i));
+        char *text;
+        json_t *root = build (v, &s, &text), *job = json_object_get (root, "job");
+        json_t *mem = json_object_get (job, "memory_per_node");
+
+        ck_assert_str_eq (jstr (job, "account"), "physics");
+        ck_assert_int_eq (json_integer_value (json_object_get (mem, "number")),
+                          1500);
+        ck_assert (json_is_true (json_object_get (mem, "set")));
+        ck_assert_str_eq (jstr (job, "constraints"), "fast&big");
+        ck_assert_uint_eq (json_array_size (json_object_get (job, "mail_type")), 3);
+        ck_assert_str_eq (json_string_value (json_array_get (
+                              json_object_get (job, "mail_type"), 2)),
+                          "TIME=80%");
+        ck_assert_str_eq (jstr (job, "kill_warning_signal"), "10");
+        ck_assert_int_eq (json_integer_value (json_object_get (
+                              json_object_get (job, "kill_warning_delay"),
+                              "number")),
+                          300);
+        ck_assert (json_is_false (json_object_get (job, "requeue")));
+        ck_assert_str_eq (json_string_value (json_array_get (
+                              json_object_get (job, "open_mode"), 0)),
+                          "APPEND");
+        ck_assert_str_eq (jstr (job, "comment"), "metasched:42 user words");
+        ck_assert (json_is_integer (json_object_get (job, "deadline")));
+        ck_assert_str_eq (json_string_value (json_array_get (
+                              json_object_get (job, "required_nodes"), 0)),
+                          "m1");
+        ck_assert_str_eq (json_string_value (json_array_get (
+                              json_object_get (job, "shared"), 0)),
+                          "user");
+        ck_assert_int_eq (json_integer_value (json_object_get (job, "threads_per_core")), 1);
+        ck_assert (json_is_array (json_object_get (job, "environment")));
+        if (dump) {
+            char path[4096];
+            FILE *f;
+            snprintf (path, sizeof (path), "%s/%s.json", dump, v);
+            f = fopen (path, "w");
+            ck_assert_ptr_nonnull (f);
+            fputs (text, f);
+            fclose (f);
+        }
+        free (text);
+        json_decref (root);
+    }
+    jobspec_free (&s);
+}
+END_TEST
+
+START_TEST (gpus_as_tres)
+{
+    ms_jobspec_t s;
+    json_t *root, *job;
+
+    parse (&s, "#!/bin/sh\n#SBATCH --gres=gpu:a100:2,nvme:1 -G 4 "
+               "--gpus-per-task=1 --cpus-per-gpu=6 --mem-per-gpu=10G\n");
+    root = build ("v0.0.42", &s, NULL);
+    job = json_object_get (root, "job");
+    ck_assert_str_eq (jstr (job, "tres_per_node"), "gres/gpu:a100:2,gres/nvme:1");
+    ck_assert_str_eq (jstr (job, "tres_per_job"), "gres/gpu:4");
+    ck_assert_str_eq (jstr (job, "tres_per_task"), "gres/gpu:1");
+    ck_assert_str_eq (jstr (job, "cpus_per_tres"), "gres/gpu:6");
+    ck_assert_str_eq (jstr (job, "memory_per_tres"), "gres/gpu:10240");
+    json_decref (root);
+    root = build ("v0.0.38", &s, NULL);
+    job = json_object_get (root, "job");
+    ck_assert_str_eq (jstr (job, "gres"), "gpu:a100:2,nvme:1");
+    ck_assert_str_eq (jstr (job, "gpus"), "4");
+    ck_assert_str_eq (jstr (job, "memory_per_gpu"), "10240");
+    json_decref (root);
+    jobspec_free (&s);
+}
+END_TEST
+
+START_TEST (not_carried_named)
+{
+    ms_jobspec_t s;
+    const char *envv[] = { "PATH=/bin", NULL };
+    ms_job_request_t req;
+    ms_error_t err;
+
+    parse (&s, "#!/bin/sh\n#SBATCH --contiguous\n");
+    memset (&req, 0, sizeof (req));
+    req.partition = "batch";
+    req.cwd = "/tmp";
+    req.script = "#!/bin/sh\n";
+    req.environment = envv;
+    req.sbatch = &s;
+    ck_assert_ptr_null (slurmrest_submit_body (slurmrest_api_find ("v0.0.38"),
+                                               &req, time (NULL), &err));
+    ck_assert_str_eq (err.text,
+                      "--contiguous: slurmrestd v0.0.38 cannot carry this "
+                      "option");
+    jobspec_free (&s);
+}
+END_TEST
+
+int
+main (void)
+{
+    Suite *su = suite_create ("slurmrest_sbatch");
+    TCase *tc = tcase_create ("carry");
+
+    tcase_add_test (tc, v38_text);
+    tcase_add_test (tc, typed_versions);
+    tcase_add_test (tc, gpus_as_tres);
+    tcase_add_test (tc, not_carried_named);
+    suite_add_tcase (su, tc);
+    return test_run_suite (su);
+}
