@@ -234,4 +234,32 @@ int db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
 int db_predictor_load (db_t *db, predictor_t *p, size_t *npairs,
                        ms_error_t *errp);
 
+/* ---- the site's history, for a replay (replay.c) ---- */
+
+/* One job that ran, as measured: its node rows summed (job_run_totals),
+ * with the meta job that dispatched it where there was one. Times are
+ * Unix seconds. */
+typedef struct {
+    char cluster[64];
+    char partition[64];
+    char app[129];
+    char user_name[65];
+    uint64_t slurm_job_id;
+    int64_t meta_id;       /* jobs.id; 0: submitted outside metasched */
+    double submit;         /* jobs.submitted_at; the start when no meta job */
+    double start, end;
+    int nodes;
+    int node_rows;         /* nodes that reported energy */
+    uint32_t freq_khz;     /* requested; 0: the partition's default */
+    double runtime_s;
+    double energy_j;       /* package + DRAM of the node rows; 0: none */
+    double limit_s;        /* the user's time limit; 0: none */
+} db_replay_job_t;
+
+/* Every job with a runtime that ended at or after `since` (Unix time),
+ * in submit order; the caller frees *jobsp. A SELECT only: the report
+ * role may run it. */
+int db_replay_load (db_t *db, double since, db_replay_job_t **jobsp,
+                    size_t *np, ms_error_t *errp);
+
 #endif /* MS_DB_H */

@@ -15,7 +15,8 @@ db_libmsdb_a_SOURCES = \
 	db/sites.c \
 	db/accounting.c \
 	db/models.c \
-	db/fit.c
+	db/fit.c \
+	db/replay.c
 nodist_db_libmsdb_a_SOURCES = db/migrations.c
 db_libmsdb_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS)
 

@@ -21,6 +21,7 @@ simulate_setup_init (ms_simsetup_t *su)
     su->noise_t = 0.05;
     su->noise_p = 0.02;
     su->reroute_period_s = 600;
+    su->window_period_s = 60;
 }
 
 typedef struct {
@@ -48,10 +49,37 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, double *rt,
                        (unsigned long long)j->id);
     d = predtab_get (tab, (size_t)j->app, part, (size_t)fi);
     ref = predtab_get (tab, (size_t)j->app, su->home, tab->nominal[su->home]);
-    if (!d->ok || !ref->ok)
+    if (!d->ok || (!j->measured && !ref->ok))
         return ms_err (errp, MS_ERR_MISSING, "app %s has no profile on %s",
                        tab->apps[j->app], su->conf->parts[part].name);
     h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
+    if (j->measured) {
+        const ms_partconf_t *rp = &su->conf->parts[j->ran_part];
+        int rfi = clusterconf_freq_index (&su->conf->archs[rp->arch],
+                                          j->ran_khz);
+        const ms_predent_t *m
+            = rfi < 0 ? NULL
+                      : predtab_get (tab, (size_t)j->app, j->ran_part,
+                                     (size_t)rfi);
+        if (!m || !m->ok)
+            return ms_err (errp, MS_ERR_MISSING,
+                           "app %s has no profile on %s at %u kHz, where "
+                           "job %llu ran",
+                           tab->apps[j->app], rp->name, j->ran_khz,
+                           (unsigned long long)j->id);
+        /* Where it ran (the same architecture at the same frequency): what
+         * was measured; elsewhere the profile's ratios to it. */
+        if (su->conf->parts[part].arch == rp->arch && f_khz == j->ran_khz) {
+            *rt = j->ran_runtime_s;
+            *pw = j->ran_power_w > 0 ? j->ran_power_w : d->p;
+            return 0;
+        }
+        *rt = j->ran_runtime_s * d->t / m->t
+              * exp (su->noise_t * ms_hash_normal (h));
+        *pw = (j->ran_power_w > 0 ? j->ran_power_w * d->p / m->p : d->p)
+              * exp (su->noise_p * ms_hash_normal (ms_hash64 (h ^ 0x50)));
+        return 0;
+    }
     /* On the home architecture at nominal frequency the workload's runtime
      * is the truth itself: no noise there. */
     if (su->conf->parts[part].arch == su->conf->parts[su->home].arch
@@ -157,15 +185,29 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
         next_check = t0 + su->reroute_period_s;
     /* The event loop: jump to the next arrival or re-route check; the
      * simulated clusters process their own events (job ends) up to it. */
+    /* metasched_window: the jobs that came since the last cycle are
+     * placed together at the next one. */
+    double next_cycle = INFINITY;
+    bool windowed = pol->kind == POL_METASCHED_WINDOW;
     for (;;) {
         double ta = i < wl->njobs ? wl->jobs[i].submit : INFINITY;
         double t;
         if (i >= wl->njobs && !sched_npending (r.sched))
             next_check = INFINITY;
         t = ta < next_check ? ta : next_check;
+        if (next_cycle < t)
+            t = next_cycle;
         if (!isfinite (t))
             break;
         simworld_advance (w, t);
+        if (t == next_cycle) {
+            next_cycle = INFINITY;
+            if (sched_cycle (r.sched, t, errp) < 0) {
+                rc = -1;
+                break;
+            }
+            simworld_schedule (w);
+        }
         if (t == next_check) {
             if (sched_reroute (r.sched, t, errp) < 0) {
                 rc = -1;
@@ -186,7 +228,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
             jd.user = uname;
             jd.nodes = wj->nodes;
             jd.app = (size_t)wj->app;
-            jd.home = su->home;
+            jd.home = wj->measured ? wj->home : su->home;
             jd.base_s = (su->exact_estimates || wj->req_time <= 0)
                             ? wj->runtime
                             : wj->req_time;
@@ -202,6 +244,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
                 sched_job_choice (r.sched, id, &(size_t){ 0 }, &(uint32_t){ 0 },
                                   &recs[i].opt_part);
             i++;
+            if (windowed && !isfinite (next_cycle))
+                next_cycle = t + su->window_period_s;
             if (tty && i % step == 0)
                 fprintf (stderr, "\r%s: %zu/%zu jobs submitted", su->progress,
                          i, wl->njobs);

@@ -10,6 +10,10 @@
  * The profile is the predictor's own model (the only per-app figures there
  * are), so the noise is what makes the predictions imperfect; the draws are
  * hashes of the seed, the job and the partition, the same for every policy.
+ * A job of the site's history (ms_wjob_t measured) takes, on the
+ * architecture and at the frequency where it ran, the runtime and power
+ * measured there, and elsewhere those scaled by the profile's ratios to
+ * that place, with the same noise.
  *
  * Every run checks its invariants (no partition over-allocated, start >=
  * submit, every job that was not rejected starts and ends exactly once) and
@@ -39,6 +43,7 @@ typedef struct {
     double noise_t, noise_p;
     bool exact_estimates; /* base the predictions on the true runtime */
     double reroute_period_s;
+    double window_period_s; /* metasched_window: one cycle (60 s) */
     const char *progress; /* label for a progress line on stderr, or NULL */
 } ms_simsetup_t;
 

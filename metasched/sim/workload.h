@@ -25,6 +25,17 @@ typedef struct {
     int64_t user;
     int64_t exe; /* executable number, -1 unknown */
     int app;     /* index into the app list; -1 until assigned */
+    /* A job of the site's own history (simulate --from-db): where it ran,
+     * at which frequency, and what it took and drew per node there. The
+     * truth on that architecture at that frequency is what was measured;
+     * elsewhere the profile's ratios carry it. runtime is then its length
+     * at the nominal frequency of its own home partition (home), the
+     * fastest where its app runs, as metaschedd takes a job's home. */
+    bool measured;
+    size_t home;
+    size_t ran_part;
+    uint32_t ran_khz;
+    double ran_runtime_s, ran_power_w; /* ran_power_w <= 0: the profile's */
 } ms_wjob_t;
 
 typedef struct {

@@ -1,0 +1,73 @@
+/* replay.c - the site's history as a workload: every measured job with
+ * its submit time, size, runtime, energy and the place it ran (db.h
+ * db_replay_load; `metasched simulate --from-db`). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "metasched/common/util.h"
+
+int
+db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
+                ms_error_t *errp)
+{
+    char ssince[64];
+    const char *p[1] = { ssince };
+    PGresult *res;
+    db_replay_job_t *jobs;
+    int n;
+
+    snprintf (ssince, sizeof (ssince), "%.3f", since);
+    /* A job dispatched by metasched is the meta job whose chosen cluster
+     * job it is (its submitted_at is when the user submitted); a job
+     * submitted to a cluster directly has only its runs, and counts as
+     * submitted when it started. The user's limit is the one they gave
+     * (user_time_limit_min), not the one scaled for the partition. */
+    res = db_exec (
+        db, "replay_load",
+        "SELECT t.cluster, t.partition, t.app, t.user_name, t.slurm_job_id,"
+        " coalesce (j.id, 0),"
+        " extract (epoch FROM coalesce (j.submitted_at, t.start_time)),"
+        " extract (epoch FROM t.start_time), extract (epoch FROM t.end_time),"
+        " t.nodes, t.node_rows, coalesce (t.freq_req_khz, 0), t.runtime_s,"
+        " coalesce (t.pkg_energy_j, 0) + coalesce (t.dram_energy_j, 0),"
+        " 60.0 * coalesce (j.user_time_limit_min, j.time_limit_min, 0)"
+        " FROM job_run_totals t LEFT JOIN jobs j"
+        "   ON j.cluster = t.cluster AND j.cluster_job_id = t.slurm_job_id"
+        " WHERE t.end_time >= to_timestamp ($1::float8) AND t.runtime_s > 0"
+        " ORDER BY 7, 8, t.cluster, t.slurm_job_id",
+        1, p, errp);
+    if (!res)
+        return -1;
+    n = PQntuples (res);
+    jobs = ms_xcalloc ((size_t)n + 1, sizeof (*jobs));
+    for (int i = 0; i < n; i++) {
+        db_replay_job_t *x = &jobs[i];
+        ms_strlcpy (x->cluster, PQgetvalue (res, i, 0), sizeof (x->cluster));
+        ms_strlcpy (x->partition, PQgetvalue (res, i, 1),
+                    sizeof (x->partition));
+        ms_strlcpy (x->app, PQgetvalue (res, i, 2), sizeof (x->app));
+        ms_strlcpy (x->user_name, PQgetvalue (res, i, 3),
+                    sizeof (x->user_name));
+        x->slurm_job_id = strtoull (PQgetvalue (res, i, 4), NULL, 10);
+        x->meta_id = strtoll (PQgetvalue (res, i, 5), NULL, 10);
+        x->submit = atof (PQgetvalue (res, i, 6));
+        x->start = atof (PQgetvalue (res, i, 7));
+        x->end = atof (PQgetvalue (res, i, 8));
+        x->nodes = atoi (PQgetvalue (res, i, 9));
+        x->node_rows = atoi (PQgetvalue (res, i, 10));
+        x->freq_khz = (uint32_t)strtoul (PQgetvalue (res, i, 11), NULL, 10);
+        x->runtime_s = atof (PQgetvalue (res, i, 12));
+        x->energy_j = atof (PQgetvalue (res, i, 13));
+        x->limit_s = atof (PQgetvalue (res, i, 14));
+        if (x->submit > x->start)
+            x->submit = x->start;
+    }
+    PQclear (res);
+    *jobsp = jobs;
+    *np = (size_t)n;
+    return 0;
+}
