@@ -9,6 +9,7 @@
 #ifndef MS_WORKLOAD_H
 #define MS_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
