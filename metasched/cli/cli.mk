@@ -34,6 +34,10 @@ tests_unit_test_client_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_client_LDADD = $(MSCLIENT_LIBS) $(TEST_LIBS)
 TESTS += tests/unit/test_client
 
+# msbatch --parse over the corpus of batch scripts (no daemon needed).
+TESTS += tests/cli/test_msbatch_parse.sh
+EXTRA_DIST += tests/cli/test_msbatch_parse.sh tests/data/scripts
+
 # The user commands against the real metaschedd on the test bed.
 TESTS += tests/integration/test_cli.sh
 EXTRA_DIST += tests/integration/test_cli.sh
