@@ -9,6 +9,7 @@
 
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
+#include "metasched/core/window.h"
 #include "metasched/common/util.h"
 #include "partitions/simcluster.h"
 
@@ -21,6 +22,7 @@ static const char *const kind_names[POL_NKINDS] = {
     "eamc_priority_inc",
     "eamc_priority_inc_v",
     "metasched",
+    "metasched_window",
 };
 
 const char *
@@ -54,6 +56,7 @@ policy_relabel (ms_policy_t *pol)
         snprintf (pol->label, sizeof (pol->label), "%s-%g", n, pol->t_weight);
         break;
     case POL_METASCHED:
+    case POL_METASCHED_WINDOW:
         snprintf (pol->label, sizeof (pol->label), "%s-w%g", n, pol->w_energy);
         break;
     default:
@@ -78,7 +81,9 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->congestion = 0;
     pol->wait_weight = 1;
     pol->sibling_same_class = false;
-    pol->reroute_after_s = k == POL_METASCHED ? 4 * 3600 : 0;
+    pol->reroute_after_s
+        = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 4 * 3600 : 0;
+    pol->window_budget_s = 0.5;
     pol->reroute_gain = 0.25;
     pol->max_reroutes = 1;
     pol->power_caps = true;
@@ -240,19 +245,17 @@ decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
     }
 }
 
-static void
-decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                  const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+/* metasched's admissible candidates (ok) and the job's energy weight:
+ * the maximum slowdown, the power caps, the job's width. Returns how many
+ * are admissible (at least the fastest when there is any candidate). */
+static size_t
+metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                  const ms_cands_t *cs, const ms_view_t *view, bool *ok,
+                  double *wep)
 {
-    size_t nparts = conf->nparts;
-    double tbest = INFINITY, emin = INFINITY, wtmin = INFINITY;
-    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    double tbest = INFINITY;
     size_t nok = 0, fastest = SIZE_MAX;
-    ranked_t r[64] = { { 0, 0, 0 } };
-    size_t nr = 0;
-
     double rcap = INFINITY, we = pol->w_energy;
-
     /* The job's width against the site's mean: mean job energy and mean
      * response weigh every job's response alike but its energy by its
      * nodes, so a wide job's energy weighs more (the odds of w_E times
@@ -300,6 +303,21 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         ok[fastest] = true;
         nok = 1;
     }
+    *wep = we;
+    return nok;
+}
+
+static void
+decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                  const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+{
+    size_t nparts = conf->nparts;
+    double emin = INFINITY, wtmin = INFINITY, we;
+    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    ranked_t r[64] = { { 0, 0, 0 } };
+    size_t nr = 0;
+
+    metasched_filter (pol, conf, cs, view, ok, &we);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
             if (cs->c[i].e < emin)
@@ -407,6 +425,7 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
         decide_eamc (pol, cs, nparts, d);
         break;
     case POL_METASCHED:
+    case POL_METASCHED_WINDOW:
         decide_metasched (pol, conf, cs, view, d);
         break;
     default:
@@ -416,7 +435,13 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
 
 /* ---- the scheduling core ---- */
 
-typedef enum { SJ_QUEUED = 0, SJ_RUNNING, SJ_DONE, SJ_REJECTED } sjstate_t;
+typedef enum {
+    SJ_QUEUED = 0,
+    SJ_RUNNING,
+    SJ_DONE,
+    SJ_REJECTED,
+    SJ_WINDOW /* in the core's window, not yet dispatched */
+} sjstate_t;
 
 typedef struct {
     uint64_t bid; /* the cluster's job id */
@@ -453,6 +478,8 @@ struct ms_sched {
     ms_cands_t cs;
     ms_schedstats_t st;
     double nodes_sum; /* of every job decided, for ref_nodes */
+    uint64_t *window; /* metasched_window: ids waiting for the cycle */
+    size_t nwindow, capwindow;
 };
 
 ms_sched_t *
@@ -478,6 +505,7 @@ sched_free (ms_sched_t *s)
     free (s->jobs);
     free (s->ents);
     free (s->pending);
+    free (s->window);
     free (s);
 }
 
@@ -599,12 +627,29 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     j->jd = *jd;
     j->run_part = SIZE_MAX;
     candidates_build (s->tab, jd->app, jd->home, jd->nodes, jd->base_s,
-                      s->pol.kind == POL_METASCHED ? s->view : NULL, now,
+                      s->pol.kind == POL_METASCHED
+                              || s->pol.kind == POL_METASCHED_WINDOW
+                          ? s->view
+                          : NULL,
+                      now,
                       &s->cs);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     /* The site's mean job width, as the jobs come. */
     s->nodes_sum += jd->nodes;
     s->pol.ref_nodes = s->nodes_sum / (double)id;
+    if (s->pol.kind == POL_METASCHED_WINDOW && s->cs.n) {
+        /* Placed with the others of its window at the next cycle. */
+        if (s->nwindow == s->capwindow) {
+            s->capwindow = s->capwindow ? 2 * s->capwindow : 256;
+            s->window = ms_xrealloc (s->window,
+                                     s->capwindow * sizeof (*s->window));
+        }
+        s->window[s->nwindow++] = id;
+        j->state = SJ_WINDOW;
+        s->st.decide_s += clock_now () - t0;
+        *idp = id;
+        return 0;
+    }
     policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
     s->st.decisions++;
     if (!d.n) {
@@ -748,7 +793,201 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 size_t
 sched_npending (const ms_sched_t *s)
 {
-    return s->npending;
+    return s->npending + s->nwindow;
+}
+
+/* metasched's cost of each admissible candidate of a job (INFINITY for
+ * the others), built so that the cheapest is metasched's own choice: the
+ * rank key of its partition at metasched's frequency there (weighted
+ * energy and predicted response against the job's best), plus the
+ * candidate's frequency score over the best one's on that partition.
+ * *wtminp gets the job's best predicted response. */
+static void
+window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
+              const ms_cands_t *cs, const ms_view_t *view, double *cost,
+              double *wtminp)
+{
+    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    double *fs = ms_xcalloc (cs->n + 1, sizeof (double));
+    double emin = INFINITY, wtmin = INFINITY, we;
+
+    metasched_filter (pol, conf, cs, view, ok, &we);
+    for (size_t i = 0; i < cs->n; i++) {
+        cost[i] = INFINITY;
+        if (ok[i]) {
+            double wt = pol->wait_weight * cs->c[i].w + cs->c[i].t;
+            if (cs->c[i].e < emin)
+                emin = cs->c[i].e;
+            if (wt < wtmin)
+                wtmin = wt;
+        }
+    }
+    for (size_t p = 0; p < conf->nparts; p++) {
+        double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY, key;
+        size_t bi = SIZE_MAX;
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p) {
+                if (cs->c[i].e < ep)
+                    ep = cs->c[i].e;
+                if (cs->c[i].t < tp)
+                    tp = cs->c[i].t;
+                wp = cs->c[i].w;
+            }
+        if (!isfinite (ep))
+            continue;
+        g = 1 + pol->congestion * wp / tp;
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p) {
+                fs[i] = we * cs->c[i].e / ep + (1 - we) * g * cs->c[i].t / tp;
+                if (fs[i] <= bf) {
+                    bf = fs[i];
+                    bi = i;
+                }
+            }
+        key = score_metasched (cs->c[bi].e, emin,
+                               pol->wait_weight * cs->c[bi].w + cs->c[bi].t,
+                               wtmin, we);
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p)
+                cost[i] = key + (fs[i] - bf);
+    }
+    *wtminp = wtmin;
+    free (fs);
+    free (ok);
+}
+
+/* The window (window.h): bids are every admissible candidate of every job
+ * with metasched's cost; each partition offers the node-seconds it has
+ * free within the horizon (the window's mean best predicted response)
+ * after its predicted wait; a node-second over that delays the jobs
+ * behind by 1/nodes s, priced at the response's weight per the window's
+ * mean best response. Each job then gets its chosen candidate at nice 0
+ * and siblings on the other partitions, their nice graded by their cost
+ * against the chosen one, as metasched does. */
+int
+sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    size_t nw = s->nwindow, nparts = s->conf->nparts, nbids = 0, capbids = 0;
+    ms_bid_t *bids = NULL;
+    double *cost = NULL, *cap, *pen, hsum = 0;
+    size_t *pick, *cand0, *ncand, ncost = 0;
+    ms_window_opts_t wo;
+    ms_window_stats_t wst;
+    double t0 = clock_now ();
+    int rc = 0;
+
+    if (s->pol.kind != POL_METASCHED_WINDOW || !nw)
+        return 0;
+    cand0 = ms_xcalloc (nw + 1, sizeof (size_t));
+    ncand = ms_xcalloc (nw + 1, sizeof (size_t));
+    for (size_t k = 0; k < nw; k++) {
+        sjob_t *j = &s->jobs[s->window[k] - 1];
+        double wtmin;
+        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
+                          j->jd.base_s, s->view, now, &s->cs);
+        cost = ms_xrealloc (cost, (ncost + s->cs.n + 1) * sizeof (double));
+        window_costs (&s->pol, s->conf, &s->cs, s->view, cost + ncost,
+                      &wtmin);
+        cand0[k] = ncost;
+        ncand[k] = s->cs.n;
+        hsum += wtmin;
+        for (size_t i = 0; i < s->cs.n; i++) {
+            if (!isfinite (cost[ncost + i]))
+                continue;
+            if (nbids == capbids) {
+                capbids = capbids ? 2 * capbids : 1024;
+                bids = ms_xrealloc (bids, capbids * sizeof (*bids));
+            }
+            bids[nbids].job = k;
+            bids[nbids].part = s->cs.c[i].part;
+            bids[nbids].cand = i;
+            bids[nbids].ns = j->jd.nodes * s->cs.c[i].t;
+            bids[nbids].cost = cost[ncost + i];
+            nbids++;
+        }
+        ncost += s->cs.n;
+    }
+    cap = ms_xcalloc (nparts + 1, sizeof (double));
+    pen = ms_xcalloc (nparts + 1, sizeof (double));
+    {
+        double h = hsum / (double)nw;
+        for (size_t p = 0; p < nparts; p++) {
+            double nodes = s->conf->parts[p].nodes;
+            double w = view_predicted_wait (s->view, p, 1, now);
+            cap[p] = h > w ? nodes * (h - w) : 0;
+            pen[p] = h > 0 ? (1 - s->pol.w_energy) / (nodes * h) : 0;
+        }
+    }
+    pick = ms_xcalloc (nw + 1, sizeof (size_t));
+    window_opts_init (&wo);
+    wo.time_budget_s = s->pol.window_budget_s;
+    window_solve (bids, nbids, nw, cap, pen, nparts, &wo, pick, &wst);
+    s->st.windows++;
+    s->st.window_solve_s += wst.solve_s;
+    if (wst.fallback)
+        s->st.window_fallbacks++;
+
+    for (size_t k = 0; k < nw && rc == 0; k++) {
+        uint64_t id = s->window[k];
+        sjob_t *j = &s->jobs[id - 1];
+        ms_decision_t d;
+        const double *ck = cost + cand0[k];
+        size_t chosen;
+
+        s->st.decisions++;
+        d.n = 0;
+        if (pick[k] == SIZE_MAX) {
+            j->state = SJ_REJECTED;
+            s->st.rejected++;
+            continue;
+        }
+        /* The same candidates as when the bids were made (the view's
+         * waits move, not the list). */
+        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
+                          j->jd.base_s, s->view, now, &s->cs);
+        chosen = bids[pick[k]].cand;
+        if (s->cs.n != ncand[k] || chosen >= s->cs.n) {
+            rc = ms_err (errp, MS_ERR_INPUT,
+                         "window: job %llu's candidates changed",
+                         (unsigned long long)id);
+            break;
+        }
+        add_choice (&d, &s->cs, chosen, 0);
+        for (size_t p = 0; p < nparts; p++) {
+            size_t bi = SIZE_MAX;
+            double g;
+            if (p == s->cs.c[chosen].part)
+                continue;
+            for (size_t i = 0; i < s->cs.n; i++)
+                if (s->cs.c[i].part == p && isfinite (ck[i])
+                    && (bi == SIZE_MAX || ck[i] < ck[bi]))
+                    bi = i;
+            if (bi == SIZE_MAX
+                || ck[bi] > (1 + s->pol.sibling_slack) * ck[chosen])
+                continue;
+            g = s->pol.sibling_grade > 0
+                    ? (ck[bi] / ck[chosen] - 1) / s->pol.sibling_grade
+                    : 1;
+            g = g < 0 ? 0 : g > 1 ? 1 : g;
+            add_choice (&d, &s->cs, bi,
+                        s->pol.sibling_same_class
+                            ? 0
+                            : (int)lround (g * MS_NICE_STEP));
+        }
+        j->state = SJ_QUEUED;
+        pending_add (s, j, id);
+        rc = dispatch (s, id, &d, now, errp);
+    }
+    s->nwindow = 0;
+    free (bids);
+    free (cost);
+    free (cap);
+    free (pen);
+    free (pick);
+    free (cand0);
+    free (ncand);
+    s->st.decide_s += clock_now () - t0;
+    return rc;
 }
 
 const ms_schedstats_t *

@@ -26,6 +26,11 @@
  *                        other partitions with a nice graded by their
  *                        score's loss against the best; re-routing of jobs
  *                        that waited too long.
+ *   metasched_window     the same scores; the jobs that came during one
+ *                        cycle are placed together by an integer program
+ *                        under each partition's free node-seconds
+ *                        (window.h), the greedy choice as fallback; one
+ *                        job at a time (policy_decide) it is metasched.
  */
 #ifndef MS_POLICY_H
 #define MS_POLICY_H
@@ -48,6 +53,7 @@ typedef enum {
     POL_EAMC_PRIO,
     POL_EAMC_PRIO_V,
     POL_METASCHED,
+    POL_METASCHED_WINDOW,
     POL_NKINDS
 } ms_polkind_t;
 
@@ -84,6 +90,8 @@ typedef struct {
     double reroute_after_s;  /* metasched: re-route after this wait; 0 off */
     double reroute_gain;     /* ...when predicted start elsewhere < gain*W */
     int max_reroutes;
+    double window_budget_s; /* metasched_window: time budget per solve
+                               (0.5) */
     bool power_caps;   /* metasched: honour power_cap_w */
     bool scale_limits; /* time limits from the upper bound of the job's
                           runtime there (policy_entry_limit) */
@@ -158,6 +166,9 @@ typedef struct {
     uint64_t rejected; /* jobs that fit nowhere */
     uint64_t rerouted;
     double decide_s; /* time spent deciding and dispatching */
+    uint64_t windows;        /* window solves */
+    uint64_t window_fallbacks; /* ... that took the greedy choice */
+    double window_solve_s;   /* time in the solver */
 } ms_schedstats_t;
 
 /* backends[i] is cluster i's backend (conf->clusters order). */
@@ -166,7 +177,8 @@ ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
 void sched_free (ms_sched_t *s);
 
 /* Decide and dispatch one job now; *idp is the core's id (the start-gate
- * key), 0 when rejected. */
+ * key), 0 when rejected. Under metasched_window the job waits in the
+ * core's window until the next sched_cycle. */
 int sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
                   uint64_t *idp, ms_error_t *errp);
 
@@ -186,6 +198,10 @@ int sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
 /* Re-route pending jobs that waited longer than the policy allows and
  * would start much earlier elsewhere (cancel and resubmit, bounded). */
 int sched_reroute (ms_sched_t *s, double now, ms_error_t *errp);
+/* metasched_window: place every job of the window (one integer program)
+ * and dispatch them; nothing to do for other policies. */
+int sched_cycle (ms_sched_t *s, double now, ms_error_t *errp);
+/* Jobs queued on clusters or waiting in the window. */
 size_t sched_npending (const ms_sched_t *s);
 
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);

@@ -1,0 +1,229 @@
+/* window.c - the window assignment with GLPK (see window.h). */
+#include "config.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "metasched/common/util.h"
+#include "metasched/core/window.h"
+
+void
+window_opts_init (ms_window_opts_t *o)
+{
+    memset (o, 0, sizeof (*o));
+    o->time_budget_s = 0.5;
+}
+
+static double
+wall (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double
+window_objective (const ms_bid_t *bids, size_t njobs, const size_t *pick,
+                  const double *cap, const double *pen, size_t nparts)
+{
+    double cost = 0;
+    double *load = ms_xcalloc (nparts + 1, sizeof (double));
+    for (size_t j = 0; j < njobs; j++)
+        if (pick[j] != SIZE_MAX) {
+            cost += bids[pick[j]].cost;
+            load[bids[pick[j]].part] += bids[pick[j]].ns;
+        }
+    for (size_t p = 0; p < nparts; p++)
+        if (load[p] > cap[p])
+            cost += pen[p] * (load[p] - cap[p]);
+    free (load);
+    return cost;
+}
+
+void
+window_greedy (const ms_bid_t *bids, size_t nbids, size_t njobs, size_t *pick)
+{
+    for (size_t j = 0; j < njobs; j++)
+        pick[j] = SIZE_MAX;
+    for (size_t b = 0; b < nbids; b++) {
+        size_t j = bids[b].job;
+        if (j < njobs
+            && (pick[j] == SIZE_MAX || bids[b].cost < bids[pick[j]].cost))
+            pick[j] = b;
+    }
+}
+
+/* A bid is dominated when another bid of the same job on the same
+ * partition costs no more and takes no more node-seconds, one of them
+ * strictly (or both equal and the other comes first). */
+static bool
+dominated (const ms_bid_t *bids, const size_t *same, size_t nsame, size_t b)
+{
+    for (size_t k = 0; k < nsame; k++) {
+        const ms_bid_t *o = &bids[same[k]];
+        if (same[k] == b || o->part != bids[b].part)
+            continue;
+        if (o->cost <= bids[b].cost && o->ns <= bids[b].ns
+            && (o->cost < bids[b].cost || o->ns < bids[b].ns || same[k] < b))
+            return true;
+    }
+    return false;
+}
+
+static int
+silent (void *info, const char *s)
+{
+    (void)info;
+    (void)s;
+    return 1; /* GLPK prints nothing */
+}
+
+void
+window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
+              const double *cap, const double *pen, size_t nparts,
+              const ms_window_opts_t *opts, size_t *pick,
+              ms_window_stats_t *st)
+{
+    ms_window_opts_t defo;
+    size_t *order, *keep, nkeep = 0;
+    size_t *col_bid;
+    int *ia, *ja;
+    double *ar;
+    size_t nnz = 0;
+    double t0 = wall ();
+    glp_prob *lp;
+    glp_iocp parm;
+    int rc;
+    bool any_job = false;
+
+    memset (st, 0, sizeof (*st));
+    if (!opts) {
+        window_opts_init (&defo);
+        opts = &defo;
+    }
+    window_greedy (bids, nbids, njobs, pick);
+    for (size_t j = 0; j < njobs; j++)
+        if (pick[j] != SIZE_MAX)
+            any_job = true;
+    if (!any_job || !nparts) {
+        st->optimal = true;
+        st->cost = 0;
+        return;
+    }
+
+    /* Bids in job order, the dominated ones left out. */
+    /* Counting sort of the bids by job (bids of jobs past the window are
+     * dropped). */
+    {
+        size_t *start = ms_xcalloc (njobs + 2, sizeof (size_t));
+        order = ms_xcalloc (nbids + 1, sizeof (size_t));
+        keep = ms_xcalloc (nbids + 1, sizeof (size_t));
+        for (size_t b = 0; b < nbids; b++)
+            if (bids[b].job < njobs)
+                start[bids[b].job + 2]++;
+        for (size_t j = 0; j < njobs; j++)
+            start[j + 2] += start[j + 1];
+        for (size_t b = 0; b < nbids; b++)
+            if (bids[b].job < njobs)
+                order[start[bids[b].job + 1]++] = b;
+        /* start[j] .. start[j + 1] now hold job j's bids. */
+        for (size_t j = 0; j < njobs; j++)
+            for (size_t m = start[j]; m < start[j + 1]; m++)
+                if (!dominated (bids, order + start[j], start[j + 1] - start[j],
+                                order[m]))
+                    keep[nkeep++] = order[m];
+        free (start);
+    }
+    free (order);
+    st->nvars = nkeep;
+
+    /* Rows: one per job (= 1), one per partition (<= cap). Columns: the
+     * kept bids, then one overflow column per partition. */
+    lp = glp_create_prob ();
+    glp_set_obj_dir (lp, GLP_MIN);
+    glp_add_rows (lp, (int)(njobs + nparts));
+    for (size_t j = 0; j < njobs; j++)
+        glp_set_row_bnds (lp, (int)j + 1,
+                          pick[j] == SIZE_MAX ? GLP_FR : GLP_FX, 1, 1);
+    for (size_t p = 0; p < nparts; p++)
+        glp_set_row_bnds (lp, (int)(njobs + p) + 1, GLP_UP, 0,
+                          cap[p] > 0 ? cap[p] : 0);
+    glp_add_cols (lp, (int)(nkeep + nparts));
+    col_bid = keep;
+    ia = ms_xcalloc (2 * nkeep + nparts + 1, sizeof (int));
+    ja = ms_xcalloc (2 * nkeep + nparts + 1, sizeof (int));
+    ar = ms_xcalloc (2 * nkeep + nparts + 1, sizeof (double));
+    for (size_t c = 0; c < nkeep; c++) {
+        const ms_bid_t *b = &bids[col_bid[c]];
+        int col = (int)c + 1;
+        glp_set_col_kind (lp, col, GLP_BV);
+        glp_set_obj_coef (lp, col, b->cost);
+        nnz++;
+        ia[nnz] = (int)b->job + 1;
+        ja[nnz] = col;
+        ar[nnz] = 1;
+        if (b->part < nparts) {
+            nnz++;
+            ia[nnz] = (int)(njobs + b->part) + 1;
+            ja[nnz] = col;
+            ar[nnz] = b->ns;
+        }
+    }
+    for (size_t p = 0; p < nparts; p++) {
+        int col = (int)(nkeep + p) + 1;
+        glp_set_col_bnds (lp, col, GLP_LO, 0, 0);
+        glp_set_obj_coef (lp, col, pen[p]);
+        nnz++;
+        ia[nnz] = (int)(njobs + p) + 1;
+        ja[nnz] = col;
+        ar[nnz] = -1;
+    }
+    glp_load_matrix (lp, (int)nnz, ia, ja, ar);
+    free (ia);
+    free (ja);
+    free (ar);
+
+    glp_term_hook (silent, NULL);
+    glp_init_iocp (&parm);
+    parm.presolve = GLP_ON;
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.tm_lim = (int)(opts->time_budget_s * 1000);
+    if (parm.tm_lim < 1)
+        parm.tm_lim = 1;
+    rc = glp_intopt (lp, &parm);
+    {
+        int s = glp_mip_status (lp);
+        if ((rc == 0 || rc == GLP_ETMLIM) && (s == GLP_OPT || s == GLP_FEAS)) {
+            size_t *cand = ms_xcalloc (njobs + 1, sizeof (size_t));
+            bool ok = true;
+            for (size_t j = 0; j < njobs; j++)
+                cand[j] = SIZE_MAX;
+            for (size_t c = 0; c < nkeep; c++)
+                if (glp_mip_col_val (lp, (int)c + 1) > 0.5)
+                    cand[bids[col_bid[c]].job] = col_bid[c];
+            for (size_t j = 0; j < njobs; j++)
+                if (pick[j] != SIZE_MAX && cand[j] == SIZE_MAX)
+                    ok = false;
+            /* Taken only when no worse than the greedy choice. */
+            if (ok
+                && window_objective (bids, njobs, cand, cap, pen, nparts)
+                       <= window_objective (bids, njobs, pick, cap, pen,
+                                            nparts))
+                memcpy (pick, cand, njobs * sizeof (size_t));
+            else
+                st->fallback = true;
+            st->optimal = ok && s == GLP_OPT && rc == 0;
+            free (cand);
+        } else
+            st->fallback = true;
+    }
+    glp_term_hook (NULL, NULL);
+    glp_delete_prob (lp);
+    free (keep);
+    st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
+    st->solve_s = wall () - t0;
+}
