@@ -23,3 +23,9 @@ tests_unit_test_window_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_window
 
 EXTRA_DIST += metasched/core/README
+
+EXTRA_PROGRAMS += bench/bench_window
+bench_programs += bench/bench_window
+bench_bench_window_SOURCES = bench/bench_window.c
+bench_bench_window_LDADD = metasched/libmscore.a metasched/libmscommon.a -lm
+CLEANFILES += bench/bench_window
