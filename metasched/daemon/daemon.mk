@@ -9,6 +9,11 @@ noinst_LIBRARIES += metasched/libmsdaemon.a
 metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/dconf.c metasched/daemon/dconf.h \
 	metasched/daemon/daemon.c metasched/daemon/daemon.h \
+	metasched/daemon/daemon_int.h metasched/daemon/leader.c \
+	metasched/daemon/refresh.c metasched/daemon/predict.c \
+	metasched/daemon/decide.c metasched/daemon/dispatch.c \
+	metasched/daemon/submit.c metasched/daemon/boost.c \
+	metasched/daemon/reconcile.c metasched/daemon/hooks.c \
 	db/queue.c db/queue.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 

@@ -4,7 +4,8 @@
  *
  * Reads its configuration (doc/metaschedd.conf.5) and the cluster
  * configuration, refuses to start when something is wrong or unreachable,
- * serves the API (api.c) and runs the scheduling cycle (daemon.c).
+ * serves the API (api.c) and runs the scheduling cycle (daemon.c and the
+ * files of its steps beside it, see README).
  * SIGTERM/SIGINT: finish the cycle under way, stop the API, close.
  * SIGHUP: read the configuration again; a bad one is logged and the old
  * one kept.

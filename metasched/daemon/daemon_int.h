@@ -1,0 +1,261 @@
+/* daemon_int.h - what the files of metaschedd's scheduling cycle share
+ * (not part of the interface: that is daemon.h). One file per step of the
+ * cycle, see metasched/daemon/README.
+ *
+ * One thread runs the cycle; the API server (api.c) runs in its own thread
+ * and reaches the daemon only through the hooks (hooks.c), which take
+ * d->mu around what they read. The cycle holds d->mu only while it changes
+ * its in-memory picture (cluster state, the view, the prediction table),
+ * never during a call to a cluster or the database.
+ */
+#ifndef MS_DAEMON_INT_H
+#define MS_DAEMON_INT_H
+
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "db/db.h"
+#include "db/queue.h"
+#include "metasched/api/settings.h"
+#include "metasched/common/util.h"
+#include "metasched/core/candidates.h"
+#include "metasched/core/policy.h"
+#include "metasched/core/score.h"
+#include "metasched/daemon/daemon.h"
+#include "predictor/predictor.h"
+
+#define UNKNOWN_APP "unknown"
+#define MAX_REFUSED 5 /* dispatches a cluster refused: then cancelled */
+
+/* ---- state ---- */
+
+typedef struct {
+    uint64_t id; /* cluster job id */
+    double at;   /* mono () when noted */
+} boost_t;
+
+typedef struct {
+    ms_backend_t *b;
+    const ms_clusterconf_t *conf;
+    bool up;    /* the last refresh worked */
+    bool fresh; /* refreshed in this cycle */
+    double retry_at;
+    double backoff;
+    uint64_t attempts, failures, submits;
+    double submit_s; /* time in backend_submit, under mu */
+    ms_partition_state_t *parts;
+    size_t nparts;
+    ms_job_info_t *jobs; /* sorted by id */
+    size_t njobs;
+    boost_t *boost; /* to boost at the next listing, under rmu */
+    size_t nboost, boostcap;
+    bool have;          /* parts and jobs were read once */
+    double last_action; /* mono () after the cycle's last submit or cancel */
+    /* the refresher's own handle and its latest reading, under rmu */
+    ms_backend_t *rb;
+    double submitted_at; /* mono () of the latest submit, under rmu */
+    uint64_t unchanged;  /* readings answered "not modified", under rmu */
+    /* the dispatch's submit workers take turns per cluster, in batch
+     * order (tickets and serving under wmu); what stopped the cluster in
+     * this dispatch is read and written by the worker whose turn it is */
+    uint64_t tickets, serving;
+    bool dstop;
+    char dstopwhy[sizeof (((ms_error_t *)0)->text)];
+    bool st_new, st_failed;
+    double st_started; /* mono () when the reading began */
+    ms_partition_state_t *st_parts;
+    size_t st_nparts;
+    ms_job_info_t *st_jobs;
+    size_t st_njobs;
+    ms_error_t st_err;
+    char last_error[256];
+    char api_version[16]; /* slurmrestd's OpenAPI version spoken, under mu */
+    char st_api[16];      /* the version of the refresher's reading, rmu */
+} cluster_t;
+
+struct ms_daemon {
+    const ms_dconf_t *dc;
+    ms_siteconf_t *site; /* the daemon's copy: settings set power caps */
+    db_t *db;            /* the cycle's connection (LISTEN too) */
+    db_t *lockdb;        /* holds the advisory lock */
+    unsigned lock_reconnects;
+    unsigned db_reconnects_seen; /* of db, logged */
+    unsigned listen_reconnects;
+    bool listening;
+    bool leader;
+    bool reconciled;
+    cluster_t *cl;
+    size_t ncl;
+    int wake[2];
+
+    /* the refresher thread reads the clusters while the cycle dispatches */
+    pthread_t refresher;
+    bool refresher_on, refresher_stop;
+    pthread_mutex_t rmu;
+    pthread_cond_t rcond;
+    bool dispatch_busy; /* a cycle is dispatching, under rmu */
+    /* the submit workers' turns (cluster_t tickets, serving) */
+    pthread_mutex_t wmu;
+    pthread_cond_t wcond;
+    /* copies of jobs cancelled while they were being submitted: cancelled
+     * once the dispatch's workers are done with the clusters' handles */
+    struct {
+        size_t cl;
+        uint64_t bid;
+        char cluster[MS_NAME_MAX];
+    } *late;
+    size_t nlate;
+
+    pthread_mutex_t mu; /* guards what the hooks read, below */
+    predictor_t *pred;
+    ms_predtab_t *tab;
+    ms_view_t *view;
+    ms_policy_t pol;
+    ms_settings_t set;
+    ms_cands_t cs;
+    double last_refit;
+    double leader_checked; /* when daemon_leadership () last said yes */
+    double last_pred_load;
+    double grace_s;
+    /* metrics */
+    uint64_t cycles, dispatched, decisions, requeued, adopted, dup_cancelled,
+        reroutes, boosts, db_errors;
+    double last_cycle_s, decide_s;
+    uint64_t batches;
+    double commit_s, submit_s, record_s; /* of the dispatch batches */
+    double submit_mark; /* when the latest batch's submits were done */
+};
+
+/* The job's place in the prediction table (decide.c). */
+typedef struct {
+    int app;
+    size_t home;
+    double base_s;
+    int nodes;
+    long pinned; /* partition index or -1 */
+} jobkey_t;
+
+/* One job of a dispatch batch: what was decided, then what each submit
+ * gave. */
+typedef struct {
+    queue_job_t j;
+    json_t *opts;
+    double base_s;
+    size_t nch;
+    ms_cand_t chosen[MS_MAX_CHOICES];
+    ms_choice_t choices[MS_MAX_CHOICES];
+    uint32_t limit; /* the first choice's scaled limit */
+    bool opt;       /* the first choice is the job's optimal partition */
+    bool fits_nowhere;
+    bool committed; /* dispatching, with its decision, on disk */
+    char *cands; /* decisions.candidates, JSON text */
+    double score;
+    int rc[MS_MAX_CHOICES]; /* of each submit: 0 accepted, -1 not */
+    uint64_t bid[MS_MAX_CHOICES];
+    ms_error_t err[MS_MAX_CHOICES];
+} djob_t;
+
+/* The submits of a batch to one cluster, in one thread of their own: the
+ * clusters take their submits side by side, and each cluster takes the
+ * batches in order (its workers take turns), so that a cluster that is
+ * done with one batch goes on with the next while another cluster still
+ * works on the first. */
+typedef struct {
+    ms_daemon_t *d;
+    size_t cl;
+    djob_t *b;
+    size_t n;
+    bool siblings;
+    uint64_t ticket; /* this worker's turn on its cluster */
+    uint64_t accepted;
+    double busy_s; /* in backend_submit */
+    bool failed; /* could not connect: the cluster goes into backoff */
+    ms_error_t fail;
+    pthread_t th;
+    bool threaded;
+} sworker_t;
+
+/* A cluster job with the tag metasched:<id> (reconcile.c). */
+typedef struct {
+    int64_t tag;
+    size_t cl;
+    const ms_job_info_t *j;
+} tagged_t;
+
+static inline double
+mono (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline double
+wall (void)
+{
+    return (double)time (NULL);
+}
+
+/* leader.c */
+bool daemon_leadership (ms_daemon_t *d);
+
+/* refresh.c */
+int cmp_jobinfo (const void *a, const void *b);
+const ms_job_info_t *cluster_job (const cluster_t *c, uint64_t id);
+void cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e);
+void refresh_clusters (ms_daemon_t *d);
+void take_readings (ms_daemon_t *d);
+void refresher_start (ms_daemon_t *d);
+bool all_fresh (const ms_daemon_t *d);
+long cluster_index (const ms_daemon_t *d, const char *name);
+long part_index (const ms_daemon_t *d, const char *cluster, const char *part);
+int64_t tag_of (const ms_job_info_t *j);
+void rebuild_view (ms_daemon_t *d);
+
+/* predict.c */
+int load_predictor (ms_daemon_t *d, ms_error_t *errp);
+void daemon_refit (ms_daemon_t *d);
+
+/* decide.c */
+int job_key (const ms_daemon_t *d, const char *app, int nodes,
+             uint32_t limit_min, const char *pinned, jobkey_t *k);
+void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
+                    ms_decision_t *dec);
+void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
+char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
+                       const ms_decision_t *dec, double *chosen_score);
+uint32_t scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s);
+
+/* submit.c */
+const char *daemon_jstr (json_t *o, const char *key);
+bool unknown_outcome (const ms_error_t *e);
+void *submit_worker (void *arg);
+
+/* boost.c */
+void boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid);
+void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
+                   const ms_job_info_t *jobs, size_t nj);
+
+/* dispatch.c */
+int cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
+                    const char *why, ms_error_t *errp);
+int dispatch_queued (ms_daemon_t *d);
+
+/* reconcile.c */
+tagged_t *collect_tags (ms_daemon_t *d, size_t *np);
+int daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
+                      const tagged_t *tags, size_t ntags);
+int daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
+int daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
+
+#endif /* MS_DAEMON_INT_H */

@@ -1,0 +1,560 @@
+/* dispatch.c - dispatching queued jobs in batches: read, decide, commit
+ * (dispatching), submit (submit.c, one thread per cluster) while the next
+ * batch is read and decided, record (submitted), then cancel what was
+ * cancelled meanwhile.
+ *
+ * Exactly once (DESIGN.md 9): a job row goes queued -> deciding ->
+ * dispatching (choice and decision committed) -> submit with the comment
+ * tag metasched:<id> -> submitted (cluster job id and job_submissions
+ * committed). A crash between the commit of dispatching and that of
+ * submitted leaves a dispatching row; the leader finds the cluster job by
+ * its tag (adopt it) or, with every cluster answering and none carrying the
+ * tag, queues the job again (reconcile.c). Tagged cluster jobs that no
+ * submission row knows are duplicates and are cancelled.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include "metasched/daemon/daemon_int.h"
+
+#define DISPATCH_CHUNK 64         /* queued rows read at a time, at most */
+#define DISPATCH_FIRST 8          /* the first batch of a cycle: the pipeline
+                                     fills sooner; each next one doubles */
+#define DISPATCH_INFLIGHT 3       /* batches under way at once, at most */
+#define CYCLE_DISPATCH_MAX_S 20.0 /* then refresh the clusters */
+#define LEADER_CHECK_S 1.0 /* leadership asked again while dispatching */
+
+/* Decide every job of the batch; the view counts each choice, so the
+ * batch's later jobs see its earlier ones. */
+static void
+decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
+{
+    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+    size_t want = siblings ? (size_t)d->set.siblings : 1;
+    double t0 = mono ();
+
+    pthread_mutex_lock (&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        jobkey_t k;
+        ms_decision_t dec;
+
+        if (job_key (d, x->j.app, x->j.nodes, x->j.time_limit_min,
+                     daemon_jstr (x->opts, "partition"), &k)
+            < 0) {
+            x->fits_nowhere = true;
+            continue;
+        }
+        daemon_decide (d, &k, true, &dec);
+        if (dec.n == 0) {
+            x->fits_nowhere = true;
+            continue;
+        }
+        daemon_decide (d, &k, false, &dec);
+        for (size_t c = 0; c < dec.n && x->nch < want; c++) {
+            x->chosen[x->nch] = d->cs.c[dec.c[c].cand];
+            x->choices[x->nch] = dec.c[c];
+            x->choices[x->nch].nice = siblings ? (int)x->nch * MS_NICE_STEP
+                                               : 0;
+            x->nch++;
+        }
+        if (x->nch == 0)
+            continue; /* every cluster that could run it is down: wait */
+        x->base_s = k.base_s;
+        x->opt = policy_optimal_partition (&d->cs, d->site->nparts)
+                 == x->chosen[0].part;
+        x->cands = candidates_json (d, &d->cs, &dec, &x->score);
+        x->limit = scaled_limit (x->j.time_limit_min, &x->chosen[0], k.base_s);
+        for (size_t c = 0; c < x->nch; c++)
+            view_pending_add (d->view, x->chosen[c].part, k.nodes,
+                              x->chosen[c].t);
+    }
+    d->decisions += n;
+    d->decide_s += mono () - t0;
+    pthread_mutex_unlock (&d->mu);
+}
+
+/* A job that no configured partition can run: cancelled with the reason
+ * rather than kept for ever. */
+static int
+cancel_unfit (ms_daemon_t *d, int64_t id)
+{
+    ms_error_t e;
+    bool ok;
+
+    if (queue_claim (d->db, id, &ok, &e) < 0
+        || (ok
+            && queue_cancel (d->db, id, "deciding",
+                             "no configured partition can run this job "
+                             "(nodes, partition or app)",
+                             &ok, &e)
+                   < 0)) {
+        daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
+        return -1;
+    }
+    daemon_log (LOG_NOTICE, "job %" PRId64 ": fits on no partition; cancelled",
+                id);
+    return 0;
+}
+
+/* queued -> dispatching for every decided job, with its decision row, in
+ * one transaction that reaches the disk before anything is submitted: one
+ * flush for the batch instead of one per job. */
+static int
+commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
+{
+    ms_error_t e;
+    size_t k = 0;
+    int64_t *ids = ms_xcalloc (n + 1, sizeof (int64_t));
+    queue_choice_t *qc = ms_xcalloc (n + 1, sizeof (queue_choice_t));
+    char **cjs = ms_xcalloc (n + 1, sizeof (char *));
+    bool *changed = ms_xcalloc (n + 1, sizeof (bool));
+    size_t *at = ms_xcalloc (n + 1, sizeof (size_t));
+    int rc = -1;
+
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        const ms_partconf_t *pc;
+
+        x->committed = false;
+        if (x->nch == 0)
+            continue;
+        pc = &d->site->parts[x->chosen[0].part];
+        cjs[k] = x->cands;
+        ids[k] = x->j.id;
+        qc[k] = (queue_choice_t){
+            .cluster = d->site->clusters[pc->cluster].name,
+            .partition = pc->name,
+            .freq_khz = x->chosen[0].f_khz,
+            .time_s = x->chosen[0].t,
+            .energy_j = x->chosen[0].e,
+            .power_w = x->chosen[0].p,
+            .wait_s = isfinite (x->chosen[0].w) ? x->chosen[0].w : 0,
+            .time_limit_min = x->limit,
+            .policy = d->pol.label,
+            .score = x->score,
+            .candidates_json = cjs[k],
+        };
+        at[k++] = i;
+    }
+    if (k == 0)
+        rc = 0;
+    else if (queue_begin (d->db, true, &e) < 0)
+        ;
+    else if (queue_dispatching_many (d->db, ids, qc, k, changed, &e) < 0)
+        queue_rollback (d->db);
+    else if (queue_commit (d->db, &e) == 0) {
+        for (size_t m = 0; m < k; m++)
+            b[at[m]].committed = changed[m];
+        rc = 0;
+    }
+    if (rc < 0)
+        daemon_log (LOG_ERR, "dispatching %zu jobs: %s", k, e.text);
+    free (ids);
+    free (qc);
+    free (cjs);
+    free (changed);
+    free (at);
+    return rc;
+}
+
+/* A batch on its way: decided and committed, its submits under way in
+ * one thread per cluster while the next batch is read, decided and
+ * committed. */
+typedef struct {
+    djob_t *b;
+    size_t n;
+    sworker_t *w; /* per cluster */
+    double t_start;
+} dbatch_t;
+
+/* Start the submits of every committed job of the batch, each cluster's in
+ * a thread of its own (inline where a thread cannot be had). */
+static void
+submit_start (ms_daemon_t *d, dbatch_t *x)
+{
+    x->w = ms_xcalloc (d->ncl, sizeof (*x->w));
+    x->t_start = mono ();
+    for (size_t ci = 0; ci < d->ncl; ci++) {
+        sworker_t *w = &x->w[ci];
+        bool work = false;
+        *w = (sworker_t){ .d = d, .cl = ci, .b = x->b, .n = x->n,
+                          .siblings = d->set.dispatch_mode
+                                      == DISPATCH_SIBLINGS };
+        for (size_t i = 0; i < x->n && !work; i++)
+            for (size_t c = 0; x->b[i].committed && c < x->b[i].nch; c++)
+                if (d->site->parts[x->b[i].chosen[c].part].cluster == ci)
+                    work = true;
+        if (!work)
+            continue;
+        w->ticket = d->cl[ci].tickets++; /* only this thread hands them out */
+        sigset_t all, old;
+        sigfillset (&all);
+        pthread_sigmask (SIG_SETMASK, &all, &old);
+        w->threaded = pthread_create (&w->th, NULL, submit_worker, w) == 0;
+        pthread_sigmask (SIG_SETMASK, &old, NULL);
+        if (!w->threaded)
+            submit_worker (w);
+    }
+}
+
+/* Wait for the batch's submits; a cluster that could not be reached goes
+ * into backoff. */
+static void
+submit_join (ms_daemon_t *d, dbatch_t *x)
+{
+    uint64_t *acc = ms_xcalloc (d->ncl + 1, sizeof (uint64_t));
+    double *busy = ms_xcalloc (d->ncl + 1, sizeof (double));
+    double end;
+
+    for (size_t ci = 0; ci < d->ncl; ci++) {
+        sworker_t *w = &x->w[ci];
+        if (w->threaded)
+            pthread_join (w->th, NULL);
+        w->threaded = false;
+        if (w->failed)
+            cluster_failed (d, &d->cl[ci], &w->fail);
+        acc[ci] = w->accepted;
+        busy[ci] = w->busy_s;
+    }
+    pthread_mutex_lock (&d->mu);
+    for (size_t ci = 0; ci < d->ncl; ci++) {
+        d->cl[ci].submits += acc[ci];
+        d->cl[ci].submit_s += busy[ci];
+    }
+    /* wall time with submits under way: batches overlap, count it once */
+    end = mono ();
+    d->submit_s += end - (x->t_start > d->submit_mark ? x->t_start
+                                                      : d->submit_mark);
+    d->submit_mark = end;
+    pthread_mutex_unlock (&d->mu);
+    free (acc);
+    free (busy);
+    free (x->w);
+    x->w = NULL;
+}
+
+/* A job refused at each of `attempts` dispatches (MAX_REFUSED): from
+ * `from` to cancelled, the last refusal its reason, rather than sent
+ * again every cycle. */
+int
+cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
+                const char *why, ms_error_t *errp)
+{
+    char last[1300];
+    bool ok;
+
+    snprintf (last, sizeof (last),
+              "refused at each of %d dispatches; the last: %s", attempts, why);
+    if (queue_cancel (d->db, id, from, last, &ok, errp) < 0)
+        return -1;
+    daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
+    return 0;
+}
+
+/* Record what the submits gave, in one transaction that need not wait for
+ * the flush (a lost commit leaves the rows dispatching: reconciliation
+ * adopts the cluster jobs by their tags). Then cancel the copies of jobs
+ * cancelled meanwhile, log, and note the boosts. */
+static int
+record_batch (ms_daemon_t *d, djob_t *b, size_t n)
+{
+    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+    queue_sub_new_t(*subs)[MS_MAX_CHOICES]
+        = ms_xcalloc (n + 1, sizeof (*subs));
+    size_t *nsub = ms_xcalloc (n + 1, sizeof (size_t));
+    bool *kept = ms_xcalloc (n + 1, sizeof (bool));
+    ms_error_t e;
+    int rc = -1;
+    size_t k = 0;
+
+    for (size_t i = 0; i < n; i++)
+        k += b[i].committed;
+    if (k == 0) {
+        rc = 0;
+        goto out;
+    }
+    if (queue_begin (d->db, false, &e) < 0)
+        goto dberr;
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        char why[1200] = "";
+        bool unknown = false, refused = false, ok;
+
+        if (!x->committed)
+            continue;
+        for (size_t c = 0; c < x->nch; c++) {
+            const ms_partconf_t *pc = &d->site->parts[x->chosen[c].part];
+            const char *cname = d->site->clusters[pc->cluster].name;
+            if (x->rc[c] < 0) {
+                daemon_log (LOG_WARNING, "job %" PRId64 ": submit to %s/%s: %s",
+                            x->j.id, cname, pc->name, x->err[c].text);
+                snprintf (why, sizeof (why), "submit to %s/%s: %s", cname,
+                          pc->name, x->err[c].text);
+                unknown = unknown || unknown_outcome (&x->err[c]);
+                /* slurmctld or slurmrestd said no to this request: sent
+                 * again unchanged, it would be refused again */
+                refused = refused || x->err[c].kind == MS_ERR_HTTP
+                          || x->err[c].kind == MS_ERR_REMOTE;
+                continue;
+            }
+            subs[i][nsub[i]] = (queue_sub_new_t){
+                .cluster = cname,
+                .partition = pc->name,
+                .freq_khz = x->chosen[c].f_khz,
+                .cluster_job_id = x->bid[c],
+                .rank = (int)c,
+            };
+            nsub[i]++;
+        }
+        if (unknown) {
+            /* left dispatching: reconciliation finds the tag */
+            if (queue_note (d->db, x->j.id, why, &e) < 0)
+                goto rollback;
+            nsub[i] = 0;
+            continue;
+        }
+        if (nsub[i] == 0 && refused && x->j.attempts + 1 >= MAX_REFUSED) {
+            if (cancel_refused (d, x->j.id, "dispatching", x->j.attempts + 1,
+                                why, &e)
+                < 0)
+                goto rollback;
+            continue;
+        }
+        if (nsub[i] == 0) {
+            if (queue_requeue (d->db, x->j.id, "dispatching", why, false, &ok,
+                               &e)
+                < 0)
+                goto rollback;
+            d->requeued++;
+            continue;
+        }
+        if (queue_submitted_tx (d->db, x->j.id, subs[i], nsub[i], &kept[i],
+                                &e)
+            < 0)
+            goto rollback;
+    }
+    if (queue_commit (d->db, &e) < 0)
+        goto dberr;
+    rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        djob_t *x = &b[i];
+        if (nsub[i] == 0)
+            continue;
+        d->dispatched++;
+        if (!kept[i]) {
+            /* cancelled while it was being submitted: its copies are
+             * cancelled once the workers are done with the handles */
+            for (size_t s = 0; s < nsub[i]; s++) {
+                d->late = ms_xrealloc (d->late,
+                                       (d->nlate + 1) * sizeof (*d->late));
+                d->late[d->nlate].cl
+                    = (size_t)cluster_index (d, subs[i][s].cluster);
+                d->late[d->nlate].bid = subs[i][s].cluster_job_id;
+                ms_strlcpy (d->late[d->nlate].cluster, subs[i][s].cluster,
+                            sizeof (d->late[d->nlate].cluster));
+                d->nlate++;
+            }
+            continue;
+        }
+        daemon_log (LOG_INFO,
+                    "job %" PRId64 " (%s): %s/%s at %u kHz, limit %u min, "
+                    "cluster job %" PRIu64 "%s",
+                    x->j.id, x->j.owner, subs[i][0].cluster,
+                    subs[i][0].partition, subs[i][0].freq_khz, x->limit,
+                    subs[i][0].cluster_job_id,
+                    nsub[i] > 1 ? " and siblings" : "");
+        if (!siblings && x->opt && d->set.priority_boost)
+            boost_later (d, &d->cl[cluster_index (d, subs[i][0].cluster)],
+                         subs[i][0].cluster_job_id);
+    }
+    goto out;
+rollback:
+    queue_rollback (d->db);
+dberr:
+    /* the rows stay dispatching; the tags find the cluster jobs after the
+     * database is back */
+    daemon_log (LOG_ERR, "recording %zu submissions: %s", n, e.text);
+out:
+    free (subs);
+    free (nsub);
+    free (kept);
+    return rc;
+}
+
+/* Read, decide and commit one batch of queued jobs (owned by the batch
+ * from here). Returns -1 on a database error (the cycle stops), with no
+ * job of the batch committed. */
+static int
+batch_prepare (ms_daemon_t *d, queue_job_t *jobs, size_t n, dbatch_t *x)
+{
+    int rc = 0;
+    double t0;
+
+    x->b = ms_xcalloc (n, sizeof (*x->b));
+    x->n = n;
+    x->w = NULL;
+    for (size_t i = 0; i < n; i++) {
+        x->b[i].j = jobs[i];
+        x->b[i].opts = json_loads (jobs[i].options, 0, NULL);
+        if (!json_is_object (x->b[i].opts)) {
+            json_decref (x->b[i].opts);
+            x->b[i].opts = json_object ();
+        }
+    }
+    decide_batch (d, x->b, n);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (x->b[i].fits_nowhere)
+            rc = cancel_unfit (d, x->b[i].j.id);
+    if (rc < 0)
+        return -1;
+    /* the leader may have changed while we decided (asked at most every
+     * LEADER_CHECK_S within a cycle: the rows' state transitions keep the
+     * dispatch exactly-once whoever leads) */
+    if (mono () - d->leader_checked > LEADER_CHECK_S) {
+        if (!daemon_leadership (d))
+            return 0; /* nothing committed: nothing goes out */
+        d->leader_checked = mono ();
+    }
+    t0 = mono ();
+    rc = commit_batch (d, x->b, n);
+    pthread_mutex_lock (&d->mu);
+    d->commit_s += mono () - t0;
+    d->batches++;
+    pthread_mutex_unlock (&d->mu);
+    return rc;
+}
+
+/* Wait for a started batch's submits, record them and free the batch. */
+static int
+batch_finish (ms_daemon_t *d, dbatch_t *x)
+{
+    int rc;
+    double t0;
+
+    if (x->w)
+        submit_join (d, x);
+    t0 = mono ();
+    rc = record_batch (d, x->b, x->n);
+    pthread_mutex_lock (&d->mu);
+    d->record_s += mono () - t0;
+    pthread_mutex_unlock (&d->mu);
+    for (size_t i = 0; i < x->n; i++) {
+        free (x->b[i].cands);
+        json_decref (x->b[i].opts);
+        queue_job_free (&x->b[i].j);
+    }
+    free (x->b);
+    x->b = NULL;
+    x->n = 0;
+    return rc;
+}
+
+static void
+set_dispatch_busy (ms_daemon_t *d, bool busy)
+{
+    pthread_mutex_lock (&d->rmu);
+    d->dispatch_busy = busy;
+    pthread_mutex_unlock (&d->rmu);
+}
+
+/* Cancel the copies of jobs cancelled while they were being submitted
+ * (record_batch noted them); no submit worker runs. */
+static void
+cancel_late (ms_daemon_t *d)
+{
+    for (size_t k = 0; k < d->nlate; k++) {
+        cluster_t *c = &d->cl[d->late[k].cl];
+        ms_error_t e;
+        if (backend_cancel (c->b, d->late[k].bid, &e) < 0) {
+            daemon_log (LOG_WARNING,
+                        "cancelling %s job %" PRIu64 " (its meta job was "
+                        "cancelled while it was submitted): %s",
+                        d->late[k].cluster, d->late[k].bid, e.text);
+            continue;
+        }
+        c->last_action = mono ();
+        queue_sub_state (d->db, d->late[k].cluster, d->late[k].bid,
+                         "cancelled", &e);
+    }
+    d->nlate = 0;
+}
+
+/* Dispatch the queued jobs in batches, oldest first, as a pipeline: while
+ * the batches before it are submitted, the next batch is read, decided (on
+ * a view that counts the batches before it) and committed, and its
+ * submits queue behind theirs on each cluster; the oldest is recorded
+ * while the newer ones' submits go on. At most DISPATCH_INFLIGHT batches
+ * are under way. */
+static int
+dispatch_batches (ms_daemon_t *d)
+{
+    double t0 = mono ();
+    int64_t last = 0;
+    dbatch_t fl[DISPATCH_INFLIGHT]; /* under way, oldest first */
+    size_t nfl = 0;
+    bool more = true;
+    int rc = 0;
+    size_t chunk = DISPATCH_FIRST;
+
+    for (size_t ci = 0; ci < d->ncl; ci++)
+        d->cl[ci].dstop = false; /* no worker runs */
+    for (;;) {
+        /* jobs left queued in this cycle (ids up to `last`) wait for the
+         * next one */
+        more = more && rc == 0 && d->leader
+               && mono () - t0 <= CYCLE_DISPATCH_MAX_S;
+        if (more) {
+            queue_job_t *jobs = NULL;
+            size_t n = 0;
+            ms_error_t e;
+
+            if (queue_take_queued (d->db, last, chunk, &jobs, &n, &e) < 0) {
+                daemon_log (LOG_ERR, "reading the queue: %s", e.text);
+                rc = -1;
+            } else if (n > 0) {
+                dbatch_t x = { 0 };
+                if (last == 0)
+                    set_dispatch_busy (d, true);
+                last = jobs[n - 1].id;
+                if (chunk < DISPATCH_CHUNK)
+                    chunk *= 2;
+                if (batch_prepare (d, jobs, n, &x) < 0) {
+                    /* nothing of it committed: freed unsent, its rows
+                     * are queued still */
+                    rc = -1;
+                    for (size_t i = 0; i < x.n; i++)
+                        x.b[i].committed = false;
+                    batch_finish (d, &x);
+                } else {
+                    submit_start (d, &x);
+                    fl[nfl++] = x;
+                }
+            }
+            more = n > 0;
+            free (jobs);
+        }
+        if (nfl == 0)
+            break;
+        /* the oldest batch: recorded once the pipeline is full or nothing
+         * more comes (whatever happened to the newer ones: its submits
+         * were made) */
+        if (nfl == DISPATCH_INFLIGHT || !more || rc < 0) {
+            if (batch_finish (d, &fl[0]) < 0)
+                rc = -1;
+            memmove (&fl[0], &fl[1], (nfl - 1) * sizeof (fl[0]));
+            nfl--;
+        }
+    }
+    cancel_late (d);
+    return rc;
+}
+
+/* Dispatch the queued jobs; the refresher reads no cluster meanwhile. */
+int
+dispatch_queued (ms_daemon_t *d)
+{
+    int rc = dispatch_batches (d);
+    set_dispatch_busy (d, false);
+    return rc;
+}

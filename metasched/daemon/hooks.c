@@ -1,0 +1,227 @@
+/* hooks.c - the API's hooks (daemon_api_hooks), called from the API
+ * thread: what-if, the clusters' state, the metrics. They take d->mu
+ * around what they read.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include "metasched/daemon/daemon_int.h"
+
+/* ---- the API's hooks (called from the API thread) ---- */
+
+static int
+hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
+             ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    jobkey_t k;
+    ms_decision_t dec;
+    json_t *o, *cands;
+
+    (void)uid;
+    pthread_mutex_lock (&d->mu);
+    if (!d->tab || !d->view) {
+        pthread_mutex_unlock (&d->mu);
+        ms_err (errp, MS_ERR_MISSING,
+                "this instance has no predictions yet (standby or starting)");
+        errp->http_status = 503;
+        return -1;
+    }
+    if (job_key (d, req->app, req->nodes, req->time_limit_min, req->partition,
+                 &k)
+        < 0) {
+        pthread_mutex_unlock (&d->mu);
+        ms_err (errp, MS_ERR_INPUT,
+                "no configured partition can run this job (nodes %d%s%s)",
+                req->nodes, req->partition[0] ? ", partition " : "",
+                req->partition);
+        errp->http_status = 400;
+        return -1;
+    }
+    /* a private candidate list: the cycle's is d->cs */
+    {
+        ms_cands_t save = d->cs;
+        char *text;
+        memset (&d->cs, 0, sizeof (d->cs));
+        daemon_decide (d, &k, false, &dec);
+        /* the same JSON as the decision rows hold */
+        text = candidates_json (d, &d->cs, &dec, NULL);
+        cands = json_loads (text, 0, NULL);
+        free (text);
+        o = cands ? json_pack ("{s:s, s:s, s:o}", "policy", d->pol.label,
+                               "app", req->app[0] ? req->app : UNKNOWN_APP,
+                               "candidates", cands)
+                  : NULL;
+        candidates_free (&d->cs);
+        d->cs = save;
+    }
+    pthread_mutex_unlock (&d->mu);
+    if (!o) {
+        ms_err (errp, MS_ERR_SYSTEM, "could not encode the candidates");
+        errp->http_status = 500;
+        return -1;
+    }
+    *out = o;
+    return 0;
+}
+
+static int
+hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    json_t *a = json_array ();
+
+    (void)errp;
+    pthread_mutex_lock (&d->mu);
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        json_t *parts = json_array ();
+        for (size_t p = 0; p < d->site->nparts; p++) {
+            const ms_partconf_t *pc = &d->site->parts[p];
+            json_t *po;
+            if (pc->cluster != i)
+                continue;
+            po = json_pack ("{s:s, s:s, s:i, s:I}", "name", pc->name,
+                            "architecture", d->site->archs[pc->arch].name,
+                            "nodes", pc->nodes, "nominal_khz",
+                            (json_int_t)d->site->archs[pc->arch].nominal_khz);
+            for (size_t k = 0; k < c->nparts; k++)
+                if (!strcmp (c->parts[k].name, pc->name)) {
+                    json_object_set_new (po, "up",
+                                         json_boolean (c->parts[k].up));
+                    json_object_set_new (po, "nodes_idle",
+                                         json_integer (c->parts[k].nodes_idle));
+                    json_object_set_new (
+                        po, "pending_jobs",
+                        json_integer (c->parts[k].pending_jobs));
+                    json_object_set_new (
+                        po, "running_jobs",
+                        json_integer (c->parts[k].running_jobs));
+                }
+            json_array_append_new (parts, po);
+        }
+        json_array_append_new (
+            a, json_pack ("{s:s, s:b, s:s, s:s, s:s, s:o}", "name",
+                          c->conf->name, "reachable", c->up, "api_version",
+                          c->api_version, "api_version_source",
+                          c->conf->api_version[0] ? "pinned" : "negotiated",
+                          "last_error", c->last_error, "partitions", parts));
+    }
+    pthread_mutex_unlock (&d->mu);
+    *out = json_pack ("{s:o, s:b}", "clusters", a, "leader", d->leader);
+    return 0;
+}
+
+static int
+hook_metrics (void *ctx, char **textp, ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    size_t cap = 4096, len = 0;
+    char *buf = ms_xmalloc (cap);
+
+    (void)errp;
+#define P(...)                                                                 \
+    do {                                                                       \
+        int n_ = snprintf (buf + len, cap - len, __VA_ARGS__);                 \
+        if (n_ > 0 && (size_t)n_ >= cap - len) {                               \
+            cap = (len + (size_t)n_ + 1) * 2;                                  \
+            buf = ms_xrealloc (buf, cap);                                      \
+            n_ = snprintf (buf + len, cap - len, __VA_ARGS__);                 \
+        }                                                                      \
+        if (n_ > 0)                                                            \
+            len += (size_t)n_;                                                 \
+    } while (0)
+    pthread_mutex_lock (&d->mu);
+    P ("# TYPE metaschedd_leader gauge\nmetaschedd_leader %d\n", d->leader);
+    P ("# TYPE metaschedd_cycles_total counter\nmetaschedd_cycles_total "
+       "%" PRIu64 "\n",
+       d->cycles);
+    P ("# TYPE metaschedd_cycle_seconds gauge\nmetaschedd_cycle_seconds "
+       "%.6f\n",
+       d->last_cycle_s);
+    P ("# TYPE metaschedd_decisions_total counter\n"
+       "metaschedd_decisions_total %" PRIu64 "\n",
+       d->decisions);
+    P ("# TYPE metaschedd_decide_seconds_total counter\n"
+       "metaschedd_decide_seconds_total %.6f\n",
+       d->decide_s);
+    P ("# TYPE metaschedd_dispatch_batches_total counter\n"
+       "metaschedd_dispatch_batches_total %" PRIu64 "\n",
+       d->batches);
+    P ("# TYPE metaschedd_dispatch_seconds_total counter\n"
+       "metaschedd_dispatch_seconds_total{phase=\"commit\"} %.6f\n"
+       "metaschedd_dispatch_seconds_total{phase=\"submit\"} %.6f\n"
+       "metaschedd_dispatch_seconds_total{phase=\"record\"} %.6f\n",
+       d->commit_s, d->submit_s, d->record_s);
+    P ("# TYPE metaschedd_dispatched_total counter\n"
+       "metaschedd_dispatched_total %" PRIu64 "\n",
+       d->dispatched);
+    P ("# TYPE metaschedd_requeued_total counter\n"
+       "metaschedd_requeued_total %" PRIu64 "\n",
+       d->requeued);
+    P ("# TYPE metaschedd_adopted_total counter\n"
+       "metaschedd_adopted_total %" PRIu64 "\n",
+       d->adopted);
+    P ("# TYPE metaschedd_duplicates_cancelled_total counter\n"
+       "metaschedd_duplicates_cancelled_total %" PRIu64 "\n",
+       d->dup_cancelled);
+    P ("# TYPE metaschedd_reroutes_total counter\n"
+       "metaschedd_reroutes_total %" PRIu64 "\n",
+       d->reroutes);
+    P ("# TYPE metaschedd_priority_boosts_total counter\n"
+       "metaschedd_priority_boosts_total %" PRIu64 "\n",
+       d->boosts);
+    P ("# TYPE metaschedd_cycle_errors_total counter\n"
+       "metaschedd_cycle_errors_total %" PRIu64 "\n",
+       d->db_errors);
+    P ("# TYPE metaschedd_cluster_up gauge\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_up{cluster=\"%s\"} %d\n", d->cl[i].conf->name,
+           d->cl[i].up);
+    P ("# TYPE metaschedd_cluster_attempts_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_attempts_total{cluster=\"%s\"} %" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].attempts);
+    P ("# TYPE metaschedd_cluster_failures_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_failures_total{cluster=\"%s\"} %" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].failures);
+    P ("# TYPE metaschedd_cluster_submits_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_submits_total{cluster=\"%s\"} %" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].submits);
+    P ("# TYPE metaschedd_cluster_submit_seconds_total counter\n");
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_submit_seconds_total{cluster=\"%s\"} %.6f\n",
+           d->cl[i].conf->name, d->cl[i].submit_s);
+    pthread_mutex_unlock (&d->mu);
+    P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
+    pthread_mutex_lock (&d->rmu);
+    for (size_t i = 0; i < d->ncl; i++)
+        P ("metaschedd_cluster_readings_unchanged_total{cluster=\"%s\"} "
+           "%" PRIu64 "\n",
+           d->cl[i].conf->name, d->cl[i].unchanged);
+    pthread_mutex_unlock (&d->rmu);
+#undef P
+    *textp = buf;
+    return 0;
+}
+
+static void
+hook_kick (void *ctx)
+{
+    daemon_kick (ctx);
+}
+
+static const ms_api_hooks_t hooks = {
+    .whatif = hook_whatif,
+    .clusters = hook_clusters,
+    .metrics = hook_metrics,
+    .kick = hook_kick,
+};
+
+const ms_api_hooks_t *
+daemon_api_hooks (void)
+{
+    return &hooks;
+}

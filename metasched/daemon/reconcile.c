@@ -1,0 +1,492 @@
+/* reconcile.c - the jobs in flight against what the clusters list:
+ * reconcile (adopt dispatching jobs by their tags, queue again those no
+ * cluster has, cancel duplicates), follow (states, ends, lost jobs,
+ * refusals held pending), re-route (a pending job that would start sooner
+ * elsewhere).
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include "metasched/daemon/daemon_int.h"
+
+#define LOST_AFTER_S 120.0 /* a recorded submission no cluster lists */
+
+/* ---- reconciliation and following ---- */
+
+static int
+cmp_tagged (const void *a, const void *b)
+{
+    const tagged_t *x = a, *y = b;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
+    return x->j->id < y->j->id ? -1 : x->j->id > y->j->id;
+}
+
+/* Every cluster job with a tag, by tag. */
+tagged_t *
+collect_tags (ms_daemon_t *d, size_t *np)
+{
+    size_t n = 0, cap = 0;
+    tagged_t *t = NULL;
+
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        if (!c->fresh)
+            continue;
+        for (size_t k = 0; k < c->njobs; k++) {
+            int64_t tag = tag_of (&c->jobs[k]);
+            if (!tag)
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 256;
+                t = ms_xrealloc (t, cap * sizeof (*t));
+            }
+            t[n].tag = tag;
+            t[n].cl = i;
+            t[n].j = &c->jobs[k];
+            n++;
+        }
+    }
+    if (n)
+        qsort (t, n, sizeof (*t), cmp_tagged);
+    *np = n;
+    return t;
+}
+
+static bool
+sub_known (const queue_sub_t *s, size_t n, const char *cluster, uint64_t id,
+           const char **state)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i].cluster_job_id == id && !strcmp (s[i].cluster, cluster)) {
+            if (state)
+                *state = s[i].state;
+            return true;
+        }
+    return false;
+}
+
+static void
+cancel_on (ms_daemon_t *d, size_t ci, uint64_t bid, int64_t id, const char *why)
+{
+    ms_error_t e;
+    int crc = backend_cancel (d->cl[ci].b, bid, &e);
+    d->cl[ci].last_action = mono ();
+    if (crc < 0)
+        daemon_log (LOG_WARNING,
+                    "job %" PRId64 ": cancel %s job %" PRIu64 ": %s", id,
+                    d->cl[ci].conf->name, bid, e.text);
+    else
+        daemon_log (LOG_INFO,
+                    "job %" PRId64 ": cancelled %s job %" PRIu64 " (%s)", id,
+                    d->cl[ci].conf->name, bid, why);
+}
+
+/* Deciding and dispatching rows left by a crash (older than the grace,
+ * so that no live leader is still at work on them), and tagged cluster
+ * jobs that no submission row knows (duplicates). */
+int
+daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
+                  const tagged_t *tags, size_t ntags)
+{
+    bool every = all_fresh (d);
+    ms_error_t e;
+    bool ok;
+
+    for (size_t i = 0; i < nlive; i++) {
+        const queue_live_t *l = &live[i];
+        queue_sub_t *subs = NULL;
+        size_t nsubs = 0, a, b;
+
+        if (!strcmp (l->state, "deciding")) {
+            if (l->age_s > d->grace_s) {
+                if (queue_requeue (d->db, l->id, "deciding",
+                                   "decision interrupted; queued again", false,
+                                   &ok, &e)
+                    < 0)
+                    return -1;
+                d->requeued += ok;
+            }
+            continue;
+        }
+        /* the tagged cluster jobs of this meta job: tags[a..b) */
+        for (a = 0; a < ntags && tags[a].tag < l->id; a++)
+            ;
+        for (b = a; b < ntags && tags[b].tag == l->id; b++)
+            ;
+        if (strcmp (l->state, "dispatching") && a == b)
+            continue;
+        if (!strcmp (l->state, "dispatching") && l->age_s <= d->grace_s)
+            continue;
+        if (queue_job_subs (d->db, l->id, &subs, &nsubs, &e) < 0)
+            return -1;
+        if (!strcmp (l->state, "dispatching")) {
+            size_t keep = SIZE_MAX;
+            for (size_t k = a; k < b; k++) {
+                const char *st;
+                if (sub_known (subs, nsubs, d->cl[tags[k].cl].conf->name,
+                               tags[k].j->id, &st)
+                    && !strcmp (st, "cancelled"))
+                    continue;
+                if (tags[k].j->state == MS_JOB_CANCELLED)
+                    continue;
+                if (keep == SIZE_MAX
+                    || (tags[k].j->state == MS_JOB_RUNNING
+                        && tags[keep].j->state != MS_JOB_RUNNING))
+                    keep = k;
+            }
+            if (keep != SIZE_MAX) {
+                const tagged_t *t = &tags[keep];
+                queue_sub_new_t s = { d->cl[t->cl].conf->name, t->j->partition,
+                                      t->j->cpu_freq_max_khz, t->j->id, 0 };
+                if (queue_sub_record (d->db, l->id, &s, "submitted", &e) < 0
+                    || queue_adopt (d->db, l->id, s.cluster, s.partition,
+                                    t->j->id, &ok, &e)
+                           < 0) {
+                    free (subs);
+                    return -1;
+                }
+                d->adopted += ok;
+                daemon_log (LOG_NOTICE,
+                            "job %" PRId64 ": found on %s as job %" PRIu64
+                            " after an interrupted dispatch",
+                            l->id, s.cluster, t->j->id);
+                free (subs);
+                /* any other copies go as duplicates next cycle */
+                continue;
+            }
+            if (every) {
+                if (queue_requeue (d->db, l->id, "dispatching",
+                                   "dispatch interrupted and no cluster has "
+                                   "the job; queued again",
+                                   false, &ok, &e)
+                    < 0) {
+                    free (subs);
+                    return -1;
+                }
+                d->requeued += ok;
+                if (ok)
+                    daemon_log (LOG_NOTICE,
+                                "job %" PRId64 ": interrupted "
+                                "dispatch, on no cluster: queued again",
+                                l->id);
+            }
+            free (subs);
+            continue;
+        }
+        /* submitted, running, cancelled: live tagged jobs nobody knows */
+        for (size_t k = a; k < b; k++) {
+            const tagged_t *t = &tags[k];
+            const char *cname = d->cl[t->cl].conf->name;
+            if (ms_job_state_final (t->j->state)
+                || sub_known (subs, nsubs, cname, t->j->id, NULL))
+                continue;
+            if (d->set.dispatch_mode == DISPATCH_SIBLINGS
+                && !strcmp (l->state, "submitted")) {
+                /* a sibling whose record was lost: keep it, record it */
+                queue_sub_new_t s = { cname, t->j->partition,
+                                      t->j->cpu_freq_max_khz, t->j->id, 1 };
+                queue_sub_record (d->db, l->id, &s, "submitted", &e);
+                continue;
+            }
+            cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
+            {
+                queue_sub_new_t s = { cname, t->j->partition,
+                                      t->j->cpu_freq_max_khz, t->j->id, 9 };
+                queue_sub_record (d->db, l->id, &s, "cancelled", &e);
+            }
+            d->dup_cancelled++;
+        }
+        free (subs);
+    }
+    return 0;
+}
+
+static const queue_live_t *
+find_live (const queue_live_t *live, size_t n, int64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (live[mid].id == id)
+            return &live[mid];
+        if (live[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* Follow every recorded submission on its cluster. */
+/* Pending reasons by which slurmctld says it will never start the job
+ * where it is: its request breaks the partition's configuration or
+ * limits, or names an account or QOS that does not exist there. */
+static bool
+never_starts (const char *reason)
+{
+    static const char *const r[] = {
+        "PartitionConfig", "BadConstraints", "PartitionTimeLimit",
+        "InvalidAccount",  "InvalidQOS",
+    };
+    for (size_t i = 0; i < sizeof (r) / sizeof (r[0]); i++)
+        if (!strcmp (reason, r[i]))
+            return true;
+    return false;
+}
+
+/* Slurm took the job but holds it pending for good (never_starts):
+ * slurmctld 22.05 refuses such a job at submission, later releases take
+ * it through slurmrestd and keep it pending. Both are refusals: the copy
+ * is cancelled and the job queued again, or, refused at MAX_REFUSED
+ * dispatches, cancelled with the reason. */
+static int
+refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
+                 const queue_sub_t *s, const ms_job_info_t *cj)
+{
+    char why[400];
+    ms_error_t e;
+    bool ok;
+
+    snprintf (why, sizeof (why),
+              "%s took job %" PRIu64 " but holds it pending for good: %s",
+              s->cluster, s->cluster_job_id, cj->state_reason);
+    cancel_on (d, ci, s->cluster_job_id, l->id, why);
+    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id, "cancelled",
+                         &e)
+        < 0)
+        goto fail;
+    if (l->attempts >= MAX_REFUSED) {
+        if (cancel_refused (d, l->id, "submitted", l->attempts, why, &e) < 0)
+            goto fail;
+        return 0;
+    }
+    if (queue_requeue (d->db, l->id, "submitted", why, false, &ok, &e) < 0)
+        goto fail;
+    d->requeued++;
+    daemon_log (LOG_NOTICE, "job %" PRId64 ": %s; queued again", l->id, why);
+    return 0;
+fail:
+    daemon_log (LOG_ERR, "job %" PRId64 ": %s", l->id, e.text);
+    return -1;
+}
+
+int
+daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
+{
+    queue_sub_t *subs = NULL;
+    size_t n = 0;
+    ms_error_t e;
+    bool ok;
+    int rc = 0;
+
+    if (queue_live_subs (d->db, &subs, &n, &e) < 0) {
+        daemon_log (LOG_ERR, "reading submissions: %s", e.text);
+        return -1;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const queue_sub_t *s = &subs[i];
+        const queue_live_t *l = find_live (live, nlive, s->job_id);
+        long ci = cluster_index (d, s->cluster);
+        const ms_job_info_t *cj;
+        bool main_sub, claimed_other;
+
+        if (ci < 0)
+            continue;
+        if (!d->cl[ci].fresh) {
+            /* a cancel through the API need not wait for a fresh reading:
+             * cancel the cluster job the last reading shows live (once),
+             * and record the submission on a fresh one */
+            cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+            if (l && !strcmp (l->state, "cancelled") && d->cl[ci].up && cj
+                && !ms_job_state_final (cj->state)) {
+                cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
+                           "the job was cancelled");
+                pthread_mutex_lock (&d->mu);
+                ((ms_job_info_t *)cj)->state = MS_JOB_CANCELLED; /* asked */
+                pthread_mutex_unlock (&d->mu);
+            }
+            continue;
+        }
+        cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+        main_sub = l && !strcmp (l->cluster, s->cluster)
+                   && l->cluster_job_id == s->cluster_job_id;
+        claimed_other = l && l->claimed_cluster[0]
+                        && (strcmp (l->claimed_cluster, s->cluster)
+                            || l->claimed_job_id != s->cluster_job_id);
+        /* once a copy has claimed the job (the start gate), every other
+         * copy lost, the row's first choice included */
+        if (!l || !strcmp (l->state, "cancelled") || claimed_other
+            || (!strcmp (l->state, "running") && !main_sub
+                && !l->claimed_cluster[0])) {
+            /* the meta job ended, was cancelled, or another sibling won */
+            if (cj && !ms_job_state_final (cj->state))
+                cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
+                           l && !strcmp (l->state, "cancelled")
+                               ? "the job was cancelled"
+                               : "another submission runs the job");
+            rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
+                                  cj && cj->state != MS_JOB_CANCELLED
+                                          && ms_job_state_final (cj->state)
+                                      ? "ended"
+                                      : "cancelled",
+                                  &e);
+            continue;
+        }
+        if (!cj) {
+            if (s->age_s < LOST_AFTER_S)
+                continue;
+            rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id, "lost",
+                                  &e);
+            if (rc == 0 && main_sub) {
+                if (!strcmp (l->state, "submitted"))
+                    rc = queue_finished (d->db, l->id, "lost", -1,
+                                         "the cluster no longer knows the job",
+                                         &ok, &e);
+                else
+                    rc = queue_finished (d->db, l->id, "failed", -1,
+                                         "the cluster no longer knows the job",
+                                         &ok, &e);
+            }
+            continue;
+        }
+        switch (cj->state) {
+        case MS_JOB_PENDING:
+            if (main_sub && !strcmp (l->state, "submitted")
+                && !l->claimed_cluster[0]
+                && d->set.dispatch_mode == DISPATCH_SINGLE
+                && never_starts (cj->state_reason))
+                rc = refused_pending (d, (size_t)ci, l, s, cj);
+            break;
+        case MS_JOB_RUNNING:
+        case MS_JOB_SUSPENDED:
+        case MS_JOB_COMPLETING:
+            if (strcmp (s->state, "running"))
+                rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
+                                      "running", &e);
+            if (rc == 0
+                && (!strcmp (l->state, "submitted")
+                    || (!main_sub && l->claimed_cluster[0]))) {
+                /* the first seen running, or the copy that claimed the
+                 * job (it replaces a loser seen running first): the
+                 * winner; its siblings go next cycle */
+                rc = queue_running (d->db, l->id, s->cluster, s->partition,
+                                    s->cluster_job_id, &ok, &e);
+            }
+            break;
+        default: {
+            /* final */
+            const char *to = NULL, *why = NULL;
+            char reason[400];
+            rc = queue_sub_state (
+                d->db, s->cluster, s->cluster_job_id,
+                cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", &e);
+            /* the outcome is the claimed copy's where one claimed (the
+             * others were skipped above), else the row's own */
+            if (rc < 0
+                || !(main_sub || l->claimed_cluster[0]
+                     || (!strcmp (l->state, "submitted")
+                         && cj->state != MS_JOB_CANCELLED)))
+                break;
+            if (cj->state == MS_JOB_COMPLETED)
+                to = "completed";
+            else if (cj->state == MS_JOB_CANCELLED) {
+                rc = queue_cancel (d->db, l->id, l->state,
+                                   "cancelled on the cluster", &ok, &e);
+                break;
+            } else {
+                to = "failed";
+                snprintf (reason, sizeof (reason), "%s on %s: %s",
+                          cj->state_name, s->cluster, cj->state_reason);
+                why = reason;
+            }
+            if (!main_sub
+                && (rc = queue_running (d->db, l->id, s->cluster, s->partition,
+                                        s->cluster_job_id, &ok, &e))
+                       < 0)
+                break;
+            rc = queue_finished (d->db, l->id, to, cj->exit_code, why, &ok, &e);
+            break;
+        }
+        }
+    }
+    if (rc < 0)
+        daemon_log (LOG_ERR, "following jobs: %s", e.text);
+    free (subs);
+    return rc;
+}
+
+/* Re-route (DESIGN.md 5): a job still pending after reroute_after_s, when
+ * another partition's predicted start is much earlier, is cancelled and
+ * queued again (submitted -> queued), at most max_reroutes times. */
+int
+daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
+{
+    ms_error_t e;
+    bool ok;
+
+    if (d->set.reroute_after_s <= 0 || d->set.dispatch_mode != DISPATCH_SINGLE)
+        return 0;
+    for (size_t i = 0; i < nlive; i++) {
+        const queue_live_t *l = &live[i];
+        long ci, cur;
+        const ms_job_info_t *cj;
+        jobkey_t k;
+        ms_decision_t dec;
+        double wcur, wnew;
+        size_t best;
+
+        if (strcmp (l->state, "submitted") || l->reroutes >= d->set.max_reroutes
+            || !l->cluster[0])
+            continue;
+        ci = cluster_index (d, l->cluster);
+        if (ci < 0 || !d->cl[ci].fresh
+            || !(cj = cluster_job (&d->cl[ci], l->cluster_job_id))
+            || cj->state != MS_JOB_PENDING || cj->submit_time <= 0
+            || wall () - (double)cj->submit_time < d->set.reroute_after_s)
+            continue;
+        cur = part_index (d, l->cluster, l->partition);
+        if (cur < 0)
+            continue;
+        pthread_mutex_lock (&d->mu);
+        if (job_key (d, l->app, l->nodes, 0, NULL, &k) < 0) {
+            pthread_mutex_unlock (&d->mu);
+            continue;
+        }
+        daemon_decide (d, &k, false, &dec);
+        if (dec.n == 0) {
+            pthread_mutex_unlock (&d->mu);
+            continue;
+        }
+        best = d->cs.c[dec.c[0].cand].part;
+        wnew = d->cs.c[dec.c[0].cand].w;
+        wcur = view_predicted_wait (d->view, (size_t)cur, k.nodes, wall ());
+        pthread_mutex_unlock (&d->mu);
+        if ((long)best == cur || !(wnew < d->pol.reroute_gain * wcur))
+            continue;
+        int crc = backend_cancel (d->cl[ci].b, l->cluster_job_id, &e);
+        d->cl[ci].last_action = mono ();
+        if (crc < 0) {
+            daemon_log (LOG_WARNING, "re-route of job %" PRId64 ": %s", l->id,
+                        e.text);
+            continue;
+        }
+        if (queue_sub_state (d->db, l->cluster, l->cluster_job_id, "cancelled",
+                             &e)
+                < 0
+            || queue_requeue (d->db, l->id, "submitted",
+                              "re-routed: another partition starts it sooner",
+                              true, &ok, &e)
+                   < 0) {
+            daemon_log (LOG_ERR, "re-route of job %" PRId64 ": %s", l->id,
+                        e.text);
+            return -1;
+        }
+        d->reroutes++;
+        daemon_log (LOG_INFO,
+                    "job %" PRId64 ": re-routed from %s/%s "
+                    "(predicted wait %.0f s there, %.0f s elsewhere)",
+                    l->id, l->cluster, l->partition, wcur, wnew);
+    }
+    return 0;
+}

@@ -1,0 +1,346 @@
+/* refresh.c - reading the clusters: the refresher thread and its
+ * readings taken by the cycle, backoff of an unreachable cluster, lookups
+ * in the cluster state (jobs, tags, clusters and partitions by name), and
+ * the view the policies see, rebuilt from the readings.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <signal.h>
+
+#include "metasched/daemon/daemon_int.h"
+#include "partitions/slurmrest.h"
+
+#define BACKOFF_MAX_S 60.0
+/* The refresher yields to dispatch: it does not read any cluster while a
+ * cycle dispatches, nor one that took a submit in the last REFRESH_YIELD_S
+ * (slurmctld packs its whole job list under the job lock, which stalls
+ * submits meanwhile, and slurmrestd turns it into JSON on the same CPUs),
+ * unless its last reading is older than REFRESH_MAX_AGE_S. */
+#define REFRESH_YIELD_S 0.5
+#define REFRESH_MAX_AGE_S 30.0
+
+/* ---- clusters ---- */
+
+int
+cmp_jobinfo (const void *a, const void *b)
+{
+    const ms_job_info_t *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+const ms_job_info_t *
+cluster_job (const cluster_t *c, uint64_t id)
+{
+    ms_job_info_t key;
+    if (c->njobs == 0)
+        return NULL; /* c->jobs may be NULL: no bsearch on it */
+    key.id = id;
+    return bsearch (&key, c->jobs, c->njobs, sizeof (*c->jobs), cmp_jobinfo);
+}
+
+/* The next wait after a failed reading: 1, 2, 4, ... BACKOFF_MAX_S s. */
+static double
+backoff_next (double cur)
+{
+    double b = cur > 0 ? cur * 2 : 1;
+    return b > BACKOFF_MAX_S ? BACKOFF_MAX_S : b;
+}
+
+void
+cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e)
+{
+    double now = mono ();
+    c->failures++;
+    c->backoff = backoff_next (c->backoff);
+    c->retry_at = now + c->backoff;
+    ms_strlcpy (c->last_error, e->text, sizeof (c->last_error));
+    daemon_log (c->up ? LOG_ERR : LOG_WARNING,
+                "cluster %s unreachable (attempt %" PRIu64
+                "): %s; next try in %.0f s",
+                c->conf->name, c->attempts, e->text, c->backoff);
+    pthread_mutex_lock (&d->mu);
+    c->up = false;
+    c->fresh = false;
+    pthread_mutex_unlock (&d->mu);
+}
+
+/* Install a reading of cluster c (its partitions and jobs, which the
+ * cluster now owns) and mark it reachable; fresh: the reading began after
+ * the daemon's last submit or cancel there. */
+static void
+cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
+              size_t np, ms_job_info_t *jobs, size_t nj, bool fresh,
+              const char *api)
+{
+    if (!c->up)
+        daemon_log (LOG_NOTICE, "cluster %s reachable again", c->conf->name);
+    if (api[0] && strcmp (api, c->api_version))
+        daemon_log (LOG_NOTICE, "cluster %s: slurmrestd now speaks OpenAPI %s "
+                    "(was %s)", c->conf->name, api,
+                    c->api_version[0] ? c->api_version : "none");
+    pthread_mutex_lock (&d->mu);
+    if (api[0])
+        ms_strlcpy (c->api_version, api, sizeof (c->api_version));
+    free (c->parts);
+    free (c->jobs);
+    c->parts = parts;
+    c->nparts = np;
+    c->jobs = jobs;
+    c->njobs = nj;
+    c->up = c->have = true;
+    c->fresh = fresh;
+    c->backoff = 0;
+    c->last_error[0] = '\0';
+    pthread_mutex_unlock (&d->mu);
+}
+
+/* Partitions and jobs of every cluster not in backoff. */
+void
+refresh_clusters (ms_daemon_t *d)
+{
+    double now = mono ();
+
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        ms_partition_state_t *parts = NULL;
+        ms_job_info_t *jobs = NULL;
+        size_t np = 0, nj = 0;
+        ms_error_t e;
+
+        c->fresh = false;
+        if (!c->up && now < c->retry_at)
+            continue;
+        c->attempts++;
+        if (backend_partitions (c->b, &parts, &np, &e) < 0
+            || backend_jobs (c->b, &jobs, &nj, &e) < 0) {
+            free (parts);
+            free (jobs);
+            cluster_failed (d, c, &e);
+            continue;
+        }
+        qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
+        apply_boosts (d, c, c->b, jobs, nj);
+        cluster_take (d, c, parts, np, jobs, nj, true, slurmrest_version (c->b));
+    }
+}
+
+/* The refresher thread: reads every cluster's partitions and jobs with its
+ * own handles, one reading after another (a pause of cycle_s between
+ * rounds, backoff for a cluster that fails), and leaves the latest for the
+ * cycle (take_readings). Reading /jobs from slurmrestd takes about a second
+ * per cluster on the test bed: the cycle does not wait for it before it
+ * dispatches, and the refresher leaves alone a cluster that is taking
+ * submits (REFRESH_YIELD_S) for up to REFRESH_MAX_AGE_S. */
+static void *
+refresher_main (void *arg)
+{
+    ms_daemon_t *d = arg;
+    double *retry = ms_xcalloc (d->ncl + 1, sizeof (double));
+    double *back = ms_xcalloc (d->ncl + 1, sizeof (double));
+    double *read_at = ms_xcalloc (d->ncl + 1, sizeof (double));
+
+    pthread_mutex_lock (&d->rmu);
+    while (!d->refresher_stop) {
+        struct timespec ts;
+        double pause = d->dc->cycle_s > 0 ? d->dc->cycle_s : 1;
+
+        for (size_t i = 0; i < d->ncl && !d->refresher_stop; i++) {
+            cluster_t *c = &d->cl[i];
+            ms_partition_state_t *parts = NULL;
+            ms_job_info_t *jobs = NULL;
+            size_t np = 0, nj = 0;
+            ms_error_t e;
+            double started = mono ();
+            bool failed;
+
+            if (started < retry[i])
+                continue;
+            if ((d->dispatch_busy || started - c->submitted_at < REFRESH_YIELD_S)
+                && started - read_at[i] < REFRESH_MAX_AGE_S)
+                continue; /* dispatch is under way there: later */
+            read_at[i] = started;
+            pthread_mutex_unlock (&d->rmu);
+            failed = backend_partitions (c->rb, &parts, &np, &e) < 0
+                     || backend_jobs (c->rb, &jobs, &nj, &e) < 0;
+            if (failed) {
+                free (parts);
+                free (jobs);
+                parts = NULL;
+                jobs = NULL;
+                np = nj = 0;
+                back[i] = backoff_next (back[i]);
+                retry[i] = mono () + back[i];
+            } else {
+                qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
+                back[i] = retry[i] = 0;
+                apply_boosts (d, c, c->rb, jobs, nj);
+            }
+            pthread_mutex_lock (&d->rmu);
+            free (c->st_parts);
+            free (c->st_jobs);
+            c->st_parts = parts;
+            c->st_nparts = np;
+            c->st_jobs = jobs;
+            c->st_njobs = nj;
+            c->st_failed = failed;
+            if (failed)
+                c->st_err = e;
+            c->st_started = started;
+            c->st_new = true;
+            c->unchanged = slurmrest_jobs_unchanged (c->rb);
+            ms_strlcpy (c->st_api, slurmrest_version (c->rb),
+                        sizeof (c->st_api));
+        }
+        if (d->refresher_stop)
+            break;
+        clock_gettime (CLOCK_REALTIME, &ts);
+        ts.tv_sec += (time_t)pause;
+        ts.tv_nsec += (long)((pause - (double)(time_t)pause) * 1e9);
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait (&d->rcond, &d->rmu, &ts);
+    }
+    pthread_mutex_unlock (&d->rmu);
+    free (retry);
+    free (back);
+    free (read_at);
+    return NULL;
+}
+
+/* Take the refresher's latest readings. A cluster is fresh in this cycle
+ * only if its reading began after the cycle's last submit or cancel there,
+ * so that it shows every job the daemon submitted or cancelled
+ * (reconciliation and following rely on it). */
+void
+take_readings (ms_daemon_t *d)
+{
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        ms_partition_state_t *parts;
+        ms_job_info_t *jobs;
+        size_t np, nj;
+        bool failed;
+        double started;
+        ms_error_t e;
+
+        c->fresh = false;
+        pthread_mutex_lock (&d->rmu);
+        if (!c->st_new) {
+            pthread_mutex_unlock (&d->rmu);
+            continue;
+        }
+        parts = c->st_parts;
+        np = c->st_nparts;
+        jobs = c->st_jobs;
+        nj = c->st_njobs;
+        failed = c->st_failed;
+        e = c->st_err;
+        started = c->st_started;
+        char api[sizeof (c->st_api)];
+        ms_strlcpy (api, c->st_api, sizeof (api));
+        c->st_parts = NULL;
+        c->st_jobs = NULL;
+        c->st_new = false;
+        pthread_mutex_unlock (&d->rmu);
+
+        c->attempts++;
+        if (failed) {
+            cluster_failed (d, c, &e);
+            continue;
+        }
+        cluster_take (d, c, parts, np, jobs, nj, started > c->last_action,
+                      api);
+    }
+}
+
+void
+refresher_start (ms_daemon_t *d)
+{
+    sigset_t all, old;
+
+    sigfillset (&all);
+    pthread_sigmask (SIG_SETMASK, &all,
+                     &old); /* signals go to the main thread */
+    d->refresher_on
+        = pthread_create (&d->refresher, NULL, refresher_main, d) == 0;
+    pthread_sigmask (SIG_SETMASK, &old, NULL);
+    if (!d->refresher_on)
+        daemon_log (LOG_WARNING, "cannot start the cluster refresher: the "
+                                 "cycle reads the clusters itself");
+}
+
+bool
+all_fresh (const ms_daemon_t *d)
+{
+    for (size_t i = 0; i < d->ncl; i++)
+        if (!d->cl[i].fresh)
+            return false;
+    return true;
+}
+
+long
+cluster_index (const ms_daemon_t *d, const char *name)
+{
+    for (size_t i = 0; i < d->ncl; i++)
+        if (!strcmp (d->cl[i].conf->name, name))
+            return (long)i;
+    return -1;
+}
+
+long
+part_index (const ms_daemon_t *d, const char *cluster, const char *part)
+{
+    const ms_partconf_t *p = clusterconf_partition (d->site, cluster, part);
+    return p ? (long)(p - d->site->parts) : -1;
+}
+
+/* The tag metasched:<id> of a cluster job, 0 if none. */
+int64_t
+tag_of (const ms_job_info_t *j)
+{
+    const char *s = j->comment;
+    char *end;
+    long long v;
+
+    if (strncmp (s, "metasched:", 10))
+        return 0;
+    v = strtoll (s + 10, &end, 10);
+    return *end == '\0' && v > 0 ? (int64_t)v : 0;
+}
+
+/* The view from what the clusters run and queue (DESIGN.md 5: W^ from
+ * running jobs' predicted ends and the queue). Caller holds d->mu. */
+void
+rebuild_view (ms_daemon_t *d)
+{
+    double now = wall ();
+
+    view_free (d->view);
+    d->view = view_new (d->site);
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        for (size_t k = 0; k < c->njobs; k++) {
+            const ms_job_info_t *j = &c->jobs[k];
+            long p = part_index (d, c->conf->name, j->partition);
+            int nodes = j->nodes > 0 ? j->nodes : 1;
+            double lim
+                = j->time_limit_min > 0 ? j->time_limit_min * 60.0 : 3600.0;
+            if (p < 0)
+                continue;
+            if (j->state == MS_JOB_RUNNING || j->state == MS_JOB_COMPLETING
+                || j->state == MS_JOB_SUSPENDED) {
+                double end = j->end_time > (time_t)now ? (double)j->end_time
+                                                       : now + 60;
+                if (end > now + lim)
+                    end = now + lim;
+                view_run_start (
+                    d->view, (size_t)p, j->id, nodes, end,
+                    d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
+            } else if (j->state == MS_JOB_PENDING)
+                view_pending_add (d->view, (size_t)p, nodes, lim);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+/* submit.c - one submit to a cluster: the batch script (the user's
+ * script under metasched-collect), the request with the tag
+ * metasched:<id>, and the submit workers that send a batch's submits to
+ * one cluster each, in batch order.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include "metasched/daemon/daemon_int.h"
+
+/* ---- the batch script: the user's script under metasched-collect ---- */
+
+static void
+sh_quote (char **buf, size_t *len, size_t *cap, const char *s)
+{
+    daemon_reserve (buf, *len, cap, strlen (s) * 4 + 2);
+    (*buf)[(*len)++] = '\'';
+    for (; *s; s++) {
+        if (*s == '\'') {
+            memcpy (*buf + *len, "'\\''", 4);
+            *len += 4;
+        } else
+            (*buf)[(*len)++] = *s;
+    }
+    (*buf)[(*len)++] = '\'';
+    (*buf)[*len] = '\0';
+}
+
+static void
+append (char **buf, size_t *len, size_t *cap, const char *s)
+{
+    size_t n = strlen (s);
+    daemon_reserve (buf, *len, cap, n);
+    memcpy (*buf + *len, s, n + 1);
+    *len += n;
+}
+
+/* The user's script travels in a here-document with a delimiter that is
+ * no line of it; Slurm runs this as the user, so nothing here runs with
+ * more rights than the user's own script. */
+static char *
+wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
+             const char *script)
+{
+    char delim[64], line[256];
+    size_t len = 0, cap = strlen (script) + 1024;
+    char *buf = ms_xmalloc (cap);
+    unsigned r = (unsigned)(id * 2654435761u) ^ (unsigned)time (NULL);
+
+    buf[0] = '\0';
+    for (;;) {
+        snprintf (delim, sizeof (delim), "METASCHED_SCRIPT_%08x", r);
+        if (!strstr (script, delim))
+            break;
+        r = r * 1103515245u + 12345u;
+    }
+    snprintf (line, sizeof (line),
+              "#!/bin/sh\n"
+              "# metasched job %" PRId64 ": the submitted script runs under "
+              "metasched-collect\n"
+              "ms_script=$(mktemp \"${TMPDIR:-/tmp}/metasched-%" PRId64
+              ".XXXXXX\") || exit 1\n"
+              "cat > \"$ms_script\" <<'%s'\n",
+              id, id, delim);
+    append (&buf, &len, &cap, line);
+    append (&buf, &len, &cap, script);
+    if (len == 0 || buf[len - 1] != '\n')
+        append (&buf, &len, &cap, "\n");
+    append (&buf, &len, &cap, delim);
+    append (&buf, &len, &cap, "\nchmod 700 \"$ms_script\"\n");
+    sh_quote (&buf, &len, &cap, d->dc->collect_wrapper);
+    if (d->dc->collect_config[0]) {
+        append (&buf, &len, &cap, " --config ");
+        sh_quote (&buf, &len, &cap, d->dc->collect_config);
+    }
+    if (app && *app) {
+        append (&buf, &len, &cap, " --app ");
+        sh_quote (&buf, &len, &cap, app);
+    }
+    append (&buf, &len, &cap,
+            " -- \"$ms_script\" \"$@\"\n"
+            "ms_rc=$?\nrm -f \"$ms_script\"\n"
+            "exit $ms_rc\n");
+    return buf;
+}
+
+/* ---- dispatch ---- */
+
+const char *
+daemon_jstr (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_string (v) && *json_string_value (v) ? json_string_value (v)
+                                                        : NULL;
+}
+
+static int
+jint (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_integer (v) ? (int)json_integer_value (v) : 0;
+}
+
+/* Submit one choice of job j; *bidp the cluster's id. */
+static int
+submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+            const ms_cand_t *c, const ms_choice_t *ch, uint32_t limit_min,
+            bool gate, uint64_t *bidp, ms_error_t *errp)
+{
+    const ms_partconf_t *pc = &d->site->parts[c->part];
+    cluster_t *cl = &d->cl[pc->cluster];
+    json_t *env = json_object_get (opts, "environment");
+    size_t nenv = json_is_array (env) ? json_array_size (env) : 0;
+    const char **envv = ms_xcalloc (nenv + 8, sizeof (char *));
+    char comment[48], idenv[64], srv[600], munge[600], name[160];
+    char *script;
+    ms_job_request_t req;
+    size_t ne = 0;
+    int rc;
+
+    for (size_t i = 0; i < nenv; i++) {
+        json_t *v = json_array_get (env, i);
+        if (json_is_string (v)
+            && strncmp (json_string_value (v), "METASCHED_", 10))
+            envv[ne++] = json_string_value (v);
+    }
+    if (ne == 0)
+        envv[ne++] = "PATH=/usr/local/bin:/usr/bin:/bin";
+    snprintf (idenv, sizeof (idenv), "METASCHED_JOB_ID=%" PRId64, j->id);
+    envv[ne++] = idenv;
+    if (gate) {
+        /* the start gate (sibling mode): the wrapper claims the job
+         * through the API before it runs anything */
+        envv[ne++] = "METASCHED_GATE=1";
+        snprintf (srv, sizeof (srv), "METASCHED_SERVER=%s",
+                  d->dc->api_server_for_jobs);
+        envv[ne++] = srv;
+        if (d->dc->munge_socket[0]) {
+            snprintf (munge, sizeof (munge), "METASCHED_MUNGE_SOCKET=%s",
+                      d->dc->munge_socket);
+            envv[ne++] = munge;
+        }
+    }
+    envv[ne] = NULL;
+    snprintf (comment, sizeof (comment), "metasched:%" PRId64, j->id);
+    snprintf (name, sizeof (name), "%s", j->name[0] ? j->name : "metasched");
+    script = wrap_script (d, j->id, j->app, j->script);
+
+    memset (&req, 0, sizeof (req));
+    req.user = j->owner;
+    req.name = name;
+    req.partition = pc->name;
+    req.cpu_freq_khz = c->f_khz;
+    req.time_limit_min = limit_min;
+    req.nice = ch->nice;
+    req.comment = comment;
+    req.environment = envv;
+    req.cwd = daemon_jstr (opts, "cwd") ? daemon_jstr (opts, "cwd") : "/tmp";
+    req.std_out = daemon_jstr (opts, "stdout");
+    req.std_err = daemon_jstr (opts, "stderr");
+    req.std_in = daemon_jstr (opts, "stdin");
+    req.nodes = j->nodes;
+    req.tasks = jint (opts, "tasks");
+    if (req.tasks == 0 && jint (opts, "tasks_per_node") > 0)
+        req.tasks = jint (opts, "tasks_per_node") * j->nodes;
+    req.cpus_per_task = jint (opts, "cpus_per_task");
+    req.exclusive = json_is_true (json_object_get (opts, "exclusive"));
+    if (json_is_integer (json_object_get (opts, "begin_time")))
+        req.begin_time
+            = json_integer_value (json_object_get (opts, "begin_time"));
+    req.script = script;
+    rc = backend_submit (cl->b, &req, bidp, errp);
+    cl->last_action = mono ();
+    pthread_mutex_lock (&d->rmu);
+    cl->submitted_at = cl->last_action;
+    pthread_mutex_unlock (&d->rmu);
+    free (script);
+    free (envv);
+    return rc;
+}
+
+bool
+unknown_outcome (const ms_error_t *e)
+{
+    /* the request may have reached slurmctld: only the tag can tell */
+    return e->kind == MS_ERR_TIMEOUT || e->kind == MS_ERR_PROTOCOL;
+}
+
+void *
+submit_worker (void *arg)
+{
+    sworker_t *w = arg;
+    ms_daemon_t *d = w->d;
+    cluster_t *cl = &d->cl[w->cl];
+
+    pthread_mutex_lock (&d->wmu);
+    while (cl->serving != w->ticket)
+        pthread_cond_wait (&d->wcond, &d->wmu);
+    pthread_mutex_unlock (&d->wmu);
+    for (size_t i = 0; i < w->n; i++) {
+        djob_t *b = &w->b[i];
+        if (!b->committed)
+            continue;
+        for (size_t c = 0; c < b->nch; c++) {
+            const ms_partconf_t *pc = &d->site->parts[b->chosen[c].part];
+            ms_error_t *e = &b->err[c];
+            if (pc->cluster != w->cl)
+                continue;
+            if (cl->dstop) {
+                /* the cluster failed in this dispatch: the rest wait for
+                 * the next decision rather than each for its own
+                 * timeout */
+                b->rc[c] = -1;
+                ms_err (e, MS_ERR_CONNECT, "not submitted: %s", cl->dstopwhy);
+                continue;
+            }
+            double t0 = mono ();
+            b->rc[c] = submit_one (
+                d, &b->j, b->opts, &b->chosen[c], &b->choices[c],
+                scaled_limit (b->j.time_limit_min, &b->chosen[c], b->base_s),
+                w->siblings, &b->bid[c], e);
+            w->busy_s += mono () - t0;
+            if (b->rc[c] == 0) {
+                w->accepted++;
+                continue;
+            }
+            if (e->kind == MS_ERR_CONNECT && !w->failed) {
+                w->failed = true;
+                w->fail = *e;
+            }
+            if (e->kind == MS_ERR_CONNECT || unknown_outcome (e)) {
+                cl->dstop = true;
+                snprintf (cl->dstopwhy, sizeof (cl->dstopwhy),
+                          "%s failed earlier: %s", cl->conf->name, e->text);
+            }
+        }
+    }
+    pthread_mutex_lock (&d->wmu);
+    cl->serving++;
+    pthread_cond_broadcast (&d->wcond);
+    pthread_mutex_unlock (&d->wmu);
+    return NULL;
+}
