@@ -99,14 +99,16 @@ pred_app_t *pred_app_find (const predictor_t *p, const char *name);
 pred_app_t *pred_app_get (predictor_t *p, const char *name);
 double pred_median (double *v, size_t n);
 
-/* project.c */
+/* ear.c: the EAR projection and the intervals, below every model file
+ * (project.c, crossarch.c, defmodel.c, fit.c and synth.c call it) */
 double pred_tq (double dof);
 void pred_interval (double x, double h, double *lo, double *hi);
+double pred_sig_rel_se (double sd, double x, int n);
 int pred_project_pair (const pred_arch_t *a, size_t fi,
                        const pred_signature_t *sig, double *t, double *ht,
                        double *pw, double *hp);
 
-/* project.c */
+/* ear.c */
 /* Relative model error assumed for EAR coefficients loaded from files, which
  * carry no fit statistics, at the frequency farthest from nominal; it scales
  * with |log(nom/f)|. Derived in doc/predictor.md ("Loaded models"): the

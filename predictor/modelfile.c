@@ -144,7 +144,7 @@ merge (pred_arch_t *a, int which, const double *v, const unsigned char *present)
             memset (q, 0, sizeof (*q));
         }
         /* Model error of a loaded pair, growing with the distance between
-         * its frequencies (project.c, PRED_LOADED_REL_SD): computed here
+         * its frequencies (ear.c, PRED_LOADED_REL_SD): computed here
          * once rather than for every projection. */
         q->h_loaded = far > 0 ? 1.6448536269514722 * PRED_LOADED_REL_SD
                                     * fabs (log ((double)a->freqs[i / a->nf]
