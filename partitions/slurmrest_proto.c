@@ -736,8 +736,21 @@ slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
     json_t *root, *id;
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (parse_answer (body, len, http_status, &root, errp) < 0) {
+        /* v0.0.38 lists "Job is in held state, pending scheduler release"
+         * (--hold) among the errors of a job it took: a job id is a job */
+        json_t *r = http_status < 300 && body
+                        ? json_loadb (body, len, 0, NULL)
+                        : NULL;
+        id = json_object_get (r, "job_id");
+        if (json_is_integer (id) && json_integer_value (id) > 0) {
+            *idp = (uint64_t)json_integer_value (id);
+            json_decref (r);
+            return 0;
+        }
+        json_decref (r);
         return -1;
+    }
     id = json_object_get (root, "job_id");
     if (!id) /* v0.0.40 and v0.0.41 also have it in result */
         id = jpath (root, "result/job_id");
@@ -1171,8 +1184,16 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
             if (strchr (sb->signal_flags, 'R'))
                 json_array_append_new (wf, json_string ("RESERVATION_JOB"));
             json_object_set_new (job, "kill_warning_flags", wf);
-        } else
-            jset_str (job, "signal", sb->signal);
+        } else if (sb->signal_flags[0])
+            /* 22.05's reader of the field refuses "B:" and "R:" */
+            return ms_err (errp, MS_ERR_INPUT,
+                           "--signal=%s: slurmrestd %s cannot carry the %s: "
+                           "flag",
+                           sb->signal, api->name, sb->signal_flags);
+        else {
+            snprintf (b, sizeof (b), "%d@%d", sb->signal_num, sb->signal_time);
+            jset_str (job, "signal", b);
+        }
     }
     if (sb->requeue >= 0) {
         if (typed || sb->requeue)

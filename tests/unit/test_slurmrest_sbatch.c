@@ -21,7 +21,7 @@ static const char script[]
     = "#!/bin/sh\n"
       "#SBATCH --account=physics --qos=normal --mem=1500M\n"
       "#SBATCH -C 'fast&big' --mail-type=END,FAIL,TIME_LIMIT_80\n"
-      "#SBATCH --mail-user=user@example.org --signal=B:USR1@300\n"
+      "#SBATCH --mail-user=user@example.org --signal=USR1@300\n"
       "#SBATCH --no-requeue --open-mode=append -L lic:1 --wckey=wk\n"
       "#SBATCH --comment='user words' --hold --deadline=now+2hours\n"
       "#SBATCH --nice=7 --get-user-env --hint=nomultithread\n"
@@ -80,16 +80,28 @@ START_TEST (v38_text)
 {
     ms_jobspec_t s;
     json_t *root, *job;
+    const char *dump = getenv ("MS_DUMP_BODIES");
+    char *text;
 
     parse (&s, script);
-    root = build ("v0.0.38", &s, NULL);
+    root = build ("v0.0.38", &s, &text);
+    if (dump) {
+        char path[4096];
+        FILE *f;
+        snprintf (path, sizeof (path), "%s/v0.0.38.json", dump);
+        f = fopen (path, "w");
+        ck_assert_ptr_nonnull (f);
+        fputs (text, f);
+        fclose (f);
+    }
+    free (text);
     job = json_object_get (root, "job");
     ck_assert_str_eq (jstr (job, "account"), "physics");
     ck_assert_str_eq (jstr (job, "qos"), "normal");
     ck_assert_int_eq (json_integer_value (json_object_get (job, "memory_per_node")), 1500);
     ck_assert_str_eq (jstr (job, "constraints"), "fast&big");
     ck_assert_str_eq (jstr (job, "mail_type"), "END,FAIL,TIME_LIMIT_80");
-    ck_assert_str_eq (jstr (job, "signal"), "B:USR1@300");
+    ck_assert_str_eq (jstr (job, "signal"), "10@300");
     ck_assert (json_is_true (json_object_get (job, "no_requeue")));
     ck_assert_str_eq (jstr (job, "open_mode"), "append");
     ck_assert_str_eq (jstr (job, "comment"), "metasched:42 user words");
@@ -197,6 +209,18 @@ START_TEST (not_carried_named)
     ms_job_request_t req;
     ms_error_t err;
 
+    parse (&s, "#!/bin/sh\n#SBATCH --signal=B:USR1@60\n");
+    memset (&req, 0, sizeof (req));
+    req.partition = "batch";
+    req.cwd = "/tmp";
+    req.script = "#!/bin/sh\n";
+    req.environment = envv;
+    req.sbatch = &s;
+    ck_assert_ptr_null (slurmrest_submit_body (slurmrest_api_find ("v0.0.38"),
+                                               &req, time (NULL), &err));
+    ck_assert_str_eq (err.text, "--signal=B:USR1@60: slurmrestd v0.0.38 "
+                                "cannot carry the B: flag");
+    jobspec_free (&s);
     parse (&s, "#!/bin/sh\n#SBATCH --contiguous\n");
     memset (&req, 0, sizeof (req));
     req.partition = "batch";
