@@ -23,6 +23,7 @@ TB_API_PORT=$((18830 + TB_PORT_OFFSET))     # free for tests of metaschedd's TCP
 TB_MUNGE_SOCKET=$TB_RUN/munge-sock/munge.socket.2
 TB_TEST_USER=msuser
 TB_TEST_USER2=msuser2    # a second ordinary user: isolation between users
+TB_TEST_USER3=msnoacct   # an ordinary user with no association in slurmdbd
 TB_REST_USER=msrest
 
 # cluster  ctld-port  first-slurmd-port  rest-port  node-prefix  nodes  cpus  arch  partitions(name:maxtime:default)
@@ -30,6 +31,18 @@ TB_CLUSTERS="alpha beta gamma"
 tb_cluster_alpha="16817 16901 16820 a 4 48 skx8168 batch:INFINITE:YES"
 tb_cluster_beta="17817 17901 17820 b 3 36 clx6254 compute:INFINITE:YES"
 tb_cluster_gamma="18817 18901 18820 g 2 40 skx6148 short:30:YES,long:INFINITE:NO"
+# Each cluster's nodes: RealMemory (MB) and Features (slurm.conf).
+tb_nodes_alpha="4000 skx8168,ib"
+tb_nodes_beta="16000 clx6254,ib,bigmem"
+tb_nodes_gamma="2000 skx6148,opa"
+
+# Accounting: this cluster runs slurmdbd (its own MariaDB instance) with
+# AccountingStorageEnforce=associations,limits,qos, when it runs Debian's
+# Slurm (the releases built under a prefix have no accounting_storage/mysql).
+TB_ACCT_CLUSTER=beta
+TB_MARIADB_PORT=$((19306 + TB_PORT_OFFSET))
+TB_DBD_PORT=$((19819 + TB_PORT_OFFSET))
+TB_MARIADB_BIN=${MS_MARIADB_BIN:-/usr/sbin/mariadbd}
 
 # Where Debian's Slurm packages put the plugins.
 TB_DEBIAN_PLUGIN_DIR=$(ls -d /usr/lib/*/slurm-wlm 2>/dev/null | head -1)
@@ -44,6 +57,22 @@ tb_desc () {
     local v="tb_cluster_$1"
     set -- ${!v}
     echo "$(($1 + TB_PORT_OFFSET)) $(($2 + TB_PORT_OFFSET)) $(($3 + TB_PORT_OFFSET)) $4 $5 $6 $7 $8"
+}
+
+# tb_nodes CLUSTER: "REALMEMORY_MB FEATURES" of its nodes
+tb_nodes () {
+    local v="tb_nodes_$1"
+    echo "${!v}"
+}
+
+# tb_accounting CLUSTER: "slurmdbd" when the cluster runs accounting (it is
+# TB_ACCT_CLUSTER and runs Debian's Slurm), "none" otherwise.
+tb_accounting () {
+    if [ "$1" = "$TB_ACCT_CLUSTER" ] && [ "$(tb_slurm_prefix "$1")" = debian ]; then
+        echo slurmdbd
+    else
+        echo none
+    fi
 }
 
 # Is the process in PIDFILE alive?
@@ -100,4 +129,10 @@ tb_stop_pidfile () {
         tb_log "$name did not stop on TERM; killed"
     fi
     rm -f "$f"
+}
+
+# tb_stop_accounting: slurmdbd, then MariaDB (run/slurmdbd, run/mariadb)
+tb_stop_accounting () {
+    tb_stop_pidfile "$TB_RUN/slurmdbd/slurmdbd.pid" "slurmdbd"
+    tb_stop_pidfile "$TB_RUN/mariadb/mariadbd.pid" "MariaDB"
 }
