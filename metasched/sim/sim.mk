@@ -30,3 +30,6 @@ bench_programs += bench/bench_sim
 dist_man_MANS += doc/metasched-simulate.1
 dist_doc_DATA += doc/simulator.md doc/evaluation.md
 EXTRA_DIST += doc/eval metasched/sim/README
+
+TESTS += tests/integration/test_sim_goals.sh
+EXTRA_DIST += tests/integration/test_sim_goals.sh
