@@ -210,6 +210,52 @@ START_TEST (test_partition)
 }
 END_TEST
 
+
+/* the other options of sbatch: checked by msbatch's parsers, kept in
+ * jobs.options, a refusal names the field */
+START_TEST (test_sbatch_options)
+{
+    char *opts;
+
+    ck_assert_msg (parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
+                          "\"account\":\"physics\",\"qos\":\"normal\","
+                          "\"mem_per_cpu_mb\":2048,\"array\":\"1-10%2\","
+                          "\"dependency\":\"afterok:7\",\"mail_type\":\"end\","
+                          "\"requeue\":false,\"gpus_per_node\":\"a100:4\","
+                          "\"comment\":\"mine\",\"nice\":-5,\"hold\":true}",
+                          NULL)
+                       == 0,
+                   "%s", e.text);
+    ck_assert_str_eq (r.sb.account, "physics");
+    ck_assert_uint_eq (r.sb.mem_per_cpu_mb, 2048);
+    ck_assert_uint_eq (r.sb.array_spec.ntasks, 10);
+    ck_assert_uint_eq (r.sb.deps.d[0].job_id, 7);
+    ck_assert_str_eq (r.sb.mail_type, "END");
+    ck_assert_int_eq (r.sb.requeue, 0);
+    ck_assert_uint_eq (r.sb.gpus_per_node.count, 4);
+    opts = apireq_options_json (&r);
+    ck_assert_ptr_nonnull (strstr (opts, "\"account\":\"physics\""));
+    ck_assert_ptr_nonnull (strstr (opts, "\"array\":\"1-10%2\""));
+    ck_assert_ptr_nonnull (strstr (opts, "\"requeue\":false"));
+    ck_assert_ptr_nonnull (strstr (opts, "\"nice\":-5"));
+    free (opts);
+    apireq_free (&r);
+
+    refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\",\"array\":\"10-1\"}",
+             400, "array");
+    ck_assert_ptr_nonnull (strstr (e.text, "ends before it starts"));
+    refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\",\"mem_per_node_mb\":\"4G\"}",
+             400, "mem_per_node_mb");
+    refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\",\"account\":\"a b\"}",
+             400, "account");
+    refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\",\"mail_type\":\"SOON\"}",
+             400, "mail_type");
+    refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\",\"mem_per_node_mb\":1,"
+             "\"mem_per_cpu_mb\":1}",
+             400, "mem_per_cpu_mb");
+}
+END_TEST
+
 START_TEST (test_unknown_key)
 {
     refused ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\",\"partiton\":1}",
@@ -292,6 +338,7 @@ main (void)
     tcase_add_test (tc, test_unknown_key);
     tcase_add_test (tc, test_malformed);
     tcase_add_test (tc, test_limits);
+    tcase_add_test (tc, test_sbatch_options);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }

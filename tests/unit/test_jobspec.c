@@ -355,6 +355,186 @@ START_TEST (checks)
 }
 END_TEST
 
+
+/* sbatch's rules for #SBATCH lines */
+START_TEST (sbatch_line_rules)
+{
+    static const char sc[]
+        = "#!/bin/bash\n"
+          "#SBATCH -N2 -n 8 --account physics -q'high'   # comment -t 99\n"
+          "   # an indented comment\n"
+          "\n"
+          "#SBATCH --job-name=\"two words\" --comment=a\\ b#SBATCH --mem=9\n"
+          "#SBATCHED is not a directive --mem=1\n"
+          "#SLURM --time=1-0\n"
+          "#SBATCH -G1 -Aother -C\n"
+          "#SBATCH fast&big\n" /* a value in the next word, even a line on */
+          "hostname\n"
+          "#SBATCH --mem=1\n";
+    ms_jobspec_t s;
+    ms_error_t err;
+
+    jobspec_init (&s);
+    ck_assert_msg (jobspec_parse_script (&s, sc, strlen (sc), "j.sh", &err) == 0,
+                   "%s", err.text);
+    ck_assert_int_eq (s.nodes, 2);
+    ck_assert_int_eq (s.ntasks, 8);
+    ck_assert_str_eq (s.account, "other"); /* the later one wins */
+    ck_assert_str_eq (s.qos, "high");
+    ck_assert_str_eq (s.name, "two words");
+    ck_assert_str_eq (s.comment, "a b");
+    ck_assert (!s.mem_per_node_set); /* after an unquoted #, after the end */
+    ck_assert_uint_eq (s.time_limit_min, 24 * 60);
+    ck_assert_uint_eq (s.gpus.count, 1);
+    ck_assert_str_eq (s.constraint, "fast&big");
+    jobspec_free (&s);
+}
+END_TEST
+
+static const struct {
+    const char *val;
+    int rc;
+    uint64_t mib;
+} mems[] = {
+    { "4G", 0, 4096 },   { "4g", 0, 4096 },     { "4GB", 0, 4096 },
+    { "4gb", 0, 4096 },  { "1500", 0, 1500 },   { "1500M", 0, 1500 },
+    { "1500mb", 0, 1500 }, { "1T", 0, 1 << 20 }, { "1tb", 0, 1 << 20 },
+    { "1025K", 0, 2 },   { "512k", 0, 1 },      { "0", 0, 0 },
+    { "4X", -1, 0 },     { "G", -1, 0 },        { "-1", -1, 0 },
+    { "4GiB", -1, 0 },   { "4 G", -1, 0 },      { "", -1, 0 },
+};
+
+START_TEST (memory_forms)
+{
+    uint64_t v = 12345;
+
+    ck_assert_msg (jobspec_parse_mem (mems[_i].val, &v) == mems[_i].rc,
+                   "'%s'", mems[_i].val);
+    if (mems[_i].rc == 0)
+        ck_assert_msg (v == mems[_i].mib, "'%s': %llu", mems[_i].val,
+                       (unsigned long long)v);
+}
+END_TEST
+
+static const struct {
+    const char *val;
+    int rc;
+    uint32_t ntasks, max_index, max_running;
+} arrays[] = {
+    { "1-10", 0, 10, 10, 0 },        { "0-15:4", 0, 4, 12, 0 },
+    { "0,6,16-32", 0, 19, 32, 0 },   { "1-10%2", 0, 10, 10, 2 },
+    { "0-100:5%4", 0, 21, 100, 4 },  { "7", 0, 1, 7, 0 },
+    { "1-3,5-9:2%1", 0, 6, 9, 1 },   { "10-1", -1, 0, 0, 0 },
+    { "1-10:0", -1, 0, 0, 0 },       { "1-10%0", -1, 0, 0, 0 },
+    { "a-b", -1, 0, 0, 0 },          { "1-", -1, 0, 0, 0 },
+    { "1,,2", -1, 0, 0, 0 },         { "0-4000001", -1, 0, 0, 0 },
+};
+
+START_TEST (array_forms)
+{
+    ms_array_t a;
+    ms_error_t err;
+
+    ck_assert_msg (jobspec_parse_array (arrays[_i].val, &a, &err)
+                       == arrays[_i].rc,
+                   "'%s'", arrays[_i].val);
+    if (arrays[_i].rc == 0) {
+        ck_assert_uint_eq (a.ntasks, arrays[_i].ntasks);
+        ck_assert_uint_eq (a.max_index, arrays[_i].max_index);
+        ck_assert_uint_eq (a.max_running, arrays[_i].max_running);
+    }
+}
+END_TEST
+
+START_TEST (dependency_forms)
+{
+    ms_deps_t d;
+    ms_error_t err;
+
+    ck_assert_int_eq (jobspec_parse_dependency ("afterok:12:13,singleton", &d,
+                                                &err),
+                      0);
+    ck_assert_uint_eq (d.n, 3);
+    ck_assert_int_eq (d.d[1].type, JOBSPEC_DEP_AFTEROK);
+    ck_assert_uint_eq (d.d[1].job_id, 13);
+    ck_assert_int_eq (d.d[2].type, JOBSPEC_DEP_SINGLETON);
+    ck_assert (!d.any);
+    ck_assert_int_eq (jobspec_parse_dependency ("afterok:1?afternotok:2", &d,
+                                                &err),
+                      0);
+    ck_assert (d.any);
+    ck_assert_int_eq (jobspec_parse_dependency ("after:5+10", &d, &err), 0);
+    ck_assert_uint_eq (d.d[0].delay_min, 10);
+    ck_assert_int_eq (jobspec_parse_dependency ("afterok:1,afterany:2?singleton",
+                                                &d, &err),
+                      -1);
+    ck_assert_str_eq (err.text, "',' (all of) and '?' (any of) are not mixed");
+    ck_assert_int_eq (jobspec_parse_dependency ("afterok", &d, &err), -1);
+    ck_assert_int_eq (jobspec_parse_dependency ("afterok:12_3", &d, &err), -1);
+    ck_assert_int_eq (jobspec_parse_dependency ("before:1", &d, &err), -1);
+    ck_assert_int_eq (jobspec_parse_dependency ("afterok:1+5", &d, &err), -1);
+}
+END_TEST
+
+/* a real sbatch option is never "unknown": refused ones say why */
+static const struct {
+    const char *line, *want;
+} refusals[] = {
+    { "-M cluster2", "j.sh:2: --clusters: not supported: metasched chooses the cluster" },
+    { "--cpu-freq=high", "j.sh:2: --cpu-freq: not supported: metasched chooses the CPU frequency" },
+    { "--uid=bob", "j.sh:2: --uid: not supported: the job runs as the user who submits it" },
+    { "--wait", "j.sh:2: --wait: not supported: msbatch does not wait" },
+    { "--bb=x", "j.sh:2: --bb: not supported: burst buffers" },
+    { "--priority=5", "j.sh:2: --priority: not supported: metasched sets the priorities" },
+    { "--wrap=date", "j.sh:2: --wrap: only on the command line" },
+    { "hetjob", "j.sh:2: hetjob: not supported" },
+    { "--frobnicate", "j.sh:2: unknown option '--frobnicate'" },
+    { "--mail-type=SOMETIMES", "j.sh:2: --mail-type: 'SOMETIMES' is not NONE" },
+    { "--signal=B:NOPE@5", "j.sh:2: --signal=B:NOPE@5: expected" },
+    { "--gpus=a100:", "j.sh:2: --gpus=a100:: expected [TYPE:]COUNT" },
+    { "--gres=gpu:a100:2:3", "j.sh:2: --gres=gpu:a100:2:3: expected NAME" },
+    { "--account='a b'", "j.sh:2: --account=a b: ' ' has no place in a name" },
+    { "--hint=fast", "j.sh:2: --hint=fast: expected compute_bound" },
+    { "--distribution=round", "j.sh:2: --distribution=round: expected" },
+    { "--open-mode=x", "j.sh:2: --open-mode=x: expected append or truncate" },
+    { "--nodes=1,2,4", "j.sh:2: --nodes=1,2,4: expected N or MIN-MAX" },
+    { "--nod=2", "j.sh:2: option '--nod' is ambiguous" },
+    { "--array=1-5 --time", "j.sh:2: --time: needs a value" },
+};
+
+START_TEST (refusals_name_the_option)
+{
+    ms_jobspec_t s;
+    ms_error_t err;
+    char sc[256];
+
+    snprintf (sc, sizeof (sc), "#!/bin/sh\n#SBATCH %s\n", refusals[_i].line);
+    jobspec_init (&s);
+    ck_assert_int_eq (jobspec_parse_script (&s, sc, strlen (sc), "j.sh", &err),
+                      -1);
+    ck_assert_msg (strstr (err.text, refusals[_i].want) == err.text,
+                   "'%s' gave '%s'", refusals[_i].line, err.text);
+    jobspec_free (&s);
+}
+END_TEST
+
+START_TEST (every_option_in_the_table)
+{
+    const jobspec_option_t *o;
+    size_t n = 0;
+
+    for (size_t k = 0; (o = jobspec_option_at (k)); k++) {
+        n++;
+        ck_assert_msg (o->handling != JOBSPEC_REFUSED || (o->why && *o->why),
+                       "--%s is refused without a reason", o->name);
+        if (k > 0)
+            ck_assert_msg (strcmp (jobspec_option_at (k - 1)->name, o->name) < 0,
+                           "--%s out of order", o->name);
+    }
+    ck_assert_uint_ge (n, 110);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -374,6 +554,13 @@ main (void)
     tcase_add_test (tc, begin_option);
     tcase_add_loop_test (tc, bad_scripts, 0, (int)(sizeof (bad) / sizeof (bad[0])));
     tcase_add_test (tc, checks);
+    tcase_add_test (tc, sbatch_line_rules);
+    tcase_add_loop_test (tc, memory_forms, 0, (int)(sizeof (mems) / sizeof (mems[0])));
+    tcase_add_loop_test (tc, array_forms, 0, (int)(sizeof (arrays) / sizeof (arrays[0])));
+    tcase_add_test (tc, dependency_forms);
+    tcase_add_loop_test (tc, refusals_name_the_option, 0,
+                         (int)(sizeof (refusals) / sizeof (refusals[0])));
+    tcase_add_test (tc, every_option_in_the_table);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
