@@ -297,7 +297,8 @@ part_index (const ms_daemon_t *d, const char *cluster, const char *part)
     return p ? (long)(p - d->site->parts) : -1;
 }
 
-/* The tag metasched:<id> of a cluster job, 0 if none. */
+/* The tag metasched:<id> of a cluster job, 0 if none; the user's
+ * --comment may follow it after a space. */
 int64_t
 tag_of (const ms_job_info_t *j)
 {
@@ -308,7 +309,7 @@ tag_of (const ms_job_info_t *j)
     if (strncmp (s, "metasched:", 10))
         return 0;
     v = strtoll (s + 10, &end, 10);
-    return *end == '\0' && v > 0 ? (int64_t)v : 0;
+    return (*end == '\0' || *end == ' ') && v > 0 ? (int64_t)v : 0;
 }
 
 /* The view from what the clusters run and queue (DESIGN.md 5: W^ from

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 
+#include "metasched/common/jobspec_json.h"
 #include "metasched/daemon/daemon_int.h"
 
 /* ---- the batch script: the user's script under metasched-collect ---- */
@@ -115,6 +116,7 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     char comment[48], idenv[64], srv[600], munge[600], name[160];
     char *script;
     ms_job_request_t req;
+    ms_jobspec_t sb;
     size_t ne = 0;
     int rc;
 
@@ -169,11 +171,21 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         req.begin_time
             = json_integer_value (json_object_get (opts, "begin_time"));
     req.script = script;
+    /* the user's other sbatch options, carried as the cluster's version
+     * takes them (a value the API checked once cannot fail here) */
+    jobspec_init (&sb);
+    if (jobspec_json_read (&sb, opts, errp) < 0) {
+        free (script);
+        free (envv);
+        return -1;
+    }
+    req.sbatch = &sb;
     rc = backend_submit (cl->b, &req, bidp, errp);
     cl->last_action = mono ();
     pthread_mutex_lock (&d->rmu);
     cl->submitted_at = cl->last_action;
     pthread_mutex_unlock (&d->rmu);
+    jobspec_free (&sb);
     free (script);
     free (envv);
     return rc;
