@@ -23,8 +23,10 @@ metasched_metasched_LDADD = \
 	$(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(GSL_LIBS) \
 	-lm
 
-TESTS += tests/integration/test_report.sh tests/integration/test_config.sh
-EXTRA_DIST += tests/integration/test_report.sh tests/integration/test_config.sh
+TESTS += tests/integration/test_report.sh tests/integration/test_config.sh \
+	tests/integration/test_simulate_history.sh
+EXTRA_DIST += tests/integration/test_report.sh tests/integration/test_config.sh \
+	tests/integration/test_simulate_history.sh
 
 dist_man_MANS += doc/metasched-config.1 doc/metasched-report.1
 EXTRA_DIST += metasched/admin/README

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "db/db.h"
+#include "metasched/api/settings.h"
 #include "metasched/core/candidates.h"
 #include "metasched/admin/commands.h"
 #include "metasched/sim/metrics.h"
@@ -30,6 +32,9 @@
 
 #define MAX_RUNS 64
 #define UTIL_BINS 200
+#define SIM_DEFAULT_CLUSTERS_CONF MS_SYSCONFDIR "/metasched/clusters.conf"
+/* The app metaschedd decides a job of no known app as (daemon_int.h). */
+#define SIM_UNKNOWN_APP "unknown"
 
 typedef struct {
     const char *outdir;
@@ -43,6 +48,9 @@ typedef struct {
     const char *policies;
     const char *t_weights;
     const char *sweep;
+    const char *from_db;       /* conninfo of the report role */
+    const char *password_file; /* 0600 file with its password */
+    double since_days;
     int cores_per_node;
     size_t replicate;
     bool skip_malformed;
@@ -78,6 +86,15 @@ usage (FILE *f)
         "                           (header MaxProcs/MaxNodes, else the\n"
         "                           home architecture's)\n"
         "      --replicate N        repeat the trace N times in sequence\n"
+        "      --from-db CONNINFO   the site's own history as the workload:\n"
+        "                           the jobs measured in PostgreSQL (report\n"
+        "                           role), profiles from its fitted models,\n"
+        "                           the daemon's settings as one more row;\n"
+        "                           clusters from -c (default\n"
+        "                           " SIM_DEFAULT_CLUSTERS_CONF ")\n"
+        "      --since DAYS         --from-db: jobs that ended in the last\n"
+        "                           DAYS days (30; fractions allowed)\n"
+        "      --password-file F    --from-db: 0600 file with the password\n"
         "      --skip-malformed     skip and count malformed trace lines\n"
         "  -n, --jobs N             generated workload: number of jobs\n"
         "      --interarrival S     generated: mean seconds between jobs\n"
@@ -255,6 +272,227 @@ mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home, double *wts,
     return 0;
 }
 
+/* ---- the site's own history (--from-db) ---- */
+
+typedef struct {
+    ms_jobrec_t *recs;  /* as measured, one per workload job */
+    ms_policy_t as_run; /* the daemon's policy with its settings */
+    size_t read, no_part, no_freq, no_home;
+    size_t npairs;
+    char ignored[512];
+    char mode[16];
+} history_t;
+
+/* The daemon's signature of an app never seen (daemon/predict.c): an
+ * hour at nominal frequency on the fastest clock, power 2.5 times idle,
+ * on every architecture that has none; the default model does the rest. */
+static void
+add_unknown_app (predictor_t *p, const ms_siteconf_t *site)
+{
+    uint32_t fmax = 0;
+    for (size_t a = 0; a < site->narchs; a++)
+        if (site->archs[a].nominal_khz > fmax)
+            fmax = site->archs[a].nominal_khz;
+    for (size_t a = 0; a < site->narchs; a++) {
+        const ms_arch_t *ar = &site->archs[a];
+        pred_signature_t sig;
+        ms_error_t e;
+        if (predictor_get_signature (p, SIM_UNKNOWN_APP, ar->name, &sig, &e)
+            == 0)
+            continue;
+        memset (&sig, 0, sizeof (sig));
+        sig.runtime_s = 3600.0 * fmax / ar->nominal_khz;
+        sig.power_w = ar->idle_power_w > 0 ? 2.5 * ar->idle_power_w : 250;
+        sig.nodes = 1;
+        (void)predictor_set_signature (p, SIM_UNKNOWN_APP, ar->name, &sig, &e);
+    }
+}
+
+static int64_t
+user_number (const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *name; name++)
+        h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+    return (int64_t)(h & 0x7fffffff);
+}
+
+/* The workload of the jobs measured in the database since --since, the
+ * predictor of its models, and the daemon's policy as its settings say.
+ * Every job keeps where it ran, its measured runtime and power (the
+ * simulator's truth there), its user's time limit and its submit time;
+ * its home is the daemon's: the fastest partition at nominal frequency
+ * for its app where it fits (decide.c job_key). */
+static int
+history_load (const opts_t *o, ms_siteconf_t *conf, predictor_t **predp,
+              ms_predtab_t **tabp, ms_workload_t **wlp, history_t *h,
+              ms_error_t *errp)
+{
+    db_opts_t dbo;
+    db_t *db = NULL;
+    db_replay_job_t *hj = NULL;
+    size_t nh = 0;
+    predictor_t *p = predictor_new ();
+    ms_predtab_t *tab = NULL;
+    ms_workload_t *wl = NULL;
+    ms_settings_t set;
+    ms_cands_t cs = { 0 };
+    int unknown, rc = -1;
+    double t0 = 0;
+
+    memset (&dbo, 0, sizeof (dbo));
+    dbo.conninfo = o->from_db;
+    dbo.password_file = o->password_file;
+    dbo.application_name = "metasched simulate";
+    dbo.retry_max_ms = 2000;
+    if (db_open (&dbo, &db, errp) < 0) {
+        ms_err_prefix (errp, "--from-db");
+        goto done;
+    }
+    if (db_predictor_load (db, p, &h->npairs, errp) < 0
+        || settings_load (db, &set, h->ignored, sizeof (h->ignored), errp) < 0
+        || db_replay_load (db, (double)time (NULL) - o->since_days * 86400,
+                           &hj, &nh, errp)
+               < 0) {
+        ms_err_prefix (errp, "--from-db");
+        goto done;
+    }
+    /* Architectures of the configuration the database has not seen. */
+    for (size_t a = 0; a < conf->narchs; a++) {
+        const ms_arch_t *ar = &conf->archs[a];
+        ms_error_t e;
+        if (predictor_arch_info (p, ar->name, NULL, NULL, NULL, NULL, NULL, &e)
+                < 0
+            && predictor_add_arch (p, ar->name, ar->cores_per_node,
+                                   ar->freqs_khz, ar->nfreqs, ar->nominal_khz,
+                                   ar->idle_power_w, errp)
+                   < 0)
+            goto done;
+    }
+    add_unknown_app (p, conf);
+    if (predtab_build (p, conf, &tab, errp) < 0)
+        goto done;
+    unknown = predtab_app_index (tab, SIM_UNKNOWN_APP);
+    settings_apply_site (&set, conf, NULL);
+    settings_apply_policy (&set, &h->as_run);
+    /* One cluster job per job unless the daemon sends siblings. */
+    h->as_run.sibling_slack
+        = set.dispatch_mode == DISPATCH_SIBLINGS ? INFINITY : 0;
+    ms_strlcpy (h->mode,
+                set.dispatch_mode == DISPATCH_SIBLINGS ? "siblings" : "single",
+                sizeof (h->mode));
+    {
+        char lab[sizeof (h->as_run.label)];
+        snprintf (lab, sizeof (lab), "as run: %.*s", (int)sizeof (lab) - 9,
+                  h->as_run.label);
+        memcpy (h->as_run.label, lab, sizeof (lab));
+    }
+
+    h->read = nh;
+    wl = ms_xcalloc (1, sizeof (*wl));
+    wl->jobs = ms_xcalloc (nh + 1, sizeof (*wl->jobs));
+    h->recs = ms_xcalloc (nh + 1, sizeof (*h->recs));
+    for (size_t i = 0; i < nh; i++) {
+        const db_replay_job_t *x = &hj[i];
+        const ms_partconf_t *pc
+            = clusterconf_partition (conf, x->cluster, x->partition);
+        const ms_arch_t *ar;
+        const ms_predent_t *m, *hr;
+        ms_wjob_t *j;
+        ms_jobrec_t *r;
+        size_t part, home = SIZE_MAX;
+        double best = INFINITY;
+        uint32_t f;
+        int fi, app;
+
+        if (!pc) {
+            h->no_part++;
+            continue;
+        }
+        part = (size_t)(pc - conf->parts);
+        ar = &conf->archs[pc->arch];
+        f = x->freq_khz ? x->freq_khz : ar->nominal_khz;
+        if ((fi = clusterconf_freq_index (ar, f)) < 0) {
+            h->no_freq++;
+            continue;
+        }
+        app = predtab_app_index (tab, x->app);
+        if (app < 0)
+            app = unknown;
+        m = predtab_get (tab, (size_t)app, part, (size_t)fi);
+        for (size_t q = 0; q < tab->nparts; q++) {
+            const ms_predent_t *e
+                = predtab_get (tab, (size_t)app, q, tab->nominal[q]);
+            if (e->ok && e->t < best && conf->parts[q].nodes >= x->nodes) {
+                best = e->t;
+                home = q;
+            }
+        }
+        if (app < 0 || !m->ok || home == SIZE_MAX) {
+            h->no_home++;
+            continue;
+        }
+        hr = predtab_get (tab, (size_t)app, home, tab->nominal[home]);
+        if (!wl->njobs)
+            t0 = x->submit;
+        j = &wl->jobs[wl->njobs];
+        r = &h->recs[wl->njobs];
+        wl->njobs++;
+        j->id = wl->njobs;
+        j->trace_id = x->meta_id ? x->meta_id : (int64_t)x->slurm_job_id;
+        j->submit = x->submit - t0;
+        j->nodes = x->nodes;
+        j->runtime = x->runtime_s * hr->t / m->t;
+        j->req_time = x->limit_s;
+        j->user = user_number (x->user_name);
+        j->exe = -1;
+        j->app = app;
+        j->measured = true;
+        j->home = home;
+        j->ran_part = part;
+        j->ran_khz = f;
+        j->ran_runtime_s = x->runtime_s;
+        j->ran_power_w = x->node_rows > 0 && x->energy_j > 0
+                             ? x->energy_j / x->runtime_s / x->node_rows
+                             : 0;
+        r->submit = j->submit;
+        r->start = x->start - t0;
+        r->end = x->start - t0 + x->runtime_s;
+        r->nodes = x->nodes;
+        r->part = part;
+        r->f_khz = f;
+        r->energy_j = (j->ran_power_w > 0 ? j->ran_power_w : m->p)
+                      * x->runtime_s * x->nodes;
+        r->starts = r->ends = 1;
+        candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL,
+                          0, &cs);
+        r->opt_part = policy_optimal_partition (&cs, tab->nparts);
+    }
+    if (!wl->njobs) {
+        ms_err (errp, MS_ERR_INPUT,
+                "--from-db: no measured job of the last %g days runs on a "
+                "partition of %s (%zu read, %zu on partitions it lacks, "
+                "%zu at frequencies it lacks)",
+                o->since_days, conf->path, nh, h->no_part, h->no_freq);
+        goto done;
+    }
+    *predp = p;
+    *tabp = tab;
+    *wlp = wl;
+    p = NULL;
+    tab = NULL;
+    wl = NULL;
+    rc = 0;
+done:
+    candidates_free (&cs);
+    free (hj);
+    workload_free (wl);
+    predtab_free (tab);
+    predictor_free (p);
+    db_close (db);
+    return rc;
+}
+
 static int
 mkdir_p (const char *dir, ms_error_t *errp)
 {
@@ -313,8 +551,9 @@ run (opts_t *o)
     swf_trace_t *trace = NULL;
     ms_simsetup_t su;
     ms_policy_t pols[MAX_RUNS], sweep[MAX_RUNS];
-    ms_summary_t rows[MAX_RUNS], srows[MAX_RUNS];
-    size_t npols = 0, nsweep = 0, home = 0;
+    ms_summary_t rows[MAX_RUNS + 1], srows[MAX_RUNS];
+    size_t npols = 0, nsweep = 0, home = 0, r0 = 0, same = 0;
+    history_t hist;
     double tw[8], sw[MAX_RUNS], wts[256];
     size_t ntw, nsw;
     ms_jobrec_t *recs = NULL;
@@ -326,6 +565,9 @@ run (opts_t *o)
     FILE *f;
     const char *builtin = simulate_builtin_config (o->scenario);
 
+    memset (&hist, 0, sizeof (hist));
+    if (o->from_db && !o->config)
+        o->config = SIM_DEFAULT_CLUSTERS_CONF;
     if (!builtin && !o->config) {
         fprintf (stderr, "metasched simulate: unknown scenario '%s'\n",
                  o->scenario);
@@ -363,6 +605,31 @@ run (opts_t *o)
             goto fail;
         }
         home = (size_t)(pc - conf->parts);
+    }
+    if (o->from_db) {
+        /* The site's own history: workload, profiles and the policy as
+         * run, all from the database; the site's clusters, simulated. */
+        for (size_t c = 0; c < conf->nclusters; c++)
+            conf->clusters[c].backend = MS_BACKEND_SIMULATED;
+        if (history_load (o, conf, &pred, &tab, &wl, &hist, &err) < 0)
+            goto fail;
+        r0 = 1;
+        pols[npols++] = hist.as_run;
+        if (!o->quiet) {
+            printf ("workload: the history of the last %g days, %zu jobs "
+                    "(%zu measured, %zu on partitions %s lacks, %zu at "
+                    "frequencies it lacks, %zu that fit nowhere)\n",
+                    o->since_days, wl->njobs, hist.read, hist.no_part,
+                    conf->path, hist.no_freq, hist.no_home);
+            printf ("profiles: the database's models (%zu apps, %zu EAR "
+                    "pairs); as run: %s, dispatch %s%s%s\n",
+                    tab->napps, hist.npairs, hist.as_run.label + 8,
+                    hist.mode, hist.ignored[0] ? "; settings ignored: " : "",
+                    hist.ignored);
+        }
+        snprintf (mixdesc, sizeof (mixdesc), "as measured");
+        o->profiles = "the database's models";
+        goto policies;
     }
     /* Profiles. */
     if (!o->profiles) {
@@ -433,10 +700,16 @@ run (opts_t *o)
     if (mix_weights (o, tab, home, wts, mixdesc, sizeof (mixdesc), &err) < 0)
         goto fail;
     workload_assign_apps (wl, wts, tab->napps, o->seed);
+policies:
     if (!o->quiet) {
-        printf ("clusters: %s (home %s/%s):", conf->path,
-                conf->clusters[conf->parts[home].cluster].name,
-                conf->parts[home].name);
+        if (o->from_db)
+            printf ("clusters: %s (each job's home: where its app is "
+                    "fastest):",
+                    conf->path);
+        else
+            printf ("clusters: %s (home %s/%s):", conf->path,
+                    conf->clusters[conf->parts[home].cluster].name,
+                    conf->parts[home].name);
         for (size_t p = 0; p < conf->nparts; p++)
             printf ("%s %s/%s %d x %s", p ? "," : "",
                     conf->clusters[conf->parts[p].cluster].name,
@@ -510,10 +783,15 @@ run (opts_t *o)
     recs = ms_xcalloc (wl->njobs, sizeof (*recs));
     for (size_t i = 0; i < npols + nsweep; i++) {
         const ms_policy_t *pol = i < npols ? &pols[i] : &sweep[i - npols];
-        ms_summary_t *row = i < npols ? &rows[i] : &srows[i - npols];
+        ms_summary_t *row = i < npols ? &rows[r0 + i] : &srows[i - npols];
         su.progress = pol->label;
         if (simulate_run (&su, pol, recs, row, &err) < 0)
             goto fail;
+        /* The replay of the policy as run against where jobs ran. */
+        if (r0 && i == 0)
+            for (size_t k = 0; k < wl->njobs; k++)
+                same += recs[k].part == hist.recs[k].part
+                        && recs[k].f_khz == hist.recs[k].f_khz;
         /* Utilization over time of min_runtime and metasched. */
         if (i < npols && nutil < 2
             && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED)) {
@@ -525,7 +803,27 @@ run (opts_t *o)
             nutil++;
         }
     }
-    metrics_print_table (stdout, conf, rows, npols);
+    if (r0) {
+        metrics_summarize (conf, hist.recs, wl->njobs, &rows[0]);
+        ms_strlcpy (rows[0].label, "measured", sizeof (rows[0].label));
+    }
+    metrics_print_table (stdout, conf, rows, npols + r0);
+    if (r0) {
+        const ms_summary_t *m = &rows[0], *a = &rows[1];
+        printf ("\nas run against measured, %zu jobs: job energy %+.2f%%, "
+                "runtime %+.2f%%, mean wait %.1f s (measured %.1f s), mean "
+                "response %.1f s (measured %.1f s); %zu jobs on the "
+                "partition and at the frequency where they ran\n",
+                wl->njobs,
+                m->job_energy_j > 0
+                    ? 100 * (a->job_energy_j / m->job_energy_j - 1)
+                    : 0,
+                m->sum_runtime > 0
+                    ? 100 * (a->sum_runtime / m->sum_runtime - 1)
+                    : 0,
+                a->mean_wait, m->mean_wait, a->mean_response,
+                m->mean_response, same);
+    }
     if (nsweep && !o->quiet) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
         metrics_print_table (stdout, conf, srows, nsweep);
@@ -537,14 +835,16 @@ run (opts_t *o)
         goto fail;
     }
     metrics_csv_header (f, conf);
-    for (size_t i = 0; i < npols; i++)
-        metrics_csv_row (f, conf, &rows[i], "policy");
+    for (size_t i = 0; i < npols + r0; i++)
+        metrics_csv_row (f, conf, &rows[i],
+                         i < r0 ? "measured" : i == r0 && r0 ? "as-run"
+                                                               : "policy");
     for (size_t i = 0; i < nsweep; i++)
         metrics_csv_row (f, conf, &srows[i], "sweep");
     fclose (f);
     snprintf (path, sizeof (path), "%s/table.txt", o->outdir);
     if ((f = fopen (path, "w"))) {
-        metrics_print_table (f, conf, rows, npols);
+        metrics_print_table (f, conf, rows, npols + r0);
         if (nsweep) {
             fprintf (f, "\nmetasched energy-weight sweep:\n");
             metrics_print_table (f, conf, srows, nsweep);
@@ -560,9 +860,10 @@ run (opts_t *o)
     if (o->plots) {
         char title[256];
         int r1, r2 = 0;
-        snprintf (title, sizeof (title), "%s: %zu jobs", o->scenario,
-                  wl->njobs);
-        r1 = plot_pareto (o->outdir, title, rows, npols, srows, nsweep, &err);
+        snprintf (title, sizeof (title), "%s: %zu jobs",
+                  o->from_db ? "history" : o->scenario, wl->njobs);
+        r1 = plot_pareto (o->outdir, title, rows, npols + r0, srows, nsweep,
+                          &err);
         if (r1 >= 0 && nutil)
             r2 = plot_utilization (o->outdir, title, conf, ulabels,
                                    (const double *const *)util, nutil,
@@ -586,6 +887,7 @@ done:
     free (util[0]);
     free (util[1]);
     free (recs);
+    free (hist.recs);
     workload_free (wl);
     swf_free (trace);
     predtab_free (tab);
@@ -621,6 +923,9 @@ cmd_simulate (int argc, char **argv)
         O_SLACK,
         O_SAME,
         O_WAITW,
+        O_FROMDB,
+        O_SINCE,
+        O_PWFILE,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -653,6 +958,9 @@ cmd_simulate (int argc, char **argv)
         { "sibling-slack", required_argument, NULL, O_SLACK },
         { "sibling-same-class", no_argument, NULL, O_SAME },
         { "wait-weight", required_argument, NULL, O_WAITW },
+        { "from-db", required_argument, NULL, O_FROMDB },
+        { "since", required_argument, NULL, O_SINCE },
+        { "password-file", required_argument, NULL, O_PWFILE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -679,6 +987,7 @@ cmd_simulate (int argc, char **argv)
     o.congestion = -1;
     o.slack = -1;
     o.waitw = -1;
+    o.since_days = 30;
     o.plots = true;
     o.seed = 1;
     o.backfill = SIM_EASY;
@@ -797,6 +1106,17 @@ cmd_simulate (int argc, char **argv)
             if (parse_double (optarg, &o.waitw) < 0 || o.waitw < 0)
                 goto bad;
             break;
+        case O_FROMDB:
+            o.from_db = optarg;
+            break;
+        case O_SINCE:
+            if (parse_double (optarg, &o.since_days) < 0 || o.since_days <= 0
+                || o.since_days > 36500)
+                goto bad;
+            break;
+        case O_PWFILE:
+            o.password_file = optarg;
+            break;
         case 'q':
             o.quiet = true;
             break;
@@ -830,6 +1150,17 @@ cmd_simulate (int argc, char **argv)
     if (mr > 0) {
         o.gen.mean_runtime_s = mr;
         o.gen_set = true;
+    }
+    if (o.from_db && (o.trace || o.gen_set || o.profiles)) {
+        fprintf (stderr, "metasched simulate: --from-db takes the workload and "
+                         "the profiles from the database: no --trace, "
+                         "generator options or --profiles with it\n");
+        return 2;
+    }
+    if (!o.from_db && (o.password_file || o.since_days != 30)) {
+        fprintf (stderr, "metasched simulate: --since and --password-file "
+                         "go with --from-db\n");
+        return 2;
     }
     if (o.trace && o.gen_set) {
         fprintf (stderr, "metasched simulate: a trace and generator options "

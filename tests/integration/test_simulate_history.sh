@@ -1,0 +1,145 @@
+#!/bin/sh
+# `metasched simulate --from-db`: the site's own history replayed. Jobs of
+# two apps run through metaschedd on the test bed (msbatch, no partition, a
+# node's worth of CPUs each, energy added to their node's test powercap
+# tree while they run, as test_daemon_learn.sh does); then the replay of
+# the last minutes, read with the report role, shows a row for every
+# policy, the measured row holds exactly what job_runs holds of those jobs,
+# and the row of the policy as it ran (the daemon's settings) agrees with
+# the measurement: where the replay places a job where it ran, the truth
+# is what was measured there, so job energy and runtime agree within 1%
+# when every job is placed as it ran (and the test says how many were);
+# waits differ by the daemon's cycle and Slurm's start latency, which the
+# simulator does not have: the as-run mean response lies between the mean
+# runtime and the measured mean response plus 10 s.
+# TAP output.
+. "${MS_SRCDIR:-.}/tests/tap.sh"
+tap_need_testbed
+. "$MS_SRCDIR/tests/integration/daemon_lib.sh"
+[ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
+metasched=$MS_BUILDDIR/metasched/metasched
+[ -x "$metasched" ] || tap_skip_all "$metasched not built"
+conf_file=${MS_COLLECT_CONF_FILE:-$MS_TESTBED_RUN/collect.conf}
+[ -r "$conf_file" ] || tap_skip_all "no $conf_file (run testbed/start of this tree)"
+[ -n "${MS_PG_REPORT_CONNINFO:-}" ] || tap_skip_all "the test bed has no report role conninfo"
+
+cfg () { METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$metasched" config "$@"; }
+hist_cleanup () {
+    # shellcheck disable=SC2086
+    [ -n "${restore:-}" ] && cfg set $restore >/dev/null 2>&1
+    [ "$tap_failed" = 1 ] && [ -r "${log:-}" ] && tail -15 "$log" | sed 's/^/# /'
+    [ "$tap_failed" = 1 ] && [ -r "$dtmp/sim.out" ] && sed 's/^/# /' "$dtmp/sim.out"
+    daemon_cleanup
+}
+trap hist_cleanup EXIT
+trap 'exit 143' HUP INT TERM
+daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
+daemon_lock
+tap_plan 8
+
+t0=$(date +%s)
+log=$dtmp/msd.log
+write_conf "$dtmp/msd.conf"
+start_daemon "$dtmp/msd.conf" "$log"
+daemon_up "$log"
+wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+tap_ok $? "the daemon starts and leads"
+
+was=$(cfg show 2>/dev/null)
+for k in policy dispatch_mode w_energy max_slowdown; do
+    v=$(printf '%s\n' "$was" | sed -n "s/^$k *= *//p")
+    [ -n "$v" ] && restore="${restore:-}${restore:+ }$k=$v"
+done
+out=$(cfg set policy=metasched dispatch_mode=single w_energy=0.8 max_slowdown=1.3 2>&1); r=$?
+[ $r = 0 ] && out=
+tap_ok $r "an admin sets policy = metasched, w_energy = 0.8, one cluster job per job${out:+: $out}"
+
+u1=$MS_TEST_USER u2=$MS_TEST_USER2
+d1=$(job_dir "$u1") d2=$(job_dir "$u2")
+appa=msd-hist-a-$$ appb=msd-hist-b-$$
+cmin=0 cmax=0
+for c in $MS_CLUSTERS; do
+    n=$(getv "MS_$(upper "$c")_CPUS_PER_NODE")
+    { [ "$cmin" = 0 ] || [ "$n" -lt "$cmin" ]; } && cmin=$n
+    [ "$n" -gt "$cmax" ] && cmax=$n
+done
+[ $((2 * cmin)) -gt "$cmax" ] || tap_skip_all "nodes of $cmin to $cmax CPUs: no job size keeps every node to one job"
+for d in "$d1" "$d2"; do
+cat > "$d/hist.sh" <<EOS
+#!/bin/sh
+#SBATCH -t 3
+#SBATCH -J msd-hist
+#SBATCH -c $cmin
+m=$d/m.\$METASCHED_JOB_ID
+echo "\$SLURM_CLUSTER_NAME \$SLURMD_NODENAME \$SLURM_JOB_ID" > "\$m.started"
+n=0
+while [ ! -e "\$m.go" ] && [ \$n -lt 300 ]; do sleep 0.2; n=\$((n + 1)); done
+sleep 2
+EOS
+chmod 755 "$d/hist.sh"
+done
+
+jobs=$dtmp/jobs
+: > "$jobs"
+for ua in "$u1:$appa" "$u2:$appb" "$u1:$appb" "$u2:$appa" "$u1:$appa" "$u2:$appb"; do
+    u=${ua%%:*} app=${ua#*:}
+    if [ "$u" = "$u1" ]; then d=$d1; else d=$d2; fi
+    id=$(msb "$u" "$d" --app "$app" hist.sh 2>&1 | grep -o '[0-9][0-9]*$')
+    [ -n "$id" ] && echo "$id $u $app $d" >> "$jobs"
+done
+ids=$(cut -d' ' -f1 "$jobs" | paste -sd,)
+[ "$(wc -l < "$jobs")" = 6 ]
+tap_ok $? "two users submit 6 jobs of two apps through metaschedd ($ids)"
+
+# as each job starts, add its energy to its node (600 J for the first app,
+# 300 J for the second) and let it go on
+: > "$jobs.added"
+end=$(( $(date +%s) + 150 ))
+while [ "$(wc -l < "$jobs.added")" -lt 6 ] && [ "$(date +%s)" -lt "$end" ]; do
+    while read -r id u app d; do
+        grep -q "^$id " "$jobs.added" && continue
+        [ -s "$d/m.$id.started" ] || continue
+        read -r cl node cjid < "$d/m.$id.started"
+        case $node in '' | *[!a-z0-9]*) continue ;; esac
+        if [ "$app" = "$appa" ]; then powercap_add "$node" 550000000 50000000
+        else powercap_add "$node" 275000000 25000000; fi
+        echo "$id $cl $node $cjid" >> "$jobs.added"
+        touch "$d/m.$id.go"
+    done < "$jobs"
+    sleep 0.2
+done
+all_done () { [ "$(q "SELECT count(*) FROM jobs WHERE id IN ($ids) AND state = 'completed'")" = 6 ]; }
+all_rows () { [ "$(q "SELECT count(DISTINCT j.id) FROM jobs j JOIN job_runs r ON r.cluster = j.cluster AND r.slurm_job_id = j.cluster_job_id WHERE j.id IN ($ids)")" = 6 ]; }
+wait_for 120 all_done && wait_for 30 all_rows
+tap_ok $? "every job ran and was measured ($(q "SELECT cluster || '/' || partition || ' ' || freq_khz, count(*) FROM jobs WHERE id IN ($ids) GROUP BY 1 ORDER BY 1" | tr '\n' ' '))"
+
+# the replay of the minutes since this test began: only its jobs
+since=$(awk -v s=$(( $(date +%s) - t0 )) 'BEGIN { printf "%.6f", s / 86400 }')
+nice -n 19 "$metasched" simulate --from-db "$MS_PG_REPORT_CONNINFO" -c "$MS_CLUSTERS_CONF" \
+    --since "$since" -o "$dtmp/sim" --no-plots > "$dtmp/sim.out" 2>&1
+r=$?
+tap_ok $r "metasched simulate --from-db (report role) replays the history of the last $since days ($(grep '^workload:' "$dtmp/sim.out"))"
+
+csv=$dtmp/sim/summary.csv
+missing=
+for p in base min_runtime min_energy ear_min_energy eamc_reorder eamc_priority_inc eamc_priority_inc_v metasched; do
+    grep -q "^policy,$p" "$csv" 2>/dev/null || missing="$missing $p"
+done
+[ -z "$missing" ] && grep -q '^measured,measured,6,6,' "$csv" && grep -q '^as-run,as run: metasched' "$csv" && [ "$(grep -c '^sweep,' "$csv")" -ge 2 ]
+tap_ok $? "a row for every policy, the measured one (6 jobs), the policy as run and the weight sweep${missing:+; missing:$missing}"
+
+# the measured row is what job_runs holds of the test's jobs
+want=$(q "SELECT sum (coalesce (t.pkg_energy_j, 0) + coalesce (t.dram_energy_j, 0)) || ' ' || sum (t.runtime_s) FROM job_run_totals t JOIN jobs j ON j.cluster = t.cluster AND j.cluster_job_id = t.slurm_job_id WHERE j.id IN ($ids)")
+got=$(awk -F, '$1 == "measured" { print $12, $16 }' "$csv")
+echo "$want $got" | awk '{ exit !($1 > 0 && ($1 - $3) ^ 2 <= (1e-5 * $1) ^ 2 && ($2 - $4) ^ 2 <= 0.1 ^ 2) }'
+tap_ok $? "the measured row holds the jobs' measured energy and runtime (job_runs: $want; row: $got)"
+
+# as run against measured
+same=$(sed -n 's/.*; \([0-9]*\) jobs on the partition and at the frequency where they ran.*/\1/p' "$dtmp/sim.out")
+m=$(awk -F, '$1 == "measured" { print $12, $16, $9 }' "$csv")
+a=$(awk -F, '$1 == "as-run" { print $12, $16, $9 }' "$csv")
+echo "$m $a ${same:-0}" | awk '{ e = ($4 - $1) / $1; r = ($5 - $2) / $2
+    ok = $6 >= $5 / 6 - 1e-9 && $6 <= $3 + 10
+    if ($7 == 6) ok = ok && e * e <= 1e-4 && r * r <= 1e-4
+    exit !ok }'
+tap_ok $? "the policy as run agrees with the measurement: $(grep '^as run against measured' "$dtmp/sim.out" | sed 's/^as run against measured, //')"
