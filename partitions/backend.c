@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "metasched/common/util.h"
 #include "partitions/backend.h"
 
 static const char *state_names[] = {
@@ -117,6 +118,88 @@ backend_job (ms_backend_t *b, uint64_t id, ms_job_info_t *out,
              ms_error_t *errp)
 {
     WRAP (b->ops->job (b->ctx, id, out, errp));
+}
+
+int
+backend_accounting (ms_backend_t *b, ms_accounting_t *out, ms_error_t *errp)
+{
+    memset (out, 0, sizeof (*out));
+    if (!b->ops->accounting)
+        return 0;
+    WRAP (b->ops->accounting (b->ctx, out, errp));
+}
+
+void
+ms_accounting_free (ms_accounting_t *a)
+{
+    if (!a)
+        return;
+    free (a->assocs);
+    free (a->qos);
+    memset (a, 0, sizeof (*a));
+}
+
+void
+ms_partition_limits_init (ms_partition_state_t *p)
+{
+    p->max_nodes = -1;
+    p->min_nodes = 0;
+    p->mem_per_node_mb = 0;
+    p->allow_accounts[0] = p->deny_accounts[0] = p->allow_groups[0] = '\0';
+    p->allow_qos[0] = p->deny_qos[0] = '\0';
+    p->nfeatsets = 0;
+    p->features_known = false;
+}
+
+void
+ms_partition_apply_conf (ms_partition_state_t *p, const ms_partlimits_t *l,
+                         int nodes)
+{
+    if (l->set & MS_LIM_MAX_TIME)
+        p->max_time_min = l->max_time_min;
+    if (l->set & MS_LIM_MAX_NODES)
+        p->max_nodes = l->max_nodes;
+    if (l->set & MS_LIM_MIN_NODES)
+        p->min_nodes = l->min_nodes;
+    if (l->set & MS_LIM_MEM)
+        p->mem_per_node_mb = l->mem_per_node_mb;
+    if (l->set & MS_LIM_FEATURES) {
+        p->nfeatsets = 0;
+        ms_partition_add_features (p, l->features, nodes);
+    }
+    if (l->set & MS_LIM_ALLOW_ACCOUNTS)
+        ms_strlcpy (p->allow_accounts, l->allow_accounts,
+                    sizeof (p->allow_accounts));
+    if (l->set & MS_LIM_DENY_ACCOUNTS)
+        ms_strlcpy (p->deny_accounts, l->deny_accounts,
+                    sizeof (p->deny_accounts));
+    if (l->set & MS_LIM_ALLOW_GROUPS)
+        ms_strlcpy (p->allow_groups, l->allow_groups, sizeof (p->allow_groups));
+    if (l->set & MS_LIM_ALLOW_QOS)
+        ms_strlcpy (p->allow_qos, l->allow_qos, sizeof (p->allow_qos));
+    if (l->set & MS_LIM_DENY_QOS)
+        ms_strlcpy (p->deny_qos, l->deny_qos, sizeof (p->deny_qos));
+}
+
+void
+ms_partition_add_features (ms_partition_state_t *p, const char *features,
+                           int n)
+{
+    p->features_known = true;
+    if (!features)
+        features = "";
+    for (size_t i = 0; i < p->nfeatsets; i++)
+        if (!strcmp (p->featsets[i].features, features)) {
+            p->featsets[i].nodes += n;
+            return;
+        }
+    if (p->nfeatsets < MS_FEATSETS_MAX) {
+        ms_strlcpy (p->featsets[p->nfeatsets].features, features,
+                    sizeof (p->featsets[0].features));
+        p->featsets[p->nfeatsets++].nodes = n;
+    }
+    /* more kinds of nodes than sets: the others are not counted, so that a
+     * constraint is judged only by nodes whose features are known */
 }
 
 void

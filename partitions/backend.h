@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "metasched/common/error.h"
+#include "partitions/clusterconf.h"
 
 typedef enum {
     MS_JOB_PENDING = 0,
@@ -39,7 +40,14 @@ ms_job_state_t ms_job_state_parse (const char *s);
 /* A job in a final state will not change any more. */
 bool ms_job_state_final (ms_job_state_t s);
 
-/* One partition of a cluster and its free resources now. */
+/* Nodes of a partition that share one set of features. */
+#define MS_FEATSETS_MAX 8
+typedef struct {
+    char features[192];   /* comma-separated, as the cluster lists them */
+    int nodes;
+} ms_featset_t;
+
+/* One partition of a cluster, its limits and its free resources now. */
 typedef struct {
     char name[64];
     bool up;              /* accepting and starting jobs */
@@ -53,7 +61,61 @@ typedef struct {
     int64_t default_time_min; /* -1: none */
     int pending_jobs;     /* jobs queued on this partition */
     int running_jobs;
+    /* Limits, as the cluster reports them (Slurm's partition and node
+     * configuration); clusters.conf may set or override them. A job that
+     * breaks one is no candidate here (metasched/core/placement.h). */
+    int max_nodes;        /* per job; -1: unlimited */
+    int min_nodes;        /* per job; 0: none */
+    int64_t mem_per_node_mb; /* the least RealMemory of its nodes; 0: unknown */
+    char allow_accounts[256]; /* comma-separated; "" or ALL: every account */
+    char deny_accounts[256];
+    char allow_groups[256];   /* "" or ALL: every group */
+    char allow_qos[256];      /* "" or ALL: every QOS */
+    char deny_qos[256];
+    ms_featset_t featsets[MS_FEATSETS_MAX]; /* its nodes' features */
+    size_t nfeatsets;     /* 0: unknown (no feature can be checked) */
+    bool features_known;  /* the nodes were read: no set means no feature */
 } ms_partition_state_t;
+
+/* Set the limits of p to "none known" (unlimited, unknown). */
+void ms_partition_limits_init (ms_partition_state_t *p);
+/* Put the limits clusters.conf sets for the partition over what the
+ * cluster reports (features: every one of its `nodes` nodes has them). */
+void ms_partition_apply_conf (ms_partition_state_t *p,
+                              const ms_partlimits_t *l, int nodes);
+/* Count n nodes with the feature list `features` into p's sets. */
+void ms_partition_add_features (ms_partition_state_t *p, const char *features,
+                                int n);
+
+/* Slurm's accounting (slurmdbd) as a cluster reports it: the users'
+ * associations and the QOS. */
+typedef struct {
+    char user[64];
+    char account[64];
+    char partition[64];   /* "": every partition */
+    bool is_default;      /* the user's default account */
+    char qos[512];        /* comma-separated QOS the association may use */
+    char default_qos[64]; /* "": Slurm's choice (normal) */
+    int64_t max_wall_min; /* per job; -1: none */
+} ms_assoc_t;
+
+typedef struct {
+    char name[64];
+    int64_t max_wall_min;      /* per job; -1: none */
+    int64_t max_cpus_per_user; /* MaxTRESPerUser cpu; -1: none */
+    int64_t max_cpus_per_job;  /* MaxTRESPerJob cpu; -1: none */
+    int64_t max_nodes_per_job; /* MaxTRESPerJob node; -1: none */
+} ms_qos_t;
+
+typedef struct {
+    bool enabled;          /* the cluster runs accounting (slurmdbd) */
+    ms_assoc_t *assocs;
+    size_t nassocs;
+    ms_qos_t *qos;
+    size_t nqos;
+} ms_accounting_t;
+
+void ms_accounting_free (ms_accounting_t *a);
 
 /* One node. */
 typedef struct {
@@ -63,6 +125,8 @@ typedef struct {
     int cpus_alloc;
     char partitions[128]; /* comma-separated */
     bool usable;          /* neither down nor drained */
+    int64_t real_memory_mb; /* RealMemory; 0: unknown */
+    char features[192];   /* its (available) features, comma-separated */
 } ms_node_state_t;
 
 /* A job to submit. Strings may be NULL where optional. */
@@ -152,6 +216,9 @@ struct ms_backend_ops {
     /* All jobs the cluster knows of (pending, running, recently ended). */
     int (*jobs) (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp);
     int (*job) (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp);
+    /* The cluster's accounting (associations and QOS of the cluster);
+     * NULL where the backend has none: out->enabled false. */
+    int (*accounting) (void *ctx, ms_accounting_t *out, ms_error_t *errp);
     void (*destroy) (void *ctx);
 };
 
@@ -176,6 +243,8 @@ int backend_jobs (ms_backend_t *b, ms_job_info_t **out, size_t *n,
                   ms_error_t *errp);
 int backend_job (ms_backend_t *b, uint64_t id, ms_job_info_t *out,
                  ms_error_t *errp);
+int backend_accounting (ms_backend_t *b, ms_accounting_t *out,
+                        ms_error_t *errp);
 void backend_destroy (ms_backend_t *b);
 
 #endif /* MS_BACKEND_H */

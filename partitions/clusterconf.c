@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "metasched/common/ini.h"
 #include "metasched/common/util.h"
@@ -247,6 +249,49 @@ set_cluster (struct parser *p, ms_clusterconf_t *c, const char *key,
         if (parse_long (p, key, val, 1, 3600000L, &l, errp) < 0)
             return -1;
         c->timeout_ms = l;
+    } else if (!strcmp (key, "slurm_cluster")) {
+        if (!valid_name (val))
+            return perr (p, errp, "slurm_cluster: '%s' is not a valid name",
+                         val);
+        ms_strlcpy (c->slurm_cluster, val, sizeof (c->slurm_cluster));
+    } else if (!strcmp (key, "accounting")) {
+        if (!strcmp (val, "auto"))
+            c->accounting = true;
+        else if (!strcmp (val, "none"))
+            c->accounting = false;
+        else
+            return perr (p, errp, "accounting: '%s' is not one of auto, none",
+                         val);
+    } else if (!strcmp (key, "filesystems")) {
+        char buf[4096], *save = NULL, *w;
+        if (strlen (val) >= sizeof (buf))
+            return perr (p, errp, "filesystems: too long");
+        ms_strlcpy (buf, val, sizeof (buf));
+        c->nfilesystems = 0;
+        for (w = strtok_r (buf, " \t,", &save); w;
+             w = strtok_r (NULL, " \t,", &save)) {
+            size_t n = strlen (w);
+            if (w[0] != '/')
+                return perr (p, errp,
+                             "filesystems: '%s' is not an absolute path", w);
+            if (strstr (w, "/../") || strstr (w, "/./")
+                || (n >= 3 && !strcmp (w + n - 3, "/..")) || !strcmp (w, "/.")
+                || (n >= 2 && !strcmp (w + n - 2, "/.")))
+                return perr (p, errp,
+                             "filesystems: '%s' holds '.' or '..'", w);
+            if (n >= sizeof (c->filesystems[0]))
+                return perr (p, errp, "filesystems: '%s' is too long", w);
+            if (c->nfilesystems == MS_MAX_FILESYSTEMS)
+                return perr (p, errp, "filesystems: more than %d prefixes",
+                             MS_MAX_FILESYSTEMS);
+            /* kept without trailing slashes ("/" stays "/") */
+            while (n > 1 && w[n - 1] == '/')
+                w[--n] = '\0';
+            ms_strlcpy (c->filesystems[c->nfilesystems++], w,
+                        sizeof (c->filesystems[0]));
+        }
+        if (!c->nfilesystems)
+            return perr (p, errp, "filesystems: no path given");
     } else
         return perr (p, errp, "unknown key '%s' in [cluster %s]", key,
                      c->name);
@@ -271,9 +316,90 @@ set_partition (struct parser *p, size_t i, const char *key, const char *val,
         pt->nodes = (int)l;
     } else if (!strcmp (key, "power_cap_w"))
         return parse_double (p, key, val, 0, 1e12, &pt->power_cap_w, errp);
-    else
+    else if (!strcmp (key, "gpus_per_node")) {
+        if (parse_long (p, key, val, 0, 64, &l, errp) < 0)
+            return -1;
+        pt->gpus_per_node = (int)l;
+    } else if (!strcmp (key, "gpu_model")) {
+        if (!valid_name (val))
+            return perr (p, errp, "gpu_model: '%s' is not a valid name", val);
+        ms_strlcpy (pt->gpu_model, val, sizeof (pt->gpu_model));
+    } else if (!strcmp (key, "gpu_idle_power_w"))
+        return parse_double (p, key, val, 0, 1e5, &pt->gpu_idle_power_w,
+                             errp);
+    else if (!strcmp (key, "gpu_busy_power_w"))
+        return parse_double (p, key, val, 0, 1e5, &pt->gpu_busy_power_w,
+                             errp);
+    else if (!strcmp (key, "max_time")) {
+        /* minutes, or UNLIMITED / INFINITE */
+        if (!strcasecmp (val, "UNLIMITED") || !strcasecmp (val, "INFINITE"))
+            pt->limits.max_time_min = -1;
+        else if (parse_long (p, key, val, 1, 366L * 24 * 60 * 100, &l, errp)
+                 < 0)
+            return -1;
+        else
+            pt->limits.max_time_min = l;
+        pt->limits.set |= MS_LIM_MAX_TIME;
+    } else if (!strcmp (key, "max_nodes")) {
+        if (!strcasecmp (val, "UNLIMITED") || !strcasecmp (val, "INFINITE"))
+            pt->limits.max_nodes = -1;
+        else if (parse_long (p, key, val, 1, 1 << 24, &l, errp) < 0)
+            return -1;
+        else
+            pt->limits.max_nodes = (int)l;
+        pt->limits.set |= MS_LIM_MAX_NODES;
+    } else if (!strcmp (key, "min_nodes")) {
+        if (parse_long (p, key, val, 0, 1 << 24, &l, errp) < 0)
+            return -1;
+        pt->limits.min_nodes = (int)l;
+        pt->limits.set |= MS_LIM_MIN_NODES;
+    } else if (!strcmp (key, "mem_per_node_mb")) {
+        if (parse_long (p, key, val, 1, 1L << 40, &l, errp) < 0)
+            return -1;
+        pt->limits.mem_per_node_mb = l;
+        pt->limits.set |= MS_LIM_MEM;
+    } else {
+        static const struct {
+            const char *key;
+            unsigned flag;
+            size_t off;
+        } lists[] = {
+            { "features", MS_LIM_FEATURES, offsetof (ms_partlimits_t, features) },
+            { "allow_accounts", MS_LIM_ALLOW_ACCOUNTS,
+              offsetof (ms_partlimits_t, allow_accounts) },
+            { "deny_accounts", MS_LIM_DENY_ACCOUNTS,
+              offsetof (ms_partlimits_t, deny_accounts) },
+            { "allow_groups", MS_LIM_ALLOW_GROUPS,
+              offsetof (ms_partlimits_t, allow_groups) },
+            { "allow_qos", MS_LIM_ALLOW_QOS,
+              offsetof (ms_partlimits_t, allow_qos) },
+            { "deny_qos", MS_LIM_DENY_QOS, offsetof (ms_partlimits_t, deny_qos) },
+        };
+        for (size_t k = 0; k < sizeof (lists) / sizeof (lists[0]); k++) {
+            char *dst;
+            size_t cap = k == 0 ? sizeof (pt->limits.features)
+                                : sizeof (pt->limits.allow_accounts);
+            if (strcmp (key, lists[k].key))
+                continue;
+            if (strlen (val) >= cap)
+                return perr (p, errp, "%s: longer than %zu characters", key,
+                             cap - 1);
+            /* a comma-separated list of names */
+            for (const char *c = val; *c; c++)
+                if (!(isalnum ((unsigned char)*c) || *c == '_' || *c == '-'
+                      || *c == '.' || *c == ','))
+                    return perr (p, errp,
+                                 "%s: '%s' holds '%c'; a comma-separated list "
+                                 "of names is expected",
+                                 key, val, *c);
+            dst = (char *)&pt->limits + lists[k].off;
+            ms_strlcpy (dst, val, cap);
+            pt->limits.set |= lists[k].flag;
+            return 0;
+        }
         return perr (p, errp, "unknown key '%s' in [partition %s/%s]", key,
                      p->part_cluster[i], pt->name);
+    }
     return 0;
 }
 
@@ -318,6 +444,7 @@ begin_section (struct parser *p, char *hdr, ms_error_t *errp)
         ms_strlcpy (cl->name, name, sizeof (cl->name));
         ms_strlcpy (cl->token_user, "root", sizeof (cl->token_user));
         cl->connect_timeout_ms = 3000;
+        cl->accounting = true;
         cl->timeout_ms = 15000;
         cl->line = p->line;
         p->sec = SEC_CLUSTER;
@@ -410,6 +537,20 @@ finish (struct parser *p, ms_error_t *errp)
         if (pt->nodes == 0)
             return perr (p, errp, "[partition %s/%s] needs nodes",
                          p->part_cluster[i], pt->name);
+        if (!pt->gpus_per_node
+            && (pt->gpu_model[0] || pt->gpu_idle_power_w > 0
+                || pt->gpu_busy_power_w > 0))
+            return perr (p, errp,
+                         "[partition %s/%s]: gpu_model and GPU powers need "
+                         "gpus_per_node",
+                         p->part_cluster[i], pt->name);
+        if (pt->gpu_busy_power_w > 0
+            && pt->gpu_busy_power_w < pt->gpu_idle_power_w)
+            return perr (p, errp,
+                         "[partition %s/%s]: gpu_busy_power_w %g is below "
+                         "gpu_idle_power_w %g",
+                         p->part_cluster[i], pt->name, pt->gpu_busy_power_w,
+                         pt->gpu_idle_power_w);
     }
     for (size_t i = 0; i < c->nclusters; i++) {
         size_t n = 0;

@@ -16,10 +16,15 @@
  *   [partition alpha/batch]
  *   architecture = skx8168
  *   nodes        = 4
+ *   gpus_per_node = 4            # optional: GPUs (gres gpu) per node,
+ *   gpu_model     = a100         # their model (Slurm's gres type),
+ *   gpu_idle_power_w = 50        # the power of one idle GPU
+ *   gpu_busy_power_w = 300       # and of one busy GPU (W)
  */
 #ifndef MS_CLUSTERCONF_H
 #define MS_CLUSTERCONF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,12 +45,47 @@ typedef struct {
     int line;                         /* where it was defined */
 } ms_arch_t;
 
+/* A partition's limits as clusters.conf sets them: they declare the
+ * limits of a simulated cluster's partitions and override what a real
+ * cluster reports. `set` says which are given (MS_LIM_*). */
+enum {
+    MS_LIM_MAX_TIME = 1 << 0,
+    MS_LIM_MAX_NODES = 1 << 1,
+    MS_LIM_MIN_NODES = 1 << 2,
+    MS_LIM_MEM = 1 << 3,
+    MS_LIM_FEATURES = 1 << 4,
+    MS_LIM_ALLOW_ACCOUNTS = 1 << 5,
+    MS_LIM_DENY_ACCOUNTS = 1 << 6,
+    MS_LIM_ALLOW_GROUPS = 1 << 7,
+    MS_LIM_ALLOW_QOS = 1 << 8,
+    MS_LIM_DENY_QOS = 1 << 9,
+};
+typedef struct {
+    unsigned set;
+    int64_t max_time_min;             /* -1: unlimited */
+    int max_nodes;                    /* -1: unlimited */
+    int min_nodes;
+    int64_t mem_per_node_mb;
+    char features[192];               /* every node's, comma-separated */
+    char allow_accounts[256], deny_accounts[256], allow_groups[256];
+    char allow_qos[256], deny_qos[256];
+} ms_partlimits_t;
+
+#define MS_MAX_FILESYSTEMS 32
+
 typedef struct {
     char name[MS_NAME_MAX];
     size_t cluster;                   /* index into conf->clusters */
     size_t arch;                      /* index into conf->archs */
     int nodes;
     double power_cap_w;               /* 0: none */
+    /* GPUs (Slurm's gres "gpu"): per node, their model (Slurm's type, as
+     * in --gpus=a100:2), and the power of one GPU idle and busy (the
+     * default for apps whose profile gives none). 0 / "": none. */
+    int gpus_per_node;
+    char gpu_model[MS_NAME_MAX];
+    double gpu_idle_power_w, gpu_busy_power_w;
+    ms_partlimits_t limits;           /* max_time, mem_per_node_mb, ... */
     int line;
 } ms_partconf_t;
 
@@ -60,6 +100,13 @@ typedef struct {
     char api_version[16];             /* pinned OpenAPI version; "": negotiate */
     long connect_timeout_ms;          /* default 3000 */
     long timeout_ms;                  /* whole request, default 15000 */
+    char slurm_cluster[MS_NAME_MAX];  /* Slurm's ClusterName; "": name */
+    bool accounting;                  /* check slurmdbd's associations
+                                         where it answers (default) */
+    /* The path prefixes its nodes mount (filesystems = /home /scratch);
+     * none given: every path. */
+    char filesystems[MS_MAX_FILESYSTEMS][MS_PATH_MAX / 2];
+    size_t nfilesystems;
     int line;
 } ms_clusterconf_t;
 

@@ -45,6 +45,8 @@ typedef struct {
     const ms_arch_t *arch;
     size_t index;     /* in conf->parts */
     int busy;         /* allocated nodes */
+    double dyn_w;     /* running jobs' power above idle: sum of
+                         nodes * (power - idle power) */
     idxvec_t pending; /* sorted by (nice, order_time, id) */
     idxvec_t running;
     bool dirty;
@@ -239,6 +241,43 @@ gate_of (simworld_t *w, const simjob_t *j)
     return &w->gates[j->hint.gate];
 }
 
+/* The power cap (clusters.conf power_cap_w) is the cluster's, whichever
+ * policy routes to it: a job starts only while the partition's draw (idle
+ * nodes at idle power, running jobs at theirs) stays under the cap with
+ * it. The draw above idle is linear in jobs like nodes are, so the
+ * passes track it beside free nodes: the room is the cap minus every node
+ * at idle minus the running jobs' power above idle. A job that alone
+ * would exceed the cap needs the whole room (it runs alone). */
+static double
+power_room0 (const simpart_t *p)
+{
+    if (!(p->pc->power_cap_w > 0))
+        return INFINITY;
+    return p->pc->power_cap_w - p->pc->nodes * p->arch->idle_power_w;
+}
+
+/* What job j takes of its partition's room. */
+static double
+power_need (const simpart_t *p, const simjob_t *j)
+{
+    double need = j->nodes * (j->power_w - p->arch->idle_power_w);
+    double r0 = power_room0 (p);
+    return need > r0 ? r0 : need;
+}
+
+static double
+power_room (const simpart_t *p)
+{
+    return power_room0 (p) - p->dyn_w;
+}
+
+/* A small tolerance: sums of doubles in a different order. */
+static bool
+power_fits (double need, double room)
+{
+    return need <= room + 1e-6;
+}
+
 /* Cancel a pending job (its gate opened for a sibling, or a cancel). */
 static void
 cancel_pending (simworld_t *w, simjob_t *j)
@@ -262,8 +301,12 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
         j->killed = true;
     }
     j->end = w->now + run;
+    /* Invariant: no partition over-allocated nor over its power cap
+     * (checked on every start). */
+    if (!power_fits (power_need (p, j), power_room (p)))
+        w->violations++;
     p->busy += j->nodes;
-    /* Invariant: no partition over-allocated (checked on every start). */
+    p->dyn_w += j->nodes * (j->power_w - p->arch->idle_power_w);
     if (p->busy > p->pc->nodes)
         w->violations++;
     vec_push (&p->running, ji);
@@ -327,16 +370,19 @@ deferred (simworld_t *w, const simjob_t *j)
         if (sj == j || sj->state != MS_JOB_PENDING
             || sj->hint.rank >= j->hint.rank)
             continue;
-        if (sp->pc->nodes - sp->busy >= sj->nodes)
+        if (sp->pc->nodes - sp->busy >= sj->nodes
+            && power_fits (power_need (sp, sj), power_room (sp)))
             return true;
     }
     return false;
 }
 
-/* Conservative backfill: a profile of free nodes over time. */
+/* Conservative backfill: a profile of free nodes and power room over
+ * time. */
 typedef struct {
     double *t;
     int *free;
+    double *room;
     size_t n, cap;
 } profile_t;
 
@@ -352,24 +398,28 @@ profile_split (profile_t *pr, double t)
         pr->cap = pr->cap * 2 + 16;
         pr->t = ms_xrealloc (pr->t, pr->cap * sizeof (double));
         pr->free = ms_xrealloc (pr->free, pr->cap * sizeof (int));
+        pr->room = ms_xrealloc (pr->room, pr->cap * sizeof (double));
     }
     memmove (pr->t + i + 1, pr->t + i, (pr->n - i) * sizeof (double));
     memmove (pr->free + i + 1, pr->free + i, (pr->n - i) * sizeof (int));
+    memmove (pr->room + i + 1, pr->room + i, (pr->n - i) * sizeof (double));
     pr->t[i] = t;
     pr->free[i] = pr->free[i - 1]; /* i > 0: t > pr->t[0] = now */
+    pr->room[i] = pr->room[i - 1];
     pr->n++;
 }
 
-/* Earliest start >= t[0] where n nodes are free for dur seconds. */
+/* Earliest start >= t[0] where n nodes and need watts of room are free
+ * for dur seconds. */
 static double
-profile_find (const profile_t *pr, int n, double dur)
+profile_find (const profile_t *pr, int n, double need, double dur)
 {
     for (size_t i = 0; i < pr->n; i++) {
         double s = pr->t[i];
         size_t k;
         bool ok = true;
         for (k = i; k < pr->n && pr->t[k] < s + dur; k++)
-            if (pr->free[k] < n) {
+            if (pr->free[k] < n || !power_fits (need, pr->room[k])) {
                 ok = false;
                 break;
             }
@@ -380,14 +430,16 @@ profile_find (const profile_t *pr, int n, double dur)
 }
 
 static void
-profile_take (profile_t *pr, double s, double dur, int n)
+profile_take (profile_t *pr, double s, double dur, int n, double need)
 {
     profile_split (pr, s);
     if (isfinite (s + dur))
         profile_split (pr, s + dur);
     for (size_t i = 0; i < pr->n; i++)
-        if (pr->t[i] >= s && pr->t[i] < s + dur)
+        if (pr->t[i] >= s && pr->t[i] < s + dur) {
             pr->free[i] -= n;
+            pr->room[i] -= need;
+        }
 }
 
 static void
@@ -396,19 +448,28 @@ pass_conservative (simworld_t *w, simpart_t *p)
     profile_t pr = { 0 };
     size_t nr = sorted_ends (w, p), keep = 0;
     int freen = p->pc->nodes - p->busy;
+    double room = power_room (p);
 
     pr.cap = nr + 16;
     pr.t = ms_xmalloc (pr.cap * sizeof (double));
     pr.free = ms_xmalloc (pr.cap * sizeof (int));
+    pr.room = ms_xmalloc (pr.cap * sizeof (double));
     pr.t[0] = w->now;
     pr.free[0] = freen;
+    pr.room[0] = room;
     pr.n = 1;
     for (size_t i = 0; i < nr; i++) {
-        freen += w->jobs[w->scratch[i].job].nodes;
-        if (w->scratch[i].t == pr.t[pr.n - 1])
+        const simjob_t *rj = &w->jobs[w->scratch[i].job];
+        freen += rj->nodes;
+        room += rj->nodes * (rj->power_w - p->arch->idle_power_w);
+        if (i == nr - 1)
+            room = power_room0 (p); /* all ended: no drift */
+        if (w->scratch[i].t == pr.t[pr.n - 1]) {
             pr.free[pr.n - 1] = freen;
-        else {
+            pr.room[pr.n - 1] = room;
+        } else {
             pr.t[pr.n] = w->scratch[i].t;
+            pr.room[pr.n] = room;
             pr.free[pr.n++] = freen;
         }
     }
@@ -417,7 +478,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
         simjob_t *j = &w->jobs[ji];
         gate_t *g = gate_of (w, j);
         double dur = j->hint.pred_runtime_s > 0 ? j->hint.pred_runtime_s : 1;
-        double s;
+        double s, need;
         if (j->state != MS_JOB_PENDING)
             continue;
         if (g && g->started) {
@@ -429,19 +490,22 @@ pass_conservative (simworld_t *w, simpart_t *p)
             p->pending.v[keep++] = ji;
             continue;
         }
-        s = profile_find (&pr, j->nodes, dur);
-        if (s <= w->now && j->nodes <= p->pc->nodes - p->busy) {
-            profile_take (&pr, w->now, dur, j->nodes);
+        need = power_need (p, j);
+        s = profile_find (&pr, j->nodes, need, dur);
+        if (s <= w->now && j->nodes <= p->pc->nodes - p->busy
+            && power_fits (need, power_room (p))) {
+            profile_take (&pr, w->now, dur, j->nodes, need);
             start_job (w, p, ji);
             continue;
         }
         if (isfinite (s))
-            profile_take (&pr, s, dur, j->nodes);
+            profile_take (&pr, s, dur, j->nodes, need);
         p->pending.v[keep++] = ji;
     }
     p->pending.n = keep;
     free (pr.t);
     free (pr.free);
+    free (pr.room);
 }
 
 /* EASY backfill, DESIGN.md 6 (Lifka 1995; Mu'alem and Feitelson 2001):
@@ -449,13 +513,15 @@ pass_conservative (simworld_t *w, simpart_t *p)
  * gets a reservation at the shadow time, when enough running jobs will have
  * ended by their predicted runtimes; a later job may start now if it fits
  * in the free nodes and either ends (by its prediction) before the shadow
- * time or uses only nodes the reservation does not need (extra nodes). */
+ * time or uses only nodes the reservation does not need (extra nodes).
+ * Under a power cap, "fits" and the reservation count the power room as
+ * they count nodes. */
 static void
 pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
 {
     int freen = p->pc->nodes - p->busy;
     bool reserved = false;
-    double shadow = INFINITY;
+    double shadow = INFINITY, extra_w = 0;
     int extra = 0;
     size_t keep = 0, i;
 
@@ -463,6 +529,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
         size_t ji = p->pending.v[i];
         simjob_t *j = &w->jobs[ji];
         gate_t *g = gate_of (w, j);
+        double need;
 
         if (j->state != MS_JOB_PENDING)
             continue;
@@ -477,8 +544,9 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             p->pending.v[keep++] = ji;
             continue;
         }
+        need = power_need (p, j);
         if (!reserved) {
-            if (j->nodes <= freen) {
+            if (j->nodes <= freen && power_fits (need, power_room (p))) {
                 start_job (w, p, ji);
                 freen -= j->nodes;
                 continue;
@@ -491,24 +559,32 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             /* The reservation of the first job that does not fit. */
             size_t nr = sorted_ends (w, p);
             int avail = freen;
+            double room = power_room (p);
             reserved = true;
             for (size_t k = 0; k < nr; k++) {
-                avail += w->jobs[w->scratch[k].job].nodes;
-                if (avail >= j->nodes) {
+                const simjob_t *rj = &w->jobs[w->scratch[k].job];
+                avail += rj->nodes;
+                room += rj->nodes * (rj->power_w - p->arch->idle_power_w);
+                if (k == nr - 1)
+                    room = power_room0 (p);
+                if (avail >= j->nodes && power_fits (need, room)) {
                     shadow = w->scratch[k].t;
                     extra = avail - j->nodes;
+                    extra_w = room - need;
                     break;
                 }
             }
             continue;
         }
-        if (j->nodes <= freen) {
+        if (j->nodes <= freen && power_fits (need, power_room (p))) {
             bool before = w->now + j->hint.pred_runtime_s <= shadow;
-            if (before || j->nodes <= extra) {
+            if (before || (j->nodes <= extra && power_fits (need, extra_w))) {
                 start_job (w, p, ji);
                 freen -= j->nodes;
-                if (!before)
+                if (!before) {
                     extra -= j->nodes;
+                    extra_w -= need;
+                }
                 continue;
             }
         }
@@ -560,6 +636,9 @@ end_job (simworld_t *w, size_t ji)
 
     j->state = j->killed ? MS_JOB_TIMEOUT : MS_JOB_COMPLETED;
     p->busy -= j->nodes;
+    p->dyn_w -= j->nodes * (j->power_w - p->arch->idle_power_w);
+    if (p->busy == 0)
+        p->dyn_w = 0; /* no drift from rounding */
     vec_remove (&p->running, ji);
     p->dirty = true;
     notify (w, SIM_EV_END, j);
@@ -686,6 +765,9 @@ fill_partition (simworld_t *w, simpart_t *p, ms_partition_state_t *s)
     s->cpus_idle = s->nodes_idle * p->arch->cores_per_node;
     s->max_time_min = -1;
     s->default_time_min = -1;
+    /* the limits clusters.conf declares (none: unlimited, unknown) */
+    ms_partition_limits_init (s);
+    ms_partition_apply_conf (s, &p->pc->limits, p->pc->nodes);
     s->pending_jobs = (int)simworld_pending (w, p->index);
     s->running_jobs = (int)p->running.n;
 }

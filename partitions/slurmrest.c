@@ -25,6 +25,7 @@
 
 typedef struct {
     char cluster[MS_NAME_MAX];
+    char slurm_cluster[MS_NAME_MAX]; /* Slurm's ClusterName; "": cluster */
     char url[MS_PATH_MAX];
     char *token;
     char token_file[MS_PATH_MAX];
@@ -444,6 +445,12 @@ sr_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
         for (size_t k = 0; k < nn; k++) {
             if (!in_list (nodes[k].partitions, p->name))
                 continue;
+            /* the memory a job may ask per node: the least of its nodes' */
+            if (nodes[k].real_memory_mb > 0
+                && (p->mem_per_node_mb == 0
+                    || nodes[k].real_memory_mb < p->mem_per_node_mb))
+                p->mem_per_node_mb = nodes[k].real_memory_mb;
+            ms_partition_add_features (p, nodes[k].features, 1);
             if (!nodes[k].usable)
                 p->nodes_down++;
             else if (nodes[k].cpus_alloc == 0)
@@ -467,6 +474,49 @@ sr_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
     free (jobs);
     *out = parts;
     *n = np;
+    return 0;
+}
+
+/* The cluster's associations and QOS from slurmrestd's accounting
+ * endpoints (/slurmdb/VERSION/...). A server without them (404: no
+ * slurmdbd plugin loaded) has no accounting to check. */
+static int
+sr_accounting (void *ctx, ms_accounting_t *out, ms_error_t *errp)
+{
+    slurmrest_t *s = ctx;
+    ms_buf_t ans;
+    long status = 0;
+    char path[64];
+    int rc;
+
+    memset (out, 0, sizeof (*out));
+    if (negotiate (s, errp) < 0)
+        return -1;
+    snprintf (path, sizeof (path), "/slurmdb/%s/associations",
+              slurmrest_api_name (s->api));
+    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
+        return -1;
+    if (status == 404) {
+        free (ans.data);
+        return 0;
+    }
+    rc = slurmrest_parse_associations (
+        s->api, ans.data, ans.len, status,
+        s->slurm_cluster[0] ? s->slurm_cluster : s->cluster, &out->assocs,
+        &out->nassocs, errp);
+    free (ans.data);
+    if (rc < 0)
+        return request_error (s, "GET", path, false, errp);
+    snprintf (path, sizeof (path), "/slurmdb/%s/qos",
+              slurmrest_api_name (s->api));
+    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0
+        || (rc = slurmrest_parse_qos (s->api, ans.data, ans.len, status,
+                                      &out->qos, &out->nqos, errp),
+            free (ans.data), rc < 0)) {
+        ms_accounting_free (out);
+        return status ? request_error (s, "GET", path, false, errp) : -1;
+    }
+    out->enabled = true;
     return 0;
 }
 
@@ -630,6 +680,7 @@ static const struct ms_backend_ops slurmrest_ops = {
     .cancel = sr_cancel,
     .jobs = sr_jobs,
     .job = sr_job,
+    .accounting = sr_accounting,
     .destroy = sr_destroy,
 };
 
@@ -658,6 +709,8 @@ slurmrest_create (const slurmrest_opts_t *o, ms_backend_t **bp,
     pthread_once (&curl_once, curl_init_once);
     s = ms_xcalloc (1, sizeof (*s));
     ms_strlcpy (s->cluster, o->cluster ? o->cluster : "", sizeof (s->cluster));
+    ms_strlcpy (s->slurm_cluster, o->slurm_cluster ? o->slurm_cluster : "",
+                sizeof (s->slurm_cluster));
     ms_strlcpy (s->url, o->url, sizeof (s->url));
     size_t ul = strlen (s->url);
     while (ul > 0 && s->url[ul - 1] == '/')
@@ -704,6 +757,7 @@ slurmrest_from_conf (const ms_clusterconf_t *c, ms_backend_t **bp,
         .api_version = c->api_version,
         .connect_timeout_ms = c->connect_timeout_ms,
         .timeout_ms = c->timeout_ms,
+        .slurm_cluster = c->slurm_cluster,
     };
     rc = slurmrest_create (&o, bp, errp);
     explicit_bzero (token, strlen (token));

@@ -47,6 +47,8 @@ typedef struct {
     const char *api_version; /* pinned version; NULL or "": negotiate */
     long connect_timeout_ms; /* 0: 3000 */
     long timeout_ms;         /* whole request; 0: 15000 */
+    const char *slurm_cluster; /* Slurm's ClusterName, for its
+                                  associations; NULL or "": cluster */
 } slurmrest_opts_t;
 
 /* Create the backend. The token is copied. Nothing is sent yet. */
@@ -104,6 +106,16 @@ int slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
 int slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
                            size_t len, long http_status, ms_node_state_t **out,
                            size_t *n, ms_error_t *errp);
+/* The users' associations of `cluster` (NULL: of every cluster) in an
+ * answer of GET /slurmdb/VERSION/associations, and the QOS of GET
+ * /slurmdb/VERSION/qos. */
+int slurmrest_parse_associations (const slurmrest_api_t *api, const char *body,
+                                  size_t len, long http_status,
+                                  const char *cluster, ms_assoc_t **out,
+                                  size_t *n, ms_error_t *errp);
+int slurmrest_parse_qos (const slurmrest_api_t *api, const char *body,
+                         size_t len, long http_status, ms_qos_t **out,
+                         size_t *n, ms_error_t *errp);
 int slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
                             size_t len, long http_status, uint64_t *idp,
                             ms_error_t *errp);

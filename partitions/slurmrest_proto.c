@@ -606,6 +606,27 @@ slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
                                 -1, -1);
         p->default_time_min = fnum (
             &f, o, nested ? "defaults/time" : "default_time_limit", -1, -1);
+        /* limits: v0.0.38 writes unlimited node counts as -1, later
+         * versions as {"infinite": true} */
+        ms_partition_limits_init (p);
+        p->max_nodes = clamp_int (fnum (
+            &f, o, nested ? "maximums/nodes" : "maximum_nodes_per_job", -1, -1));
+        if (p->max_nodes < 0 || p->max_nodes == INT32_MAX)
+            p->max_nodes = -1;
+        p->min_nodes = clamp_int (fint (
+            &f, o, nested ? "minimums/nodes" : "min nodes per job", 0));
+        if (p->min_nodes < 0)
+            p->min_nodes = 0;
+        fstr (&f, o, nested ? "accounts/allowed" : "allowed_accounts",
+              p->allow_accounts, sizeof (p->allow_accounts));
+        fstr (&f, o, nested ? "accounts/deny" : "denied_accounts",
+              p->deny_accounts, sizeof (p->deny_accounts));
+        fstr (&f, o, nested ? "groups/allowed" : "allowed_groups",
+              p->allow_groups, sizeof (p->allow_groups));
+        fstr (&f, o, nested ? "qos/allowed" : "allowed_qos", p->allow_qos,
+              sizeof (p->allow_qos));
+        fstr (&f, o, nested ? "qos/deny" : "denied_qos", p->deny_qos,
+              sizeof (p->deny_qos));
         /* free resources come from the nodes and jobs */
         p->nodes_idle = p->nodes_total;
         p->cpus_idle = p->cpus_total;
@@ -620,6 +641,42 @@ slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
     *out = parts;
     *n = i;
     return 0;
+}
+
+/* A list of names: a comma-separated string (v0.0.38) or an array of
+ * strings (later), into buf comma-separated. */
+static void
+flist (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
+{
+    json_t *v = jpath (o, key), *e;
+    size_t k, used = 0;
+
+    buf[0] = '\0';
+    if (!v || json_is_null (v))
+        return;
+    if (json_is_string (v)) {
+        ms_strlcpy (buf, json_string_value (v), size);
+        return;
+    }
+    if (!json_is_array (v)) {
+        ftype (f, key, "a string or an array of strings");
+        return;
+    }
+    json_array_foreach (v, k, e)
+    {
+        const char *s = json_string_value (e);
+        int w;
+        if (!s) {
+            ftype (f, key, "an array of strings");
+            return;
+        }
+        w = snprintf (buf + used, size - used, "%s%s", used ? "," : "", s);
+        if (w < 0 || (size_t)w >= size - used) {
+            buf[used] = '\0';
+            return;
+        }
+        used += (size_t)w;
+    }
 }
 
 /* Node states and flags that take a node out of use. */
@@ -675,6 +732,15 @@ slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
                 *c = (char)(*c - 'A' + 'a');
         nd->cpus = clamp_int (fint (&f, o, "cpus", 0));
         nd->cpus_alloc = clamp_int (fint (&f, o, "alloc_cpus", 0));
+        nd->real_memory_mb = fint (&f, o, "real_memory", 0);
+        if (nd->real_memory_mb < 0)
+            nd->real_memory_mb = 0;
+        /* v0.0.38: "a,b"; later: ["a", "b"]. The active features are the
+         * ones a job can ask for (they differ on nodes that change
+         * modes). */
+        flist (&f, o, json_object_get (o, "active_features") ? "active_features"
+                                                             : "features",
+               nd->features, sizeof (nd->features));
         nd->usable = nd->state[0] && !node_unusable (nd->state);
         for (const char *p = fl; *p;) {
             char one[32];
@@ -724,6 +790,145 @@ slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
         return -1;
     }
     *out = nodes;
+    *n = i;
+    return 0;
+}
+
+/* ---- accounting (/slurmdb/VERSION/...) ---- */
+
+/* The count of TRES `type` in a list [{type, name, count}, ...]; -1 when
+ * the list does not name it. */
+static int64_t
+tres_count (struct fctx *f, json_t *o, const char *key, const char *type)
+{
+    json_t *a = jpath (o, key), *e;
+    size_t k;
+
+    if (!a || json_is_null (a))
+        return -1;
+    if (!json_is_array (a)) {
+        ftype (f, key, "an array of TRES");
+        return -1;
+    }
+    json_array_foreach (a, k, e)
+    {
+        const char *t = json_string_value (json_object_get (e, "type"));
+        json_t *nm = json_object_get (e, "name");
+        if (t && !strcmp (t, type)
+            && (!nm || json_is_null (nm) || !*json_string_value (nm)))
+            return fnum (f, e, "count", -1, -1);
+    }
+    return -1;
+}
+
+int
+slurmrest_parse_associations (const slurmrest_api_t *api, const char *body,
+                              size_t len, long http_status,
+                              const char *cluster, ms_assoc_t **out,
+                              size_t *n, ms_error_t *errp)
+{
+    json_t *root, *arr, *o;
+    ms_assoc_t *as;
+    size_t i, k = 0;
+    struct fctx f = { .what = "associations", .errp = errp };
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    if (!(arr = answer_array (root, "associations", errp))) {
+        json_decref (root);
+        return -1;
+    }
+    as = ms_xcalloc (json_array_size (arr) + 1, sizeof (*as));
+    json_array_foreach (arr, i, o)
+    {
+        ms_assoc_t *a = &as[k];
+        char cl[64];
+        json_t *def;
+        f.index = i;
+        if (!json_is_object (o)) {
+            ftype (&f, "", "an object");
+            break;
+        }
+        fstr (&f, o, "cluster", cl, sizeof (cl));
+        fstr (&f, o, "user", a->user, sizeof (a->user));
+        fstr (&f, o, "account", a->account, sizeof (a->account));
+        fstr (&f, o, "partition", a->partition, sizeof (a->partition));
+        /* v0.0.38: 1 or 0; later: true or false */
+        def = json_object_get (o, "is_default");
+        a->is_default = json_is_true (def)
+                        || (json_is_integer (def) && json_integer_value (def));
+        flist (&f, o, "qos", a->qos, sizeof (a->qos));
+        fstr (&f, o, "default/qos", a->default_qos, sizeof (a->default_qos));
+        a->max_wall_min = fnum (&f, o, "max/jobs/per/wall_clock", -1, -1);
+        if (f.failed)
+            break;
+        /* only the users' associations of this cluster count (a slurmdbd
+         * may serve several clusters; accounts have no user) */
+        if (!a->user[0] || (cluster && cl[0] && strcmp (cl, cluster)))
+            continue;
+        k++;
+    }
+    json_decref (root);
+    if (f.failed) {
+        free (as);
+        return -1;
+    }
+    *out = as;
+    *n = k;
+    return 0;
+}
+
+int
+slurmrest_parse_qos (const slurmrest_api_t *api, const char *body, size_t len,
+                     long http_status, ms_qos_t **out, size_t *n,
+                     ms_error_t *errp)
+{
+    json_t *root, *arr, *o;
+    ms_qos_t *qs;
+    size_t i;
+    struct fctx f = { .what = "qos", .errp = errp };
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    /* v0.0.38: "QOS"; later: "qos" */
+    if (!json_is_array (json_object_get (root, "qos"))
+        && json_is_array (json_object_get (root, "QOS")))
+        arr = json_object_get (root, "QOS");
+    else if (!(arr = answer_array (root, "qos", errp))) {
+        json_decref (root);
+        return -1;
+    }
+    qs = ms_xcalloc (json_array_size (arr) + 1, sizeof (*qs));
+    json_array_foreach (arr, i, o)
+    {
+        ms_qos_t *q = &qs[i];
+        f.index = i;
+        if (!json_is_object (o)) {
+            ftype (&f, "", "an object");
+            break;
+        }
+        fstr (&f, o, "name", q->name, sizeof (q->name));
+        if (!q->name[0] && !f.failed)
+            ftype (&f, "name", "a QOS name");
+        q->max_wall_min
+            = fnum (&f, o, "limits/max/wall_clock/per/job", -1, -1);
+        q->max_cpus_per_user
+            = tres_count (&f, o, "limits/max/tres/per/user", "cpu");
+        q->max_cpus_per_job
+            = tres_count (&f, o, "limits/max/tres/per/job", "cpu");
+        q->max_nodes_per_job
+            = tres_count (&f, o, "limits/max/tres/per/job", "node");
+        if (f.failed)
+            break;
+    }
+    json_decref (root);
+    if (f.failed) {
+        free (qs);
+        return -1;
+    }
+    *out = qs;
     *n = i;
     return 0;
 }

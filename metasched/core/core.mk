@@ -7,6 +7,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/candidates.c metasched/core/candidates.h \
 	metasched/core/score.c metasched/core/score.h \
 	metasched/core/policy.c metasched/core/policy.h \
+	metasched/core/placement.c metasched/core/placement.h \
 	metasched/core/window.c metasched/core/window.h
 metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
@@ -15,6 +16,12 @@ tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/testutil.h
 tests_unit_test_policy_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_policy_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_policy
+
+check_PROGRAMS += tests/unit/test_placement
+tests_unit_test_placement_SOURCES = tests/unit/test_placement.c tests/testutil.h
+tests_unit_test_placement_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_placement_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_placement
 
 check_PROGRAMS += tests/unit/test_window
 tests_unit_test_window_SOURCES = tests/unit/test_window.c tests/testutil.h

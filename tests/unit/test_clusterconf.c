@@ -71,6 +71,50 @@ START_TEST (parses_a_good_file)
 }
 END_TEST
 
+/* Filesystems, accounting and partition limits (the simulator's, or
+ * overrides of what a cluster reports). */
+START_TEST (limits_and_filesystems)
+{
+    static const char text[]
+        = "[architecture a]\ncores_per_node = 4\nfrequencies_khz = 1000000\n"
+          "idle_power_w = 50\n"
+          "[cluster c]\nbackend = simulated\n"
+          "filesystems = /home, /scratch/c/ /\n"
+          "accounting = none\nslurm_cluster = c-prod\n"
+          "[partition c/p]\narchitecture = a\nnodes = 4\n"
+          "max_time = 30\nmax_nodes = 2\nmin_nodes = 1\n"
+          "mem_per_node_mb = 2000\nfeatures = ib,bigmem\n"
+          "allow_accounts = physics,chem\ndeny_qos = long\n"
+          "[partition c/q]\narchitecture = a\nnodes = 1\n"
+          "max_time = UNLIMITED\n";
+    ms_siteconf_t *c;
+    ms_error_t err;
+
+    ck_assert_msg (clusterconf_parse (text, strlen (text), "t.conf", &c, &err)
+                       == 0,
+                   "%s", err.text);
+    ck_assert_uint_eq (c->clusters[0].nfilesystems, 3);
+    ck_assert_str_eq (c->clusters[0].filesystems[0], "/home");
+    ck_assert_str_eq (c->clusters[0].filesystems[1], "/scratch/c");
+    ck_assert_str_eq (c->clusters[0].filesystems[2], "/");
+    ck_assert (!c->clusters[0].accounting);
+    ck_assert_str_eq (c->clusters[0].slurm_cluster, "c-prod");
+    const ms_partlimits_t *l = &c->parts[0].limits;
+    ck_assert_int_eq (l->max_time_min, 30);
+    ck_assert_int_eq (l->max_nodes, 2);
+    ck_assert_int_eq (l->min_nodes, 1);
+    ck_assert_int_eq (l->mem_per_node_mb, 2000);
+    ck_assert_str_eq (l->features, "ib,bigmem");
+    ck_assert_str_eq (l->allow_accounts, "physics,chem");
+    ck_assert_str_eq (l->deny_qos, "long");
+    ck_assert (l->set & MS_LIM_DENY_QOS);
+    ck_assert (!(l->set & MS_LIM_ALLOW_GROUPS));
+    ck_assert_int_eq (c->parts[1].limits.max_time_min, -1);
+    ck_assert_uint_eq (c->parts[1].limits.set, MS_LIM_MAX_TIME);
+    clusterconf_free (c);
+}
+END_TEST
+
 /* Each bad input gives an error naming the file, the line and the field. */
 static const struct {
     const char *text;
@@ -105,6 +149,22 @@ static const struct {
     { "[cluster c]\napi_version = v0.0.37\n",
       "t.conf:2: api_version: 'v0.0.37' is not one of v0.0.38, v0.0.39," },
     { "[cluster c]\nurl = ftp://x\n", "t.conf:2: url: 'ftp://x' must start" },
+    { "[cluster c]\nfilesystems = /home scratch\n",
+      "t.conf:2: filesystems: 'scratch' is not an absolute path" },
+    { "[cluster c]\nfilesystems = /home/../etc\n",
+      "t.conf:2: filesystems: '/home/../etc' holds '.' or '..'" },
+    { "[cluster c]\nfilesystems = , \n", "t.conf:2: filesystems: no path given" },
+    { "[cluster c]\naccounting = yes\n",
+      "t.conf:2: accounting: 'yes' is not one of auto, none" },
+    { "[cluster c]\nslurm_cluster = a b\n",
+      "t.conf:2: slurm_cluster: 'a b' is not a valid name" },
+    { "[partition c/p]\nmax_time = soon\n", "t.conf:2: max_time" },
+    { "[partition c/p]\nmax_nodes = 0\n", "t.conf:2: max_nodes" },
+    { "[partition c/p]\nmem_per_node_mb = -5\n", "t.conf:2: mem_per_node_mb" },
+    { "[partition c/p]\nfeatures = a b\n",
+      "t.conf:2: features: 'a b' holds ' '; a comma-separated list of names" },
+    { "[partition c/p]\nallow_accounts = a;b\n",
+      "t.conf:2: allow_accounts: 'a;b' holds ';'" },
     { "[cluster c]\nurl = http://x\n[partition c/p]\nnodes = 1\n"
       "architecture = zz\n",
       "t.conf:1: [cluster c] needs token_file" },
@@ -188,6 +248,7 @@ main (void)
     Suite *s = suite_create ("clusterconf");
     TCase *tc = tcase_create ("parse");
     tcase_add_test (tc, parses_a_good_file);
+    tcase_add_test (tc, limits_and_filesystems);
     tcase_add_loop_test (tc, bad_input_names_the_place, 0,
                          (int)(sizeof (bad) / sizeof (bad[0])));
     tcase_add_test (tc, nul_byte_and_long_line);

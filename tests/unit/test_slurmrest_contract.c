@@ -283,6 +283,10 @@ START_TEST (answers_read)
             ck_assert_int_gt (parts[i].nodes_total, 0);
             ck_assert_int_ge (parts[i].cpus_total, parts[i].nodes_total);
             ck_assert_int_eq (parts[i].max_time_min, -1); /* INFINITE */
+            ck_assert_int_eq (parts[i].max_nodes, -1);    /* unlimited */
+            ck_assert_int_eq (parts[i].min_nodes, 0);
+            ck_assert_str_eq (parts[i].allow_accounts, "");
+            ck_assert_str_eq (parts[i].deny_qos, "");
         }
     ck_assert_msg (found, "%s: no partition %s", c.dir, c.partition);
     free (parts);
@@ -296,6 +300,7 @@ START_TEST (answers_read)
     ck_assert_uint_gt (n, 0);
     for (size_t i = 0; i < n; i++) {
         ck_assert_int_gt (nodes[i].cpus, 0);
+        ck_assert_int_eq (nodes[i].real_memory_mb, 4000);
         ck_assert_msg (nodes[i].usable, "%s: node %s (%s) not usable", c.dir,
                        nodes[i].name, nodes[i].state);
         ck_assert_ptr_nonnull (strstr (nodes[i].partitions, c.partition));

@@ -72,6 +72,10 @@ START_TEST (partitions_and_nodes)
     ck_assert_int_eq (p[0].nodes_total, 2);
     ck_assert_int_eq (p[0].cpus_total, 80);
     ck_assert_int_eq (p[0].max_time_min, 30);
+    ck_assert_int_eq (p[0].max_nodes, -1); /* -1: unlimited in v0.0.38 */
+    ck_assert_int_eq (p[0].min_nodes, 0);
+    ck_assert_str_eq (p[0].allow_accounts, "");
+    ck_assert_str_eq (p[0].allow_groups, "");
     ck_assert_str_eq (p[1].name, "long");
     free (p);
     free (body);
@@ -84,8 +88,78 @@ START_TEST (partitions_and_nodes)
     ck_assert_int_eq (nd[0].cpus, 40);
     ck_assert_str_eq (nd[0].partitions, "short,long");
     ck_assert (nd[0].usable);
+    ck_assert_int_eq (nd[0].real_memory_mb, 4000);
     free (nd);
     free (body);
+}
+END_TEST
+
+/* The accounting endpoints of the test bed's beta (slurmdbd, 22.05,
+ * dbv0.0.38), as recorded: tests/data/slurmrest/slurmdb/. */
+START_TEST (accounting_answers)
+{
+    size_t len, n;
+    char *body = load ("slurmdb/22.05.8-v0.0.38-associations.json", &len);
+    ms_assoc_t *as;
+    ms_qos_t *q;
+    ms_error_t err;
+    int seen = 0;
+
+    ck_assert_msg (slurmrest_parse_associations (V38, body, len, 200, "beta",
+                                                 &as, &n, &err)
+                       == 0,
+                   "%s", err.text);
+    /* the users' associations only (root, msuser, msuser2) */
+    ck_assert_uint_eq (n, 3);
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp (as[i].user, "msuser")) {
+            ck_assert_str_eq (as[i].account, "physics");
+            ck_assert (as[i].is_default);
+            ck_assert_str_eq (as[i].qos, "debug,normal,short");
+            ck_assert_str_eq (as[i].default_qos, "normal");
+            ck_assert_int_eq (as[i].max_wall_min, -1);
+            seen++;
+        } else if (!strcmp (as[i].user, "msuser2")) {
+            ck_assert_str_eq (as[i].account, "chem");
+            ck_assert_str_eq (as[i].qos, "normal,short");
+            seen++;
+        }
+    }
+    ck_assert_int_eq (seen, 2);
+    free (as);
+    /* another cluster's associations are not this one's */
+    ck_assert (slurmrest_parse_associations (V38, body, len, 200, "alpha", &as,
+                                             &n, &err)
+               == 0);
+    ck_assert_uint_eq (n, 0);
+    free (as);
+    free (body);
+
+    body = load ("slurmdb/22.05.8-v0.0.38-qos.json", &len);
+    ck_assert_msg (slurmrest_parse_qos (V38, body, len, 200, &q, &n, &err) == 0,
+                   "%s", err.text);
+    ck_assert_uint_eq (n, 3);
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp (q[i].name, "normal")) {
+            ck_assert_int_eq (q[i].max_wall_min, -1);
+            ck_assert_int_eq (q[i].max_cpus_per_user, -1);
+        } else if (!strcmp (q[i].name, "short")) {
+            ck_assert_int_eq (q[i].max_wall_min, 30);
+        } else {
+            ck_assert_str_eq (q[i].name, "debug");
+            ck_assert_int_eq (q[i].max_wall_min, 10);
+            ck_assert_int_eq (q[i].max_cpus_per_user, 8);
+            ck_assert_int_eq (q[i].max_cpus_per_job, -1);
+        }
+    }
+    free (q);
+    free (body);
+    /* a wrong shape is named */
+    ck_assert (slurmrest_parse_qos (V38, "{\"QOS\":[{\"name\":7}]}", 20, 200,
+                                    &q, &n, &err)
+               < 0);
+    ck_assert_msg (strstr (err.text, "qos[0].name: expected a string"), "%s",
+                   err.text);
 }
 END_TEST
 
@@ -301,6 +375,7 @@ main (void)
     TCase *tc = tcase_create ("parse");
     tcase_add_test (tc, jobs_answer);
     tcase_add_test (tc, partitions_and_nodes);
+    tcase_add_test (tc, accounting_answers);
     tcase_add_test (tc, submit_answers);
     tcase_add_loop_test (tc, bad_answers, 0, (int)(sizeof (bad) / sizeof (bad[0])));
     tcase_add_test (tc, submit_body);

@@ -1,0 +1,443 @@
+/* placement.c - where a job may run (see placement.h). */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "metasched/common/util.h"
+#include "metasched/core/placement.h"
+
+static bool
+given (const char *s)
+{
+    return s && *s;
+}
+
+bool
+placement_in_list (const char *list, const char *name)
+{
+    size_t n = strlen (name);
+
+    for (const char *p = list; p && *p;) {
+        size_t m = strcspn (p, ",");
+        if ((m == n && !strncmp (p, name, n)) || (m == 3 && !strncmp (p, "ALL", 3)))
+            return true;
+        p += m;
+        if (*p == ',')
+            p++;
+    }
+    return false;
+}
+
+/* A list that limits: not empty, not ALL. */
+static bool
+limiting (const char *list)
+{
+    return list && *list && strcmp (list, "ALL");
+}
+
+/* ---- feature expressions ---- */
+
+struct fexpr {
+    const char *s, *p;
+    const char *features; /* NULL: syntax only */
+    ms_error_t *errp;
+    int failed;
+};
+
+static bool fx_or (struct fexpr *x);
+
+static int
+fx_fail (struct fexpr *x, const char *what)
+{
+    if (!x->failed)
+        ms_err (x->errp, MS_ERR_INPUT,
+                "constraint '%s': %s at character %d", x->s, what,
+                (int)(x->p - x->s) + 1);
+    x->failed = 1;
+    return 0;
+}
+
+static bool
+name_char (char c)
+{
+    return isalnum ((unsigned char)c) || c == '_' || c == '-' || c == '.'
+           || c == ':' || c == '=' || c == '/';
+}
+
+static void
+skip_ws (struct fexpr *x)
+{
+    while (*x->p == ' ')
+        x->p++;
+}
+
+static bool
+fx_factor (struct fexpr *x)
+{
+    bool v = false;
+
+    skip_ws (x);
+    if (*x->p == '(' || *x->p == '[') {
+        char close = *x->p == '(' ? ')' : ']';
+        x->p++;
+        v = fx_or (x);
+        skip_ws (x);
+        if (*x->p != close)
+            return fx_fail (x, close == ')' ? "')' expected" : "']' expected");
+        x->p++;
+    } else if (name_char (*x->p)) {
+        const char *b = x->p;
+        while (name_char (*x->p))
+            x->p++;
+        if (x->features) {
+            char name[128];
+            snprintf (name, sizeof (name), "%.*s", (int)(x->p - b), b);
+            v = placement_in_list (x->features, name)
+                && strcmp (name, "ALL");
+        }
+    } else
+        return fx_fail (x, *x->p ? "a feature name expected"
+                                 : "a feature name expected, not the end");
+    skip_ws (x);
+    if (*x->p == '*') {
+        /* a count of nodes with the feature: each node still needs it */
+        x->p++;
+        if (!isdigit ((unsigned char)*x->p))
+            return fx_fail (x, "a count expected after '*'");
+        while (isdigit ((unsigned char)*x->p))
+            x->p++;
+    }
+    return v;
+}
+
+static bool
+fx_and (struct fexpr *x)
+{
+    bool v = fx_factor (x);
+    for (;;) {
+        skip_ws (x);
+        if (x->failed || (*x->p != '&' && *x->p != ','))
+            return v;
+        x->p++;
+        v = fx_factor (x) && v;
+    }
+}
+
+static bool
+fx_or (struct fexpr *x)
+{
+    bool v = fx_and (x);
+    for (;;) {
+        skip_ws (x);
+        if (x->failed || *x->p != '|')
+            return v;
+        x->p++;
+        v = fx_and (x) || v;
+    }
+}
+
+static bool
+fx_eval (const char *expr, const char *features, ms_error_t *errp, int *failed)
+{
+    struct fexpr x = { expr, expr, features, errp, 0 };
+    bool v = fx_or (&x);
+    skip_ws (&x);
+    if (!x.failed && *x.p)
+        fx_fail (&x, "'&', '|' or the end expected");
+    *failed = x.failed;
+    return !x.failed && v;
+}
+
+int
+placement_features_parse (const char *expr, ms_error_t *errp)
+{
+    int failed;
+    (void)fx_eval (expr, NULL, errp, &failed);
+    return failed ? -1 : 0;
+}
+
+bool
+placement_features_match (const char *expr, const char *features)
+{
+    int failed;
+    ms_error_t e;
+    return fx_eval (expr, features ? features : "", &e, &failed);
+}
+
+int
+placement_feature_nodes (const ms_partition_state_t *p, const char *expr)
+{
+    int n = 0;
+    if (!p->features_known)
+        return -1;
+    for (size_t i = 0; i < p->nfeatsets; i++)
+        if (placement_features_match (expr, p->featsets[i].features))
+            n += p->featsets[i].nodes;
+    return n;
+}
+
+/* ---- filesystems ---- */
+
+/* path (relative: under cwd) with '.', '..' and repeated '/' resolved in
+ * the text; "" if it does not fit or is relative without a cwd. */
+static void
+path_norm (const char *path, const char *cwd, char *out, size_t size)
+{
+    char buf[2 * MS_PATH_MAX];
+    size_t len = 0;
+    const char *p;
+
+    out[0] = '\0';
+    if (path[0] == '/')
+        snprintf (buf, sizeof (buf), "%s", path);
+    else if (given (cwd) && cwd[0] == '/')
+        snprintf (buf, sizeof (buf), "%s/%s", cwd, path);
+    else
+        return;
+    for (p = buf; *p;) {
+        size_t m;
+        while (*p == '/')
+            p++;
+        m = strcspn (p, "/");
+        if (m == 0)
+            break;
+        if (m == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (m == 2 && p[0] == '.' && p[1] == '.') {
+            while (len > 0 && out[len - 1] != '/')
+                len--;
+            if (len > 0)
+                len--;
+        } else {
+            if (len + 1 + m + 1 > size) {
+                out[0] = '\0';
+                return;
+            }
+            out[len++] = '/';
+            memcpy (out + len, p, m);
+            len += m;
+        }
+        out[len] = '\0';
+        p += m;
+    }
+    if (len == 0 && size > 1) {
+        out[0] = '/';
+        len = 1;
+    }
+    out[len] = '\0';
+}
+
+bool
+placement_path_mounted (const ms_clusterconf_t *c, const char *path,
+                        const char *cwd)
+{
+    char norm[2 * MS_PATH_MAX];
+
+    if (!c || c->nfilesystems == 0)
+        return true;
+    if (!given (path))
+        return true;
+    path_norm (path, cwd, norm, sizeof (norm));
+    if (!norm[0])
+        return false;
+    for (size_t i = 0; i < c->nfilesystems; i++) {
+        const char *fs = c->filesystems[i];
+        size_t n = strlen (fs);
+        if (!strcmp (fs, "/"))
+            return true;
+        if (!strncmp (norm, fs, n) && (norm[n] == '\0' || norm[n] == '/'))
+            return true;
+    }
+    return false;
+}
+
+/* ---- the checks ---- */
+
+static const ms_qos_t *
+find_qos (const ms_accounting_t *a, const char *name)
+{
+    for (size_t i = 0; i < a->nqos; i++)
+        if (!strcmp (a->qos[i].name, name))
+            return &a->qos[i];
+    return NULL;
+}
+
+bool
+placement_check_cluster (const ms_clusterconf_t *c,
+                         const ms_accounting_t *acct, const ms_place_req_t *r,
+                         ms_place_acct_t *out, char *why, size_t len)
+{
+    const ms_assoc_t *as = NULL;
+    const char *user = given (r->user) ? r->user : "";
+    const ms_qos_t *q;
+    bool any = false;
+
+    memset (out, 0, sizeof (*out));
+    if (given (r->account))
+        ms_strlcpy (out->account, r->account, sizeof (out->account));
+    if (given (r->qos))
+        ms_strlcpy (out->qos, r->qos, sizeof (out->qos));
+    /* filesystems: the working directory, then the paths under it */
+    if (given (r->cwd) && !placement_path_mounted (c, r->cwd, NULL)) {
+        snprintf (why, len, "%s not mounted (working directory)", r->cwd);
+        return false;
+    }
+    for (size_t i = 0; i < 3; i++)
+        if (given (r->paths[i])
+            && !placement_path_mounted (c, r->paths[i], r->cwd)) {
+            snprintf (why, len, "%s not mounted (%s)", r->paths[i],
+                      i == 0 ? "output" : i == 1 ? "error" : "input");
+            return false;
+        }
+    if (!acct || !acct->enabled || (c && !c->accounting))
+        return true;
+    /* the association: the job's account, else the user's default */
+    for (size_t i = 0; i < acct->nassocs; i++) {
+        const ms_assoc_t *a = &acct->assocs[i];
+        if (strcmp (a->user, user))
+            continue;
+        any = true;
+        if (given (r->account) ? !strcmp (a->account, r->account)
+                               : a->is_default) {
+            if (!as || (as->partition[0] && !a->partition[0]))
+                as = a;
+        }
+    }
+    if (!as) {
+        if (!any)
+            snprintf (why, len, "no association for user %s", user);
+        else if (given (r->account))
+            snprintf (why, len, "no association for user %s account %s",
+                      user, r->account);
+        else
+            snprintf (why, len, "user %s has no default account", user);
+        return false;
+    }
+    ms_strlcpy (out->account, as->account, sizeof (out->account));
+    if (!given (r->qos))
+        ms_strlcpy (out->qos, as->default_qos[0] ? as->default_qos : "normal",
+                    sizeof (out->qos));
+    if (as->qos[0] && !placement_in_list (as->qos, out->qos)) {
+        snprintf (why, len, "QOS %s not allowed for user %s account %s "
+                  "(allowed: %s)", out->qos, user, as->account, as->qos);
+        return false;
+    }
+    if (as->max_wall_min >= 0 && r->time_limit_min > 0
+        && (int64_t)r->time_limit_min > as->max_wall_min) {
+        snprintf (why, len, "association %s/%s MaxWall %" PRId64 " min < %"
+                  PRIu32 " min asked", user, as->account, as->max_wall_min,
+                  r->time_limit_min);
+        return false;
+    }
+    if (!(q = find_qos (acct, out->qos))) {
+        if (given (r->qos)) {
+            snprintf (why, len, "no QOS %s", out->qos);
+            return false;
+        }
+        return true;
+    }
+    if (q->max_wall_min >= 0 && r->time_limit_min > 0
+        && (int64_t)r->time_limit_min > q->max_wall_min) {
+        snprintf (why, len, "QOS %s MaxWall %" PRId64 " min < %" PRIu32
+                  " min asked", q->name, q->max_wall_min, r->time_limit_min);
+        return false;
+    }
+    if (q->max_cpus_per_user >= 0 && r->cpus > q->max_cpus_per_user) {
+        snprintf (why, len, "QOS %s MaxTRESPerUser cpu=%" PRId64 " < %d CPUs "
+                  "asked", q->name, q->max_cpus_per_user, r->cpus);
+        return false;
+    }
+    if (q->max_cpus_per_job >= 0 && r->cpus > q->max_cpus_per_job) {
+        snprintf (why, len, "QOS %s MaxTRESPerJob cpu=%" PRId64 " < %d CPUs "
+                  "asked", q->name, q->max_cpus_per_job, r->cpus);
+        return false;
+    }
+    if (q->max_nodes_per_job >= 0
+        && (r->nodes > 0 ? r->nodes : 1) > q->max_nodes_per_job) {
+        snprintf (why, len, "QOS %s MaxTRESPerJob node=%" PRId64 " < %d nodes "
+                  "asked", q->name, q->max_nodes_per_job,
+                  r->nodes > 0 ? r->nodes : 1);
+        return false;
+    }
+    return true;
+}
+
+bool
+placement_check_partition (const ms_partition_state_t *p,
+                           const ms_place_req_t *r, const ms_place_acct_t *a,
+                           char *why, size_t len)
+{
+    int nodes = r->nodes > 0 ? r->nodes : 1;
+    uint64_t mem = r->mem_per_node_mb;
+
+    if (p->max_time_min >= 0 && r->time_limit_min > 0
+        && (int64_t)r->time_limit_min > p->max_time_min) {
+        snprintf (why, len, "MaxTime %" PRId64 " min < %" PRIu32 " min asked",
+                  p->max_time_min, r->time_limit_min);
+        return false;
+    }
+    if (p->max_nodes >= 0 && nodes > p->max_nodes) {
+        snprintf (why, len, "MaxNodes %d < %d asked", p->max_nodes, nodes);
+        return false;
+    }
+    if (p->min_nodes > 0 && nodes < p->min_nodes) {
+        snprintf (why, len, "MinNodes %d > %d asked", p->min_nodes, nodes);
+        return false;
+    }
+    if (!mem && r->mem_per_cpu_mb)
+        mem = r->mem_per_cpu_mb
+              * (uint64_t)(r->cpus_per_node > 0 ? r->cpus_per_node : 1);
+    if (mem && p->mem_per_node_mb > 0 && mem > (uint64_t)p->mem_per_node_mb) {
+        snprintf (why, len, "RealMemory %" PRId64 " MB < %" PRIu64
+                  " MB asked per node", p->mem_per_node_mb, mem);
+        return false;
+    }
+    if (given (r->constraint)) {
+        int n = placement_feature_nodes (p, r->constraint);
+        if (n >= 0 && n < nodes) {
+            snprintf (why, len, "%d node%s with features '%s' < %d asked", n,
+                      n == 1 ? "" : "s", r->constraint, nodes);
+            return false;
+        }
+    }
+    if (a && a->account[0]) {
+        if (limiting (p->allow_accounts)
+            && !placement_in_list (p->allow_accounts, a->account)) {
+            snprintf (why, len, "AllowAccounts %s excludes account %s",
+                      p->allow_accounts, a->account);
+            return false;
+        }
+        if (p->deny_accounts[0]
+            && placement_in_list (p->deny_accounts, a->account)) {
+            snprintf (why, len, "DenyAccounts %s names account %s",
+                      p->deny_accounts, a->account);
+            return false;
+        }
+    }
+    if (limiting (p->allow_groups)) {
+        bool ok = false;
+        for (size_t i = 0; i < r->ngroups && !ok; i++)
+            ok = placement_in_list (p->allow_groups, r->groups[i]);
+        if (!ok) {
+            snprintf (why, len, "AllowGroups %s excludes user %s",
+                      p->allow_groups, given (r->user) ? r->user : "?");
+            return false;
+        }
+    }
+    if (a && a->qos[0]) {
+        if (limiting (p->allow_qos) && !placement_in_list (p->allow_qos, a->qos)) {
+            snprintf (why, len, "AllowQos %s excludes QOS %s", p->allow_qos,
+                      a->qos);
+            return false;
+        }
+        if (p->deny_qos[0] && placement_in_list (p->deny_qos, a->qos)) {
+            snprintf (why, len, "DenyQos %s names QOS %s", p->deny_qos,
+                      a->qos);
+            return false;
+        }
+    }
+    return true;
+}
