@@ -5,7 +5,8 @@ DB_MIGRATIONS = \
 	db/migrations/0002_roles_accounting.sql \
 	db/migrations/0003_daemon.sql \
 	db/migrations/0004_daemon_limit.sql \
-	db/migrations/0005_dispatch_cost.sql
+	db/migrations/0005_dispatch_cost.sql \
+	db/migrations/0006_arrays_dependencies.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \
