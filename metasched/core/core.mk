@@ -8,6 +8,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/score.c metasched/core/score.h \
 	metasched/core/policy.c metasched/core/policy.h \
 	metasched/core/placement.c metasched/core/placement.h \
+	metasched/core/depend.c metasched/core/depend.h \
 	metasched/core/window.c metasched/core/window.h
 metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
@@ -22,6 +23,12 @@ tests_unit_test_placement_SOURCES = tests/unit/test_placement.c tests/testutil.h
 tests_unit_test_placement_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_placement_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_placement
+
+check_PROGRAMS += tests/unit/test_depend
+tests_unit_test_depend_SOURCES = tests/unit/test_depend.c tests/testutil.h
+tests_unit_test_depend_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_depend_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_depend
 
 check_PROGRAMS += tests/unit/test_window
 tests_unit_test_window_SOURCES = tests/unit/test_window.c tests/testutil.h

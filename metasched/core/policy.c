@@ -633,6 +633,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
                           : NULL,
                       now,
                       &s->cs);
+    candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     /* The site's mean job width, as the jobs come. */
     s->nodes_sum += jd->nodes;
@@ -759,6 +760,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
             continue;
         candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
                           j->jd.base_s, s->view, now, &s->cs);
+        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
         if (!d.n)
             continue;
@@ -885,6 +887,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         double wtmin;
         candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
                           j->jd.base_s, s->view, now, &s->cs);
+        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
         cost = ms_xrealloc (cost, (ncost + s->cs.n + 1) * sizeof (double));
         window_costs (&s->pol, s->conf, &s->cs, s->view, cost + ncost,
                       &wtmin);
@@ -945,6 +948,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
          * waits move, not the list). */
         candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
                           j->jd.base_s, s->view, now, &s->cs);
+        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
         chosen = bids[pick[k]].cand;
         if (s->cs.n != ncand[k] || chosen >= s->cs.n) {
             rc = ms_err (errp, MS_ERR_INPUT,
