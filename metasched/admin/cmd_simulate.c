@@ -51,6 +51,9 @@ typedef struct {
     const char *from_db;       /* conninfo of the report role */
     const char *password_file; /* 0600 file with its password */
     double since_days;
+    double gpu_share; /* share of GPU jobs in the workload */
+    int gpus_per_job; /* at most this many GPUs per node (0: the most any
+                         partition has) */
     int cores_per_node;
     size_t replicate;
     bool skip_malformed;
@@ -101,6 +104,10 @@ usage (FILE *f)
         "      --mean-nodes N       generated: mean nodes per job\n"
         "      --mean-runtime S     generated: mean runtime (s)\n"
         "      --profiles P         table61, or eamc2hw:DIR\n"
+        "      --gpu-share X        make this share (0-1) of the jobs GPU\n"
+        "                           jobs (needs partitions with GPUs)\n"
+        "      --gpus-per-job N     GPU jobs ask for 1 to N GPUs per node\n"
+        "                           (the most a partition has)\n"
         "      --mix M              uniform, or the percentage of jobs whose\n"
         "                           app favours a partition other than home\n"
         "  -p, --policies LIST      comma-separated (all): base,min_runtime,\n"
@@ -697,6 +704,34 @@ run (opts_t *o)
                     wl->jobs[wl->njobs - 1].submit / 86400);
         }
     }
+    if (o->gpu_share > 0) {
+        int maxg = candidates_max_gpus (conf), maxn = 0;
+        size_t ng;
+        if (!maxg) {
+            ms_err (&err, MS_ERR_INPUT,
+                    "--gpu-share: no partition of %s has gpus_per_node",
+                    conf->path);
+            goto fail;
+        }
+        if (o->gpus_per_job > maxg) {
+            ms_err (&err, MS_ERR_INPUT,
+                    "--gpus-per-job %d: the most GPUs per node a partition "
+                    "has is %d",
+                    o->gpus_per_job, maxg);
+            goto fail;
+        }
+        for (size_t p = 0; p < conf->nparts; p++)
+            if (conf->parts[p].gpus_per_node > 0 && conf->parts[p].nodes > maxn)
+                maxn = conf->parts[p].nodes;
+        ng = workload_assign_gpus (wl, o->gpu_share,
+                                   o->gpus_per_job ? o->gpus_per_job : maxg,
+                                   maxn, o->seed);
+        if (!o->quiet)
+            printf ("GPU jobs: %zu (%.1f%%), 1 to %d GPUs per node, at most "
+                    "%d nodes\n",
+                    ng, 100.0 * ng / wl->njobs,
+                    o->gpus_per_job ? o->gpus_per_job : maxg, maxn);
+    }
     if (mix_weights (o, tab, home, wts, mixdesc, sizeof (mixdesc), &err) < 0)
         goto fail;
     workload_assign_apps (wl, wts, tab->napps, o->seed);
@@ -926,6 +961,8 @@ cmd_simulate (int argc, char **argv)
         O_FROMDB,
         O_SINCE,
         O_PWFILE,
+        O_GPUSHARE,
+        O_GPUSPJ,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -961,6 +998,8 @@ cmd_simulate (int argc, char **argv)
         { "from-db", required_argument, NULL, O_FROMDB },
         { "since", required_argument, NULL, O_SINCE },
         { "password-file", required_argument, NULL, O_PWFILE },
+        { "gpu-share", required_argument, NULL, O_GPUSHARE },
+        { "gpus-per-job", required_argument, NULL, O_GPUSPJ },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -1117,6 +1156,16 @@ cmd_simulate (int argc, char **argv)
         case O_PWFILE:
             o.password_file = optarg;
             break;
+        case O_GPUSHARE:
+            if (parse_double (optarg, &o.gpu_share) < 0 || o.gpu_share < 0
+                || o.gpu_share > 1)
+                goto bad;
+            break;
+        case O_GPUSPJ:
+            if (parse_double (optarg, &v) < 0 || v < 1 || v > 64)
+                goto bad;
+            o.gpus_per_job = (int)v;
+            break;
         case 'q':
             o.quiet = true;
             break;
@@ -1151,7 +1200,7 @@ cmd_simulate (int argc, char **argv)
         o.gen.mean_runtime_s = mr;
         o.gen_set = true;
     }
-    if (o.from_db && (o.trace || o.gen_set || o.profiles)) {
+    if (o.from_db && (o.trace || o.gen_set || o.profiles || o.gpu_share > 0)) {
         fprintf (stderr, "metasched simulate: --from-db takes the workload and "
                          "the profiles from the database: no --trace, "
                          "generator options or --profiles with it\n");

@@ -300,6 +300,39 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
 }
 
 void
+candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
+                 ms_cands_t *cs)
+{
+    size_t k = 0;
+
+    if (gpus <= 0)
+        return;
+    for (size_t i = 0; i < cs->n; i++) {
+        ms_cand_t c = cs->c[i];
+        const ms_partconf_t *pc = &conf->parts[c.part];
+        if (pc->gpus_per_node < gpus)
+            continue;
+        c.p += gpus * pc->gpu_busy_power_w;
+        c.e = c.p * c.t * nodes;
+        c.e_hi += gpus * pc->gpu_busy_power_w * c.t_hi * nodes;
+        if (c.e_hi < c.e) /* rounding, where the bound is the estimate */
+            c.e_hi = c.e;
+        cs->c[k++] = c;
+    }
+    cs->n = k;
+}
+
+int
+candidates_max_gpus (const ms_siteconf_t *conf)
+{
+    int m = 0;
+    for (size_t p = 0; p < conf->nparts; p++)
+        if (conf->parts[p].gpus_per_node > m)
+            m = conf->parts[p].gpus_per_node;
+    return m;
+}
+
+void
 candidates_free (ms_cands_t *cs)
 {
     free (cs->c);

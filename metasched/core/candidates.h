@@ -98,6 +98,14 @@ typedef struct {
 void candidates_build (const ms_predtab_t *tab, size_t app, size_t home,
                        int nodes, double base_s, const ms_view_t *view,
                        double now, ms_cands_t *cs);
+/* A GPU job (gpus per node > 0) is a candidate only where its partition
+ * has that many GPUs per node, and draws their busy power there besides
+ * the node's (gpu_busy_power_w each, DESIGN.md 5): drop the other
+ * candidates, add the GPUs' power to the rest. Nothing for gpus <= 0. */
+void candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
+                      ms_cands_t *cs);
+/* The most GPUs per node any partition of conf offers (0: none). */
+int candidates_max_gpus (const ms_siteconf_t *conf);
 void candidates_free (ms_cands_t *cs);
 
 #endif /* MS_CANDIDATES_H */

@@ -153,6 +153,7 @@ typedef struct {
     const char *user;
     const char *name;
     int nodes;
+    int gpus;       /* GPUs per node; 0: a CPU job */
     size_t app;     /* index into the prediction table */
     size_t home;    /* home partition (index into conf->parts) */
     double base_s;  /* predicted length at the home's nominal f */

@@ -14,6 +14,7 @@ metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs, size_t n,
 {
     double first = INFINITY, last = -INFINITY, busy[MS_METRICS_MAXP] = { 0 };
     double sw = 0, sr = 0, sb = 0, sf = 0, pr[MS_METRICS_MAXP] = { 0 };
+    double gbusy[MS_METRICS_MAXP] = { 0 };
     size_t nopt = 0, nopt_known = 0;
     char label[sizeof (out->label)];
     double dps = out->decisions_per_s, wall = out->wall_s;
@@ -50,6 +51,7 @@ metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs, size_t n,
         out->job_energy_j += r->energy_j;
         if (r->part < out->nparts) {
             busy[r->part] += run * r->nodes;
+            gbusy[r->part] += run * r->nodes * r->gpus;
             out->part_jobs[r->part]++;
             out->part_ghz[r->part] += r->f_khz / 1e6;
             pr[r->part] += resp;
@@ -74,6 +76,15 @@ metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs, size_t n,
         out->util[p] = cap > 0 ? busy[p] / cap : 0;
         out->idle_energy_j
             += (idle_ns > 0 ? idle_ns : 0) * conf->archs[pc->arch].idle_power_w;
+        if (pc->gpus_per_node > 0) {
+            double gcap = cap * pc->gpus_per_node;
+            double gidle = gcap - gbusy[p] > 0 ? gcap - gbusy[p] : 0;
+            out->gpus = true;
+            out->gpu_util[p] = gcap > 0 ? gbusy[p] / gcap : 0;
+            out->gpu_energy_j += gbusy[p] * pc->gpu_busy_power_w
+                                 + gidle * pc->gpu_idle_power_w;
+            out->idle_energy_j += gidle * pc->gpu_idle_power_w;
+        }
         if (out->part_jobs[p]) {
             out->part_ghz[p] /= out->part_jobs[p];
             out->part_response[p] = pr[p] / out->part_jobs[p];
@@ -136,6 +147,15 @@ metrics_utilization_series (const ms_siteconf_t *conf, const ms_jobrec_t *recs,
     *binwp = bw;
 }
 
+static bool
+has_gpus (const ms_siteconf_t *conf)
+{
+    for (size_t p = 0; p < conf->nparts && p < MS_METRICS_MAXP; p++)
+        if (conf->parts[p].gpus_per_node > 0)
+            return true;
+    return false;
+}
+
 void
 metrics_csv_header (FILE *f, const ms_siteconf_t *conf)
 {
@@ -146,6 +166,13 @@ metrics_csv_header (FILE *f, const ms_siteconf_t *conf)
     for (size_t p = 0; p < conf->nparts && p < MS_METRICS_MAXP; p++)
         fprintf (f, ",util_%s,jobs_%s,ghz_%s,response_%s", conf->parts[p].name,
                  conf->parts[p].name, conf->parts[p].name, conf->parts[p].name);
+    /* GPU columns only where GPUs are, after the others */
+    if (has_gpus (conf)) {
+        fprintf (f, ",gpu_energy_j");
+        for (size_t p = 0; p < conf->nparts && p < MS_METRICS_MAXP; p++)
+            if (conf->parts[p].gpus_per_node > 0)
+                fprintf (f, ",gpu_util_%s", conf->parts[p].name);
+    }
     fputc ('\n', f);
 }
 
@@ -164,6 +191,12 @@ metrics_csv_row (FILE *f, const ms_siteconf_t *conf, const ms_summary_t *s,
     for (size_t p = 0; p < s->nparts; p++)
         fprintf (f, ",%.4f,%zu,%.4f,%.1f", s->util[p], s->part_jobs[p],
                  s->part_ghz[p], s->part_response[p]);
+    if (has_gpus (conf)) {
+        fprintf (f, ",%.6e", s->gpu_energy_j);
+        for (size_t p = 0; p < s->nparts; p++)
+            if (conf->parts[p].gpus_per_node > 0)
+                fprintf (f, ",%.4f", s->gpu_util[p]);
+    }
     fputc ('\n', f);
 }
 
@@ -176,7 +209,14 @@ metrics_print_table (FILE *f, const ms_siteconf_t *conf,
              "EDP_GJd", "dJob%", "GHz", "opt%");
     for (size_t p = 0; p < conf->nparts && p < MS_METRICS_MAXP; p++)
         fprintf (f, " %6.6s%%", conf->parts[p].name);
-    fprintf (f, " %6s %9s\n", "killed", "dec/s");
+    fprintf (f, " %6s %9s", "killed", "dec/s");
+    if (has_gpus (conf)) {
+        fprintf (f, " %9s", "gpuE_GJ");
+        for (size_t p = 0; p < conf->nparts && p < MS_METRICS_MAXP; p++)
+            if (conf->parts[p].gpus_per_node > 0)
+                fprintf (f, " g%5.5s%%", conf->parts[p].name);
+    }
+    fputc ('\n', f);
     for (size_t i = 0; i < n; i++) {
         const ms_summary_t *s = &rows[i];
         /* dJob%: job energy against the first row. */
@@ -192,6 +232,13 @@ metrics_print_table (FILE *f, const ms_siteconf_t *conf,
                  100 * s->opt_share);
         for (size_t p = 0; p < s->nparts; p++)
             fprintf (f, " %6.1f%%", 100 * s->util[p]);
-        fprintf (f, " %6zu %9.0f\n", s->killed, s->decisions_per_s);
+        fprintf (f, " %6zu %9.0f", s->killed, s->decisions_per_s);
+        if (has_gpus (conf)) {
+            fprintf (f, " %9.3f", s->gpu_energy_j / 1e9);
+            for (size_t p = 0; p < s->nparts; p++)
+                if (conf->parts[p].gpus_per_node > 0)
+                    fprintf (f, " %6.1f%%", 100 * s->gpu_util[p]);
+        }
+        fputc ('\n', f);
     }
 }

@@ -9,7 +9,10 @@
  *   EDP = system energy * makespan; mean frequency (GHz, over jobs);
  *   share of jobs on their optimal partition; utilization per partition
  *   (busy node-seconds / (nodes * makespan)); decisions per second (of
- *   time spent deciding and dispatching).
+ *   time spent deciding and dispatching); where partitions have GPUs, GPU
+ *   energy (busy GPU-seconds at gpu_busy_power_w, idle GPU-seconds at
+ *   gpu_idle_power_w, the idle part added to the system energy) and GPU
+ *   utilization per partition (busy GPU-seconds / (GPUs * makespan)).
  */
 #ifndef MS_METRICS_H
 #define MS_METRICS_H
@@ -35,6 +38,7 @@ typedef struct {
     int starts, ends; /* invariants: exactly one of each */
     bool killed;      /* ended at its time limit */
     bool rejected;    /* fitted nowhere */
+    int gpus;         /* per node */
 } ms_jobrec_t;
 
 typedef struct {
@@ -53,6 +57,12 @@ typedef struct {
     double part_response[MS_METRICS_MAXP];
     double decisions_per_s;
     double wall_s;
+    /* GPUs (partitions with gpus_per_node): the energy of every GPU, busy
+     * (its jobs', included in job energy) and idle (included in idle
+     * energy), and the share of GPU-seconds busy per partition. */
+    bool gpus;
+    double gpu_energy_j;
+    double gpu_util[MS_METRICS_MAXP];
 } ms_summary_t;
 
 void metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs,

@@ -19,6 +19,11 @@ tests_unit_test_sim_SOURCES = tests/unit/test_sim.c tests/testutil.h
 tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_sim
+check_PROGRAMS += tests/unit/test_sim_gpu
+tests_unit_test_sim_gpu_SOURCES = tests/unit/test_sim_gpu.c tests/testutil.h
+tests_unit_test_sim_gpu_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_gpu_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_sim_gpu
 
 EXTRA_PROGRAMS += bench/bench_sim
 bench_bench_sim_SOURCES = bench/bench_sim.c

@@ -89,6 +89,8 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, double *rt,
         *rt = j->runtime * d->t / ref->t
               * exp (su->noise_t * ms_hash_normal (h));
     *pw = d->p * exp (su->noise_p * ms_hash_normal (ms_hash64 (h ^ 0x50)));
+    /* A GPU job's GPUs draw their busy power besides the node's. */
+    *pw += j->gpus * su->conf->parts[part].gpu_busy_power_w;
     return 0;
 }
 
@@ -124,6 +126,7 @@ listen (void *arg, const sim_event_t *ev)
         rec->part = ev->part;
         rec->f_khz = ev->f_khz;
         rec->nodes = ev->nodes;
+        rec->gpus = wj->gpus;
         if (ev->t < rec->submit)
             violation (r, "job started at %.0f before its submit %.0f", ev->t,
                        rec->submit);
@@ -227,6 +230,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
             jd.record = wj;
             jd.user = uname;
             jd.nodes = wj->nodes;
+            jd.gpus = wj->gpus;
             jd.app = (size_t)wj->app;
             jd.home = wj->measured ? wj->home : su->home;
             jd.base_s = (su->exact_estimates || wj->req_time <= 0)

@@ -232,6 +232,28 @@ workload_assign_apps (ms_workload_t *wl, const double *weights, size_t napps,
     free (cdf);
 }
 
+size_t
+workload_assign_gpus (ms_workload_t *wl, double share, int max_gpus,
+                      int max_nodes, uint64_t seed)
+{
+    size_t n = 0;
+    if (share <= 0 || max_gpus < 1)
+        return 0;
+    for (size_t i = 0; i < wl->njobs; i++) {
+        ms_wjob_t *j = &wl->jobs[i];
+        uint64_t h = ms_hash64 (seed * 0x9e3779b97f4a7c15ULL ^ j->id ^ 0x67707573ULL);
+        if (ms_hash_unit (h) >= share)
+            continue;
+        j->gpus = 1 + (int)(ms_hash_unit (ms_hash64 (h)) * max_gpus);
+        if (j->gpus > max_gpus)
+            j->gpus = max_gpus;
+        if (max_nodes > 0 && j->nodes > max_nodes)
+            j->nodes = max_nodes;
+        n++;
+    }
+    return n;
+}
+
 void
 workload_free (ms_workload_t *wl)
 {

@@ -26,6 +26,7 @@ typedef struct {
     int64_t user;
     int64_t exe; /* executable number, -1 unknown */
     int app;     /* index into the app list; -1 until assigned */
+    int gpus;    /* GPUs per node; 0: a CPU job */
     /* A job of the site's own history (simulate --from-db): where it ran,
      * at which frequency, and what it took and drew per node there. The
      * truth on that architecture at that frequency is what was measured;
@@ -87,6 +88,13 @@ int workload_from_swf (const swf_trace_t *t, int cores_per_node, int max_nodes,
  * seed and the job id. */
 void workload_assign_apps (ms_workload_t *wl, const double *weights,
                            size_t napps, uint64_t seed);
+
+/* Make a share of the jobs GPU jobs: each job, by a hash of the seed and
+ * its id (the rest of the workload is unchanged), is one with probability
+ * share, asking for 1 to max_gpus GPUs per node (uniform) and clipped to
+ * max_nodes nodes (the largest GPU partition). Returns how many. */
+size_t workload_assign_gpus (ms_workload_t *wl, double share, int max_gpus,
+                             int max_nodes, uint64_t seed);
 
 void workload_free (ms_workload_t *wl);
 

@@ -394,9 +394,14 @@ START_TEST (test_reroute)
     ck_assert_int_ge (app, 0);
     memset (jobs, 0, sizeof (jobs));
     /* id, trace id, submit, nodes, runtime, limit, user, exe, app */
-    jobs[0] = (ms_wjob_t){ 1, 1, 0, 10, 2000, 100000, 1, -1, app };
-    jobs[1] = (ms_wjob_t){ 2, 2, 1, 10, 50000, 60000, 1, -1, app };
-    jobs[2] = (ms_wjob_t){ 3, 3, 2, 10, 100, 200, 1, -1, app };
+#define WJOB(i, sub, rt, lim)                                                 \
+    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = 10,          \
+                 .runtime = rt, .req_time = lim, .user = 1, .exe = -1,        \
+                 .app = app }
+    jobs[0] = WJOB (1, 0, 2000, 100000);
+    jobs[1] = WJOB (2, 1, 50000, 60000);
+    jobs[2] = WJOB (3, 2, 100, 200);
+#undef WJOB
     wl.jobs = jobs;
     wl.njobs = 3;
     wl.dropped = wl.clipped = 0;
@@ -447,11 +452,11 @@ START_TEST (test_metrics_definitions)
      * beta at 1.5 GHz, 200 W; not on its optimal partition. Job 3:
      * rejected. */
     r[0] = (ms_jobrec_t){ 0, 100, 1100,  2,    0, 0, 2700000, 300.0 * 2 * 1000,
-                          1, 1,   false, false };
+                          1, 1,   false, false, 0 };
     r[1] = (ms_jobrec_t){ 50,      50,        55, 1, 1,     0,
-                          1500000, 200.0 * 5, 1,  1, false, false };
+                          1500000, 200.0 * 5, 1,  1, false, false, 0 };
     r[2] = (ms_jobrec_t){ 60, 0, 0, 1, SIZE_MAX, SIZE_MAX,
-                          0,  0, 0, 0, false,    true };
+                          0,  0, 0, 0, false,    true, 0 };
     memset (&s, 0, sizeof (s));
     metrics_summarize (conf, r, 3, &s);
     ck_assert_uint_eq (s.done, 2);
