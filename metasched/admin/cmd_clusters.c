@@ -36,6 +36,11 @@ show_partition_conf (const ms_siteconf_t *conf, const ms_partconf_t *p)
             a->nominal_khz / 1e6, a->idle_power_w);
     if (p->power_cap_w > 0)
         printf (", cap %.0f W", p->power_cap_w);
+    if (p->gpus_per_node > 0)
+        printf (", %d GPU%s/node%s%s (idle %.0f W, busy %.0f W each)",
+                p->gpus_per_node, p->gpus_per_node == 1 ? "" : "s",
+                p->gpu_model[0] ? " " : "", p->gpu_model, p->gpu_idle_power_w,
+                p->gpu_busy_power_w);
     printf ("\n");
 }
 
