@@ -492,6 +492,12 @@ parse_one_job (struct fctx *f, json_t *o, ms_job_info_t *j)
     j->exit_code = fexit (f, o, "exit_code");
     fstr (f, o, "current_working_directory", j->cwd, sizeof (j->cwd));
     fstr (f, o, "standard_output", j->std_out, sizeof (j->std_out));
+    v = fint (f, o, "array_job_id", 0);
+    j->array_job_id = v > 0 ? (uint64_t)v : 0;
+    j->array_task_id = j->array_job_id ? fint (f, o, "array_task_id", -1) : -1;
+    if (j->array_task_id < 0 || j->array_task_id > JOBSPEC_ARRAY_MAX_INDEX)
+        j->array_task_id = -1;
+    fstr (f, o, "array_task_string", j->array_tasks, sizeof (j->array_tasks));
 }
 
 /* Does the answer say that no job changed since update_time? v0.0.38
@@ -1250,6 +1256,8 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
     json_t *flags = NULL, *shared = NULL, *bind = NULL;
     char b[320];
 
+    /* an array as the user gave it: every version takes sbatch's text */
+    jset_str (job, "array", sb->array);
     jset_str (job, "account", sb->account);
     jset_str (job, "qos", sb->qos);
     jset_str (job, "reservation", sb->reservation);
@@ -1437,16 +1445,25 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
             jset_str (job, "get_user_environment", sb->get_user_env);
     }
     if (sb->hint[0]) {
-        if (!typed)
+        /* what sbatch makes of a hint: the releases of data_parser have no
+         * field for the word, and v0.0.38 takes it as cpu_binding_hint but
+         * records nothing of it in the job (22.05: the job's threads per
+         * core stay unset), so the counts sbatch sets go along with it */
+        char h[sizeof (sb->hint)];
+        size_t i;
+        for (i = 0; sb->hint[i] && i + 1 < sizeof (h); i++)
+            h[i] = (char)tolower ((unsigned char)sb->hint[i]);
+        h[i] = '\0';
+        if (!typed) {
             jset_str (job, "cpu_binding_hint", sb->hint);
-        else {
-            /* what sbatch makes of a hint (the releases of data_parser have
-             * no field for the word) */
-            char h[sizeof (sb->hint)];
-            size_t i;
-            for (i = 0; sb->hint[i] && i + 1 < sizeof (h); i++)
-                h[i] = (char)tolower ((unsigned char)sb->hint[i]);
-            h[i] = '\0';
+            /* sbatch: nomultithread, compute_bound and memory_bound one
+             * thread a core, memory_bound one core a socket as well */
+            if (strstr (h, "nomultithread") || strstr (h, "compute_bound")
+                || strstr (h, "memory_bound"))
+                jset_int (job, "threads_per_core", 1);
+            if (strstr (h, "memory_bound"))
+                jset_int (job, "cores_per_socket", 1);
+        } else {
             if (strstr (h, "nomultithread")) {
                 jset_int (job, "threads_per_core", 1);
                 jset_int (job, "tasks_per_core", 1);

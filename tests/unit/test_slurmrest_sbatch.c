@@ -107,6 +107,9 @@ START_TEST (v38_text)
     ck_assert_str_eq (jstr (job, "comment"), "metasched:42 user words");
     ck_assert (json_is_true (json_object_get (job, "hold")));
     ck_assert_str_eq (jstr (job, "cpu_binding_hint"), "nomultithread");
+    /* 22.05 records nothing of the word: the count sbatch makes of it */
+    ck_assert_int_eq (json_integer_value (json_object_get (job, "threads_per_core")), 1);
+    ck_assert_ptr_null (json_object_get (job, "cores_per_socket"));
     ck_assert_str_eq (jstr (job, "nodelist"), "m1");
     ck_assert_str_eq (jstr (job, "exclude_nodes"), "m9");
     ck_assert_str_eq (jstr (job, "exclusive"), "user");
@@ -202,6 +205,46 @@ START_TEST (gpus_as_tres)
 }
 END_TEST
 
+/* v0.0.38 takes --hint's word but records nothing of it: the counts that
+ * sbatch makes of each word go with it (proc_args.c verify_hint) */
+START_TEST (v38_hint_counts)
+{
+    static const struct {
+        const char *hint;
+        int threads, cores; /* 0: not in the body */
+    } cases[] = {
+        { "nomultithread", 1, 0 },
+        { "compute_bound", 1, 0 },
+        { "memory_bound", 1, 1 },
+        { "multithread", 0, 0 },
+        { "Compute_Bound,nomultithread", 1, 0 },
+    };
+
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+        char text[128];
+        ms_jobspec_t s;
+        json_t *root, *job, *t, *c;
+
+        snprintf (text, sizeof (text), "#!/bin/sh\n#SBATCH --hint=%s\n",
+                  cases[i].hint);
+        parse (&s, text);
+        root = build ("v0.0.38", &s, NULL);
+        job = json_object_get (root, "job");
+        t = json_object_get (job, "threads_per_core");
+        c = json_object_get (job, "cores_per_socket");
+        ck_assert_str_eq (jstr (job, "cpu_binding_hint"), cases[i].hint);
+        ck_assert_msg (cases[i].threads ? json_integer_value (t) == cases[i].threads
+                                        : t == NULL,
+                       "%s: threads_per_core", cases[i].hint);
+        ck_assert_msg (cases[i].cores ? json_integer_value (c) == cases[i].cores
+                                      : c == NULL,
+                       "%s: cores_per_socket", cases[i].hint);
+        json_decref (root);
+        jobspec_free (&s);
+    }
+}
+END_TEST
+
 START_TEST (not_carried_named)
 {
     ms_jobspec_t s;
@@ -246,6 +289,7 @@ main (void)
     tcase_add_test (tc, v38_text);
     tcase_add_test (tc, typed_versions);
     tcase_add_test (tc, gpus_as_tres);
+    tcase_add_test (tc, v38_hint_counts);
     tcase_add_test (tc, not_carried_named);
     suite_add_tcase (su, tc);
     return test_run_suite (su);
