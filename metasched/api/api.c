@@ -330,6 +330,10 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
     if (apireq_parse (rq->body, rq->len, &lim, &r, field, sizeof (field), &e)
         < 0)
         return send_err (c, &e, field);
+    if (api->hooks.admit && api->hooks.admit (api->ctx, &r, who->uid, &e) < 0) {
+        apireq_free (&r);
+        return send_err (c, &e, NULL);
+    }
     if (db_acquire (api, &e) < 0) {
         apireq_free (&r);
         return send_err (c, &e, NULL);

@@ -278,6 +278,22 @@ print_candidates (const json_t *reply)
         printf ("%c %-12s %-12s %8s %12s %10s %12s %8s\n",
                 json_is_true (json_object_get (c, "chosen")) ? '*' : ' ', cl,
                 pa, fr, tm, kj, wt, sc);
+    }    /* the places the job may not go, each with its reason */
+    cands = json_object_get (reply, "excluded");
+    if (json_array_size (cands))
+        printf ("excluded:\n");
+    json_array_foreach (cands, i, c)
+    {
+        char cl[64], pa[64] = "";
+        const char *why = json_string_value (json_object_get (c, "reason"));
+        clifmt_text (json_object_get (c, "cluster"), cl, sizeof (cl));
+        if (json_is_string (json_object_get (c, "partition")))
+            clifmt_text (json_object_get (c, "partition"), pa, sizeof (pa));
+        /* the reason as the daemon wrote it, control characters shown */
+        printf ("  %s%s%s: ", cl, pa[0] ? "/" : "", pa);
+        for (const char *w = why ? why : "-"; *w; w++)
+            putchar ((unsigned char)*w < 0x20 || *w == 0x7f ? '?' : *w);
+        putchar ('\n');
     }
 }
 

@@ -2,7 +2,7 @@
  * doc/daemon.md): logging, daemon_new and daemon_free, the run loop
  * (leadership, LISTEN, the wait between cycles) and one cycle's steps in
  * order: settings, predictions, cluster readings, the view, reconcile,
- * follow, re-route, dispatch, refit. The steps live in files named for
+ * follow, re-route, dependencies, dispatch, refit. The steps live in files named for
  * them (README); daemon_int.h holds the state they share.
  */
 #define _GNU_SOURCE
@@ -132,6 +132,8 @@ cycle (ms_daemon_t *d)
         rc = daemon_reroute (d, live, nlive);
     free (tags);
     free (live);
+    if (rc == 0)
+        rc = daemon_dependencies (d);
     if (rc == 0)
         rc = dispatch_queued (d);
     /* the setting, where an admin set one, else the configuration's
@@ -383,6 +385,8 @@ daemon_free (ms_daemon_t *d)
         free (d->cl[i].boost);
         free (d->cl[i].parts);
         free (d->cl[i].jobs);
+        ms_accounting_free (&d->cl[i].acct);
+        ms_accounting_free (&d->cl[i].st_acct);
     }
     free (d->cl);
     db_close (d->lockdb);

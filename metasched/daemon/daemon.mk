@@ -14,6 +14,7 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/decide.c metasched/daemon/dispatch.c \
 	metasched/daemon/submit.c metasched/daemon/boost.c \
 	metasched/daemon/reconcile.c metasched/daemon/hooks.c \
+	metasched/daemon/depend.c \
 	db/queue.c db/queue.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
@@ -37,12 +38,13 @@ TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.s
 	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh \
 	tests/integration/test_siblings.sh tests/integration/test_daemon_down.sh \
 	tests/integration/test_daemon_pg.sh tests/integration/test_daemon_learn.sh \
-	tests/integration/test_daemon_boost.sh
+	tests/integration/test_daemon_boost.sh tests/integration/test_placement.sh
 EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
 	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
 	tests/integration/test_daemon_ha.sh tests/integration/test_siblings.sh \
 	tests/integration/test_daemon_down.sh tests/integration/test_daemon_pg.sh \
-	tests/integration/test_daemon_learn.sh tests/integration/test_daemon_boost.sh
+	tests/integration/test_daemon_learn.sh tests/integration/test_daemon_boost.sh \
+	tests/integration/test_placement.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide

@@ -27,8 +27,10 @@
 #include "db/db.h"
 #include "db/queue.h"
 #include "metasched/api/settings.h"
+#include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 #include "metasched/core/candidates.h"
+#include "metasched/core/placement.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
 #include "metasched/daemon/daemon.h"
@@ -81,7 +83,19 @@ typedef struct {
     char last_error[256];
     char api_version[16]; /* slurmrestd's OpenAPI version spoken, under mu */
     char st_api[16];      /* the version of the refresher's reading, rmu */
+    /* the cluster's accounting (associations, QOS), read every
+     * ACCT_REFRESH_S: acct under mu, the refresher's reading under rmu */
+    ms_accounting_t acct;
+    bool acct_read;       /* read once at least */
+    char acct_error[256]; /* of the latest reading that failed */
+    ms_accounting_t st_acct;
+    bool st_acct_new;
+    ms_error_t st_acct_err;
+    bool st_acct_failed;
+    double st_acct_at; /* mono () of the latest reading (its reader's) */
 } cluster_t;
+
+#define ACCT_REFRESH_S 30.0
 
 struct ms_daemon {
     const ms_dconf_t *dc;
@@ -143,6 +157,11 @@ typedef struct {
     double base_s;
     int nodes;
     long pinned; /* partition index or -1 */
+    uint32_t ntasks;      /* an array's tasks (0 or 1: one job) */
+    uint32_t max_running; /* its %N: at most N tasks at once; 0: any */
+    const unsigned char *allowed; /* per partition: may it run there
+                                     (placement.h); NULL: everywhere */
+    int gpus; /* GPUs per node (candidates_gpus); 0: a CPU job */
 } jobkey_t;
 
 /* One job of a dispatch batch: what was decided, then what each submit
@@ -156,7 +175,10 @@ typedef struct {
     ms_choice_t choices[MS_MAX_CHOICES];
     uint32_t limit; /* the first choice's scaled limit */
     bool opt;       /* the first choice is the job's optimal partition */
+    double waves[MS_MAX_CHOICES]; /* an array's waves of tasks on each
+                                     choice; 1 for a job */
     bool fits_nowhere;
+    char *why;      /* fits nowhere by the rules: every reason, malloc'd */
     bool committed; /* dispatching, with its decision, on disk */
     char *cands; /* decisions.candidates, JSON text */
     double score;
@@ -235,6 +257,37 @@ void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                        const ms_decision_t *dec, double *chosen_score);
 uint32_t scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s);
+/* An array (k->ntasks > 1) on partition part: the tasks that run at once
+ * (*concp, may be NULL: its %N limit, the partition's nodes) and in how
+ * many waves they run (1 for a job). */
+double array_waves (const ms_daemon_t *d, const jobkey_t *k, size_t part,
+                    int *concp);
+/* The array's size into its candidates: runtime times waves, energy times
+ * tasks, the wait of as many nodes as its tasks take at once. */
+void array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs);
+/* Where the job of spec (its user, nodes, limit, paths) may run: allowed[p]
+ * for each configured partition, and in *excluded (when not NULL) a new
+ * JSON array of {cluster, partition, reason} for each place it may not
+ * go. Returns how many partitions it may run on. Caller holds d->mu. */
+size_t job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                      const char *user, int nodes, uint32_t limit_min,
+                      const char *cwd, const char *out, const char *err,
+                      const char *in, int tasks, int tasks_per_node,
+                      int cpus_per_task, unsigned char *allowed,
+                      json_t **excluded);
+/* The same from a job's stored options (jobs.options). */
+/* The GPUs per node of a job's stored options on `nodes` nodes (0: none;
+ * jobspec_gpus_per_node). */
+int job_gpus_opts (json_t *opts, int nodes);
+/* A job asking for more GPUs per node (of type `type`, "" any) than any
+ * partition offers: -1 with errp (HTTP 400) naming the largest offer. */
+int job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
+                    ms_error_t *errp);
+size_t job_placement_opts (const ms_daemon_t *d, json_t *opts,
+                           const char *user, int nodes, uint32_t limit_min,
+                           unsigned char *allowed, json_t **excluded);
+/* The reasons of an excluded array as one line ("a: r1; b/p: r2"). */
+char *placement_reasons_text (json_t *excluded);
 
 /* submit.c */
 const char *daemon_jstr (json_t *o, const char *key);
@@ -250,6 +303,9 @@ void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
 int cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
                     const char *why, ms_error_t *errp);
 int dispatch_queued (ms_daemon_t *d);
+
+/* depend.c */
+int daemon_dependencies (ms_daemon_t *d);
 
 /* reconcile.c */
 tagged_t *collect_tags (ms_daemon_t *d, size_t *np);

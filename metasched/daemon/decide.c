@@ -6,6 +6,10 @@
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <grp.h>
+#include <pwd.h>
+
+#include "metasched/common/jobspec_json.h"
 #include "metasched/daemon/daemon_int.h"
 
 /* ---- deciding ---- */
@@ -39,6 +43,10 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
         return -1;
     k->base_s = limit_min > 0 ? limit_min * 60.0 : best;
     k->pinned = -1;
+    k->ntasks = 0;
+    k->max_running = 0;
+    k->allowed = NULL;
+    k->gpus = 0;
     if (pinned && *pinned) {
         char c[130], *slash;
         ms_strlcpy (c, pinned, sizeof (c));
@@ -69,10 +77,342 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
             continue;
         if (k->pinned >= 0 && (long)cs->c[i].part != k->pinned)
             continue;
+        if (k->allowed && !k->allowed[cs->c[i].part])
+            continue;
         cs->c[n++] = cs->c[i];
     }
     cs->n = n;
+    /* GPU jobs only where GPUs are, with their busy power */
+    candidates_gpus (d->site, k->nodes, k->gpus, cs);
+    array_scale (d, k, cs);
     policy_decide (&d->pol, d->site, cs, d->view, dec);
+}
+
+/* ---- arrays: one meta job, one Slurm array ---- */
+
+double
+array_waves (const ms_daemon_t *d, const jobkey_t *k, size_t part, int *concp)
+{
+    uint32_t conc, per;
+
+    if (concp)
+        *concp = 1;
+    if (k->ntasks <= 1)
+        return 1;
+    per = (uint32_t)(d->site->parts[part].nodes / (k->nodes > 0 ? k->nodes : 1));
+    conc = k->ntasks;
+    if (k->max_running && k->max_running < conc)
+        conc = k->max_running;
+    if (per < conc)
+        conc = per > 0 ? per : 1;
+    if (concp)
+        *concp = (int)conc;
+    return ceil ((double)k->ntasks / conc);
+}
+
+/* The policy weighs the whole array: its energy (every task), its width
+ * (nodes x the tasks that run at once: the policy reads it as energy over
+ * power x time) and its makespan (waves of tasks). */
+void
+array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs)
+{
+    if (k->ntasks <= 1)
+        return;
+    for (size_t i = 0; i < cs->n; i++) {
+        ms_cand_t *c = &cs->c[i];
+        int conc;
+        double waves = array_waves (d, k, c->part, &conc);
+        c->t *= waves;
+        c->t_hi *= waves;
+        c->e *= k->ntasks;
+        c->e_hi *= k->ntasks;
+        if (d->view)
+            c->w = view_predicted_wait (d->view, c->part, k->nodes * conc,
+                                        wall ());
+    }
+}
+
+/* ---- where a job may run (placement.h) ---- */
+
+#define MAX_GROUPS 64
+
+/* The names of user's groups (this host's account database, as Slurm's
+ * AllowGroups reads it on the controller). */
+static size_t
+user_groups (const char *user, char names[][64], const char **ptrs)
+{
+    struct passwd pw, *pp = NULL;
+    char buf[4096];
+    gid_t gids[MAX_GROUPS];
+    int ng = MAX_GROUPS;
+    size_t n = 0;
+
+    if (!user || getpwnam_r (user, &pw, buf, sizeof (buf), &pp) != 0 || !pp)
+        return 0;
+    if (getgrouplist (user, pp->pw_gid, gids, &ng) < 0)
+        ng = MAX_GROUPS;
+    for (int i = 0; i < ng && n < MAX_GROUPS; i++) {
+        struct group gr, *gp = NULL;
+        char gbuf[8192];
+        if (getgrgid_r (gids[i], &gr, gbuf, sizeof (gbuf), &gp) == 0 && gp) {
+            ms_strlcpy (names[n], gp->gr_name, 64);
+            ptrs[n] = names[n];
+            n++;
+        }
+    }
+    return n;
+}
+
+static void
+exclude (json_t *ex, const char *cluster, const char *part, const char *why)
+{
+    if (ex)
+        json_array_append_new (
+            ex, json_pack ("{s:s, s:s?, s:s}", "cluster", cluster, "partition",
+                           part, "reason", why));
+}
+
+/* Does partition pc offer `gpus` GPUs per node of type `type` ("": any)?
+ * why (may be NULL) says why not. */
+static bool
+gpus_fit (const ms_partconf_t *pc, int gpus, const char *type, char *why,
+          size_t size)
+{
+    if (gpus <= 0)
+        return true;
+    if (pc->gpus_per_node < gpus) {
+        if (why && pc->gpus_per_node == 0)
+            snprintf (why, size, "asks for %d GPU%s per node; it has none",
+                      gpus, gpus == 1 ? "" : "s");
+        else if (why)
+            snprintf (why, size, "asks for %d GPUs per node; it has %d", gpus,
+                      pc->gpus_per_node);
+        return false;
+    }
+    if (type[0] && strcmp (type, pc->gpu_model)) {
+        if (why)
+            snprintf (why, size, "asks for GPUs of type %s; its GPUs are %s%s",
+                      type, pc->gpu_model[0] ? "" : "of no declared model",
+                      pc->gpu_model);
+        return false;
+    }
+    return true;
+}
+
+/* GPU jobs only on partitions with enough GPUs (clusters.conf). */
+static void
+gpus_place (const ms_daemon_t *d, const ms_jobspec_t *spec, int nodes,
+            unsigned char *allowed, json_t *ex)
+{
+    const char *type;
+    int gpus = jobspec_gpus_per_node (spec, nodes, &type);
+    char why[160];
+
+    if (gpus <= 0)
+        return;
+    for (size_t p = 0; p < d->site->nparts; p++) {
+        const ms_partconf_t *pc = &d->site->parts[p];
+        if (gpus_fit (pc, gpus, type, why, sizeof (why)))
+            continue;
+        allowed[p] = 0;
+        exclude (ex, d->cl[pc->cluster].conf->name, pc->name, why);
+    }
+}
+
+int
+job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
+                ms_error_t *errp)
+{
+    int best = 0;
+    char where[512] = "";
+    size_t len = 0;
+
+    if (gpus <= 0)
+        return 0;
+    for (size_t p = 0; p < d->site->nparts; p++) {
+        const ms_partconf_t *pc = &d->site->parts[p];
+        if (gpus_fit (pc, gpus, type, NULL, 0))
+            return 0;
+        if (type[0] && strcmp (type, pc->gpu_model))
+            continue;
+        if (pc->gpus_per_node > best) {
+            best = pc->gpus_per_node;
+            len = 0;
+            where[0] = '\0';
+        }
+        if (pc->gpus_per_node == best && best > 0 && len < sizeof (where)) {
+            int w = snprintf (where + len, sizeof (where) - len, "%s%s/%s",
+                              len ? ", " : "",
+                              d->cl[pc->cluster].conf->name, pc->name);
+            len += w > 0 ? (size_t)w : 0;
+        }
+    }
+    if (best == 0)
+        ms_err (errp, MS_ERR_INPUT,
+                "the job asks for %d GPU%s per node%s%s; no partition offers "
+                "%sGPUs",
+                gpus, gpus == 1 ? "" : "s", type[0] ? " of type " : "", type,
+                type[0] ? "such " : "");
+    else
+        ms_err (errp, MS_ERR_INPUT,
+                "the job asks for %d GPUs per node%s%s; the most a partition "
+                "offers is %d (%s)",
+                gpus, type[0] ? " of type " : "", type, best, where);
+    errp->http_status = 400;
+    return -1;
+}
+
+int
+job_gpus_opts (json_t *opts, int nodes)
+{
+    ms_jobspec_t spec;
+    ms_error_t e;
+    int g;
+
+    jobspec_init (&spec);
+    (void)jobspec_json_read (&spec, opts, &e);
+    g = jobspec_gpus_per_node (&spec, nodes, NULL);
+    jobspec_free (&spec);
+    return g;
+}
+
+size_t
+job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
+               const char *user, int nodes, uint32_t limit_min,
+               const char *cwd, const char *out, const char *err,
+               const char *in, int tasks, int tasks_per_node,
+               int cpus_per_task, unsigned char *allowed, json_t **excluded)
+{
+    static char gnames[MAX_GROUPS][64]; /* under d->mu */
+    const char *groups[MAX_GROUPS];
+    ms_place_req_t r;
+    json_t *ex = excluded ? json_array () : NULL;
+    size_t nok = 0;
+    int per_node;
+
+    memset (&r, 0, sizeof (r));
+    r.user = user;
+    r.ngroups = user_groups (user, gnames, groups);
+    r.groups = groups;
+    r.nodes = nodes > 0 ? nodes : 1;
+    r.time_limit_min = limit_min;
+    cpus_per_task = cpus_per_task > 0 ? cpus_per_task : 1;
+    if (tasks > 0)
+        r.cpus = tasks * cpus_per_task;
+    else
+        r.cpus = r.nodes * (tasks_per_node > 0 ? tasks_per_node : 1)
+                 * cpus_per_task;
+    per_node = tasks_per_node > 0 ? tasks_per_node
+               : tasks > 0        ? (tasks + r.nodes - 1) / r.nodes
+                                  : 1;
+    r.cpus_per_node = per_node * cpus_per_task;
+    r.cwd = cwd;
+    r.paths[0] = out;
+    r.paths[1] = err;
+    r.paths[2] = in;
+    if (spec) {
+        r.account = spec->account;
+        r.qos = spec->qos;
+        r.mem_per_node_mb = spec->mem_per_node_mb;
+        r.mem_per_cpu_mb = spec->mem_per_cpu_mb;
+        r.constraint = spec->constraint;
+    }
+    for (size_t p = 0; p < d->site->nparts; p++)
+        allowed[p] = 1;
+    if (spec)
+        gpus_place (d, spec, r.nodes, allowed, ex);
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        const char *cname = c->conf->name;
+        ms_place_acct_t pa;
+        char why[512];
+        bool cl_ok = placement_check_cluster (
+            c->conf, c->acct_read ? &c->acct : NULL, &r, &pa, why,
+            sizeof (why));
+        if (!cl_ok)
+            exclude (ex, cname, NULL, why);
+        for (size_t p = 0; p < d->site->nparts; p++) {
+            const ms_partconf_t *pc = &d->site->parts[p];
+            const ms_partition_state_t *st = NULL;
+            if (pc->cluster != i)
+                continue;
+            if (!cl_ok) {
+                allowed[p] = 0;
+                continue;
+            }
+            for (size_t k = 0; k < c->nparts; k++)
+                if (!strcmp (c->parts[k].name, pc->name))
+                    st = &c->parts[k];
+            if (!st)
+                continue; /* not read yet: what the cluster says is unknown */
+            if (!placement_check_partition (st, &r, c->acct_read
+                                                        && c->acct.enabled
+                                                        ? &pa
+                                                        : NULL,
+                                            why, sizeof (why))) {
+                allowed[p] = 0;
+                exclude (ex, cname, pc->name, why);
+            }
+        }
+    }
+    for (size_t p = 0; p < d->site->nparts; p++)
+        nok += allowed[p] != 0;
+    if (excluded)
+        *excluded = ex;
+    return nok;
+}
+
+static int
+opt_int (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_integer (v) ? (int)json_integer_value (v) : 0;
+}
+
+size_t
+job_placement_opts (const ms_daemon_t *d, json_t *opts, const char *user,
+                    int nodes, uint32_t limit_min, unsigned char *allowed,
+                    json_t **excluded)
+{
+    ms_jobspec_t spec;
+    ms_error_t e;
+    size_t n;
+
+    jobspec_init (&spec);
+    /* stored options were checked when they came in: a field that does not
+     * read now is left at its default */
+    (void)jobspec_json_read (&spec, opts, &e);
+    n = job_placement (d, &spec, user, nodes, limit_min,
+                       daemon_jstr (opts, "cwd"), daemon_jstr (opts, "stdout"),
+                       daemon_jstr (opts, "stderr"),
+                       daemon_jstr (opts, "stdin"), opt_int (opts, "tasks"),
+                       opt_int (opts, "tasks_per_node"),
+                       opt_int (opts, "cpus_per_task"), allowed, excluded);
+    jobspec_free (&spec);
+    return n;
+}
+
+char *
+placement_reasons_text (json_t *excluded)
+{
+    size_t len = 0, cap = 256, i;
+    char *buf = ms_xmalloc (cap);
+    json_t *e;
+
+    buf[0] = '\0';
+    json_array_foreach (excluded, i, e)
+    {
+        const char *c = json_string_value (json_object_get (e, "cluster"));
+        const char *p = json_string_value (json_object_get (e, "partition"));
+        const char *w = json_string_value (json_object_get (e, "reason"));
+        size_t need = strlen (c ? c : "") + strlen (p ? p : "")
+                      + strlen (w ? w : "") + 8;
+        daemon_reserve (&buf, len, &cap, need);
+        len += (size_t)snprintf (buf + len, cap - len, "%s%s%s%s: %s",
+                                 i ? "; " : "", c ? c : "", p ? "/" : "",
+                                 p ? p : "", w ? w : "");
+    }
+    return buf;
 }
 
 /* Every candidate with its score, for the decisions row and what-if. */

@@ -33,17 +33,43 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
     size_t want = siblings ? (size_t)d->set.siblings : 1;
     double t0 = mono ();
 
+    unsigned char *allowed = ms_xcalloc (d->site->nparts + 1, 1);
+
     pthread_mutex_lock (&d->mu);
     for (size_t i = 0; i < n; i++) {
         djob_t *x = &b[i];
         jobkey_t k;
         ms_decision_t dec;
+        json_t *ex = NULL;
 
         if (job_key (d, x->j.app, x->j.nodes, x->j.time_limit_min,
                      daemon_jstr (x->opts, "partition"), &k)
             < 0) {
             x->fits_nowhere = true;
             continue;
+        }
+        /* the rules of the site and the clusters (placement.h) */
+        if (job_placement_opts (d, x->opts, x->j.owner, x->j.nodes,
+                                x->j.time_limit_min, allowed, &ex)
+            == 0) {
+            x->why = placement_reasons_text (ex);
+            json_decref (ex);
+            x->fits_nowhere = true;
+            continue;
+        }
+        json_decref (ex);
+        k.allowed = allowed;
+        k.gpus = job_gpus_opts (x->opts, k.nodes);
+        {
+            /* an array is decided as a whole (array_scale) */
+            json_t *a = json_object_get (x->opts, "array_spec");
+            json_t *nt = json_object_get (a, "tasks");
+            json_t *mr = json_object_get (a, "max_running");
+            k.ntasks = json_is_integer (nt) ? (uint32_t)json_integer_value (nt)
+                                            : 0;
+            k.max_running = json_is_integer (mr)
+                                ? (uint32_t)json_integer_value (mr)
+                                : 0;
         }
         daemon_decide (d, &k, true, &dec);
         if (dec.n == 0) {
@@ -64,36 +90,49 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         x->opt = policy_optimal_partition (&d->cs, d->site->nparts)
                  == x->chosen[0].part;
         x->cands = candidates_json (d, &d->cs, &dec, &x->score);
-        x->limit = scaled_limit (x->j.time_limit_min, &x->chosen[0], k.base_s);
-        for (size_t c = 0; c < x->nch; c++)
-            view_pending_add (d->view, x->chosen[c].part, k.nodes,
+        for (size_t c = 0; c < x->nch; c++) {
+            int conc;
+            x->waves[c] = array_waves (d, &k, x->chosen[c].part, &conc);
+            view_pending_add (d->view, x->chosen[c].part, k.nodes * conc,
                               x->chosen[c].t);
+        }
+        /* the limit is each task's */
+        x->limit = scaled_limit (x->j.time_limit_min, &x->chosen[0],
+                                 k.base_s * x->waves[0]);
     }
     d->decisions += n;
     d->decide_s += mono () - t0;
     pthread_mutex_unlock (&d->mu);
+    free (allowed);
 }
 
 /* A job that no configured partition can run: cancelled with the reason
  * rather than kept for ever. */
 static int
-cancel_unfit (ms_daemon_t *d, int64_t id)
+cancel_unfit (ms_daemon_t *d, int64_t id, const char *why)
 {
     ms_error_t e;
     bool ok;
+    char *reason = NULL;
 
+    if (why && *why
+        && asprintf (&reason, "no partition may run this job: %s", why) < 0)
+        reason = NULL;
     if (queue_claim (d->db, id, &ok, &e) < 0
         || (ok
             && queue_cancel (d->db, id, "deciding",
-                             "no configured partition can run this job "
-                             "(nodes, partition or app)",
+                             reason ? reason
+                                    : "no configured partition can run this "
+                                      "job (nodes, partition or app)",
                              &ok, &e)
                    < 0)) {
         daemon_log (LOG_ERR, "job %" PRId64 ": %s", id, e.text);
+        free (reason);
         return -1;
     }
-    daemon_log (LOG_NOTICE, "job %" PRId64 ": fits on no partition; cancelled",
-                id);
+    daemon_log (LOG_NOTICE, "job %" PRId64 ": fits on no partition; cancelled%s%s",
+                id, reason ? ": " : "", reason ? reason : "");
+    free (reason);
     return 0;
 }
 
@@ -405,7 +444,7 @@ batch_prepare (ms_daemon_t *d, queue_job_t *jobs, size_t n, dbatch_t *x)
     decide_batch (d, x->b, n);
     for (size_t i = 0; i < n && rc == 0; i++)
         if (x->b[i].fits_nowhere)
-            rc = cancel_unfit (d, x->b[i].j.id);
+            rc = cancel_unfit (d, x->b[i].j.id, x->b[i].why);
     if (rc < 0)
         return -1;
     /* the leader may have changed while we decided (asked at most every
@@ -441,6 +480,7 @@ batch_finish (ms_daemon_t *d, dbatch_t *x)
     pthread_mutex_unlock (&d->mu);
     for (size_t i = 0; i < x->n; i++) {
         free (x->b[i].cands);
+        free (x->b[i].why);
         json_decref (x->b[i].opts);
         queue_job_free (&x->b[i].j);
     }

@@ -5,9 +5,74 @@
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <pwd.h>
+
 #include "metasched/daemon/daemon_int.h"
 
 /* ---- the API's hooks (called from the API thread) ---- */
+
+/* The user name of uid ("" if none). */
+static void
+uid_name (uid_t uid, char *buf, size_t size)
+{
+    struct passwd pw, *pp = NULL;
+    char tmp[4096];
+    buf[0] = '\0';
+    if (getpwuid_r (uid, &pw, tmp, sizeof (tmp), &pp) == 0 && pp)
+        ms_strlcpy (buf, pp->pw_name, size);
+}
+
+/* Where req may run (placement.h): allowed[] and the excluded places; 0
+ * where it may run nowhere, with errp (HTTP 409) listing every reason.
+ * Caller holds d->mu. */
+static int
+placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
+                  unsigned char *allowed, json_t **excluded, ms_error_t *errp)
+{
+    char user[64];
+    size_t n;
+
+    uid_name (uid, user, sizeof (user));
+    n = job_placement (d, &req->sb, user, req->nodes, req->time_limit_min,
+                       req->cwd, req->std_out, req->std_err, req->std_in,
+                       req->tasks, req->tasks_per_node, req->cpus_per_task,
+                       allowed, excluded);
+    if (n == 0) {
+        char *why = placement_reasons_text (*excluded);
+        ms_err (errp, MS_ERR_INPUT, "no partition may run this job: %s", why);
+        errp->http_status = 409;
+        free (why);
+        return -1;
+    }
+    return 0;
+}
+
+/* A submission that may run nowhere is refused with every reason. A
+ * daemon without the clusters' picture yet (standby, starting) takes it:
+ * the dispatch checks again. */
+static int
+hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    unsigned char *allowed;
+    json_t *ex = NULL;
+    const char *gtype;
+    int rc = 0, gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
+
+    /* more GPUs than any partition has: refused whatever the clusters say
+     * (clusters.conf alone decides) */
+    if (job_gpus_check (d, gpus, gtype, errp) < 0)
+        return -1;
+    pthread_mutex_lock (&d->mu);
+    if (d->tab && d->view) {
+        allowed = ms_xcalloc (d->site->nparts + 1, 1);
+        rc = placement_of_req (d, req, uid, allowed, &ex, errp);
+        free (allowed);
+        json_decref (ex);
+    }
+    pthread_mutex_unlock (&d->mu);
+    return rc;
+}
 
 static int
 hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
@@ -16,9 +81,14 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     ms_daemon_t *d = ctx;
     jobkey_t k;
     ms_decision_t dec;
-    json_t *o, *cands;
+    json_t *o, *cands, *ex = NULL;
+    unsigned char *allowed;
+    const char *gtype;
+    int gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
 
-    (void)uid;
+    if (job_gpus_check (d, gpus, gtype, errp) < 0)
+        return -1;
+
     pthread_mutex_lock (&d->mu);
     if (!d->tab || !d->view) {
         pthread_mutex_unlock (&d->mu);
@@ -38,6 +108,15 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         errp->http_status = 400;
         return -1;
     }
+    allowed = ms_xcalloc (d->site->nparts + 1, 1);
+    if (placement_of_req (d, req, uid, allowed, &ex, errp) < 0) {
+        pthread_mutex_unlock (&d->mu);
+        free (allowed);
+        json_decref (ex);
+        return -1;
+    }
+    k.allowed = allowed;
+    k.gpus = jobspec_gpus_per_node (&req->sb, k.nodes, NULL);
     /* a private candidate list: the cycle's is d->cs */
     {
         ms_cands_t save = d->cs;
@@ -48,14 +127,17 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         text = candidates_json (d, &d->cs, &dec, NULL);
         cands = json_loads (text, 0, NULL);
         free (text);
-        o = cands ? json_pack ("{s:s, s:s, s:o}", "policy", d->pol.label,
+        o = cands ? json_pack ("{s:s, s:s, s:o, s:o}", "policy", d->pol.label,
                                "app", req->app[0] ? req->app : UNKNOWN_APP,
-                               "candidates", cands)
+                               "candidates", cands, "excluded", ex)
                   : NULL;
+        if (!cands)
+            json_decref (ex);
         candidates_free (&d->cs);
         d->cs = save;
     }
     pthread_mutex_unlock (&d->mu);
+    free (allowed);
     if (!o) {
         ms_err (errp, MS_ERR_SYSTEM, "could not encode the candidates");
         errp->http_status = 500;
@@ -63,6 +145,25 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     }
     *out = o;
     return 0;
+}
+
+/* A partition's limits as the cluster reports them (and clusters.conf
+ * overrides), for GET /v1/clusters. */
+static json_t *
+limits_json (const ms_partition_state_t *p)
+{
+    json_t *fs = json_array ();
+    for (size_t i = 0; i < p->nfeatsets; i++)
+        json_array_append_new (fs, json_pack ("{s:s, s:i}", "features",
+                                              p->featsets[i].features, "nodes",
+                                              p->featsets[i].nodes));
+    return json_pack (
+        "{s:I, s:i, s:i, s:I, s:o, s:s, s:s, s:s, s:s, s:s}", "max_time_min",
+        (json_int_t)p->max_time_min, "max_nodes", p->max_nodes, "min_nodes",
+        p->min_nodes, "mem_per_node_mb", (json_int_t)p->mem_per_node_mb,
+        "node_features", fs, "allow_accounts", p->allow_accounts,
+        "deny_accounts", p->deny_accounts, "allow_groups", p->allow_groups,
+        "allow_qos", p->allow_qos, "deny_qos", p->deny_qos);
 }
 
 static int
@@ -85,6 +186,12 @@ hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
                             "architecture", d->site->archs[pc->arch].name,
                             "nodes", pc->nodes, "nominal_khz",
                             (json_int_t)d->site->archs[pc->arch].nominal_khz);
+            if (pc->gpus_per_node > 0) {
+                json_object_set_new (po, "gpus_per_node",
+                                     json_integer (pc->gpus_per_node));
+                json_object_set_new (po, "gpu_model",
+                                     json_string (pc->gpu_model));
+            }
             for (size_t k = 0; k < c->nparts; k++)
                 if (!strcmp (c->parts[k].name, pc->name)) {
                     json_object_set_new (po, "up",
@@ -97,15 +204,31 @@ hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
                     json_object_set_new (
                         po, "running_jobs",
                         json_integer (c->parts[k].running_jobs));
+                    json_object_set_new (po, "limits",
+                                         limits_json (&c->parts[k]));
+                    json_object_set_new (po, "gpus_total",
+                                         json_integer (c->parts[k].gpus_total));
+                    json_object_set_new (po, "gpus_idle",
+                                         json_integer (c->parts[k].gpus_idle));
                 }
             json_array_append_new (parts, po);
         }
+        json_t *fs = json_array ();
+        for (size_t f = 0; f < c->conf->nfilesystems; f++)
+            json_array_append_new (fs, json_string (c->conf->filesystems[f]));
         json_array_append_new (
-            a, json_pack ("{s:s, s:b, s:s, s:s, s:s, s:o}", "name",
+            a, json_pack ("{s:s, s:b, s:s, s:s, s:s, s:o, s:o, s:o}", "name",
                           c->conf->name, "reachable", c->up, "api_version",
                           c->api_version, "api_version_source",
                           c->conf->api_version[0] ? "pinned" : "negotiated",
-                          "last_error", c->last_error, "partitions", parts));
+                          "last_error", c->last_error, "partitions", parts,
+                          "filesystems", fs, "accounting",
+                          json_pack ("{s:b, s:b, s:i, s:i, s:s}", "read",
+                                     c->acct_read, "enabled",
+                                     c->acct_read && c->acct.enabled,
+                                     "associations", (int)c->acct.nassocs,
+                                     "qos", (int)c->acct.nqos, "last_error",
+                                     c->acct_error)));
     }
     pthread_mutex_unlock (&d->mu);
     *out = json_pack ("{s:o, s:b}", "clusters", a, "leader", d->leader);
@@ -215,6 +338,7 @@ hook_kick (void *ctx)
 
 static const ms_api_hooks_t hooks = {
     .whatif = hook_whatif,
+    .admit = hook_admit,
     .clusters = hook_clusters,
     .metrics = hook_metrics,
     .kick = hook_kick,

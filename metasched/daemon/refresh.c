@@ -79,6 +79,13 @@ cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
         daemon_log (LOG_NOTICE, "cluster %s: slurmrestd now speaks OpenAPI %s "
                     "(was %s)", c->conf->name, api,
                     c->api_version[0] ? c->api_version : "none");
+    /* the limits clusters.conf sets over what the cluster reports */
+    for (size_t k = 0; k < np; k++) {
+        const ms_partconf_t *pc
+            = clusterconf_partition (d->site, c->conf->name, parts[k].name);
+        if (pc)
+            ms_partition_apply_conf (&parts[k], &pc->limits, pc->nodes);
+    }
     pthread_mutex_lock (&d->mu);
     if (api[0])
         ms_strlcpy (c->api_version, api, sizeof (c->api_version));
@@ -92,6 +99,34 @@ cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
     c->fresh = fresh;
     c->backoff = 0;
     c->last_error[0] = '\0';
+    pthread_mutex_unlock (&d->mu);
+}
+
+/* Install a reading of c's accounting (taken over), or note its failure:
+ * the last good reading stays. */
+static void
+acct_take (ms_daemon_t *d, cluster_t *c, ms_accounting_t *a, bool failed,
+           const ms_error_t *e)
+{
+    pthread_mutex_lock (&d->mu);
+    if (failed) {
+        if (strcmp (c->acct_error, e->text))
+            daemon_log (LOG_WARNING, "cluster %s: accounting not read: %s",
+                        c->conf->name, e->text);
+        ms_strlcpy (c->acct_error, e->text, sizeof (c->acct_error));
+    } else {
+        if (!c->acct_read || c->acct.enabled != a->enabled)
+            daemon_log (LOG_NOTICE,
+                        "cluster %s: %s", c->conf->name,
+                        a->enabled ? "accounting (slurmdbd): associations and "
+                                     "QOS are checked"
+                                   : "no accounting (slurmdbd) to check");
+        ms_accounting_free (&c->acct);
+        c->acct = *a;
+        memset (a, 0, sizeof (*a));
+        c->acct_read = true;
+        c->acct_error[0] = '\0';
+    }
     pthread_mutex_unlock (&d->mu);
 }
 
@@ -122,6 +157,14 @@ refresh_clusters (ms_daemon_t *d)
         qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
         apply_boosts (d, c, c->b, jobs, nj);
         cluster_take (d, c, parts, np, jobs, nj, true, slurmrest_version (c->b));
+        if (c->conf->accounting
+            && (!c->acct_read || now - c->st_acct_at >= ACCT_REFRESH_S)) {
+            ms_accounting_t a;
+            bool failed = backend_accounting (c->b, &a, &e) < 0;
+            c->st_acct_at = now;
+            acct_take (d, c, &a, failed, &e);
+            ms_accounting_free (&a);
+        }
     }
 }
 
@@ -176,7 +219,27 @@ refresher_main (void *arg)
                 back[i] = retry[i] = 0;
                 apply_boosts (d, c, c->rb, jobs, nj);
             }
+            /* the accounting, every ACCT_REFRESH_S */
+            ms_accounting_t acct;
+            ms_error_t ae;
+            bool acct_new = false, acct_failed = false;
+            memset (&acct, 0, sizeof (acct));
+            if (!failed && c->conf->accounting
+                && (c->st_acct_at == 0
+                    || mono () - c->st_acct_at >= ACCT_REFRESH_S)) {
+                acct_failed = backend_accounting (c->rb, &acct, &ae) < 0;
+                acct_new = true;
+                c->st_acct_at = mono ();
+            }
             pthread_mutex_lock (&d->rmu);
+            if (acct_new) {
+                ms_accounting_free (&c->st_acct);
+                c->st_acct = acct;
+                c->st_acct_failed = acct_failed;
+                if (acct_failed)
+                    c->st_acct_err = ae;
+                c->st_acct_new = true;
+            }
             free (c->st_parts);
             free (c->st_jobs);
             c->st_parts = parts;
@@ -244,7 +307,16 @@ take_readings (ms_daemon_t *d)
         c->st_parts = NULL;
         c->st_jobs = NULL;
         c->st_new = false;
+        ms_accounting_t acct = c->st_acct;
+        bool acct_new = c->st_acct_new, acct_failed = c->st_acct_failed;
+        ms_error_t acct_err = c->st_acct_err;
+        memset (&c->st_acct, 0, sizeof (c->st_acct));
+        c->st_acct_new = false;
         pthread_mutex_unlock (&d->rmu);
+        if (acct_new) {
+            acct_take (d, c, &acct, acct_failed, &acct_err);
+            ms_accounting_free (&acct);
+        }
 
         c->attempts++;
         if (failed) {
