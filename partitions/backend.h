@@ -197,6 +197,10 @@ typedef struct {
     int exit_code;           /* -1 unknown */
     char cwd[256];
     char std_out[256];
+    /* a task of an array, or an array's record of its pending tasks */
+    uint64_t array_job_id;   /* the array's id; 0: not an array */
+    int64_t array_task_id;   /* this task's index; -1: the pending rest */
+    char array_tasks[128];   /* the pending rest's indexes ("3-10%2") */
 } ms_job_info_t;
 
 typedef struct ms_backend ms_backend_t;

@@ -320,7 +320,8 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
            const caller_t *who)
 {
     ms_apireq_limits_t lim
-        = { api->conf.max_script, api->conf.allow_partition };
+        = { api->conf.max_script, api->conf.allow_partition,
+            api->conf.partition_names };
     char field[80];
     ms_apireq_t r;
     ms_error_t e = { 0 };
@@ -353,7 +354,8 @@ do_whatif (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
            const caller_t *who)
 {
     ms_apireq_limits_t lim
-        = { api->conf.max_script, api->conf.allow_partition };
+        = { api->conf.max_script, api->conf.allow_partition,
+            api->conf.partition_names };
     char field[80];
     ms_apireq_t r;
     ms_error_t e = { 0 };

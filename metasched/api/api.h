@@ -30,6 +30,8 @@ typedef struct {
     size_t nadmin_groups;
     bool metrics_public;          /* GET /metrics without a credential */
     bool allow_partition;         /* users may pin "cluster/partition" */
+    bool partition_names;         /* users may name partitions (metaschedd
+                                     partition_requests honor or map) */
     size_t max_body;              /* 0: APIREQ_BODY_MAX */
     size_t max_script;            /* 0: APIREQ_SCRIPT_MAX */
     const char *db_conninfo;      /* the daemon's role */

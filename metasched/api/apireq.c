@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,11 +320,26 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
                             &len, errp, field, fieldlen)
                 < 0)
                 return -1;
-            if (!lim || !lim->allow_partition)
+            if (!lim || (!lim->allow_partition && !lim->partition_names))
                 return bad (errp, 400, field, fieldlen, key,
-                            "pinning a partition is not allowed here "
-                            "(the administrator's allow_partition)");
-            if (check_partition (s, errp, field, fieldlen) < 0)
+                            "metasched chooses the partition: this site "
+                            "refuses --partition (the administrator's "
+                            "partition_requests, allow_partition)");
+            if (lim->partition_names && !strchr (s, '/')) {
+                /* names, as sbatch takes them: a,b */
+                for (const char *q = s; *q; q++)
+                    if (!(isalnum ((unsigned char)*q) || *q == '_'
+                          || *q == '-' || *q == '.' || *q == ','))
+                        return bad (errp, 400, field, fieldlen, key,
+                                    "holds the character '%c'; partition "
+                                    "names are letters, digits, '_', '-' "
+                                    "and '.', separated by ','",
+                                    *q);
+                if (!*s || *s == ',' || strstr (s, ",,")
+                    || s[strlen (s) - 1] == ',')
+                    return bad (errp, 400, field, fieldlen, key,
+                                "an empty partition name");
+            } else if (check_partition (s, errp, field, fieldlen) < 0)
                 return -1;
             memcpy (r->partition, s, len + 1);
         } else if (jobspec_json_known (key)) {

@@ -53,6 +53,8 @@ typedef struct {
 typedef struct {
     size_t max_script;    /* 0: APIREQ_SCRIPT_MAX */
     bool allow_partition; /* may a user pin a partition */
+    bool partition_names; /* may a user name partitions (NAME[,NAME...]),
+                             which the daemon honors or maps */
 } ms_apireq_limits_t;
 
 void apireq_init (ms_apireq_t *r);

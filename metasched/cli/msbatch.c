@@ -258,6 +258,25 @@ print_candidates (const json_t *reply)
     printf ("policy %s, app %s: %zu candidate%s (* chosen)\n",
             policy ? policy : "-", app && *app ? app : "-",
             json_array_size (cands), json_array_size (cands) == 1 ? "" : "s");
+    /* what the site made of --partition (partition_requests honor, map) */
+    {
+        const json_t *pr = json_object_get (reply, "partition_request");
+        const json_t *pp = json_object_get (pr, "partitions"), *e;
+        size_t k;
+        if (json_is_object (pr)) {
+            printf ("--partition=%s (%s): ",
+                    json_string_value (json_object_get (pr, "asked"))
+                        ? json_string_value (json_object_get (pr, "asked"))
+                        : "-",
+                    json_string_value (json_object_get (pr, "mode"))
+                        ? json_string_value (json_object_get (pr, "mode"))
+                        : "-");
+            json_array_foreach (pp, k, e)
+                printf ("%s%s", k ? " " : "",
+                        json_string_value (e) ? json_string_value (e) : "-");
+            printf ("\n");
+        }
+    }
     printf ("  %-12s %-12s %8s %12s %10s %12s %8s\n", "CLUSTER", "PARTITION",
             "FREQ_GHZ", "PRED_TIME", "ENERGY_KJ", "WAIT", "SCORE");
     json_array_foreach (cands, i, c)

@@ -38,13 +38,19 @@ TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.s
 	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh \
 	tests/integration/test_siblings.sh tests/integration/test_daemon_down.sh \
 	tests/integration/test_daemon_pg.sh tests/integration/test_daemon_learn.sh \
-	tests/integration/test_daemon_boost.sh tests/integration/test_placement.sh
+	tests/integration/test_daemon_boost.sh tests/integration/test_placement.sh \
+	tests/integration/test_daemon_sbatch.sh tests/integration/test_daemon_array.sh \
+	tests/integration/test_partition_requests.sh
 EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
 	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
 	tests/integration/test_daemon_ha.sh tests/integration/test_siblings.sh \
 	tests/integration/test_daemon_down.sh tests/integration/test_daemon_pg.sh \
 	tests/integration/test_daemon_learn.sh tests/integration/test_daemon_boost.sh \
-	tests/integration/test_placement.sh
+	tests/integration/test_placement.sh tests/integration/test_daemon_sbatch.sh \
+	tests/integration/test_daemon_array.sh tests/integration/test_partition_requests.sh
+# GPU jobs on the test bed's GPU cluster
+TESTS += tests/integration/test_daemon_gpu.sh
+EXTRA_DIST += tests/integration/test_daemon_gpu.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide

@@ -286,6 +286,16 @@ int job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
 size_t job_placement_opts (const ms_daemon_t *d, json_t *opts,
                            const char *user, int nodes, uint32_t limit_min,
                            unsigned char *allowed, json_t **excluded);
+/* A job's --partition under the site's partition_requests: honor (the
+ * partitions of that name), map (partition_map's class, else honor).
+ * allowed[] keeps only those, excluded keeps only their reasons, *shown
+ * (may be NULL) gets {asked, mode, partitions}. Returns how many
+ * partitions remain, -2 when there is nothing to apply (no request, or
+ * refuse: job_key's pin), -1 with errp (HTTP 400) naming a partition no
+ * cluster has. Caller holds d->mu. */
+long partition_request (const ms_daemon_t *d, const char *req,
+                        unsigned char *allowed, json_t *excluded,
+                        json_t **shown, ms_error_t *errp);
 /* The reasons of an excluded array as one line ("a: r1; b/p: r2"). */
 char *placement_reasons_text (json_t *excluded);
 

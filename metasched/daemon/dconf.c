@@ -169,6 +169,7 @@ static const char *const keys[] = {
     "munge_socket",
     "admins",
     "allow_partition",
+    "partition_requests",
     "metrics_public",
     "cycle_s",
     "leader_takeover_s",
@@ -181,12 +182,67 @@ static const char *const keys[] = {
     NULL,
 };
 
+/* partition_map NAME = CLUSTER/PARTITION ... */
+static int
+parse_partition_map (struct parser *p, const char *key, char *val,
+                     ms_error_t *errp)
+{
+    ms_dconf_t *c = p->c;
+    const char *name = key + strlen ("partition_map");
+    dconf_partmap_t *m;
+    char *save = NULL, *w;
+    size_t used = 0;
+
+    while (*name == ' ' || *name == '\t')
+        name++;
+    if (!*name)
+        return perr (p, errp, "partition_map: needs a name "
+                     "(partition_map NAME = CLUSTER/PARTITION ...)");
+    for (const char *q = name; *q; q++)
+        if (!(isalnum ((unsigned char)*q) || *q == '_' || *q == '-'
+              || *q == '.'))
+            return perr (p, errp, "partition_map %s: a partition name is "
+                         "letters, digits, '_', '-' and '.'", name);
+    if (strlen (name) >= MS_NAME_MAX)
+        return perr (p, errp, "partition_map %s: name too long", name);
+    for (size_t i = 0; i < c->npartition_map; i++)
+        if (!strcmp (c->partition_map[i].name, name))
+            return perr (p, errp, "partition_map %s: given twice (line %d)",
+                         name, c->partition_map[i].line);
+    c->partition_map = ms_xrealloc (c->partition_map,
+                                    (c->npartition_map + 1) * sizeof (*m));
+    m = &c->partition_map[c->npartition_map];
+    memset (m, 0, sizeof (*m));
+    ms_strlcpy (m->name, name, sizeof (m->name));
+    m->line = p->line;
+    for (w = strtok_r (val, " \t,", &save); w;
+         w = strtok_r (NULL, " \t,", &save)) {
+        const char *slash = strchr (w, '/');
+        int n;
+        if (!slash || slash == w || !slash[1] || strchr (slash + 1, '/'))
+            return perr (p, errp, "partition_map %s: '%s' is not "
+                         "CLUSTER/PARTITION", name, w);
+        n = snprintf (m->targets + used, sizeof (m->targets) - used, "%s%s",
+                      used ? " " : "", w);
+        if (n < 0 || (size_t)n >= sizeof (m->targets) - used)
+            return perr (p, errp, "partition_map %s: too long", name);
+        used += (size_t)n;
+    }
+    if (!used)
+        return perr (p, errp, "partition_map %s: no partition given", name);
+    c->npartition_map++;
+    return 0;
+}
+
 static int
 set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
 {
     ms_dconf_t *c = p->c;
     int k;
 
+    if (!strncmp (key, "partition_map", 13)
+        && (key[13] == '\0' || key[13] == ' ' || key[13] == '\t'))
+        return parse_partition_map (p, key, val, errp);
     for (k = 0; keys[k] && strcmp (keys[k], key); k++)
         ;
     if (!keys[k])
@@ -239,6 +295,18 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return parse_admins (p, val, errp);
     if (!strcmp (key, "allow_partition"))
         return parse_bool (p, key, val, &c->allow_partition, errp);
+    if (!strcmp (key, "partition_requests")) {
+        if (!strcmp (val, "refuse"))
+            c->partition_requests = DCONF_PART_REFUSE;
+        else if (!strcmp (val, "honor"))
+            c->partition_requests = DCONF_PART_HONOR;
+        else if (!strcmp (val, "map"))
+            c->partition_requests = DCONF_PART_MAP;
+        else
+            return perr (p, errp, "partition_requests: '%s' is not one of "
+                         "refuse, honor, map", val);
+        return 0;
+    }
     if (!strcmp (key, "metrics_public"))
         return parse_bool (p, key, val, &c->metrics_public, errp);
     if (!strcmp (key, "cycle_s"))
@@ -451,6 +519,28 @@ dconf_check (ms_dconf_t *c, ms_error_t *errp)
             < 0)
             return -1;
     }
+    /* every partition a class names is configured */
+    for (size_t i = 0; i < c->npartition_map; i++) {
+        char t[sizeof (c->partition_map[0].targets)], *save = NULL, *w;
+        ms_strlcpy (t, c->partition_map[i].targets, sizeof (t));
+        for (w = strtok_r (t, " ", &save); w; w = strtok_r (NULL, " ", &save)) {
+            char *slash = strchr (w, '/');
+            *slash = '\0';
+            if (!clusterconf_partition (c->site, w, slash + 1))
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s:%d: partition_map %s: %s/%s is no partition "
+                               "of %s",
+                               c->path, c->partition_map[i].line,
+                               c->partition_map[i].name, w, slash + 1,
+                               c->site->path);
+        }
+    }
+    if (c->npartition_map && c->partition_requests != DCONF_PART_MAP)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s:%d: partition_map %s: needs partition_requests = "
+                       "map",
+                       c->path, c->partition_map[0].line,
+                       c->partition_map[0].name);
     if (access (c->collect_wrapper, X_OK) < 0)
         return ms_err (errp, MS_ERR_INPUT, "%s:%d: collect_wrapper: %s: %s",
                        c->path, c->collect_wrapper_line, c->collect_wrapper,
@@ -465,5 +555,6 @@ dconf_free (ms_dconf_t *c)
         return;
     free_admins (c);
     clusterconf_free (c->site);
+    free (c->partition_map);
     free (c);
 }

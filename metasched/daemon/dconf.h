@@ -10,6 +10,8 @@
  *   munge_socket      = /run/munge/munge.socket.2      # optional
  *   admins            = root, alice, @wheel
  *   allow_partition   = no
+ *   partition_requests = refuse                        # or honor, map
+ *   partition_map gpu = alpha/gpu beta/gpu-a100        # map: a class
  *   metrics_public    = no
  *   cycle_s           = 10
  *   leader_takeover_s = 10
@@ -38,6 +40,22 @@
 
 typedef enum { DCONF_LOG_STDERR = 0, DCONF_LOG_SYSLOG } dconf_log_t;
 
+/* What a job's --partition does (doc/metaschedd.conf.5): refused (unless
+ * allow_partition pins a cluster/partition), honored (the partitions of
+ * that name on any cluster), or mapped (a name of partition_map is a class
+ * of partitions; other names are honored). */
+typedef enum {
+    DCONF_PART_REFUSE = 0,
+    DCONF_PART_HONOR,
+    DCONF_PART_MAP
+} dconf_partreq_t;
+
+typedef struct {
+    char name[MS_NAME_MAX];
+    char targets[1024]; /* "cluster/partition" separated by spaces */
+    int line;
+} dconf_partmap_t;
+
 typedef struct {
     char path[MS_PATH_MAX];
     char clusters_conf[MS_PATH_MAX];
@@ -54,6 +72,9 @@ typedef struct {
     char **admin_groups; /* the groups, without '@' */
     size_t nadmin_groups;
     bool allow_partition;
+    dconf_partreq_t partition_requests;
+    dconf_partmap_t *partition_map;
+    size_t npartition_map;
     bool metrics_public;
     double cycle_s;
     double leader_takeover_s;

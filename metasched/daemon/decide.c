@@ -47,7 +47,9 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     k->max_running = 0;
     k->allowed = NULL;
     k->gpus = 0;
-    if (pinned && *pinned) {
+    /* one cluster/partition pins (allow_partition); names are the site's
+     * partition_requests' (partition_request) */
+    if (pinned && *pinned && strchr (pinned, '/') && !strchr (pinned, ',')) {
         char c[130], *slash;
         ms_strlcpy (c, pinned, sizeof (c));
         if ((slash = strchr (c, '/'))) {
@@ -390,6 +392,112 @@ job_placement_opts (const ms_daemon_t *d, json_t *opts, const char *user,
                        opt_int (opts, "cpus_per_task"), allowed, excluded);
     jobspec_free (&spec);
     return n;
+}
+
+/* Does the partition request item (NAME or CLUSTER/NAME) name p? */
+static bool
+request_names (const ms_daemon_t *d, const char *item, size_t p)
+{
+    const ms_partconf_t *pc = &d->site->parts[p];
+    const char *slash = strchr (item, '/');
+    const char *cname = d->site->clusters[pc->cluster].name;
+
+    if (!slash)
+        return !strcmp (item, pc->name);
+    return strlen (cname) == (size_t)(slash - item)
+           && !strncmp (item, cname, (size_t)(slash - item))
+           && !strcmp (slash + 1, pc->name);
+}
+
+long
+partition_request (const ms_daemon_t *d, const char *req,
+                   unsigned char *allowed, json_t *excluded, json_t **shown,
+                   ms_error_t *errp)
+{
+    const ms_dconf_t *dc = d->dc;
+    unsigned char *mask;
+    char buf[256], *save = NULL, *w;
+    json_t *parts, *e;
+    size_t n = 0, i;
+
+    if (shown)
+        *shown = NULL;
+    if (!req || !*req || dc->partition_requests == DCONF_PART_REFUSE)
+        return -2; /* nothing asked, or the pin of job_key */
+    mask = ms_xcalloc (d->site->nparts + 1, 1);
+    ms_strlcpy (buf, req, sizeof (buf));
+    for (w = strtok_r (buf, ",", &save); w; w = strtok_r (NULL, ",", &save)) {
+        const dconf_partmap_t *m = NULL;
+        size_t found = 0;
+        if (dc->partition_requests == DCONF_PART_MAP)
+            for (i = 0; i < dc->npartition_map; i++)
+                if (!strcmp (dc->partition_map[i].name, w))
+                    m = &dc->partition_map[i];
+        for (size_t p = 0; p < d->site->nparts; p++) {
+            bool hit = false;
+            if (m) {
+                char t[sizeof (m->targets)], *s2 = NULL, *x;
+                ms_strlcpy (t, m->targets, sizeof (t));
+                for (x = strtok_r (t, " ", &s2); x && !hit;
+                     x = strtok_r (NULL, " ", &s2))
+                    hit = request_names (d, x, p);
+            } else
+                hit = request_names (d, w, p);
+            if (hit) {
+                mask[p] = 1;
+                found++;
+            }
+        }
+        if (!found) {
+            free (mask);
+            ms_err (errp, MS_ERR_INPUT,
+                    "--partition=%s: no cluster has a partition %s%s", req, w,
+                    dc->partition_requests == DCONF_PART_MAP
+                        ? " (and partition_map names no such class)"
+                        : "");
+            errp->http_status = 400;
+            return -1;
+        }
+    }
+    parts = json_array ();
+    for (size_t p = 0; p < d->site->nparts; p++) {
+        const ms_partconf_t *pc = &d->site->parts[p];
+        if (mask[p])
+            json_array_append_new (
+                parts, json_sprintf ("%s/%s",
+                                     d->site->clusters[pc->cluster].name,
+                                     pc->name));
+    }
+    if (shown)
+        *shown = json_pack ("{s:s, s:s, s:o}", "asked", req, "mode",
+                            dc->partition_requests == DCONF_PART_MAP ? "map"
+                                                                     : "honor",
+                            "partitions", parts);
+    else
+        json_decref (parts);
+    for (size_t p = 0; p < d->site->nparts; p++) {
+        allowed[p] = allowed[p] && mask[p];
+        n += allowed[p] != 0;
+    }
+    /* the reasons that matter: those of the partitions asked for */
+    if (excluded)
+        for (i = json_array_size (excluded); i-- > 0;) {
+            const char *c, *pn;
+            bool keep = false;
+            e = json_array_get (excluded, i);
+            c = json_string_value (json_object_get (e, "cluster"));
+            pn = json_string_value (json_object_get (e, "partition"));
+            for (size_t p = 0; p < d->site->nparts && !keep; p++) {
+                const ms_partconf_t *pc = &d->site->parts[p];
+                keep = mask[p] && c
+                       && !strcmp (c, d->site->clusters[pc->cluster].name)
+                       && (!pn || !strcmp (pn, pc->name));
+            }
+            if (!keep)
+                json_array_remove (excluded, i);
+        }
+    free (mask);
+    return (long)n;
 }
 
 char *

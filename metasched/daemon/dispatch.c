@@ -24,6 +24,36 @@
 #define CYCLE_DISPATCH_MAX_S 20.0 /* then refresh the clusters */
 #define LEADER_CHECK_S 1.0 /* leadership asked again while dispatching */
 
+/* Why a job that some partition could run may wait: the clusters of its
+ * candidates (d->cs with every cluster's) that are unreachable; NULL when
+ * none is. Caller holds d->mu. */
+static char *
+waiting_why (const ms_daemon_t *d)
+{
+    char names[512] = "";
+    size_t len = 0;
+    unsigned char *seen = ms_xcalloc (d->ncl + 1, 1);
+    char *why;
+
+    for (size_t i = 0; i < d->cs.n; i++) {
+        size_t c = d->site->parts[d->cs.c[i].part].cluster;
+        if (seen[c] || d->cl[c].up || len >= sizeof (names))
+            continue;
+        seen[c] = 1;
+        int w = snprintf (names + len, sizeof (names) - len, "%s%s",
+                          len ? ", " : "", d->cl[c].conf->name);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    free (seen);
+    if (!names[0]
+        || asprintf (&why,
+                     "waits: every cluster that can run it is unreachable (%s)",
+                     names)
+               < 0)
+        return NULL;
+    return why;
+}
+
 /* Decide every job of the batch; the view counts each choice, so the
  * batch's later jobs see its earlier ones. */
 static void
@@ -41,6 +71,7 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         jobkey_t k;
         ms_decision_t dec;
         json_t *ex = NULL;
+        char *down;
 
         if (job_key (d, x->j.app, x->j.nodes, x->j.time_limit_min,
                      daemon_jstr (x->opts, "partition"), &k)
@@ -48,11 +79,26 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
             x->fits_nowhere = true;
             continue;
         }
-        /* the rules of the site and the clusters (placement.h) */
-        if (job_placement_opts (d, x->opts, x->j.owner, x->j.nodes,
-                                x->j.time_limit_min, allowed, &ex)
-            == 0) {
-            x->why = placement_reasons_text (ex);
+        /* the rules of the site and the clusters (placement.h), within
+         * the partitions the user's --partition names (honor, map) */
+        size_t nok = job_placement_opts (d, x->opts, x->j.owner, x->j.nodes,
+                                         x->j.time_limit_min, allowed, &ex);
+        ms_error_t pe;
+        long np = partition_request (d, daemon_jstr (x->opts, "partition"),
+                                     allowed, ex, NULL, &pe);
+        if (nok == 0 || np == 0 || np == -1) {
+            char *r = placement_reasons_text (ex);
+            if (np == -1)
+                x->why = ms_xstrdup (pe.text);
+            else if (np >= 0
+                     && asprintf (&x->why, "--partition=%s: %s",
+                                  daemon_jstr (x->opts, "partition"), r)
+                            < 0)
+                x->why = NULL;
+            if (!x->why)
+                x->why = r;
+            else
+                free (r);
             json_decref (ex);
             x->fits_nowhere = true;
             continue;
@@ -60,22 +106,22 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         json_decref (ex);
         k.allowed = allowed;
         k.gpus = job_gpus_opts (x->opts, k.nodes);
-        {
+        if (daemon_jstr (x->opts, "array")) {
             /* an array is decided as a whole (array_scale) */
-            json_t *a = json_object_get (x->opts, "array_spec");
-            json_t *nt = json_object_get (a, "tasks");
-            json_t *mr = json_object_get (a, "max_running");
-            k.ntasks = json_is_integer (nt) ? (uint32_t)json_integer_value (nt)
-                                            : 0;
-            k.max_running = json_is_integer (mr)
-                                ? (uint32_t)json_integer_value (mr)
-                                : 0;
+            ms_array_t a;
+            ms_error_t e;
+            if (jobspec_parse_array (daemon_jstr (x->opts, "array"), &a, &e)
+                == 0) {
+                k.ntasks = a.ntasks;
+                k.max_running = a.max_running;
+            }
         }
         daemon_decide (d, &k, true, &dec);
         if (dec.n == 0) {
             x->fits_nowhere = true;
             continue;
         }
+        down = waiting_why (d);
         daemon_decide (d, &k, false, &dec);
         for (size_t c = 0; c < dec.n && x->nch < want; c++) {
             x->chosen[x->nch] = d->cs.c[dec.c[c].cand];
@@ -84,8 +130,12 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
                                                : 0;
             x->nch++;
         }
-        if (x->nch == 0)
-            continue; /* every cluster that could run it is down: wait */
+        if (x->nch == 0) {
+            /* every cluster that could run it is down: wait, and say so */
+            x->why = down;
+            continue;
+        }
+        free (down);
         x->base_s = k.base_s;
         x->opt = policy_optimal_partition (&d->cs, d->site->nparts)
                  == x->chosen[0].part;
@@ -445,6 +495,12 @@ batch_prepare (ms_daemon_t *d, queue_job_t *jobs, size_t n, dbatch_t *x)
     for (size_t i = 0; i < n && rc == 0; i++)
         if (x->b[i].fits_nowhere)
             rc = cancel_unfit (d, x->b[i].j.id, x->b[i].why);
+        else if (x->b[i].nch == 0 && x->b[i].why) {
+            ms_error_t e;
+            if (queue_note (d->db, x->b[i].j.id, x->b[i].why, &e) < 0)
+                daemon_log (LOG_ERR, "job %" PRId64 ": %s", x->b[i].j.id,
+                            e.text);
+        }
     if (rc < 0)
         return -1;
     /* the leader may have changed while we decided (asked at most every

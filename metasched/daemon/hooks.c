@@ -27,19 +27,28 @@ uid_name (uid_t uid, char *buf, size_t size)
  * Caller holds d->mu. */
 static int
 placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
-                  unsigned char *allowed, json_t **excluded, ms_error_t *errp)
+                  unsigned char *allowed, json_t **excluded, json_t **shown,
+                  ms_error_t *errp)
 {
     char user[64];
     size_t n;
+    long np;
 
     uid_name (uid, user, sizeof (user));
     n = job_placement (d, &req->sb, user, req->nodes, req->time_limit_min,
                        req->cwd, req->std_out, req->std_err, req->std_in,
                        req->tasks, req->tasks_per_node, req->cpus_per_task,
                        allowed, excluded);
-    if (n == 0) {
+    /* within what the user's --partition names (honor, map) */
+    np = partition_request (d, req->partition, allowed, *excluded, shown,
+                            errp);
+    if (np == -1)
+        return -1;
+    if (n == 0 || np == 0) {
         char *why = placement_reasons_text (*excluded);
-        ms_err (errp, MS_ERR_INPUT, "no partition may run this job: %s", why);
+        ms_err (errp, MS_ERR_INPUT, "no partition may run this job%s%s: %s",
+                np == 0 ? " of --partition=" : "", np == 0 ? req->partition : "",
+                why);
         errp->http_status = 409;
         free (why);
         return -1;
@@ -66,7 +75,7 @@ hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, ms_error_t *errp)
     pthread_mutex_lock (&d->mu);
     if (d->tab && d->view) {
         allowed = ms_xcalloc (d->site->nparts + 1, 1);
-        rc = placement_of_req (d, req, uid, allowed, &ex, errp);
+        rc = placement_of_req (d, req, uid, allowed, &ex, NULL, errp);
         free (allowed);
         json_decref (ex);
     }
@@ -81,7 +90,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     ms_daemon_t *d = ctx;
     jobkey_t k;
     ms_decision_t dec;
-    json_t *o, *cands, *ex = NULL;
+    json_t *o, *cands, *ex = NULL, *shown = NULL;
     unsigned char *allowed;
     const char *gtype;
     int gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
@@ -109,7 +118,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         return -1;
     }
     allowed = ms_xcalloc (d->site->nparts + 1, 1);
-    if (placement_of_req (d, req, uid, allowed, &ex, errp) < 0) {
+    if (placement_of_req (d, req, uid, allowed, &ex, &shown, errp) < 0) {
         pthread_mutex_unlock (&d->mu);
         free (allowed);
         json_decref (ex);
@@ -133,11 +142,15 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
                   : NULL;
         if (!cands)
             json_decref (ex);
+        /* what the user's --partition became (honor, map) */
+        if (o && shown)
+            json_object_set (o, "partition_request", shown);
         candidates_free (&d->cs);
         d->cs = save;
     }
     pthread_mutex_unlock (&d->mu);
     free (allowed);
+    json_decref (shown);
     if (!o) {
         ms_err (errp, MS_ERR_SYSTEM, "could not encode the candidates");
         errp->http_status = 500;

@@ -83,6 +83,7 @@ start_api (const ms_dconf_t *dc, ms_daemon_t *d, ms_error_t *e)
     ac.nadmin_groups = dc->nadmin_groups;
     ac.metrics_public = dc->metrics_public;
     ac.allow_partition = dc->allow_partition;
+    ac.partition_names = dc->partition_requests != DCONF_PART_REFUSE;
     ac.max_script = dc->max_script_bytes;
     ac.db_conninfo = dc->database;
     ac.db_password_file = dc->password_file[0] ? dc->password_file : NULL;
