@@ -12,7 +12,8 @@
 #include "db/jobs.h"
 
 /* A job as doc/api.md shows it; measured figures from the collectors'
- * totals of the cluster job it ran as. */
+ * totals of the cluster job it ran as (of an array: its tasks, the
+ * longest task's time and the sum of their energy). */
 #define JOB_JSON                                                               \
     "json_build_object ("                                                      \
     " 'id', j.id, 'owner', j.owner_name, 'uid', j.owner_uid,"                  \
@@ -28,6 +29,19 @@
     " 'last_error', j.last_error, 'exit_code', j.exit_code,"                   \
     " 'claimed_cluster', j.claimed_cluster,"                                   \
     " 'claimed_job_id', j.claimed_job_id,"                                     \
+    " 'held', j.held, 'dependency', j.options->>'dependency',"                 \
+    " 'array', j.options->>'array',"                                          \
+    " 'tasks', CASE WHEN j.options ? 'array' THEN coalesce ((SELECT"             \
+    "   json_agg (json_build_object ('task_id', t.task_id,"                    \
+    "   'state', t.state, 'cluster', t.cluster,"                               \
+    "   'cluster_job_id', t.cluster_job_id, 'exit_code', t.exit_code,"         \
+    "   'reason', t.reason, 'started_at', to_char (t.started_at AT TIME ZONE"  \
+    "   'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'ended_at',"                  \
+    "   to_char (t.ended_at AT TIME ZONE 'UTC',"                              \
+    "   'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')) ORDER BY t.task_id)"                \
+    "   FROM job_tasks t WHERE t.job_id = j.id), '[]'::json) END,"             \
+    " 'started_at', to_char (j.started_at AT TIME ZONE 'UTC',"                 \
+    "   'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),"                                    \
     " 'submitted_at', to_char (j.submitted_at AT TIME ZONE 'UTC',"             \
     "   'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),"                                    \
     " 'updated_at', to_char (j.updated_at AT TIME ZONE 'UTC',"                 \
@@ -42,7 +56,9 @@
     "    THEN NULL ELSE coalesce (sum (t.pkg_energy_j), 0)"                    \
     "     + coalesce (sum (t.dram_energy_j), 0) END AS energy_j"               \
     "  FROM job_run_totals t"                                                  \
-    "  WHERE t.cluster = j.cluster AND t.slurm_job_id = j.cluster_job_id"      \
+    "  WHERE t.cluster = j.cluster AND (t.slurm_job_id = j.cluster_job_id"     \
+    "   OR t.slurm_job_id IN (SELECT a.cluster_job_id FROM job_tasks a"        \
+    "    WHERE a.job_id = j.id AND a.cluster = j.cluster))"                    \
     "  HAVING count (*) > 0) m ON true"
 
 #define FINAL_STATES "('completed', 'failed', 'cancelled')"
@@ -82,8 +98,10 @@ db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
     p[8] = req->time_limit_min ? slimit : NULL;
     res = db_exec (db, "jobs_insert",
                    "INSERT INTO jobs (owner_uid, owner_gid, owner_name, name,"
-                   " app, script, options, nodes, time_limit_min)"
-                   " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)"
+                   " app, script, options, nodes, time_limit_min, held)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9,"
+                   " CASE WHEN $7::jsonb ? 'dependency' THEN 'Dependency'"
+                   " END)"
                    " RETURNING id",
                    9, p, errp);
     free (options);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db/queue.h"
+#include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 
 static void
@@ -57,7 +58,8 @@ queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
                  " extract (epoch FROM now () - submitted_at),"
                  " coalesce (user_time_limit_min, time_limit_min, 0),"
                  " attempts"
-                 " FROM jobs WHERE state = 'queued' AND id > $1::bigint"
+                 " FROM jobs WHERE state = 'queued' AND held IS NULL"
+                 " AND id > $1::bigint"
                  " ORDER BY id LIMIT $2::integer",
                  2, p, errp);
     if (!r)
@@ -287,7 +289,7 @@ queue_cancel (db_t *db, int64_t id, const char *from, const char *why,
     snprintf (ids, sizeof (ids), "%" PRId64, id);
     if (db_command (db, "q_cancel",
                     "UPDATE jobs SET state = 'cancelled', last_error = $3,"
-                    " finished_at = now ()"
+                    " finished_at = now (), held = NULL"
                     " WHERE id = $1::bigint AND state = $2::job_state",
                     3, p, &n, errp)
         < 0)
@@ -307,7 +309,8 @@ queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
         "SELECT id, state, cluster, partition, cluster_job_id,"
         " claimed_cluster, claimed_job_id,"
         " extract (epoch FROM now () - updated_at), nodes, reroutes,"
-        " predicted_time_s, app, attempts FROM jobs"
+        " predicted_time_s, app, attempts,"
+        " options->>'array' FROM jobs"
         " WHERE state IN ('deciding', 'dispatching', 'submitted', 'running')"
         " OR (state = 'cancelled' AND EXISTS (SELECT 1 FROM job_submissions s"
         " WHERE s.job_id = jobs.id AND s.state IN ('submitted', 'running')))"
@@ -332,6 +335,15 @@ queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
         l->predicted_time_s = dbl (r, i, 10);
         cp (l->app, sizeof (l->app), r, i, 11);
         l->attempts = atoi (PQgetvalue (r, i, 12));
+        if (!PQgetisnull (r, i, 13)) {
+            /* the API checked it: it reads */
+            ms_array_t a;
+            ms_error_t e;
+            l->array_tasks = jobspec_parse_array (PQgetvalue (r, i, 13), &a, &e)
+                                     == 0
+                                 ? a.ntasks
+                                 : 1;
+        }
     }
     *np = (size_t)n;
     PQclear (r);
@@ -452,6 +464,7 @@ queue_running (db_t *db, int64_t id, const char *cluster, const char *partition,
     return move (db, "q_running",
                  "UPDATE jobs SET state = 'running', cluster = $2::text,"
                  " partition = $3::text, cluster_job_id = $4::bigint,"
+                 " started_at = coalesce (started_at, now ()),"
                  " freq_khz = coalesce ((SELECT s.freq_khz FROM"
                  " job_submissions s WHERE s.cluster = $2::text"
                  " AND s.cluster_job_id = $4::bigint), freq_khz)"
@@ -492,6 +505,214 @@ queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp)
 
     snprintf (ids, sizeof (ids), "%" PRId64, id);
     return db_command (db, "q_note",
-                       "UPDATE jobs SET last_error = $2 WHERE id = $1::bigint",
+                       "UPDATE jobs SET last_error = $2 WHERE id = $1::bigint"
+                       " AND last_error IS DISTINCT FROM $2",
                        2, p, NULL, errp);
+}
+
+/* ---- dependencies ---- */
+
+int
+queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np, ms_error_t *errp)
+{
+    PGresult *r;
+    int n;
+
+    /* singleton: a live job of the same user and name blocks, unless it is
+     * held itself and came later (the oldest goes first) or can never
+     * run */
+    r = db_exec (
+        db, "q_held",
+        "SELECT j.id, j.owner_uid, j.options->>'dependency',"
+        " coalesce (j.options->'kill_on_invalid_dep' <> 'false'::jsonb, true),"
+        " NOT EXISTS (SELECT 1 FROM jobs o WHERE o.owner_uid = j.owner_uid"
+        "  AND o.name IS NOT DISTINCT FROM j.name AND o.id <> j.id"
+        "  AND o.state NOT IN ('completed', 'failed', 'cancelled')"
+        "  AND (o.held IS NULL OR (o.held = 'Dependency' AND o.id < j.id))),"
+        " coalesce (j.last_error, '')"
+        " FROM jobs j WHERE j.held = 'Dependency' AND j.state = 'queued'"
+        " ORDER BY j.id",
+        0, NULL, errp);
+    if (!r)
+        return -1;
+    n = PQntuples (r);
+    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_held_t));
+    for (int i = 0; i < n; i++) {
+        queue_held_t *h = &(*outp)[i];
+        h->id = (int64_t)u64 (r, i, 0);
+        h->uid = atol (PQgetvalue (r, i, 1));
+        cp (h->dependency, sizeof (h->dependency), r, i, 2);
+        h->kill_on_invalid = !strcmp (PQgetvalue (r, i, 3), "t");
+        h->singleton_clear = !strcmp (PQgetvalue (r, i, 4), "t");
+        cp (h->last_error, sizeof (h->last_error), r, i, 5);
+    }
+    *np = (size_t)n;
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
+                ms_error_t *errp)
+{
+    size_t len = 3 + n * 21;
+    char *arr = ms_xmalloc (len);
+    const char *p[1] = { arr };
+    size_t k = 0;
+    PGresult *r;
+
+    memset (out, 0, n * sizeof (*out));
+    k += (size_t)snprintf (arr + k, len - k, "{");
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)snprintf (arr + k, len - k, "%s%" PRId64, i ? "," : "",
+                               ids[i]);
+    snprintf (arr + k, len - k, "}");
+    r = db_exec (db, "q_dep_jobs",
+                 "SELECT id, owner_uid, state::text, started_at IS NOT NULL,"
+                 " extract (epoch FROM now () - coalesce (started_at,"
+                 " finished_at, now ()))"
+                 " FROM jobs WHERE id = ANY ($1::bigint[])",
+                 1, p, errp);
+    free (arr);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples (r); i++) {
+        int64_t id = (int64_t)u64 (r, i, 0);
+        for (size_t j = 0; j < n; j++) {
+            if (ids[j] != id)
+                continue;
+            out[j].exists = true;
+            out[j].uid = atol (PQgetvalue (r, i, 1));
+            cp (out[j].state, sizeof (out[j].state), r, i, 2);
+            out[j].started = !strcmp (PQgetvalue (r, i, 3), "t");
+            out[j].since_s = dbl (r, i, 4);
+        }
+    }
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_release (db_t *db, int64_t id, bool *changed, ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[1] = { ids };
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    if (db_command (db, "q_release",
+                    "UPDATE jobs SET held = NULL, last_error = NULL"
+                    " WHERE id = $1::bigint AND state = 'queued'"
+                    " AND held = 'Dependency'",
+                    1, p, &n, errp)
+        < 0)
+        return -1;
+    *changed = n == 1;
+    return 0;
+}
+
+int
+queue_hold_never (db_t *db, int64_t id, const char *why, bool *changed,
+                  ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[2] = { ids, why };
+    long n = 0;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    if (db_command (db, "q_hold_never",
+                    "UPDATE jobs SET held = 'DependencyNeverSatisfied',"
+                    " last_error = $2 WHERE id = $1::bigint"
+                    " AND state = 'queued' AND held = 'Dependency'",
+                    2, p, &n, errp)
+        < 0)
+        return -1;
+    *changed = n == 1;
+    return 0;
+}
+
+/* ---- array tasks ---- */
+
+int
+queue_job_tasks (db_t *db, int64_t id, queue_task_t **outp, size_t *np,
+                 ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[1] = { ids };
+    PGresult *r;
+    int n;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    r = db_exec (db, "q_job_tasks",
+                 "SELECT task_id, cluster, cluster_job_id, state,"
+                 " coalesce (exit_code, -1), coalesce (reason, ''),"
+                 " coalesce (extract (epoch FROM started_at)::bigint, 0),"
+                 " coalesce (extract (epoch FROM ended_at)::bigint, 0)"
+                 " FROM job_tasks WHERE job_id = $1::bigint ORDER BY task_id",
+                 1, p, errp);
+    if (!r)
+        return -1;
+    n = PQntuples (r);
+    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_task_t));
+    for (int i = 0; i < n; i++) {
+        queue_task_t *t = &(*outp)[i];
+        t->task_id = (uint32_t)u64 (r, i, 0);
+        cp (t->cluster, sizeof (t->cluster), r, i, 1);
+        t->cluster_job_id = u64 (r, i, 2);
+        cp (t->state, sizeof (t->state), r, i, 3);
+        t->exit_code = atoi (PQgetvalue (r, i, 4));
+        cp (t->reason, sizeof (t->reason), r, i, 5);
+        t->start_time = (int64_t)atoll (PQgetvalue (r, i, 6));
+        t->end_time = (int64_t)atoll (PQgetvalue (r, i, 7));
+    }
+    *np = (size_t)n;
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_task_set (db_t *db, int64_t id, const queue_task_t *t, ms_error_t *errp)
+{
+    char ids[32], tid[16], cj[32], ec[16], st[32], et[32];
+    const char *p[9] = { ids, tid, t->cluster, cj, t->state,
+                         t->exit_code >= 0 ? ec : NULL,
+                         t->reason[0] ? t->reason : NULL,
+                         t->start_time > 0 ? st : NULL,
+                         t->end_time > 0 ? et : NULL };
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    snprintf (tid, sizeof (tid), "%u", t->task_id);
+    snprintf (cj, sizeof (cj), "%" PRIu64, t->cluster_job_id);
+    snprintf (ec, sizeof (ec), "%d", t->exit_code);
+    snprintf (st, sizeof (st), "%" PRId64, t->start_time);
+    snprintf (et, sizeof (et), "%" PRId64, t->end_time);
+    return db_command (
+        db, "q_task_set",
+        "INSERT INTO job_tasks (job_id, task_id, cluster, cluster_job_id,"
+        " state, exit_code, reason, started_at, ended_at)"
+        " VALUES ($1::bigint, $2::integer, $3, $4::bigint, $5,"
+        " $6::integer, $7, to_timestamp ($8::bigint),"
+        " to_timestamp ($9::bigint))"
+        " ON CONFLICT (job_id, task_id) DO UPDATE SET"
+        " cluster = EXCLUDED.cluster, cluster_job_id = EXCLUDED.cluster_job_id,"
+        " state = EXCLUDED.state, exit_code = EXCLUDED.exit_code,"
+        " reason = EXCLUDED.reason, started_at = EXCLUDED.started_at,"
+        " ended_at = EXCLUDED.ended_at, updated_at = now ()",
+        9, p, NULL, errp);
+}
+
+int
+queue_tasks_cancelled (db_t *db, int64_t id, ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[1] = { ids };
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    return db_command (db, "q_tasks_cancelled",
+                       "UPDATE job_tasks SET state = 'cancelled',"
+                       " ended_at = coalesce (ended_at, now ()),"
+                       " updated_at = now ()"
+                       " WHERE job_id = $1::bigint"
+                       " AND state IN ('pending', 'running')",
+                       1, p, NULL, errp);
 }

@@ -109,6 +109,7 @@ typedef struct {
     int attempts; /* dispatches so far */
     double predicted_time_s;
     char app[129];
+    uint32_t array_tasks; /* an array's tasks; 0: not an array */
 } queue_live_t;
 
 int queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np,
@@ -155,5 +156,65 @@ int queue_finished (db_t *db, int64_t id, const char *state, int exit_code,
                     const char *why, bool *changed, ms_error_t *errp);
 /* A note in last_error without a state change. */
 int queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp);
+
+/* ---- dependencies (metasched/daemon/depend.c) ---- */
+
+/* A queued job held back by its dependency (jobs.held 'Dependency'). */
+typedef struct {
+    int64_t id;
+    long uid;
+    char dependency[520];   /* options.dependency as the user gave it */
+    bool kill_on_invalid;   /* false: --kill-on-invalid-dep=no */
+    bool singleton_clear;   /* no other live job of the user's with its
+                               name comes first */
+    char last_error[300];
+} queue_held_t;
+
+int queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np,
+                     ms_error_t *errp);
+
+/* What a dependency sees of the meta jobs ids[0..n): exists[i], uid[i],
+ * state[i] (16 bytes each), started[i], since_s[i] (since it started, or
+ * ended where it never started). */
+typedef struct {
+    bool exists;
+    long uid;
+    char state[16];
+    bool started;
+    double since_s;
+} queue_dep_job_t;
+
+int queue_dep_jobs (db_t *db, const int64_t *ids, size_t n,
+                    queue_dep_job_t *out, ms_error_t *errp);
+
+/* held 'Dependency' -> NULL (the dispatch takes it); *changed false when
+ * the job was no longer held so (cancelled meanwhile). */
+int queue_release (db_t *db, int64_t id, bool *changed, ms_error_t *errp);
+/* held 'Dependency' -> 'DependencyNeverSatisfied' with the reason
+ * (--kill-on-invalid-dep=no: it stays until the user cancels it). */
+int queue_hold_never (db_t *db, int64_t id, const char *why, bool *changed,
+                      ms_error_t *errp);
+
+/* ---- array tasks (job_tasks) ---- */
+
+typedef struct {
+    uint32_t task_id;
+    char cluster[65];
+    uint64_t cluster_job_id;
+    char state[16]; /* pending running completed failed cancelled timeout
+                       node_fail other */
+    int exit_code;  /* -1: unknown */
+    char reason[128];
+    int64_t start_time, end_time; /* Unix time; 0: not known */
+} queue_task_t;
+
+/* The recorded tasks of job id, by task id. */
+int queue_job_tasks (db_t *db, int64_t id, queue_task_t **outp, size_t *np,
+                     ms_error_t *errp);
+/* The tasks of a cancelled job that were pending or running: cancelled. */
+int queue_tasks_cancelled (db_t *db, int64_t id, ms_error_t *errp);
+/* Insert or update task t of job id. */
+int queue_task_set (db_t *db, int64_t id, const queue_task_t *t,
+                    ms_error_t *errp);
 
 #endif /* MS_QUEUE_H */

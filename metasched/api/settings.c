@@ -26,6 +26,7 @@ settings_init (ms_settings_t *s)
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
     s->priority_boost = true;
+    s->dependency_other_users = true; /* as Slurm */
     s->refit_interval_s = 0; /* not set: the daemon's refit_s */
 }
 
@@ -174,6 +175,10 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
         if (!json_is_boolean (value))
             return bad (errp, key, "must be true or false");
         t.priority_boost = json_is_true (value);
+    } else if (!strcmp (key, "dependency_other_users")) {
+        if (!json_is_boolean (value))
+            return bad (errp, key, "must be true or false");
+        t.dependency_other_users = json_is_true (value);
     } else if (!strcmp (key, "refit_interval_s")) {
         /* 0: back to the daemon's refit_s */
         if (json_is_number (value) && json_number_value (value) == 0)
@@ -246,6 +251,8 @@ settings_to_json (const ms_settings_t *s)
     json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
     json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
     json_object_set_new (o, "priority_boost", json_boolean (s->priority_boost));
+    json_object_set_new (o, "dependency_other_users",
+                         json_boolean (s->dependency_other_users));
     json_object_set_new (o, "refit_interval_s",
                          json_real (s->refit_interval_s));
     return o;

@@ -36,6 +36,7 @@ typedef struct {
     double reroute_after_s;
     int max_reroutes;
     bool priority_boost;
+    bool dependency_other_users; /* --dependency on other users' jobs */
     double refit_interval_s;
 } ms_settings_t;
 

@@ -13,6 +13,7 @@
 
 #include "metasched/cli/client.h"
 #include "metasched/cli/clifmt.h"
+#include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 
 #define PROG "msqueue"
@@ -33,6 +34,7 @@ usage (FILE *f)
              "                            submitted, running, completed,\n"
              "                            failed, cancelled, lost; or all)\n"
              "  -j, --jobs=ID[,ID...]     only these meta jobs\n"
+             "  -r, --array               one line per task of an array\n"
              "      --json                the API's JSON\n"
              "      --noheader            no header line\n"
              "      --server=ADDR         unix:/path or http://host:port\n"
@@ -127,13 +129,74 @@ state_wanted (const json_t *job, const char *filter)
     return false;
 }
 
+/* The REASON column: why a queued job waits (held by its dependency),
+ * an array's tasks by state, or the job's last error. */
+static void
+reason_of (const json_t *j, char *buf, size_t len)
+{
+    const char *held = json_string_value (json_object_get (j, "held"));
+    const char *le = json_string_value (json_object_get (j, "last_error"));
+    const json_t *tasks = json_object_get (j, "tasks");
+    const char *st = json_string_value (json_object_get (j, "state"));
+
+    buf[0] = '\0';
+    if (held && st && !strcmp (st, "queued")) {
+        snprintf (buf, len, "%s%s%s%s", held, le ? " (" : "", le ? le : "",
+                  le ? ")" : "");
+        return;
+    }
+    if (json_is_array (tasks)) {
+        /* tasks not listed yet wait in the array's pending record (or were
+         * cancelled with it) */
+        static const char *const words[]
+            = { "pending", "running",   "completed", "failed",
+                "cancelled", "timeout", "node_fail", "other" };
+        const char *arr = json_string_value (json_object_get (j, "array"));
+        long n[8] = { 0 }, total = 0;
+        size_t i, used = 0;
+        json_t *t;
+        ms_array_t a;
+        ms_error_t e;
+        if (arr && jobspec_parse_array (arr, &a, &e) == 0)
+            total = (long)a.ntasks;
+        bool ended = st && (!strcmp (st, "completed") || !strcmp (st, "failed")
+                            || !strcmp (st, "cancelled"));
+        json_array_foreach (tasks, i, t)
+        {
+            const char *w = json_string_value (json_object_get (t, "state"));
+            for (size_t k = 0; k < 8; k++)
+                if (w && !strcmp (w, words[k]))
+                    n[k]++;
+        }
+        if (total > (long)json_array_size (tasks))
+            n[ended ? 4 : 0] += total - (long)json_array_size (tasks);
+        for (size_t k = 0; k < 8; k++)
+            if (n[k] && used < len)
+                used += (size_t)snprintf (buf + used, len - used, "%s%ld %s",
+                                          used ? ", " : "tasks: ", n[k],
+                                          words[k]);
+        if (le && used < len)
+            snprintf (buf + used, len - used, "; %s", le);
+        return;
+    }
+    if (le)
+        snprintf (buf, len, "%s", le);
+}
+
 static void
 print_row (const json_t *j)
 {
-    char id[32], user[64], st[16], name[64], cl[32], pa[32], fr[16], cj[32],
-        pt[32], pe[32], mt[32], me[32];
+    char id[48], user[64], st[16], name[64], cl[32], pa[32], fr[16], cj[32],
+        pt[32], pe[32], mt[32], me[32], why[512];
+    const char *arr = json_string_value (json_object_get (j, "array"));
 
     clifmt_text (json_object_get (j, "id"), id, sizeof (id));
+    if (arr) {
+        /* squeue's 123_[1-10] */
+        size_t n = strlen (id);
+        snprintf (id + n, sizeof (id) - n, "_[%.32s]", arr);
+    }
+    reason_of (j, why, sizeof (why));
     clifmt_text (json_object_get (j, "owner"), user, sizeof (user));
     clifmt_text (json_object_get (j, "state"), st, sizeof (st));
     clifmt_text (json_object_get (j, "name"), name, sizeof (name));
@@ -147,15 +210,76 @@ print_row (const json_t *j)
     clifmt_energy (json_object_get (j, "measured_energy_j"), me, sizeof (me));
     if (strlen (name) > 16)
         name[16] = '\0';
-    printf ("%8s %-10s %-11s %-16s %-8s %-10s %5s %8s %11s %11s %11s %8s\n", id,
-            user, st, name, cl, pa, fr, cj, pt, pe, mt, me);
+    printf ("%8s %-10s %-11s %-16s %-8s %-10s %5s %8s %11s %11s %11s %8s %s\n",
+            id, user, st, name, cl, pa, fr, cj, pt, pe, mt, me, why);
+}
+
+/* One line per task of array job j (--array): the tasks the clusters
+ * listed, then those still in the array's pending record. */
+static void
+print_tasks (const json_t *j)
+{
+    const char *arr = json_string_value (json_object_get (j, "array"));
+    const char *st = json_string_value (json_object_get (j, "state"));
+    const json_t *tasks = json_object_get (j, "tasks");
+    char id[32], user[64], name[64], pa[32], fr[16];
+    bool ended = st && (!strcmp (st, "completed") || !strcmp (st, "failed")
+                        || !strcmp (st, "cancelled"));
+    ms_array_t a;
+    ms_error_t e;
+
+    if (!arr || jobspec_parse_array (arr, &a, &e) < 0) {
+        print_row (j);
+        return;
+    }
+    clifmt_text (json_object_get (j, "id"), id, sizeof (id));
+    clifmt_text (json_object_get (j, "owner"), user, sizeof (user));
+    clifmt_text (json_object_get (j, "name"), name, sizeof (name));
+    clifmt_text (json_object_get (j, "partition"), pa, sizeof (pa));
+    clifmt_freq (json_object_get (j, "freq_khz"), fr, sizeof (fr));
+    if (strlen (name) > 16)
+        name[16] = '\0';
+    for (size_t r = 0; r < a.nranges; r++)
+        for (uint32_t x = a.r[r].first; x <= a.r[r].last; x += a.r[r].step) {
+            const json_t *t = NULL, *v;
+            size_t i;
+            char tid[48], tst[16], tcl[32], tcj[32], why[160] = "";
+            json_array_foreach (tasks, i, v)
+            {
+                if (json_integer_value (json_object_get (v, "task_id"))
+                    == (json_int_t)x)
+                    t = v;
+            }
+            snprintf (tid, sizeof (tid), "%s_%u", id, x);
+            if (t) {
+                const char *rs
+                    = json_string_value (json_object_get (t, "reason"));
+                clifmt_text (json_object_get (t, "state"), tst, sizeof (tst));
+                clifmt_text (json_object_get (t, "cluster"), tcl, sizeof (tcl));
+                clifmt_text (json_object_get (t, "cluster_job_id"), tcj,
+                             sizeof (tcj));
+                if (rs && *rs && strcmp (rs, "None"))
+                    snprintf (why, sizeof (why), "%s", rs);
+            } else {
+                ms_strlcpy (tst, ended ? "cancelled" : "pending", sizeof (tst));
+                clifmt_text (json_object_get (j, "cluster"), tcl, sizeof (tcl));
+                clifmt_text (json_object_get (j, "cluster_job_id"), tcj,
+                             sizeof (tcj));
+            }
+            printf ("%8s %-10s %-11s %-16s %-8s %-10s %5s %8s %11s %11s %11s "
+                    "%8s %s\n",
+                    tid, user, tst, name, tcl, pa, fr, tcj, "-", "-", "-", "-",
+                    why);
+            if (a.r[r].step == 0)
+                break;
+        }
 }
 
 int
 main (int argc, char **argv)
 {
     const char *server = NULL;
-    bool all = false, as_json = false, header = true;
+    bool all = false, as_json = false, header = true, per_task = false;
     char filter[256] = "", target[512];
     long long *ids = NULL;
     size_t nids = 0;
@@ -178,6 +302,8 @@ main (int argc, char **argv)
             as_json = true;
         else if (!strcmp (w, "--noheader"))
             header = false;
+        else if (!strcmp (w, "-r") || !strcmp (w, "--array"))
+            per_task = true;
         else if (!strcmp (w, "-h") || !strcmp (w, "--help")) {
             usage (stdout);
             rc = 0;
@@ -274,11 +400,17 @@ main (int argc, char **argv)
 
         if (header)
             printf ("%8s %-10s %-11s %-16s %-8s %-10s %5s %8s %11s %11s %11s "
-                    "%8s\n",
+                    "%8s %s\n",
                     "META_ID", "USER", "STATE", "NAME", "CLUSTER", "PARTITION",
                     "FREQ", "JOBID", "PRED_TIME", "PRED_ENERGY", "TIME",
-                    "ENERGY");
-        json_array_foreach (jobs, k, job) print_row (job);
+                    "ENERGY", "REASON");
+        json_array_foreach (jobs, k, job)
+        {
+            if (per_task && json_is_string (json_object_get (job, "array")))
+                print_tasks (job);
+            else
+                print_row (job);
+        }
     }
     rc = 0;
 out:

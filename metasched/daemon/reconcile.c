@@ -37,6 +37,11 @@ collect_tags (ms_daemon_t *d, size_t *np)
             int64_t tag = tag_of (&c->jobs[k]);
             if (!tag)
                 continue;
+            /* an array stands for itself by its own record (the one whose
+             * id is the array's); its tasks carry the tag too */
+            if (c->jobs[k].array_job_id
+                && c->jobs[k].array_job_id != c->jobs[k].id)
+                continue;
             if (n == cap) {
                 cap = cap ? cap * 2 : 256;
                 t = ms_xrealloc (t, cap * sizeof (*t));
@@ -271,6 +276,230 @@ fail:
     return -1;
 }
 
+/* ---- arrays: one meta job, one Slurm array ---- */
+
+static const char *
+task_word (ms_job_state_t s)
+{
+    switch (s) {
+    case MS_JOB_PENDING:
+        return "pending";
+    case MS_JOB_RUNNING:
+    case MS_JOB_SUSPENDED:
+    case MS_JOB_COMPLETING:
+        return "running";
+    case MS_JOB_COMPLETED:
+        return "completed";
+    case MS_JOB_FAILED:
+        return "failed";
+    case MS_JOB_CANCELLED:
+        return "cancelled";
+    case MS_JOB_TIMEOUT:
+        return "timeout";
+    case MS_JOB_NODE_FAIL:
+        return "node_fail";
+    default:
+        return "other";
+    }
+}
+
+static bool
+task_final (const char *st)
+{
+    return strcmp (st, "pending") && strcmp (st, "running");
+}
+
+/* A record of array aid on cluster c that is still live (NULL: none). */
+static const ms_job_info_t *
+array_live (const cluster_t *c, uint64_t aid)
+{
+    for (size_t k = 0; k < c->njobs; k++)
+        if (c->jobs[k].array_job_id == aid
+            && !ms_job_state_final (c->jobs[k].state))
+            return &c->jobs[k];
+    return NULL;
+}
+
+/* Follow the array of submission s (cluster job id: the array's): each
+ * task the listing shows into job_tasks when it changed, the meta job
+ * running once a task started, and ended once no record of the array is
+ * live: completed when every task completed, failed when one failed
+ * (timeout, node failure ...), else cancelled. */
+static int
+follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
+              const queue_sub_t *s, bool main_sub)
+{
+    cluster_t *c = &d->cl[ci];
+    uint64_t aid = s->cluster_job_id;
+    queue_task_t *known = NULL;
+    size_t nk = 0, nrec = 0;
+    const ms_job_info_t *rest = NULL;
+    bool live = false, started = false, ok;
+    ms_error_t e;
+    int rc = 0;
+
+    for (size_t k = 0; k < c->njobs; k++) {
+        const ms_job_info_t *j = &c->jobs[k];
+        if (j->array_job_id != aid)
+            continue;
+        nrec++;
+        live = live || !ms_job_state_final (j->state);
+        if (j->array_task_id < 0)
+            rest = j;
+        else if (j->state != MS_JOB_PENDING)
+            started = true;
+    }
+    if (!main_sub) {
+        /* a sibling copy: it becomes the meta job's once a task of it
+         * starts first (or the copy claimed the job) */
+        bool claimer = l->claimed_cluster[0]
+                       && !strcmp (l->claimed_cluster, s->cluster)
+                       && l->claimed_job_id == aid;
+        if (!started || !(claimer || !strcmp (l->state, "submitted")))
+            return 0;
+        if (queue_running (d->db, l->id, s->cluster, s->partition, aid, &ok,
+                           &e)
+            < 0)
+            goto fail;
+        if (!ok)
+            return 0;
+    }
+    if (queue_job_tasks (d->db, l->id, &known, &nk, &e) < 0)
+        goto fail;
+    /* each task the listing shows, written when it changed */
+    for (size_t k = 0; k < c->njobs; k++) {
+        const ms_job_info_t *j = &c->jobs[k];
+        queue_task_t t, *have = NULL;
+        if (j->array_job_id != aid || j->array_task_id < 0)
+            continue;
+        memset (&t, 0, sizeof (t));
+        t.task_id = (uint32_t)j->array_task_id;
+        ms_strlcpy (t.cluster, s->cluster, sizeof (t.cluster));
+        t.cluster_job_id = j->id;
+        ms_strlcpy (t.state, task_word (j->state), sizeof (t.state));
+        t.exit_code = task_final (t.state) ? j->exit_code : -1;
+        if (strcmp (t.state, "completed") && strcmp (t.state, "running"))
+            ms_strlcpy (t.reason, j->state_reason, sizeof (t.reason));
+        t.start_time = j->start_time > 0 && strcmp (t.state, "pending")
+                           ? (int64_t)j->start_time
+                           : 0;
+        t.end_time = task_final (t.state) && j->end_time > 0
+                         ? (int64_t)j->end_time
+                         : 0;
+        for (size_t m = 0; m < nk && !have; m++)
+            if (known[m].task_id == t.task_id)
+                have = &known[m];
+        if (have && !strcmp (have->state, t.state)
+            && have->cluster_job_id == t.cluster_job_id
+            && have->exit_code == t.exit_code
+            && !strcmp (have->cluster, t.cluster))
+            continue;
+        if (queue_task_set (d->db, l->id, &t, &e) < 0)
+            goto fail;
+        if (!have) {
+            known = ms_xrealloc (known, (nk + 1) * sizeof (*known));
+            have = &known[nk++];
+        }
+        *have = t;
+    }
+    for (size_t m = 0; m < nk; m++)
+        started = started || strcmp (known[m].state, "pending");
+    if (nrec == 0) {
+        /* the cluster forgot the array: ended if every task was seen
+         * ending, else lost as a job would be */
+        bool all_final = nk > 0;
+        for (size_t m = 0; m < nk; m++)
+            all_final = all_final && task_final (known[m].state);
+        if (!all_final) {
+            if (s->age_s < LOST_AFTER_S)
+                goto out;
+            if (queue_sub_state (d->db, s->cluster, aid, "lost", &e) < 0
+                || queue_finished (d->db, l->id,
+                                   strcmp (l->state, "submitted") ? "failed"
+                                                                  : "lost",
+                                   -1, "the cluster no longer knows the array",
+                                   &ok, &e)
+                       < 0)
+                goto fail;
+            goto out;
+        }
+    } else if (live) {
+        if (started && !strcmp (l->state, "submitted")) {
+            if (queue_running (d->db, l->id, s->cluster, s->partition, aid, &ok,
+                               &e)
+                < 0)
+                goto fail;
+            if (strcmp (s->state, "running")
+                && queue_sub_state (d->db, s->cluster, aid, "running", &e) < 0)
+                goto fail;
+        } else if (!started && rest && !strcmp (l->state, "submitted")
+                   && !l->claimed_cluster[0]
+                   && d->set.dispatch_mode == DISPATCH_SINGLE
+                   && never_starts (rest->state_reason))
+            rc = refused_pending (d, ci, l, s, rest);
+        goto out;
+    }
+    /* every task ended */
+    {
+        size_t ncomp = 0, nfail = 0, ncanc = 0, total = nk;
+        int worst = 0;
+        char why[400] = "", first[200] = "";
+        for (size_t m = 0; m < nk; m++) {
+            const queue_task_t *t = &known[m];
+            if (!strcmp (t->state, "completed") && t->exit_code <= 0)
+                ncomp++;
+            else if (!strcmp (t->state, "cancelled"))
+                ncanc++;
+            else {
+                nfail++;
+                if (t->exit_code > worst)
+                    worst = t->exit_code;
+                if (!first[0])
+                    snprintf (first, sizeof (first), "task %u %s%s%s",
+                              t->task_id, t->state, t->reason[0] ? ": " : "",
+                              t->reason);
+            }
+        }
+        /* tasks that never left the array's pending record were
+         * cancelled with it */
+        if (l->array_tasks > nk) {
+            ncanc += l->array_tasks - nk;
+            total = l->array_tasks;
+        }
+        if (queue_sub_state (d->db, s->cluster, aid,
+                             ncanc == total ? "cancelled" : "ended", &e)
+            < 0)
+            goto fail;
+        if (ncomp == total)
+            rc = queue_finished (d->db, l->id, "completed", 0, NULL, &ok, &e);
+        else if (nfail > 0) {
+            snprintf (why, sizeof (why),
+                      "%zu of %zu tasks failed on %s (first: %s)", nfail, total,
+                      s->cluster, first);
+            rc = queue_finished (d->db, l->id, "failed", worst, why, &ok, &e);
+        } else {
+            snprintf (why, sizeof (why),
+                      "%zu of %zu tasks cancelled on the cluster", ncanc,
+                      total);
+            rc = queue_cancel (d->db, l->id, l->state, why, &ok, &e);
+        }
+        if (rc < 0)
+            goto fail;
+        daemon_log (LOG_INFO,
+                    "job %" PRId64 ": array %s job %" PRIu64 " ended: %zu "
+                    "tasks completed, %zu failed, %zu cancelled",
+                    l->id, s->cluster, aid, ncomp, nfail, ncanc);
+    }
+out:
+    free (known);
+    return rc;
+fail:
+    daemon_log (LOG_ERR, "job %" PRId64 ": following its array: %s", l->id,
+                e.text);
+    free (known);
+    return -1;
+}
+
 int
 daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
 {
@@ -320,6 +549,13 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             || (!strcmp (l->state, "running") && !main_sub
                 && !l->claimed_cluster[0])) {
             /* the meta job ended, was cancelled, or another sibling won */
+            if (l && l->array_tasks && (!cj || ms_job_state_final (cj->state)))
+                cj = array_live (&d->cl[ci], s->cluster_job_id);
+            if (l && l->array_tasks && !strcmp (l->state, "cancelled")
+                && queue_tasks_cancelled (d->db, l->id, &e) < 0) {
+                rc = -1;
+                continue;
+            }
             if (cj && !ms_job_state_final (cj->state))
                 cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
                            l && !strcmp (l->state, "cancelled")
@@ -331,6 +567,10 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                                       ? "ended"
                                       : "cancelled",
                                   &e);
+            continue;
+        }
+        if (l->array_tasks) {
+            rc = follow_array (d, (size_t)ci, l, s, main_sub);
             continue;
         }
         if (!cj) {
@@ -436,8 +676,9 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         double wcur, wnew;
         size_t best;
 
+        /* an array is not re-routed: some of its tasks may run already */
         if (strcmp (l->state, "submitted") || l->reroutes >= d->set.max_reroutes
-            || !l->cluster[0])
+            || !l->cluster[0] || l->array_tasks)
             continue;
         ci = cluster_index (d, l->cluster);
         if (ci < 0 || !d->cl[ci].fresh

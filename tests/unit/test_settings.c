@@ -59,7 +59,7 @@ START_TEST (test_defaults)
     ck_assert_str_eq (json_string_value (json_object_get (j, "dispatch_mode")),
                       "single");
     ck_assert (json_is_true (json_object_get (j, "priority_boost")));
-    ck_assert_uint_eq (json_object_size (j), 10);
+    ck_assert_uint_eq (json_object_size (j), 11);
     json_decref (j);
 }
 END_TEST
@@ -116,6 +116,10 @@ START_TEST (test_each_key)
     ck_assert_int_eq (set ("priority_boost", "false"), 0);
     ck_assert (!s.priority_boost);
     refused ("priority_boost", "0");
+    ck_assert (s.dependency_other_users);
+    ck_assert_int_eq (set ("dependency_other_users", "false"), 0);
+    ck_assert (!s.dependency_other_users);
+    refused ("dependency_other_users", "\"no\"");
 
     ck_assert_int_eq (set ("refit_interval_s", "60"), 0);
     refused ("refit_interval_s", "59");
