@@ -175,6 +175,8 @@ typedef struct {
     ms_choice_t choices[MS_MAX_CHOICES];
     uint32_t limit; /* the first choice's scaled limit */
     bool opt;       /* the first choice is the job's optimal partition */
+    uint32_t maxlim[MS_MAX_CHOICES]; /* each choice's partition MaxTime,
+                                        minutes (0: none) */
     double waves[MS_MAX_CHOICES]; /* an array's waves of tasks on each
                                      choice; 1 for a job */
     bool fits_nowhere;
@@ -257,6 +259,12 @@ void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                        const ms_decision_t *dec, double *chosen_score);
 uint32_t scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s);
+/* The MaxTime of partition part as its cluster reports it (clusters.conf
+ * over it), minutes; 0: unlimited or unknown. Caller holds d->mu. */
+uint32_t partition_max_time (const ms_daemon_t *d, size_t part);
+/* A scaled limit kept within the partition's MaxTime (0: none), never
+ * below the user's own: Slurm refuses a limit over MaxTime. */
+uint32_t cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min);
 /* An array (k->ntasks > 1) on partition part: the tasks that run at once
  * (*concp, may be NULL: its %N limit, the partition's nodes) and in how
  * many waves they run (1 for a job). */

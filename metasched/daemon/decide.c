@@ -620,6 +620,29 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
 /* The user's limit scaled by the predicted slowdown there (DESIGN.md 5),
  * never below the user's own. */
 uint32_t
+partition_max_time (const ms_daemon_t *d, size_t part)
+{
+    const ms_partconf_t *pc = &d->site->parts[part];
+    const cluster_t *c = &d->cl[pc->cluster];
+
+    for (size_t k = 0; k < c->nparts; k++)
+        if (!strcmp (c->parts[k].name, pc->name))
+            return c->parts[k].max_time_min > 0
+                           && c->parts[k].max_time_min < UINT32_MAX
+                       ? (uint32_t)c->parts[k].max_time_min
+                       : 0;
+    return 0;
+}
+
+uint32_t
+cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min)
+{
+    if (max_min == 0 || scaled <= max_min)
+        return scaled;
+    return user_min > max_min ? user_min : max_min;
+}
+
+uint32_t
 scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s)
 {
     double lim = user_min * 60.0;

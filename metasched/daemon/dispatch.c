@@ -142,13 +142,15 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         x->cands = candidates_json (d, &d->cs, &dec, &x->score);
         for (size_t c = 0; c < x->nch; c++) {
             int conc;
+            x->maxlim[c] = partition_max_time (d, x->chosen[c].part);
             x->waves[c] = array_waves (d, &k, x->chosen[c].part, &conc);
             view_pending_add (d->view, x->chosen[c].part, k.nodes * conc,
                               x->chosen[c].t);
         }
         /* the limit is each task's */
-        x->limit = scaled_limit (x->j.time_limit_min, &x->chosen[0],
-                                 k.base_s * x->waves[0]);
+        x->limit = cap_limit (scaled_limit (x->j.time_limit_min, &x->chosen[0],
+                                            k.base_s * x->waves[0]),
+                              x->j.time_limit_min, x->maxlim[0]);
     }
     d->decisions += n;
     d->decide_s += mono () - t0;

@@ -13,7 +13,7 @@ tap_need_testbed
 trap daemon_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 12
+tap_plan 13
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
@@ -84,4 +84,12 @@ done_state () { [ "$(q "SELECT state FROM jobs WHERE id = ${id:-0}")" = complete
 wait_for 90 done_state
 row=$(q "SELECT cluster || '/' || partition || ':' || state FROM jobs WHERE id = ${id:-0}")
 tap_ok "$(ok_if [ "$row" = "beta/compute:completed" ])" "a job with --partition=compute runs on beta/compute ($row)"
+# the limit scaled for a slower partition stays within its MaxTime
+o=$(msb "$u" "$d" -p short -t 28 job.sh 2>&1); id2=$(printf '%s' "$o" | grep -o '[0-9][0-9]*$')
+done2 () { [ "$(q "SELECT state FROM jobs WHERE id = ${id2:-0}")" = completed ]; }
+wait_for 90 done2
+row=$(q "SELECT cluster || '/' || partition || ':' || state || ':' || time_limit_min FROM jobs WHERE id = ${id2:-0}")
+lim=${row##*:}
+tap_ok "$(ok_if [ "${row%:*}" = "gamma/short:completed" ] && [ "${lim:-99}" -ge 28 ] && [ "${lim:-99}" -le 30 ])" \
+    "a 28-minute job on gamma/short runs with a limit within MaxTime 30 ($row)"
 exit $tap_failed
