@@ -4,8 +4,9 @@
  * upserted into job_accounting, where the job_reconciliation view sets it
  * beside what the collectors measured. A cluster that does not answer is
  * counted and skipped: the others are still ingested. Slurm's
- * ConsumedEnergy is not in the backend's job information; the column
- * stays empty until the backend reports it (doc/collectors.md). */
+ * ConsumedEnergy comes from the cluster's accounting (slurmdbd, through
+ * slurmrestd's /slurmdb/ endpoints) where an energy plugin measured the
+ * job; elsewhere the column stays empty (doc/collectors.md). */
 #include "config.h"
 
 #include <stdio.h>
@@ -69,11 +70,24 @@ collect_ingest (const char *clusters_conf, db_t *db,
                 first = e;
             continue;
         }
+        /* ConsumedEnergy where the cluster's accounting has it; none
+         * (no slurmdbd, no energy plugin, an error) leaves it empty */
+        slurmrest_energy_t *en = NULL;
+        size_t nen = 0;
+        ms_error_t ee;
+        if (slurmrest_accounted_energy (b, &en, &nen, &ee) < 0)
+            nen = 0;
         backend_destroy (b);
         rows = ms_xcalloc (n ? n : 1, sizeof (*rows));
         for (size_t j = 0; j < n; j++)
-            if (ms_job_state_final (jobs[j].state) && jobs[j].id > 0)
-                to_row (c->name, &jobs[j], &rows[k++]);
+            if (ms_job_state_final (jobs[j].state) && jobs[j].id > 0) {
+                to_row (c->name, &jobs[j], &rows[k]);
+                for (size_t x = 0; x < nen; x++)
+                    if (en[x].id == jobs[j].id)
+                        rows[k].consumed_energy_j = en[x].energy_j;
+                k++;
+            }
+        free (en);
         free (jobs);
         st->jobs_seen += k;
         if (k && db_accounting_upsert (db, rows, k, &e) < 0) {

@@ -442,6 +442,7 @@ sr_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
     for (size_t i = 0; i < np; i++) {
         ms_partition_state_t *p = &parts[i];
         p->nodes_idle = p->nodes_alloc = p->nodes_down = p->cpus_idle = 0;
+        p->gpus_total = p->gpus_idle = 0;
         for (size_t k = 0; k < nn; k++) {
             if (!in_list (nodes[k].partitions, p->name))
                 continue;
@@ -459,6 +460,10 @@ sr_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
                 p->nodes_alloc++;
             if (nodes[k].usable && nodes[k].cpus > nodes[k].cpus_alloc)
                 p->cpus_idle += nodes[k].cpus - nodes[k].cpus_alloc;
+            if (nodes[k].usable) {
+                p->gpus_total += nodes[k].gpus;
+                p->gpus_idle += nodes[k].gpus - nodes[k].gpus_used;
+            }
         }
         for (size_t k = 0; k < nj; k++) {
             if (strcmp (jobs[k].partition, p->name))
@@ -518,6 +523,38 @@ sr_accounting (void *ctx, ms_accounting_t *out, ms_error_t *errp)
     }
     out->enabled = true;
     return 0;
+}
+
+static slurmrest_t *ctx_of (const ms_backend_t *b);
+
+int
+slurmrest_accounted_energy (ms_backend_t *b, slurmrest_energy_t **out,
+                            size_t *n, ms_error_t *errp)
+{
+    slurmrest_t *s = ctx_of (b);
+    ms_buf_t ans;
+    long status = 0;
+    char path[64];
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if (!s)
+        return ms_err (errp, MS_ERR_INPUT, "not a slurmrest backend");
+    if (negotiate (s, errp) < 0)
+        return -1;
+    snprintf (path, sizeof (path), "/slurmdb/%s/jobs",
+              slurmrest_api_name (s->api));
+    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
+        return -1;
+    if (status == 404) {
+        free (ans.data);
+        return 0;
+    }
+    rc = slurmrest_parse_db_energy (s->api, ans.data, ans.len, status, out, n,
+                                    errp);
+    free (ans.data);
+    return rc < 0 ? request_error (s, "GET", path, false, errp) : 0;
 }
 
 static int

@@ -80,6 +80,25 @@ const char *slurmrest_version_source (const ms_backend_t *b);
  * list was given again without being sent; 0 for other backends. */
 uint64_t slurmrest_jobs_unchanged (const ms_backend_t *b);
 
+/* A job's energy as Slurm's accounting holds it (sacct's ConsumedEnergy). */
+typedef struct {
+    uint64_t id;
+    double energy_j;
+} slurmrest_energy_t;
+
+/* The energy slurmdbd accounted for the cluster's jobs (GET
+ * /slurmdb/VERSION/jobs): only jobs with a figure (an energy plugin
+ * measured them). A cluster without the accounting endpoints (404) has
+ * none: 0 with *n 0. */
+int slurmrest_accounted_energy (ms_backend_t *b, slurmrest_energy_t **out,
+                                size_t *n, ms_error_t *errp);
+/* ... its parser: the job's allocated energy TRES, else the sum of its
+ * steps' consumed energy. */
+int slurmrest_parse_db_energy (const slurmrest_api_t *api, const char *body,
+                               size_t len, long http_status,
+                               slurmrest_energy_t **out, size_t *n,
+                               ms_error_t *errp);
+
 /* Every exchange of b is shown to fn after it is answered (for capturing
  * real requests and answers; the token is never shown). NULL: none. */
 typedef void (*slurmrest_recorder_fn) (void *arg, const char *method,
@@ -103,6 +122,9 @@ int slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
                                 size_t len, long http_status,
                                 ms_partition_state_t **out, size_t *n,
                                 ms_error_t *errp);
+/* How many of gres `name` ("gpu") a node's gres text names (0: none; -1:
+ * an entry without a count). */
+int slurmrest_gres_count (const char *gres, const char *name);
 int slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
                            size_t len, long http_status, ms_node_state_t **out,
                            size_t *n, ms_error_t *errp);

@@ -685,6 +685,51 @@ flist (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
     }
 }
 
+/* How many of gres `name` a node's gres text names: "gpu:2",
+ * "gpu:a100:4(S:0-1)", "gpu:(null):0(IDX:N/A)", "gpu:tesla:1,gpu:a100:2",
+ * "nvme:1,gpu:2(IDX:0,1)" (commas inside brackets belong to the entry); 0
+ * where it names none, -1 where an entry of that name has no count. */
+int
+slurmrest_gres_count (const char *gres, const char *name)
+{
+    size_t nl = strlen (name);
+    int total = 0;
+
+    if (!gres)
+        return 0;
+    for (const char *p = gres; *p;) {
+        const char *end = p, *paren, *colon;
+        int depth = 0;
+        while (*end && (depth > 0 || *end != ',')) {
+            depth += *end == '(';
+            depth -= *end == ')' && depth > 0;
+            end++;
+        }
+        /* the bracket after the count, not a type "(null)" */
+        for (paren = p; paren < end; paren++)
+            if (*paren == '(' && paren > p && paren[-1] != ':')
+                break;
+        if ((size_t)(paren - p) > nl && !strncmp (p, name, nl) && p[nl] == ':') {
+            long v = 0;
+            /* the count is the last field before any bracket */
+            colon = paren;
+            while (colon > p && colon[-1] != ':')
+                colon--;
+            if (colon == paren)
+                return -1;
+            for (const char *d = colon; d < paren; d++) {
+                if (*d < '0' || *d > '9' || v > 1000000)
+                    return -1;
+                v = v * 10 + (*d - '0');
+            }
+            total += (int)v;
+        } else if ((size_t)(paren - p) == nl && !strncmp (p, name, nl))
+            total += 1; /* "gpu" alone: one */
+        p = *end ? end + 1 : end;
+    }
+    return total;
+}
+
 /* Node states and flags that take a node out of use. */
 static bool
 node_unusable (const char *s)
@@ -747,6 +792,19 @@ slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
         flist (&f, o, json_object_get (o, "active_features") ? "active_features"
                                                              : "features",
                nd->features, sizeof (nd->features));
+        /* GPUs: "gres" what the node has, "gres_used" what jobs hold
+         * (v0.0.38 to now: strings; "" or null where none) */
+        {
+            char g[256];
+            fstr (&f, o, "gres", g, sizeof (g));
+            nd->gpus = slurmrest_gres_count (g, "gpu");
+            fstr (&f, o, "gres_used", g, sizeof (g));
+            nd->gpus_used = slurmrest_gres_count (g, "gpu");
+            if (nd->gpus < 0)
+                nd->gpus = 0;
+            if (nd->gpus_used < 0 || nd->gpus_used > nd->gpus)
+                nd->gpus_used = nd->gpus_used < 0 ? 0 : nd->gpus;
+        }
         nd->usable = nd->state[0] && !node_unusable (nd->state);
         for (const char *p = fl; *p;) {
             char one[32];
@@ -881,6 +939,66 @@ slurmrest_parse_associations (const slurmrest_api_t *api, const char *body,
         return -1;
     }
     *out = as;
+    *n = k;
+    return 0;
+}
+
+int
+slurmrest_parse_db_energy (const slurmrest_api_t *api, const char *body,
+                           size_t len, long http_status,
+                           slurmrest_energy_t **out, size_t *n,
+                           ms_error_t *errp)
+{
+    json_t *root, *arr, *o, *steps, *st;
+    slurmrest_energy_t *es;
+    size_t i, k = 0, m;
+    struct fctx f = { .what = "jobs", .errp = errp };
+
+    (void)api;
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return -1;
+    if (!(arr = answer_array (root, "jobs", errp))) {
+        json_decref (root);
+        return -1;
+    }
+    es = ms_xcalloc (json_array_size (arr) + 1, sizeof (*es));
+    json_array_foreach (arr, i, o)
+    {
+        int64_t id, e;
+        f.index = i;
+        if (!json_is_object (o)) {
+            ftype (&f, "", "an object");
+            break;
+        }
+        id = fint (&f, o, "job_id", 0);
+        e = tres_count (&f, o, "tres/allocated", "energy");
+        steps = json_object_get (o, "steps");
+        if (e < 0 && json_is_array (steps)) {
+            int64_t sum = -1;
+            json_array_foreach (steps, m, st)
+            {
+                int64_t se = tres_count (&f, st, "tres/consumed/total",
+                                         "energy");
+                if (se >= 0)
+                    sum = (sum < 0 ? 0 : sum) + se;
+            }
+            e = sum;
+        }
+        if (f.failed)
+            break;
+        /* NO_VAL64 and friends are no figure */
+        if (id > 0 && e >= 0 && e < (int64_t)1 << 53) {
+            es[k].id = (uint64_t)id;
+            es[k].energy_j = (double)e;
+            k++;
+        }
+    }
+    json_decref (root);
+    if (f.failed) {
+        free (es);
+        return -1;
+    }
+    *out = es;
     *n = k;
     return 0;
 }

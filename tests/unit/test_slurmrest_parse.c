@@ -163,6 +163,55 @@ START_TEST (accounting_answers)
 }
 END_TEST
 
+/* ConsumedEnergy from slurmdbd's jobs: the test bed's beta measures none
+ * (null: no figure); a job's allocated energy, else its steps' consumed
+ * energy, where a plugin measured them. */
+START_TEST (accounted_energy)
+{
+    size_t len, n;
+    char *body = load ("slurmdb/22.05.8-v0.0.38-jobs.json", &len);
+    slurmrest_energy_t *es;
+    ms_error_t err;
+    static const char measured[]
+        = "{\"jobs\": ["
+          "{\"job_id\": 7, \"tres\": {\"allocated\": [{\"type\": \"cpu\", "
+          "\"count\": 4}, {\"type\": \"energy\", \"name\": null, "
+          "\"count\": 5120}]}, \"steps\": []},"
+          "{\"job_id\": 8, \"tres\": {\"allocated\": [{\"type\": \"energy\", "
+          "\"count\": null}]}, \"steps\": ["
+          "{\"tres\": {\"consumed\": {\"total\": [{\"type\": \"energy\", "
+          "\"count\": 100}]}}},"
+          "{\"tres\": {\"consumed\": {\"total\": [{\"type\": \"energy\", "
+          "\"count\": 23}]}}}]},"
+          "{\"job_id\": 9, \"tres\": {\"allocated\": []}, \"steps\": []}"
+          "]}";
+
+    ck_assert_msg (slurmrest_parse_db_energy (V38, body, len, 200, &es, &n,
+                                              &err)
+                       == 0,
+                   "%s", err.text);
+    ck_assert_uint_eq (n, 0);
+    free (es);
+    free (body);
+    ck_assert_msg (slurmrest_parse_db_energy (V38, measured, strlen (measured),
+                                              200, &es, &n, &err)
+                       == 0,
+                   "%s", err.text);
+    ck_assert_uint_eq (n, 2);
+    ck_assert_uint_eq (es[0].id, 7);
+    ck_assert_double_eq (es[0].energy_j, 5120);
+    ck_assert_uint_eq (es[1].id, 8);
+    ck_assert_double_eq (es[1].energy_j, 123);
+    free (es);
+    ck_assert (slurmrest_parse_db_energy (V38, "{\"jobs\": [{\"job_id\": 1, "
+                                               "\"tres\": {\"allocated\": 3}}]}",
+                                          51, 200, &es, &n, &err)
+               < 0);
+    ck_assert_msg (strstr (err.text, "jobs[0].tres/allocated: expected an array"),
+                   "%s", err.text);
+}
+END_TEST
+
 START_TEST (submit_answers)
 {
     size_t len;
@@ -376,6 +425,7 @@ main (void)
     tcase_add_test (tc, jobs_answer);
     tcase_add_test (tc, partitions_and_nodes);
     tcase_add_test (tc, accounting_answers);
+    tcase_add_test (tc, accounted_energy);
     tcase_add_test (tc, submit_answers);
     tcase_add_loop_test (tc, bad_answers, 0, (int)(sizeof (bad) / sizeof (bad[0])));
     tcase_add_test (tc, submit_body);
