@@ -57,6 +57,8 @@ typedef struct {
     int nodes_down;       /* down, drained or failing */
     int cpus_total;
     int cpus_idle;
+    int gpus_total;       /* GPUs of its usable nodes (gres gpu; 0: none) */
+    int gpus_idle;        /* ... not held by a job */
     int64_t max_time_min; /* -1: unlimited */
     int64_t default_time_min; /* -1: none */
     int pending_jobs;     /* jobs queued on this partition */
@@ -127,6 +129,8 @@ typedef struct {
     bool usable;          /* neither down nor drained */
     int64_t real_memory_mb; /* RealMemory; 0: unknown */
     char features[192];   /* its (available) features, comma-separated */
+    int gpus;             /* GPUs (gres gpu) it has; 0: none */
+    int gpus_used;        /* ... held by jobs */
 } ms_node_state_t;
 
 /* A job to submit. Strings may be NULL where optional. */

@@ -35,6 +35,11 @@ tb_cluster_gamma="18817 18901 18820 g 2 40 skx6148 short:30:YES,long:INFINITE:NO
 tb_nodes_alpha="4000 skx8168,ib"
 tb_nodes_beta="16000 clx6254,ib,bigmem"
 tb_nodes_gamma="2000 skx6148,opa"
+# Each cluster's GPUs per node ("" or 0: none): counted gres (GresTypes=gpu,
+# Gres=gpu:N, gres.conf File= stand-in devices, no GPUs), which Slurm allocates and
+# accounts like real ones; clusters.conf declares them with these powers.
+tb_gpus_gamma=2
+tb_gpu_power_gamma="30 250"   # idle and busy W of one GPU
 
 # Accounting: this cluster runs slurmdbd (its own MariaDB instance) with
 # AccountingStorageEnforce=associations,limits,qos, when it runs Debian's
@@ -63,6 +68,12 @@ tb_desc () {
 tb_nodes () {
     local v="tb_nodes_$1"
     echo "${!v}"
+}
+
+# tb_gpus CLUSTER: its GPUs per node (0: none)
+tb_gpus () {
+    local v="tb_gpus_$1"
+    echo "${!v:-0}"
 }
 
 # tb_accounting CLUSTER: "slurmdbd" when the cluster runs accounting (it is

@@ -129,6 +129,15 @@ cmd_clusters (int argc, char **argv)
                     s->up ? "up" : "DOWN", s->nodes_idle, s->nodes_alloc,
                     s->nodes_down, s->nodes_total, s->cpus_idle, s->cpus_total,
                     s->running_jobs, s->pending_jobs);
+            if (s->gpus_total > 0 || p->gpus_per_node > 0)
+                printf ("      gpus %d idle of %d (gres gpu of its usable "
+                        "nodes)\n",
+                        s->gpus_idle, s->gpus_total);
+            if (p->gpus_per_node > 0 && s->nodes_total > 0
+                && s->gpus_total == 0 && s->nodes_down < s->nodes_total)
+                printf ("      note: the config says %d GPUs per node, the "
+                        "cluster's nodes have none (gres gpu)\n",
+                        p->gpus_per_node);
             if (s->nodes_total != p->nodes)
                 printf ("      note: the config says %d nodes, the cluster has "
                         "%d\n",

@@ -1929,3 +1929,37 @@ jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
                        "--deadline is before --begin");
     return 0;
 }
+
+int
+jobspec_gpus_per_node (const ms_jobspec_t *s, int nodes, const char **typep)
+{
+    const ms_tres_req_t *t = NULL;
+    uint64_t per = 0;
+
+    if (nodes <= 0)
+        nodes = 1;
+    if (s->gpus_per_node.count) {
+        t = &s->gpus_per_node;
+        per = t->count;
+    } else if (s->gpus.count) {
+        t = &s->gpus;
+        per = (t->count + (uint64_t)nodes - 1) / (uint64_t)nodes;
+    } else if (s->gpus_per_task.count) {
+        uint64_t tasks = s->ntasks_per_node > 0 ? (uint64_t)s->ntasks_per_node
+                         : s->ntasks > 0
+                             ? ((uint64_t)s->ntasks + (uint64_t)nodes - 1)
+                                   / (uint64_t)nodes
+                             : 1;
+        t = &s->gpus_per_task;
+        per = t->count * tasks;
+    } else
+        for (size_t i = 0; i < s->ngres; i++)
+            if (!strcmp (s->gres_list[i].name, "gpu")) {
+                t = &s->gres_list[i];
+                per = t->count;
+                break;
+            }
+    if (typep)
+        *typep = t ? t->type : "";
+    return per > INT32_MAX ? INT32_MAX : (int)per;
+}

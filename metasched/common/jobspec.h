@@ -193,6 +193,12 @@ typedef struct ms_jobspec {
                                  writes (command line only) */
 } ms_jobspec_t;
 
+/* The GPUs per node the job asks for, on `nodes` nodes (0: not given, 1):
+ * --gpus-per-node, --gres=gpu[:type]:N, --gpus spread over the nodes
+ * (rounded up), --gpus-per-task times the tasks of the busiest node; 0 for
+ * a CPU job. *typep (may be NULL): the GPU type asked for, "" for any. */
+int jobspec_gpus_per_node (const ms_jobspec_t *s, int nodes,
+                           const char **typep);
 void jobspec_init (ms_jobspec_t *s);
 void jobspec_free (ms_jobspec_t *s);
 

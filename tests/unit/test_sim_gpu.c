@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 #include "metasched/sim/simulate.h"
+#include "partitions/slurmrest.h"
 #include "predictor/predictor.h"
 #include "tests/testutil.h"
 
@@ -240,6 +242,72 @@ START_TEST (test_runs)
 }
 END_TEST
 
+/* slurmrestd's node answers name a node's GPUs and the ones jobs hold in
+ * gres text, in the shapes the releases use. */
+START_TEST (test_gres_count)
+{
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:2", "gpu"), 2);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:0", "gpu"), 0);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:a100:4(S:0-1)", "gpu"), 4);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:(null):2(IDX:0-1)", "gpu"), 2);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:tesla:1,gpu:a100:2", "gpu"), 3);
+    ck_assert_int_eq (slurmrest_gres_count ("nvme:1,gpu:2(IDX:0,1)", "gpu"), 2);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:2(IDX:0,1),nvme:3", "nvme"), 3);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu", "gpu"), 1);
+    ck_assert_int_eq (slurmrest_gres_count ("gpus:4", "gpu"), 0);
+    ck_assert_int_eq (slurmrest_gres_count ("", "gpu"), 0);
+    ck_assert_int_eq (slurmrest_gres_count (NULL, "gpu"), 0);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:x2", "gpu"), -1);
+    ck_assert_int_eq (slurmrest_gres_count ("gpu:a100:", "gpu"), -1);
+}
+END_TEST
+
+/* A job's GPUs per node from any of sbatch's ways to ask. */
+START_TEST (test_gpus_per_node)
+{
+    static const struct {
+        const char *args;
+        int nodes, want;
+        const char *type;
+    } cases[] = {
+        { "", 1, 0, "" },
+        { "--gpus-per-node=2", 4, 2, "" },
+        { "--gres=gpu:a100:3", 2, 3, "a100" },
+        { "--gres=nvme:1,gpu:2", 1, 2, "" },
+        { "--gres=nvme:1", 1, 0, "" },
+        { "--gpus=5", 2, 3, "" },
+        { "-G v100:4", 4, 1, "v100" },
+        { "--gpus-per-task=1 --ntasks-per-node=4", 2, 4, "" },
+        { "--gpus-per-task=2 --ntasks=3", 2, 4, "" },
+        { "--gpus-per-task=1", 1, 1, "" },
+    };
+    for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+        ms_jobspec_t js;
+        ms_error_t err;
+        char buf[128], *argv[8], *save = NULL;
+        int argc = 1, argi = 1;
+        const char *type = "?";
+        argv[0] = (char *)"msbatch";
+        snprintf (buf, sizeof (buf), "%s", cases[i].args);
+        for (char *t = strtok_r (buf, " ", &save); t && argc < 7;
+             t = strtok_r (NULL, " ", &save))
+            argv[argc++] = t;
+        argv[argc] = NULL;
+        jobspec_init (&js);
+        ck_assert_msg (jobspec_parse_args (&js, argc, argv, &argi, &err) == 0,
+                       "%s: %s", cases[i].args, err.text);
+        ck_assert_msg (jobspec_gpus_per_node (&js, cases[i].nodes, &type)
+                           == cases[i].want,
+                       "%s on %d nodes: %d GPUs per node, not %d",
+                       cases[i].args, cases[i].nodes,
+                       jobspec_gpus_per_node (&js, cases[i].nodes, NULL),
+                       cases[i].want);
+        ck_assert_str_eq (type, cases[i].type);
+        jobspec_free (&js);
+    }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -249,6 +317,8 @@ main (void)
     tcase_add_test (tc, test_conf_keys);
     tcase_add_test (tc, test_candidates);
     tcase_add_test (tc, test_runs);
+    tcase_add_test (tc, test_gres_count);
+    tcase_add_test (tc, test_gpus_per_node);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
