@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metasched/core/candidates.h"
+#include "metasched/core/placement.h"
 #include "metasched/common/util.h"
 
 int
@@ -134,6 +135,7 @@ typedef struct {
 struct ms_view {
     size_t nparts;
     vpart_t *p;
+    const ms_siteconf_t *conf; /* its power caps, read when used */
 };
 
 ms_view_t *
@@ -141,6 +143,7 @@ view_new (const ms_siteconf_t *conf)
 {
     ms_view_t *v = ms_xcalloc (1, sizeof (*v));
     v->nparts = conf->nparts;
+    v->conf = conf;
     v->p = ms_xcalloc (conf->nparts + 1, sizeof (*v->p));
     for (size_t i = 0; i < conf->nparts; i++) {
         v->p[i].nodes = conf->parts[i].nodes;
@@ -243,6 +246,30 @@ view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
 }
 
 double
+view_power_wait (const ms_view_t *v, size_t part, int nodes, double power_w,
+                 double now)
+{
+    const vpart_t *p = &v->p[part];
+    double cap = v->conf->parts[part].power_cap_w, room0, room, need;
+
+    if (!(cap > 0))
+        return 0;
+    room0 = cap - p->nodes * p->idle_w;
+    room = room0 - (p->run_power - p->busy * p->idle_w);
+    need = nodes * (power_w - p->idle_w);
+    if (need > room0)
+        need = room0; /* it runs alone */
+    if (need <= room)
+        return 0;
+    for (size_t i = 0; i < p->nrun; i++) {
+        room += p->run[i].power - p->run[i].nodes * p->idle_w;
+        if (need <= room || i == p->nrun - 1)
+            return p->run[i].end > now ? p->run[i].end - now : 0;
+    }
+    return 0;
+}
+
+double
 view_power (const ms_view_t *v, size_t part)
 {
     const vpart_t *p = &v->p[part];
@@ -295,6 +322,12 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
             c->e = c->p * c->t * nodes;
             c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
             c->w = w;
+            /* Under a power cap, the job also waits for its power. */
+            if (view) {
+                double pw = view_power_wait (view, p, nodes, c->p, now);
+                if (pw > c->w)
+                    c->w = pw;
+            }
         }
     }
 }
@@ -318,6 +351,35 @@ candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
         if (c.e_hi < c.e) /* rounding, where the bound is the estimate */
             c.e_hi = c.e;
         cs->c[k++] = c;
+    }
+    cs->n = k;
+}
+
+void
+candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
+                   ms_cands_t *cs)
+{
+    ms_place_req_t r;
+    size_t k = 0;
+
+    memset (&r, 0, sizeof (r));
+    r.nodes = nodes;
+    r.time_limit_min = isfinite (limit_s) && limit_s > 0
+                           ? (uint32_t)ceil (limit_s / 60.0 - 1e-9)
+                           : 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_partconf_t *pc = &conf->parts[cs->c[i].part];
+        ms_partition_state_t st;
+        char why[256];
+        if (pc->limits.set) {
+            memset (&st, 0, sizeof (st));
+            st.max_time_min = -1;
+            ms_partition_limits_init (&st);
+            ms_partition_apply_conf (&st, &pc->limits, pc->nodes);
+            if (!placement_check_partition (&st, &r, NULL, why, sizeof (why)))
+                continue;
+        }
+        cs->c[k++] = cs->c[i];
     }
     cs->n = k;
 }

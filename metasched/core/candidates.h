@@ -74,6 +74,13 @@ double view_predicted_wait (const ms_view_t *v, size_t part, int nodes,
 /* Predicted power of the partition now: running jobs plus idle nodes. */
 double view_power (const ms_view_t *v, size_t part);
 int view_busy (const ms_view_t *v, size_t part);
+/* Under the partition's power cap (power_cap_w of the configuration the
+ * view was made from, read at each call, so settings that change it
+ * count): how long until the running jobs' predicted ends leave room for
+ * `nodes` nodes drawing power_w each (its draw above idle; a job that
+ * alone exceeds the cap waits for all of them). 0 without a cap. */
+double view_power_wait (const ms_view_t *v, size_t part, int nodes,
+                        double power_w, double now);
 
 /* ---- a job's candidates ---- */
 
@@ -107,5 +114,10 @@ void candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
 /* The most GPUs per node any partition of conf offers (0: none). */
 int candidates_max_gpus (const ms_siteconf_t *conf);
 void candidates_free (ms_cands_t *cs);
+/* Keep the candidates whose partition's limits in clusters.conf
+ * (max_time, max_nodes, min_nodes: the simulated clusters') take a job of
+ * `nodes` nodes and a time limit of limit_s (0: none). */
+void candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
+                        ms_cands_t *cs);
 
 #endif /* MS_CANDIDATES_H */

@@ -634,6 +634,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
                       now,
                       &s->cs);
     candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
+    candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     /* The site's mean job width, as the jobs come. */
     s->nodes_sum += jd->nodes;
@@ -761,6 +762,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
                           j->jd.base_s, s->view, now, &s->cs);
         candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
+        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
         if (!d.n)
             continue;
@@ -888,6 +890,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
                           j->jd.base_s, s->view, now, &s->cs);
         candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
+        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
         cost = ms_xrealloc (cost, (ncost + s->cs.n + 1) * sizeof (double));
         window_costs (&s->pol, s->conf, &s->cs, s->view, cost + ncost,
                       &wtmin);
@@ -949,6 +952,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
                           j->jd.base_s, s->view, now, &s->cs);
         candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
+        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
         chosen = bids[pick[k]].cand;
         if (s->cs.n != ncand[k] || chosen >= s->cs.n) {
             rc = ms_err (errp, MS_ERR_INPUT,

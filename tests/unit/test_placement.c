@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metasched/common/util.h"
+#include "metasched/core/candidates.h"
 #include "metasched/core/placement.h"
 #include "tests/testutil.h"
 
@@ -247,6 +248,52 @@ START_TEST (test_accounting)
 }
 END_TEST
 
+/* The simulator's limits: clusters.conf's max_time, max_nodes, min_nodes
+ * keep candidates off the partitions they forbid. */
+START_TEST (test_candidates_limits)
+{
+    static const char text[]
+        = "[architecture a]\ncores_per_node = 4\nfrequencies_khz = 1000000\n"
+          "idle_power_w = 50\n"
+          "[cluster c]\nbackend = simulated\n"
+          "[partition c/short]\narchitecture = a\nnodes = 4\nmax_time = 30\n"
+          "[partition c/small]\narchitecture = a\nnodes = 4\nmax_nodes = 1\n"
+          "[partition c/big]\narchitecture = a\nnodes = 4\nmin_nodes = 2\n"
+          "[partition c/any]\narchitecture = a\nnodes = 4\n";
+    ms_siteconf_t *conf;
+    ms_error_t err;
+    ms_cand_t c[4];
+    ms_cands_t cs = { c, 0, 4 };
+
+    ck_assert_msg (clusterconf_parse (text, strlen (text), "t.conf", &conf, &err)
+                       == 0,
+                   "%s", err.text);
+#define FILL()                                                                \
+    do {                                                                      \
+        memset (c, 0, sizeof (c));                                            \
+        for (size_t i = 0; i < 4; i++)                                        \
+            c[i].part = i;                                                    \
+        cs.n = 4;                                                             \
+    } while (0)
+    FILL ();
+    candidates_limits (conf, 1, 3600, &cs); /* 1 node, 60 min */
+    ck_assert_uint_eq (cs.n, 2);
+    ck_assert_uint_eq (c[0].part, 1);
+    ck_assert_uint_eq (c[1].part, 3);
+    FILL ();
+    candidates_limits (conf, 2, 1800, &cs); /* 2 nodes, 30 min */
+    ck_assert_uint_eq (cs.n, 3);
+    ck_assert_uint_eq (c[0].part, 0);
+    ck_assert_uint_eq (c[1].part, 2);
+    ck_assert_uint_eq (c[2].part, 3);
+    FILL ();
+    candidates_limits (conf, 1, 0, &cs); /* no limit: the default applies */
+    ck_assert_uint_eq (cs.n, 3);
+#undef FILL
+    clusterconf_free (conf);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -257,6 +304,7 @@ main (void)
     tcase_add_test (tc, test_filesystems);
     tcase_add_test (tc, test_partition_limits);
     tcase_add_test (tc, test_accounting);
+    tcase_add_test (tc, test_candidates_limits);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
