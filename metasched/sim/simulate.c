@@ -175,6 +175,12 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
      * site learns from its finished jobs; here it is the truth's noise. */
     ms_policy_t upol = *pol;
     upol.job_sd = su->noise_t;
+    /* The simulated clusters keep every partition's power cap for every
+     * policy (simcluster.c): metasched need not drop a capped partition to
+     * keep it; its predicted wait counts the time until the power is
+     * there. A real Slurm does not keep metasched's caps, so the daemon
+     * keeps them by choice (power_caps). */
+    upol.power_caps = false;
     r.sched = sched_new (&upol, conf, backends, su->tab);
     simworld_set_listener (w, listen, &r);
     for (size_t k = 0; k < wl->njobs; k++) {

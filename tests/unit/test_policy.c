@@ -284,6 +284,36 @@ START_TEST (test_view_wait)
 }
 END_TEST
 
+/* The wait for power under p2's cap of 700 W: 10 idle nodes draw 500 W,
+ * so jobs may draw 200 W above idle. */
+START_TEST (test_view_power_wait)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_view_t *v = view_new (conf);
+
+    /* 2 nodes at 100 W until 100 (100 W above idle), 1 at 150 W until 200
+     * (100 W): no room left. */
+    view_run_start (v, 1, 1, 2, 100, 100);
+    view_run_start (v, 1, 2, 1, 200, 150);
+    ck_assert (view_power_wait (v, 1, 1, 100, 0) == 100);
+    ck_assert (view_power_wait (v, 1, 1, 200, 0) == 200);
+    ck_assert (view_power_wait (v, 1, 1, 200, 150) == 50);
+    /* More than the cap allows at all: it waits until all have ended. */
+    ck_assert (view_power_wait (v, 1, 1, 1000, 0) == 200);
+    /* No cap on p1. */
+    view_run_start (v, 0, 3, 10, 500, 1000);
+    ck_assert (view_power_wait (v, 0, 1, 1000, 0) == 0);
+    /* Room again when the first ends. */
+    view_run_end (v, 1, 1);
+    ck_assert (view_power_wait (v, 1, 1, 100, 0) == 0);
+    /* A cap changed by the settings counts at once. */
+    conf->parts[1].power_cap_w = 600;
+    ck_assert (view_power_wait (v, 1, 1, 100, 0) == 200);
+    view_free (v);
+    clusterconf_free (conf);
+}
+END_TEST
+
 /* Time limits: the user's own at home nominal; elsewhere the predicted
  * ratio times exp (limit_z * sqrt (sd_pred^2 + job_sd^2)), never below the
  * user's limit. */
@@ -350,6 +380,7 @@ main (void)
     tcase_add_test (tc, test_metasched_caps);
     tcase_add_test (tc, test_metasched_wait);
     tcase_add_test (tc, test_view_wait);
+    tcase_add_test (tc, test_view_power_wait);
     tcase_add_test (tc, test_entry_limit);
     tcase_add_test (tc, test_kind_names);
     suite_add_tcase (s, tc);

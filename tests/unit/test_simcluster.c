@@ -1,7 +1,8 @@
 /* test_simcluster.c - the simulated cluster against hand-computed
  * schedules: EASY backfill (a job that backfills, one that must not, one
  * that uses the extra nodes), FCFS, conservative backfill, time-limit
- * kills, the start gate of sibling entries and the backend operations. */
+ * kills, the start gate of sibling entries, a partition's power cap and
+ * the backend operations. */
 #include "config.h"
 
 #include <math.h>
@@ -20,6 +21,17 @@ static const char conf_text[]
       "[partition c1/p]\narchitecture = a\nnodes = 10\n"
       "[cluster c2]\nbackend = simulated\n"
       "[partition c2/q]\narchitecture = a\nnodes = 10\n";
+
+/* The same with a power cap of 800 W on c1/p: 10 idle nodes draw 500 W,
+ * so running jobs may draw 300 W above idle (a 100 W node: 50 W). */
+static const char conf_capped[]
+    = "[architecture a]\n"
+      "cores_per_node = 4\n"
+      "frequencies_khz = 1000000, 2000000\n"
+      "nominal_khz = 2000000\n"
+      "idle_power_w = 50\n"
+      "[cluster c1]\nbackend = simulated\n"
+      "[partition c1/p]\narchitecture = a\nnodes = 10\npower_cap_w = 800\n";
 
 /* The truth of a test job: its runtime, doubled at the low frequency. */
 typedef struct {
@@ -73,20 +85,27 @@ typedef struct {
     tjob_t jobs[MAXJ];
     sim_hint_t hints[MAXJ];
     int n;
+    double power; /* of the next jobs (W per node; 0: 100) */
 } fixture_t;
 
 static void
-fx_init (fixture_t *fx, sim_backfill_t bf)
+fx_init_conf (fixture_t *fx, sim_backfill_t bf, const char *text)
 {
     ms_error_t err;
     memset (fx, 0, sizeof (*fx));
-    ck_assert_msg (clusterconf_parse (conf_text, strlen (conf_text), "t.conf",
+    ck_assert_msg (clusterconf_parse (text, strlen (text), "t.conf",
                                       &fx->conf, &err)
                        == 0,
                    "%s", err.text);
     ck_assert_msg (simworld_new (fx->conf, bf, truth, NULL, &fx->w, &err) == 0,
                    "%s", err.text);
     simworld_set_listener (fx->w, listen, &fx->rec);
+}
+
+static void
+fx_init (fixture_t *fx, sim_backfill_t bf)
+{
+    fx_init_conf (fx, bf, conf_text);
 }
 
 static void
@@ -110,7 +129,7 @@ fx_submit_full (fixture_t *fx, double t, size_t cl, const char *part, int nodes,
 
     simworld_advance (fx->w, t);
     fx->jobs[k].rt = rt;
-    fx->jobs[k].power = 100;
+    fx->jobs[k].power = fx->power > 0 ? fx->power : 100;
     fx->hints[k].job = &fx->jobs[k];
     fx->hints[k].pred_runtime_s = pred;
     fx->hints[k].order_time = t;
@@ -237,6 +256,56 @@ START_TEST (test_time_limit_kill)
     ck_assert (fx.rec.end[1] == 60 && fx.rec.killed[1]);
     ck_assert (fx.rec.end[2] == 30 && !fx.rec.killed[2]);
     fx_fini (&fx);
+}
+END_TEST
+
+/* The power cap is the cluster's (hand-computed, 300 W above idle):
+ *   J1 0: 4 nodes 100 s 100 W (200 W) -> starts at 0; 100 W left.
+ *   J2 1: 4 nodes  50 s 100 W (200 W) -> 6 nodes free but not the power:
+ *                          reserved at 100 (J1's end), 100 W spare then.
+ *   J3 2: 2 nodes  90 s 100 W (100 W) -> backfills: ends at 92 <= 100.
+ *   J4 3: 1 node  500 s 100 W  (50 W) -> no power left until J3 ends at
+ *                          92, then starts on the spare power of J2's
+ *                          reservation.
+ *   J5 4: 5 nodes  10 s 200 W (750 W, more than the cap allows: it runs
+ *                          alone) -> starts when J4 ends at 592.
+ * Every policy meets the same cap: the cluster keeps it. */
+static void
+capped_jobs (fixture_t *fx)
+{
+    fx_submit (fx, 0, 4, 100);
+    fx_submit (fx, 1, 4, 50);
+    fx_submit (fx, 2, 2, 90);
+    fx_submit (fx, 3, 1, 500);
+    fx->power = 200;
+    fx_submit (fx, 4, 5, 10);
+    simworld_drain (fx->w);
+}
+
+START_TEST (test_power_cap)
+{
+    static const sim_backfill_t bfs[] = { SIM_EASY, SIM_CONSERVATIVE };
+    for (size_t k = 0; k < 2; k++) {
+        fixture_t fx;
+        fx_init_conf (&fx, bfs[k], conf_capped);
+        capped_jobs (&fx);
+        ck_assert_msg (fx.rec.start[1] == 0 && fx.rec.start[2] == 100
+                           && fx.rec.start[3] == 2 && fx.rec.start[4] == 92
+                           && fx.rec.start[5] == 592,
+                       "%s: starts %g %g %g %g %g", sim_backfill_name (bfs[k]),
+                       fx.rec.start[1], fx.rec.start[2], fx.rec.start[3],
+                       fx.rec.start[4], fx.rec.start[5]);
+        ck_assert_uint_eq (simworld_violations (fx.w), 0);
+        fx_fini (&fx);
+    }
+    /* Without the cap J2 starts at once. */
+    {
+        fixture_t fx;
+        fx_init (&fx, SIM_EASY);
+        capped_jobs (&fx);
+        ck_assert (fx.rec.start[2] == 1);
+        fx_fini (&fx);
+    }
 }
 END_TEST
 
@@ -380,6 +449,7 @@ main (void)
     tcase_add_test (tc, test_conservative_hand);
     tcase_add_test (tc, test_underpredicted_reservation);
     tcase_add_test (tc, test_time_limit_kill);
+    tcase_add_test (tc, test_power_cap);
     tcase_add_test (tc, test_gate_siblings);
     tcase_add_test (tc, test_gate_rank_preferred);
     tcase_add_test (tc, test_backend_ops);
