@@ -4,7 +4,8 @@ predictor_libpredictor_a_SOURCES = predictor/predictor.h predictor/internal.h \
 	predictor/arch.c predictor/signature.c predictor/ear.c \
 	predictor/project.c predictor/defmodel.c predictor/modelfile.c \
 	predictor/fit.c predictor/crossarch.c predictor/table61.c \
-	predictor/runs.c predictor/synth.c
+	predictor/runs.c predictor/synth.c predictor/speedup.c \
+	predictor/speedup.h
 predictor_libpredictor_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 EXTRA_DIST += predictor/README
 
@@ -13,6 +14,12 @@ tests_unit_test_predictor_SOURCES = tests/unit/test_predictor.c tests/testutil.h
 tests_unit_test_predictor_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_predictor_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_predictor
+
+check_PROGRAMS += tests/unit/test_speedup
+tests_unit_test_speedup_SOURCES = tests/unit/test_speedup.c tests/testutil.h
+tests_unit_test_speedup_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_speedup_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_speedup
 
 check_PROGRAMS += tests/unit/test_predictor_eamc
 tests_unit_test_predictor_eamc_SOURCES = tests/unit/test_predictor_eamc.c tests/testutil.h
