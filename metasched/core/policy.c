@@ -868,36 +868,29 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
  * mean best response. Each job then gets its chosen candidate at nice 0
  * and siblings on the other partitions, their nice graded by their cost
  * against the chosen one, as metasched does. */
-int
-sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
+void
+policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                      const ms_cands_t *const *cs, const int *nodes,
+                      size_t njobs, const ms_view_t *view, double now,
+                      ms_decision_t *dec, ms_window_stats_t *st)
 {
-    size_t nw = s->nwindow, nparts = s->conf->nparts, nbids = 0, capbids = 0;
+    size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
     ms_bid_t *bids = NULL;
-    double *cost = NULL, *cap, *pen, hsum = 0;
-    size_t *pick, *cand0, *ncand, ncost = 0;
+    double *cost = NULL, *cap, *pen, hsum = 0, h;
+    size_t *pick, *cand0;
     ms_window_opts_t wo;
-    ms_window_stats_t wst;
-    double t0 = clock_now ();
-    int rc = 0;
 
-    if (s->pol.kind != POL_METASCHED_WINDOW || !nw)
-        return 0;
-    cand0 = ms_xcalloc (nw + 1, sizeof (size_t));
-    ncand = ms_xcalloc (nw + 1, sizeof (size_t));
-    for (size_t k = 0; k < nw; k++) {
-        sjob_t *j = &s->jobs[s->window[k] - 1];
+    cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
+    for (size_t k = 0; k < njobs; k++) {
         double wtmin;
-        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
-                          j->jd.base_s, s->view, now, &s->cs);
-        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
-        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
-        cost = ms_xrealloc (cost, (ncost + s->cs.n + 1) * sizeof (double));
-        window_costs (&s->pol, s->conf, &s->cs, s->view, cost + ncost,
-                      &wtmin);
+        cost = ms_xrealloc (cost, (ncost + cs[k]->n + 1) * sizeof (double));
+        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin);
         cand0[k] = ncost;
-        ncand[k] = s->cs.n;
-        hsum += wtmin;
-        for (size_t i = 0; i < s->cs.n; i++) {
+        if (cs[k]->n && isfinite (wtmin)) {
+            hsum += wtmin;
+            nh++;
+        }
+        for (size_t i = 0; i < cs[k]->n; i++) {
             if (!isfinite (cost[ncost + i]))
                 continue;
             if (nbids == capbids) {
@@ -905,29 +898,101 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
                 bids = ms_xrealloc (bids, capbids * sizeof (*bids));
             }
             bids[nbids].job = k;
-            bids[nbids].part = s->cs.c[i].part;
+            bids[nbids].part = cs[k]->c[i].part;
             bids[nbids].cand = i;
-            bids[nbids].ns = j->jd.nodes * s->cs.c[i].t;
+            bids[nbids].ns = nodes[k] * cs[k]->c[i].t;
             bids[nbids].cost = cost[ncost + i];
             nbids++;
         }
-        ncost += s->cs.n;
+        ncost += cs[k]->n;
     }
     cap = ms_xcalloc (nparts + 1, sizeof (double));
     pen = ms_xcalloc (nparts + 1, sizeof (double));
-    {
-        double h = hsum / (double)nw;
+    h = nh ? hsum / (double)nh : 0;
+    for (size_t p = 0; p < nparts; p++) {
+        double pn = conf->parts[p].nodes;
+        double w = view ? view_predicted_wait (view, p, 1, now) : 0;
+        cap[p] = h > w ? pn * (h - w) : 0;
+        pen[p] = h > 0 ? (1 - pol->w_energy) / (pn * h) : 0;
+    }
+    pick = ms_xcalloc (njobs + 1, sizeof (size_t));
+    window_opts_init (&wo);
+    wo.time_budget_s = pol->window_budget_s;
+    window_solve (bids, nbids, njobs, cap, pen, nparts, &wo, pick, st);
+
+    for (size_t k = 0; k < njobs; k++) {
+        const ms_cands_t *c = cs[k];
+        const double *ck = cost + cand0[k];
+        size_t chosen;
+
+        dec[k].n = 0;
+        if (pick[k] == SIZE_MAX)
+            continue;
+        chosen = bids[pick[k]].cand;
+        add_choice (&dec[k], c, chosen, 0);
         for (size_t p = 0; p < nparts; p++) {
-            double nodes = s->conf->parts[p].nodes;
-            double w = view_predicted_wait (s->view, p, 1, now);
-            cap[p] = h > w ? nodes * (h - w) : 0;
-            pen[p] = h > 0 ? (1 - s->pol.w_energy) / (nodes * h) : 0;
+            size_t bi = SIZE_MAX;
+            double g;
+            if (p == c->c[chosen].part)
+                continue;
+            for (size_t i = 0; i < c->n; i++)
+                if (c->c[i].part == p && isfinite (ck[i])
+                    && (bi == SIZE_MAX || ck[i] < ck[bi]))
+                    bi = i;
+            if (bi == SIZE_MAX || ck[bi] > (1 + pol->sibling_slack) * ck[chosen])
+                continue;
+            g = pol->sibling_grade > 0
+                    ? (ck[bi] / ck[chosen] - 1) / pol->sibling_grade
+                    : 1;
+            g = g < 0 ? 0 : g > 1 ? 1 : g;
+            add_choice (&dec[k], c, bi,
+                        pol->sibling_same_class
+                            ? 0
+                            : (int)lround (g * MS_NICE_STEP));
         }
     }
-    pick = ms_xcalloc (nw + 1, sizeof (size_t));
-    window_opts_init (&wo);
-    wo.time_budget_s = s->pol.window_budget_s;
-    window_solve (bids, nbids, nw, cap, pen, nparts, &wo, pick, &wst);
+    free (bids);
+    free (cost);
+    free (cap);
+    free (pen);
+    free (pick);
+    free (cand0);
+}
+
+/* The core's window: the jobs that came since the last cycle, decided
+ * together (policy_decide_window) and dispatched. */
+int
+sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    size_t nw = s->nwindow;
+    ms_cands_t *cands;
+    const ms_cands_t **cp;
+    ms_decision_t *dec;
+    int *nodes;
+    ms_window_stats_t wst;
+    double t0 = clock_now ();
+    int rc = 0;
+
+    if (s->pol.kind != POL_METASCHED_WINDOW || !nw)
+        return 0;
+    cands = ms_xcalloc (nw, sizeof (*cands));
+    cp = ms_xcalloc (nw, sizeof (*cp));
+    dec = ms_xcalloc (nw, sizeof (*dec));
+    nodes = ms_xcalloc (nw, sizeof (*nodes));
+    for (size_t k = 0; k < nw; k++) {
+        sjob_t *j = &s->jobs[s->window[k] - 1];
+        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
+                          j->jd.base_s, s->view, now, &s->cs);
+        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
+        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
+        cands[k].n = cands[k].cap = s->cs.n;
+        cands[k].c = ms_xcalloc (s->cs.n + 1, sizeof (ms_cand_t));
+        memcpy (cands[k].c, s->cs.c, s->cs.n * sizeof (ms_cand_t));
+        cp[k] = &cands[k];
+        nodes[k] = j->jd.nodes;
+    }
+    policy_decide_window (&s->pol, s->conf, cp, nodes, nw, s->view, now, dec,
+                          &wst);
     s->st.windows++;
     s->st.window_solve_s += wst.solve_s;
     if (wst.fallback)
@@ -936,64 +1001,33 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
     for (size_t k = 0; k < nw && rc == 0; k++) {
         uint64_t id = s->window[k];
         sjob_t *j = &s->jobs[id - 1];
-        ms_decision_t d;
-        const double *ck = cost + cand0[k];
-        size_t chosen;
 
         s->st.decisions++;
-        d.n = 0;
-        if (pick[k] == SIZE_MAX) {
+        if (!dec[k].n) {
             j->state = SJ_REJECTED;
             s->st.rejected++;
             continue;
         }
-        /* The same candidates as when the bids were made (the view's
-         * waits move, not the list). */
-        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
-                          j->jd.base_s, s->view, now, &s->cs);
-        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
-        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
-        chosen = bids[pick[k]].cand;
-        if (s->cs.n != ncand[k] || chosen >= s->cs.n) {
-            rc = ms_err (errp, MS_ERR_INPUT,
-                         "window: job %llu's candidates changed",
-                         (unsigned long long)id);
-            break;
-        }
-        add_choice (&d, &s->cs, chosen, 0);
-        for (size_t p = 0; p < nparts; p++) {
-            size_t bi = SIZE_MAX;
-            double g;
-            if (p == s->cs.c[chosen].part)
-                continue;
-            for (size_t i = 0; i < s->cs.n; i++)
-                if (s->cs.c[i].part == p && isfinite (ck[i])
-                    && (bi == SIZE_MAX || ck[i] < ck[bi]))
-                    bi = i;
-            if (bi == SIZE_MAX
-                || ck[bi] > (1 + s->pol.sibling_slack) * ck[chosen])
-                continue;
-            g = s->pol.sibling_grade > 0
-                    ? (ck[bi] / ck[chosen] - 1) / s->pol.sibling_grade
-                    : 1;
-            g = g < 0 ? 0 : g > 1 ? 1 : g;
-            add_choice (&d, &s->cs, bi,
-                        s->pol.sibling_same_class
-                            ? 0
-                            : (int)lround (g * MS_NICE_STEP));
+        /* dispatch reads the decision's candidates from s->cs */
+        s->cs.n = 0;
+        for (size_t i = 0; i < cands[k].n; i++) {
+            if (s->cs.n == s->cs.cap) {
+                s->cs.cap = s->cs.cap ? s->cs.cap * 2 : 64;
+                s->cs.c = ms_xrealloc (s->cs.c, s->cs.cap * sizeof (*s->cs.c));
+            }
+            s->cs.c[s->cs.n++] = cands[k].c[i];
         }
         j->state = SJ_QUEUED;
         pending_add (s, j, id);
-        rc = dispatch (s, id, &d, now, errp);
+        rc = dispatch (s, id, &dec[k], now, errp);
     }
     s->nwindow = 0;
-    free (bids);
-    free (cost);
-    free (cap);
-    free (pen);
-    free (pick);
-    free (cand0);
-    free (ncand);
+    for (size_t k = 0; k < nw; k++)
+        free (cands[k].c);
+    free (cands);
+    free (cp);
+    free (dec);
+    free (nodes);
     s->st.decide_s += clock_now () - t0;
     return rc;
 }

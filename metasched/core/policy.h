@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "metasched/core/candidates.h"
+#include "metasched/core/window.h"
 #include "metasched/common/error.h"
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"
@@ -142,6 +143,15 @@ double policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
 void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                     const ms_cands_t *cs, const ms_view_t *view,
                     ms_decision_t *d);
+/* metasched_window's decision for a batch of jobs at once (window.h):
+ * cs[k] the candidates of job k (cs must carry predicted waits) and
+ * nodes[k] its nodes; dec[k] gets job k's choices (n 0 when it has no
+ * candidate), *st the solve's figures. The simulator's core and the
+ * daemon both call it. */
+void policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                           const ms_cands_t *const *cs, const int *nodes,
+                           size_t njobs, const ms_view_t *view, double now,
+                           ms_decision_t *dec, ms_window_stats_t *st);
 
 /* ---- the scheduling core: decide, dispatch, follow, re-route ---- */
 

@@ -54,16 +54,101 @@ waiting_why (const ms_daemon_t *d)
     return why;
 }
 
+/* Take the policy's decision dec over the job's candidates cs: its
+ * entries, the candidates as JSON, the view's queue, the time limit.
+ * down (taken) says why it waits when no cluster of a choice is up.
+ * Caller holds d->mu. */
+static void
+take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
+               const ms_cands_t *cs, const ms_decision_t *dec, size_t want,
+               bool siblings, char *down)
+{
+    for (size_t c = 0; c < dec->n && x->nch < want; c++) {
+        x->chosen[x->nch] = cs->c[dec->c[c].cand];
+        x->choices[x->nch] = dec->c[c];
+        x->choices[x->nch].nice = siblings ? (int)x->nch * MS_NICE_STEP : 0;
+        x->nch++;
+    }
+    if (x->nch == 0) {
+        /* every cluster that could run it is down: wait, and say so */
+        x->why = down;
+        return;
+    }
+    free (down);
+    x->base_s = k->base_s;
+    x->opt = policy_optimal_partition (cs, d->site->nparts)
+             == x->chosen[0].part;
+    x->cands = candidates_json (d, cs, dec, &x->score);
+    for (size_t c = 0; c < x->nch; c++) {
+        int conc;
+        x->maxlim[c] = partition_max_time (d, x->chosen[c].part);
+        x->waves[c] = array_waves (d, k, x->chosen[c].part, &conc);
+        view_pending_add (d->view, x->chosen[c].part, k->nodes * conc,
+                          x->chosen[c].t);
+    }
+    /* the limit is each task's */
+    x->limit = cap_limit (scaled_limit (x->j.time_limit_min, &x->chosen[0],
+                                        k->base_s * x->waves[0]),
+                          x->j.time_limit_min, x->maxlim[0]);
+}
+
+/* metasched_window: the batch's jobs placed together (window.h), each
+ * with the candidates it had when its turn in decide_batch came. */
+typedef struct {
+    size_t n;
+    size_t *job; /* index in the batch */
+    jobkey_t *key;
+    ms_cands_t *cs;
+    char **down;
+} dwindow_t;
+
+static void
+window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w, size_t want,
+               bool siblings)
+{
+    const ms_cands_t **cp = ms_xcalloc (w->n + 1, sizeof (*cp));
+    int *nodes = ms_xcalloc (w->n + 1, sizeof (int));
+    ms_decision_t *dec = ms_xcalloc (w->n + 1, sizeof (*dec));
+    ms_window_stats_t st;
+
+    for (size_t i = 0; i < w->n; i++) {
+        cp[i] = &w->cs[i];
+        nodes[i] = w->key[i].nodes;
+    }
+    policy_decide_window (&d->pol, d->site, cp, nodes, w->n, d->view, wall (),
+                          dec, &st);
+    daemon_log (LOG_DEBUG,
+                "window: %zu jobs, %zu bids, %.3f s%s%s", w->n, st.nvars,
+                st.solve_s, st.optimal ? ", optimal" : "",
+                st.fallback ? ", greedy fallback" : "");
+    for (size_t i = 0; i < w->n; i++) {
+        take_decision (d, &b[w->job[i]], &w->key[i], &w->cs[i], &dec[i], want,
+                       siblings, w->down[i]);
+        free (w->cs[i].c);
+    }
+    free (cp);
+    free (nodes);
+    free (dec);
+}
+
 /* Decide every job of the batch; the view counts each choice, so the
- * batch's later jobs see its earlier ones. */
+ * batch's later jobs see its earlier ones (with metasched_window the
+ * batch is decided at once, after every job's candidates are known). */
 static void
 decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
 {
     bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
     size_t want = siblings ? (size_t)d->set.siblings : 1;
     double t0 = mono ();
+    dwindow_t win = { 0, NULL, NULL, NULL, NULL };
 
     unsigned char *allowed = ms_xcalloc (d->site->nparts + 1, 1);
+    if (d->pol.kind == POL_METASCHED_WINDOW) {
+        win.job = ms_xcalloc (n + 1, sizeof (*win.job));
+        win.key = ms_xcalloc (n + 1, sizeof (*win.key));
+        win.cs = ms_xcalloc (n + 1, sizeof (*win.cs));
+        win.down = ms_xcalloc (n + 1, sizeof (*win.down));
+    }
 
     pthread_mutex_lock (&d->mu);
     for (size_t i = 0; i < n; i++) {
@@ -123,35 +208,26 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         }
         down = waiting_why (d);
         daemon_decide (d, &k, false, &dec);
-        for (size_t c = 0; c < dec.n && x->nch < want; c++) {
-            x->chosen[x->nch] = d->cs.c[dec.c[c].cand];
-            x->choices[x->nch] = dec.c[c];
-            x->choices[x->nch].nice = siblings ? (int)x->nch * MS_NICE_STEP
-                                               : 0;
-            x->nch++;
-        }
-        if (x->nch == 0) {
-            /* every cluster that could run it is down: wait, and say so */
-            x->why = down;
+        if (win.job) {
+            /* decided with the rest of the batch (window_decide) */
+            size_t m = win.n++;
+            win.job[m] = i;
+            win.key[m] = k;
+            win.key[m].allowed = NULL; /* the buffer is the next job's */
+            win.cs[m].n = win.cs[m].cap = d->cs.n;
+            win.cs[m].c = ms_xcalloc (d->cs.n + 1, sizeof (ms_cand_t));
+            memcpy (win.cs[m].c, d->cs.c, d->cs.n * sizeof (ms_cand_t));
+            win.down[m] = down;
             continue;
         }
-        free (down);
-        x->base_s = k.base_s;
-        x->opt = policy_optimal_partition (&d->cs, d->site->nparts)
-                 == x->chosen[0].part;
-        x->cands = candidates_json (d, &d->cs, &dec, &x->score);
-        for (size_t c = 0; c < x->nch; c++) {
-            int conc;
-            x->maxlim[c] = partition_max_time (d, x->chosen[c].part);
-            x->waves[c] = array_waves (d, &k, x->chosen[c].part, &conc);
-            view_pending_add (d->view, x->chosen[c].part, k.nodes * conc,
-                              x->chosen[c].t);
-        }
-        /* the limit is each task's */
-        x->limit = cap_limit (scaled_limit (x->j.time_limit_min, &x->chosen[0],
-                                            k.base_s * x->waves[0]),
-                              x->j.time_limit_min, x->maxlim[0]);
+        take_decision (d, x, &k, &d->cs, &dec, want, siblings, down);
     }
+    if (win.n)
+        window_decide (d, b, &win, want, siblings);
+    free (win.job);
+    free (win.key);
+    free (win.cs);
+    free (win.down);
     d->decisions += n;
     d->decide_s += mono () - t0;
     pthread_mutex_unlock (&d->mu);
