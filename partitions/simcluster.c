@@ -852,7 +852,8 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
                        "partition '%s' does not offer %u kHz", p->pc->name, f);
     if (h->gate >= GATE_MAX)
         return ms_err (errp, MS_ERR_INPUT, "start gate key too large");
-    if (w->truth (w->truth_arg, h->job, p->index, f, &rt, &pw, errp) < 0)
+    if (w->truth (w->truth_arg, h->job, p->index, f, nodes, &rt, &pw, errp)
+        < 0)
         return -1;
     if (!(rt >= 0) || !(pw >= 0))
         return ms_err (errp, MS_ERR_INPUT, "job model gives no runtime");

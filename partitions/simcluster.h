@@ -57,10 +57,11 @@ typedef struct {
 } sim_hint_t;
 
 /* The truth: the runtime and per-node power of `job` on global partition
- * index `part` (into conf->parts) at f_khz. Return 0 or -1 with errp. */
+ * index `part` (into conf->parts) at f_khz on `nodes` nodes (a moldable
+ * job's runtime depends on them). Return 0 or -1 with errp. */
 typedef int (*sim_truth_fn) (void *arg, const void *job, size_t part,
-                             uint32_t f_khz, double *runtime_s, double *power_w,
-                             ms_error_t *errp);
+                             uint32_t f_khz, int nodes, double *runtime_s,
+                             double *power_w, ms_error_t *errp);
 
 typedef enum { SIM_EV_START, SIM_EV_END, SIM_EV_CANCEL } sim_evtype_t;
 

@@ -29,6 +29,7 @@
 #include "partitions/clusterconf.h"
 #include "partitions/swf.h"
 #include "predictor/predictor.h"
+#include "predictor/speedup.h"
 
 #define MAX_RUNS 64
 #define UTIL_BINS 200
@@ -54,6 +55,8 @@ typedef struct {
     double gpu_share; /* share of GPU jobs in the workload */
     int gpus_per_job; /* at most this many GPUs per node (0: the most any
                          partition has) */
+    double moldable_share; /* share of moldable jobs in the workload */
+    int mold_lo, mold_hi;  /* their node range (--moldable-range) */
     int cores_per_node;
     size_t replicate;
     bool skip_malformed;
@@ -108,6 +111,9 @@ usage (FILE *f)
         "                           jobs (needs partitions with GPUs)\n"
         "      --gpus-per-job N     GPU jobs ask for 1 to N GPUs per node\n"
         "                           (the most a partition has)\n"
+        "      --moldable-share X   make this share (0-1) of the jobs "
+        "moldable\n"
+        "      --moldable-range A-B moldable jobs take A to B nodes (1-4)\n"
         "      --mix M              uniform, or the percentage of jobs whose\n"
         "                           app favours a partition other than home\n"
         "  -p, --policies LIST      comma-separated (all): base,min_runtime,\n"
@@ -549,6 +555,107 @@ check_policies (const char *list, ms_error_t *errp)
     return 0;
 }
 
+/* ---- moldable jobs (--moldable-share) ---- */
+
+#define MOLD_SERIAL_LO 0.02
+#define MOLD_SERIAL_HI 0.30
+
+/* Each app's true serial fraction (a hash of the seed and the app,
+ * uniform in MOLD_SERIAL_LO..HI), and the speedup model the core sizes
+ * its moldable jobs with: fitted, as a site would, from runs of the app
+ * at 1, 2, 4 and 8 nodes (three each) drawn from that truth with the
+ * truth's runtime noise. */
+static int
+moldable_models (const opts_t *o, ms_predtab_t *tab, double *serial,
+                 ms_error_t *errp)
+{
+    static const int counts[] = { 1, 2, 4, 8 };
+    for (size_t a = 0; a < tab->napps; a++) {
+        int nodes[12];
+        double t[12];
+        size_t n = 0;
+        ms_speedup_t sp;
+        uint64_t h = ms_hash64 (o->seed * 0x100000001b3ULL ^ a ^ 0x73706475ULL);
+        double sf = MOLD_SERIAL_LO
+                    + (MOLD_SERIAL_HI - MOLD_SERIAL_LO) * ms_hash_unit (h);
+        serial[a] = sf;
+        for (size_t k = 0; k < 4; k++)
+            for (int r = 0; r < 3; r++) {
+                h = ms_hash64 (h + 1);
+                nodes[n] = counts[k];
+                t[n++] = 3600 * (sf + (1 - sf) / counts[k])
+                         * exp (o->noise * ms_hash_normal (h));
+            }
+        if (speedup_fit (nodes, t, n, &sp, errp) < 0)
+            return ms_err_prefix (errp, "--moldable-share: app %s",
+                                  tab->apps[a]);
+        predtab_set_speedup (tab, a, &sp);
+    }
+    return 0;
+}
+
+/* What moldability saved: metasched (the first of its rows) on the same
+ * workload with every moldable job fixed at its minimum. */
+static int
+moldable_saved (const opts_t *o, ms_simsetup_t *su, const ms_policy_t *pols,
+                size_t npols, const ms_summary_t *rows, ms_jobrec_t *recs,
+                ms_error_t *errp)
+{
+    ms_workload_t fixed = *su->wl;
+    const ms_workload_t *wl = su->wl;
+    ms_summary_t fs;
+    size_t k, nmold = 0;
+    double wider = 0;
+    int rc;
+
+    for (k = 0; k < npols; k++)
+        if (pols[k].kind == POL_METASCHED)
+            break;
+    if (k == npols)
+        return 0;
+    fixed.jobs = ms_xcalloc (wl->njobs + 1, sizeof (*fixed.jobs));
+    memcpy (fixed.jobs, wl->jobs, wl->njobs * sizeof (*fixed.jobs));
+    for (size_t i = 0; i < wl->njobs; i++)
+        fixed.jobs[i].nodes_max = 0;
+    su->wl = &fixed;
+    su->progress = "metasched, moldable jobs fixed";
+    rc = simulate_run (su, &pols[k], recs, &fs, errp);
+    su->wl = wl;
+    free (fixed.jobs);
+    if (rc < 0)
+        return -1;
+    (void)o;
+    /* the moldable run's counts: simulate_run left the last policy's
+     * records, so run the moldable one again for them */
+    ms_summary_t ms;
+    if (simulate_run (su, &pols[k], recs, &ms, errp) < 0)
+        return -1;
+    for (size_t i = 0; i < wl->njobs; i++)
+        if (wl->jobs[i].nodes_max > 0 && !recs[i].rejected) {
+            nmold++;
+            wider += recs[i].nodes - wl->jobs[i].nodes;
+        }
+    printf ("\nmoldable jobs under %s: %zu ran on %.2f nodes more than "
+            "their minimum on average; against the same workload with every "
+            "job on its minimum: job energy %.4f GJ against %.4f GJ "
+            "(%+.2f%%), system energy %+.2f%%, mean response %.2f h against "
+            "%.2f h (%+.2f%%), mean wait %.2f h against %.2f h\n",
+            rows[k].label, nmold, nmold ? wider / nmold : 0,
+            ms.job_energy_j / 1e9, fs.job_energy_j / 1e9,
+            fs.job_energy_j > 0
+                ? 100 * (ms.job_energy_j / fs.job_energy_j - 1)
+                : 0,
+            fs.system_energy_j > 0
+                ? 100 * (ms.system_energy_j / fs.system_energy_j - 1)
+                : 0,
+            ms.mean_response / 3600, fs.mean_response / 3600,
+            fs.mean_response > 0
+                ? 100 * (ms.mean_response / fs.mean_response - 1)
+                : 0,
+            ms.mean_wait / 3600, fs.mean_wait / 3600);
+    return 0;
+}
+
 static int
 run (opts_t *o)
 {
@@ -573,6 +680,7 @@ run (opts_t *o)
     int status = 1;
     FILE *f;
     const char *builtin = simulate_builtin_config (o->scenario);
+    double *serial = NULL;
 
     memset (&hist, 0, sizeof (hist));
     if (o->from_db && !o->config)
@@ -737,6 +845,25 @@ run (opts_t *o)
     if (mix_weights (o, tab, home, wts, mixdesc, sizeof (mixdesc), &err) < 0)
         goto fail;
     workload_assign_apps (wl, wts, tab->napps, o->seed);
+    if (o->moldable_share > 0) {
+        int maxn = 0;
+        size_t nm;
+        for (size_t p = 0; p < conf->nparts; p++)
+            if (conf->parts[p].nodes > maxn)
+                maxn = conf->parts[p].nodes;
+        nm = workload_assign_moldable (wl, o->moldable_share, o->mold_lo,
+                                       o->mold_hi, maxn, o->seed);
+        serial = ms_xcalloc (tab->napps + 1, sizeof (double));
+        if (moldable_models (o, tab, serial, &err) < 0)
+            goto fail;
+        if (!o->quiet)
+            printf ("moldable jobs: %zu (%.1f%%), %d to %d nodes; apps' "
+                    "serial fractions %.2f to %.2f, speedup models fitted "
+                    "from runs at 1, 2, 4 and 8 nodes\n",
+                    nm, 100.0 * nm / wl->njobs, o->mold_lo,
+                    o->mold_hi < maxn ? o->mold_hi : maxn, MOLD_SERIAL_LO,
+                    MOLD_SERIAL_HI);
+    }
 policies:
     if (!o->quiet) {
         if (o->from_db)
@@ -817,6 +944,7 @@ policies:
     su.seed = o->seed;
     su.noise_t = o->noise;
     su.exact_estimates = o->exact;
+    su.serial = serial;
     recs = ms_xcalloc (wl->njobs, sizeof (*recs));
     for (size_t i = 0; i < npols + nsweep; i++) {
         const ms_policy_t *pol = i < npols ? &pols[i] : &sweep[i - npols];
@@ -861,6 +989,9 @@ policies:
                 a->mean_wait, m->mean_wait, a->mean_response,
                 m->mean_response, same);
     }
+    if (serial && moldable_saved (o, &su, pols, npols, rows + r0, recs, &err)
+                      < 0)
+        goto fail;
     if (nsweep && !o->quiet) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
         metrics_print_table (stdout, conf, srows, nsweep);
@@ -924,6 +1055,7 @@ done:
     free (util[0]);
     free (util[1]);
     free (recs);
+    free (serial);
     free (hist.recs);
     workload_free (wl);
     swf_free (trace);
@@ -965,6 +1097,8 @@ cmd_simulate (int argc, char **argv)
         O_PWFILE,
         O_GPUSHARE,
         O_GPUSPJ,
+        O_MOLDSHARE,
+        O_MOLDRANGE,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -1002,6 +1136,8 @@ cmd_simulate (int argc, char **argv)
         { "password-file", required_argument, NULL, O_PWFILE },
         { "gpu-share", required_argument, NULL, O_GPUSHARE },
         { "gpus-per-job", required_argument, NULL, O_GPUSPJ },
+        { "moldable-share", required_argument, NULL, O_MOLDSHARE },
+        { "moldable-range", required_argument, NULL, O_MOLDRANGE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -1168,6 +1304,29 @@ cmd_simulate (int argc, char **argv)
                 goto bad;
             o.gpus_per_job = (int)v;
             break;
+        case O_MOLDSHARE:
+            if (parse_double (optarg, &o.moldable_share) < 0
+                || o.moldable_share < 0 || o.moldable_share > 1) {
+                fprintf (stderr, "metasched simulate: --moldable-share: a "
+                                 "share from 0 to 1, not '%s'\n",
+                         optarg);
+                return 2;
+            }
+            break;
+        case O_MOLDRANGE: {
+            int mlo, mhi, end = 0;
+            if (sscanf (optarg, "%d-%d%n", &mlo, &mhi, &end) != 2
+                || optarg[end] || mlo < 1 || mhi < mlo || mhi > 100000) {
+                fprintf (stderr, "metasched simulate: --moldable-range: "
+                                 "MIN-MAX nodes, 1 <= MIN <= MAX, not "
+                                 "'%s'\n",
+                         optarg);
+                return 2;
+            }
+            o.mold_lo = mlo;
+            o.mold_hi = mhi;
+            break;
+        }
         case 'q':
             o.quiet = true;
             break;
@@ -1202,7 +1361,18 @@ cmd_simulate (int argc, char **argv)
         o.gen.mean_runtime_s = mr;
         o.gen_set = true;
     }
-    if (o.from_db && (o.trace || o.gen_set || o.profiles || o.gpu_share > 0)) {
+    if (o.mold_lo && o.moldable_share <= 0) {
+        fprintf (stderr, "metasched simulate: --moldable-range goes with "
+                         "--moldable-share\n");
+        return 2;
+    }
+    if (!o.mold_lo) {
+        o.mold_lo = 1;
+        o.mold_hi = 4;
+    }
+    if (o.from_db
+        && (o.trace || o.gen_set || o.profiles || o.gpu_share > 0
+            || o.moldable_share > 0)) {
         fprintf (stderr, "metasched simulate: --from-db takes the workload and "
                          "the profiles from the database: no --trace, "
                          "generator options or --profiles with it\n");

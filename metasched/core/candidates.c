@@ -35,6 +35,7 @@ predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
         return ms_err (errp, MS_ERR_MISSING, "the predictor knows no app");
     }
     tab->apps = ms_xcalloc (tab->napps, sizeof (char *));
+    tab->speedup = ms_xcalloc (tab->napps, sizeof (*tab->speedup));
     tab->e
         = ms_xcalloc (tab->napps * tab->nparts * tab->maxf, sizeof (*tab->e));
     for (size_t ai = 0; ai < tab->napps; ai++) {
@@ -97,6 +98,7 @@ predtab_free (ms_predtab_t *tab)
     for (size_t i = 0; tab->apps && i < tab->napps; i++)
         free (tab->apps[i]);
     free (tab->apps);
+    free (tab->speedup);
     free (tab->e);
     free (tab->nfreqs);
     free (tab->nominal);
@@ -110,6 +112,17 @@ predtab_app_index (const ms_predtab_t *tab, const char *app)
         if (!strcmp (tab->apps[i], app))
             return (int)i;
     return -1;
+}
+
+void
+predtab_set_speedup (ms_predtab_t *tab, size_t app, const ms_speedup_t *sp)
+{
+    if (app >= tab->napps)
+        return;
+    if (sp)
+        tab->speedup[app] = *sp;
+    else
+        memset (&tab->speedup[app], 0, sizeof (tab->speedup[app]));
 }
 
 /* ---- view ---- */
@@ -322,6 +335,7 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
             c->e = c->p * c->t * nodes;
             c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
             c->w = w;
+            c->nodes = nodes;
             /* Under a power cap, the job also waits for its power. */
             if (view) {
                 double pw = view_power_wait (view, p, nodes, c->p, now);
@@ -345,9 +359,10 @@ candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
         const ms_partconf_t *pc = &conf->parts[c.part];
         if (pc->gpus_per_node < gpus)
             continue;
+        int n = c.nodes > 0 ? c.nodes : nodes;
         c.p += gpus * pc->gpu_busy_power_w;
-        c.e = c.p * c.t * nodes;
-        c.e_hi += gpus * pc->gpu_busy_power_w * c.t_hi * nodes;
+        c.e = c.p * c.t * n;
+        c.e_hi += gpus * pc->gpu_busy_power_w * c.t_hi * n;
         if (c.e_hi < c.e) /* rounding, where the bound is the estimate */
             c.e_hi = c.e;
         cs->c[k++] = c;
@@ -382,6 +397,58 @@ candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
         cs->c[k++] = cs->c[i];
     }
     cs->n = k;
+}
+
+typedef struct {
+    const ms_view_t *view;
+    size_t part;
+    double now, power_w;
+} moldwait_t;
+
+static double
+mold_wait (int nodes, void *arg)
+{
+    const moldwait_t *m = arg;
+    double w = view_predicted_wait (m->view, m->part, nodes, m->now);
+    double pw = view_power_wait (m->view, m->part, nodes, m->power_w, m->now);
+    return pw > w ? pw : w;
+}
+
+void
+candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
+                 double w_e, const ms_view_t *view, double now, ms_cands_t *cs)
+{
+    const ms_speedup_t *sp;
+
+    if (nmax <= nmin || app >= tab->napps || !tab->speedup[app].nruns)
+        return;
+    sp = &tab->speedup[app];
+    for (size_t i = 0; i < cs->n; i++) {
+        ms_cand_t *c = &cs->c[i];
+        const ms_partconf_t *pc = &tab->conf->parts[c->part];
+        int hi = nmax < pc->nodes ? nmax : pc->nodes, n;
+        double t0 = speedup_time (sp, nmin, NULL, NULL), r;
+        moldwait_t mw = { view, c->part, now, c->p };
+        if ((pc->limits.set & MS_LIM_MAX_NODES) && pc->limits.max_nodes >= 0
+            && pc->limits.max_nodes < hi)
+            hi = pc->limits.max_nodes;
+        if (hi <= nmin || !(t0 > 0))
+            continue;
+        n = speedup_choose (sp, nmin, hi, c->p, w_e, view ? mold_wait : NULL,
+                            &mw);
+        if (n == nmin)
+            continue;
+        r = speedup_time (sp, n, NULL, NULL) / t0;
+        c->t *= r;
+        c->t_hi *= r;
+        c->e = c->p * c->t * n;
+        c->e_hi *= r * n / (double)nmin;
+        if (c->e_hi < c->e)
+            c->e_hi = c->e;
+        if (view)
+            c->w = mold_wait (n, &mw);
+        c->nodes = n;
+    }
 }
 
 int

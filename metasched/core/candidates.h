@@ -23,6 +23,7 @@
 #include "metasched/common/error.h"
 #include "partitions/clusterconf.h"
 #include "predictor/predictor.h"
+#include "predictor/speedup.h"
 
 typedef struct {
     uint32_t f_khz;
@@ -39,6 +40,8 @@ typedef struct {
     size_t maxf;
     ms_predent_t *e; /* [app][part][f] */
     size_t *nominal; /* per partition: index of the nominal frequency */
+    ms_speedup_t *speedup; /* per app: its speedup model (nruns 0: none,
+                              a moldable job then takes its minimum) */
 } ms_predtab_t;
 
 /* Estimates of every app the predictor knows on every partition of conf
@@ -47,6 +50,10 @@ int predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
                    ms_predtab_t **tabp, ms_error_t *errp);
 void predtab_free (ms_predtab_t *tab);
 int predtab_app_index (const ms_predtab_t *tab, const char *app);
+/* The speedup model of app (predictor/speedup.h) that moldable jobs of
+ * the app are sized with; NULL removes it. */
+void predtab_set_speedup (ms_predtab_t *tab, size_t app,
+                          const ms_speedup_t *sp);
 
 static inline const ms_predent_t *
 predtab_get (const ms_predtab_t *tab, size_t app, size_t part, size_t fi)
@@ -92,6 +99,8 @@ typedef struct {
     double p;       /* per node, W */
     double e, e_hi; /* the job's predicted energy, J */
     double w;       /* predicted wait, s (when asked) */
+    int nodes;      /* the job's node count there (a moldable job's chosen
+                       count, candidates_mold) */
 } ms_cand_t;
 
 typedef struct {
@@ -110,6 +119,16 @@ void candidates_build (const ms_predtab_t *tab, size_t app, size_t home,
  * the node's (gpu_busy_power_w each, DESIGN.md 5): drop the other
  * candidates, add the GPUs' power to the rest. Nothing for gpus <= 0. */
 void candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
+                      ms_cands_t *cs);
+/* A moldable job (msbatch -N nmin-nmax, nmax > nmin) on candidates built
+ * for nmin nodes: each candidate takes the node count speedup_choose
+ * gives with the app's speedup model, the candidate's power per node and
+ * its partition's predicted wait (view may be NULL: no wait), within the
+ * partition's nodes and max_nodes, under the energy weight w_e; its time,
+ * energy and wait become those of that count (T(n) / T(nmin) of the
+ * model). Without a model, or nmax <= nmin, nothing changes. */
+void candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
+                      double w_e, const ms_view_t *view, double now,
                       ms_cands_t *cs);
 /* The most GPUs per node any partition of conf offers (0: none). */
 int candidates_max_gpus (const ms_siteconf_t *conf);

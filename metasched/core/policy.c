@@ -448,6 +448,7 @@ typedef struct {
     double pred_t;
     uint32_t f_khz;
     uint16_t part;
+    int nodes; /* the entry's node count (a moldable job's chosen one) */
     bool live; /* pending or running on the cluster */
 } sentry_t;
 
@@ -589,7 +590,7 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         req.nice = d->c[k].nice;
         req.comment = comment;
         req.cwd = "/";
-        req.nodes = j->jd.nodes;
+        req.nodes = c->nodes > 0 ? c->nodes : j->jd.nodes;
         req.exclusive = true;
         req.backend_hint = &hint;
         if (backend_submit (b, &req, &bid, errp) < 0)
@@ -600,11 +601,24 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         e->bid = bid;
         e->f_khz = c->f_khz;
         e->pred_t = c->t;
+        e->nodes = req.nodes;
         e->live = true;
         j->nent++;
-        view_pending_add (s->view, c->part, j->jd.nodes, c->t);
+        view_pending_add (s->view, c->part, e->nodes, c->t);
     }
     return 0;
+}
+
+/* A moldable job's node count per candidate (candidates_mold), under
+ * metasched and metasched_window; the other policies take its minimum. */
+static void
+mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
+{
+    if (jd->nodes_max > jd->nodes
+        && (s->pol.kind == POL_METASCHED
+            || s->pol.kind == POL_METASCHED_WINDOW))
+        candidates_mold (s->tab, jd->app, jd->nodes, jd->nodes_max,
+                         s->pol.w_energy, s->view, now, &s->cs);
 }
 
 int
@@ -635,6 +649,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
                       &s->cs);
     candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
     candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
+    mold (s, jd, now);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     /* The site's mean job width, as the jobs come. */
     s->nodes_sum += jd->nodes;
@@ -690,8 +705,8 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (!e)
         return;
     j = &s->jobs[id - 1];
-    view_pending_remove (s->view, part, j->jd.nodes, e->pred_t);
-    view_run_start (s->view, part, bid, j->jd.nodes, now + e->pred_t, power_w);
+    view_pending_remove (s->view, part, e->nodes, e->pred_t);
+    view_run_start (s->view, part, bid, e->nodes, now + e->pred_t, power_w);
     if (j->state == SJ_QUEUED)
         pending_del (s, j);
     j->state = SJ_RUNNING;
@@ -721,8 +736,7 @@ sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (started)
         view_run_end (s->view, part, bid);
     else
-        view_pending_remove (s->view, part, s->jobs[id - 1].jd.nodes,
-                             e->pred_t);
+        view_pending_remove (s->view, part, e->nodes, e->pred_t);
 }
 
 int
@@ -763,13 +777,14 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
                           j->jd.base_s, s->view, now, &s->cs);
         candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
         candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
+        mold (s, &j->jd, now);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
         if (!d.n)
             continue;
         for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
             if (s->ents[k].live) {
                 double w = view_predicted_wait (s->view, s->ents[k].part,
-                                                j->jd.nodes, now);
+                                                s->ents[k].nodes, now);
                 if (w < wcur)
                     wcur = w;
                 if (s->ents[k].part == d.c[0].part)
@@ -900,7 +915,9 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
             bids[nbids].job = k;
             bids[nbids].part = cs[k]->c[i].part;
             bids[nbids].cand = i;
-            bids[nbids].ns = nodes[k] * cs[k]->c[i].t;
+            bids[nbids].ns = (cs[k]->c[i].nodes > 0 ? cs[k]->c[i].nodes
+                                                    : nodes[k])
+                             * cs[k]->c[i].t;
             bids[nbids].cost = cost[ncost + i];
             nbids++;
         }
@@ -985,6 +1002,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
                           j->jd.base_s, s->view, now, &s->cs);
         candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
         candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
+        mold (s, &j->jd, now);
         cands[k].n = cands[k].cap = s->cs.n;
         cands[k].c = ms_xcalloc (s->cs.n + 1, sizeof (ms_cand_t));
         memcpy (cands[k].c, s->cs.c, s->cs.n * sizeof (ms_cand_t));

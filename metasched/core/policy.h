@@ -162,7 +162,8 @@ typedef struct {
     const void *record; /* handed to the backend as the job model */
     const char *user;
     const char *name;
-    int nodes;
+    int nodes;      /* a moldable job's minimum */
+    int nodes_max;  /* moldable: at most this many (0: nodes) */
     int gpus;       /* GPUs per node; 0: a CPU job */
     size_t app;     /* index into the prediction table */
     size_t home;    /* home partition (index into conf->parts) */

@@ -24,6 +24,11 @@ tests_unit_test_sim_gpu_SOURCES = tests/unit/test_sim_gpu.c tests/testutil.h
 tests_unit_test_sim_gpu_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_gpu_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_sim_gpu
+check_PROGRAMS += tests/unit/test_sim_mold
+tests_unit_test_sim_mold_SOURCES = tests/unit/test_sim_mold.c tests/testutil.h
+tests_unit_test_sim_mold_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sim_mold_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_sim_mold
 
 EXTRA_PROGRAMS += bench/bench_sim
 bench_bench_sim_SOURCES = bench/bench_sim.c

@@ -33,8 +33,8 @@ typedef struct {
 
 /* The truth, see simulate.h. */
 static int
-truth (void *arg, const void *job, size_t part, uint32_t f_khz, double *rt,
-       double *pw, ms_error_t *errp)
+truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
+       double *rt, double *pw, ms_error_t *errp)
 {
     const ms_simsetup_t *su = arg;
     const ms_wjob_t *j = job;
@@ -91,6 +91,12 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, double *rt,
     *pw = d->p * exp (su->noise_p * ms_hash_normal (ms_hash64 (h ^ 0x50)));
     /* A GPU job's GPUs draw their busy power besides the node's. */
     *pw += j->gpus * su->conf->parts[part].gpu_busy_power_w;
+    /* A moldable job on another count than its minimum: Amdahl's law with
+     * its app's serial fraction. */
+    if (j->nodes_max > 0 && nodes != j->nodes && nodes > 0) {
+        double sf = su->serial ? su->serial[j->app] : 0;
+        *rt *= (sf + (1 - sf) / nodes) / (sf + (1 - sf) / j->nodes);
+    }
     return 0;
 }
 
@@ -236,6 +242,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
             jd.record = wj;
             jd.user = uname;
             jd.nodes = wj->nodes;
+            jd.nodes_max = wj->nodes_max;
             jd.gpus = wj->gpus;
             jd.app = (size_t)wj->app;
             jd.home = wj->measured ? wj->home : su->home;
@@ -285,6 +292,14 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
             else if (x->end < x->start)
                 violation (&r, "a job ended at %.0f before its start %.0f",
                            x->end, x->start);
+            else if (x->nodes < wl->jobs[k].nodes
+                     || x->nodes > (wl->jobs[k].nodes_max > 0
+                                        ? wl->jobs[k].nodes_max
+                                        : wl->jobs[k].nodes))
+                violation (&r, "job %zu ran on %d nodes, out of its %d-%d",
+                           k + 1, x->nodes, wl->jobs[k].nodes,
+                           wl->jobs[k].nodes_max > 0 ? wl->jobs[k].nodes_max
+                                                     : wl->jobs[k].nodes);
         }
         if (r.violation[0])
             rc = ms_err (errp, MS_ERR_INPUT, "%s: invariant broken: %s",

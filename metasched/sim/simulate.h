@@ -15,8 +15,13 @@
  * measured there, and elsewhere those scaled by the profile's ratios to
  * that place, with the same noise.
  *
+ * A moldable job (nodes_max > 0) on n nodes runs its runtime on its minimum
+ * times A(n) / A(nodes), A(n) = s + (1 - s) / n with its app's true serial
+ * fraction s (serial).
+ *
  * Every run checks its invariants (no partition over-allocated, start >=
- * submit, every job that was not rejected starts and ends exactly once) and
+ * submit, every job that was not rejected starts and ends exactly once on
+ * a node count within its range) and
  * fails with MS_ERR_INPUT naming the first violation.
  */
 #ifndef MS_SIMULATE_H
@@ -44,6 +49,8 @@ typedef struct {
     bool exact_estimates; /* base the predictions on the true runtime */
     double reroute_period_s;
     double window_period_s; /* metasched_window: one cycle (60 s) */
+    const double *serial; /* per app: the true serial fraction of its
+                             moldable jobs (Amdahl); NULL: 0 */
     const char *progress; /* label for a progress line on stderr, or NULL */
 } ms_simsetup_t;
 

@@ -254,6 +254,30 @@ workload_assign_gpus (ms_workload_t *wl, double share, int max_gpus,
     return n;
 }
 
+size_t
+workload_assign_moldable (ms_workload_t *wl, double share, int lo, int hi,
+                          int max_nodes, uint64_t seed)
+{
+    size_t n = 0;
+    if (share <= 0 || lo < 1)
+        return 0;
+    if (max_nodes > 0 && hi > max_nodes)
+        hi = max_nodes;
+    if (lo > hi)
+        lo = hi;
+    for (size_t i = 0; i < wl->njobs; i++) {
+        ms_wjob_t *j = &wl->jobs[i];
+        uint64_t h = ms_hash64 (seed * 0x9e3779b97f4a7c15ULL ^ j->id
+                                ^ 0x6d6f6c64ULL);
+        if (ms_hash_unit (h) >= share)
+            continue;
+        j->nodes = lo;
+        j->nodes_max = hi > lo ? hi : 0;
+        n++;
+    }
+    return n;
+}
+
 void
 workload_free (ms_workload_t *wl)
 {

@@ -20,8 +20,10 @@ typedef struct {
     uint64_t id;      /* 1..n in submit order */
     int64_t trace_id; /* job number in the trace (or id) */
     double submit;    /* s since the first submit */
-    int nodes;
-    double runtime;  /* s, nominal frequency, home architecture */
+    int nodes;       /* a moldable job's minimum */
+    int nodes_max;   /* moldable: at most this many nodes (0: fixed) */
+    double runtime;  /* s, nominal frequency, home architecture, on
+                        `nodes` nodes */
     double req_time; /* the user's time limit, s; <= 0: none */
     int64_t user;
     int64_t exe; /* executable number, -1 unknown */
@@ -95,6 +97,14 @@ void workload_assign_apps (ms_workload_t *wl, const double *weights,
  * max_nodes nodes (the largest GPU partition). Returns how many. */
 size_t workload_assign_gpus (ms_workload_t *wl, double share, int max_gpus,
                              int max_nodes, uint64_t seed);
+
+/* Make a share of the jobs moldable (msbatch -N lo-hi): each job, by a
+ * hash of the seed and its id, is one with probability share; it then
+ * asks for lo to hi nodes (hi clipped to max_nodes, the largest
+ * partition), its runtime being its runtime on lo nodes. Returns how
+ * many. */
+size_t workload_assign_moldable (ms_workload_t *wl, double share, int lo,
+                                 int hi, int max_nodes, uint64_t seed);
 
 void workload_free (ms_workload_t *wl);
 

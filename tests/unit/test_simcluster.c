@@ -40,9 +40,10 @@ typedef struct {
 } tjob_t;
 
 static int
-truth (void *arg, const void *job, size_t part, uint32_t f, double *rt,
-       double *pw, ms_error_t *errp)
+truth (void *arg, const void *job, size_t part, uint32_t f, int nodes,
+       double *rt, double *pw, ms_error_t *errp)
 {
+    (void)nodes;
     const tjob_t *j = job;
     *rt = f == 1000000 ? 2 * j->rt : j->rt;
     *pw = j->power;
