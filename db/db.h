@@ -24,6 +24,7 @@
 #include "metasched/common/error.h"
 #include "partitions/clusterconf.h"
 #include "predictor/predictor.h"
+#include "predictor/speedup.h"
 
 typedef struct db db_t;
 
@@ -233,6 +234,19 @@ int db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
  * stay missing). *npairs gets the number of pairs loaded. */
 int db_predictor_load (db_t *db, predictor_t *p, size_t *npairs,
                        ms_error_t *errp);
+
+/* The speedup models of moldable jobs (predictor/speedup.h): per app,
+ * Amdahl's law fitted to its jobs' runtimes (one per job: its longest
+ * node row) on the partition where the app ran at the most distinct node
+ * counts (two at least; ties: the most jobs), jobs of any frequency. *out
+ * gets malloc'd entries (free them), *n their number. */
+typedef struct {
+    char app[128];
+    char cluster[64], partition[64]; /* where the runs came from */
+    ms_speedup_t sp;
+} db_speedup_t;
+int db_speedup_load (db_t *db, db_speedup_t **out, size_t *n,
+                     ms_error_t *errp);
 
 /* ---- the site's history, for a replay (replay.c) ---- */
 

@@ -253,3 +253,113 @@ db_predictor_load (db_t *db, predictor_t *p, size_t *npairs, ms_error_t *errp)
         *npairs = pairs;
     return 0;
 }
+
+/* ---- speedup models (db.h) ---- */
+
+typedef struct {
+    int *nodes;
+    double *t;
+    size_t n, cap;
+    int distinct;
+} srun_t;
+
+static void
+speedup_group_done (srun_t *g, const char *app, const char *cl,
+                    const char *part, db_speedup_t **out, size_t *n,
+                    size_t *cap, const char **best_app, srun_t *best,
+                    char *best_cl, char *best_part)
+{
+    (void)out, (void)n, (void)cap, (void)app;
+    if (g->distinct >= 2
+        && (!*best_app || g->distinct > best->distinct
+            || (g->distinct == best->distinct && g->n > best->n))) {
+        *best_app = app;
+        free (best->nodes);
+        free (best->t);
+        *best = *g;
+        ms_strlcpy (best_cl, cl, 64);
+        ms_strlcpy (best_part, part, 64);
+        memset (g, 0, sizeof (*g)); /* best holds its arrays now */
+    }
+    free (g->nodes);
+    free (g->t);
+    memset (g, 0, sizeof (*g));
+}
+
+int
+db_speedup_load (db_t *db, db_speedup_t **outp, size_t *np, ms_error_t *errp)
+{
+    PGresult *res;
+    db_speedup_t *out = NULL;
+    size_t n = 0, cap = 0;
+    srun_t g, best;
+    const char *best_app = NULL;
+    char best_cl[64] = "", best_part[64] = "";
+    int rows;
+
+    *outp = NULL;
+    *np = 0;
+    res = db_exec (db, "speedup_runs",
+                   "SELECT app, cluster, partition, nodes, max (runtime_s)"
+                   " FROM job_runs WHERE runtime_s > 0"
+                   " GROUP BY app, cluster, partition, slurm_job_id, nodes"
+                   " ORDER BY app, cluster, partition, nodes",
+                   0, NULL, errp);
+    if (!res)
+        return -1;
+    memset (&g, 0, sizeof (g));
+    memset (&best, 0, sizeof (best));
+    rows = PQntuples (res);
+    for (int i = 0; i <= rows; i++) {
+        bool new_group
+            = i == rows || i == 0
+              || strcmp (PQgetvalue (res, i, 0), PQgetvalue (res, i - 1, 0))
+              || strcmp (PQgetvalue (res, i, 1), PQgetvalue (res, i - 1, 1))
+              || strcmp (PQgetvalue (res, i, 2), PQgetvalue (res, i - 1, 2));
+        bool new_app
+            = i == rows || i == 0
+              || strcmp (PQgetvalue (res, i, 0), PQgetvalue (res, i - 1, 0));
+        if (new_group && i > 0)
+            speedup_group_done (&g, PQgetvalue (res, i - 1, 0),
+                                PQgetvalue (res, i - 1, 1),
+                                PQgetvalue (res, i - 1, 2), &out, &n, &cap,
+                                &best_app, &best, best_cl, best_part);
+        if (new_app && best_app) {
+            ms_speedup_t sp;
+            ms_error_t e;
+            /* an app whose runs do not fit (bad runs) has no model: its
+             * moldable jobs take their minimum */
+            if (speedup_fit (best.nodes, best.t, best.n, &sp, &e) == 0) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    out = ms_xrealloc (out, cap * sizeof (*out));
+                }
+                ms_strlcpy (out[n].app, best_app, sizeof (out[n].app));
+                ms_strlcpy (out[n].cluster, best_cl, sizeof (out[n].cluster));
+                ms_strlcpy (out[n].partition, best_part,
+                            sizeof (out[n].partition));
+                out[n++].sp = sp;
+            }
+            free (best.nodes);
+            free (best.t);
+            memset (&best, 0, sizeof (best));
+            best_app = NULL;
+        }
+        if (i == rows)
+            break;
+        if (g.n == g.cap) {
+            g.cap = g.cap ? 2 * g.cap : 16;
+            g.nodes = ms_xrealloc (g.nodes, g.cap * sizeof (int));
+            g.t = ms_xrealloc (g.t, g.cap * sizeof (double));
+        }
+        g.nodes[g.n] = atoi (PQgetvalue (res, i, 3));
+        g.t[g.n] = atof (PQgetvalue (res, i, 4));
+        if (g.n == 0 || g.nodes[g.n] != g.nodes[g.n - 1])
+            g.distinct++;
+        g.n++;
+    }
+    PQclear (res);
+    *outp = out;
+    *np = n;
+    return 0;
+}

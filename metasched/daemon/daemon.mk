@@ -51,6 +51,9 @@ EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_l
 # GPU jobs on the test bed's GPU cluster
 TESTS += tests/integration/test_daemon_gpu.sh
 EXTRA_DIST += tests/integration/test_daemon_gpu.sh
+# moldable jobs (-N MIN-MAX) sized from their app's history
+TESTS += tests/integration/test_daemon_mold.sh
+EXTRA_DIST += tests/integration/test_daemon_mold.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide

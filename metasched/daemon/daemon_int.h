@@ -162,6 +162,7 @@ typedef struct {
     const unsigned char *allowed; /* per partition: may it run there
                                      (placement.h); NULL: everywhere */
     int gpus; /* GPUs per node (candidates_gpus); 0: a CPU job */
+    int nodes_max; /* moldable (-N MIN-MAX): the most nodes; 0: fixed */
 } jobkey_t;
 
 /* One job of a dispatch batch: what was decided, then what each submit

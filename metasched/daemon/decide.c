@@ -47,6 +47,7 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     k->max_running = 0;
     k->allowed = NULL;
     k->gpus = 0;
+    k->nodes_max = 0;
     /* one cluster/partition pins (allow_partition); names are the site's
      * partition_requests' (partition_request) */
     if (pinned && *pinned && strchr (pinned, '/') && !strchr (pinned, ',')) {
@@ -86,6 +87,11 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
     cs->n = n;
     /* GPU jobs only where GPUs are, with their busy power */
     candidates_gpus (d->site, k->nodes, k->gpus, cs);
+    /* a moldable job's node count per candidate, from its app's speedup
+     * model (one job; an array keeps its minimum) */
+    if (k->ntasks <= 1 && k->nodes_max > k->nodes)
+        candidates_mold (d->tab, (size_t)k->app, k->nodes, k->nodes_max,
+                         d->pol.w_energy, d->view, wall (), cs);
     array_scale (d, k, cs);
     policy_decide (&d->pol, d->site, cs, d->view, dec);
 }
@@ -598,9 +604,9 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
             *chosen_score = s;
         cat_printf (&buf, &len, &cap,
                     "%s{\"cluster\":\"%s\",\"partition\":\"%s\","
-                    "\"freq_khz\":%u",
+                    "\"freq_khz\":%u,\"nodes\":%d",
                     i ? "," : "", d->site->clusters[pc->cluster].name,
-                    pc->name, (unsigned)c->f_khz);
+                    pc->name, (unsigned)c->f_khz, c->nodes);
         cat_num (&buf, &len, &cap, "time_s", c->t);
         cat_num (&buf, &len, &cap, "time_hi_s", c->t_hi);
         cat_num (&buf, &len, &cap, "power_w", c->p);

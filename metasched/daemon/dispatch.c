@@ -83,7 +83,10 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
         int conc;
         x->maxlim[c] = partition_max_time (d, x->chosen[c].part);
         x->waves[c] = array_waves (d, k, x->chosen[c].part, &conc);
-        view_pending_add (d->view, x->chosen[c].part, k->nodes * conc,
+        view_pending_add (d->view, x->chosen[c].part,
+                          (x->chosen[c].nodes > 0 ? x->chosen[c].nodes
+                                                  : k->nodes)
+                              * conc,
                           x->chosen[c].t);
     }
     /* the limit is each task's */
@@ -191,6 +194,12 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         json_decref (ex);
         k.allowed = allowed;
         k.gpus = job_gpus_opts (x->opts, k.nodes);
+        {
+            json_t *nm = json_object_get (x->opts, "nodes_max");
+            if (json_is_integer (nm) && json_integer_value (nm) > k.nodes
+                && json_integer_value (nm) <= 100000)
+                k.nodes_max = (int)json_integer_value (nm);
+        }
         if (daemon_jstr (x->opts, "array")) {
             /* an array is decided as a whole (array_scale) */
             ms_array_t a;

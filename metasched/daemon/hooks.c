@@ -126,6 +126,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     }
     k.allowed = allowed;
     k.gpus = jobspec_gpus_per_node (&req->sb, k.nodes, NULL);
+    k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;
     /* a private candidate list: the cycle's is d->cs */
     {
         ms_cands_t save = d->cs;

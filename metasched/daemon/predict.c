@@ -51,6 +51,30 @@ load_predictor (ms_daemon_t *d, ms_error_t *errp)
         predictor_free (p);
         return ms_err_prefix (errp, "building the predictions");
     }
+    /* the apps' speedup models, for moldable jobs */
+    {
+        db_speedup_t *sm = NULL;
+        size_t nsm = 0, used = 0;
+        ms_error_t e2;
+        if (db_speedup_load (d->db, &sm, &nsm, &e2) < 0)
+            daemon_log (LOG_WARNING, "speedup models: %s", e2.text);
+        for (size_t i = 0; i < nsm; i++) {
+            int a = predtab_app_index (tab, sm[i].app);
+            if (a < 0)
+                continue;
+            predtab_set_speedup (tab, (size_t)a, &sm[i].sp);
+            used++;
+            daemon_log (LOG_DEBUG,
+                        "speedup of %s: T(n) = %.1f + %.1f / n s, from %zu "
+                        "runs at %d-%d nodes on %s/%s",
+                        sm[i].app, sm[i].sp.a, sm[i].sp.b, sm[i].sp.nruns,
+                        sm[i].sp.nmin, sm[i].sp.nmax, sm[i].cluster,
+                        sm[i].partition);
+        }
+        free (sm);
+        if (used)
+            daemon_log (LOG_INFO, "speedup models: %zu apps", used);
+    }
     pthread_mutex_lock (&d->mu);
     predtab_free (d->tab);
     predictor_free (d->pred);

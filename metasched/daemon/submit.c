@@ -161,10 +161,11 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     req.std_out = daemon_jstr (opts, "stdout");
     req.std_err = daemon_jstr (opts, "stderr");
     req.std_in = daemon_jstr (opts, "stdin");
-    req.nodes = j->nodes;
+    /* a fixed count: a moldable job's chosen one (candidates_mold) */
+    req.nodes = c->nodes > 0 ? c->nodes : j->nodes;
     req.tasks = jint (opts, "tasks");
     if (req.tasks == 0 && jint (opts, "tasks_per_node") > 0)
-        req.tasks = jint (opts, "tasks_per_node") * j->nodes;
+        req.tasks = jint (opts, "tasks_per_node") * req.nodes;
     req.cpus_per_task = jint (opts, "cpus_per_task");
     req.exclusive = json_is_true (json_object_get (opts, "exclusive"));
     if (json_is_integer (json_object_get (opts, "begin_time")))
@@ -179,6 +180,9 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         free (envv);
         return -1;
     }
+    /* nodes = min = max: the range was metasched's to choose in */
+    sb.nodes = req.nodes;
+    sb.nodes_max = 0;
     req.sbatch = &sb;
     rc = backend_submit (cl->b, &req, bidp, errp);
     cl->last_action = mono ();
