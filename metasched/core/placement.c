@@ -306,6 +306,23 @@ placement_check_cluster (const ms_clusterconf_t *c,
                 as = a;
         }
     }
+    /* associations of a partition: the job may run on those only, unless
+     * one holds every partition */
+    if (as && as->partition[0]) {
+        size_t used = 0;
+        for (size_t i = 0; i < acct->nassocs; i++) {
+            const ms_assoc_t *a = &acct->assocs[i];
+            int w;
+            if (strcmp (a->user, user) || strcmp (a->account, as->account)
+                || !a->partition[0])
+                continue;
+            w = snprintf (out->partitions + used, sizeof (out->partitions) - used,
+                          "%s%s", used ? "," : "", a->partition);
+            if (w < 0 || (size_t)w >= sizeof (out->partitions) - used)
+                break;
+            used += (size_t)w;
+        }
+    }
     if (!as) {
         if (!any)
             snprintf (why, len, "no association for user %s", user);
@@ -402,6 +419,12 @@ placement_check_partition (const ms_partition_state_t *p,
                       n == 1 ? "" : "s", r->constraint, nodes);
             return false;
         }
+    }
+    if (a && a->partitions[0] && !placement_in_list (a->partitions, p->name)) {
+        snprintf (why, len, "the association of account %s holds partition%s "
+                  "%s only", a->account, strchr (a->partitions, ',') ? "s" : "",
+                  a->partitions);
+        return false;
     }
     if (a && a->account[0]) {
         if (limiting (p->allow_accounts)

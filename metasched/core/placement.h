@@ -48,6 +48,8 @@ typedef struct {
 typedef struct {
     char account[64];
     char qos[64];
+    char partitions[256]; /* the user's associations for the account hold
+                             only these partitions; "": every one */
 } ms_place_acct_t;
 
 /* ---- feature expressions (--constraint) ---- */

@@ -108,7 +108,7 @@ START_TEST (test_partition_limits)
     ms_partition_state_t p = part ();
     ms_place_req_t r = { .user = "msuser", .nodes = 2, .time_limit_min = 60 };
     const char *groups[] = { "msuser", "physics" };
-    ms_place_acct_t a = { "physics", "normal" };
+    ms_place_acct_t a = { "physics", "normal", "" };
     char why[256];
 
     ck_assert (placement_check_partition (&p, &r, &a, why, sizeof (why)));
@@ -167,6 +167,14 @@ START_TEST (test_partition_limits)
     ck_assert_str_eq (why, "DenyQos long,normal names QOS normal");
     /* without accounting the account and QOS are unknown: not checked */
     ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    /* associations for some partitions only */
+    p.deny_qos[0] = '\0';
+    ms_strlcpy (a.partitions, "batch,long", sizeof (a.partitions));
+    ck_assert (!placement_check_partition (&p, &r, &a, why, sizeof (why)));
+    ck_assert_str_eq (why, "the association of account physics holds "
+                           "partitions batch,long only");
+    ms_strlcpy (a.partitions, "debug", sizeof (a.partitions));
+    ck_assert (placement_check_partition (&p, &r, &a, why, sizeof (why)));
 }
 END_TEST
 
@@ -225,6 +233,19 @@ START_TEST (test_accounting)
     ck_assert (!placement_check_cluster (&c, &acct, &r, &a, why, sizeof (why)));
     ck_assert_str_eq (why, "association msuser2/bio MaxWall 120 min < 180 min "
                            "asked");
+    /* an association of one partition: the job goes to that one only */
+    {
+        ms_assoc_t pa[] = {
+            { "msuser3", "bio", "debug", true, "", "", -1 },
+            { "msuser3", "bio", "long", false, "", "", -1 },
+        };
+        ms_accounting_t pacct = { true, pa, 2, qs, 3 };
+        ms_place_req_t r3 = { .user = "msuser3", .nodes = 1 };
+        ck_assert (placement_check_cluster (&c, &pacct, &r3, &a, why,
+                                            sizeof (why)));
+        ck_assert_str_eq (a.account, "bio");
+        ck_assert_str_eq (a.partitions, "debug,long");
+    }
     /* a cluster without accounting, or configured not to check: nothing */
     r.user = "msnoacct";
     acct.enabled = false;
