@@ -23,7 +23,7 @@ cleanup () { daemon_cleanup; rm -rf "$vt"; }
 trap cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 18
+tap_plan 20
 
 # the test bed's clusters, gamma mounting /home and /var/tmp only (the
 # jobs' directories are under /tmp)
@@ -114,6 +114,26 @@ tap_ok "$(ok_if [ $rc != 0 ] && has "$out" "no partition may run this job" && ha
     "a job that may run nowhere is refused with every reason (rc $rc: $out)"
 nq=$(q "SELECT count(*) FROM jobs WHERE owner_name = '$u3' AND options->>'constraint' = 'clx6254'")
 tap_ok "$(ok_if [ "$nq" = 0 ])" "the refused job is not in the queue ($nq rows)"
+
+# the everyday script of a site (issue: an account, 4G, mail, an array,
+# one hour): beta only for msuser, nowhere for msuser2 (no physics there)
+cat > "$d1/real.sh" <<'EOS'
+#!/bin/bash
+#SBATCH --job-name=sim
+#SBATCH --account=physics
+#SBATCH --mem=4G
+#SBATCH --mail-type=END
+#SBATCH --array=1-10
+#SBATCH --time=01:00:00
+srun ./a.out
+EOS
+chmod 755 "$d1/real.sh"
+out=$(msb "$u1" "$d1" --test-only real.sh 2>&1)
+tap_ok "$(ok_if [ "$(cands "$out")" = beta ] && has "$out" "alpha/batch: RealMemory 4000 MB < 4096 MB asked per node" && has "$out" "gamma/short: MaxTime 30 min < 60 min asked")" \
+    "the everyday script goes to beta only, the others excluded with their reasons ($(cands "$out"))"
+out=$(msb "$u2" "$d1" --test-only real.sh 2>&1); rc=$?
+tap_ok "$(ok_if [ $rc != 0 ] && has "$out" "beta: no association for user $u2 account physics" && has "$out" "gamma/long: RealMemory 2000 MB < 4096 MB asked per node")" \
+    "the same script as $u2 may run nowhere: refused with every reason ($out)"
 
 ran () { [ "$(q "SELECT count(*) FROM jobs WHERE id IN ($qid, $mid, $cid, $fid) AND state = 'completed'")" = 4 ]; }
 wait_for 120 ran
