@@ -5,7 +5,7 @@ predictor_libpredictor_a_SOURCES = predictor/predictor.h predictor/internal.h \
 	predictor/project.c predictor/defmodel.c predictor/modelfile.c \
 	predictor/fit.c predictor/crossarch.c predictor/table61.c \
 	predictor/runs.c predictor/synth.c predictor/speedup.c \
-	predictor/speedup.h
+	predictor/speedup.h predictor/gpuprof.c predictor/gpuprof.h
 predictor_libpredictor_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 EXTRA_DIST += predictor/README
 

@@ -29,6 +29,7 @@
 #include "partitions/clusterconf.h"
 #include "partitions/swf.h"
 #include "predictor/predictor.h"
+#include "predictor/gpuprof.h"
 #include "predictor/speedup.h"
 
 #define MAX_RUNS 64
@@ -55,6 +56,7 @@ typedef struct {
     double gpu_share; /* share of GPU jobs in the workload */
     int gpus_per_job; /* at most this many GPUs per node (0: the most any
                          partition has) */
+    const char *gpu_profiles; /* apps' GPU profiles (predictor/gpuprof.h) */
     double moldable_share; /* share of moldable jobs in the workload */
     int mold_lo, mold_hi;  /* their node range (--moldable-range) */
     int cores_per_node;
@@ -111,6 +113,8 @@ usage (FILE *f)
         "                           jobs (needs partitions with GPUs)\n"
         "      --gpus-per-job N     GPU jobs ask for 1 to N GPUs per node\n"
         "                           (the most a partition has)\n"
+        "      --gpu-profiles FILE  apps' GPU profiles: GPUs per node, busy\n"
+        "                           power, time per GPU model\n"
         "      --moldable-share X   make this share (0-1) of the jobs "
         "moldable\n"
         "      --moldable-range A-B moldable jobs take A to B nodes (1-4)\n"
@@ -555,6 +559,62 @@ check_policies (const char *list, ms_error_t *errp)
     return 0;
 }
 
+/* ---- apps' GPU profiles (--gpu-profiles) ---- */
+
+/* Load the profiles into the prediction table; the jobs of an app whose
+ * profile gives gpus_per_node become GPU jobs with that many GPUs per
+ * node (their nodes clipped to the largest partition with as many). */
+static int
+gpu_profiles (const opts_t *o, const ms_siteconf_t *conf, ms_predtab_t *tab,
+              ms_workload_t *wl, ms_error_t *errp)
+{
+    pred_gpuprof_t *gp = NULL;
+    size_t n = 0, njobs = 0;
+
+    if (gpuprof_load (o->gpu_profiles, &gp, &n, errp) < 0)
+        return ms_err_prefix (errp, "--gpu-profiles");
+    for (size_t i = 0; i < n; i++) {
+        int a = predtab_app_index (tab, gp[i].app), maxn = 0;
+        if (a < 0) {
+            ms_err (errp, MS_ERR_INPUT,
+                    "--gpu-profiles: %s:%d: app %s is not in the profiles "
+                    "(%s)",
+                    o->gpu_profiles, gp[i].line, gp[i].app, o->profiles);
+            free (gp);
+            return -1;
+        }
+        predtab_set_gpuprof (tab, (size_t)a, &gp[i]);
+        if (!gp[i].gpus_per_node)
+            continue;
+        for (size_t p = 0; p < conf->nparts; p++)
+            if (conf->parts[p].gpus_per_node >= gp[i].gpus_per_node
+                && conf->parts[p].nodes > maxn)
+                maxn = conf->parts[p].nodes;
+        if (!maxn) {
+            ms_err (errp, MS_ERR_INPUT,
+                    "--gpu-profiles: %s:%d: app %s uses %d GPUs per node; "
+                    "the most a partition of %s has is %d",
+                    o->gpu_profiles, gp[i].line, gp[i].app,
+                    gp[i].gpus_per_node, conf->path,
+                    candidates_max_gpus (conf));
+            free (gp);
+            return -1;
+        }
+        for (size_t k = 0; k < wl->njobs; k++)
+            if (wl->jobs[k].app == a) {
+                wl->jobs[k].gpus = gp[i].gpus_per_node;
+                if (wl->jobs[k].nodes > maxn)
+                    wl->jobs[k].nodes = maxn;
+                njobs++;
+            }
+    }
+    if (!o->quiet)
+        printf ("GPU profiles: %s, %zu apps; %zu jobs of GPU apps\n",
+                o->gpu_profiles, n, njobs);
+    free (gp);
+    return 0;
+}
+
 /* ---- moldable jobs (--moldable-share) ---- */
 
 #define MOLD_SERIAL_LO 0.02
@@ -845,6 +905,8 @@ run (opts_t *o)
     if (mix_weights (o, tab, home, wts, mixdesc, sizeof (mixdesc), &err) < 0)
         goto fail;
     workload_assign_apps (wl, wts, tab->napps, o->seed);
+    if (o->gpu_profiles && gpu_profiles (o, conf, tab, wl, &err) < 0)
+        goto fail;
     if (o->moldable_share > 0) {
         int maxn = 0;
         size_t nm;
@@ -1098,6 +1160,7 @@ cmd_simulate (int argc, char **argv)
         O_GPUSHARE,
         O_GPUSPJ,
         O_MOLDSHARE,
+        O_GPUPROF,
         O_MOLDRANGE,
     };
     static const struct option lo[] = {
@@ -1137,6 +1200,7 @@ cmd_simulate (int argc, char **argv)
         { "gpu-share", required_argument, NULL, O_GPUSHARE },
         { "gpus-per-job", required_argument, NULL, O_GPUSPJ },
         { "moldable-share", required_argument, NULL, O_MOLDSHARE },
+        { "gpu-profiles", required_argument, NULL, O_GPUPROF },
         { "moldable-range", required_argument, NULL, O_MOLDRANGE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
@@ -1304,6 +1368,9 @@ cmd_simulate (int argc, char **argv)
                 goto bad;
             o.gpus_per_job = (int)v;
             break;
+        case O_GPUPROF:
+            o.gpu_profiles = optarg;
+            break;
         case O_MOLDSHARE:
             if (parse_double (optarg, &o.moldable_share) < 0
                 || o.moldable_share < 0 || o.moldable_share > 1) {
@@ -1372,7 +1439,7 @@ cmd_simulate (int argc, char **argv)
     }
     if (o.from_db
         && (o.trace || o.gen_set || o.profiles || o.gpu_share > 0
-            || o.moldable_share > 0)) {
+            || o.moldable_share > 0 || o.gpu_profiles)) {
         fprintf (stderr, "metasched simulate: --from-db takes the workload and "
                          "the profiles from the database: no --trace, "
                          "generator options or --profiles with it\n");

@@ -36,6 +36,7 @@ predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
     }
     tab->apps = ms_xcalloc (tab->napps, sizeof (char *));
     tab->speedup = ms_xcalloc (tab->napps, sizeof (*tab->speedup));
+    tab->gpuprof = ms_xcalloc (tab->napps, sizeof (*tab->gpuprof));
     tab->e
         = ms_xcalloc (tab->napps * tab->nparts * tab->maxf, sizeof (*tab->e));
     for (size_t ai = 0; ai < tab->napps; ai++) {
@@ -99,6 +100,7 @@ predtab_free (ms_predtab_t *tab)
         free (tab->apps[i]);
     free (tab->apps);
     free (tab->speedup);
+    free (tab->gpuprof);
     free (tab->e);
     free (tab->nfreqs);
     free (tab->nominal);
@@ -112,6 +114,25 @@ predtab_app_index (const ms_predtab_t *tab, const char *app)
         if (!strcmp (tab->apps[i], app))
             return (int)i;
     return -1;
+}
+
+void
+predtab_set_gpuprof (ms_predtab_t *tab, size_t app, const pred_gpuprof_t *g)
+{
+    if (app >= tab->napps)
+        return;
+    if (g)
+        tab->gpuprof[app] = *g;
+    else
+        memset (&tab->gpuprof[app], 0, sizeof (tab->gpuprof[app]));
+}
+
+const pred_gpuprof_t *
+predtab_gpuprof (const ms_predtab_t *tab, size_t app)
+{
+    if (!tab->gpuprof || app >= tab->napps || !tab->gpuprof[app].app[0])
+        return NULL;
+    return &tab->gpuprof[app];
 }
 
 void
@@ -397,6 +418,30 @@ candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
         cs->c[k++] = cs->c[i];
     }
     cs->n = k;
+}
+
+void
+candidates_gpu_profile (const ms_predtab_t *tab, size_t app, int gpus,
+                        ms_cands_t *cs)
+{
+    const pred_gpuprof_t *g = predtab_gpuprof (tab, app);
+
+    if (!g || gpus <= 0)
+        return;
+    for (size_t i = 0; i < cs->n; i++) {
+        ms_cand_t *c = &cs->c[i];
+        const ms_partconf_t *pc = &tab->conf->parts[c->part];
+        double r = gpuprof_time_ratio (g, pc->gpu_model), p0 = c->p;
+        int n = c->nodes > 0 ? c->nodes : 1;
+        if (g->busy_power_w > 0)
+            c->p += gpus * (g->busy_power_w - pc->gpu_busy_power_w);
+        c->t *= r;
+        c->t_hi *= r;
+        c->e_hi *= r * (p0 > 0 ? c->p / p0 : 1);
+        c->e = c->p * c->t * n;
+        if (c->e_hi < c->e)
+            c->e_hi = c->e;
+    }
 }
 
 typedef struct {

@@ -23,6 +23,7 @@
 #include "metasched/common/error.h"
 #include "partitions/clusterconf.h"
 #include "predictor/predictor.h"
+#include "predictor/gpuprof.h"
 #include "predictor/speedup.h"
 
 typedef struct {
@@ -42,6 +43,7 @@ typedef struct {
     size_t *nominal; /* per partition: index of the nominal frequency */
     ms_speedup_t *speedup; /* per app: its speedup model (nruns 0: none,
                               a moldable job then takes its minimum) */
+    pred_gpuprof_t *gpuprof; /* per app: its GPU profile (app "": none) */
 } ms_predtab_t;
 
 /* Estimates of every app the predictor knows on every partition of conf
@@ -50,6 +52,11 @@ int predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
                    ms_predtab_t **tabp, ms_error_t *errp);
 void predtab_free (ms_predtab_t *tab);
 int predtab_app_index (const ms_predtab_t *tab, const char *app);
+/* The GPU profile of app (predictor/gpuprof.h); NULL removes it. */
+void predtab_set_gpuprof (ms_predtab_t *tab, size_t app,
+                          const pred_gpuprof_t *g);
+/* The GPU profile of app, NULL without one. */
+const pred_gpuprof_t *predtab_gpuprof (const ms_predtab_t *tab, size_t app);
 /* The speedup model of app (predictor/speedup.h) that moldable jobs of
  * the app are sized with; NULL removes it. */
 void predtab_set_speedup (ms_predtab_t *tab, size_t app,
@@ -120,6 +127,13 @@ void candidates_build (const ms_predtab_t *tab, size_t app, size_t home,
  * candidates, add the GPUs' power to the rest. Nothing for gpus <= 0. */
 void candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
                       ms_cands_t *cs);
+/* A GPU job (gpus > 0) of an app with a GPU profile, on candidates that
+ * candidates_gpus kept: each GPU draws the app's gpu_busy_power_w where
+ * the profile gives one (instead of the partition's), and the time is
+ * scaled by the app's gpu_time ratio for the partition's gpu_model; the
+ * energy follows. Nothing without a profile or for gpus <= 0. */
+void candidates_gpu_profile (const ms_predtab_t *tab, size_t app, int gpus,
+                             ms_cands_t *cs);
 /* A moldable job (msbatch -N nmin-nmax, nmax > nmin) on candidates built
  * for nmin nodes: each candidate takes the node count speedup_choose
  * gives with the app's speedup model, the candidate's power per node and

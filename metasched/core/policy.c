@@ -609,11 +609,14 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
     return 0;
 }
 
-/* A moldable job's node count per candidate (candidates_mold), under
+/* A GPU job's app profile (candidates_gpu_profile); a moldable job's node
+ * count per candidate (candidates_mold), under
  * metasched and metasched_window; the other policies take its minimum. */
 static void
 mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
 {
+    /* and a GPU job's app profile: its GPUs' power, its GPU model's time */
+    candidates_gpu_profile (s->tab, jd->app, jd->gpus, &s->cs);
     if (jd->nodes_max > jd->nodes
         && (s->pol.kind == POL_METASCHED
             || s->pol.kind == POL_METASCHED_WINDOW))

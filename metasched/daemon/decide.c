@@ -87,6 +87,7 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
     cs->n = n;
     /* GPU jobs only where GPUs are, with their busy power */
     candidates_gpus (d->site, k->nodes, k->gpus, cs);
+    candidates_gpu_profile (d->tab, (size_t)k->app, k->gpus, cs);
     /* a moldable job's node count per candidate, from its app's speedup
      * model (one job; an array keeps its minimum) */
     if (k->ntasks <= 1 && k->nodes_max > k->nodes)

@@ -29,6 +29,11 @@ tests_unit_test_sim_mold_SOURCES = tests/unit/test_sim_mold.c tests/testutil.h
 tests_unit_test_sim_mold_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_mold_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_sim_mold
+check_PROGRAMS += tests/unit/test_gpuprof
+tests_unit_test_gpuprof_SOURCES = tests/unit/test_gpuprof.c tests/testutil.h
+tests_unit_test_gpuprof_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_gpuprof_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_gpuprof
 
 EXTRA_PROGRAMS += bench/bench_sim
 bench_bench_sim_SOURCES = bench/bench_sim.c

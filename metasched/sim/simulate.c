@@ -89,8 +89,17 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
         *rt = j->runtime * d->t / ref->t
               * exp (su->noise_t * ms_hash_normal (h));
     *pw = d->p * exp (su->noise_p * ms_hash_normal (ms_hash64 (h ^ 0x50)));
-    /* A GPU job's GPUs draw their busy power besides the node's. */
-    *pw += j->gpus * su->conf->parts[part].gpu_busy_power_w;
+    /* A GPU job's GPUs draw their busy power besides the node's (the
+     * app's profile's where it gives one), and its GPU model's time ratio
+     * scales its runtime. */
+    if (j->gpus > 0) {
+        const pred_gpuprof_t *g = predtab_gpuprof (tab, (size_t)j->app);
+        const ms_partconf_t *pc = &su->conf->parts[part];
+        *pw += j->gpus
+               * (g && g->busy_power_w > 0 ? g->busy_power_w
+                                           : pc->gpu_busy_power_w);
+        *rt *= gpuprof_time_ratio (g, pc->gpu_model);
+    }
     /* A moldable job on another count than its minimum: Amdahl's law with
      * its app's serial fraction. */
     if (j->nodes_max > 0 && nodes != j->nodes && nodes > 0) {
