@@ -44,11 +44,6 @@ typedef struct {
      * a new reference in *out. errp->http_status (or 500) on failure. */
     int (*whatif) (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
                    ms_error_t *errp);
-    /* POST /v1/jobs: may the job be taken? 0, or -1 with errp (its
-     * http_status, 409 where no partition may run it, with every reason):
-     * the job is refused. NULL: every job is taken. */
-    int (*admit) (void *ctx, const ms_apireq_t *req, uid_t uid,
-                  ms_error_t *errp);
     /* GET /v1/clusters: {"clusters": [...]}, a new reference in *out. */
     int (*clusters) (void *ctx, json_t **out, ms_error_t *errp);
     /* GET /metrics: extra Prometheus lines (malloc'd, may be "") from the
@@ -57,6 +52,11 @@ typedef struct {
     /* A job was submitted or cancelled, or settings changed: wake the
      * cycle. */
     void (*kick) (void *ctx);
+    /* POST /v1/jobs: may the job be taken? 0, or -1 with errp (its
+     * http_status, 409 where no partition may run it, with every reason):
+     * the job is refused. NULL: every job is taken. */
+    int (*admit) (void *ctx, const ms_apireq_t *req, uid_t uid,
+                  ms_error_t *errp);
 } ms_api_hooks_t;
 
 typedef struct ms_api ms_api_t;
