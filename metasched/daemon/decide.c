@@ -301,7 +301,15 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
 
     memset (&r, 0, sizeof (r));
     r.user = user;
-    r.ngroups = user_groups (user, gnames, groups);
+    /* the user's groups, where a partition lets some groups only (a
+     * lookup in the account database per decision costs, with LDAP) */
+    for (size_t i = 0; i < d->ncl && !r.ngroups; i++)
+        for (size_t k = 0; k < d->cl[i].nparts; k++)
+            if (d->cl[i].parts[k].allow_groups[0]
+                && strcmp (d->cl[i].parts[k].allow_groups, "ALL")) {
+                r.ngroups = user_groups (user, gnames, groups);
+                break;
+            }
     r.groups = groups;
     r.nodes = nodes > 0 ? nodes : 1;
     r.time_limit_min = limit_min;
