@@ -74,6 +74,8 @@ typedef struct {
     char allow_groups[256];   /* "" or ALL: every group */
     char allow_qos[256];      /* "" or ALL: every QOS */
     char deny_qos[256];
+    char node_list[1024]; /* its nodes, a Slurm hostlist ("a[1-4]"); "":
+                             unknown */
     ms_featset_t featsets[MS_FEATSETS_MAX]; /* its nodes' features */
     size_t nfeatsets;     /* 0: unknown (no feature can be checked) */
     bool features_known;  /* the nodes were read: no set means no feature */

@@ -633,6 +633,8 @@ slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
               sizeof (p->allow_qos));
         fstr (&f, o, nested ? "qos/deny" : "denied_qos", p->deny_qos,
               sizeof (p->deny_qos));
+        fstr (&f, o, nested ? "nodes/configured" : "nodes", p->node_list,
+              sizeof (p->node_list));
         /* free resources come from the nodes and jobs */
         p->nodes_idle = p->nodes_total;
         p->cpus_idle = p->cpus_total;

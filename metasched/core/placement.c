@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metasched/common/util.h"
@@ -177,6 +178,148 @@ placement_feature_nodes (const ms_partition_state_t *p, const char *expr)
         if (placement_features_match (expr, p->featsets[i].features))
             n += p->featsets[i].nodes;
     return n;
+}
+
+/* ---- hostlists ---- */
+
+#define HOSTNAME_MAX 256
+
+struct hl {
+    size_t max, count;
+    int (*fn) (const char *name, void *arg);
+    void *arg;
+};
+
+/* Expand one item (no top-level comma): prefix[ranges]rest, rest expanded
+ * in turn. */
+static int
+hl_item (struct hl *h, const char *item, size_t len)
+{
+    const char *open = memchr (item, '[', len), *close, *r;
+    char name[HOSTNAME_MAX];
+
+    if (!open) {
+        if (len == 0 || len >= sizeof (name) || memchr (item, ']', len))
+            return -1;
+        if (++h->count > h->max)
+            return -1;
+        memcpy (name, item, len);
+        name[len] = '\0';
+        return h->fn ? h->fn (name, h->arg) : 0;
+    }
+    close = memchr (open, ']', len - (size_t)(open - item));
+    if (!close || close == open + 1)
+        return -1;
+    for (r = open + 1; r < close;) {
+        const char *comma = memchr (r, ',', (size_t)(close - r));
+        const char *end = comma ? comma : close, *dash;
+        unsigned long lo, hi;
+        int width = 0;
+        char *e;
+        dash = memchr (r, '-', (size_t)(end - r));
+        if (!isdigit ((unsigned char)*r))
+            return -1;
+        lo = strtoul (r, &e, 10);
+        if (e != (dash ? dash : end))
+            return -1;
+        if (*r == '0' && e - r > 1)
+            width = (int)(e - r);
+        hi = lo;
+        if (dash) {
+            if (!isdigit ((unsigned char)dash[1]))
+                return -1;
+            hi = strtoul (dash + 1, &e, 10);
+            if (e != end || hi < lo)
+                return -1;
+        }
+        if (hi - lo > h->max)
+            return -1;
+        for (unsigned long i = lo; i <= hi; i++) {
+            char buf[2 * HOSTNAME_MAX];
+            int n = snprintf (buf, sizeof (buf), "%.*s%0*lu%.*s",
+                              (int)(open - item), item, width, i,
+                              (int)(len - (size_t)(close + 1 - item)),
+                              close + 1);
+            int rc;
+            if (n < 0 || (size_t)n >= sizeof (buf))
+                return -1;
+            if ((rc = hl_item (h, buf, (size_t)n)) != 0)
+                return rc;
+        }
+        r = comma ? comma + 1 : close;
+    }
+    return 0;
+}
+
+int
+placement_hostlist_each (const char *list, size_t max,
+                         int (*fn) (const char *name, void *arg), void *arg)
+{
+    struct hl h = { max, 0, fn, arg };
+    const char *p = list, *start = list;
+    int depth = 0, rc;
+
+    if (!list || !*list)
+        return -1;
+    for (;; p++) {
+        if (*p == '[')
+            depth++;
+        else if (*p == ']' && --depth < 0)
+            return -1;
+        if ((*p == ',' && depth == 0) || !*p) {
+            if (depth != 0)
+                return -1;
+            if ((rc = hl_item (&h, start, (size_t)(p - start))) != 0)
+                return rc;
+            if (!*p)
+                break;
+            start = p + 1;
+        }
+    }
+    return 0;
+}
+
+static int
+hl_match (const char *name, void *arg)
+{
+    return !strcmp (name, (const char *)arg) ? 1 : 0;
+}
+
+bool
+placement_hostlist_has (const char *list, const char *name)
+{
+    return placement_hostlist_each (list, 1 << 20, hl_match, (void *)name) == 1;
+}
+
+/* nodes of the partition (its hostlist) not in the job's exclude list */
+struct hl_left {
+    const char *exclude;
+    int left;
+};
+
+static int
+hl_count_left (const char *name, void *arg)
+{
+    struct hl_left *l = arg;
+    if (!placement_hostlist_has (l->exclude, name))
+        l->left++;
+    return 0;
+}
+
+/* the first node of the job's list the partition lacks */
+struct hl_missing {
+    const char *partition_nodes;
+    char missing[HOSTNAME_MAX];
+};
+
+static int
+hl_find_missing (const char *name, void *arg)
+{
+    struct hl_missing *m = arg;
+    if (placement_hostlist_has (m->partition_nodes, name))
+        return 0;
+    ms_strlcpy (m->missing, name, sizeof (m->missing));
+    return 1;
 }
 
 /* ---- filesystems ---- */
@@ -417,6 +560,33 @@ placement_check_partition (const ms_partition_state_t *p,
         if (n >= 0 && n < nodes) {
             snprintf (why, len, "%d node%s with features '%s' < %d asked", n,
                       n == 1 ? "" : "s", r->constraint, nodes);
+            return false;
+        }
+    }
+    /* named nodes: a list naming a file (a '/') is the user's to read */
+    if (given (r->nodelist) && !strchr (r->nodelist, '/') && p->node_list[0]) {
+        struct hl_missing m = { p->node_list, "" };
+        int rc = placement_hostlist_each (r->nodelist, 1 << 16,
+                                          hl_find_missing, &m);
+        if (rc == -1) {
+            snprintf (why, len, "--nodelist=%s is not a list of nodes",
+                      r->nodelist);
+            return false;
+        }
+        if (rc == 1) {
+            snprintf (why, len, "node %s (--nodelist) is not one of %s",
+                      m.missing, p->node_list);
+            return false;
+        }
+    }
+    if (given (r->exclude) && !strchr (r->exclude, '/') && p->node_list[0]) {
+        struct hl_left l = { r->exclude, 0 };
+        if (placement_hostlist_each (p->node_list, 1 << 16, hl_count_left, &l)
+                == 0
+            && l.left < nodes) {
+            snprintf (why, len, "%d node%s left of %s after --exclude=%s < %d "
+                      "asked", l.left, l.left == 1 ? "" : "s", p->node_list,
+                      r->exclude, nodes);
             return false;
         }
     }

@@ -1,7 +1,8 @@
 /* placement.h - where a job may run by the rules of the site and of its
  * clusters, and why it may not run elsewhere: the partitions' limits as
  * the clusters report them (MaxTime, MaxNodes, MinNodes, the nodes'
- * memory and features, AllowAccounts, DenyAccounts, AllowGroups,
+ * memory and features, the nodes for --nodelist and --exclude,
+ * AllowAccounts, DenyAccounts, AllowGroups,
  * AllowQos, DenyQos), the users' associations and QOS where a cluster
  * runs accounting (slurmdbd), and the filesystems each cluster mounts
  * (clusters.conf). A job is no candidate where Slurm would refuse it or
@@ -39,6 +40,8 @@ typedef struct {
     uint64_t mem_per_node_mb;  /* --mem; 0: not given */
     uint64_t mem_per_cpu_mb;   /* --mem-per-cpu; 0: not given */
     const char *constraint;    /* --constraint: a feature expression */
+    const char *nodelist;      /* --nodelist: a hostlist of nodes it needs */
+    const char *exclude;       /* --exclude: a hostlist of nodes it avoids */
     const char *cwd;           /* the working directory (absolute) */
     const char *paths[3];      /* output, error, input (relative: to cwd) */
 } ms_place_req_t;
@@ -65,6 +68,18 @@ bool placement_features_match (const char *expr, const char *features);
 /* How many nodes of p satisfy expr; -1 when p's features are unknown. */
 int placement_feature_nodes (const ms_partition_state_t *p,
                              const char *expr);
+
+/* ---- hostlists (--nodelist, --exclude, a partition's nodes) ---- */
+
+/* Call fn for each name of a Slurm hostlist ("a[1-3,07-09],b5,rack[1-2]-n[1-2]":
+ * ranges keep the width of their zero-padded bounds), at most max names;
+ * fn returning non-zero stops the walk with that value. -1 when malformed
+ * or longer than max. */
+int placement_hostlist_each (const char *list, size_t max,
+                             int (*fn) (const char *name, void *arg),
+                             void *arg);
+/* Is name one of list's? (false for a malformed list) */
+bool placement_hostlist_has (const char *list, const char *name);
 
 /* ---- filesystems ---- */
 

@@ -333,6 +333,8 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
         r.mem_per_node_mb = spec->mem_per_node_mb;
         r.mem_per_cpu_mb = spec->mem_per_cpu_mb;
         r.constraint = spec->constraint;
+        r.nodelist = spec->nodelist;
+        r.exclude = spec->exclude;
     }
     for (size_t p = 0; p < d->site->nparts; p++)
         allowed[p] = 1;

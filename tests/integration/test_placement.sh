@@ -3,7 +3,8 @@
 # user without an association on beta (slurmdbd, enforced) never gets a job
 # there; a job over its QOS's MaxWall does not go there; --mem over a
 # partition's RealMemory never goes there; a --constraint on a feature only
-# beta's nodes have goes there; a working directory that a cluster does not
+# beta's nodes have goes there; --nodelist pins the cluster with those
+# nodes, --exclude leaving too few keeps a job off; a working directory that a cluster does not
 # mount (clusters.conf filesystems) keeps the job off that cluster; a job
 # that may run nowhere is refused at submission with every reason; msbatch
 # --test-only lists each excluded place with its reason; what ran on beta
@@ -23,7 +24,7 @@ cleanup () { daemon_cleanup; rm -rf "$vt"; }
 trap cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 20
+tap_plan 22
 
 # the test bed's clusters, gamma mounting /home and /var/tmp only (the
 # jobs' directories are under /tmp)
@@ -98,6 +99,15 @@ tap_ok "$(ok_if [ "$(cands "$out")" = beta ])" \
 o=$(msb "$u1" "$d1" --constraint='clx6254&ib' job.sh 2>&1); cid=$(printf '%s' "$o" | grep -o '[0-9][0-9]*$')
 out=$(msb "$u1" "$d1" --test-only --constraint='opa|bigmem' job.sh 2>&1)
 tap_ok "$(ok_if [ "$(cands "$out")" = "beta gamma" ])" "--constraint=opa|bigmem: beta and gamma ($(cands "$out"))"
+
+# nodes named: --nodelist pins the cluster that has them, --exclude leaves
+# too few there
+out=$(msb "$u1" "$d1" --test-only -w b2 job.sh 2>&1)
+tap_ok "$(ok_if [ "$(cands "$out")" = beta ] && has "$out" "alpha/batch: node b2 (--nodelist) is not one of a[1-4]")" \
+    "--nodelist=b2: beta only ($(cands "$out"))"
+out=$(msb "$u1" "$d1" --test-only -N 2 -x 'a[1-3]' job.sh 2>&1)
+tap_ok "$(ok_if has "$out" "alpha/batch: 1 node left of a[1-4] after --exclude=a[1-3] < 2 asked" && [ "$(cands "$out")" = "beta gamma" ])" \
+    "--exclude=a[1-3] with 2 nodes: alpha excluded ($(cands "$out"))"
 
 # filesystems: gamma mounts /home and /var/tmp, the job's directory is /tmp/...
 out=$(msb "$u1" "$t1" --test-only job.sh 2>&1)

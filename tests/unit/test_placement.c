@@ -269,6 +269,76 @@ START_TEST (test_accounting)
 }
 END_TEST
 
+static int
+collect (const char *name, void *arg)
+{
+    char *buf = arg;
+    size_t n = strlen (buf);
+    snprintf (buf + n, 512 - n, "%s%s", n ? " " : "", name);
+    return 0;
+}
+
+static const char *
+expand (const char *list)
+{
+    static char buf[512];
+    buf[0] = '\0';
+    if (placement_hostlist_each (list, 64, collect, buf) < 0)
+        return "ERROR";
+    return buf;
+}
+
+START_TEST (test_hostlists)
+{
+    ck_assert_str_eq (expand ("b1"), "b1");
+    ck_assert_str_eq (expand ("a[1-3]"), "a1 a2 a3");
+    ck_assert_str_eq (expand ("a[1-2,5],b7"), "a1 a2 a5 b7");
+    ck_assert_str_eq (expand ("n[08-10]"), "n08 n09 n10");
+    ck_assert_str_eq (expand ("r[1-2]-n[1-2]"), "r1-n1 r1-n2 r2-n1 r2-n2");
+    ck_assert_str_eq (expand ("x[3]y"), "x3y");
+    ck_assert_str_eq (expand ("a[1-"), "ERROR");
+    ck_assert_str_eq (expand ("a[3-1]"), "ERROR");
+    ck_assert_str_eq (expand ("a[]"), "ERROR");
+    ck_assert_str_eq (expand ("a]"), "ERROR");
+    ck_assert_str_eq (expand ("a,,b"), "ERROR");
+    ck_assert_str_eq (expand ("a[x]"), "ERROR");
+    ck_assert_str_eq (expand (""), "ERROR");
+    ck_assert_str_eq (expand ("n[1-100]"), "ERROR"); /* over the 64 asked */
+    ck_assert (placement_hostlist_has ("g[1-2]", "g2"));
+    ck_assert (!placement_hostlist_has ("g[1-2]", "g3"));
+    ck_assert (!placement_hostlist_has ("g[1-2]", "g"));
+}
+END_TEST
+
+START_TEST (test_nodelist_exclude)
+{
+    ms_partition_state_t p = part ();
+    ms_place_req_t r = { .user = "u", .nodes = 2 };
+    char why[256];
+
+    /* unknown nodes: nothing checked */
+    r.nodelist = "b1";
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    ms_strlcpy (p.node_list, "a[1-4]", sizeof (p.node_list));
+    ck_assert (!placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    ck_assert_str_eq (why, "node b1 (--nodelist) is not one of a[1-4]");
+    r.nodelist = "a[2-3]";
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    r.nodelist = "a[2-";
+    ck_assert (!placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    ck_assert_str_eq (why, "--nodelist=a[2- is not a list of nodes");
+    r.nodelist = "/home/u/nodes.txt"; /* a file: the user's */
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    r.nodelist = NULL;
+    r.exclude = "a[1-2]";
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    r.exclude = "a[1-3]";
+    ck_assert (!placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    ck_assert_str_eq (why, "1 node left of a[1-4] after --exclude=a[1-3] < 2 "
+                           "asked");
+}
+END_TEST
+
 /* The simulator's limits: clusters.conf's max_time, max_nodes, min_nodes
  * keep candidates off the partitions they forbid. */
 START_TEST (test_candidates_limits)
@@ -326,6 +396,8 @@ main (void)
     tcase_add_test (tc, test_partition_limits);
     tcase_add_test (tc, test_accounting);
     tcase_add_test (tc, test_candidates_limits);
+    tcase_add_test (tc, test_hostlists);
+    tcase_add_test (tc, test_nodelist_exclude);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }

@@ -287,6 +287,7 @@ START_TEST (answers_read)
             ck_assert_int_eq (parts[i].min_nodes, 0);
             ck_assert_str_eq (parts[i].allow_accounts, "");
             ck_assert_str_eq (parts[i].deny_qos, "");
+            ck_assert_str_eq (parts[i].node_list, "m1");
         }
     ck_assert_msg (found, "%s: no partition %s", c.dir, c.partition);
     free (parts);

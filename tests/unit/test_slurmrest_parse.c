@@ -76,6 +76,7 @@ START_TEST (partitions_and_nodes)
     ck_assert_int_eq (p[0].min_nodes, 0);
     ck_assert_str_eq (p[0].allow_accounts, "");
     ck_assert_str_eq (p[0].allow_groups, "");
+    ck_assert_str_eq (p[0].node_list, "g[1-2]");
     ck_assert_str_eq (p[1].name, "long");
     free (p);
     free (body);
