@@ -30,6 +30,19 @@ tests_unit_test_depend_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_depend_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_depend
 
+check_PROGRAMS += tests/fuzz/fuzz_placement
+tests_fuzz_fuzz_placement_SOURCES = tests/fuzz/fuzz_placement.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_placement_CFLAGS = $(TEST_CFLAGS)
+tests_fuzz_fuzz_placement_LDADD = $(SIM_TEST_LIBS)
+EXTRA_DIST += tests/fuzz/corpus/placement
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/libfuzzer_placement
+tests_fuzz_libfuzzer_placement_SOURCES = tests/fuzz/fuzz_placement.c
+tests_fuzz_libfuzzer_placement_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_placement_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_placement_LDADD = $(SIM_TEST_LIBS)
+endif
+
 check_PROGRAMS += tests/unit/test_window
 tests_unit_test_window_SOURCES = tests/unit/test_window.c tests/testutil.h
 tests_unit_test_window_CFLAGS = $(TEST_CFLAGS)
