@@ -419,6 +419,7 @@ placement_check_cluster (const ms_clusterconf_t *c,
     bool any = false;
 
     memset (out, 0, sizeof (*out));
+    out->max_wall_min = -1;
     if (given (r->account))
         ms_strlcpy (out->account, r->account, sizeof (out->account));
     if (given (r->qos))
@@ -492,7 +493,11 @@ placement_check_cluster (const ms_clusterconf_t *c,
                   r->time_limit_min);
         return false;
     }
-    if (!(q = find_qos (acct, out->qos))) {
+    out->max_wall_min = as->max_wall_min;
+    if ((q = find_qos (acct, out->qos)) && q->max_wall_min >= 0
+        && (out->max_wall_min < 0 || q->max_wall_min < out->max_wall_min))
+        out->max_wall_min = q->max_wall_min;
+    if (!q) {
         if (given (r->qos)) {
             snprintf (why, len, "no QOS %s", out->qos);
             return false;

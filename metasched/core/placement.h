@@ -53,6 +53,9 @@ typedef struct {
     char qos[64];
     char partitions[256]; /* the user's associations for the account hold
                              only these partitions; "": every one */
+    int64_t max_wall_min; /* the least of the QOS's and the association's
+                             MaxWall, minutes; -1: none (a time limit
+                             metasched scales stays within it) */
 } ms_place_acct_t;
 
 /* ---- feature expressions (--constraint) ---- */

@@ -263,6 +263,11 @@ uint32_t scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s);
 /* The MaxTime of partition part as its cluster reports it (clusters.conf
  * over it), minutes; 0: unlimited or unknown. Caller holds d->mu. */
 uint32_t partition_max_time (const ms_daemon_t *d, size_t part);
+/* The longest limit a job may get on partition part: its MaxTime and,
+ * where the cluster runs accounting, the MaxWall of the job's QOS and
+ * association there (minutes; 0: none). Caller holds d->mu. */
+uint32_t job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
+                       size_t part);
 /* A scaled limit kept within the partition's MaxTime (0: none), never
  * below the user's own: Slurm refuses a limit over MaxTime. */
 uint32_t cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min);

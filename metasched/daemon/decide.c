@@ -652,6 +652,37 @@ partition_max_time (const ms_daemon_t *d, size_t part)
 }
 
 uint32_t
+job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
+              size_t part)
+{
+    uint32_t cap = partition_max_time (d, part);
+    const cluster_t *c = &d->cl[d->site->parts[part].cluster];
+    ms_jobspec_t spec;
+    ms_place_req_t r;
+    ms_place_acct_t pa;
+    ms_error_t e;
+    char why[512];
+
+    if (!c->acct_read || !c->acct.enabled || !c->conf->accounting)
+        return cap;
+    jobspec_init (&spec);
+    (void)jobspec_json_read (&spec, opts, &e);
+    memset (&r, 0, sizeof (r));
+    r.user = user;
+    r.account = spec.account;
+    r.qos = spec.qos;
+    r.nodes = 1;
+    /* the QOS and association the job runs under there, and their
+     * MaxWall (Slurm holds a job whose limit is over it) */
+    if (placement_check_cluster (c->conf, &c->acct, &r, &pa, why, sizeof (why))
+        && pa.max_wall_min > 0 && pa.max_wall_min < UINT32_MAX
+        && (cap == 0 || (uint32_t)pa.max_wall_min < cap))
+        cap = (uint32_t)pa.max_wall_min;
+    jobspec_free (&spec);
+    return cap;
+}
+
+uint32_t
 cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min)
 {
     if (max_min == 0 || scaled <= max_min)

@@ -81,7 +81,8 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
     x->cands = candidates_json (d, cs, dec, &x->score);
     for (size_t c = 0; c < x->nch; c++) {
         int conc;
-        x->maxlim[c] = partition_max_time (d, x->chosen[c].part);
+        x->maxlim[c] = job_time_cap (d, x->opts, x->j.owner,
+                                     x->chosen[c].part);
         x->waves[c] = array_waves (d, k, x->chosen[c].part, &conc);
         view_pending_add (d->view, x->chosen[c].part,
                           (x->chosen[c].nodes > 0 ? x->chosen[c].nodes

@@ -24,7 +24,7 @@ cleanup () { daemon_cleanup; rm -rf "$vt"; }
 trap cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 22
+tap_plan 23
 
 # the test bed's clusters, gamma mounting /home and /var/tmp only (the
 # jobs' directories are under /tmp)
@@ -97,6 +97,7 @@ out=$(msb "$u1" "$d1" --test-only --constraint='clx6254&ib' job.sh 2>&1)
 tap_ok "$(ok_if [ "$(cands "$out")" = beta ])" \
     "--constraint=clx6254&ib: beta only ($(cands "$out"); $(printf '%s' "$out" | grep "alpha/batch" | head -1))"
 o=$(msb "$u1" "$d1" --constraint='clx6254&ib' job.sh 2>&1); cid=$(printf '%s' "$o" | grep -o '[0-9][0-9]*$')
+o=$(msb "$u1" "$d1" --constraint=clx6254 --qos=short -t 28 job.sh 2>&1); wid=$(printf '%s' "$o" | grep -o '[0-9][0-9]*$')
 out=$(msb "$u1" "$d1" --test-only --constraint='opa|bigmem' job.sh 2>&1)
 tap_ok "$(ok_if [ "$(cands "$out")" = "beta gamma" ])" "--constraint=opa|bigmem: beta and gamma ($(cands "$out"))"
 
@@ -151,6 +152,12 @@ where () { q "SELECT coalesce (cluster, '-') FROM jobs WHERE id = $1"; }
 tap_ok "$(ok_if [ "$(where "$qid")" != beta ] && [ "$(where "$mid")" != gamma ] && [ "$(where "$fid")" != gamma ])" \
     "the jobs ran where they could: QOS short 60 min on $(where "$qid"), --mem=3G on $(where "$mid"), /tmp on $(where "$fid") ($(q "SELECT string_agg (id || ':' || state, ' ') FROM jobs WHERE id IN ($qid, $mid, $cid, $fid)"))"
 tap_ok "$(ok_if [ "$(where "$cid")" = beta ])" "the --constraint job ran on beta ($(where "$cid"))"
+wdone () { [ "$(q "SELECT state FROM jobs WHERE id = ${wid:-0}")" = completed ]; }
+wait_for 90 wdone
+row=$(q "SELECT cluster || ':' || state || ':' || time_limit_min FROM jobs WHERE id = ${wid:-0}")
+lim=${row##*:}
+tap_ok "$(ok_if [ "${row%:*}" = beta:completed ] && [ "${lim:-99}" -ge 28 ] && [ "${lim:-99}" -le 30 ])" \
+    "QOS short, 28 minutes, on beta: its limit stays within the QOS's MaxWall 30 and it runs ($row)"
 
 # accounting records of beta reach metasched's ingest
 bj=$(q "SELECT cluster_job_id FROM jobs WHERE id = $cid")

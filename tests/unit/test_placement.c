@@ -201,6 +201,7 @@ START_TEST (test_accounting)
     ck_assert (placement_check_cluster (&c, &acct, &r, &a, why, sizeof (why)));
     ck_assert_str_eq (a.account, "physics");
     ck_assert_str_eq (a.qos, "normal");
+    ck_assert_int_eq (a.max_wall_min, -1);
     r.user = "msnoacct";
     ck_assert (!placement_check_cluster (&c, &acct, &r, &a, why, sizeof (why)));
     ck_assert_str_eq (why, "no association for user msnoacct");
@@ -219,6 +220,7 @@ START_TEST (test_accounting)
     ck_assert_str_eq (why, "QOS short MaxWall 30 min < 60 min asked");
     r.time_limit_min = 30;
     ck_assert (placement_check_cluster (&c, &acct, &r, &a, why, sizeof (why)));
+    ck_assert_int_eq (a.max_wall_min, 30); /* a scaled limit stays within */
     r.user = "msuser";
     r.qos = "debug";
     r.time_limit_min = 5;
