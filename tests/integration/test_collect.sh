@@ -92,6 +92,13 @@ row () { # row CLUSTER JOBID COLUMNS
 }
 near () { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 1e-3 && d > -1e-3) }'; }
 
+# The jobs below measure exact steps of the nodes' test powercap counters
+# and must run to their end: no metaschedd test may run beside them (those
+# add energy to the same counters and cancel the test users' jobs when they
+# clean up), so hold their lock (daemon_lib.sh), fd 8, meanwhile.
+exec 8>>"$MS_TESTBED_RUN/metaschedd.lock"
+flock -x 8
+
 # one job per cluster; gamma's counters start 1 J below their wrap
 freqs="2000000 1800000 1500000"
 i=0
@@ -171,7 +178,9 @@ tap_ok $r "db fit reads the measured runs ($out)"
 c=$1; C=$(upper "$c"); part=$(getv "MS_${C}_PARTITIONS" | cut -d' ' -f1)
 # Every integration test holds $MS_TESTBED_RUN/services.lock shared (and
 # the database tests pg-down.lock too); the server goes down only under both
-# exclusive.
+# exclusive. (The metaschedd lock is let go first: a daemon test holds the
+# services lock shared while it waits for that one.)
+flock -u 8
 tap_services_exclusive
 exec 9>"$MS_TESTBED_RUN/pg-down.lock"
 flock -x -w 600 9
@@ -187,6 +196,7 @@ tap_ok $? "with PostgreSQL stopped, job $id's row is spooled ($spooled)"
 "$MS_SRCDIR/testbed/pgctl" start
 flock -u 9
 flock -s 7
+flock -x 8
 flush () {
     $ms collect --config /dev/null --set "spool_dir=$MS_SPOOL_DIR" \
         --set "conninfo=$MS_PG_COLLECTOR_CONNINFO" flush 2>&1

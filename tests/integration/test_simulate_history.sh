@@ -34,6 +34,10 @@ hist_cleanup () {
 trap hist_cleanup EXIT
 trap 'exit 143' HUP INT TERM
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
+# The replay reads every job measured since the test began: no other test
+# may run jobs meanwhile, so the services are ours alone (taken before the
+# daemon lock, as every test that takes both does).
+tap_services_exclusive
 daemon_lock
 tap_plan 8
 
