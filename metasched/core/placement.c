@@ -291,24 +291,101 @@ placement_hostlist_has (const char *list, const char *name)
     return placement_hostlist_each (list, 1 << 20, hl_match, (void *)name) == 1;
 }
 
-/* nodes of the partition (its hostlist) not in the job's exclude list */
-struct hl_left {
-    const char *exclude;
-    int left;
+/* A partition's nodes expanded once, sorted and without repeats, so that
+ * the job's --nodelist and --exclude are checked name by name in log time:
+ * testing each name against the other list expanded again cost the product
+ * of their sizes (a partition of thousands of nodes and an --exclude of as
+ * many took seconds per check, found by the fuzz target). */
+struct hl_set {
+    char **names;
+    size_t n, cap;
+    unsigned char *hit; /* per name: already counted */
 };
 
 static int
-hl_count_left (const char *name, void *arg)
+hl_set_add (const char *name, void *arg)
 {
-    struct hl_left *l = arg;
-    if (!placement_hostlist_has (l->exclude, name))
-        l->left++;
+    struct hl_set *s = arg;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->names = ms_xrealloc (s->names, s->cap * sizeof (*s->names));
+    }
+    s->names[s->n++] = ms_xstrdup (name);
+    return 0;
+}
+
+static int
+hl_cmp (const void *a, const void *b)
+{
+    return strcmp (*(char *const *)a, *(char *const *)b);
+}
+
+static void
+hl_set_free (struct hl_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free (s->names[i]);
+    free (s->names);
+    free (s->hit);
+    memset (s, 0, sizeof (*s));
+}
+
+/* 0, or -1 (s empty) if list is not a hostlist of at most max names */
+static int
+hl_set_build (struct hl_set *s, const char *list, size_t max)
+{
+    size_t k = 0;
+
+    memset (s, 0, sizeof (*s));
+    if (placement_hostlist_each (list, max, hl_set_add, s) != 0) {
+        hl_set_free (s);
+        return -1;
+    }
+    qsort (s->names, s->n, sizeof (*s->names), hl_cmp);
+    for (size_t i = 0; i < s->n; i++) {
+        if (k && !strcmp (s->names[k - 1], s->names[i]))
+            free (s->names[i]);
+        else
+            s->names[k++] = s->names[i];
+    }
+    s->n = k;
+    s->hit = ms_xcalloc (s->n ? s->n : 1, 1);
+    return 0;
+}
+
+/* the index of name in s, or -1 */
+static long
+hl_set_find (const struct hl_set *s, const char *name)
+{
+    char *const *at;
+
+    if (!s->n)
+        return -1;
+    at = bsearch (&name, s->names, s->n, sizeof (*s->names), hl_cmp);
+    return at ? (long)(at - s->names) : -1;
+}
+
+/* the partition's nodes the job's exclude list names, each once */
+struct hl_excluded {
+    struct hl_set *nodes;
+    size_t excluded;
+};
+
+static int
+hl_count_excluded (const char *name, void *arg)
+{
+    struct hl_excluded *x = arg;
+    long i = hl_set_find (x->nodes, name);
+    if (i >= 0 && !x->nodes->hit[i]) {
+        x->nodes->hit[i] = 1;
+        x->excluded++;
+    }
     return 0;
 }
 
 /* the first node of the job's list the partition lacks */
 struct hl_missing {
-    const char *partition_nodes;
+    const struct hl_set *partition_nodes;
     char missing[HOSTNAME_MAX];
 };
 
@@ -316,7 +393,7 @@ static int
 hl_find_missing (const char *name, void *arg)
 {
     struct hl_missing *m = arg;
-    if (placement_hostlist_has (m->partition_nodes, name))
+    if (hl_set_find (m->partition_nodes, name) >= 0)
         return 0;
     ms_strlcpy (m->missing, name, sizeof (m->missing));
     return 1;
@@ -570,9 +647,13 @@ placement_check_partition (const ms_partition_state_t *p,
     }
     /* named nodes: a list naming a file (a '/') is the user's to read */
     if (given (r->nodelist) && !strchr (r->nodelist, '/') && p->node_list[0]) {
-        struct hl_missing m = { p->node_list, "" };
-        int rc = placement_hostlist_each (r->nodelist, 1 << 16,
-                                          hl_find_missing, &m);
+        struct hl_set pn;
+        struct hl_missing m = { &pn, "" };
+        int rc;
+        (void)hl_set_build (&pn, p->node_list, 1 << 20);
+        rc = placement_hostlist_each (r->nodelist, 1 << 16, hl_find_missing,
+                                      &m);
+        hl_set_free (&pn);
         if (rc == -1) {
             snprintf (why, len, "--nodelist=%s is not a list of nodes",
                       r->nodelist);
@@ -585,14 +666,25 @@ placement_check_partition (const ms_partition_state_t *p,
         }
     }
     if (given (r->exclude) && !strchr (r->exclude, '/') && p->node_list[0]) {
-        struct hl_left l = { r->exclude, 0 };
-        if (placement_hostlist_each (p->node_list, 1 << 16, hl_count_left, &l)
-                == 0
-            && l.left < nodes) {
-            snprintf (why, len, "%d node%s left of %s after --exclude=%s < %d "
-                      "asked", l.left, l.left == 1 ? "" : "s", p->node_list,
-                      r->exclude, nodes);
-            return false;
+        struct hl_set pn;
+        if (hl_set_build (&pn, p->node_list, 1 << 16) == 0) {
+            struct hl_excluded x = { &pn, 0 };
+            int left;
+            /* an exclude list that is not a hostlist excludes nothing */
+            if (placement_hostlist_each (r->exclude, 1 << 20,
+                                         hl_count_excluded, &x)
+                != 0)
+                x.excluded = 0;
+            left = (int)(pn.n - x.excluded);
+            hl_set_free (&pn);
+            if (left < nodes) {
+                snprintf (why, len,
+                          "%d node%s left of %s after --exclude=%s < %d "
+                          "asked",
+                          left, left == 1 ? "" : "s", p->node_list,
+                          r->exclude, nodes);
+                return false;
+            }
         }
     }
     if (a && a->partitions[0] && !placement_in_list (a->partitions, p->name)) {

@@ -338,6 +338,29 @@ START_TEST (test_nodelist_exclude)
     ck_assert (!placement_check_partition (&p, &r, NULL, why, sizeof (why)));
     ck_assert_str_eq (why, "1 node left of a[1-4] after --exclude=a[1-3] < 2 "
                            "asked");
+    /* a node named twice, and one the partition lacks, count once and not
+     * at all; a list that is no hostlist excludes nothing */
+    r.exclude = "a1,a[1-2],b7";
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    r.nodes = 3;
+    ck_assert (!placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    ck_assert_str_eq (why, "2 nodes left of a[1-4] after --exclude=a1,a[1-2],b7 "
+                           "< 3 asked");
+    r.exclude = "a[1-";
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    /* thousands of nodes against thousands excluded: one expansion each,
+     * not one per pair (this took seconds) */
+    ms_strlcpy (p.node_list, "n[0-9999]", sizeof (p.node_list));
+    r.exclude = "n[0-9997]";
+    r.nodes = 2;
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    r.nodes = 3;
+    ck_assert (!placement_check_partition (&p, &r, NULL, why, sizeof (why)));
+    ck_assert_str_eq (why, "2 nodes left of n[0-9999] after --exclude=n[0-9997] "
+                           "< 3 asked");
+    r.exclude = NULL;
+    r.nodelist = "n[0-9999]";
+    ck_assert (placement_check_partition (&p, &r, NULL, why, sizeof (why)));
 }
 END_TEST
 
