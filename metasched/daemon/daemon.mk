@@ -54,6 +54,9 @@ EXTRA_DIST += tests/integration/test_daemon_gpu.sh
 # moldable jobs (-N MIN-MAX) sized from their app's history
 TESTS += tests/integration/test_daemon_mold.sh
 EXTRA_DIST += tests/integration/test_daemon_mold.sh
+# the window assignment in the daemon
+TESTS += tests/integration/test_daemon_window.sh
+EXTRA_DIST += tests/integration/test_daemon_window.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide
