@@ -121,10 +121,21 @@ policy_optimal_partition (const ms_cands_t *cs, size_t nparts)
     return opt;
 }
 
-double
-policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                    size_t home, double limit_s, double base_s,
-                    const ms_cand_t *c)
+/* The partition's maximum time (s) as clusters.conf declares it;
+ * INFINITY without one. */
+static double
+part_max_s (const ms_partconf_t *pc)
+{
+    if ((pc->limits.set & MS_LIM_MAX_TIME) && pc->limits.max_time_min > 0)
+        return pc->limits.max_time_min * 60.0;
+    return INFINITY;
+}
+
+/* The limit that covers the upper bound of the job's runtime on c, before
+ * the partition's maximum. */
+static double
+entry_bound (const ms_policy_t *pol, const ms_siteconf_t *conf, size_t home,
+             double limit_s, double base_s, const ms_cand_t *c)
 {
     const ms_partconf_t *hp = &conf->parts[home], *pc = &conf->parts[c->part];
     double r, sp, h;
@@ -142,6 +153,40 @@ policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
     h = pol->limit_z * sqrt (sp * sp + pol->job_sd * pol->job_sd);
     r = c->t / base_s * exp (h);
     return r > 1 ? limit_s * r : limit_s;
+}
+
+double
+policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                    size_t home, double limit_s, double base_s,
+                    const ms_cand_t *c)
+{
+    double l = entry_bound (pol, conf, home, limit_s, base_s, c);
+    double mx = part_max_s (&conf->parts[c->part]);
+    /* Slurm refuses a limit over the partition's MaxTime: the scaled limit
+     * stops there (never below the user's own, which candidates_limits
+     * has checked). */
+    if (l > mx)
+        l = limit_s > mx ? limit_s : mx;
+    return l;
+}
+
+void
+policy_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                   size_t home, double limit_s, double base_s, ms_cands_t *cs)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        if (entry_bound (pol, conf, home, limit_s, base_s, &cs->c[i])
+            <= part_max_s (&conf->parts[cs->c[i].part]))
+            k++;
+    if (k == 0) /* none fits: keep them, the limit stops at the maximum */
+        return;
+    k = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        if (entry_bound (pol, conf, home, limit_s, base_s, &cs->c[i])
+            <= part_max_s (&conf->parts[cs->c[i].part]))
+            cs->c[k++] = cs->c[i];
+    cs->n = k;
 }
 
 static void
@@ -652,6 +697,8 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
                       &s->cs);
     candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
     candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
+    policy_fit_limits (&s->pol, s->conf, jd->home, jd->limit_s, jd->base_s,
+                       &s->cs);
     mold (s, jd, now);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     /* The site's mean job width, as the jobs come. */
@@ -780,6 +827,8 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
                           j->jd.base_s, s->view, now, &s->cs);
         candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
         candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
+        policy_fit_limits (&s->pol, s->conf, j->jd.home, j->jd.limit_s,
+                           j->jd.base_s, &s->cs);
         mold (s, &j->jd, now);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
         if (!d.n)
@@ -1005,6 +1054,8 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
                           j->jd.base_s, s->view, now, &s->cs);
         candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
         candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
+        policy_fit_limits (&s->pol, s->conf, j->jd.home, j->jd.limit_s,
+                           j->jd.base_s, &s->cs);
         mold (s, &j->jd, now);
         cands[k].n = cands[k].cap = s->cs.n;
         cands[k].c = ms_xcalloc (s->cs.n + 1, sizeof (ms_cand_t));

@@ -155,6 +155,7 @@ typedef struct {
     int app;
     size_t home;
     double base_s;
+    uint32_t limit_min; /* the user's (0: none) */
     int nodes;
     long pinned; /* partition index or -1 */
     uint32_t ntasks;      /* an array's tasks (0 or 1: one job) */

@@ -42,6 +42,7 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     if (k->home == SIZE_MAX)
         return -1;
     k->base_s = limit_min > 0 ? limit_min * 60.0 : best;
+    k->limit_min = limit_min;
     k->pinned = -1;
     k->ntasks = 0;
     k->max_running = 0;
@@ -87,6 +88,25 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
     cs->n = n;
     /* GPU jobs only where GPUs are, with their busy power */
     candidates_gpus (d->site, k->nodes, k->gpus, cs);
+    /* the limit scaled to cover the job's runtime there (its upper bound)
+     * should fit the partition's MaxTime, or the job could be killed
+     * there: such candidates go, unless none would be left (the user asked
+     * for those partitions: the limit then stops at MaxTime) */
+    n = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        uint32_t mx = partition_max_time (d, cs->c[i].part);
+        if (!mx || scaled_limit (k->limit_min, &cs->c[i], k->base_s) <= mx)
+            n++;
+    }
+    if (n > 0 && n < cs->n) {
+        n = 0;
+        for (size_t i = 0; i < cs->n; i++) {
+            uint32_t mx = partition_max_time (d, cs->c[i].part);
+            if (!mx || scaled_limit (k->limit_min, &cs->c[i], k->base_s) <= mx)
+                cs->c[n++] = cs->c[i];
+        }
+        cs->n = n;
+    }
     candidates_gpu_profile (d->tab, (size_t)k->app, k->gpus, cs);
     /* a moldable job's node count per candidate, from its app's speedup
      * model (one job; an array keeps its minimum) */

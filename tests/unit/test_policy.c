@@ -317,6 +317,59 @@ END_TEST
 /* Time limits: the user's own at home nominal; elsewhere the predicted
  * ratio times exp (limit_z * sqrt (sd_pred^2 + job_sd^2)), never below the
  * user's limit. */
+/* A partition's max_time: the scaled limit stops there, and a candidate
+ * whose upper bound does not fit is dropped. */
+START_TEST (test_max_time)
+{
+    static const char text[]
+        = "[architecture a]\ncores_per_node = 4\n"
+          "frequencies_khz = 1000000, 2000000\nnominal_khz = 2000000\n"
+          "idle_power_w = 50\n"
+          "[cluster c]\nbackend = simulated\n"
+          "[partition c/p1]\narchitecture = a\nnodes = 10\n"
+          "[partition c/p2]\narchitecture = a\nnodes = 10\nmax_time = 2\n";
+    ms_siteconf_t *conf;
+    ms_error_t err;
+    ms_cands_t cs = { 0 };
+    ms_policy_t pol;
+
+    ck_assert_msg (clusterconf_parse (text, strlen (text), "t", &conf, &err)
+                       == 0,
+                   "%s", err.text);
+    two_parts (&cs);
+    policy_init (&pol, POL_METASCHED);
+    pol.job_sd = 0.05;
+    pol.limit_z = 4;
+    /* p2 at 1 GHz: 100 s * 2.5 * exp (0.2) = 305 s, over p2's 120 s: the
+     * limit stops at 120 s. */
+    ck_assert (policy_entry_limit (&pol, conf, 0, 100, 100, &cs.c[3]) == 120);
+    /* A user's limit over the maximum stays (the partition refuses it;
+     * candidates_limits drops such candidates). */
+    ck_assert (policy_entry_limit (&pol, conf, 0, 200, 100, &cs.c[3]) == 200);
+    /* p1 has no maximum: 100 * 1.1 * exp (0.2). */
+    ck_assert (fabs (policy_entry_limit (&pol, conf, 0, 100, 100, &cs.c[1])
+                     - 110 * exp (0.2))
+               < 1e-9);
+    /* Dropped: p2 at 1 GHz (305 s > 120 s); p2 at 2 GHz is the home's
+     * architecture at nominal (the user's 100 s) and stays. */
+    policy_fit_limits (&pol, conf, 0, 100, 100, &cs);
+    ck_assert_uint_eq (cs.n, 3);
+    for (size_t i = 0; i < cs.n; i++)
+        ck_assert (!(cs.c[i].part == 1 && cs.c[i].f_khz == 1000000));
+    /* When none fits (the user asked for p2), none is dropped. */
+    cs.n = 0;
+    cand (&cs, 1, 1, 250, 250);
+    policy_fit_limits (&pol, conf, 0, 100, 100, &cs);
+    ck_assert_uint_eq (cs.n, 1);
+    /* No user limit: nothing is dropped. */
+    two_parts (&cs);
+    policy_fit_limits (&pol, conf, 0, 0, 100, &cs);
+    ck_assert_uint_eq (cs.n, 4);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
 START_TEST (test_entry_limit)
 {
     ms_siteconf_t *conf = load_conf ();
@@ -381,6 +434,7 @@ main (void)
     tcase_add_test (tc, test_metasched_wait);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_power_wait);
+    tcase_add_test (tc, test_max_time);
     tcase_add_test (tc, test_entry_limit);
     tcase_add_test (tc, test_kind_names);
     suite_add_tcase (s, tc);
