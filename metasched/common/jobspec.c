@@ -293,6 +293,8 @@ parse_count (const char *where, const char *opt, const char *val, int min,
     char *end;
     long v;
 
+    if (!val)
+        return ms_err (errp, MS_ERR_INPUT, "%s--%s: needs a value", where, opt);
     errno = 0;
     v = strtol (val, &end, 10);
     if (errno || end == val || *end || v < min || v > max
@@ -308,6 +310,8 @@ static int
 copy_str (const char *where, const char *opt, const char *val, char *dst,
           size_t size, ms_error_t *errp)
 {
+    if (!val)
+        return ms_err (errp, MS_ERR_INPUT, "%s--%s: needs a value", where, opt);
     if (!*val)
         return ms_err (errp, MS_ERR_INPUT, "%s--%s: empty value", where, opt);
     if (strlen (val) >= size)

@@ -164,7 +164,7 @@ bool
 placement_features_match (const char *expr, const char *features)
 {
     int failed;
-    ms_error_t e;
+    ms_error_t e = { 0 };
     return fx_eval (expr, features ? features : "", &e, &failed);
 }
 

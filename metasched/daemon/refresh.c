@@ -32,7 +32,7 @@ cmp_jobinfo (const void *a, const void *b)
 const ms_job_info_t *
 cluster_job (const cluster_t *c, uint64_t id)
 {
-    ms_job_info_t key;
+    ms_job_info_t key = { 0 };
     if (c->njobs == 0)
         return NULL; /* c->jobs may be NULL: no bsearch on it */
     key.id = id;
@@ -221,7 +221,7 @@ refresher_main (void *arg)
             }
             /* the accounting, every ACCT_REFRESH_S */
             ms_accounting_t acct;
-            ms_error_t ae;
+            ms_error_t ae = { 0 };
             bool acct_new = false, acct_failed = false;
             memset (&acct, 0, sizeof (acct));
             if (!failed && c->conf->accounting
