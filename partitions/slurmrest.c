@@ -1,7 +1,8 @@
 /* slurmrest.c - the slurmrestd backend (OpenAPI v0.0.38 to v0.0.45, JWT):
  * the transport (libcurl), the negotiation of the version, and the
  * operations of backend.h. What each version's requests and answers look
- * like is in slurmrest_proto.c.
+ * like is in slurmrest_proto.c (the table of versions), slurmrest_parse.c
+ * and slurmrest_build.c.
  *
  * Errors name the cluster (added by the backend_* wrappers), the request
  * (method and path), and then what went wrong: connection refused, timeout,

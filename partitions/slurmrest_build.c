@@ -1,0 +1,714 @@
+/* slurmrest_build.c - the builders of slurmrestd's requests, one per
+ * operation for every OpenAPI version: the body of a submission with the
+ * user's sbatch options as each version takes them, the body of an update
+ * (the table of versions is slurmrest_proto.c).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "metasched/common/jobspec.h"
+#include "metasched/common/util.h"
+#include "partitions/slurmrest.h"
+#include "partitions/slurmrest_int.h"
+
+/* ---- requests ---------------------------------------------------------------- */
+
+/* A number as the version writes it: 7, or {set, infinite, number}. */
+static json_t *
+jnum (const slurmrest_api_t *api, json_int_t v)
+{
+    if (!(api->flags & V_NOVAL))
+        return json_integer (v);
+    return json_pack ("{s:b, s:b, s:I}", "set", 1, "infinite", 0, "number",
+                      v);
+}
+
+/* ---- the user's sbatch options --------------------------------------------- */
+
+/* v0.0.38 reads each option of a job as sbatch's text (it runs sbatch's own
+ * option parser on it) under its own names; later versions take typed
+ * fields (numbers {set, number}, flags as lists of words). An option that a
+ * version has no field for is refused with its name rather than dropped. */
+
+static json_t *
+jnum64 (const slurmrest_api_t *api, uint64_t v)
+{
+    if (!(api->flags & V_NOVAL))
+        return json_integer ((json_int_t)v);
+    return json_pack ("{s:b, s:b, s:I}", "set", 1, "infinite", 0, "number",
+                      (json_int_t)v);
+}
+
+static void
+jset_str (json_t *job, const char *key, const char *v)
+{
+    if (v && *v)
+        json_object_set_new (job, key, json_string (v));
+}
+
+static void
+jset_int (json_t *job, const char *key, long v)
+{
+    json_object_set_new (job, key, json_integer (v));
+}
+
+static void
+jset_text_int (json_t *job, const char *key, long v)
+{
+    char b[32];
+    snprintf (b, sizeof (b), "%ld", v);
+    json_object_set_new (job, key, json_string (b));
+}
+
+static void
+jlist_add (json_t **lp, const char *word)
+{
+    if (!*lp)
+        *lp = json_array ();
+    json_array_append_new (*lp, json_string (word));
+}
+
+/* "gres/gpu:a100:2" of a GPU request (TRES spelling of v0.0.39 on) */
+static void
+tres_text (const ms_tres_req_t *t, char *buf, size_t size)
+{
+    if (t->type[0])
+        snprintf (buf, size, "gres/%s:%s:%u", t->name, t->type, t->count);
+    else
+        snprintf (buf, size, "gres/%s:%u", t->name, t->count);
+}
+
+/* sbatch's [type:]count text of a GPU request */
+static void
+gpu_text (const ms_tres_req_t *t, char *buf, size_t size)
+{
+    if (t->type[0])
+        snprintf (buf, size, "%s:%u", t->type, t->count);
+    else
+        snprintf (buf, size, "%u", t->count);
+}
+
+static int
+not_carried (const slurmrest_api_t *api, const char *opt, ms_error_t *errp)
+{
+    return ms_err (errp, MS_ERR_INPUT,
+                   "--%s: slurmrestd %s cannot carry this option", opt,
+                   api->name);
+}
+
+static const struct {
+    unsigned flag;
+    const char *word; /* v0.0.39 on */
+} mail_words[] = {
+    { JOBSPEC_MAIL_BEGIN, "BEGIN" },
+    { JOBSPEC_MAIL_END, "END" },
+    { JOBSPEC_MAIL_FAIL, "FAIL" },
+    { JOBSPEC_MAIL_REQUEUE, "REQUEUE" },
+    { JOBSPEC_MAIL_INVALID_DEPEND, "INVALID_DEPENDENCY" },
+    { JOBSPEC_MAIL_STAGE_OUT, "STAGE_OUT" },
+    { JOBSPEC_MAIL_TIME_LIMIT, "TIME=100%" },
+    { JOBSPEC_MAIL_TIME_LIMIT_90, "TIME=90%" },
+    { JOBSPEC_MAIL_TIME_LIMIT_80, "TIME=80%" },
+    { JOBSPEC_MAIL_TIME_LIMIT_50, "TIME=50%" },
+    { JOBSPEC_MAIL_ARRAY_TASKS, "ARRAY_TASKS" },
+};
+
+/* The options of sb into job; environment additions into env (the list or
+ * object of the version). */
+static int
+put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
+            json_t *env, time_t now, ms_error_t *errp)
+{
+    bool typed = api->flags & V_NOVAL; /* v0.0.39 on */
+    json_t *flags = NULL, *shared = NULL, *bind = NULL;
+    char b[320];
+
+    /* an array as the user gave it: every version takes sbatch's text */
+    jset_str (job, "array", sb->array);
+    jset_str (job, "account", sb->account);
+    jset_str (job, "qos", sb->qos);
+    jset_str (job, "reservation", sb->reservation);
+    jset_str (job, "licenses", sb->licenses);
+    jset_str (job, "wckey", sb->wckey);
+    jset_str (job, "mail_user", sb->mail_user);
+    jset_str (job, "constraints", sb->constraint);
+    jset_str (job, "prefer", sb->prefer);
+    jset_str (job, "mcs_label", sb->mcs_label);
+    jset_str (job, "batch_features", sb->batch_features);
+    jset_str (job, "container", sb->container);
+    jset_str (job, "account_gather_frequency", sb->acctg_freq);
+    jset_str (job, "memory_binding", sb->mem_bind);
+    jset_str (job, "distribution", sb->distribution);
+    if (sb->mem_per_node_set)
+        json_object_set_new (job, "memory_per_node",
+                             typed ? jnum64 (api, sb->mem_per_node_mb)
+                                   : json_integer ((json_int_t)sb->mem_per_node_mb));
+    if (sb->mem_per_cpu_mb)
+        json_object_set_new (job, "memory_per_cpu",
+                             typed ? jnum64 (api, sb->mem_per_cpu_mb)
+                                   : json_integer ((json_int_t)sb->mem_per_cpu_mb));
+    if (sb->tmp_mb)
+        jset_int (job, "temporary_disk_per_node", (long)sb->tmp_mb);
+    if (sb->nodelist[0]) {
+        if (typed)
+            json_object_set_new (job, "required_nodes",
+                                 json_pack ("[s]", sb->nodelist));
+        else
+            jset_str (job, "nodelist", sb->nodelist);
+    }
+    if (sb->exclude[0]) {
+        if (typed)
+            json_object_set_new (job, "excluded_nodes",
+                                 json_pack ("[s]", sb->exclude));
+        else
+            jset_str (job, "exclude_nodes", sb->exclude);
+    }
+    /* GPUs and generic resources */
+    if (typed) {
+        char all[320] = "";
+        for (size_t i = 0; i < sb->ngres; i++) {
+            tres_text (&sb->gres_list[i], b, sizeof (b));
+            if (strlen (all) + strlen (b) + 2 > sizeof (all))
+                return ms_err (errp, MS_ERR_INPUT, "--gres: too long");
+            if (all[0])
+                strcat (all, ",");
+            strcat (all, b);
+        }
+        if (sb->gpus_per_node.count) {
+            tres_text (&sb->gpus_per_node, b, sizeof (b));
+            if (all[0] && strlen (all) + strlen (b) + 2 <= sizeof (all))
+                strcat (all, ",");
+            if (strlen (all) + strlen (b) + 1 <= sizeof (all))
+                strcat (all, b);
+        }
+        jset_str (job, "tres_per_node", all);
+        if (sb->gpus.count) {
+            tres_text (&sb->gpus, b, sizeof (b));
+            jset_str (job, "tres_per_job", b);
+        }
+        if (sb->gpus_per_task.count) {
+            tres_text (&sb->gpus_per_task, b, sizeof (b));
+            jset_str (job, "tres_per_task", b);
+        }
+        if (sb->gpus_per_socket.count) {
+            tres_text (&sb->gpus_per_socket, b, sizeof (b));
+            jset_str (job, "tres_per_socket", b);
+        }
+        if (sb->cpus_per_gpu) {
+            snprintf (b, sizeof (b), "gres/gpu:%d", sb->cpus_per_gpu);
+            jset_str (job, "cpus_per_tres", b);
+        }
+        if (sb->mem_per_gpu_mb) {
+            snprintf (b, sizeof (b), "gres/gpu:%llu",
+                      (unsigned long long)sb->mem_per_gpu_mb);
+            jset_str (job, "memory_per_tres", b);
+        }
+        if (sb->ntasks_per_gpu)
+            jset_int (job, "ntasks_per_tres", sb->ntasks_per_gpu);
+        if (sb->gres_flags[0]) {
+            if (!strcasecmp (sb->gres_flags, "enforce-binding"))
+                jlist_add (&flags, "GRES_BINDING_ENFORCED");
+            else if (!strcasecmp (sb->gres_flags, "disable-binding"))
+                jlist_add (&flags, "GRES_BINDING_DISABLED");
+            else
+                return not_carried (api, "gres-flags", errp);
+        }
+    } else {
+        jset_str (job, "gres", sb->gres);
+        jset_str (job, "gres_flags", sb->gres_flags);
+        if (sb->gpus.count) {
+            gpu_text (&sb->gpus, b, sizeof (b));
+            jset_str (job, "gpus", b);
+        }
+        if (sb->gpus_per_node.count) {
+            gpu_text (&sb->gpus_per_node, b, sizeof (b));
+            jset_str (job, "gpus_per_node", b);
+        }
+        if (sb->gpus_per_task.count) {
+            gpu_text (&sb->gpus_per_task, b, sizeof (b));
+            jset_str (job, "gpus_per_task", b);
+        }
+        if (sb->gpus_per_socket.count) {
+            gpu_text (&sb->gpus_per_socket, b, sizeof (b));
+            jset_str (job, "gpus_per_socket", b);
+        }
+        if (sb->cpus_per_gpu)
+            jset_text_int (job, "cpus_per_gpu", sb->cpus_per_gpu);
+        if (sb->mem_per_gpu_mb)
+            jset_text_int (job, "memory_per_gpu", (long)sb->mem_per_gpu_mb);
+        if (sb->ntasks_per_gpu)
+            jset_text_int (job, "ntasks_per_gpu", sb->ntasks_per_gpu);
+    }
+    /* mail */
+    if (sb->mail_type[0]) {
+        if (typed) {
+            json_t *l = json_array ();
+            for (size_t i = 0; i < sizeof (mail_words) / sizeof (mail_words[0]);
+                 i++)
+                if (sb->mail_flags & mail_words[i].flag)
+                    json_array_append_new (l, json_string (mail_words[i].word));
+            json_object_set_new (job, "mail_type", l);
+        } else
+            jset_str (job, "mail_type", sb->mail_type);
+    }
+    /* --signal */
+    if (sb->signal_num) {
+        if (typed) {
+            json_t *wf = json_array ();
+            snprintf (b, sizeof (b), "%d", sb->signal_num);
+            json_object_set_new (job, "kill_warning_signal", json_string (b));
+            json_object_set_new (job, "kill_warning_delay",
+                                 jnum (api, sb->signal_time));
+            if (strchr (sb->signal_flags, 'B'))
+                json_array_append_new (wf, json_string ("BATCH_JOB"));
+            if (strchr (sb->signal_flags, 'R'))
+                json_array_append_new (wf, json_string ("RESERVATION_JOB"));
+            json_object_set_new (job, "kill_warning_flags", wf);
+        } else if (sb->signal_flags[0])
+            /* 22.05's reader of the field refuses "B:" and "R:" */
+            return ms_err (errp, MS_ERR_INPUT,
+                           "--signal=%s: slurmrestd %s cannot carry the %s: "
+                           "flag",
+                           sb->signal, api->name, sb->signal_flags);
+        else {
+            snprintf (b, sizeof (b), "%d@%d", sb->signal_num, sb->signal_time);
+            jset_str (job, "signal", b);
+        }
+    }
+    if (sb->requeue >= 0) {
+        if (typed || sb->requeue)
+            json_object_set_new (job, "requeue", json_boolean (sb->requeue));
+        else
+            json_object_set_new (job, "no_requeue", json_true ());
+    }
+    if (sb->open_mode[0]) {
+        if (typed)
+            json_object_set_new (job, "open_mode",
+                                 json_pack ("[s]", sb->open_mode[0] == 'a'
+                                                       ? "APPEND"
+                                                       : "TRUNCATE"));
+        else
+            jset_str (job, "open_mode", sb->open_mode);
+    }
+    /* the comment goes beside metasched's tag: slurmrest_submit_body */
+    if (sb->hold)
+        json_object_set_new (job, "hold", json_true ());
+    if (sb->deadline > 0) {
+        if (typed)
+            jset_int (job, "deadline", (long)sb->deadline);
+        else {
+            long long ahead = (long long)(sb->deadline - (int64_t)now);
+            snprintf (b, sizeof (b), "now+%lld", ahead > 0 ? ahead : 0);
+            jset_str (job, "deadline", b);
+        }
+    }
+    if (sb->get_user_env[0]) {
+        /* sbatch marks it in the job's environment; slurmd reads it there */
+        if (json_is_array (env))
+            json_array_append_new (env, json_string ("SLURM_GET_USER_ENV=1"));
+        else
+            json_object_set_new (env, "SLURM_GET_USER_ENV", json_string ("1"));
+        if (!typed)
+            jset_str (job, "get_user_environment", sb->get_user_env);
+    }
+    if (sb->hint[0]) {
+        /* what sbatch makes of a hint: the releases of data_parser have no
+         * field for the word, and v0.0.38 takes it as cpu_binding_hint but
+         * records nothing of it in the job (22.05: the job's threads per
+         * core stay unset), so the counts sbatch sets go along with it */
+        char h[sizeof (sb->hint)];
+        size_t i;
+        for (i = 0; sb->hint[i] && i + 1 < sizeof (h); i++)
+            h[i] = (char)tolower ((unsigned char)sb->hint[i]);
+        h[i] = '\0';
+        if (!typed) {
+            jset_str (job, "cpu_binding_hint", sb->hint);
+            /* sbatch: nomultithread, compute_bound and memory_bound one
+             * thread a core, memory_bound one core a socket as well */
+            if (strstr (h, "nomultithread") || strstr (h, "compute_bound")
+                || strstr (h, "memory_bound"))
+                jset_int (job, "threads_per_core", 1);
+            if (strstr (h, "memory_bound"))
+                jset_int (job, "cores_per_socket", 1);
+        } else {
+            if (strstr (h, "nomultithread")) {
+                jset_int (job, "threads_per_core", 1);
+                jset_int (job, "tasks_per_core", 1);
+                jlist_add (&bind, "CPU_BIND_TO_THREADS");
+            } else if (strstr (h, "multithread"))
+                jlist_add (&bind, "CPU_BIND_TO_THREADS");
+            else {
+                jset_int (job, "threads_per_core", 1);
+                jlist_add (&bind, "CPU_BIND_TO_CORES");
+            }
+        }
+        if (json_is_array (env)) {
+            snprintf (b, sizeof (b), "SLURM_HINT=%s", sb->hint);
+            json_array_append_new (env, json_string (b));
+        } else
+            json_object_set_new (env, "SLURM_HINT", json_string (sb->hint));
+    }
+    /* counts */
+    if (sb->ntasks_per_core)
+        jset_int (job, "tasks_per_core", sb->ntasks_per_core);
+    if (sb->ntasks_per_socket)
+        jset_int (job, "tasks_per_socket", sb->ntasks_per_socket);
+    if (sb->sockets_per_node)
+        jset_int (job, "sockets_per_node", sb->sockets_per_node);
+    if (sb->threads_per_core && !json_object_get (job, "threads_per_core"))
+        jset_int (job, "threads_per_core", sb->threads_per_core);
+    if (sb->cores_per_socket) {
+        if (typed && strcmp (api->name, "v0.0.45") < 0)
+            return not_carried (api, "cores-per-socket", errp);
+        jset_int (job, "cores_per_socket", sb->cores_per_socket);
+    }
+    if (sb->mincpus)
+        jset_int (job, "minimum_cpus_per_node", sb->mincpus);
+    if (sb->core_spec >= 0)
+        jset_int (job, "core_specification", sb->core_spec);
+    if (sb->thread_spec)
+        jset_int (job, "thread_specification", sb->thread_spec);
+    if (sb->time_min_min)
+        json_object_set_new (job, "time_minimum",
+                             typed ? jnum (api, sb->time_min_min)
+                                   : json_integer (sb->time_min_min));
+    if (sb->nodes_max) {
+        if (typed)
+            jset_int (job, "maximum_nodes", sb->nodes_max);
+        else {
+            snprintf (b, sizeof (b), "%d-%d",
+                      (int)json_integer_value (json_object_get (job, "nodes")),
+                      sb->nodes_max);
+            jset_str (job, "nodes", b);
+        }
+    }
+    /* flags */
+    if (sb->contiguous) {
+        if (!typed)
+            return not_carried (api, "contiguous", errp);
+        json_object_set_new (job, "contiguous", json_true ());
+    }
+    if (sb->overcommit) {
+        if (!typed)
+            return not_carried (api, "overcommit", errp);
+        json_object_set_new (job, "overcommit", json_true ());
+    }
+    if (sb->reboot) {
+        if (!typed)
+            return not_carried (api, "reboot", errp);
+        json_object_set_new (job, "reboot", json_true ());
+    }
+    if (sb->network[0]) {
+        if (!typed)
+            return not_carried (api, "network", errp);
+        jset_str (job, "network", sb->network);
+    }
+    if (sb->switches[0]) {
+        uint32_t wait_min = 0;
+        const char *at = strchr (sb->switches, '@');
+        if (!typed)
+            return not_carried (api, "switches", errp);
+        json_object_set_new (job, "required_switches",
+                             jnum (api, atoi (sb->switches)));
+        if (at && jobspec_parse_time (at + 1, &wait_min) == 0)
+            jset_int (job, "wait_for_switch", (long)wait_min * 60);
+    }
+    if (sb->oversubscribe) {
+        if (typed)
+            jlist_add (&shared, "oversubscribe");
+        else
+            json_object_set_new (job, "oversubscribe", json_true ());
+    }
+    if (sb->exclusive_mode[0]) {
+        if (typed) {
+            json_object_del (job, "shared");
+            jlist_add (&shared, sb->exclusive_mode);
+        } else
+            jset_str (job, "exclusive", sb->exclusive_mode);
+    }
+    if (sb->spread_job) {
+        if (typed)
+            jlist_add (&flags, "SPREAD_JOB");
+        else
+            json_object_set_new (job, "spread_job", json_true ());
+    }
+    if (sb->use_min_nodes) {
+        if (typed)
+            jlist_add (&flags, "PREFER_MINIMUM_NODE_COUNT");
+        else
+            json_object_set_new (job, "minimum_nodes", json_true ());
+    }
+    if (sb->no_kill) {
+        if (typed)
+            json_object_set_new (job, "kill_on_node_fail", json_false ());
+        else
+            json_object_set_new (job, "no_kill", json_true ());
+    }
+    if (sb->wait_all_nodes >= 0) {
+        if (typed)
+            json_object_set_new (job, "wait_all_nodes",
+                                 json_boolean (sb->wait_all_nodes));
+        else
+            jset_text_int (job, "wait_all_nodes", sb->wait_all_nodes);
+    }
+    if (sb->delay_boot_min) {
+        if (typed)
+            jset_int (job, "delay_boot", (long)sb->delay_boot_min * 60);
+        else
+            jset_text_int (job, "delay_boot", (long)sb->delay_boot_min);
+    }
+    if (sb->profile[0]) {
+        if (typed) {
+            json_t *l = json_array ();
+            const char *p = sb->profile;
+            while (*p) {
+                size_t n = strcspn (p, ",");
+                char w[32];
+                snprintf (w, sizeof (w), "%.*s", (int)(n < 31 ? n : 31), p);
+                for (char *c = w; *c; c++)
+                    *c = (char)toupper ((unsigned char)*c);
+                if (!strcmp (w, "ALL")) {
+                    json_array_append_new (l, json_string ("ENERGY"));
+                    json_array_append_new (l, json_string ("LUSTRE"));
+                    json_array_append_new (l, json_string ("NETWORK"));
+                    json_array_append_new (l, json_string ("TASK"));
+                } else
+                    json_array_append_new (l, json_string (w));
+                p += n;
+                if (*p)
+                    p++;
+            }
+            json_object_set_new (job, "profile", l);
+        } else
+            jset_str (job, "profile", sb->profile);
+    }
+    if (sb->gpu_bind[0]) {
+        if (typed) {
+            snprintf (b, sizeof (b), "gres/gpu:%s", sb->gpu_bind);
+            jset_str (job, "tres_bind", b);
+        } else
+            jset_str (job, "gpu_binding", sb->gpu_bind);
+    }
+    if (sb->gpu_freq[0]) {
+        if (typed) {
+            snprintf (b, sizeof (b), "gpu:%s", sb->gpu_freq);
+            jset_str (job, "tres_freq", b);
+        } else
+            jset_str (job, "gpu_frequency", sb->gpu_freq);
+    }
+    if (flags)
+        json_object_set_new (job, "flags", flags);
+    if (shared)
+        json_object_set_new (job, "shared", shared);
+    if (bind)
+        json_object_set_new (job, "cpu_binding_flags", bind);
+    return 0;
+}
+
+char *
+slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
+                       time_t now, ms_error_t *errp)
+{
+    json_t *job, *env, *root;
+    char *body;
+    unsigned fl = api->flags;
+
+    if (!req->script || strncmp (req->script, "#!", 2) != 0) {
+        ms_err (errp, MS_ERR_INPUT, "script: must start with #!");
+        return NULL;
+    }
+    if (!req->partition || !*req->partition) {
+        ms_err (errp, MS_ERR_INPUT, "partition: required");
+        return NULL;
+    }
+    if (!req->cwd || req->cwd[0] != '/') {
+        ms_err (errp, MS_ERR_INPUT,
+                "current_working_directory: an absolute path is required");
+        return NULL;
+    }
+    job = json_object ();
+    env = fl & V_ENV_LIST ? json_array () : json_object ();
+    if (req->environment) {
+        for (const char *const *e = req->environment; *e; e++) {
+            const char *eq = strchr (*e, '=');
+            if (!eq || eq == *e) {
+                json_decref (job);
+                json_decref (env);
+                ms_err (errp, MS_ERR_INPUT,
+                        "environment: '%.64s' is not KEY=VALUE", *e);
+                return NULL;
+            }
+            if (fl & V_ENV_LIST) {
+                json_array_append_new (env, json_string (*e));
+                continue;
+            }
+            char key[256];
+            size_t kl = (size_t)(eq - *e);
+            if (kl >= sizeof (key))
+                kl = sizeof (key) - 1;
+            memcpy (key, *e, kl);
+            key[kl] = '\0';
+            json_object_set_new (env, key, json_string (eq + 1));
+        }
+    }
+    /* Slurm requires an environment */
+    if (fl & V_ENV_LIST ? json_array_size (env) == 0
+                        : json_object_size (env) == 0) {
+        if (fl & V_ENV_LIST)
+            json_array_append_new (
+                env, json_string ("PATH=/usr/local/bin:/usr/bin:/bin"));
+        else
+            json_object_set_new (env, "PATH",
+                                 json_string ("/usr/local/bin:/usr/bin:/bin"));
+    }
+    json_object_set_new (job, "environment", env);
+    json_object_set_new (job, "partition", json_string (req->partition));
+    json_object_set_new (job, "current_working_directory",
+                         json_string (req->cwd));
+    if (req->name)
+        json_object_set_new (job, "name", json_string (req->name));
+    if (req->cpu_freq_khz) {
+        /* every version takes sbatch's --cpu-freq text */
+        char f[32];
+        snprintf (f, sizeof (f), "%u", req->cpu_freq_khz);
+        json_object_set_new (job, "cpu_frequency", json_string (f));
+    }
+    if (req->time_limit_min)
+        json_object_set_new (job, "time_limit",
+                             jnum (api, req->time_limit_min));
+    if (req->begin_time > 0) {
+        long long ahead = (long long)(req->begin_time - (int64_t)now);
+        if (fl & V_BEGIN_NOVAL)
+            json_object_set_new (job, "begin_time",
+                                 json_pack ("{s:b, s:b, s:I}", "set", 1,
+                                            "infinite", 0, "number",
+                                            (json_int_t)req->begin_time));
+        else if (fl & V_BEGIN_EPOCH)
+            json_object_set_new (job, "begin_time",
+                                 json_integer (req->begin_time));
+        else if (ahead > 0) {
+            /* v0.0.38 reads begin_time as sbatch's --begin text (an
+             * integer is refused: "Unable to parse time"); now+SECONDS
+             * keeps clear of the time zone and the clock of the cluster */
+            char b[48];
+            snprintf (b, sizeof (b), "now+%lld", ahead);
+            json_object_set_new (job, "begin_time", json_string (b));
+        }
+    }
+    {
+        /* metasched's nice (siblings) on top of the user's --nice */
+        long long nice = (long long)req->nice
+                         + (req->sbatch && req->sbatch->nice_set
+                                ? req->sbatch->nice
+                                : 0);
+        if (nice > 2147483645LL)
+            nice = 2147483645LL;
+        if (nice < -2147483645LL)
+            nice = -2147483645LL;
+        if (nice)
+            json_object_set_new (job, "nice", json_integer (nice));
+    }
+    if (req->comment || (req->sbatch && req->sbatch->comment[0])) {
+        /* metasched's tag first, the user's comment after a space */
+        char c[320];
+        snprintf (c, sizeof (c), "%s%s%s", req->comment ? req->comment : "",
+                  req->comment && req->sbatch && req->sbatch->comment[0] ? " "
+                                                                         : "",
+                  req->sbatch ? req->sbatch->comment : "");
+        json_object_set_new (job, "comment", json_string (c));
+    }
+    if (req->std_out)
+        json_object_set_new (job, "standard_output", json_string (req->std_out));
+    if (req->std_err)
+        json_object_set_new (job, "standard_error", json_string (req->std_err));
+    if (req->std_in)
+        json_object_set_new (job, "standard_input", json_string (req->std_in));
+    int nodes = req->nodes > 0 ? req->nodes : 1;
+    if (fl & V_NODE_NUMBERS) {
+        json_object_set_new (job, "minimum_nodes", json_integer (nodes));
+        json_object_set_new (job, "maximum_nodes", json_integer (nodes));
+    } else
+        json_object_set_new (job, "nodes", json_integer (nodes));
+    if (req->tasks > 0)
+        json_object_set_new (job, "tasks", json_integer (req->tasks));
+    if (req->cpus_per_task > 0)
+        json_object_set_new (job, "cpus_per_task",
+                             json_integer (req->cpus_per_task));
+    if (req->exclusive) {
+        if (fl & V_SHARED)
+            json_object_set_new (job, "shared",
+                                 json_pack ("[s]", "none"));
+        else
+            /* v0.0.38 takes sbatch's --exclusive words: "exclusive",
+             * "oversubscribe", "user" or "mcs" ("true" is refused) */
+            json_object_set_new (job, "exclusive", json_string ("exclusive"));
+    }
+    if (req->sbatch
+        && put_sbatch (api, req->sbatch, job, env, now, errp) < 0) {
+        json_decref (job);
+        return NULL;
+    }
+    if (fl & V_JOB_SCRIPT) {
+        json_t *s = json_string (req->script);
+        if (!s) {
+            json_decref (job);
+            ms_err (errp, MS_ERR_INPUT,
+                    "script or a field is not valid UTF-8 text");
+            return NULL;
+        }
+        json_object_set_new (job, "script", s);
+        root = json_pack ("{s:o}", "job", job);
+    } else
+        root = json_pack ("{s:s, s:o}", "script", req->script, "job", job);
+    if (!root) {
+        ms_err (errp, MS_ERR_INPUT,
+                "script or a field is not valid UTF-8 text");
+        return NULL;
+    }
+    body = json_dumps (root, JSON_COMPACT);
+    json_decref (root);
+    if (!body)
+        ms_err (errp, MS_ERR_INPUT,
+                "script or a field is not valid UTF-8 text");
+    return body;
+}
+
+char *
+slurmrest_update_body (const slurmrest_api_t *api, const ms_job_update_t *upd,
+                       ms_error_t *errp)
+{
+    json_t *o = json_object ();
+    char *body;
+
+    if (upd->priority != MS_KEEP_PRIORITY)
+        json_object_set_new (o, "priority", jnum (api, upd->priority));
+    if (upd->nice != MS_KEEP_NICE)
+        json_object_set_new (o, "nice", json_integer (upd->nice));
+    if (upd->time_limit_min != MS_KEEP_TIME)
+        json_object_set_new (o, "time_limit", jnum (api, upd->time_limit_min));
+    if (upd->comment) {
+        json_t *c = json_string (upd->comment);
+        if (!c) {
+            json_decref (o);
+            ms_err (errp, MS_ERR_INPUT, "comment: not valid UTF-8 text");
+            return NULL;
+        }
+        json_object_set_new (o, "comment", c);
+    }
+    if (json_object_size (o) == 0) {
+        json_decref (o);
+        ms_err (errp, MS_ERR_INPUT, "the update changes nothing");
+        return NULL;
+    }
+    body = json_dumps (o, JSON_COMPACT);
+    json_decref (o);
+    return body;
+}
+
