@@ -2,7 +2,8 @@
  * policy on simulated clusters and report the metrics of DESIGN.md 6 side
  * by side, with CSV and plots. With no arguments it runs the embedded
  * default: three clusters built from Table 6.1 of the EAMC chapter and a
- * generated workload, entirely inside the program.
+ * generated workload, entirely inside the program. The site's history
+ * (--from-db), GPU profiles and moldable jobs are built in siminput.c.
  */
 #include "config.h"
 
@@ -13,13 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "db/db.h"
-#include "metasched/api/settings.h"
 #include "metasched/core/candidates.h"
 #include "metasched/admin/commands.h"
+#include "metasched/admin/siminput.h"
 #include "metasched/sim/metrics.h"
 #include "metasched/sim/plot.h"
 #include "metasched/core/policy.h"
@@ -29,49 +28,10 @@
 #include "partitions/clusterconf.h"
 #include "partitions/swf.h"
 #include "predictor/predictor.h"
-#include "predictor/gpuprof.h"
-#include "predictor/speedup.h"
 
 #define MAX_RUNS 64
 #define UTIL_BINS 200
 #define SIM_DEFAULT_CLUSTERS_CONF MS_SYSCONFDIR "/metasched/clusters.conf"
-/* The app metaschedd decides a job of no known app as (daemon_int.h). */
-#define SIM_UNKNOWN_APP "unknown"
-
-typedef struct {
-    const char *outdir;
-    const char *scenario;
-    const char *config;
-    const char *data;
-    const char *trace;
-    const char *home;
-    const char *profiles;
-    const char *mix;
-    const char *policies;
-    const char *t_weights;
-    const char *sweep;
-    const char *from_db;       /* conninfo of the report role */
-    const char *password_file; /* 0600 file with its password */
-    double since_days;
-    double gpu_share; /* share of GPU jobs in the workload */
-    int gpus_per_job; /* at most this many GPUs per node (0: the most any
-                         partition has) */
-    const char *gpu_profiles; /* apps' GPU profiles (predictor/gpuprof.h) */
-    double moldable_share; /* share of moldable jobs in the workload */
-    int mold_lo, mold_hi;  /* their node range (--moldable-range) */
-    int cores_per_node;
-    size_t replicate;
-    bool skip_malformed;
-    ms_genparams_t gen;
-    bool gen_set;
-    double theta, w_energy, max_slowdown, noise, congestion, slack, waitw;
-    int same_class;
-    bool exact;
-    bool plots;
-    bool quiet;
-    uint64_t seed;
-    sim_backfill_t backfill;
-} opts_t;
 
 static void
 usage (FILE *f)
@@ -291,227 +251,6 @@ mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home, double *wts,
     return 0;
 }
 
-/* ---- the site's own history (--from-db) ---- */
-
-typedef struct {
-    ms_jobrec_t *recs;  /* as measured, one per workload job */
-    ms_policy_t as_run; /* the daemon's policy with its settings */
-    size_t read, no_part, no_freq, no_home;
-    size_t npairs;
-    char ignored[512];
-    char mode[16];
-} history_t;
-
-/* The daemon's signature of an app never seen (daemon/predict.c): an
- * hour at nominal frequency on the fastest clock, power 2.5 times idle,
- * on every architecture that has none; the default model does the rest. */
-static void
-add_unknown_app (predictor_t *p, const ms_siteconf_t *site)
-{
-    uint32_t fmax = 0;
-    for (size_t a = 0; a < site->narchs; a++)
-        if (site->archs[a].nominal_khz > fmax)
-            fmax = site->archs[a].nominal_khz;
-    for (size_t a = 0; a < site->narchs; a++) {
-        const ms_arch_t *ar = &site->archs[a];
-        pred_signature_t sig;
-        ms_error_t e;
-        if (predictor_get_signature (p, SIM_UNKNOWN_APP, ar->name, &sig, &e)
-            == 0)
-            continue;
-        memset (&sig, 0, sizeof (sig));
-        sig.runtime_s = 3600.0 * fmax / ar->nominal_khz;
-        sig.power_w = ar->idle_power_w > 0 ? 2.5 * ar->idle_power_w : 250;
-        sig.nodes = 1;
-        (void)predictor_set_signature (p, SIM_UNKNOWN_APP, ar->name, &sig, &e);
-    }
-}
-
-static int64_t
-user_number (const char *name)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *name; name++)
-        h = (h ^ (unsigned char)*name) * 1099511628211ULL;
-    return (int64_t)(h & 0x7fffffff);
-}
-
-/* The workload of the jobs measured in the database since --since, the
- * predictor of its models, and the daemon's policy as its settings say.
- * Every job keeps where it ran, its measured runtime and power (the
- * simulator's truth there), its user's time limit and its submit time;
- * its home is the daemon's: the fastest partition at nominal frequency
- * for its app where it fits (decide.c job_key). */
-static int
-history_load (const opts_t *o, ms_siteconf_t *conf, predictor_t **predp,
-              ms_predtab_t **tabp, ms_workload_t **wlp, history_t *h,
-              ms_error_t *errp)
-{
-    db_opts_t dbo;
-    db_t *db = NULL;
-    db_replay_job_t *hj = NULL;
-    size_t nh = 0;
-    predictor_t *p = predictor_new ();
-    ms_predtab_t *tab = NULL;
-    ms_workload_t *wl = NULL;
-    ms_settings_t set;
-    ms_cands_t cs = { 0 };
-    int unknown, rc = -1;
-    double t0 = 0;
-
-    memset (&dbo, 0, sizeof (dbo));
-    dbo.conninfo = o->from_db;
-    dbo.password_file = o->password_file;
-    dbo.application_name = "metasched simulate";
-    dbo.retry_max_ms = 2000;
-    if (db_open (&dbo, &db, errp) < 0) {
-        ms_err_prefix (errp, "--from-db");
-        goto done;
-    }
-    if (db_predictor_load (db, p, &h->npairs, errp) < 0
-        || settings_load (db, &set, h->ignored, sizeof (h->ignored), errp) < 0
-        || db_replay_load (db, (double)time (NULL) - o->since_days * 86400,
-                           &hj, &nh, errp)
-               < 0) {
-        ms_err_prefix (errp, "--from-db");
-        goto done;
-    }
-    /* Architectures of the configuration the database has not seen. */
-    for (size_t a = 0; a < conf->narchs; a++) {
-        const ms_arch_t *ar = &conf->archs[a];
-        ms_error_t e;
-        if (predictor_arch_info (p, ar->name, NULL, NULL, NULL, NULL, NULL, &e)
-                < 0
-            && predictor_add_arch (p, ar->name, ar->cores_per_node,
-                                   ar->freqs_khz, ar->nfreqs, ar->nominal_khz,
-                                   ar->idle_power_w, errp)
-                   < 0)
-            goto done;
-    }
-    add_unknown_app (p, conf);
-    if (predtab_build (p, conf, &tab, errp) < 0)
-        goto done;
-    unknown = predtab_app_index (tab, SIM_UNKNOWN_APP);
-    settings_apply_site (&set, conf, NULL);
-    settings_apply_policy (&set, &h->as_run);
-    /* One cluster job per job unless the daemon sends siblings. */
-    h->as_run.sibling_slack
-        = set.dispatch_mode == DISPATCH_SIBLINGS ? INFINITY : 0;
-    ms_strlcpy (h->mode,
-                set.dispatch_mode == DISPATCH_SIBLINGS ? "siblings" : "single",
-                sizeof (h->mode));
-    {
-        char lab[sizeof (h->as_run.label)];
-        snprintf (lab, sizeof (lab), "as run: %.*s", (int)sizeof (lab) - 9,
-                  h->as_run.label);
-        memcpy (h->as_run.label, lab, sizeof (lab));
-    }
-
-    h->read = nh;
-    wl = ms_xcalloc (1, sizeof (*wl));
-    wl->jobs = ms_xcalloc (nh + 1, sizeof (*wl->jobs));
-    h->recs = ms_xcalloc (nh + 1, sizeof (*h->recs));
-    for (size_t i = 0; i < nh; i++) {
-        const db_replay_job_t *x = &hj[i];
-        const ms_partconf_t *pc
-            = clusterconf_partition (conf, x->cluster, x->partition);
-        const ms_arch_t *ar;
-        const ms_predent_t *m, *hr;
-        ms_wjob_t *j;
-        ms_jobrec_t *r;
-        size_t part, home = SIZE_MAX;
-        double best = INFINITY;
-        uint32_t f;
-        int fi, app;
-
-        if (!pc) {
-            h->no_part++;
-            continue;
-        }
-        part = (size_t)(pc - conf->parts);
-        ar = &conf->archs[pc->arch];
-        f = x->freq_khz ? x->freq_khz : ar->nominal_khz;
-        if ((fi = clusterconf_freq_index (ar, f)) < 0) {
-            h->no_freq++;
-            continue;
-        }
-        app = predtab_app_index (tab, x->app);
-        if (app < 0)
-            app = unknown;
-        m = predtab_get (tab, (size_t)app, part, (size_t)fi);
-        for (size_t q = 0; q < tab->nparts; q++) {
-            const ms_predent_t *e
-                = predtab_get (tab, (size_t)app, q, tab->nominal[q]);
-            if (e->ok && e->t < best && conf->parts[q].nodes >= x->nodes) {
-                best = e->t;
-                home = q;
-            }
-        }
-        if (app < 0 || !m->ok || home == SIZE_MAX) {
-            h->no_home++;
-            continue;
-        }
-        hr = predtab_get (tab, (size_t)app, home, tab->nominal[home]);
-        if (!wl->njobs)
-            t0 = x->submit;
-        j = &wl->jobs[wl->njobs];
-        r = &h->recs[wl->njobs];
-        wl->njobs++;
-        j->id = wl->njobs;
-        j->trace_id = x->meta_id ? x->meta_id : (int64_t)x->slurm_job_id;
-        j->submit = x->submit - t0;
-        j->nodes = x->nodes;
-        j->runtime = x->runtime_s * hr->t / m->t;
-        j->req_time = x->limit_s;
-        j->user = user_number (x->user_name);
-        j->exe = -1;
-        j->app = app;
-        j->measured = true;
-        j->home = home;
-        j->ran_part = part;
-        j->ran_khz = f;
-        j->ran_runtime_s = x->runtime_s;
-        j->ran_power_w = x->node_rows > 0 && x->energy_j > 0
-                             ? x->energy_j / x->runtime_s / x->node_rows
-                             : 0;
-        r->submit = j->submit;
-        r->start = x->start - t0;
-        r->end = x->start - t0 + x->runtime_s;
-        r->nodes = x->nodes;
-        r->part = part;
-        r->f_khz = f;
-        r->energy_j = (j->ran_power_w > 0 ? j->ran_power_w : m->p)
-                      * x->runtime_s * x->nodes;
-        r->starts = r->ends = 1;
-        candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL,
-                          0, &cs);
-        r->opt_part = policy_optimal_partition (&cs, tab->nparts);
-    }
-    if (!wl->njobs) {
-        ms_err (errp, MS_ERR_INPUT,
-                "--from-db: no measured job of the last %g days runs on a "
-                "partition of %s (%zu read, %zu on partitions it lacks, "
-                "%zu at frequencies it lacks)",
-                o->since_days, conf->path, nh, h->no_part, h->no_freq);
-        goto done;
-    }
-    *predp = p;
-    *tabp = tab;
-    *wlp = wl;
-    p = NULL;
-    tab = NULL;
-    wl = NULL;
-    rc = 0;
-done:
-    candidates_free (&cs);
-    free (hj);
-    workload_free (wl);
-    predtab_free (tab);
-    predictor_free (p);
-    db_close (db);
-    return rc;
-}
-
 static int
 mkdir_p (const char *dir, ms_error_t *errp)
 {
@@ -556,163 +295,6 @@ check_policies (const char *list, ms_error_t *errp)
          tok = strtok_r (NULL, ",", &save))
         if (policy_kind_parse (tok, &k) < 0)
             return ms_err (errp, MS_ERR_INPUT, "unknown policy '%s'", tok);
-    return 0;
-}
-
-/* ---- apps' GPU profiles (--gpu-profiles) ---- */
-
-/* Load the profiles into the prediction table; the jobs of an app whose
- * profile gives gpus_per_node become GPU jobs with that many GPUs per
- * node (their nodes clipped to the largest partition with as many). */
-static int
-gpu_profiles (const opts_t *o, const ms_siteconf_t *conf, ms_predtab_t *tab,
-              ms_workload_t *wl, ms_error_t *errp)
-{
-    pred_gpuprof_t *gp = NULL;
-    size_t n = 0, njobs = 0;
-
-    if (gpuprof_load (o->gpu_profiles, &gp, &n, errp) < 0)
-        return ms_err_prefix (errp, "--gpu-profiles");
-    for (size_t i = 0; i < n; i++) {
-        int a = predtab_app_index (tab, gp[i].app), maxn = 0;
-        if (a < 0) {
-            ms_err (errp, MS_ERR_INPUT,
-                    "--gpu-profiles: %s:%d: app %s is not in the profiles "
-                    "(%s)",
-                    o->gpu_profiles, gp[i].line, gp[i].app, o->profiles);
-            free (gp);
-            return -1;
-        }
-        predtab_set_gpuprof (tab, (size_t)a, &gp[i]);
-        if (!gp[i].gpus_per_node)
-            continue;
-        for (size_t p = 0; p < conf->nparts; p++)
-            if (conf->parts[p].gpus_per_node >= gp[i].gpus_per_node
-                && conf->parts[p].nodes > maxn)
-                maxn = conf->parts[p].nodes;
-        if (!maxn) {
-            ms_err (errp, MS_ERR_INPUT,
-                    "--gpu-profiles: %s:%d: app %s uses %d GPUs per node; "
-                    "the most a partition of %s has is %d",
-                    o->gpu_profiles, gp[i].line, gp[i].app,
-                    gp[i].gpus_per_node, conf->path,
-                    candidates_max_gpus (conf));
-            free (gp);
-            return -1;
-        }
-        for (size_t k = 0; k < wl->njobs; k++)
-            if (wl->jobs[k].app == a) {
-                wl->jobs[k].gpus = gp[i].gpus_per_node;
-                if (wl->jobs[k].nodes > maxn)
-                    wl->jobs[k].nodes = maxn;
-                njobs++;
-            }
-    }
-    if (!o->quiet)
-        printf ("GPU profiles: %s, %zu apps; %zu jobs of GPU apps\n",
-                o->gpu_profiles, n, njobs);
-    free (gp);
-    return 0;
-}
-
-/* ---- moldable jobs (--moldable-share) ---- */
-
-#define MOLD_SERIAL_LO 0.02
-#define MOLD_SERIAL_HI 0.30
-
-/* Each app's true serial fraction (a hash of the seed and the app,
- * uniform in MOLD_SERIAL_LO..HI), and the speedup model the core sizes
- * its moldable jobs with: fitted, as a site would, from runs of the app
- * at 1, 2, 4 and 8 nodes (three each) drawn from that truth with the
- * truth's runtime noise. */
-static int
-moldable_models (const opts_t *o, ms_predtab_t *tab, double *serial,
-                 ms_error_t *errp)
-{
-    static const int counts[] = { 1, 2, 4, 8 };
-    for (size_t a = 0; a < tab->napps; a++) {
-        int nodes[12];
-        double t[12];
-        size_t n = 0;
-        ms_speedup_t sp;
-        uint64_t h = ms_hash64 (o->seed * 0x100000001b3ULL ^ a ^ 0x73706475ULL);
-        double sf = MOLD_SERIAL_LO
-                    + (MOLD_SERIAL_HI - MOLD_SERIAL_LO) * ms_hash_unit (h);
-        serial[a] = sf;
-        for (size_t k = 0; k < 4; k++)
-            for (int r = 0; r < 3; r++) {
-                h = ms_hash64 (h + 1);
-                nodes[n] = counts[k];
-                t[n++] = 3600 * (sf + (1 - sf) / counts[k])
-                         * exp (o->noise * ms_hash_normal (h));
-            }
-        if (speedup_fit (nodes, t, n, &sp, errp) < 0)
-            return ms_err_prefix (errp, "--moldable-share: app %s",
-                                  tab->apps[a]);
-        predtab_set_speedup (tab, a, &sp);
-    }
-    return 0;
-}
-
-/* What moldability saved: metasched (the first of its rows) on the same
- * workload with every moldable job fixed at its minimum. */
-static int
-moldable_saved (const opts_t *o, ms_simsetup_t *su, const ms_policy_t *pols,
-                size_t npols, const ms_summary_t *rows, ms_jobrec_t *recs,
-                ms_error_t *errp)
-{
-    ms_workload_t fixed = *su->wl;
-    const ms_workload_t *wl = su->wl;
-    ms_summary_t fs;
-    size_t k, nmold = 0;
-    double wider = 0;
-    int rc;
-
-    for (k = 0; k < npols; k++)
-        if (pols[k].kind == POL_METASCHED)
-            break;
-    if (k == npols)
-        return 0;
-    fixed.jobs = ms_xcalloc (wl->njobs + 1, sizeof (*fixed.jobs));
-    memcpy (fixed.jobs, wl->jobs, wl->njobs * sizeof (*fixed.jobs));
-    for (size_t i = 0; i < wl->njobs; i++)
-        fixed.jobs[i].nodes_max = 0;
-    su->wl = &fixed;
-    su->progress = "metasched, moldable jobs fixed";
-    rc = simulate_run (su, &pols[k], recs, &fs, errp);
-    su->wl = wl;
-    free (fixed.jobs);
-    if (rc < 0)
-        return -1;
-    (void)o;
-    /* the moldable run's counts: simulate_run left the last policy's
-     * records, so run the moldable one again for them */
-    ms_summary_t ms;
-    if (simulate_run (su, &pols[k], recs, &ms, errp) < 0)
-        return -1;
-    for (size_t i = 0; i < wl->njobs; i++)
-        if (wl->jobs[i].nodes_max > 0 && !recs[i].rejected) {
-            nmold++;
-            wider += recs[i].nodes - wl->jobs[i].nodes;
-        }
-    printf ("\nmoldable jobs under %s: %zu ran on %.2f nodes more than "
-            "their minimum on average; against the same workload with every "
-            "job on its minimum: job energy %.4f GJ against %.4f GJ "
-            "(%+.2f%%), system energy %+.2f%%, mean response %.2f h against "
-            "%.2f h (%+.2f%%), mean wait %.2f h against %.2f h\n",
-            rows[k].label, nmold, nmold ? wider / nmold : 0,
-            ms.job_energy_j / 1e9, fs.job_energy_j / 1e9,
-            fs.job_energy_j > 0
-                ? 100 * (ms.job_energy_j / fs.job_energy_j - 1)
-                : 0,
-            fs.system_energy_j > 0
-                ? 100 * (ms.system_energy_j / fs.system_energy_j - 1)
-                : 0,
-            ms.mean_response / 3600, fs.mean_response / 3600,
-            fs.mean_response > 0
-                ? 100 * (ms.mean_response / fs.mean_response - 1)
-                : 0,
-            ms.mean_wait / 3600, fs.mean_wait / 3600);
     return 0;
 }
 
@@ -788,7 +370,7 @@ run (opts_t *o)
          * run, all from the database; the site's clusters, simulated. */
         for (size_t c = 0; c < conf->nclusters; c++)
             conf->clusters[c].backend = MS_BACKEND_SIMULATED;
-        if (history_load (o, conf, &pred, &tab, &wl, &hist, &err) < 0)
+        if (siminput_history_load (o, conf, &pred, &tab, &wl, &hist, &err) < 0)
             goto fail;
         r0 = 1;
         pols[npols++] = hist.as_run;
@@ -905,7 +487,7 @@ run (opts_t *o)
     if (mix_weights (o, tab, home, wts, mixdesc, sizeof (mixdesc), &err) < 0)
         goto fail;
     workload_assign_apps (wl, wts, tab->napps, o->seed);
-    if (o->gpu_profiles && gpu_profiles (o, conf, tab, wl, &err) < 0)
+    if (o->gpu_profiles && siminput_gpu_profiles (o, conf, tab, wl, &err) < 0)
         goto fail;
     if (o->moldable_share > 0) {
         int maxn = 0;
@@ -916,7 +498,7 @@ run (opts_t *o)
         nm = workload_assign_moldable (wl, o->moldable_share, o->mold_lo,
                                        o->mold_hi, maxn, o->seed);
         serial = ms_xcalloc (tab->napps + 1, sizeof (double));
-        if (moldable_models (o, tab, serial, &err) < 0)
+        if (siminput_moldable_models (o, tab, serial, &err) < 0)
             goto fail;
         if (!o->quiet)
             printf ("moldable jobs: %zu (%.1f%%), %d to %d nodes; apps' "
@@ -1051,8 +633,9 @@ policies:
                 a->mean_wait, m->mean_wait, a->mean_response,
                 m->mean_response, same);
     }
-    if (serial && moldable_saved (o, &su, pols, npols, rows + r0, recs, &err)
-                      < 0)
+    if (serial
+        && siminput_moldable_saved (o, &su, pols, npols, rows + r0, recs, &err)
+               < 0)
         goto fail;
     if (nsweep && !o->quiet) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");

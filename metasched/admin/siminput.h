@@ -1,0 +1,85 @@
+/* siminput.h - private to `metasched simulate` (cmd_simulate.c): its
+ * options, and the inputs siminput.c builds beyond a trace or the
+ * generator: the site's history (--from-db), apps' GPU profiles
+ * (--gpu-profiles), moldable jobs (--moldable-share) and what
+ * moldability saved. */
+#ifndef MS_SIMINPUT_H
+#define MS_SIMINPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metasched/common/error.h"
+#include "metasched/core/candidates.h"
+#include "metasched/core/policy.h"
+#include "metasched/sim/metrics.h"
+#include "metasched/sim/simulate.h"
+#include "metasched/sim/workload.h"
+#include "partitions/clusterconf.h"
+#include "predictor/predictor.h"
+
+typedef struct {
+    const char *outdir;
+    const char *scenario;
+    const char *config;
+    const char *data;
+    const char *trace;
+    const char *home;
+    const char *profiles;
+    const char *mix;
+    const char *policies;
+    const char *t_weights;
+    const char *sweep;
+    const char *from_db;       /* conninfo of the report role */
+    const char *password_file; /* 0600 file with its password */
+    double since_days;
+    double gpu_share; /* share of GPU jobs in the workload */
+    int gpus_per_job; /* at most this many GPUs per node (0: the most any
+                         partition has) */
+    const char *gpu_profiles; /* apps' GPU profiles (predictor/gpuprof.h) */
+    double moldable_share; /* share of moldable jobs in the workload */
+    int mold_lo, mold_hi;  /* their node range (--moldable-range) */
+    int cores_per_node;
+    size_t replicate;
+    bool skip_malformed;
+    ms_genparams_t gen;
+    bool gen_set;
+    double theta, w_energy, max_slowdown, noise, congestion, slack, waitw;
+    int same_class;
+    bool exact;
+    bool plots;
+    bool quiet;
+    uint64_t seed;
+    sim_backfill_t backfill;
+} opts_t;
+
+/* The range of the apps' true serial fractions (--moldable-share). */
+#define MOLD_SERIAL_LO 0.02
+#define MOLD_SERIAL_HI 0.30
+
+/* The site's own history (--from-db). */
+typedef struct {
+    ms_jobrec_t *recs;  /* as measured, one per workload job */
+    ms_policy_t as_run; /* the daemon's policy with its settings */
+    size_t read, no_part, no_freq, no_home;
+    size_t npairs;
+    char ignored[512];
+    char mode[16];
+} history_t;
+
+int siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
+                           predictor_t **predp, ms_predtab_t **tabp,
+                           ms_workload_t **wlp, history_t *h,
+                           ms_error_t *errp);
+int siminput_gpu_profiles (const opts_t *o, const ms_siteconf_t *conf,
+                           ms_predtab_t *tab, ms_workload_t *wl,
+                           ms_error_t *errp);
+int siminput_moldable_models (const opts_t *o, ms_predtab_t *tab,
+                              double *serial, ms_error_t *errp);
+int siminput_moldable_saved (const opts_t *o, ms_simsetup_t *su,
+                             const ms_policy_t *pols, size_t npols,
+                             const ms_summary_t *rows, ms_jobrec_t *recs,
+                             ms_error_t *errp);
+
+#endif
