@@ -142,8 +142,19 @@ tap_ok $? "the measured row holds the jobs' measured energy and runtime (job_run
 same=$(sed -n 's/.*; \([0-9]*\) jobs on the partition and at the frequency where they ran.*/\1/p' "$dtmp/sim.out")
 m=$(awk -F, '$1 == "measured" { print $12, $16, $9 }' "$csv")
 a=$(awk -F, '$1 == "as-run" { print $12, $16, $9 }' "$csv")
-echo "$m $a ${same:-0}" | awk '{ e = ($4 - $1) / $1; r = ($5 - $2) / $2
-    ok = $6 >= $5 / 6 - 1e-9 && $6 <= $3 + 10
-    if ($7 == 6) ok = ok && e * e <= 1e-4 && r * r <= 1e-4
-    exit !ok }'
-tap_ok $? "the policy as run agrees with the measurement: $(grep '^as run against measured' "$dtmp/sim.out" | sed 's/^as run against measured, //')"
+echo "# measured (energy J, runtime s, response s): $m; as run: $a; placed as they ran: ${same:-0}"
+agree="$(grep '^as run against measured' "$dtmp/sim.out" | sed 's/^as run against measured, //')"
+if [ "${same:-0}" = 6 ]; then
+    # every job placed where it ran: its measured runtime and power, so the
+    # row must agree within 1%, and the replay's response lie between the
+    # runtime and the measured response plus Slurm's start delays (10 s)
+    echo "$m $a" | awk '{ e = ($4 - $1) / $1; r = ($5 - $2) / $2
+        exit !($6 >= $5 / 6 - 1e-9 && $6 <= $3 + 10 && e * e <= 1e-4 && r * r <= 1e-4) }'
+    tap_ok $? "the policy as run agrees with the measurement: $agree"
+else
+    # the daemon decided with the live clusters' queues and waits, which the
+    # replay does not have: a job it places elsewhere runs by the profile's
+    # scaling, and nothing is promised of the sum
+    tap_n=$((tap_n + 1))
+    echo "ok $tap_n # SKIP the replay placed ${same:-0} of 6 jobs where the daemon had placed them (it decides without the live queues); agreement is asserted when all 6 are: $agree"
+fi
