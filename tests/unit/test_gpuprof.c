@@ -12,6 +12,7 @@
 #include "metasched/sim/simulate.h"
 #include "predictor/gpuprof.h"
 #include "predictor/predictor.h"
+#include "tests/simworld.h"
 #include "tests/testutil.h"
 
 static const char site[]
@@ -92,39 +93,10 @@ START_TEST (test_parse)
 }
 END_TEST
 
-typedef struct {
-    ms_siteconf_t *conf;
-    predictor_t *pred;
-    ms_predtab_t *tab;
-} world_t;
-
 static void
 world_init (world_t *w)
 {
-    ms_error_t err;
-    memset (w, 0, sizeof (*w));
-    ck_assert (clusterconf_parse (site, strlen (site), "gpu", &w->conf, &err)
-               == 0);
-    w->pred = predictor_new ();
-    for (size_t i = 0; i < w->conf->narchs; i++) {
-        const ms_arch_t *a = &w->conf->archs[i];
-        ck_assert (predictor_add_arch (w->pred, a->name, a->cores_per_node,
-                                       a->freqs_khz, a->nfreqs, a->nominal_khz,
-                                       a->idle_power_w, &err)
-                   == 0);
-    }
-    ck_assert (predictor_load_table61 (w->pred, "skx8168", "clx6254",
-                                       "skx6148", &err)
-               == 0);
-    ck_assert (predtab_build (w->pred, w->conf, &w->tab, &err) == 0);
-}
-
-static void
-world_fini (world_t *w)
-{
-    predtab_free (w->tab);
-    predictor_free (w->pred);
-    clusterconf_free (w->conf);
+    world_init_site (w, site, "gpu");
 }
 
 static const char prof[] = "[app X]\ngpus_per_node = 2\ngpu_busy_power_w = 250\n"

@@ -14,6 +14,7 @@
 #include "metasched/sim/simulate.h"
 #include "partitions/slurmrest.h"
 #include "predictor/predictor.h"
+#include "tests/simworld.h"
 #include "tests/testutil.h"
 
 static const char site[]
@@ -36,42 +37,10 @@ static const char site[]
       "gpus_per_node = 2\ngpu_model = v100\ngpu_idle_power_w = 35\n"
       "gpu_busy_power_w = 220\n";
 
-typedef struct {
-    ms_siteconf_t *conf;
-    predictor_t *pred;
-    ms_predtab_t *tab;
-} world_t;
-
 static void
 world_init (world_t *w)
 {
-    ms_error_t err;
-    memset (w, 0, sizeof (*w));
-    ck_assert_msg (clusterconf_parse (site, strlen (site), "gpu", &w->conf,
-                                      &err)
-                       == 0,
-                   "%s", err.text);
-    w->pred = predictor_new ();
-    for (size_t i = 0; i < w->conf->narchs; i++) {
-        const ms_arch_t *a = &w->conf->archs[i];
-        ck_assert (predictor_add_arch (w->pred, a->name, a->cores_per_node,
-                                       a->freqs_khz, a->nfreqs, a->nominal_khz,
-                                       a->idle_power_w, &err)
-                   == 0);
-    }
-    ck_assert (predictor_load_table61 (w->pred, "skx8168", "clx6254",
-                                       "skx6148", &err)
-               == 0);
-    ck_assert_msg (predtab_build (w->pred, w->conf, &w->tab, &err) == 0, "%s",
-                   err.text);
-}
-
-static void
-world_fini (world_t *w)
-{
-    predtab_free (w->tab);
-    predictor_free (w->pred);
-    clusterconf_free (w->conf);
+    world_init_site (w, site, "gpu");
 }
 
 START_TEST (test_conf_keys)
