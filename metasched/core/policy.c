@@ -79,7 +79,11 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->width_exp = 0.5;
     pol->ref_nodes = 0;
     pol->congestion = 0;
-    pol->wait_weight = 1;
+    /* The siblings take whichever partition starts the job first, so the
+     * first choice is the best partition at equal waits (doc/simulator.md,
+     * "metasched's policy"); with one entry (the daemon's single dispatch)
+     * the predicted wait counts in full. */
+    pol->wait_weight = 0;
     pol->sibling_same_class = false;
     pol->reroute_after_s
         = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 4 * 3600 : 0;
@@ -352,6 +356,16 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
     return nok;
 }
 
+/* The weight of the predicted wait in metasched's response term: the
+ * policy's while siblings go to the other partitions (they take whichever
+ * starts the job first), 1 when the job has one entry and waits where it
+ * goes. */
+static double
+wait_weight (const ms_policy_t *pol)
+{
+    return pol->sibling_slack > 0 ? pol->wait_weight : 1;
+}
+
 static void
 decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
@@ -367,8 +381,8 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         if (ok[i]) {
             if (cs->c[i].e < emin)
                 emin = cs->c[i].e;
-            if (pol->wait_weight * cs->c[i].w + cs->c[i].t < wtmin)
-                wtmin = pol->wait_weight * cs->c[i].w + cs->c[i].t;
+            if (wait_weight (pol) * cs->c[i].w + cs->c[i].t < wtmin)
+                wtmin = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
         }
     for (size_t p = 0; p < nparts && p < 64; p++) {
         double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
@@ -400,7 +414,7 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         r[nr].part = p;
         r[nr].cand = bi;
         r[nr].key = score_metasched (
-            cs->c[bi].e, emin, pol->wait_weight * cs->c[bi].w + cs->c[bi].t,
+            cs->c[bi].e, emin, wait_weight (pol) * cs->c[bi].w + cs->c[bi].t,
             wtmin, we);
         nr++;
     }
@@ -886,7 +900,7 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
     for (size_t i = 0; i < cs->n; i++) {
         cost[i] = INFINITY;
         if (ok[i]) {
-            double wt = pol->wait_weight * cs->c[i].w + cs->c[i].t;
+            double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
             if (cs->c[i].e < emin)
                 emin = cs->c[i].e;
             if (wt < wtmin)
@@ -916,7 +930,7 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 }
             }
         key = score_metasched (cs->c[bi].e, emin,
-                               pol->wait_weight * cs->c[bi].w + cs->c[bi].t,
+                               wait_weight (pol) * cs->c[bi].w + cs->c[bi].t,
                                wtmin, we);
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == p)

@@ -84,7 +84,10 @@ typedef struct {
                                 core keeps it from the jobs it decides; 0:
                                 no width term */
     double wait_weight;      /* metasched: weight of W^ in the response
-                                term (1) */
+                                term while siblings go to the other
+                                partitions, which take whichever starts
+                                first (0); with sibling_slack 0 (one entry)
+                                the wait counts in full */
     double congestion;       /* metasched: time weight grows by this times
                                 W/T of the partition (frequency choice) */
     bool sibling_same_class; /* metasched: siblings at the first's priority */

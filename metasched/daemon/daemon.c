@@ -76,6 +76,10 @@ load_settings (ms_daemon_t *d)
     settings_apply_site (&s, d->site, NULL);
     if (s.dispatch_mode == DISPATCH_SIBLINGS)
         d->pol.sibling_slack = INFINITY; /* the top k, whatever their score */
+    /* With siblings the first choice is the best partition at equal waits
+     * (the siblings take whichever starts first); with one entry the job
+     * waits where it goes, so its predicted wait counts in full. */
+    d->pol.wait_weight = s.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
     pthread_mutex_unlock (&d->mu);
 }
 
@@ -294,6 +298,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     pthread_cond_init (&d->wcond, NULL);
     settings_init (&d->set);
     policy_init (&d->pol, POL_METASCHED);
+    d->pol.wait_weight = d->set.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
     if (pipe2 (d->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
         goto fail;

@@ -238,7 +238,11 @@ START_TEST (test_metasched_wait)
 
     /* p1 is full for 10000 s. p2 runs the job in 150 s, beyond the 1.3
      * slowdown cap against p1's 100 s, but it would end long before p1
-     * could start it: p2 is allowed and wins on response. */
+     * could start it: p2 is allowed. With siblings (the default), the
+     * first choice is the best partition at equal waits, p1, and p2 gets
+     * a sibling that takes the job if p2 starts it first; with one entry
+     * (sibling_slack 0) the job waits where it goes, so p2 wins on
+     * response. */
     view_run_start (v, 0, 1, 10, 10000, 400);
     ck_assert (fabs (view_predicted_wait (v, 0, 1, 0) - 10000) < 1e-9);
     ck_assert (view_predicted_wait (v, 1, 1, 0) == 0);
@@ -250,7 +254,12 @@ START_TEST (test_metasched_wait)
     pol.max_slowdown = 1.3;
     pol.power_caps = false;
     policy_decide (&pol, conf, &cs, v, &d);
-    ck_assert_uint_ge (d.n, 1);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert_uint_eq (d.c[1].part, 1);
+    pol.sibling_slack = 0;
+    policy_decide (&pol, conf, &cs, v, &d);
+    ck_assert_uint_eq (d.n, 1);
     ck_assert_uint_eq (d.c[0].part, 1);
     candidates_free (&cs);
     view_free (v);
