@@ -2,7 +2,20 @@ set title 'curie: 29998 jobs'
 set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
-set key outside right top
-plot 'pareto.dat' index 0 using 2:3:1 with labels left offset 0.6,0.3 font ',8' notitle, \
-     '' index 0 using 2:3 with points pt 7 ps 1.3 title 'policies', \
-     '' index 1 using 2:3 with linespoints pt 6 lw 2 title 'metasched, energy weight sweep'
+set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
+set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
+set xrange [1.9289:2.5896]
+plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
+     'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
+     'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \
+     'pareto.dat' index 3 using 2:3 with points pt 12 ps 1.8 lc rgb '#666666' title 'ear_min_energy-0.1', \
+     'pareto.dat' index 4 using 2:3 with points pt 5 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1', \
+     'pareto.dat' index 5 using 2:3 with points pt 9 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1.5', \
+     'pareto.dat' index 6 using 2:3 with points pt 5 ps 1.8 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
+     'pareto.dat' index 7 using 2:3 with points pt 9 ps 1.8 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
+     'pareto.dat' index 8 using 2:3 with points pt 5 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1', \
+     'pareto.dat' index 9 using 2:3 with points pt 9 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1.5', \
+     'pareto.dat' index 10 using 2:3 with points pt 7 ps 1.8 lc rgb '#0571b0' title 'metasched-w0.5', \
+     'pareto.dat' index 11 using 2:3 with points pt 13 ps 1.8 lc rgb '#0571b0' title 'metasched_window-w0.5', \
+     'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
+     '' index 12 using 2:3:1 with labels left offset 0.8,0 font ',8' tc rgb '#0571b0' notitle
