@@ -3,8 +3,13 @@
 # to 5 (runs are deterministic per seed, so this holds on any machine):
 # goal 2, no policy of metasched (greedy or window) kills more jobs at
 # their time limit than min_runtime, seed by seed; every run keeps its
-# invariants (the command fails otherwise). The embedded default needs
-# nothing; eamc, kth and curie need ../shared/data and are skipped
+# invariants (the command fails otherwise). And, over the five seeds,
+# metasched's default (w_E 0.5) against PriorityInc-V-1 (t_weight 1):
+# mean job energy and mean response both no worse and one of them at
+# least 0.5% better, on every scenario where doc/evaluation.md says it is
+# (all but the EAMC 50% mix, where metasched is 3.1% faster at 0.3% more
+# energy; its figures are printed, not asserted). The embedded default
+# needs nothing; eamc, kth and curie need ../shared/data and are skipped
 # without it. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 ms=$MS_BUILDDIR/metasched/metasched
@@ -17,7 +22,10 @@ if [ -d "$data/profiles/eamc-2hw" ] && [ -d "$data/traces" ]; then
     scenarios="default eamc-uniform eamc-33 eamc-50 kth curie"
 fi
 n=0
-for sc in $scenarios; do n=$((n + 5)); done
+for sc in $scenarios; do
+    n=$((n + 5))
+    [ "$sc" = eamc-50 ] || n=$((n + 1))
+done
 tap_plan $n
 [ "$scenarios" = default ] \
     && echo "# shared data absent: only the embedded default is checked"
@@ -32,7 +40,8 @@ for sc in $scenarios; do
         out=$tmp/$sc-$seed
         # shellcheck disable=SC2086
         if ! "$ms" simulate $args --seed $seed --no-plots -q -o "$out" \
-            -p min_runtime,metasched,metasched_window --sweep 0.5 \
+            -p min_runtime,eamc_priority_inc_v,metasched,metasched_window \
+            --t-weight 1 --sweep 0.5 \
             >"$out.log" 2>&1; then
             tap_ok 1 "$sc seed $seed: the run failed: $(tail -3 "$out.log")"
             continue
@@ -53,6 +62,26 @@ for sc in $scenarios; do
         ok*) tap_ok 0 "$sc seed $seed: killed at the limit, metasched <= min_runtime (${verdict#ok })" ;;
         *) tap_ok 1 "$sc seed $seed: more jobs killed than min_runtime: $verdict" ;;
         esac
+        # job_energy_j is column 12, mean_response_s column 9
+        awk -F, '$1 == "policy" && ($2 == "eamc_priority_inc_v-1" || $2 == "metasched-w0.5") { print $2, $12, $9 }' \
+            "$out/summary.csv" >>"$tmp/$sc.dom"
     done
+    verdict=$(awk '
+        { e[$1] += $2; r[$1] += $3; c[$1]++ }
+        END {
+            a = "eamc_priority_inc_v-1"; m = "metasched-w0.5"
+            if (c[a] != 5 || c[m] != 5) { print "bad rows"; exit }
+            de = (e[m] / e[a] - 1) * 100; dr = (r[m] / r[a] - 1) * 100
+            ok = de <= 0 && dr <= 0 && (de <= -0.5 || dr <= -0.5)
+            printf "%s energy %+.2f%% response %+.2f%%\n", ok ? "ok" : "no", de, dr
+        }' "$tmp/$sc.dom")
+    if [ "$sc" = eamc-50 ]; then
+        echo "# $sc over seeds 1-5, metasched-w0.5 against PriorityInc-V-1 (not asserted): ${verdict#* }"
+        continue
+    fi
+    case $verdict in
+    ok*) tap_ok 0 "$sc over seeds 1-5: metasched-w0.5 dominates PriorityInc-V-1 (${verdict#ok })" ;;
+    *) tap_ok 1 "$sc over seeds 1-5: metasched-w0.5 does not dominate PriorityInc-V-1: $verdict" ;;
+    esac
 done
 exit $tap_failed
