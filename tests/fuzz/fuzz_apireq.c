@@ -9,7 +9,9 @@
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-    ms_apireq_limits_t lim = { 4096, size > 0 && (data[0] & 1) };
+    ms_apireq_limits_t lim = { .max_script = 4096,
+                               .allow_partition = size > 0 && (data[0] & 1),
+                               .partition_names = size > 0 && (data[0] & 2) };
     char field[80];
     ms_apireq_t r;
     ms_error_t err;

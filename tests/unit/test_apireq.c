@@ -188,7 +188,8 @@ END_TEST
 
 START_TEST (test_partition)
 {
-    ms_apireq_limits_t lim = { 0, true };
+    ms_apireq_limits_t lim = { .max_script = 0, .allow_partition = true,
+                               .partition_names = false };
 
     ck_assert_msg (parse ("{\"script\":\"#!/bin/sh\\n\",\"cwd\":\"/tmp\","
                           "\"partition\":\"beta/compute\"}",
@@ -278,7 +279,8 @@ END_TEST
 
 START_TEST (test_limits)
 {
-    ms_apireq_limits_t lim = { 64, false };
+    ms_apireq_limits_t lim = { .max_script = 64, .allow_partition = false,
+                               .partition_names = false };
     size_t n = 300 * 1024, i;
     char *big = malloc (n + 100), *p;
 

@@ -108,7 +108,8 @@ START_TEST (test_partition_limits)
     ms_partition_state_t p = part ();
     ms_place_req_t r = { .user = "msuser", .nodes = 2, .time_limit_min = 60 };
     const char *groups[] = { "msuser", "physics" };
-    ms_place_acct_t a = { "physics", "normal", "" };
+    ms_place_acct_t a = { .account = "physics", .qos = "normal",
+                          .partitions = "", .max_wall_min = -1 };
     char why[256];
 
     ck_assert (placement_check_partition (&p, &r, &a, why, sizeof (why)));
