@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,7 @@ terminals (FILE *g, const char *base, const char *plotcmd_file)
 typedef struct {
     const char *color;
     int pt;
+    double ps; /* point size */
 } mark_t;
 
 static mark_t
@@ -87,13 +89,17 @@ pareto_mark (const char *label)
     } eamc[] = { { "eamc_priority_inc_v-", "#7b3294" },
                  { "eamc_priority_inc-", "#d7191c" },
                  { "eamc_reorder-", "#fdae61" } };
-    mark_t m = { "#666666", 6 };
+    mark_t m = { "#666666", 6, 1.8 };
     for (size_t i = 0; i < sizeof (eamc) / sizeof (eamc[0]); i++) {
         size_t n = strlen (eamc[i].prefix);
         if (!strncmp (label, eamc[i].prefix, n)) {
             const char *tw = label + n;
             m.color = eamc[i].color;
             m.pt = !strcmp (tw, "1") ? 5 : !strcmp (tw, "1.5") ? 9 : 15;
+            /* PriorityInc and PriorityInc-V often decide alike: the first,
+             * drawn before and larger, stays a ring around the second */
+            if (i == 1)
+                m.ps = 2.7;
             return m;
         }
     }
@@ -121,6 +127,97 @@ dbl_cmp (const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Pixel sizes at the Pareto plot's fonts and point sizes. */
+#define LABEL_CHAR_W 5.5 /* a character of the labels' font (8 pt) */
+#define LABEL_H 11.0
+#define LABEL_GAP 6.0  /* between a point and its label */
+#define MARKER_HALF 9.0 /* half a policy's marker (point size 1.8) */
+#define POINT_HALF 5.0  /* half a sweep point (point size 1.2) */
+
+typedef struct {
+    double x0, x1, y0, y1;
+} box_t;
+
+static double
+box_overlap (box_t a, box_t b)
+{
+    double w = (a.x1 < b.x1 ? a.x1 : b.x1) - (a.x0 > b.x0 ? a.x0 : b.x0);
+    double h = (a.y1 < b.y1 ? a.y1 : b.y1) - (a.y0 > b.y0 ? a.y0 : b.y0);
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+static box_t
+box_around (double x, double y, double half)
+{
+    box_t b = { x - half, x + half, y - half, y + half };
+    return b;
+}
+
+/* The box of a label of width w beside the point (x, y), in pixels. */
+static box_t
+label_box (double x, double y, double w, plot_label_pos_t where)
+{
+    box_t b;
+    switch (where) {
+    case PLOT_LABEL_LEFT:
+        b = (box_t){ x - LABEL_GAP - w, x - LABEL_GAP, y - LABEL_H / 2,
+                     y + LABEL_H / 2 };
+        break;
+    case PLOT_LABEL_ABOVE:
+        b = (box_t){ x - w / 2, x + w / 2, y + LABEL_GAP,
+                     y + LABEL_GAP + LABEL_H };
+        break;
+    case PLOT_LABEL_BELOW:
+        b = (box_t){ x - w / 2, x + w / 2, y - LABEL_GAP - LABEL_H,
+                     y - LABEL_GAP };
+        break;
+    default:
+        b = (box_t){ x + LABEL_GAP, x + LABEL_GAP + w, y - LABEL_H / 2,
+                     y + LABEL_H / 2 };
+    }
+    return b;
+}
+
+void
+plot_place_labels (const double *lx, const double *ly,
+                   const char *const *text, size_t nl, const double *mx,
+                   const double *my, size_t nm, double x0, double x1,
+                   double y0, double y1, plot_label_pos_t *pos)
+{
+    double sx = x1 > x0 ? PLOT_AREA_W / (x1 - x0) : 0;
+    double sy = y1 > y0 ? PLOT_AREA_H / (y1 - y0) : 0;
+    box_t *placed = calloc (nl + 1, sizeof (box_t));
+    box_t area = { 0, PLOT_AREA_W, 0, PLOT_AREA_H };
+
+    for (size_t i = 0; i < nl; i++) {
+        double px = (lx[i] - x0) * sx, py = (ly[i] - y0) * sy;
+        double w = strlen (text[i]) * LABEL_CHAR_W, best = -1;
+        pos[i] = PLOT_LABEL_RIGHT;
+        for (int k = PLOT_LABEL_RIGHT; k <= PLOT_LABEL_BELOW; k++) {
+            box_t b = label_box (px, py, w, (plot_label_pos_t)k);
+            /* what leaves the plot counts as covered */
+            double c = (b.x1 - b.x0) * (b.y1 - b.y0) - box_overlap (b, area);
+            for (size_t m = 0; m < nm; m++)
+                c += box_overlap (b, box_around ((mx[m] - x0) * sx,
+                                                 (my[m] - y0) * sy,
+                                                 MARKER_HALF));
+            for (size_t j = 0; j < nl; j++)
+                c += box_overlap (b, box_around ((lx[j] - x0) * sx,
+                                                 (ly[j] - y0) * sy,
+                                                 POINT_HALF));
+            for (size_t j = 0; placed && j < i; j++)
+                c += box_overlap (b, placed[j]);
+            if (best < 0 || c < best) {
+                best = c;
+                pos[i] = (plot_label_pos_t)k;
+            }
+        }
+        if (placed)
+            placed[i] = label_box (px, py, w, pos[i]);
+    }
+    free (placed);
+}
+
 /* The weight of a sweep row, from its label "metasched-wX". */
 static const char *
 sweep_weight (const char *label)
@@ -136,8 +233,10 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
 {
     FILE *d, *g;
     double *r = calloc (npols + nsweep + 1, sizeof (double)), med, xmax = 0,
-           xmin = 1e300;
+           xmin = 1e300, ymin = 1e300, ymax = -1e300, x0 = 0, x1 = 0, y0 = 0,
+           y1 = 0;
     size_t n = 0;
+    bool ranges;
 
     if (!r)
         return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
@@ -159,6 +258,29 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
                 xmin = r[i];
         }
     free (r);
+    /* Both axes' ranges are set here, so that the sweep's labels can be
+     * placed where they cover nothing (plot_place_labels). */
+    ranges = n && xmax > xmin;
+    if (ranges) {
+        x0 = xmin - 0.08 * (xmax - xmin);
+        x1 = xmax + 0.08 * (xmax - xmin);
+        for (size_t i = 0; i < npols + nsweep; i++) {
+            const ms_summary_t *s = i < npols ? &pols[i] : &sweep[i - npols];
+            double e = s->job_energy_j / 1e9;
+            if (s->mean_response / 3600 > x1)
+                continue;
+            if (e < ymin)
+                ymin = e;
+            if (e > ymax)
+                ymax = e;
+        }
+        if (!(ymax > ymin)) {
+            ymin -= 1;
+            ymax += 1;
+        }
+        y0 = ymin - 0.08 * (ymax - ymin);
+        y1 = ymax + 0.08 * (ymax - ymin);
+    }
 
     if (!(d = plot_file_open (dir, "pareto.dat", errp)))
         return -1;
@@ -181,12 +303,55 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
              "set ylabel 'job energy (GJ)'\n"
              "set grid\n"
              "set key outside right center vertical Left reverse box opaque "
-             "font ',9' spacing 1.1 samplen 1 width -2\n"
-             "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n",
+             "font ',9' spacing 1.1 samplen 1 width -2\n",
              title);
-    if (n && xmax > xmin)
-        fprintf (g, "set xrange [%.4f:%.4f]\n", xmin - 0.08 * (xmax - xmin),
-                 xmax + 0.08 * (xmax - xmin));
+    if (ranges)
+        fprintf (g, "set xrange [%.4f:%.4f]\nset yrange [%.4f:%.4f]\n", x0,
+                 x1, y0, y1);
+    else
+        fprintf (g,
+                 "set offsets graph 0.05, graph 0.05, graph 0.05, graph "
+                 "0.05\n");
+    if (nsweep) {
+        /* each weight beside its point, where it covers no marker, point
+         * or other label */
+        double *lx = calloc (nsweep + npols + 1, sizeof (double));
+        double *ly = calloc (nsweep + npols + 1, sizeof (double));
+        const char **tx = calloc (nsweep + 1, sizeof (char *));
+        plot_label_pos_t *pos = calloc (nsweep + 1, sizeof (*pos));
+        static const char *const just[]
+            = { "left offset 0.8,0", "right offset -0.8,0",
+                "center offset 0,0.9", "center offset 0,-0.9" };
+        if (!lx || !ly || !tx || !pos) {
+            free (lx);
+            free (ly);
+            free (tx);
+            free (pos);
+            fclose (g);
+            return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+        }
+        for (size_t i = 0; i < nsweep; i++) {
+            lx[i] = sweep[i].mean_response / 3600;
+            ly[i] = sweep[i].job_energy_j / 1e9;
+            tx[i] = sweep_weight (sweep[i].label);
+        }
+        for (size_t i = 0; i < npols; i++) {
+            lx[nsweep + i] = pols[i].mean_response / 3600;
+            ly[nsweep + i] = pols[i].job_energy_j / 1e9;
+        }
+        if (ranges)
+            plot_place_labels (lx, ly, tx, nsweep, lx + nsweep, ly + nsweep,
+                               npols, x0, x1, y0, y1, pos);
+        for (size_t i = 0; i < nsweep; i++)
+            fprintf (g,
+                     "set label %zu '%s' at %.4f,%.4f %s font ',8' "
+                     "tc rgb '#0571b0' front\n",
+                     i + 1, tx[i], lx[i], ly[i], just[pos[i]]);
+        free (lx);
+        free (ly);
+        free (tx);
+        free (pos);
+    }
     fprintf (g, "plot ");
     for (size_t i = 0; i < npols; i++) {
         mark_t m = pareto_mark (pols[i].label);
@@ -196,19 +361,17 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
             snprintf (off, sizeof (off), ": %.2f h, %.2f GJ, off the axis",
                       rh, pols[i].job_energy_j / 1e9);
         fprintf (g,
-                 "%s'pareto.dat' index %zu using 2:3 with points pt %d ps 1.8 "
+                 "%s'pareto.dat' index %zu using 2:3 with points pt %d ps %.1f "
                  "lc rgb '%s' title '%s%s'",
-                 i ? ", \\\n     " : "", i, m.pt, m.color, pols[i].label,
-                 off);
+                 i ? ", \\\n     " : "", i, m.pt, m.ps, m.color,
+                 pols[i].label, off);
     }
     if (nsweep)
         fprintf (g,
                  "%s'pareto.dat' index %zu using 2:3 with linespoints pt 6 "
                  "ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at "
-                 "each point)', \\\n"
-                 "     '' index %zu using 2:3:1 with labels left offset 0.8,0 "
-                 "font ',8' tc rgb '#0571b0' notitle",
-                 npols ? ", \\\n     " : "", npols, npols);
+                 "each point)'",
+                 npols ? ", \\\n     " : "", npols);
     fprintf (g, "\n");
     fclose (g);
     if (!(g = plot_file_open (dir, "pareto.gp", errp)))

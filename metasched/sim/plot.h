@@ -44,4 +44,25 @@ int plot_file_close (FILE *f, const char *dir, const char *name,
 int plot_render (const char *dir, const char *base, const char *plot_file,
                  ms_error_t *errp);
 
+/* Where a point's label goes: to its right, left, above or below. */
+typedef enum {
+    PLOT_LABEL_RIGHT = 0,
+    PLOT_LABEL_LEFT,
+    PLOT_LABEL_ABOVE,
+    PLOT_LABEL_BELOW
+} plot_label_pos_t;
+
+/* Place the labels text[i] of the points (lx[i], ly[i]) of a plot whose
+ * axes span [x0, x1] and [y0, y1] on PLOT_AREA_W x PLOT_AREA_H pixels, so
+ * that, as far as the four places allow, no label covers another label,
+ * one of the nm markers (mx, my) or one of the labelled points, and none
+ * leaves the plot; labels are placed in order, each at the first place
+ * that covers least. pos gets nl places. */
+#define PLOT_AREA_W 560.0
+#define PLOT_AREA_H 520.0
+void plot_place_labels (const double *lx, const double *ly,
+                        const char *const *text, size_t nl, const double *mx,
+                        const double *my, size_t nm, double x0, double x1,
+                        double y0, double y1, plot_label_pos_t *pos);
+
 #endif /* MS_PLOT_H */

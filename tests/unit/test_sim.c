@@ -433,6 +433,42 @@ START_TEST (test_reroute)
 }
 END_TEST
 
+/* The sweep's labels in the Pareto plot cover no marker, no other label
+ * and stay in the plot when a place beside their point allows it. */
+START_TEST (test_plot_labels)
+{
+    /* axes [0, 1] x [0, 1] on PLOT_AREA_W x PLOT_AREA_H pixels */
+    double px = 1 / PLOT_AREA_W, py = 1 / PLOT_AREA_H;
+    double lx[2], ly[2], mx[1], my[1];
+    const char *tx[2] = { "w0.5", "w0.6" };
+    plot_label_pos_t pos[2];
+
+    /* alone in the middle: to the right */
+    lx[0] = 0.5;
+    ly[0] = 0.5;
+    plot_place_labels (lx, ly, tx, 1, NULL, NULL, 0, 0, 1, 0, 1, pos);
+    ck_assert_int_eq (pos[0], PLOT_LABEL_RIGHT);
+    /* a policy's marker 20 px to its right: elsewhere */
+    mx[0] = 0.5 + 20 * px;
+    my[0] = 0.5;
+    plot_place_labels (lx, ly, tx, 1, mx, my, 1, 0, 1, 0, 1, pos);
+    ck_assert_int_ne (pos[0], PLOT_LABEL_RIGHT);
+    /* at the right edge: not out of the plot */
+    lx[0] = 1 - 5 * px;
+    plot_place_labels (lx, ly, tx, 1, NULL, NULL, 0, 0, 1, 0, 1, pos);
+    ck_assert_int_eq (pos[0], PLOT_LABEL_LEFT);
+    /* two points 8 px apart, one above the other: the second label does
+     * not go where the first is */
+    lx[0] = lx[1] = 0.5;
+    ly[0] = 0.5;
+    ly[1] = 0.5 - 8 * py;
+    plot_place_labels (lx, ly, tx, 2, NULL, NULL, 0, 0, 1, 0, 1, pos);
+    ck_assert_int_eq (pos[0], PLOT_LABEL_RIGHT);
+    ck_assert_int_ne (pos[1], PLOT_LABEL_RIGHT);
+    ck_assert_int_ne (pos[1], PLOT_LABEL_ABOVE);
+}
+END_TEST
+
 /* The metric definitions of DESIGN.md 6 on two hand-computed jobs on the
  * default configuration (alpha/batch: 128 nodes at 110 W idle, beta: 96 at
  * 100 W, gamma: 96 at 90 W). */
@@ -555,6 +591,7 @@ main (void)
     tcase_add_test (tc, test_reroute);
     tcase_add_test (tc, test_metrics_definitions);
     tcase_add_test (tc, test_plots);
+    tcase_add_test (tc, test_plot_labels);
     if (test_shared_data ())
         tcase_add_test (tc, test_eamc_models_optimal_partition);
     else

@@ -3,19 +3,26 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set xrange [1.9289:2.5896]
+set yrange [2466.5039:2989.7020]
+set label 1 'w0' at 1.9770,2756.9262 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.9744,2608.4981 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.9811,2571.2468 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.0092,2557.8932 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.0214,2542.5150 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.0627,2530.6486 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.1296,2530.3776 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 2.2770,2502.5866 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \
      'pareto.dat' index 3 using 2:3 with points pt 12 ps 1.8 lc rgb '#666666' title 'ear_min_energy-0.1', \
      'pareto.dat' index 4 using 2:3 with points pt 5 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1', \
      'pareto.dat' index 5 using 2:3 with points pt 9 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1.5', \
-     'pareto.dat' index 6 using 2:3 with points pt 5 ps 1.8 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
-     'pareto.dat' index 7 using 2:3 with points pt 9 ps 1.8 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
+     'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
+     'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
      'pareto.dat' index 8 using 2:3 with points pt 5 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1', \
      'pareto.dat' index 9 using 2:3 with points pt 9 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1.5', \
      'pareto.dat' index 10 using 2:3 with points pt 7 ps 1.8 lc rgb '#0571b0' title 'metasched-w0.5', \
      'pareto.dat' index 11 using 2:3 with points pt 13 ps 1.8 lc rgb '#0571b0' title 'metasched_window-w0.5', \
-     'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
-     '' index 12 using 2:3:1 with labels left offset 0.8,0 font ',8' tc rgb '#0571b0' notitle
+     'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)'

@@ -3,19 +3,26 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set xrange [2.4260:3.2964]
+set yrange [691.4106:823.9987]
+set label 1 'w0' at 2.4860,769.5916 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 2.4885,734.6681 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 2.4996,726.2780 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.5161,719.8230 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.5372,714.0516 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.6265,704.7364 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.7104,701.7828 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 2.8774,700.5546 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \
      'pareto.dat' index 3 using 2:3 with points pt 12 ps 1.8 lc rgb '#666666' title 'ear_min_energy-0.1', \
      'pareto.dat' index 4 using 2:3 with points pt 5 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1', \
      'pareto.dat' index 5 using 2:3 with points pt 9 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1.5', \
-     'pareto.dat' index 6 using 2:3 with points pt 5 ps 1.8 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
-     'pareto.dat' index 7 using 2:3 with points pt 9 ps 1.8 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
+     'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
+     'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
      'pareto.dat' index 8 using 2:3 with points pt 5 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1', \
      'pareto.dat' index 9 using 2:3 with points pt 9 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1.5', \
      'pareto.dat' index 10 using 2:3 with points pt 7 ps 1.8 lc rgb '#0571b0' title 'metasched-w0.5', \
      'pareto.dat' index 11 using 2:3 with points pt 13 ps 1.8 lc rgb '#0571b0' title 'metasched_window-w0.5', \
-     'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
-     '' index 12 using 2:3:1 with labels left offset 0.8,0 font ',8' tc rgb '#0571b0' notitle
+     'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)'
