@@ -737,14 +737,17 @@ main (void)
     }
     {
         static const ms_api_hooks_t hooks
-            = { hook_whatif, NULL, hook_metrics, hook_kick };
+            = { .whatif = hook_whatif, .clusters = NULL,
+                .metrics = hook_metrics, .kick = hook_kick, .admit = NULL };
         api = api_start (&conf, &hooks, NULL, &e);
     }
     if (!api && port_s) { /* the port is taken: any free one */
         snprintf (conf.listen, sizeof (conf.listen), "127.0.0.1:0");
         api = api_start (
             &conf,
-            &(ms_api_hooks_t){ hook_whatif, NULL, hook_metrics, hook_kick },
+            &(ms_api_hooks_t){ .whatif = hook_whatif, .clusters = NULL,
+                               .metrics = hook_metrics, .kick = hook_kick,
+                               .admit = NULL },
             NULL, &e);
     }
     if (!api) {
