@@ -87,6 +87,46 @@ queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
 }
 
 int
+queue_job_load (db_t *db, int64_t id, queue_job_t *j, bool *found,
+                ms_error_t *errp)
+{
+    char ids[32];
+    const char *p[1] = { ids };
+    PGresult *r;
+
+    snprintf (ids, sizeof (ids), "%" PRId64, id);
+    memset (j, 0, sizeof (*j));
+    *found = false;
+    r = db_exec (db, "q_job_load",
+                 "SELECT id, owner_name, owner_uid, owner_gid, name, app,"
+                 " nodes, script, options::text,"
+                 " extract (epoch FROM now () - submitted_at),"
+                 " coalesce (user_time_limit_min, time_limit_min, 0),"
+                 " attempts"
+                 " FROM jobs WHERE id = $1::bigint",
+                 1, p, errp);
+    if (!r)
+        return -1;
+    if (PQntuples (r) == 1) {
+        j->id = (int64_t)u64 (r, 0, 0);
+        cp (j->owner, sizeof (j->owner), r, 0, 1);
+        j->uid = atol (PQgetvalue (r, 0, 2));
+        j->gid = atol (PQgetvalue (r, 0, 3));
+        cp (j->name, sizeof (j->name), r, 0, 4);
+        cp (j->app, sizeof (j->app), r, 0, 5);
+        j->nodes = atoi (PQgetvalue (r, 0, 6));
+        j->script = ms_xstrdup (PQgetvalue (r, 0, 7));
+        j->options = ms_xstrdup (PQgetvalue (r, 0, 8));
+        j->age_s = dbl (r, 0, 9);
+        j->time_limit_min = (uint32_t)u64 (r, 0, 10);
+        j->attempts = atoi (PQgetvalue (r, 0, 11));
+        *found = true;
+    }
+    PQclear (r);
+    return 0;
+}
+
+int
 queue_claim (db_t *db, int64_t id, bool *claimed, ms_error_t *errp)
 {
     char ids[32];

@@ -41,6 +41,11 @@ int queue_take_queued (db_t *db, int64_t after, size_t max,
 /* A transaction of several statements below (their _tx forms): wait_flush
  * false commits without waiting for the flush (synchronous_commit off).
  * On an error inside, queue_rollback and start again. */
+/* Job id as queue_take_queued reads it, in whatever state (*found false
+ * when there is none); free with queue_job_free. */
+int queue_job_load (db_t *db, int64_t id, queue_job_t *j, bool *found,
+                    ms_error_t *errp);
+
 int queue_begin (db_t *db, bool wait_flush, ms_error_t *errp);
 int queue_commit (db_t *db, ms_error_t *errp);
 void queue_rollback (db_t *db);

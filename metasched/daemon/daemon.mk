@@ -71,3 +71,6 @@ bench_bench_decide_LDADD = metasched/libmscore.a partitions/libsim.a \
 	$(CHECK_LIBS) -lm
 CLEANFILES += bench/bench_decide
 EXTRA_DIST += metasched/daemon/README
+# re-routing keeps a job's placement rules
+TESTS += tests/integration/test_daemon_reroute.sh
+EXTRA_DIST += tests/integration/test_daemon_reroute.sh

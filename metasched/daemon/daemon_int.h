@@ -298,6 +298,15 @@ int job_gpus_opts (json_t *opts, int nodes);
  * partition offers: -1 with errp (HTTP 400) naming the largest offer. */
 int job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
                     ms_error_t *errp);
+/* A job's key with everything that bounds where it may go: the site's and
+ * the clusters' rules (placement), its --partition under
+ * partition_requests, its GPUs and a moldable job's most nodes; allowed
+ * (nparts bytes) gets the partitions it may run on and k->allowed points
+ * to it. -1 when it may run nowhere, *whyp (malloc'd, or NULL) saying
+ * why. Caller holds d->mu. */
+int job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+                     unsigned char *allowed, jobkey_t *k, char **whyp);
+
 size_t job_placement_opts (const ms_daemon_t *d, json_t *opts,
                            const char *user, int nodes, uint32_t limit_min,
                            unsigned char *allowed, json_t **excluded);

@@ -135,6 +135,52 @@ window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w, size_t want,
     free (dec);
 }
 
+int
+job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+                 unsigned char *allowed, jobkey_t *k, char **whyp)
+{
+    json_t *ex = NULL, *nm;
+    ms_error_t pe;
+    size_t nok;
+    long np;
+
+    *whyp = NULL;
+    if (job_key (d, j->app, j->nodes, j->time_limit_min,
+                 daemon_jstr (opts, "partition"), k)
+        < 0)
+        return -1;
+    /* the rules of the site and the clusters (placement.h), within the
+     * partitions the user's --partition names (honor, map) */
+    nok = job_placement_opts (d, opts, j->owner, j->nodes, j->time_limit_min,
+                              allowed, &ex);
+    np = partition_request (d, daemon_jstr (opts, "partition"), allowed, ex,
+                            NULL, &pe);
+    if (nok == 0 || np == 0 || np == -1) {
+        char *r = placement_reasons_text (ex);
+        if (np == -1)
+            *whyp = ms_xstrdup (pe.text);
+        else if (np >= 0
+                 && asprintf (whyp, "--partition=%s: %s",
+                              daemon_jstr (opts, "partition"), r)
+                        < 0)
+            *whyp = NULL;
+        if (!*whyp)
+            *whyp = r;
+        else
+            free (r);
+        json_decref (ex);
+        return -1;
+    }
+    json_decref (ex);
+    k->allowed = allowed;
+    k->gpus = job_gpus_opts (opts, k->nodes);
+    nm = json_object_get (opts, "nodes_max");
+    if (json_is_integer (nm) && json_integer_value (nm) > k->nodes
+        && json_integer_value (nm) <= 100000)
+        k->nodes_max = (int)json_integer_value (nm);
+    return 0;
+}
+
 /* Decide every job of the batch; the view counts each choice, so the
  * batch's later jobs see its earlier ones (with metasched_window the
  * batch is decided at once, after every job's candidates are known). */
@@ -159,47 +205,11 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         djob_t *x = &b[i];
         jobkey_t k;
         ms_decision_t dec;
-        json_t *ex = NULL;
         char *down;
 
-        if (job_key (d, x->j.app, x->j.nodes, x->j.time_limit_min,
-                     daemon_jstr (x->opts, "partition"), &k)
-            < 0) {
+        if (job_constraints (d, &x->j, x->opts, allowed, &k, &x->why) < 0) {
             x->fits_nowhere = true;
             continue;
-        }
-        /* the rules of the site and the clusters (placement.h), within
-         * the partitions the user's --partition names (honor, map) */
-        size_t nok = job_placement_opts (d, x->opts, x->j.owner, x->j.nodes,
-                                         x->j.time_limit_min, allowed, &ex);
-        ms_error_t pe;
-        long np = partition_request (d, daemon_jstr (x->opts, "partition"),
-                                     allowed, ex, NULL, &pe);
-        if (nok == 0 || np == 0 || np == -1) {
-            char *r = placement_reasons_text (ex);
-            if (np == -1)
-                x->why = ms_xstrdup (pe.text);
-            else if (np >= 0
-                     && asprintf (&x->why, "--partition=%s: %s",
-                                  daemon_jstr (x->opts, "partition"), r)
-                            < 0)
-                x->why = NULL;
-            if (!x->why)
-                x->why = r;
-            else
-                free (r);
-            json_decref (ex);
-            x->fits_nowhere = true;
-            continue;
-        }
-        json_decref (ex);
-        k.allowed = allowed;
-        k.gpus = job_gpus_opts (x->opts, k.nodes);
-        {
-            json_t *nm = json_object_get (x->opts, "nodes_max");
-            if (json_is_integer (nm) && json_integer_value (nm) > k.nodes
-                && json_integer_value (nm) <= 100000)
-                k.nodes_max = (int)json_integer_value (nm);
         }
         if (daemon_jstr (x->opts, "array")) {
             /* an array is decided as a whole (array_scale) */

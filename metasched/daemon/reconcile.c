@@ -657,16 +657,20 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
 }
 
 /* Re-route (DESIGN.md 5): a job still pending after reroute_after_s, when
- * another partition's predicted start is much earlier, is cancelled and
- * queued again (submitted -> queued), at most max_reroutes times. */
+ * another partition where it may run (its placement rules and
+ * --partition, as at dispatch) has a much earlier predicted start, is
+ * cancelled and queued again (submitted -> queued), at most max_reroutes
+ * times. */
 int
 daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
 {
     ms_error_t e;
     bool ok;
+    unsigned char *allowed;
 
     if (d->set.reroute_after_s <= 0 || d->set.dispatch_mode != DISPATCH_SINGLE)
         return 0;
+    allowed = ms_xcalloc (d->site->nparts + 1, 1);
     for (size_t i = 0; i < nlive; i++) {
         const queue_live_t *l = &live[i];
         long ci, cur;
@@ -689,8 +693,30 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         cur = part_index (d, l->cluster, l->partition);
         if (cur < 0)
             continue;
+        /* the job's own constraints: the partitions it may run on */
+        queue_job_t qj;
+        bool found;
+        json_t *opts;
+        char *why = NULL;
+        int krc;
+        if (queue_job_load (d->db, l->id, &qj, &found, &e) < 0) {
+            daemon_log (LOG_WARNING, "re-route of job %" PRId64 ": %s", l->id,
+                        e.text);
+            continue;
+        }
+        if (!found) {
+            queue_job_free (&qj);
+            continue;
+        }
+        opts = json_loads (qj.options ? qj.options : "{}", 0, NULL);
+        if (!opts)
+            opts = json_object ();
         pthread_mutex_lock (&d->mu);
-        if (job_key (d, l->app, l->nodes, 0, NULL, &k) < 0) {
+        krc = job_constraints (d, &qj, opts, allowed, &k, &why);
+        json_decref (opts);
+        queue_job_free (&qj);
+        free (why);
+        if (krc < 0) {
             pthread_mutex_unlock (&d->mu);
             continue;
         }
@@ -721,6 +747,7 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                    < 0) {
             daemon_log (LOG_ERR, "re-route of job %" PRId64 ": %s", l->id,
                         e.text);
+            free (allowed);
             return -1;
         }
         d->reroutes++;
@@ -729,5 +756,6 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                     "(predicted wait %.0f s there, %.0f s elsewhere)",
                     l->id, l->cluster, l->partition, wcur, wnew);
     }
+    free (allowed);
     return 0;
 }
