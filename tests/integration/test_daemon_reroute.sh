@@ -50,7 +50,7 @@ cat > "$d/fill.sh" <<'EOS'
 #SBATCH --mem=8G
 #SBATCH --exclusive
 #SBATCH -J msd-fill
-sleep 40
+sleep 90
 EOS
 cat > "$d/wait.sh" <<'EOS'
 #!/bin/sh
@@ -81,6 +81,6 @@ tap_ok "$(ok_if [ "$subs" = 1 ] && [ "$subcl" = beta ] && [ "$rr" = 0 ] && ! gre
     "12 s past reroute_after_s it is still its one submission on beta, not re-routed to a cluster that may not run it (submissions $subs, reroutes $rr; $(q "SELECT cluster, partition, state FROM job_submissions WHERE job_id = ${id:-0}" | tr '\n' ' '))"
 
 done_on_beta () { [ "$(q "SELECT state || cluster FROM jobs WHERE id = ${id:-0}")" = completedbeta ]; }
-wait_for 90 done_on_beta
+wait_for 180 done_on_beta
 tap_ok $? "it runs on beta once beta frees ($(q "SELECT id, state, cluster, reroutes FROM jobs WHERE id = ${id:-0}"))"
 exit $tap_failed
