@@ -41,6 +41,29 @@ queue_job_free (queue_job_t *j)
     j->script = j->options = NULL;
 }
 
+/* The columns of a job as the cycle decides it, and their reader. */
+#define JOB_COLUMNS                                                          \
+    "id, owner_name, owner_uid, owner_gid, name, app, nodes, script,"       \
+    " options::text, extract (epoch FROM now () - submitted_at),"            \
+    " coalesce (user_time_limit_min, time_limit_min, 0), attempts"
+
+static void
+job_from_row (PGresult *r, int i, queue_job_t *j)
+{
+    j->id = (int64_t)u64 (r, i, 0);
+    cp (j->owner, sizeof (j->owner), r, i, 1);
+    j->uid = atol (PQgetvalue (r, i, 2));
+    j->gid = atol (PQgetvalue (r, i, 3));
+    cp (j->name, sizeof (j->name), r, i, 4);
+    cp (j->app, sizeof (j->app), r, i, 5);
+    j->nodes = atoi (PQgetvalue (r, i, 6));
+    j->script = ms_xstrdup (PQgetvalue (r, i, 7));
+    j->options = ms_xstrdup (PQgetvalue (r, i, 8));
+    j->age_s = dbl (r, i, 9);
+    j->time_limit_min = (uint32_t)u64 (r, i, 10);
+    j->attempts = atoi (PQgetvalue (r, i, 11));
+}
+
 int
 queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
                    size_t *np, ms_error_t *errp)
@@ -53,11 +76,7 @@ queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
     snprintf (afters, sizeof (afters), "%" PRId64, after);
     snprintf (lim, sizeof (lim), "%zu", max);
     r = db_exec (db, "q_take",
-                 "SELECT id, owner_name, owner_uid, owner_gid, name, app,"
-                 " nodes, script, options::text,"
-                 " extract (epoch FROM now () - submitted_at),"
-                 " coalesce (user_time_limit_min, time_limit_min, 0),"
-                 " attempts"
+                 "SELECT " JOB_COLUMNS
                  " FROM jobs WHERE state = 'queued' AND held IS NULL"
                  " AND id > $1::bigint"
                  " ORDER BY id LIMIT $2::integer",
@@ -66,21 +85,8 @@ queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
         return -1;
     n = PQntuples (r);
     *jobsp = ms_xcalloc ((size_t)n + 1, sizeof (queue_job_t));
-    for (int i = 0; i < n; i++) {
-        queue_job_t *j = &(*jobsp)[i];
-        j->id = (int64_t)u64 (r, i, 0);
-        cp (j->owner, sizeof (j->owner), r, i, 1);
-        j->uid = atol (PQgetvalue (r, i, 2));
-        j->gid = atol (PQgetvalue (r, i, 3));
-        cp (j->name, sizeof (j->name), r, i, 4);
-        cp (j->app, sizeof (j->app), r, i, 5);
-        j->nodes = atoi (PQgetvalue (r, i, 6));
-        j->script = ms_xstrdup (PQgetvalue (r, i, 7));
-        j->options = ms_xstrdup (PQgetvalue (r, i, 8));
-        j->age_s = dbl (r, i, 9);
-        j->time_limit_min = (uint32_t)u64 (r, i, 10);
-        j->attempts = atoi (PQgetvalue (r, i, 11));
-    }
+    for (int i = 0; i < n; i++)
+        job_from_row (r, i, &(*jobsp)[i]);
     *np = (size_t)n;
     PQclear (r);
     return 0;
@@ -98,28 +104,12 @@ queue_job_load (db_t *db, int64_t id, queue_job_t *j, bool *found,
     memset (j, 0, sizeof (*j));
     *found = false;
     r = db_exec (db, "q_job_load",
-                 "SELECT id, owner_name, owner_uid, owner_gid, name, app,"
-                 " nodes, script, options::text,"
-                 " extract (epoch FROM now () - submitted_at),"
-                 " coalesce (user_time_limit_min, time_limit_min, 0),"
-                 " attempts"
-                 " FROM jobs WHERE id = $1::bigint",
-                 1, p, errp);
+                 "SELECT " JOB_COLUMNS " FROM jobs WHERE id = $1::bigint", 1, p,
+                 errp);
     if (!r)
         return -1;
     if (PQntuples (r) == 1) {
-        j->id = (int64_t)u64 (r, 0, 0);
-        cp (j->owner, sizeof (j->owner), r, 0, 1);
-        j->uid = atol (PQgetvalue (r, 0, 2));
-        j->gid = atol (PQgetvalue (r, 0, 3));
-        cp (j->name, sizeof (j->name), r, 0, 4);
-        cp (j->app, sizeof (j->app), r, 0, 5);
-        j->nodes = atoi (PQgetvalue (r, 0, 6));
-        j->script = ms_xstrdup (PQgetvalue (r, 0, 7));
-        j->options = ms_xstrdup (PQgetvalue (r, 0, 8));
-        j->age_s = dbl (r, 0, 9);
-        j->time_limit_min = (uint32_t)u64 (r, 0, 10);
-        j->attempts = atoi (PQgetvalue (r, 0, 11));
+        job_from_row (r, 0, j);
         *found = true;
     }
     PQclear (r);
