@@ -4,6 +4,7 @@
 # database elect one leader, so two tests' daemons must not meet.
 msd=$MS_BUILDDIR/metasched/metaschedd
 msbatch=$MS_BUILDDIR/metasched/msbatch
+metasched=$MS_BUILDDIR/metasched/metasched
 collect=$MS_BUILDDIR/collectors/metasched-collect
 [ -x "$msd" ] || tap_skip_all "$msd not built"
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root (runs jobs as the test users)"
@@ -18,6 +19,19 @@ daemon_lock () {
 }
 
 q () { psql "$MS_PG_CONNINFO" -X -A -t -q -c "$1" 2>&1; }
+
+cfg () { # cfg ARGS...: metasched config as root (an admin of this daemon)
+    METASCHED_SERVER="unix:${DAEMON_SOCKET:-$dtmp/msd.sock}" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" \
+        "$metasched" config "$@"
+}
+
+# cfg_value KEY [DEFAULT]: the setting's value as `cfg set` takes it back
+# (yes/no for a flag), or DEFAULT when the daemon does not say
+cfg_value () {
+    v=$(cfg show 2>/dev/null | sed -n "s/^$1 *= *//p")
+    case $v in true) v=yes ;; false) v=no ;; esac
+    printf '%s' "${v:-${2:-}}"
+}
 upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
 getv () { eval "printf '%s' \"\${$1}\""; }
 ok_if () { if "$@"; then echo 0; else echo 1; fi; }

@@ -9,11 +9,6 @@
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
-metasched=$MS_BUILDDIR/metasched/metasched
-cfg () { # cfg ARGS...: metasched config as root (an admin of this daemon)
-    METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" \
-        "$metasched" config "$@"
-}
 boost_cleanup () {
     [ -n "${restore:-}" ] && cfg set "priority_boost=$restore" >/dev/null 2>&1
     daemon_cleanup
@@ -29,9 +24,7 @@ start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
 wait_for 10 grep -q 'leading: this instance now schedules' "$log"
 
-restore=$(cfg show 2>/dev/null | sed -n 's/^priority_boost *= *//p')
-[ "$restore" = true ] && restore=yes
-[ "$restore" = false ] && restore=no
+restore=$(cfg_value priority_boost)
 out=$(cfg set priority_boost=yes dispatch_mode=single 2>&1)
 tap_ok $? "an admin turns the priority boost on ($(printf '%s' "$out" | tr '\n' ' '))"
 

@@ -19,7 +19,6 @@ done
 [ -n "$gc" ] || tap_skip_all "no test bed cluster has GPUs (testbed/start of an older tree)"
 gpn=$(getv "MS_$(upper "$gc")_GPUS")
 tb_builddir=$(sed -n "s/^MS_BUILDDIR='\(.*\)'$/\1/p" "$MS_TESTBED_RUN/env")
-metasched=$MS_BUILDDIR/metasched/metasched
 msqueue=$MS_BUILDDIR/metasched/msqueue
 
 restore_cluster () {

@@ -11,12 +11,7 @@
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
-metasched=$MS_BUILDDIR/metasched/metasched
 
-cfg () { # cfg ARGS...: metasched config as root (an admin of this daemon)
-    METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" \
-        "$metasched" config "$@"
-}
 rr_cleanup () {
     [ -n "${restore:-}" ] && cfg set "reroute_after_s=$restore" "max_slowdown=$restore_sd" >/dev/null 2>&1
     daemon_cleanup
@@ -32,10 +27,8 @@ start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
 wait_for 10 grep -q 'leading: this instance now schedules' "$log"
 
-restore_sd=$(cfg show 2>/dev/null | sed -n 's/^max_slowdown *= *//p')
-[ -n "$restore_sd" ] || restore_sd=1.3
-restore=$(cfg show 2>/dev/null | sed -n 's/^reroute_after_s *= *//p')
-[ -n "$restore" ] || restore=600
+restore_sd=$(cfg_value max_slowdown 1.3)
+restore=$(cfg_value reroute_after_s 600)
 # a wide slowdown cap, so that alpha and gamma are candidates the job
 # would go to if its rules did not keep it off them
 out=$(cfg set dispatch_mode=single reroute_after_s=2 max_reroutes=2 max_slowdown=100 2>&1)

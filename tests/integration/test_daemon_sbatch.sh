@@ -13,11 +13,6 @@
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
-metasched=$MS_BUILDDIR/metasched/metasched
-cfg () { # cfg ARGS...: metasched config as root (an admin of this daemon)
-    METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" \
-        "$metasched" config "$@"
-}
 sbatch_cleanup () {
     [ -n "${restore:-}" ] && cfg set "priority_boost=$restore" >/dev/null 2>&1
     daemon_cleanup
@@ -93,9 +88,7 @@ tap_ok "$(ok_if [ "$tasks" = "$want" ])" \
 # The priority boost sets a pending job's priority, and Slurm then shows
 # that job's nice as 0 (its priority is fixed from then on): off for this
 # job, whose --nice is checked.
-restore=$(cfg show 2>/dev/null | sed -n 's/^priority_boost *= *//p')
-[ "$restore" = true ] && restore=yes
-[ "$restore" = false ] && restore=no
+restore=$(cfg_value priority_boost)
 cfg set priority_boost=no >/dev/null 2>&1
 cat > "$d/carried.sh" <<'EOS'
 #!/bin/bash

@@ -9,13 +9,8 @@
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
-metasched=$MS_BUILDDIR/metasched/metasched
 njobs=6
 
-cfg () { # cfg ARGS...: metasched config as root (an admin of this daemon)
-    METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" \
-        "$metasched" config "$@"
-}
 win_cleanup () {
     [ -n "${restore:-}" ] && cfg set "policy=$restore" >/dev/null 2>&1
     daemon_cleanup
@@ -31,8 +26,7 @@ start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
 wait_for 10 grep -q 'leading: this instance now schedules' "$log"
 
-restore=$(cfg show 2>/dev/null | sed -n 's/^policy *= *//p')
-[ -n "$restore" ] || restore=metasched
+restore=$(cfg_value policy metasched)
 out=$(cfg set policy=metasched_window 2>&1)
 tap_ok $? "an admin sets policy=metasched_window ($out)"
 cfg show 2>/dev/null | grep -q '^policy *= *metasched_window$'

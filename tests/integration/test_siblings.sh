@@ -12,13 +12,8 @@
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
-metasched=$MS_BUILDDIR/metasched/metasched
 njobs=6
 
-cfg () { # cfg ARGS...: metasched config as root (an admin of this daemon)
-    METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" \
-        "$metasched" config "$@"
-}
 sib_cleanup () {
     [ -n "${restore:-}" ] && cfg set dispatch_mode=single "siblings=$restore" "max_slowdown=$restore_sd" >/dev/null 2>&1
     daemon_cleanup
@@ -34,10 +29,8 @@ start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
 wait_for 10 grep -q 'leading: this instance now schedules' "$log"
 
-restore_sd=$(cfg show 2>/dev/null | sed -n 's/^max_slowdown *= *//p')
-[ -n "$restore_sd" ] || restore_sd=1.3
-restore=$(cfg show 2>/dev/null | sed -n 's/^siblings *= *//p')
-[ -n "$restore" ] || restore=2
+restore_sd=$(cfg_value max_slowdown 1.3)
+restore=$(cfg_value siblings 2)
 # a wide slowdown cap, so that every job has a second candidate to go to
 out=$(cfg set dispatch_mode=siblings siblings=2 max_slowdown=100 2>&1)
 tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100 ($out)"

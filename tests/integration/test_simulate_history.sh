@@ -17,13 +17,11 @@
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
-metasched=$MS_BUILDDIR/metasched/metasched
 [ -x "$metasched" ] || tap_skip_all "$metasched not built"
 conf_file=${MS_COLLECT_CONF_FILE:-$MS_TESTBED_RUN/collect.conf}
 [ -r "$conf_file" ] || tap_skip_all "no $conf_file (run testbed/start of this tree)"
 [ -n "${MS_PG_REPORT_CONNINFO:-}" ] || tap_skip_all "the test bed has no report role conninfo"
 
-cfg () { METASCHED_SERVER="unix:$dtmp/msd.sock" METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$metasched" config "$@"; }
 hist_cleanup () {
     # shellcheck disable=SC2086
     [ -n "${restore:-}" ] && cfg set $restore >/dev/null 2>&1
