@@ -15,25 +15,7 @@
 #include "tests/simworld.h"
 #include "tests/testutil.h"
 
-static const char site[]
-    = "[architecture skx8168]\n"
-      "cores_per_node = 48\nfrequencies_khz = 1200000-2700000/100000\n"
-      "nominal_khz = 2700000\nidle_power_w = 110\n"
-      "[architecture clx6254]\n"
-      "cores_per_node = 36\nfrequencies_khz = 1200000-3100000/100000\n"
-      "nominal_khz = 3100000\nidle_power_w = 100\n"
-      "[architecture skx6148]\n"
-      "cores_per_node = 40\nfrequencies_khz = 1000000-2400000/100000\n"
-      "nominal_khz = 2400000\nidle_power_w = 90\n"
-      "[cluster cpu]\nbackend = simulated\n"
-      "[partition cpu/batch]\narchitecture = skx8168\nnodes = 64\n"
-      "[cluster gpu]\nbackend = simulated\n"
-      "[partition gpu/a100]\narchitecture = clx6254\nnodes = 16\n"
-      "gpus_per_node = 4\ngpu_model = a100\ngpu_idle_power_w = 50\n"
-      "gpu_busy_power_w = 300\n"
-      "[partition gpu/v100]\narchitecture = skx6148\nnodes = 16\n"
-      "gpus_per_node = 2\ngpu_model = v100\ngpu_idle_power_w = 35\n"
-      "gpu_busy_power_w = 220\n";
+static const char site[] = SIMWORLD_GPU_SITE;
 
 START_TEST (test_parse)
 {
