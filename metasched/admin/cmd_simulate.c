@@ -97,6 +97,11 @@ usage (FILE *f)
         "      --exact-estimates    predictions from true runtimes, not\n"
         "                           from time limits\n"
         "      --seed N             seed of workload, apps and noise (1)\n"
+        "      --seeds LIST         one run per seed (1-5, 1,3,7), each in\n"
+        "                           OUTPUT/seed-N; then every row's mean\n"
+        "                           and spread over the seeds\n"
+        "      --versus LIST        with --seeds: every row against these\n"
+        "                           rows (labels), paired seed by seed\n"
         "      --no-plots           write no plots\n"
         "  -q, --quiet              print only the table\n"
         "  -h, --help\n");
@@ -616,8 +621,18 @@ policies:
         metrics_summarize (conf, hist.recs, wl->njobs, &rows[0]);
         ms_strlcpy (rows[0].label, "measured", sizeof (rows[0].label));
     }
-    metrics_print_table (stdout, conf, rows, npols + r0);
-    if (r0) {
+    if (o->collect) {
+        for (size_t i = 0; i < npols + r0; i++)
+            seedruns_add (o->collect, o->seed,
+                          i < r0 ? "measured" : i == r0 && r0 ? "as-run"
+                                                                : "policy",
+                          &rows[i]);
+        for (size_t i = 0; i < nsweep; i++)
+            seedruns_add (o->collect, o->seed, "sweep", &srows[i]);
+    }
+    if (!o->no_table)
+        metrics_print_table (stdout, conf, rows, npols + r0);
+    if (r0 && !o->no_table) {
         const ms_summary_t *m = &rows[0], *a = &rows[1];
         printf ("\nas run against measured, %zu jobs: job energy %+.2f%%, "
                 "runtime %+.2f%%, mean wait %.1f s (measured %.1f s), mean "
@@ -637,7 +652,7 @@ policies:
         && siminput_moldable_saved (o, &su, pols, npols, rows + r0, recs, &err)
                < 0)
         goto fail;
-    if (nsweep && !o->quiet) {
+    if (nsweep && !o->quiet && !o->no_table) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
         metrics_print_table (stdout, conf, srows, nsweep);
     }
@@ -710,6 +725,116 @@ done:
     return status;
 }
 
+/* --seeds: run() once per seed, each in OUTPUT/seed-N, then every row's
+ * mean and spread over the seeds and, with --versus, the rows against the
+ * named ones paired seed by seed (metasched/sim/seeds.h). */
+static int
+run_seeds (opts_t *o)
+{
+    ms_error_t err;
+    uint64_t *sv = NULL;
+    size_t ns = 0, nst = 0;
+    ms_seedruns_t *sr = NULL;
+    ms_seedstat_t *st = NULL;
+    char dir[4096], path[4096], *vlist = NULL, *tok, *save = NULL;
+    int status = 1;
+    FILE *f;
+
+    if (seeds_parse (o->seeds, &sv, &ns, &err) < 0) {
+        fprintf (stderr, "metasched simulate: %s\n", err.text);
+        return 2;
+    }
+    if (mkdir_p (o->outdir, &err) < 0)
+        goto fail;
+    sr = seedruns_new ();
+    if (o->versus)
+        vlist = ms_xstrdup (o->versus);
+    for (size_t i = 0; i < ns; i++) {
+        opts_t oi = *o;
+        snprintf (dir, sizeof (dir), "%s/seed-%llu", o->outdir,
+                  (unsigned long long)sv[i]);
+        oi.outdir = dir;
+        oi.seed = sv[i];
+        oi.gen.seed = sv[i];
+        oi.quiet = true;
+        oi.no_table = true;
+        oi.collect = sr;
+        if (run (&oi) != 0)
+            goto done; /* run() said why */
+        if (!o->quiet)
+            printf ("seed %llu: %s\n", (unsigned long long)sv[i], dir);
+        /* The rows to compare against exist once the first run is in. */
+        if (i == 0 && vlist) {
+            char *copy = ms_xstrdup (vlist), *sp = NULL;
+            for (tok = strtok_r (copy, ",", &sp); tok;
+                 tok = strtok_r (NULL, ",", &sp)) {
+                ms_seedpair_t *pr = NULL;
+                size_t np = 0;
+                if (seedruns_versus (sr, tok, &pr, &np, &err) < 0) {
+                    free (copy);
+                    fprintf (stderr, "metasched simulate: %s\n", err.text);
+                    status = 2;
+                    goto done;
+                }
+                free (pr);
+            }
+            free (copy);
+        }
+    }
+    nst = seedruns_stats (sr, &st);
+    printf ("%sover seeds %s (%zu runs):\n", o->quiet ? "" : "\n", o->seeds,
+            ns);
+    seedruns_print_stats (stdout, st, nst);
+    snprintf (path, sizeof (path), "%s/seeds.csv", o->outdir);
+    if (!(f = fopen (path, "w")))
+        goto fail_file;
+    seedruns_csv_runs (f, sr);
+    fclose (f);
+    snprintf (path, sizeof (path), "%s/seeds-summary.csv", o->outdir);
+    if (!(f = fopen (path, "w")))
+        goto fail_file;
+    seedruns_csv_stats (f, st, nst);
+    fclose (f);
+    if (vlist) {
+        snprintf (path, sizeof (path), "%s/seeds-versus.csv", o->outdir);
+        if (!(f = fopen (path, "w")))
+            goto fail_file;
+        seedruns_csv_versus_header (f);
+        for (tok = strtok_r (vlist, ",", &save); tok;
+             tok = strtok_r (NULL, ",", &save)) {
+            ms_seedpair_t *pr = NULL;
+            size_t np = 0;
+            if (seedruns_versus (sr, tok, &pr, &np, &err) < 0) {
+                fclose (f);
+                goto fail;
+            }
+            printf ("\n");
+            seedruns_print_versus (stdout, tok, pr, np);
+            seedruns_csv_versus (f, tok, pr, np);
+            free (pr);
+        }
+        fclose (f);
+    }
+    if (!o->quiet)
+        printf ("\nenergies in GJ, times in hours; sd: the sample standard "
+                "deviation over the seeds.\nCSV: %s/seeds.csv, "
+                "%s/seeds-summary.csv%s%s%s\n",
+                o->outdir, o->outdir, vlist ? ", " : "",
+                vlist ? o->outdir : "", vlist ? "/seeds-versus.csv" : "");
+    status = 0;
+    goto done;
+fail_file:
+    ms_err (&err, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+fail:
+    fprintf (stderr, "metasched simulate: %s\n", err.text);
+done:
+    free (st);
+    free (vlist);
+    free (sv);
+    seedruns_free (sr);
+    return status;
+}
+
 int
 cmd_simulate (int argc, char **argv)
 {
@@ -745,6 +870,8 @@ cmd_simulate (int argc, char **argv)
         O_MOLDSHARE,
         O_GPUPROF,
         O_MOLDRANGE,
+        O_SEEDS,
+        O_VERSUS,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -785,6 +912,8 @@ cmd_simulate (int argc, char **argv)
         { "moldable-share", required_argument, NULL, O_MOLDSHARE },
         { "gpu-profiles", required_argument, NULL, O_GPUPROF },
         { "moldable-range", required_argument, NULL, O_MOLDRANGE },
+        { "seeds", required_argument, NULL, O_SEEDS },
+        { "versus", required_argument, NULL, O_VERSUS },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -911,6 +1040,13 @@ cmd_simulate (int argc, char **argv)
             if (parse_double (optarg, &v) < 0 || v < 0)
                 goto bad;
             o.seed = (uint64_t)v;
+            o.seed_set = true;
+            break;
+        case O_SEEDS:
+            o.seeds = optarg;
+            break;
+        case O_VERSUS:
+            o.versus = optarg;
             break;
         case O_NOPLOTS:
             o.plots = false;
@@ -1038,7 +1174,16 @@ cmd_simulate (int argc, char **argv)
                          "exclude each other\n");
         return 2;
     }
-    return run (&o);
+    if (o.seeds && o.seed_set) {
+        fprintf (stderr, "metasched simulate: --seed and --seeds exclude "
+                         "each other\n");
+        return 2;
+    }
+    if (o.versus && !o.seeds) {
+        fprintf (stderr, "metasched simulate: --versus goes with --seeds\n");
+        return 2;
+    }
+    return o.seeds ? run_seeds (&o) : run (&o);
 bad:
     fprintf (stderr, "metasched simulate: bad value '%s' for an option\n",
              optarg);

@@ -14,6 +14,7 @@
 #include "metasched/core/candidates.h"
 #include "metasched/core/policy.h"
 #include "metasched/sim/metrics.h"
+#include "metasched/sim/seeds.h"
 #include "metasched/sim/simulate.h"
 #include "metasched/sim/workload.h"
 #include "partitions/clusterconf.h"
@@ -51,6 +52,11 @@ typedef struct {
     bool plots;
     bool quiet;
     uint64_t seed;
+    bool seed_set;         /* --seed given */
+    const char *seeds;     /* --seeds: the list, one run each */
+    const char *versus;    /* --versus: rows to compare against, paired */
+    ms_seedruns_t *collect; /* a run's rows go here (--seeds) */
+    bool no_table;         /* print no table (a run of --seeds) */
     sim_backfill_t backfill;
 } opts_t;
 

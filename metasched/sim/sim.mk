@@ -7,7 +7,8 @@ metasched_libmssim_a_SOURCES = \
 	metasched/sim/workload.c metasched/sim/workload.h \
 	metasched/sim/metrics.c metasched/sim/metrics.h \
 	metasched/sim/simulate.c metasched/sim/simulate.h \
-	metasched/sim/plot.c metasched/sim/plot.h
+	metasched/sim/plot.c metasched/sim/plot.h \
+	metasched/sim/seeds.c metasched/sim/seeds.h
 metasched_libmssim_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 # What a test of the core or the simulator links after its own objects.
@@ -48,3 +49,5 @@ EXTRA_DIST += doc/eval metasched/sim/README
 
 TESTS += tests/integration/test_sim_goals.sh
 EXTRA_DIST += tests/integration/test_sim_goals.sh
+TESTS += tests/integration/test_simulate_seeds.sh
+EXTRA_DIST += tests/integration/test_simulate_seeds.sh

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "metasched/sim/plot.h"
+#include "metasched/sim/seeds.h"
 #include "metasched/sim/simulate.h"
 #include "metasched/common/util.h"
 #include "predictor/predictor.h"
@@ -433,6 +434,91 @@ START_TEST (test_reroute)
 }
 END_TEST
 
+/* --seeds lists: numbers and ranges in order, each seed once; a bad
+ * token, a reversed range, a seed twice or too many refused. */
+START_TEST (test_seeds_parse)
+{
+    uint64_t *v = NULL;
+    size_t n = 0;
+    ms_error_t e;
+    const char *bad[] = { "", "x", "1-", "-3", "5-1", "1,,2", "1.5", "+2",
+                          "1,2,1", "3-6,5", "1-1000000", NULL };
+
+    ck_assert_int_eq (seeds_parse ("1,3,10-12", &v, &n, &e), 0);
+    ck_assert_uint_eq (n, 5);
+    ck_assert (v[0] == 1 && v[1] == 3 && v[2] == 10 && v[3] == 11
+               && v[4] == 12);
+    free (v);
+    ck_assert_int_eq (seeds_parse ("7-7", &v, &n, &e), 0);
+    ck_assert (n == 1 && v[0] == 7);
+    free (v);
+    for (int i = 0; bad[i]; i++) {
+        ck_assert_msg (seeds_parse (bad[i], &v, &n, &e) < 0, "'%s'", bad[i]);
+        ck_assert (v == NULL && n == 0);
+        ck_assert_msg (strstr (e.text, "--seeds") != NULL, "%s", e.text);
+    }
+}
+END_TEST
+
+/* Rows over seeds: mean and sample sd per row; against a reference, the
+ * differences paired seed by seed; a reference no row has is refused with
+ * the rows there are. */
+START_TEST (test_seeds_stats)
+{
+    ms_seedruns_t *r = seedruns_new ();
+    ms_summary_t a, b;
+    ms_seedstat_t *st = NULL;
+    ms_seedpair_t *pr = NULL;
+    size_t n, np;
+    ms_error_t e;
+    /* seed s: ref energy 100 s, response 10; x: energy 90 s + 10 (s - 1),
+     * response 11 - s */
+    for (int s = 1; s <= 3; s++) {
+        memset (&a, 0, sizeof (a));
+        memset (&b, 0, sizeof (b));
+        snprintf (a.label, sizeof (a.label), "ref");
+        a.job_energy_j = 100.0 * s;
+        a.mean_response = 10;
+        a.killed = (size_t)s;
+        snprintf (b.label, sizeof (b.label), "x");
+        b.job_energy_j = 90.0 * s + 10 * (s - 1);
+        b.mean_response = 11 - s;
+        seedruns_add (r, (uint64_t)s, "policy", &a);
+        seedruns_add (r, (uint64_t)s, "policy", &b);
+    }
+    /* x only on seed 9: not paired */
+    b.job_energy_j = 1;
+    seedruns_add (r, 9, "sweep", &b);
+    n = seedruns_stats (r, &st);
+    ck_assert_uint_eq (n, 3);
+    ck_assert_str_eq (st[0].label, "ref");
+    ck_assert_uint_eq (st[0].n, 3);
+    ck_assert (fabs (st[0].job_energy_j - 200) < 1e-9);
+    ck_assert (fabs (st[0].job_energy_sd - 100) < 1e-9);
+    ck_assert (fabs (st[0].killed - 2) < 1e-9);
+    ck_assert (fabs (st[1].response_s - 9) < 1e-9);
+    ck_assert (fabs (st[1].response_sd - 1) < 1e-9);
+    ck_assert_str_eq (st[2].group, "sweep");
+    ck_assert (isnan (st[2].job_energy_sd));
+    free (st);
+    ck_assert_int_eq (seedruns_versus (r, "ref", &pr, &np, &e), 0);
+    ck_assert_uint_eq (np, 2);
+    ck_assert_str_eq (pr[0].label, "x");
+    ck_assert_uint_eq (pr[0].n, 3);
+    /* energy: -10%, -5%, -3.33%; response: 0%, -10%, -20% */
+    ck_assert (fabs (pr[0].d_energy - (-10 - 5 - 10.0 / 3) / 3) < 1e-9);
+    ck_assert (fabs (pr[0].d_response - (-10)) < 1e-9);
+    ck_assert (fabs (pr[0].d_response_sd - 10) < 1e-9);
+    ck_assert_uint_eq (pr[0].both_lower, 2);
+    ck_assert_uint_eq (pr[1].n, 0); /* the sweep row shares no seed */
+    free (pr);
+    ck_assert_int_lt (seedruns_versus (r, "nosuch", &pr, &np, &e), 0);
+    ck_assert_msg (strstr (e.text, "'nosuch' (the rows: ref, x)") != NULL,
+                   "%s", e.text);
+    seedruns_free (r);
+}
+END_TEST
+
 /* The sweep's labels in the Pareto plot cover no marker, no other label
  * and stay in the plot when a place beside their point allows it. */
 START_TEST (test_plot_labels)
@@ -592,6 +678,8 @@ main (void)
     tcase_add_test (tc, test_metrics_definitions);
     tcase_add_test (tc, test_plots);
     tcase_add_test (tc, test_plot_labels);
+    tcase_add_test (tc, test_seeds_parse);
+    tcase_add_test (tc, test_seeds_stats);
     if (test_shared_data ())
         tcase_add_test (tc, test_eamc_models_optimal_partition);
     else
