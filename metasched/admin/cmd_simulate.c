@@ -725,6 +725,32 @@ done:
     return status;
 }
 
+/* Every row against each label of the comma-separated list: printed and
+ * written to csv where csv is not NULL, only checked otherwise. */
+static int
+versus_each (const ms_seedruns_t *sr, const char *list, FILE *csv,
+             ms_error_t *errp)
+{
+    char *copy = ms_xstrdup (list), *tok, *save = NULL;
+    int rc = 0;
+
+    for (tok = strtok_r (copy, ",", &save); tok && rc == 0;
+         tok = strtok_r (NULL, ",", &save)) {
+        ms_seedpair_t *pr = NULL;
+        size_t np = 0;
+        if ((rc = seedruns_versus (sr, tok, &pr, &np, errp)) < 0)
+            break;
+        if (csv) {
+            printf ("\n");
+            seedruns_print_versus (stdout, tok, pr, np);
+            seedruns_csv_versus (csv, tok, pr, np);
+        }
+        free (pr);
+    }
+    free (copy);
+    return rc;
+}
+
 /* --seeds: run() once per seed, each in OUTPUT/seed-N, then every row's
  * mean and spread over the seeds and, with --versus, the rows against the
  * named ones paired seed by seed (metasched/sim/seeds.h). */
@@ -736,8 +762,8 @@ run_seeds (opts_t *o)
     size_t ns = 0, nst = 0;
     ms_seedruns_t *sr = NULL;
     ms_seedstat_t *st = NULL;
-    char dir[4096], path[4096], *vlist = NULL, *tok, *save = NULL;
-    int status = 1;
+    char dir[4096], path[4096], *vlist = NULL;
+    int status = 1, rc;
     FILE *f;
 
     if (seeds_parse (o->seeds, &sv, &ns, &err) < 0) {
@@ -764,21 +790,10 @@ run_seeds (opts_t *o)
         if (!o->quiet)
             printf ("seed %llu: %s\n", (unsigned long long)sv[i], dir);
         /* The rows to compare against exist once the first run is in. */
-        if (i == 0 && vlist) {
-            char *copy = ms_xstrdup (vlist), *sp = NULL;
-            for (tok = strtok_r (copy, ",", &sp); tok;
-                 tok = strtok_r (NULL, ",", &sp)) {
-                ms_seedpair_t *pr = NULL;
-                size_t np = 0;
-                if (seedruns_versus (sr, tok, &pr, &np, &err) < 0) {
-                    free (copy);
-                    fprintf (stderr, "metasched simulate: %s\n", err.text);
-                    status = 2;
-                    goto done;
-                }
-                free (pr);
-            }
-            free (copy);
+        if (i == 0 && vlist && versus_each (sr, vlist, NULL, &err) < 0) {
+            fprintf (stderr, "metasched simulate: %s\n", err.text);
+            status = 2;
+            goto done;
         }
     }
     nst = seedruns_stats (sr, &st);
@@ -800,20 +815,10 @@ run_seeds (opts_t *o)
         if (!(f = fopen (path, "w")))
             goto fail_file;
         seedruns_csv_versus_header (f);
-        for (tok = strtok_r (vlist, ",", &save); tok;
-             tok = strtok_r (NULL, ",", &save)) {
-            ms_seedpair_t *pr = NULL;
-            size_t np = 0;
-            if (seedruns_versus (sr, tok, &pr, &np, &err) < 0) {
-                fclose (f);
-                goto fail;
-            }
-            printf ("\n");
-            seedruns_print_versus (stdout, tok, pr, np);
-            seedruns_csv_versus (f, tok, pr, np);
-            free (pr);
-        }
+        rc = versus_each (sr, vlist, f, &err);
         fclose (f);
+        if (rc < 0)
+            goto fail;
     }
     if (!o->quiet)
         printf ("\nenergies in GJ, times in hours; sd: the sample standard "

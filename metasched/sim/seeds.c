@@ -300,11 +300,16 @@ print_msd (FILE *f, double mean, double sd, int prec, bool sign)
     fprintf (f, " %*s", 17, c);
 }
 
-/* The sweep's rows get a table of their own, as in one run's output. */
-static bool
-group_starts (const char *prev, const char *group)
+/* Row i's heading where its table starts: the sweep's rows get a table
+ * of their own, as in one run's output. */
+static const char *
+heading (size_t i, const char *prev, const char *group, const char *sweep)
 {
-    return strcmp (prev, group) && !strcmp (group, "sweep");
+    if (i == 0)
+        return "";
+    if (strcmp (prev, group) && !strcmp (group, "sweep"))
+        return sweep;
+    return NULL;
 }
 
 void
@@ -312,14 +317,12 @@ seedruns_print_stats (FILE *f, const ms_seedstat_t *st, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const ms_seedstat_t *s = &st[i];
-        if (i == 0 || group_starts (st[i - 1].group, s->group))
-            fprintf (f, "%s%-24s %5s %16s %16s %16s %16s %7s\n",
-                     i == 0 ? ""
-                     : !strcmp (s->group, "sweep")
-                         ? "\nmetasched energy-weight sweep:\n"
-                         : "\n",
-                     "policy", "runs", "jobE_GJ", "sysE_GJ", "resp_h",
-                     "wait_h", "killed");
+        const char *h = heading (i, i ? st[i - 1].group : "", s->group,
+                                 "\nmetasched energy-weight sweep:\n");
+        if (h)
+            fprintf (f, "%s%-24s %5s %16s %16s %16s %16s %7s\n", h, "policy",
+                     "runs", "jobE_GJ", "sysE_GJ", "resp_h", "wait_h",
+                     "killed");
         fprintf (f, "%-24s %5zu", s->label, s->n);
         print_msd (f, s->job_energy_j / 1e9, s->job_energy_sd / 1e9, 2, false);
         print_msd (f, s->system_energy_j / 1e9, s->system_energy_sd / 1e9, 2,
@@ -339,13 +342,11 @@ seedruns_print_versus (FILE *f, const char *ref, const ms_seedpair_t *pr,
              ref);
     for (size_t i = 0; i < n; i++) {
         const ms_seedpair_t *p = &pr[i];
-        if (i == 0 || group_starts (pr[i - 1].group, p->group))
-            fprintf (f, "%s%-24s %5s %16s %16s %11s\n",
-                     i == 0 ? ""
-                     : !strcmp (p->group, "sweep")
-                         ? "metasched energy-weight sweep:\n"
-                         : "",
-                     "policy", "seeds", "dJobE%", "dResp%", "both_lower");
+        const char *h = heading (i, i ? pr[i - 1].group : "", p->group,
+                                 "metasched energy-weight sweep:\n");
+        if (h)
+            fprintf (f, "%s%-24s %5s %16s %16s %11s\n", h, "policy", "seeds",
+                     "dJobE%", "dResp%", "both_lower");
         fprintf (f, "%-24s %5zu", p->label, p->n);
         print_msd (f, p->d_energy, p->d_energy_sd, 2, true);
         print_msd (f, p->d_response, p->d_response_sd, 2, true);
