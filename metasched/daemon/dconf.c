@@ -179,6 +179,7 @@ static const char *const keys[] = {
     "api_server_for_jobs",
     "log",
     "max_script_bytes",
+    "gpu_profiles",
     NULL,
 };
 
@@ -329,6 +330,11 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         c->collect_wrapper_line = p->line;
         return parse_path (p, key, val, c->collect_wrapper,
                            sizeof (c->collect_wrapper), errp);
+    }
+    if (!strcmp (key, "gpu_profiles")) {
+        c->gpu_profiles_line = p->line;
+        return parse_path (p, key, val, c->gpu_profiles,
+                           sizeof (c->gpu_profiles), errp);
     }
     if (!strcmp (key, "collect_config"))
         return parse_path (p, key, val, c->collect_config,
@@ -545,6 +551,13 @@ dconf_check (ms_dconf_t *c, ms_error_t *errp)
         return ms_err (errp, MS_ERR_INPUT, "%s:%d: collect_wrapper: %s: %s",
                        c->path, c->collect_wrapper_line, c->collect_wrapper,
                        strerror (errno));
+    free (c->gpuprof);
+    c->gpuprof = NULL;
+    c->ngpuprof = 0;
+    if (c->gpu_profiles[0]
+        && gpuprof_load (c->gpu_profiles, &c->gpuprof, &c->ngpuprof, &e) < 0)
+        return ms_err (errp, e.kind, "%s:%d: gpu_profiles: %s", c->path,
+                       c->gpu_profiles_line, e.text);
     return 0;
 }
 
@@ -556,5 +569,6 @@ dconf_free (ms_dconf_t *c)
     free_admins (c);
     clusterconf_free (c->site);
     free (c->partition_map);
+    free (c->gpuprof);
     free (c);
 }

@@ -21,6 +21,7 @@
  *   api_server_for_jobs = unix:/run/metasched/metaschedd.sock
  *   log               = stderr                          # or syslog
  *   max_script_bytes  = 1048576
+ *   gpu_profiles      = /etc/metasched/gpu-profiles.conf   # optional
  *
  * dconf_load only parses (errors "file:line: key: ..."); dconf_check then
  * looks at what the values name: the cluster configuration, secret files
@@ -34,6 +35,7 @@
 
 #include "metasched/common/error.h"
 #include "partitions/clusterconf.h"
+#include "predictor/gpuprof.h"
 
 #define DCONF_DEFAULT_PATH MS_SYSCONFDIR "/metasched/metaschedd.conf"
 #define DCONF_DEFAULT_SOCKET "/run/metasched/metaschedd.sock"
@@ -85,7 +87,11 @@ typedef struct {
     char api_server_for_jobs[MS_PATH_MAX + 16];
     dconf_log_t log;
     size_t max_script_bytes;
+    char gpu_profiles[MS_PATH_MAX]; /* "": none */
+    int gpu_profiles_line;
     ms_siteconf_t *site; /* dconf_check: the clusters */
+    pred_gpuprof_t *gpuprof; /* dconf_check: the apps' GPU profiles */
+    size_t ngpuprof;
 } ms_dconf_t;
 
 /* Parse path into *confp (defaults for keys not given). */
@@ -93,7 +99,8 @@ int dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp);
 int dconf_parse (const char *text, size_t len, const char *name,
                  ms_dconf_t **confp, ms_error_t *errp);
 /* Load the cluster configuration, check the password file and every
- * cluster's token file (regular, 0600), and the wrapper (executable). */
+ * cluster's token file (regular, 0600), and the wrapper (executable);
+ * read the apps' GPU profiles (gpu_profiles). */
 int dconf_check (ms_dconf_t *conf, ms_error_t *errp);
 void dconf_free (ms_dconf_t *conf);
 

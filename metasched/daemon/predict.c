@@ -35,6 +35,34 @@ add_unknown_app (predictor_t *p, const ms_siteconf_t *site)
     }
 }
 
+/* The apps' GPU profiles of gpu_profiles (metaschedd.conf) on the apps
+ * the predictor knows; a profile of an app it does not know yet waits for
+ * a reload that knows it. "unknown" is the app of the jobs that name none
+ * the predictor knows. The jobs' GPU counts are what they ask for: a
+ * profile's gpus_per_node is the simulator's. */
+static void
+apply_gpu_profiles (ms_daemon_t *d, ms_predtab_t *tab)
+{
+    size_t used = 0;
+
+    for (size_t i = 0; i < d->dc->ngpuprof; i++) {
+        const pred_gpuprof_t *g = &d->dc->gpuprof[i];
+        int a = predtab_app_index (tab, g->app);
+        if (a < 0) {
+            daemon_log (LOG_DEBUG,
+                        "%s:%d: GPU profile of app %s: no such app in the "
+                        "predictor yet",
+                        d->dc->gpu_profiles, g->line, g->app);
+            continue;
+        }
+        predtab_set_gpuprof (tab, (size_t)a, g);
+        used++;
+    }
+    if (d->dc->ngpuprof)
+        daemon_log (LOG_INFO, "GPU profiles: %zu of %zu apps of %s", used,
+                    d->dc->ngpuprof, d->dc->gpu_profiles);
+}
+
 int
 load_predictor (ms_daemon_t *d, ms_error_t *errp)
 {
@@ -75,6 +103,7 @@ load_predictor (ms_daemon_t *d, ms_error_t *errp)
         if (used)
             daemon_log (LOG_INFO, "speedup models: %zu apps", used);
     }
+    apply_gpu_profiles (d, tab);
     pthread_mutex_lock (&d->mu);
     predtab_free (d->tab);
     predictor_free (d->pred);

@@ -2,14 +2,16 @@
 # metaschedd refuses a bad configuration with file:line and a non-zero
 # exit: unknown key, wrong type, a password or token file with loose
 # permissions, an unreachable database or slurmrestd; a good one passes
-# -t; SIGHUP with a bad file keeps the old configuration (and says why),
+# -t; GPU profiles (gpu_profiles) that cannot be read or have a bad line
+# are refused naming both files' lines, good ones pass -t; SIGHUP with a
+# bad file keeps the old configuration (and says why),
 # SIGTERM stops cleanly. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 trap daemon_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
-tap_plan 14
+tap_plan 17
 
 # refused CONF PATTERN DESCRIPTION: exit 1 and PATTERN in the message
 refused () {
@@ -60,6 +62,19 @@ refused "$dtmp/tok.conf" "cl-tok.conf:$(line_of "$dtmp/cl-tok.conf" '\[cluster a
     "a slurmrestd token file readable by others is refused, naming the cluster's line"
 printf '%s\n' "$out" | grep -q "$(head -c 20 "$MS_ALPHA_TOKEN_FILE")"
 tap_ok "$([ $? = 1 ] && echo 0 || echo 1)" "the token itself is never printed"
+
+# GPU profiles: a bad value names the profile's line after the daemon's
+printf '[app lu]\ngpus_per_node = 2\ngpu_busy_power_w = lots\n' > "$dtmp/gp-bad.conf"
+write_conf "$dtmp/gp.conf" "gpu_profiles = $dtmp/gp-bad.conf"
+refused "$dtmp/gp.conf" "gp.conf:$(line_of "$dtmp/gp.conf" gpu_profiles): gpu_profiles: $dtmp/gp-bad.conf:3: gpu_busy_power_w: watts above 0 (at most 10000), not 'lots'" \
+    "a GPU profile with a bad value is refused, naming both lines"
+write_conf "$dtmp/gp2.conf" "gpu_profiles = $dtmp/no-such-profiles.conf"
+refused "$dtmp/gp2.conf" "gp2.conf:$(line_of "$dtmp/gp2.conf" gpu_profiles): gpu_profiles: $dtmp/no-such-profiles.conf: No such file" \
+    "GPU profiles that are not there are refused"
+printf '[app lu]\ngpu_busy_power_w = 300\ngpu_time = a100:0.8\n' > "$dtmp/gp-good.conf"
+write_conf "$dtmp/gp3.conf" "gpu_profiles = $dtmp/gp-good.conf"
+out=$("$msd" -t -f "$dtmp/gp3.conf" 2>&1); rc=$?
+tap_ok "$([ $rc = 0 ] && echo 0 || echo 1)" "good GPU profiles pass -t (rc $rc: $out)"
 
 # an unreachable database: a port where nothing listens
 write_conf "$dtmp/db.conf"

@@ -5,8 +5,11 @@
 # GPUs per node than any partition has is refused at submit (HTTP 400,
 # naming the largest offer); a GPU job's candidates are only the GPU
 # partitions, it lands there and Slurm allocates its GPUs (scontrol show
-# job -d, CUDA_VISIBLE_DEVICES in the job); with that cluster down a GPU
-# job waits with the reason in msqueue and runs there once it is back.
+# job -d, CUDA_VISIBLE_DEVICES in the job); the apps' GPU profiles of
+# gpu_profiles (metaschedd.conf) set what a busy GPU of their jobs draws
+# (each candidate's power grows by that much per GPU, not by the
+# partition's gpu_busy_power_w); with that cluster down a GPU job waits
+# with the reason in msqueue and runs there once it is back.
 # Takes the services lock exclusive; the cluster is restored on exit. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
@@ -32,7 +35,7 @@ trap gpu_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 daemon_lock
-tap_plan 10
+tap_plan 12
 
 # 1: the configuration and the cluster's answer
 out=$("$metasched" clusters -c "$MS_CLUSTERS_CONF" 2>&1)
@@ -41,8 +44,13 @@ printf '%s\n' "$sect" | grep -q "$gpn GPUs/node" &&
     printf '%s\n' "$sect" | grep -Eq "gpus [0-9]+ idle of $(( gpn * $(getv "MS_$(upper "$gc")_NODES" | wc -w) ))"
 tap_ok $? "metasched clusters shows $gc's $gpn GPUs per node and the free ones: $(printf '%s\n' "$sect" | grep -m1 'gpus ' | sed 's/^ *//')"
 
+# the GPU profile of the jobs that name no app the predictor knows: a busy
+# GPU draws 111 W more than the partition says
+gb=$(sed -n "/^\[partition $gc\//,/^\[/s/^gpu_busy_power_w *= *//p" "$MS_CLUSTERS_CONF" | head -1)
+xb=$(( ${gb:-0} + 111 ))
+printf '# the test'"'"'s GPU profiles\n[app unknown]\ngpu_busy_power_w = %s\n' "$xb" > "$dtmp/gpu-profiles.conf"
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
+write_conf "$dtmp/msd.conf" "gpu_profiles = $dtmp/gpu-profiles.conf"
 start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
 wait_for 10 grep -q 'leading: this instance now schedules' "$log"
@@ -83,6 +91,26 @@ jo=$(cat "$d/gpu-$cj.out" 2>/dev/null)
 n=$(printf '%s' "$jo" | sed -n 's/^gpus=//p' | tr ',' '\n' | grep -c .)
 [ "$n" = "$gpn" ]
 tap_ok $? "the job saw $gpn GPUs ($jo), and completed ($(q "SELECT state FROM jobs WHERE id = ${id:-0}"))"
+
+# 3b: the GPU profile: a 1-GPU job of the same app; on each partition and
+# frequency both jobs' candidates have, the gpn-GPU job's power is
+# (gpn - 1) x the profile's busy power above the 1-GPU job's
+grep -q "GPU profiles: 1 of 1 apps of $dtmp/gpu-profiles.conf" "$log"
+tap_ok $? "metaschedd applies the GPU profile: $(grep -m1 'GPU profiles' "$log")"
+out=$(msb "$u" "$d" -o gpu-%j.out --gpus-per-node=1 gpu1.sh 2>&1); id1=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+decided () { [ "$(q "SELECT count(*) FROM decisions WHERE job_id = ${id1:-0}")" -gt 0 ] 2>/dev/null; }
+wait_for 60 decided
+dp=$(q "SELECT count(*) || ' ' || coalesce (round (min ((a->>'power_w')::numeric - (b->>'power_w')::numeric), 1), -1)
+            || ' ' || coalesce (round (max ((a->>'power_w')::numeric - (b->>'power_w')::numeric), 1), -1)
+        FROM (SELECT candidates FROM decisions WHERE job_id = ${id:-0} ORDER BY id LIMIT 1) da,
+             (SELECT candidates FROM decisions WHERE job_id = ${id1:-0} ORDER BY id LIMIT 1) db,
+             json_array_elements (da.candidates::json) a, json_array_elements (db.candidates::json) b
+        WHERE a->>'partition' = b->>'partition' AND a->>'freq_khz' = b->>'freq_khz'")
+want=$(( (gpn - 1) * xb )).0
+[ "${dp%% *}" -gt 0 ] 2>/dev/null && [ "$dp" = "${dp%% *} $want $want" ]
+tap_ok $? "each candidate of the $gpn-GPU job draws $want W more than the 1-GPU job's (pairs, min, max: $dp; the partition says $gb W a GPU)"
+done1 () { [ "$(q "SELECT state FROM jobs WHERE id = ${id1:-0}")" = completed ]; }
+wait_for 90 done1
 
 # 4: the GPU cluster down: a GPU job waits, with the reason
 stopped=1
