@@ -102,6 +102,18 @@ msb () {
         METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$msbatch" "$@")
 }
 
+# daemon_answers USER DIR SCRIPT: until its first cycle a new leader has
+# no predictions and answers a what-if with 503; wait (60 s) for an answer
+daemon_answers () {
+    for _i in $(seq 1 120); do
+        case $(msb "$1" "$2" --test-only "$3" 2>&1) in
+        *"[HTTP 503]"*) sleep 0.5 ;;
+        *) return 0 ;;
+        esac
+    done
+    return 1
+}
+
 # count_tagged ID: live or finished (not cancelled) cluster jobs tagged
 # metasched:ID on all clusters
 cluster_jobs_tagged () {

@@ -48,10 +48,7 @@ field () {
 # until its first cycle the daemon has no predictions (503): wait for it
 printf '#!/bin/sh\ntrue\n' > "$d/ready.sh"
 chmod 755 "$d/ready.sh"
-for i in $(seq 1 120); do
-    out=$(msb "$u" "$d" --test-only ready.sh 2>&1)
-    case $out in *"[HTTP 503]"*) sleep 0.5 ;; *) break ;; esac
-done
+daemon_answers "$u" "$d" ready.sh
 
 # ---- 1. the everyday script of the issue, with a command that exists ----
 sed 's#^srun ./a.out$#srun hostname#' "$MS_SRCDIR/tests/data/scripts/misc_everyday.sh" > "$d/real.sh"

@@ -63,7 +63,7 @@ tap_ok "$rc" "a map configuration passes -t ($out)"
 start_daemon "$dtmp/map.conf" "$log"
 daemon_up "$log"
 wait_for 30 grep -q 'leading: this instance now schedules' "$log"
-sleep 2
+daemon_answers "$u" "$d" job.sh
 out=$(msb "$u" "$d" --test-only job.sh 2>&1)
 tap_ok "$(ok_if [ "$(cands "$out")" = gamma/short ] && has "$out" "--partition=short (map): gamma/short")" \
     "an unmapped name is honored: short is gamma/short only ($(cands "$out"); $(printf '%s' "$out" | head -1))"

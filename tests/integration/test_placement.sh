@@ -50,6 +50,7 @@ echo "on $SLURM_CLUSTER_NAME"
 EOS
 chmod 755 "$d/job.sh"
 done
+daemon_answers "$u1" "$d1" job.sh
 has () { printf '%s\n' "$1" | grep -qF -- "$2"; }
 cands () { printf '%s\n' "$1" | sed -n '/^  CLUSTER/,/^excluded:/p' | awk 'NR > 1 && $1 != "excluded:" { print ($1 == "*" ? $2 : $1) }' | sort -u | paste -sd' '; }
 
