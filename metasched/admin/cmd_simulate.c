@@ -762,7 +762,7 @@ run_seeds (opts_t *o)
     size_t ns = 0, nst = 0;
     ms_seedruns_t *sr = NULL;
     ms_seedstat_t *st = NULL;
-    char dir[4096], path[4096], *vlist = NULL;
+    char dir[4096], path[4096];
     int status = 1, rc;
     FILE *f;
 
@@ -773,8 +773,6 @@ run_seeds (opts_t *o)
     if (mkdir_p (o->outdir, &err) < 0)
         goto fail;
     sr = seedruns_new ();
-    if (o->versus)
-        vlist = ms_xstrdup (o->versus);
     for (size_t i = 0; i < ns; i++) {
         opts_t oi = *o;
         snprintf (dir, sizeof (dir), "%s/seed-%llu", o->outdir,
@@ -790,7 +788,7 @@ run_seeds (opts_t *o)
         if (!o->quiet)
             printf ("seed %llu: %s\n", (unsigned long long)sv[i], dir);
         /* The rows to compare against exist once the first run is in. */
-        if (i == 0 && vlist && versus_each (sr, vlist, NULL, &err) < 0) {
+        if (i == 0 && o->versus && versus_each (sr, o->versus, NULL, &err) < 0) {
             fprintf (stderr, "metasched simulate: %s\n", err.text);
             status = 2;
             goto done;
@@ -810,12 +808,12 @@ run_seeds (opts_t *o)
         goto fail_file;
     seedruns_csv_stats (f, st, nst);
     fclose (f);
-    if (vlist) {
+    if (o->versus) {
         snprintf (path, sizeof (path), "%s/seeds-versus.csv", o->outdir);
         if (!(f = fopen (path, "w")))
             goto fail_file;
         seedruns_csv_versus_header (f);
-        rc = versus_each (sr, vlist, f, &err);
+        rc = versus_each (sr, o->versus, f, &err);
         fclose (f);
         if (rc < 0)
             goto fail;
@@ -824,8 +822,8 @@ run_seeds (opts_t *o)
         printf ("\nenergies in GJ, times in hours; sd: the sample standard "
                 "deviation over the seeds.\nCSV: %s/seeds.csv, "
                 "%s/seeds-summary.csv%s%s%s\n",
-                o->outdir, o->outdir, vlist ? ", " : "",
-                vlist ? o->outdir : "", vlist ? "/seeds-versus.csv" : "");
+                o->outdir, o->outdir, o->versus ? ", " : "",
+                o->versus ? o->outdir : "", o->versus ? "/seeds-versus.csv" : "");
     status = 0;
     goto done;
 fail_file:
@@ -834,7 +832,6 @@ fail:
     fprintf (stderr, "metasched simulate: %s\n", err.text);
 done:
     free (st);
-    free (vlist);
     free (sv);
     seedruns_free (sr);
     return status;

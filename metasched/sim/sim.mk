@@ -16,7 +16,7 @@ SIM_TEST_LIBS = metasched/libmssim.a metasched/libmscore.a partitions/libsim.a \
 	$(TEST_LIBS)
 
 check_PROGRAMS += tests/unit/test_sim
-tests_unit_test_sim_SOURCES = tests/unit/test_sim.c tests/testutil.h
+tests_unit_test_sim_SOURCES = tests/unit/test_sim.c tests/testutil.h tests/simworld.h
 tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_sim

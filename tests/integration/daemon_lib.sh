@@ -82,6 +82,15 @@ daemon_up () {
     fi
 }
 
+# daemon_lead [KEY = VALUE LINES...]: metaschedd on $dtmp/msd.conf
+# (write_conf with these lines) logging to $log, serving, and leading (10 s)
+daemon_lead () {
+    write_conf "$dtmp/msd.conf" "$@"
+    start_daemon "$dtmp/msd.conf" "$log"
+    daemon_up "$log"
+    wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+}
+
 # prepare the database: schema and this build's clusters
 daemon_db_ready () {
     MS_DB_CONNINFO=$MS_PG_CONNINFO "$MS_BUILDDIR/metasched/metasched" db migrate >/dev/null 2>&1 &&

@@ -26,10 +26,7 @@ daemon_lock
 tap_plan 15
 
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead
 q "INSERT INTO settings (key, value) VALUES ('dispatch_mode', '\"single\"')
    ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value" >/dev/null
 

@@ -19,10 +19,7 @@ daemon_lock
 tap_plan 5
 
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead
 
 restore=$(cfg_value priority_boost)
 out=$(cfg set priority_boost=yes dispatch_mode=single 2>&1)

@@ -32,10 +32,7 @@ daemon_lock
 tap_plan 7
 
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf" "allow_partition = yes"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead "allow_partition = yes"
 
 metric () { # metric NAME CLUSTER
     curl -s --unix-socket "$dtmp/msd.sock" http://localhost/metrics |

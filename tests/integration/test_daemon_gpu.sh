@@ -50,10 +50,7 @@ gb=$(sed -n "/^\[partition $gc\//,/^\[/s/^gpu_busy_power_w *= *//p" "$MS_CLUSTER
 xb=$(( ${gb:-0} + 111 ))
 printf '# the test'"'"'s GPU profiles\n[app unknown]\ngpu_busy_power_w = %s\n' "$xb" > "$dtmp/gpu-profiles.conf"
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf" "gpu_profiles = $dtmp/gpu-profiles.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead "gpu_profiles = $dtmp/gpu-profiles.conf"
 u=$MS_TEST_USER
 d=$(job_dir "$u")
 printf '#!/bin/sh\n#SBATCH -t 3\n#SBATCH -J msd-gpu\n#SBATCH --gres=gpu:%s\necho "gpus=$CUDA_VISIBLE_DEVICES"\nsleep 15\n' "$gpn" > "$d/gpu.sh"

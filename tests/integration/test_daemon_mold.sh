@@ -51,10 +51,7 @@ rows=$(q "SELECT count(*) FROM job_runs WHERE app = '$app'")
 tap_ok "$(ok_if [ "$rows" = 21 ])" "seeded runs of $app on $big/$part at 1, 2 and 4 nodes: $rows rows $out"
 
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead
 sm=$(grep -m1 "speedup of $app" "$log" | sed 's/.*speedup of/speedup of/')
 [ -n "$sm" ]
 tap_ok $? "the daemon fitted the app's speedup model: ${sm:-$(grep -i speedup "$log" | tail -2 | tr '\n' ' ')}"

@@ -39,10 +39,7 @@ N=5            # submissions before, during and after the outage
 tap_plan 10
 
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")

@@ -22,10 +22,7 @@ daemon_lock
 tap_plan 5
 
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead
 
 restore_sd=$(cfg_value max_slowdown 1.3)
 restore=$(cfg_value reroute_after_s 600)

@@ -21,10 +21,7 @@ daemon_lock
 tap_plan 7
 
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead
 
 restore=$(cfg_value policy metasched)
 out=$(cfg set policy=metasched_window 2>&1)

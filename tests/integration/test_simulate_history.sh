@@ -41,10 +41,7 @@ tap_plan 8
 
 t0=$(date +%s)
 log=$dtmp/msd.log
-write_conf "$dtmp/msd.conf"
-start_daemon "$dtmp/msd.conf" "$log"
-daemon_up "$log"
-wait_for 10 grep -q 'leading: this instance now schedules' "$log"
+daemon_lead
 tap_ok $? "the daemon starts and leads"
 
 was=$(cfg show 2>/dev/null)

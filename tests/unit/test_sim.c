@@ -16,19 +16,18 @@
 #include "metasched/sim/simulate.h"
 #include "metasched/common/util.h"
 #include "predictor/predictor.h"
+#include "tests/simworld.h"
 #include "tests/testutil.h"
 
 typedef struct {
-    ms_siteconf_t *conf;
-    predictor_t *pred;
-    ms_predtab_t *tab;
+    world_t site; /* tests/simworld.h: the site, predictor and table */
     ms_workload_t *wl;
     ms_simsetup_t su;
-} world_t;
+} simrun_t;
 
 /* The embedded default, with a small generated workload. */
 static void
-world_init (world_t *w, size_t njobs, uint64_t seed)
+run_init (simrun_t *w, size_t njobs, uint64_t seed)
 {
     const char *text = simulate_builtin_config ("default");
     ms_error_t err;
@@ -37,24 +36,8 @@ world_init (world_t *w, size_t njobs, uint64_t seed)
 
     memset (w, 0, sizeof (*w));
     ck_assert (text);
-    ck_assert_msg (
-        clusterconf_parse (text, strlen (text), "default", &w->conf, &err) == 0,
-        "%s", err.text);
-    w->pred = predictor_new ();
-    for (size_t i = 0; i < w->conf->narchs; i++) {
-        const ms_arch_t *a = &w->conf->archs[i];
-        ck_assert (predictor_add_arch (w->pred, a->name, a->cores_per_node,
-                                       a->freqs_khz, a->nfreqs, a->nominal_khz,
-                                       a->idle_power_w, &err)
-                   == 0);
-    }
-    ck_assert_msg (
-        predictor_load_table61 (w->pred, "skx8168", "clx6254", "skx6148", &err)
-            == 0,
-        "%s", err.text);
-    ck_assert_msg (predtab_build (w->pred, w->conf, &w->tab, &err) == 0, "%s",
-                   err.text);
-    ck_assert_uint_eq (w->tab->napps, 8);
+    world_init_site (&w->site, text, "default");
+    ck_assert_uint_eq (w->site.tab->napps, 8);
     workload_gen_defaults (&gp);
     gp.seed = seed;
     gp.njobs = njobs;
@@ -63,24 +46,22 @@ world_init (world_t *w, size_t njobs, uint64_t seed)
     ck_assert (workload_generate (&gp, &w->wl, &err) == 0);
     workload_assign_apps (w->wl, wts, 8, seed);
     simulate_setup_init (&w->su);
-    w->su.conf = w->conf;
-    w->su.tab = w->tab;
+    w->su.conf = w->site.conf;
+    w->su.tab = w->site.tab;
     w->su.wl = w->wl;
     w->su.seed = seed;
 }
 
 static void
-world_fini (world_t *w)
+run_fini (simrun_t *w)
 {
     workload_free (w->wl);
-    predtab_free (w->tab);
-    predictor_free (w->pred);
-    clusterconf_free (w->conf);
+    world_fini (&w->site);
 }
 
 /* The invariants of a finished run, checked from the job records. */
 static void
-check_invariants (const world_t *w, const ms_jobrec_t *recs,
+check_invariants (const simrun_t *w, const ms_jobrec_t *recs,
                   const ms_summary_t *s)
 {
     size_t done = 0;
@@ -93,30 +74,30 @@ check_invariants (const world_t *w, const ms_jobrec_t *recs,
         ck_assert (r->start >= r->submit);
         ck_assert (r->end >= r->start);
         ck_assert (r->energy_j >= 0);
-        ck_assert_uint_lt (r->part, w->conf->nparts);
+        ck_assert_uint_lt (r->part, w->site.conf->nparts);
         done++;
     }
     ck_assert_uint_eq (done, s->done);
     ck_assert_uint_gt (done, 0);
     /* No partition over-allocated: also checked on every start inside the
      * simulator; utilization can then not pass 1. */
-    for (size_t p = 0; p < w->conf->nparts; p++)
+    for (size_t p = 0; p < w->site.conf->nparts; p++)
         ck_assert (s->util[p] >= 0 && s->util[p] <= 1 + 1e-9);
     /* Busy nodes draw more than idle ones in these profiles: the system
      * energy is at least the idle floor. */
     ck_assert (s->system_energy_j
-               >= metrics_idle_floor (w->conf, s->makespan) * (1 - 1e-12));
+               >= metrics_idle_floor (w->site.conf, s->makespan) * (1 - 1e-12));
     ck_assert (s->job_energy_j > 0);
     ck_assert (s->mean_bsld >= 1);
 }
 
 START_TEST (test_every_policy_invariants)
 {
-    world_t w;
+    simrun_t w;
     ms_jobrec_t *recs;
     ms_error_t err;
 
-    world_init (&w, 400, 7);
+    run_init (&w, 400, 7);
     recs = ms_xcalloc (w.wl->njobs, sizeof (*recs));
     for (int k = 0; k < POL_NKINDS; k++) {
         ms_policy_t pol;
@@ -130,18 +111,18 @@ START_TEST (test_every_policy_invariants)
             ck_assert (fabs (s.opt_share - 1) < 1e-12);
     }
     free (recs);
-    world_fini (&w);
+    run_fini (&w);
 }
 END_TEST
 
 START_TEST (test_backfill_variants)
 {
-    world_t w;
+    simrun_t w;
     ms_jobrec_t *recs;
     ms_error_t err;
     ms_summary_t s[3];
 
-    world_init (&w, 300, 3);
+    run_init (&w, 300, 3);
     recs = ms_xcalloc (w.wl->njobs, sizeof (*recs));
     for (int b = SIM_EASY; b <= SIM_CONSERVATIVE; b++) {
         ms_policy_t pol;
@@ -155,20 +136,20 @@ START_TEST (test_backfill_variants)
      * same jobs here (a loaded single-partition policy). */
     ck_assert (s[SIM_EASY].mean_wait <= s[SIM_FCFS].mean_wait);
     free (recs);
-    world_fini (&w);
+    run_fini (&w);
 }
 END_TEST
 
 START_TEST (test_deterministic)
 {
-    world_t w1, w2;
+    simrun_t w1, w2;
     ms_jobrec_t *r1, *r2;
     ms_summary_t s1, s2;
     ms_policy_t pol;
     ms_error_t err;
 
-    world_init (&w1, 300, 11);
-    world_init (&w2, 300, 11);
+    run_init (&w1, 300, 11);
+    run_init (&w2, 300, 11);
     r1 = ms_xcalloc (w1.wl->njobs, sizeof (*r1));
     r2 = ms_xcalloc (w2.wl->njobs, sizeof (*r2));
     ck_assert_uint_eq (w1.wl->njobs, w2.wl->njobs);
@@ -184,15 +165,15 @@ START_TEST (test_deterministic)
     }
     free (r1);
     free (r2);
-    world_fini (&w1);
-    world_fini (&w2);
+    run_fini (&w1);
+    run_fini (&w2);
     /* Another seed, another workload. */
-    world_init (&w1, 300, 11);
-    world_init (&w2, 300, 12);
+    run_init (&w1, 300, 11);
+    run_init (&w2, 300, 12);
     ck_assert (memcmp (w1.wl->jobs, w2.wl->jobs,
                        w1.wl->njobs * sizeof (*w1.wl->jobs)));
-    world_fini (&w1);
-    world_fini (&w2);
+    run_fini (&w1);
+    run_fini (&w2);
 }
 END_TEST
 
