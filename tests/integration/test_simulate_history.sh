@@ -39,10 +39,21 @@ tap_services_exclusive
 daemon_lock
 tap_plan 8
 
-t0=$(date +%s)
 log=$dtmp/msd.log
 daemon_lead
 tap_ok $? "the daemon starts and leads"
+# A job an earlier test left in flight (its cluster job cancelled by that
+# test, a run measured) ends when this daemon reconciles it and its cluster
+# job is gone: the replay's window opens after that.
+quiet () {
+    for c in $MS_CLUSTERS; do
+        [ -z "$(on_cluster "$c" squeue -h -u "$MS_TEST_USER,$MS_TEST_USER2" -o %i 2>/dev/null)" ] || return 1
+    done
+}
+wait_for 30 grep -q 'reconciled [0-9]* in-flight jobs' "$log"
+wait_for 60 quiet
+sleep 1
+t0=$(date +%s)
 
 was=$(cfg show 2>/dev/null)
 for k in policy dispatch_mode w_energy max_slowdown; do
