@@ -76,6 +76,9 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->max_slowdown = 1.3;
     pol->sibling_slack = INFINITY;
     pol->sibling_grade = 1;
+    pol->pref_margin = 0.2;
+    pol->first_age
+        = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 3 : 0;
     pol->width_exp = 0.5;
     pol->ref_nodes = 0;
     pol->congestion = 0;
@@ -356,6 +359,37 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
     return nok;
 }
 
+/* The nice of a metasched entry while siblings go out: each partition
+ * serves first the jobs that gain most by running there. adv is the
+ * entry's advantage over the job's other choices: for the first choice,
+ * how much better it scores than the next partition (that one's score over
+ * the first's, minus 1); for a sibling, minus its loss graded by
+ * sibling_grade (at most 1). A first choice ahead by pref_margin or more
+ * gets nice 0; a nearly tied one waits behind those by up to pref_margin of
+ * a class step, where its own siblings on its other partitions come right
+ * after (doc/simulator.md, "metasched's policy"). */
+static int
+entry_nice (const ms_policy_t *pol, double adv)
+{
+    double v = pol->pref_margin - adv;
+
+    if (pol->sibling_same_class || !(v > 0))
+        return 0;
+    if (v > 1 + pol->pref_margin)
+        v = 1 + pol->pref_margin;
+    return (int)lround (v * MS_NICE_STEP);
+}
+
+/* A sibling's loss against the first choice graded by sibling_grade:
+ * 0 to 1 (1: a whole class step). */
+static double
+sibling_loss (const ms_policy_t *pol, double key, double key0)
+{
+    double g = pol->sibling_grade > 0 ? (key / key0 - 1) / pol->sibling_grade
+                                      : 1;
+    return g < 0 ? 0 : g > 1 ? 1 : g;
+}
+
 /* The weight of the predicted wait in metasched's response term: the
  * policy's while siblings go to the other partitions (they take whichever
  * starts the job first), 1 when the job has one entry and waits where it
@@ -420,20 +454,20 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
     }
     qsort (r, nr, sizeof (*r), ranked_cmp);
     for (size_t i = 0; i < nr; i++) {
-        double g;
+        double adv;
         if (i > 0 && r[i].key > (1 + pol->sibling_slack) * r[0].key)
             break;
-        /* Siblings' priority graded by their loss against the best: on a
-         * partition, the jobs that lose least by running there go first
-         * (each partition serves the jobs it suits best). */
-        g = pol->sibling_grade > 0 ? (r[i].key / r[0].key - 1) / pol->sibling_grade
-                                   : 1;
-        if (g > 1)
-            g = 1;
-        add_choice (d, cs, r[i].cand,
-                    i == 0 || pol->sibling_same_class
-                        ? 0
-                        : (int)lround (g * MS_NICE_STEP));
+        /* On each partition the jobs that gain most by running there go
+         * first: the first choice by its lead over the next partition (a
+         * job with one entry has no sibling to take it elsewhere: nice 0),
+         * siblings by their loss against the best (entry_nice). */
+        if (i == 0)
+            adv = nr > 1 && r[1].key <= (1 + pol->sibling_slack) * r[0].key
+                      ? r[1].key / r[0].key - 1
+                      : pol->pref_margin;
+        else
+            adv = -sibling_loss (pol, r[i].key, r[0].key);
+        add_choice (d, cs, r[i].cand, entry_nice (pol, adv));
     }
     free (ok);
 }
@@ -508,6 +542,7 @@ typedef struct {
     uint32_t f_khz;
     uint16_t part;
     int nodes; /* the entry's node count (a moldable job's chosen one) */
+    int nice;
     bool live; /* pending or running on the cluster */
 } sentry_t;
 
@@ -661,6 +696,7 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         e->f_khz = c->f_khz;
         e->pred_t = c->t;
         e->nodes = req.nodes;
+        e->nice = req.nice;
         e->live = true;
         j->nent++;
         view_pending_add (s->view, c->part, e->nodes, c->t);
@@ -817,6 +853,34 @@ sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
     return 0;
 }
 
+/* A first choice held back behind the jobs that prefer its partition more
+ * (entry_nice) goes to nice 0 once its job has waited first_age times its
+ * predicted runtime there: a job nearly indifferent between partitions
+ * waits behind others for a while, never for ever. */
+static int
+age_first_choices (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    if (s->pol.first_age <= 0)
+        return 0;
+    for (size_t i = 0; i < s->npending; i++) {
+        sjob_t *j = &s->jobs[s->pending[i] - 1];
+        sentry_t *e = &s->ents[j->ent0];
+        ms_job_update_t u;
+
+        if (!j->nent || !e->live || e->nice <= 0
+            || now - j->jd.submit < s->pol.first_age * e->pred_t)
+            continue;
+        ms_job_update_init (&u);
+        u.nice = 0;
+        if (backend_update (s->backends[s->conf->parts[e->part].cluster],
+                            e->bid, &u, errp)
+            < 0)
+            return -1;
+        e->nice = 0;
+    }
+    return 0;
+}
+
 /* Re-routing, DESIGN.md 5: a job queued longer than reroute_after_s whose
  * best candidate now is on a partition where none of its entries is, and
  * whose predicted wait there is below reroute_gain times the predicted
@@ -825,6 +889,8 @@ sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
 int
 sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 {
+    if (age_first_choices (s, now, errp) < 0)
+        return -1;
     if (s->pol.reroute_after_s <= 0)
         return 0;
     for (size_t i = 0; i < s->npending; i++) {
@@ -946,9 +1012,9 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
  * free within the horizon (the window's mean best predicted response)
  * after its predicted wait; a node-second over that delays the jobs
  * behind by 1/nodes s, priced at the response's weight per the window's
- * mean best response. Each job then gets its chosen candidate at nice 0
- * and siblings on the other partitions, their nice graded by their cost
- * against the chosen one, as metasched does. */
+ * mean best response. Each job then gets its chosen candidate and
+ * siblings on the other partitions, their nice set by their cost against
+ * each other as metasched sets it (entry_nice). */
 void
 policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
                       const ms_cands_t *const *cs, const int *nodes,
@@ -958,7 +1024,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
     ms_bid_t *bids = NULL;
     double *cost = NULL, *cap, *pen, hsum = 0, h;
-    size_t *pick, *cand0;
+    size_t *pick, *cand0, *sib;
     ms_window_opts_t wo;
 
     cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
@@ -1003,36 +1069,44 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     wo.time_budget_s = pol->window_budget_s;
     window_solve (bids, nbids, njobs, cap, pen, nparts, &wo, pick, st);
 
+    sib = ms_xcalloc (nparts + 1, sizeof (size_t));
     for (size_t k = 0; k < njobs; k++) {
         const ms_cands_t *c = cs[k];
         const double *ck = cost + cand0[k];
+        double lead = INFINITY;
         size_t chosen;
 
         dec[k].n = 0;
         if (pick[k] == SIZE_MAX)
             continue;
         chosen = bids[pick[k]].cand;
-        add_choice (&dec[k], c, chosen, 0);
+        /* each other partition's cheapest candidate within the slack */
         for (size_t p = 0; p < nparts; p++) {
-            size_t bi = SIZE_MAX;
-            double g;
+            sib[p] = SIZE_MAX;
             if (p == c->c[chosen].part)
                 continue;
             for (size_t i = 0; i < c->n; i++)
                 if (c->c[i].part == p && isfinite (ck[i])
-                    && (bi == SIZE_MAX || ck[i] < ck[bi]))
-                    bi = i;
-            if (bi == SIZE_MAX || ck[bi] > (1 + pol->sibling_slack) * ck[chosen])
-                continue;
-            g = pol->sibling_grade > 0
-                    ? (ck[bi] / ck[chosen] - 1) / pol->sibling_grade
-                    : 1;
-            g = g < 0 ? 0 : g > 1 ? 1 : g;
-            add_choice (&dec[k], c, bi,
-                        pol->sibling_same_class
-                            ? 0
-                            : (int)lround (g * MS_NICE_STEP));
+                    && (sib[p] == SIZE_MAX || ck[i] < ck[sib[p]]))
+                    sib[p] = i;
+            if (sib[p] != SIZE_MAX
+                && ck[sib[p]] > (1 + pol->sibling_slack) * ck[chosen])
+                sib[p] = SIZE_MAX;
+            if (sib[p] != SIZE_MAX && ck[sib[p]] / ck[chosen] - 1 < lead)
+                lead = ck[sib[p]] / ck[chosen] - 1;
         }
+        /* the chosen one at metasched's nice for its lead over the next
+         * partition (none taken over its own best: 0), the siblings by
+         * their loss, as metasched does */
+        add_choice (&dec[k], c, chosen,
+                    entry_nice (pol, isfinite (lead)
+                                         ? (lead > 0 ? lead : 0)
+                                         : pol->pref_margin));
+        for (size_t p = 0; p < nparts; p++)
+            if (sib[p] != SIZE_MAX)
+                add_choice (&dec[k], c, sib[p],
+                            entry_nice (pol, -sibling_loss (pol, ck[sib[p]],
+                                                            ck[chosen])));
     }
     free (bids);
     free (cost);
@@ -1040,6 +1114,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     free (pen);
     free (pick);
     free (cand0);
+    free (sib);
 }
 
 /* The core's window: the jobs that came since the last cycle, decided

@@ -24,8 +24,11 @@
  *                        the energy weight's odds scaled with the job's
  *                        width against the site's mean; siblings on the
  *                        other partitions with a nice graded by their
- *                        score's loss against the best; re-routing of jobs
- *                        that waited too long.
+ *                        score's loss against the best, and a first
+ *                        choice that barely beats the next partition held
+ *                        behind those that prefer it more (for at most a
+ *                        few runtimes); re-routing of jobs that waited too
+ *                        long.
  *   metasched_window     the same scores; the jobs that came during one
  *                        cycle are placed together by an integer program
  *                        under each partition's free node-seconds
@@ -78,6 +81,17 @@ typedef struct {
                                 MS_NICE_STEP * min (1, loss / this), loss
                                 its score over the best's minus 1 (1);
                                 0: one class step */
+    double pref_margin;      /* metasched with siblings: a first choice
+                                that scores this much better than the
+                                job's next partition gets nice 0; a closer
+                                one waits behind, up to this fraction of
+                                a class step, and every sibling behind by
+                                the same (0.2; 0: first choices all at
+                                nice 0) */
+    double first_age;        /* ...and a first choice held back goes to
+                                nice 0 once the job has waited this many
+                                of its predicted runtimes (metasched 3,
+                                others 0: never) */
     double width_exp;        /* metasched: w_E's odds times (nodes /
                                 ref_nodes)^this (0.5) */
     double ref_nodes;        /* metasched: the site's mean job width; the
@@ -222,8 +236,10 @@ void sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part,
 int sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
                       uint32_t *f_khz, size_t *opt_part);
 
-/* Re-route pending jobs that waited longer than the policy allows and
- * would start much earlier elsewhere (cancel and resubmit, bounded). */
+/* Lift a first choice held back behind jobs that prefer its partition
+ * more to nice 0 once its job has waited first_age predicted runtimes;
+ * then re-route pending jobs that waited longer than the policy allows
+ * and would start much earlier elsewhere (cancel and resubmit, bounded). */
 int sched_reroute (ms_sched_t *s, double now, ms_error_t *errp);
 /* metasched_window: place every job of the window (one integer program)
  * and dispatch them; nothing to do for other policies. */

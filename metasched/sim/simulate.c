@@ -205,7 +205,10 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
         recs[k].opt_part = SIZE_MAX;
         recs[k].nodes = wl->jobs[k].nodes;
     }
-    if (pol->reroute_after_s > 0 && su->reroute_period_s > 0)
+    /* the periodic check: re-routes, and first choices held back long
+     * enough go to nice 0 (sched_reroute) */
+    if ((pol->reroute_after_s > 0 || pol->first_age > 0)
+        && su->reroute_period_s > 0)
         next_check = t0 + su->reroute_period_s;
     /* The event loop: jump to the next arrival or re-route check; the
      * simulated clusters process their own events (job ends) up to it. */

@@ -3,14 +3,19 @@
 # to 5 (runs are deterministic per seed, so this holds on any machine):
 # goal 2, no policy of metasched (greedy or window) kills more jobs at
 # their time limit than min_runtime, seed by seed; every run keeps its
-# invariants (the command fails otherwise). And, over the five seeds,
-# metasched's default (w_E 0.5) against PriorityInc-V-1 (t_weight 1):
-# mean job energy and mean response both no worse and one of them at
-# least 0.5% better, on every scenario where doc/evaluation.md says it is
-# (all but the EAMC 50% mix, where metasched is 3.1% faster at 0.3% more
-# energy; its figures are printed, not asserted). The embedded default
-# needs nothing; eamc, kth and curie need ../shared/data and are skipped
-# without it. TAP.
+# invariants (the command fails otherwise). Over the five seeds,
+# metasched's default (w_E 0.5) against PriorityInc-V-1 and -1.5
+# (t_weight 1 and 1.5): mean job energy and mean response both no worse
+# and one of them at least 0.5% better, against each anchor where
+# doc/evaluation.md says it is (both on the embedded default and the EAMC
+# uniform and 33% mixes; -1.5 on the 50% mix, where metasched uses 1.0%
+# more energy than -1; -1 on KTH and Curie, where it responds 1.0-1.1%
+# slower than -1.5); the others are printed, not asserted. Goal 4: in the
+# embedded default's own table (every policy, seed 1) metasched-w0.5 has
+# less job energy and a lower mean response than every other policy's row
+# (its own window variant aside). The
+# embedded default needs nothing; eamc, kth and curie need ../shared/data
+# and are skipped without it. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 ms=$MS_BUILDDIR/metasched/metasched
 data=${MS_SHARED_DATA:-${MS_SRCDIR:-.}/../shared/data}
@@ -21,10 +26,17 @@ scenarios="default"
 if [ -d "$data/profiles/eamc-2hw" ] && [ -d "$data/traces" ]; then
     scenarios="default eamc-uniform eamc-33 eamc-50 kth curie"
 fi
-n=0
+# the anchors metasched-w0.5 dominates over seeds 1-5, per scenario
+anchors () {
+    case $1 in
+    eamc-50) echo 1.5 ;;
+    kth | curie) echo 1 ;;
+    *) echo 1 1.5 ;;
+    esac
+}
+n=1
 for sc in $scenarios; do
-    n=$((n + 5))
-    [ "$sc" = eamc-50 ] || n=$((n + 1))
+    n=$((n + 5 + $(anchors "$sc" | wc -w)))
 done
 tap_plan $n
 [ "$scenarios" = default ] \
@@ -41,7 +53,7 @@ for sc in $scenarios; do
         # shellcheck disable=SC2086
         if ! "$ms" simulate $args --seed $seed --no-plots -q -o "$out" \
             -p min_runtime,eamc_priority_inc_v,metasched,metasched_window \
-            --t-weight 1 --sweep 0.5 \
+            --t-weight 1,1.5 --sweep 0.5 \
             >"$out.log" 2>&1; then
             tap_ok 1 "$sc seed $seed: the run failed: $(tail -3 "$out.log")"
             continue
@@ -63,25 +75,53 @@ for sc in $scenarios; do
         *) tap_ok 1 "$sc seed $seed: more jobs killed than min_runtime: $verdict" ;;
         esac
         # job_energy_j is column 12, mean_response_s column 9
-        awk -F, '$1 == "policy" && ($2 == "eamc_priority_inc_v-1" || $2 == "metasched-w0.5") { print $2, $12, $9 }' \
+        awk -F, '$1 == "policy" && ($2 ~ /^eamc_priority_inc_v-/ || $2 == "metasched-w0.5") { print $2, $12, $9 }' \
             "$out/summary.csv" >>"$tmp/$sc.dom"
     done
-    verdict=$(awk '
-        { e[$1] += $2; r[$1] += $3; c[$1]++ }
-        END {
-            a = "eamc_priority_inc_v-1"; m = "metasched-w0.5"
-            if (c[a] != 5 || c[m] != 5) { print "bad rows"; exit }
-            de = (e[m] / e[a] - 1) * 100; dr = (r[m] / r[a] - 1) * 100
-            ok = de <= 0 && dr <= 0 && (de <= -0.5 || dr <= -0.5)
-            printf "%s energy %+.2f%% response %+.2f%%\n", ok ? "ok" : "no", de, dr
-        }' "$tmp/$sc.dom")
-    if [ "$sc" = eamc-50 ]; then
-        echo "# $sc over seeds 1-5, metasched-w0.5 against PriorityInc-V-1 (not asserted): ${verdict#* }"
-        continue
-    fi
-    case $verdict in
-    ok*) tap_ok 0 "$sc over seeds 1-5: metasched-w0.5 dominates PriorityInc-V-1 (${verdict#ok })" ;;
-    *) tap_ok 1 "$sc over seeds 1-5: metasched-w0.5 does not dominate PriorityInc-V-1: $verdict" ;;
-    esac
+    for tw in 1 1.5; do
+        verdict=$(awk -v a="eamc_priority_inc_v-$tw" '
+            { e[$1] += $2; r[$1] += $3; c[$1]++ }
+            END {
+                m = "metasched-w0.5"
+                if (c[a] != 5 || c[m] != 5) { print "bad rows"; exit }
+                de = (e[m] / e[a] - 1) * 100; dr = (r[m] / r[a] - 1) * 100
+                ok = de <= 0 && dr <= 0 && (de <= -0.5 || dr <= -0.5)
+                printf "%s energy %+.2f%% response %+.2f%%\n", ok ? "ok" : "no", de, dr
+            }' "$tmp/$sc.dom")
+        case " $(anchors "$sc") " in
+        *" $tw "*) ;;
+        *)
+            echo "# $sc over seeds 1-5, metasched-w0.5 against PriorityInc-V-$tw (not asserted): ${verdict#* }"
+            continue
+            ;;
+        esac
+        case $verdict in
+        ok*) tap_ok 0 "$sc over seeds 1-5: metasched-w0.5 dominates PriorityInc-V-$tw (${verdict#ok })" ;;
+        *) tap_ok 1 "$sc over seeds 1-5: metasched-w0.5 does not dominate PriorityInc-V-$tw: $verdict" ;;
+        esac
+    done
 done
+
+# Goal 4: the table a newcomer sees first (`metasched simulate`, every
+# policy, seed 1). summary.csv: job_energy_j column 12, mean_response_s 9.
+out=$tmp/first
+if ! "$ms" simulate --no-plots -q -o "$out" >"$out.log" 2>&1; then
+    tap_ok 1 "the embedded default's table: the run failed: $(tail -3 "$out.log")"
+else
+    verdict=$(awk -F, '
+        $1 == "policy" { e[$2] = $12; r[$2] = $9; n++ }
+        END {
+            m = "metasched-w0.5"
+            if (!(m in e) || n < 5) { print "missing rows"; exit }
+            bad = ""
+            for (p in e) if (p !~ /^metasched/ && (e[p] + 0 <= e[m] + 0 || r[p] + 0 <= r[m] + 0))
+                bad = bad " " p
+            if (bad != "") print "not below:" bad
+            else printf "ok %d rows, %.2f GJ, %.2f h\n", n, e[m] / 1e9, r[m] / 3600
+        }' "$out/summary.csv")
+    case $verdict in
+    ok*) tap_ok 0 "the embedded default's table: metasched-w0.5 has less job energy and a lower mean response than every other policy (${verdict#ok })" ;;
+    *) tap_ok 1 "the embedded default's table: metasched-w0.5 is not the best row: $verdict" ;;
+    esac
+fi
 exit $tap_failed

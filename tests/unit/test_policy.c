@@ -267,6 +267,65 @@ START_TEST (test_metasched_wait)
 }
 END_TEST
 
+/* metasched's nice with siblings: a first choice that leads the next
+ * partition by pref_margin (0.2) or more at nice 0, a closer one by the
+ * margin it lacks, siblings behind by the margin plus their loss; one
+ * entry alone at 0. Energy and time weigh half each, no caps: a candidate
+ * of T and E = 400 T scores T / 100 against p1's 100 s. */
+START_TEST (test_metasched_preference)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    ms_policy_t pol;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (fabs (pol.pref_margin - 0.2) < 1e-12);
+    pol.power_caps = false;
+    /* p2 at 125 s scores 1.25: a lead of 0.25 */
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 1, 2, 125, 400);
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert_int_eq (d.c[0].nice, 0);
+    ck_assert_int_eq (d.c[1].nice, (int)lround ((0.2 + 0.25) * MS_NICE_STEP));
+    /* p2 at 105 s: a lead of 0.05, 0.15 short of the margin */
+    cs.c[1].t = cs.c[1].t_hi = 105;
+    cs.c[1].e = cs.c[1].e_hi = 105 * 400;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert_int_eq (d.c[0].nice, (int)lround (0.15 * MS_NICE_STEP));
+    ck_assert_int_eq (d.c[1].nice, (int)lround (0.25 * MS_NICE_STEP));
+    /* a tie: both at the margin */
+    cs.c[1].t = cs.c[1].t_hi = 100;
+    cs.c[1].e = cs.c[1].e_hi = 100 * 400;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_int_eq (d.c[0].nice, (int)lround (0.2 * MS_NICE_STEP));
+    ck_assert_int_eq (d.c[1].nice, d.c[0].nice);
+    /* one entry (no siblings) a close 0.05 ahead: nothing takes it
+     * elsewhere, nice 0 */
+    cs.c[1].t = cs.c[1].t_hi = 105;
+    cs.c[1].e = cs.c[1].e_hi = 105 * 400;
+    pol.sibling_slack = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 1);
+    ck_assert_int_eq (d.c[0].nice, 0);
+    /* margin 0: first choices at 0, siblings by their loss alone */
+    pol.sibling_slack = INFINITY;
+    pol.pref_margin = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_int_eq (d.c[0].nice, 0);
+    ck_assert_int_eq (d.c[1].nice, (int)lround (0.05 * MS_NICE_STEP));
+    /* the other policies never hold a first choice back */
+    ms_policy_t e;
+    policy_init (&e, POL_EAMC_PRIO_V);
+    ck_assert (e.first_age == 0);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
 START_TEST (test_view_wait)
 {
     ms_siteconf_t *conf = load_conf ();
@@ -441,6 +500,7 @@ main (void)
     tcase_add_test (tc, test_eamc_priorities);
     tcase_add_test (tc, test_metasched_caps);
     tcase_add_test (tc, test_metasched_wait);
+    tcase_add_test (tc, test_metasched_preference);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_power_wait);
     tcase_add_test (tc, test_max_time);

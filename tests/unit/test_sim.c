@@ -415,6 +415,105 @@ START_TEST (test_reroute)
 }
 END_TEST
 
+/* metasched's first choices by preference: a job nearly tied between two
+ * partitions waits on its first behind jobs that can run only there (nice
+ * pref_margin of a step against 0), until it has waited first_age
+ * predicted runtimes; then age order puts it first. alpha has 20 nodes,
+ * beta 10 of the same architecture, so a 10-node job ties and a 20-node
+ * one fits only alpha. */
+START_TEST (test_preference_and_age)
+{
+    static const char text[]
+        = "[architecture skx8168]\ncores_per_node = 48\n"
+          "frequencies_khz = 1200000-2700000/100000\nnominal_khz = 2700000\n"
+          "idle_power_w = 110\n"
+          "[cluster alpha]\nbackend = simulated\n"
+          "[partition alpha/batch]\narchitecture = skx8168\nnodes = 20\n"
+          "[cluster beta]\nbackend = simulated\n"
+          "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n";
+    enum { NW = 10, NJ = NW + 3 };
+    ms_siteconf_t *conf;
+    predictor_t *pred = predictor_new ();
+    ms_predtab_t *tab;
+    ms_workload_t wl;
+    ms_wjob_t jobs[NJ];
+    ms_jobrec_t recs[NJ];
+    ms_simsetup_t su;
+    ms_policy_t pol;
+    ms_summary_t sum;
+    ms_error_t err;
+    const ms_arch_t *a;
+    int app;
+
+    ck_assert (clusterconf_parse (text, strlen (text), "t", &conf, &err) == 0);
+    a = &conf->archs[0];
+    ck_assert (predictor_add_arch (pred, a->name, a->cores_per_node,
+                                   a->freqs_khz, a->nfreqs, a->nominal_khz,
+                                   a->idle_power_w, &err)
+               == 0);
+    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, NULL, &err) == 0);
+    ck_assert (predtab_build (pred, conf, &tab, &err) == 0);
+    app = predtab_app_index (tab, "lu.C");
+    ck_assert_int_ge (app, 0);
+    memset (jobs, 0, sizeof (jobs));
+#define WJOB(i, sub, n, rt)                                                    \
+    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = n,           \
+                 .runtime = rt, .req_time = 2 * (rt), .user = 1, .exe = -1,   \
+                 .app = app }
+    /* a 20-node job on alpha and a 10-node one for days (it ties, alpha
+     * is busy: it starts on beta), then the tied job, then 20-node jobs
+     * of 1000 s that keep alpha busy */
+    jobs[0] = WJOB (1, 0, 20, 1000);
+    jobs[1] = WJOB (2, 0, 10, 1000000);
+    jobs[2] = WJOB (3, 1, 10, 1000);
+    for (int k = 0; k < NW; k++)
+        jobs[3 + k] = WJOB (4 + k, 2 + k, 20, 1000);
+#undef WJOB
+    wl.jobs = jobs;
+    wl.njobs = NJ;
+    wl.dropped = wl.clipped = 0;
+    simulate_setup_init (&su);
+    su.noise_t = 0;
+    su.exact_estimates = true; /* predicted from the true runtimes */
+    su.conf = conf;
+    su.tab = tab;
+    su.wl = &wl;
+    policy_init (&pol, POL_METASCHED);
+    pol.w_energy = 0; /* the nominal frequency, where the runtime is */
+    pol.reroute_after_s = 0;
+    ck_assert (pol.pref_margin > 0 && pol.first_age > 0);
+
+    /* Held behind the 20-node jobs until it has waited first_age runtimes
+     * (checked every reroute_period_s), then first at alpha's next free
+     * moment: the 20-node jobs end every 1000 s. */
+    ck_assert_msg (simulate_run (&su, &pol, recs, &sum, &err) == 0, "%s",
+                   err.text);
+    ck_assert_uint_eq (recs[1].part, 1);
+    ck_assert_uint_eq (recs[2].part, 0);
+    ck_assert (recs[2].start >= 1 + pol.first_age * 1000);
+    ck_assert_msg (recs[2].start
+                       <= 1 + pol.first_age * 1000 + su.reroute_period_s
+                              + 1000,
+                   "the tied job started at %.0f s", recs[2].start);
+    ck_assert (recs[3].start < recs[2].start);
+    ck_assert (recs[3 + NW - 1].start > recs[2].start);
+    /* Never lifted: it waits for every 20-node job. */
+    pol.first_age = 0;
+    ck_assert (simulate_run (&su, &pol, recs, &sum, &err) == 0);
+    ck_assert_uint_eq (recs[2].part, 0);
+    for (int k = 0; k < NW; k++)
+        ck_assert (recs[2].start >= recs[3 + k].end);
+    /* No preference: first choices all at nice 0, age order at once. */
+    pol.pref_margin = 0;
+    ck_assert (simulate_run (&su, &pol, recs, &sum, &err) == 0);
+    ck_assert (recs[2].start == 1000);
+    ck_assert (recs[3].start > recs[2].start);
+    predtab_free (tab);
+    predictor_free (pred);
+    clusterconf_free (conf);
+}
+END_TEST
+
 /* --seeds lists: numbers and ranges in order, each seed once; a bad
  * token, a reversed range, a seed twice or too many refused. */
 START_TEST (test_seeds_parse)
@@ -656,6 +755,7 @@ main (void)
     tcase_add_test (tc, test_app_proportions);
     tcase_add_test (tc, test_builtin_configs_match_examples);
     tcase_add_test (tc, test_reroute);
+    tcase_add_test (tc, test_preference_and_age);
     tcase_add_test (tc, test_metrics_definitions);
     tcase_add_test (tc, test_plots);
     tcase_add_test (tc, test_plot_labels);
