@@ -561,6 +561,11 @@ policies:
                 pol->sibling_same_class = true;
             if (o->waitw >= 0)
                 pol->wait_weight = o->waitw;
+            if (o->pref_margin >= 0)
+                pol->pref_margin = o->pref_margin;
+            if (o->first_age >= 0 && (pol->kind == POL_METASCHED
+                                      || pol->kind == POL_METASCHED_WINDOW))
+                pol->first_age = o->first_age;
             if (eamc)
                 pol->t_weight = tw[t];
             policy_relabel (pol);
@@ -580,6 +585,11 @@ policies:
                 pol->sibling_same_class = true;
             if (o->waitw >= 0)
                 pol->wait_weight = o->waitw;
+            if (o->pref_margin >= 0)
+                pol->pref_margin = o->pref_margin;
+            if (o->first_age >= 0 && (pol->kind == POL_METASCHED
+                                      || pol->kind == POL_METASCHED_WINDOW))
+                pol->first_age = o->first_age;
             policy_relabel (pol);
         }
     if (mkdir_p (o->outdir, &err) < 0)
@@ -864,6 +874,8 @@ cmd_simulate (int argc, char **argv)
         O_SLACK,
         O_SAME,
         O_WAITW,
+        O_PREFM,
+        O_FIRSTAGE,
         O_FROMDB,
         O_SINCE,
         O_PWFILE,
@@ -906,6 +918,8 @@ cmd_simulate (int argc, char **argv)
         { "sibling-slack", required_argument, NULL, O_SLACK },
         { "sibling-same-class", no_argument, NULL, O_SAME },
         { "wait-weight", required_argument, NULL, O_WAITW },
+        { "pref-margin", required_argument, NULL, O_PREFM },
+        { "first-age", required_argument, NULL, O_FIRSTAGE },
         { "from-db", required_argument, NULL, O_FROMDB },
         { "since", required_argument, NULL, O_SINCE },
         { "password-file", required_argument, NULL, O_PWFILE },
@@ -921,7 +935,7 @@ cmd_simulate (int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     opts_t o;
-    int c;
+    int c, li = -1;
     double v;
     /* Generator options given before the scenario is known. */
     double ia = -1, mn = -1, mr = -1;
@@ -942,12 +956,16 @@ cmd_simulate (int argc, char **argv)
     o.congestion = -1;
     o.slack = -1;
     o.waitw = -1;
+    o.pref_margin = -1;
+    o.first_age = -1;
     o.since_days = 30;
     o.plots = true;
     o.seed = 1;
     o.backfill = SIM_EASY;
     optind = 1;
-    while ((c = getopt_long (argc, argv, "o:s:d:c:t:n:p:qh", lo, NULL)) != -1) {
+    while ((li = -1,
+            c = getopt_long (argc, argv, "o:s:d:c:t:n:p:qh", lo, &li))
+           != -1) {
         switch (c) {
         case 'o':
             o.outdir = optarg;
@@ -1066,6 +1084,15 @@ cmd_simulate (int argc, char **argv)
             break;
         case O_WAITW:
             if (parse_double (optarg, &o.waitw) < 0 || o.waitw < 0)
+                goto bad;
+            break;
+        case O_PREFM:
+            if (parse_double (optarg, &o.pref_margin) < 0 || o.pref_margin < 0
+                || o.pref_margin > 1)
+                goto bad;
+            break;
+        case O_FIRSTAGE:
+            if (parse_double (optarg, &o.first_age) < 0 || o.first_age < 0)
                 goto bad;
             break;
         case O_FROMDB:
@@ -1187,7 +1214,11 @@ cmd_simulate (int argc, char **argv)
     }
     return o.seeds ? run_seeds (&o) : run (&o);
 bad:
-    fprintf (stderr, "metasched simulate: bad value '%s' for an option\n",
-             optarg);
+    if (li >= 0)
+        fprintf (stderr, "metasched simulate: --%s: bad value '%s'\n",
+                 lo[li].name, optarg);
+    else
+        fprintf (stderr, "metasched simulate: -%c: bad value '%s'\n", c,
+                 optarg);
     return 2;
 }

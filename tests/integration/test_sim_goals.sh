@@ -34,7 +34,7 @@ anchors () {
     *) echo 1 1.5 ;;
     esac
 }
-n=1
+n=4
 for sc in $scenarios; do
     n=$((n + 5 + $(anchors "$sc" | wc -w)))
 done
@@ -124,4 +124,21 @@ else
     *) tap_ok 1 "the embedded default's table: metasched-w0.5 is not the best row: $verdict" ;;
     esac
 fi
+
+# The preference margin and the aging are options: with --pref-margin 0
+# --first-age 0 (every first choice at nice 0, the rule before) the
+# embedded default's seed 1 responds slower than with the defaults; a
+# margin outside 0-1 or a negative age is refused naming the option.
+"$ms" simulate -p metasched --sweep 0.5 --pref-margin 0 --first-age 0 \
+    --no-plots -q -o "$tmp/m0" >"$tmp/m0.log" 2>&1
+r0=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9 }' "$tmp/m0/summary.csv" 2>/dev/null)
+r1=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9 }' "$out/summary.csv" 2>/dev/null)
+awk -v a="$r0" -v b="$r1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+tap_ok $? "--pref-margin 0 --first-age 0: mean response ${r0:-?} s against ${r1:-?} s with the defaults"
+"$ms" simulate --pref-margin 1.5 -o "$tmp/x" >"$tmp/e1" 2>&1
+[ $? -eq 2 ] && grep -q -- "--pref-margin: bad value '1.5'" "$tmp/e1"
+tap_ok $? "--pref-margin 1.5 refused: $(head -1 "$tmp/e1")"
+"$ms" simulate --first-age -1 -o "$tmp/x" >"$tmp/e2" 2>&1
+[ $? -eq 2 ] && grep -q -- "--first-age: bad value '-1'" "$tmp/e2"
+tap_ok $? "--first-age -1 refused: $(head -1 "$tmp/e2")"
 exit $tap_failed
