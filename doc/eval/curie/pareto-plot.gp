@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [1.9289:2.5896]
-set yrange [2466.5039:2989.7020]
-set label 1 'w0' at 1.9770,2756.9262 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.9744,2608.4981 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.9811,2571.2468 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 2.0092,2557.8932 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 2.0214,2542.5150 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.0627,2530.6486 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.1296,2530.3776 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 2.2770,2502.5866 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [1.9263:2.5898]
+set yrange [2487.2500:2988.1652]
+set label 1 'w0' at 1.9758,2755.5426 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.9720,2607.3390 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.9785,2570.0669 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.0066,2556.4183 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.0189,2541.1614 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.0620,2521.7959 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.1286,2529.8077 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 2.2754,2521.9682 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \

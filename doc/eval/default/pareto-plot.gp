@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [1.2683:2.7549]
-set yrange [18.8528:22.2943]
-set label 1 'w0' at 1.3833,20.9196 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.3708,20.0232 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.4148,19.7459 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 1.4124,19.6941 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 1.4492,19.4318 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 1.5330,19.2701 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 1.5701,19.1436 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 1.6900,19.0901 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [1.1939:2.7604]
+set yrange [18.8563:22.2941]
+set label 1 'w0' at 1.3719,20.7956 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.3073,19.9541 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.3127,19.7629 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 1.3019,19.7548 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 1.3557,19.4652 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 1.4078,19.3423 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 1.5612,19.2331 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 1.6278,19.0934 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base: 6.22 h, 20.21 GJ, off the axis', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \

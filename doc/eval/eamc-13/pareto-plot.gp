@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [13.3888:35.8192]
-set yrange [399.7168:458.3498]
-set label 1 'w0' at 14.9357,444.0040 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 15.5302,430.1240 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 15.8842,420.6408 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 16.6489,416.4112 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 17.3004,413.1100 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 19.9946,406.0250 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 21.1723,404.3994 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 23.2264,403.7604 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [11.9405:35.9265]
+set yrange [398.8874:458.4112]
+set label 1 'w0' at 13.5947,443.5391 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 14.2298,429.0575 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 14.9112,419.9466 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 14.9966,416.7165 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 16.1220,412.8994 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 18.5501,406.6058 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 20.0700,404.9284 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 22.2356,402.9925 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base: 55.65 h, 429.49 GJ, off the axis', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \
