@@ -303,6 +303,27 @@ check_policies (const char *list, ms_error_t *errp)
     return 0;
 }
 
+/* metasched's parameters from the options (those given; -1 or 0: the
+ * policy's default), on a policy of any kind. */
+static void
+metasched_options (const opts_t *o, ms_policy_t *pol)
+{
+    pol->max_slowdown = o->max_slowdown;
+    if (o->congestion >= 0)
+        pol->congestion = o->congestion;
+    if (o->slack >= 0)
+        pol->sibling_slack = o->slack;
+    if (o->same_class)
+        pol->sibling_same_class = true;
+    if (o->waitw >= 0)
+        pol->wait_weight = o->waitw;
+    if (o->pref_margin >= 0)
+        pol->pref_margin = o->pref_margin;
+    if (o->first_age >= 0
+        && (pol->kind == POL_METASCHED || pol->kind == POL_METASCHED_WINDOW))
+        pol->first_age = o->first_age;
+}
+
 static int
 run (opts_t *o)
 {
@@ -552,20 +573,7 @@ policies:
             policy_init (pol, (ms_polkind_t)k);
             pol->theta = o->theta;
             pol->w_energy = o->w_energy;
-            pol->max_slowdown = o->max_slowdown;
-            if (o->congestion >= 0)
-                pol->congestion = o->congestion;
-            if (o->slack >= 0)
-                pol->sibling_slack = o->slack;
-            if (o->same_class)
-                pol->sibling_same_class = true;
-            if (o->waitw >= 0)
-                pol->wait_weight = o->waitw;
-            if (o->pref_margin >= 0)
-                pol->pref_margin = o->pref_margin;
-            if (o->first_age >= 0 && (pol->kind == POL_METASCHED
-                                      || pol->kind == POL_METASCHED_WINDOW))
-                pol->first_age = o->first_age;
+            metasched_options (o, pol);
             if (eamc)
                 pol->t_weight = tw[t];
             policy_relabel (pol);
@@ -576,20 +584,7 @@ policies:
             ms_policy_t *pol = &sweep[nsweep++];
             policy_init (pol, POL_METASCHED);
             pol->w_energy = sw[i];
-            pol->max_slowdown = o->max_slowdown;
-            if (o->congestion >= 0)
-                pol->congestion = o->congestion;
-            if (o->slack >= 0)
-                pol->sibling_slack = o->slack;
-            if (o->same_class)
-                pol->sibling_same_class = true;
-            if (o->waitw >= 0)
-                pol->wait_weight = o->waitw;
-            if (o->pref_margin >= 0)
-                pol->pref_margin = o->pref_margin;
-            if (o->first_age >= 0 && (pol->kind == POL_METASCHED
-                                      || pol->kind == POL_METASCHED_WINDOW))
-                pol->first_age = o->first_age;
+            metasched_options (o, pol);
             policy_relabel (pol);
         }
     if (mkdir_p (o->outdir, &err) < 0)
