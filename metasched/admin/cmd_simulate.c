@@ -303,6 +303,56 @@ check_policies (const char *list, ms_error_t *errp)
     return 0;
 }
 
+/* A partition as cluster/partition; "" for none (a job that never ran). */
+static void
+part_name (const ms_siteconf_t *conf, size_t p, char *buf, size_t len)
+{
+    if (p >= conf->nparts)
+        snprintf (buf, len, "%s", "");
+    else
+        snprintf (buf, len, "%s/%s", conf->clusters[conf->parts[p].cluster].name,
+                  conf->parts[p].name);
+}
+
+/* --jobs-csv: every job of one run, in OUT/jobs-LABEL.csv. */
+static int
+write_jobs_csv (const char *dir, const char *label, const ms_siteconf_t *conf,
+                const ms_predtab_t *tab, const ms_workload_t *wl,
+                const ms_jobrec_t *recs, ms_error_t *errp)
+{
+    char path[MS_PATH_MAX + 64], pn[160], on[160];
+    FILE *f;
+
+    snprintf (path, sizeof (path), "%s/jobs-%s.csv", dir, label);
+    if (!(f = fopen (path, "w")))
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    fprintf (f, "job,user,app,nodes,submit_s,start_s,end_s,wait_s,"
+                "response_s,partition,optimal_partition,f_khz,energy_j,"
+                "killed,rejected\n");
+    for (size_t k = 0; k < wl->njobs; k++) {
+        const ms_wjob_t *j = &wl->jobs[k];
+        const ms_jobrec_t *r = &recs[k];
+        bool ran = r->part < conf->nparts;
+        part_name (conf, r->part, pn, sizeof (pn));
+        part_name (conf, r->opt_part, on, sizeof (on));
+        fprintf (f, "%lld,%lld,%s,%d,%.3f,", (long long)j->trace_id,
+                 (long long)j->user,
+                 j->app >= 0 && (size_t)j->app < tab->napps ? tab->apps[j->app]
+                                                            : "",
+                 r->nodes, r->submit);
+        if (ran)
+            fprintf (f, "%.3f,%.3f,%.3f,%.3f,", r->start, r->end,
+                     r->start - r->submit, r->end - r->submit);
+        else
+            fprintf (f, ",,,,");
+        fprintf (f, "%s,%s,%u,%.6e,%d,%d\n", pn, on, r->f_khz, r->energy_j,
+                 r->killed, r->rejected);
+    }
+    if (fclose (f) != 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    return 0;
+}
+
 /* metasched's parameters from the options (those given; -1 or 0: the
  * policy's default), on a policy of any kind. */
 static void
@@ -606,6 +656,11 @@ policies:
         su.progress = pol->label;
         if (simulate_run (&su, pol, recs, row, &err) < 0)
             goto fail;
+        if (o->jobs_csv
+            && write_jobs_csv (o->outdir, pol->label, conf, tab, wl, recs,
+                               &err)
+                   < 0)
+            goto fail;
         /* The replay of the policy as run against where jobs ran. */
         if (r0 && i == 0)
             for (size_t k = 0; k < wl->njobs; k++)
@@ -871,6 +926,7 @@ cmd_simulate (int argc, char **argv)
         O_WAITW,
         O_PREFM,
         O_FIRSTAGE,
+        O_JOBSCSV,
         O_FROMDB,
         O_SINCE,
         O_PWFILE,
@@ -915,6 +971,7 @@ cmd_simulate (int argc, char **argv)
         { "wait-weight", required_argument, NULL, O_WAITW },
         { "pref-margin", required_argument, NULL, O_PREFM },
         { "first-age", required_argument, NULL, O_FIRSTAGE },
+        { "jobs-csv", no_argument, NULL, O_JOBSCSV },
         { "from-db", required_argument, NULL, O_FROMDB },
         { "since", required_argument, NULL, O_SINCE },
         { "password-file", required_argument, NULL, O_PWFILE },
@@ -1085,6 +1142,9 @@ cmd_simulate (int argc, char **argv)
             if (parse_double (optarg, &o.pref_margin) < 0 || o.pref_margin < 0
                 || o.pref_margin > 1)
                 goto bad;
+            break;
+        case O_JOBSCSV:
+            o.jobs_csv = true;
             break;
         case O_FIRSTAGE:
             if (parse_double (optarg, &o.first_age) < 0 || o.first_age < 0)

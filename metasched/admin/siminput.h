@@ -58,6 +58,7 @@ typedef struct {
     const char *versus;    /* --versus: rows to compare against, paired */
     ms_seedruns_t *collect; /* a run's rows go here (--seeds) */
     bool no_table;         /* print no table (a run of --seeds) */
+    bool jobs_csv;         /* every job of every run in jobs-LABEL.csv */
     sim_backfill_t backfill;
 } opts_t;
 

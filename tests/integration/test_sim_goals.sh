@@ -34,7 +34,7 @@ anchors () {
     *) echo 1 1.5 ;;
     esac
 }
-n=4
+n=5
 for sc in $scenarios; do
     n=$((n + 5 + $(anchors "$sc" | wc -w)))
 done
@@ -124,6 +124,26 @@ else
     *) tap_ok 1 "the embedded default's table: metasched-w0.5 is not the best row: $verdict" ;;
     esac
 fi
+
+# --jobs-csv: one line per job and run, whose mean response and summed
+# energy are the run's summary figures.
+"$ms" simulate -p min_runtime,eamc_priority_inc_v,metasched --t-weight 1 \
+    --sweep 0.5 --jobs-csv --no-plots -q -o "$tmp/jc" >"$tmp/jc.log" 2>&1
+bad=
+for p in min_runtime eamc_priority_inc_v-1 metasched-w0.5; do
+    f=$tmp/jc/jobs-$p.csv
+    line=$(awk -F, -v p="$p" '$1 == "policy" && $2 == p { print $3, $9, $12 }' "$tmp/jc/summary.csv")
+    awk -F, -v want="$line" '
+        NR == 1 { next }
+        { n++; r += $9; e += $13 }
+        END {
+            split(want, w, " ")
+            d = r / n - w[2]; if (d < 0) d = -d
+            q = e / w[3] - 1; if (q < 0) q = -q
+            exit !(n == w[1] && d < 0.01 && q < 1e-6)
+        }' "$f" 2>/dev/null || bad="$bad $p"
+done
+tap_ok "$([ -z "$bad" ] && echo 0 || echo 1)" "--jobs-csv: every job of each run, matching its summary${bad:+ (not:$bad)}"
 
 # The preference margin and the aging are options: with --pref-margin 0
 # --first-age 0 (every first choice at nice 0, the rule before) the
