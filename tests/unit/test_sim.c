@@ -335,6 +335,42 @@ START_TEST (test_eamc_models_optimal_partition)
 }
 END_TEST
 
+/* Two simulated clusters of one skx8168 partition each, alpha/batch of
+ * alpha_nodes nodes and beta/compute of 10, the Table 6.1 models; returns
+ * the index of lu.C. */
+static int
+two_clusters (int alpha_nodes, ms_siteconf_t **confp, predictor_t **predp,
+              ms_predtab_t **tabp)
+{
+    char text[512];
+    const ms_arch_t *a;
+    ms_error_t err;
+    int app;
+
+    snprintf (text, sizeof (text),
+              "[architecture skx8168]\ncores_per_node = 48\n"
+              "frequencies_khz = 1200000-2700000/100000\n"
+              "nominal_khz = 2700000\nidle_power_w = 110\n"
+              "[cluster alpha]\nbackend = simulated\n"
+              "[partition alpha/batch]\narchitecture = skx8168\nnodes = %d\n"
+              "[cluster beta]\nbackend = simulated\n"
+              "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n",
+              alpha_nodes);
+    ck_assert (clusterconf_parse (text, strlen (text), "t", confp, &err) == 0);
+    *predp = predictor_new ();
+    a = &(*confp)->archs[0];
+    ck_assert (predictor_add_arch (*predp, a->name, a->cores_per_node,
+                                   a->freqs_khz, a->nfreqs, a->nominal_khz,
+                                   a->idle_power_w, &err)
+               == 0);
+    ck_assert (predictor_load_table61 (*predp, "skx8168", NULL, NULL, &err)
+               == 0);
+    ck_assert (predtab_build (*predp, *confp, tabp, &err) == 0);
+    app = predtab_app_index (*tabp, "lu.C");
+    ck_assert_int_ge (app, 0);
+    return app;
+}
+
 /* Re-routing (DESIGN.md 5): a job queued behind a long job on beta while
  * alpha frees up early (its job ends at 2000 s, long before its 100000 s
  * limit) is cancelled and submitted to alpha at the first check after it
@@ -343,16 +379,8 @@ END_TEST
  * energy weight 0: nominal frequency, no noise. */
 START_TEST (test_reroute)
 {
-    static const char text[]
-        = "[architecture skx8168]\ncores_per_node = 48\n"
-          "frequencies_khz = 1200000-2700000/100000\nnominal_khz = 2700000\n"
-          "idle_power_w = 110\n"
-          "[cluster alpha]\nbackend = simulated\n"
-          "[partition alpha/batch]\narchitecture = skx8168\nnodes = 10\n"
-          "[cluster beta]\nbackend = simulated\n"
-          "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n";
     ms_siteconf_t *conf;
-    predictor_t *pred = predictor_new ();
+    predictor_t *pred;
     ms_predtab_t *tab;
     ms_workload_t wl;
     ms_wjob_t jobs[3];
@@ -361,19 +389,9 @@ START_TEST (test_reroute)
     ms_policy_t pol;
     ms_summary_t sum;
     ms_error_t err;
-    const ms_arch_t *a;
     int app;
 
-    ck_assert (clusterconf_parse (text, strlen (text), "t", &conf, &err) == 0);
-    a = &conf->archs[0];
-    ck_assert (predictor_add_arch (pred, a->name, a->cores_per_node,
-                                   a->freqs_khz, a->nfreqs, a->nominal_khz,
-                                   a->idle_power_w, &err)
-               == 0);
-    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, NULL, &err) == 0);
-    ck_assert (predtab_build (pred, conf, &tab, &err) == 0);
-    app = predtab_app_index (tab, "lu.C");
-    ck_assert_int_ge (app, 0);
+    app = two_clusters (10, &conf, &pred, &tab);
     memset (jobs, 0, sizeof (jobs));
     /* id, trace id, submit, nodes, runtime, limit, user, exe, app */
 #define WJOB(i, sub, rt, lim)                                                 \
@@ -423,17 +441,9 @@ END_TEST
  * one fits only alpha. */
 START_TEST (test_preference_and_age)
 {
-    static const char text[]
-        = "[architecture skx8168]\ncores_per_node = 48\n"
-          "frequencies_khz = 1200000-2700000/100000\nnominal_khz = 2700000\n"
-          "idle_power_w = 110\n"
-          "[cluster alpha]\nbackend = simulated\n"
-          "[partition alpha/batch]\narchitecture = skx8168\nnodes = 20\n"
-          "[cluster beta]\nbackend = simulated\n"
-          "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n";
     enum { NW = 10, NJ = NW + 3 };
     ms_siteconf_t *conf;
-    predictor_t *pred = predictor_new ();
+    predictor_t *pred;
     ms_predtab_t *tab;
     ms_workload_t wl;
     ms_wjob_t jobs[NJ];
@@ -442,19 +452,9 @@ START_TEST (test_preference_and_age)
     ms_policy_t pol;
     ms_summary_t sum;
     ms_error_t err;
-    const ms_arch_t *a;
     int app;
 
-    ck_assert (clusterconf_parse (text, strlen (text), "t", &conf, &err) == 0);
-    a = &conf->archs[0];
-    ck_assert (predictor_add_arch (pred, a->name, a->cores_per_node,
-                                   a->freqs_khz, a->nfreqs, a->nominal_khz,
-                                   a->idle_power_w, &err)
-               == 0);
-    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, NULL, &err) == 0);
-    ck_assert (predtab_build (pred, conf, &tab, &err) == 0);
-    app = predtab_app_index (tab, "lu.C");
-    ck_assert_int_ge (app, 0);
+    app = two_clusters (20, &conf, &pred, &tab);
     memset (jobs, 0, sizeof (jobs));
 #define WJOB(i, sub, n, rt)                                                    \
     (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = n,           \
