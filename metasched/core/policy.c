@@ -857,8 +857,8 @@ sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
  * (entry_nice) goes to nice 0 once its job has waited first_age times its
  * predicted runtime there: a job nearly indifferent between partitions
  * waits behind others for a while, never for ever. */
-static int
-age_first_choices (ms_sched_t *s, double now, ms_error_t *errp)
+int
+sched_age (ms_sched_t *s, double now, ms_error_t *errp)
 {
     if (s->pol.first_age <= 0)
         return 0;
@@ -889,8 +889,6 @@ age_first_choices (ms_sched_t *s, double now, ms_error_t *errp)
 int
 sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 {
-    if (age_first_choices (s, now, errp) < 0)
-        return -1;
     if (s->pol.reroute_after_s <= 0)
         return 0;
     for (size_t i = 0; i < s->npending; i++) {

@@ -237,9 +237,11 @@ int sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
                       uint32_t *f_khz, size_t *opt_part);
 
 /* Lift a first choice held back behind jobs that prefer its partition
- * more to nice 0 once its job has waited first_age predicted runtimes;
- * then re-route pending jobs that waited longer than the policy allows
- * and would start much earlier elsewhere (cancel and resubmit, bounded). */
+ * more to nice 0 once its job has waited first_age predicted runtimes. */
+int sched_age (ms_sched_t *s, double now, ms_error_t *errp);
+
+/* Re-route pending jobs that waited longer than the policy allows and
+ * would start much earlier elsewhere (cancel and resubmit, bounded). */
 int sched_reroute (ms_sched_t *s, double now, ms_error_t *errp);
 /* metasched_window: place every job of the window (one integer program)
  * and dispatch them; nothing to do for other policies. */

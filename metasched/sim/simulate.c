@@ -205,8 +205,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
         recs[k].opt_part = SIZE_MAX;
         recs[k].nodes = wl->jobs[k].nodes;
     }
-    /* the periodic check: re-routes, and first choices held back long
-     * enough go to nice 0 (sched_reroute) */
+    /* the periodic check: first choices held back long enough go to nice
+     * 0 (sched_age), then the re-routes */
     if ((pol->reroute_after_s > 0 || pol->first_age > 0)
         && su->reroute_period_s > 0)
         next_check = t0 + su->reroute_period_s;
@@ -236,7 +236,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
             simworld_schedule (w);
         }
         if (t == next_check) {
-            if (sched_reroute (r.sched, t, errp) < 0) {
+            if (sched_age (r.sched, t, errp) < 0
+                || sched_reroute (r.sched, t, errp) < 0) {
                 rc = -1;
                 break;
             }
