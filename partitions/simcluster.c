@@ -2,9 +2,11 @@
  *
  * Data: one array of every job ever submitted (the cluster job id is the
  * index + 1, unique in the world), per partition a queue of pending jobs
- * kept sorted and a list of running ones, and one binary heap of job ends.
- * A scheduling pass runs on a partition when something changed there: a
- * submit, an update, a cancel or an end.
+ * kept sorted and a list of running ones, and one binary heap of job ends
+ * and begin times (a job submitted with a begin time is not eligible
+ * before it, as Slurm's --begin). A scheduling pass runs on a partition
+ * when something changed there: a submit, an update, a cancel, an end or
+ * a begin time reached.
  */
 #include "config.h"
 
@@ -27,6 +29,7 @@ typedef struct {
     ms_job_state_t state;
     bool killed;
     double submit, start, end;
+    double begin;   /* not eligible before this (0: from its submit) */
     double limit_s; /* hard limit, INFINITY when none */
     double true_rt; /* what the truth says it runs */
     double power_w;
@@ -367,7 +370,7 @@ deferred (simworld_t *w, const simjob_t *j)
     for (size_t s = g->first; s != SIZE_MAX; s = w->jobs[s].gate_next) {
         const simjob_t *sj = &w->jobs[s];
         const simpart_t *sp = &w->parts[sj->part];
-        if (sj == j || sj->state != MS_JOB_PENDING
+        if (sj == j || sj->state != MS_JOB_PENDING || sj->begin > w->now
             || sj->hint.rank >= j->hint.rank)
             continue;
         if (sp->pc->nodes - sp->busy >= sj->nodes
@@ -485,6 +488,11 @@ pass_conservative (simworld_t *w, simpart_t *p)
             cancel_pending (w, j);
             continue;
         }
+        if (j->begin > w->now) {
+            /* not eligible yet: it neither starts nor reserves */
+            p->pending.v[keep++] = ji;
+            continue;
+        }
         if (deferred (w, j)) {
             p->deferred = true;
             p->pending.v[keep++] = ji;
@@ -539,6 +547,11 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
         }
         if (freen <= 0 && reserved)
             break;
+        if (j->begin > w->now) {
+            /* not eligible yet: it neither starts nor reserves */
+            p->pending.v[keep++] = ji;
+            continue;
+        }
         if (deferred (w, j)) {
             p->deferred = true;
             p->pending.v[keep++] = ji;
@@ -653,9 +666,11 @@ simworld_advance (simworld_t *w, double t)
             w->now = et;
         while (w->nheap && w->heap[0].t <= et) {
             heapent_t e = heap_pop (w);
-            if (w->jobs[e.job].state == MS_JOB_RUNNING
-                && w->jobs[e.job].end == e.t)
+            simjob_t *j = &w->jobs[e.job];
+            if (j->state == MS_JOB_RUNNING && j->end == e.t)
                 end_job (w, e.job);
+            else if (j->state == MS_JOB_PENDING && j->begin == e.t)
+                w->parts[j->part].dirty = true; /* eligible now */
         }
         simworld_schedule (w);
     }
@@ -870,6 +885,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     j->f_khz = f;
     j->state = MS_JOB_PENDING;
     j->submit = w->now;
+    j->begin = req->begin_time > w->now ? (double)req->begin_time : 0;
     j->start = -1;
     j->end = -1;
     j->limit_s = req->time_limit_min ? req->time_limit_min * 60.0 : INFINITY;
@@ -895,6 +911,8 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
         w->gates[h->gate].first = j->id - 1;
     }
     queue_insert (w, p, j->id - 1);
+    if (j->begin > 0)
+        heap_push (w, j->begin, j->id - 1); /* the pass when it may start */
     p->dirty = true;
     *idp = j->id;
     return 0;
@@ -973,7 +991,7 @@ fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
     ms_strlcpy (o->state_name, ms_job_state_name (j->state),
                 sizeof (o->state_name));
     o->submit_time = (time_t)j->submit;
-    o->eligible_time = (time_t)j->submit;
+    o->eligible_time = (time_t)(j->begin > j->submit ? j->begin : j->submit);
     o->start_time = j->start >= 0 ? (time_t)j->start : 0;
     if (j->state == MS_JOB_RUNNING)
         o->end_time = (time_t)predicted_end (w, j);

@@ -17,14 +17,17 @@
  *
  * Reservations use the predicted runtime in the hint; the time limit of
  * the request is a hard limit: a job still running at its limit is killed
- * (state TIMEOUT, sim_event_t.killed).
+ * (state TIMEOUT, sim_event_t.killed). A request's begin_time (on the
+ * world's clock) holds the job as Slurm's --begin does: not started, and
+ * no reservation, before it.
  *
  * Sibling entries: the core may submit one job to several partitions with
  * the same hint.gate (its own job id) and ranks 0, 1, ...; the first entry
  * to start wins and the others are cancelled, as the start gate of the
  * real deployment does (DESIGN.md 5, sibling mode). When an entry could
  * start now but a better-ranked sibling could start now too, the better
- * one is started ("first in the first listed partition").
+ * one is started ("first in the first listed partition"); a sibling not
+ * yet eligible (begin_time) does not count.
  */
 #ifndef MS_SIMCLUSTER_H
 #define MS_SIMCLUSTER_H

@@ -372,6 +372,9 @@ metasched_options (const opts_t *o, ms_policy_t *pol)
     if (o->first_age >= 0
         && (pol->kind == POL_METASCHED || pol->kind == POL_METASCHED_WINDOW))
         pol->first_age = o->first_age;
+    if (o->sibling_hold >= 0
+        && (pol->kind == POL_METASCHED || pol->kind == POL_METASCHED_WINDOW))
+        pol->sibling_hold = o->sibling_hold;
 }
 
 static int
@@ -926,6 +929,7 @@ cmd_simulate (int argc, char **argv)
         O_WAITW,
         O_PREFM,
         O_FIRSTAGE,
+        O_HOLD,
         O_JOBSCSV,
         O_FROMDB,
         O_SINCE,
@@ -971,6 +975,7 @@ cmd_simulate (int argc, char **argv)
         { "wait-weight", required_argument, NULL, O_WAITW },
         { "pref-margin", required_argument, NULL, O_PREFM },
         { "first-age", required_argument, NULL, O_FIRSTAGE },
+        { "sibling-hold", required_argument, NULL, O_HOLD },
         { "jobs-csv", no_argument, NULL, O_JOBSCSV },
         { "from-db", required_argument, NULL, O_FROMDB },
         { "since", required_argument, NULL, O_SINCE },
@@ -1010,6 +1015,7 @@ cmd_simulate (int argc, char **argv)
     o.waitw = -1;
     o.pref_margin = -1;
     o.first_age = -1;
+    o.sibling_hold = -1;
     o.since_days = 30;
     o.plots = true;
     o.seed = 1;
@@ -1148,6 +1154,11 @@ cmd_simulate (int argc, char **argv)
             break;
         case O_FIRSTAGE:
             if (parse_double (optarg, &o.first_age) < 0 || o.first_age < 0)
+                goto bad;
+            break;
+        case O_HOLD:
+            if (parse_double (optarg, &o.sibling_hold) < 0
+                || o.sibling_hold < 0 || o.sibling_hold > 100)
                 goto bad;
             break;
         case O_FROMDB:

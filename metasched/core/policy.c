@@ -79,6 +79,9 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->pref_margin = 0.2;
     pol->first_age
         = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 3 : 0;
+    pol->sibling_hold
+        = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 1 : 0;
+    pol->hold_busy = 0.5;
     pol->width_exp = 0.5;
     pol->ref_nodes = 0;
     pol->congestion = 0;
@@ -196,16 +199,17 @@ policy_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
     cs->n = k;
 }
 
-static void
+static ms_choice_t *
 add_choice (ms_decision_t *d, const ms_cands_t *cs, size_t ci, int nice)
 {
     if (d->n >= MS_MAX_CHOICES)
-        return;
+        return NULL;
     d->c[d->n].part = cs->c[ci].part;
     d->c[d->n].cand = ci;
     d->c[d->n].nice = nice;
     d->c[d->n].rank = (int)d->n;
-    d->n++;
+    d->c[d->n].hold_s = 0;
+    return &d->c[d->n++];
 }
 
 /* Per partition, the candidate minimizing key (T or E), optionally only
@@ -390,6 +394,24 @@ sibling_loss (const ms_policy_t *pol, double key, double key0)
     return g < 0 ? 0 : g > 1 ? 1 : g;
 }
 
+/* How long a sibling is held back (begin_time) after the decision. On a
+ * busy partition (its predicted wait over hold_busy of the job's runtime
+ * there) the nodes that free belong first to the jobs that prefer it: the
+ * sibling may take them only once its job has waited at its first choice
+ * for its loss (its score over the first's, minus 1) times the first
+ * choice's runtime t0, times sibling_hold. On a partition with no such
+ * wait the sibling may take idle nodes at once: the job starts sooner and
+ * nobody who prefers them is waiting. */
+static void
+hold_sibling (const ms_policy_t *pol, ms_choice_t *ch, const ms_cand_t *c,
+              double key, double key0, double t0)
+{
+    if (!ch || !(pol->sibling_hold > 0) || !(key > key0)
+        || !(c->w > pol->hold_busy * c->t))
+        return;
+    ch->hold_s = pol->sibling_hold * (key / key0 - 1) * t0;
+}
+
 /* The weight of the predicted wait in metasched's response term: the
  * policy's while siblings go to the other partitions (they take whichever
  * starts the job first), 1 when the job has one entry and waits where it
@@ -409,6 +431,7 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
     bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
     ranked_t r[64] = { { 0, 0, 0 } };
     size_t nr = 0;
+    ms_choice_t *ch;
 
     metasched_filter (pol, conf, cs, view, ok, &we);
     for (size_t i = 0; i < cs->n; i++)
@@ -467,7 +490,10 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                       : pol->pref_margin;
         else
             adv = -sibling_loss (pol, r[i].key, r[0].key);
-        add_choice (d, cs, r[i].cand, entry_nice (pol, adv));
+        ch = add_choice (d, cs, r[i].cand, entry_nice (pol, adv));
+        if (i > 0)
+            hold_sibling (pol, ch, &cs->c[r[i].cand], r[i].key, r[0].key,
+                          cs->c[r[0].cand].t);
     }
     free (ok);
 }
@@ -682,6 +708,8 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
                                  ? (uint32_t)ceil (limit_s / 60.0)
                                  : 0;
         req.nice = d->c[k].nice;
+        if (d->c[k].hold_s > 0)
+            req.begin_time = (int64_t)ceil (now + d->c[k].hold_s);
         req.comment = comment;
         req.cwd = "/";
         req.nodes = c->nodes > 0 ? c->nodes : j->jd.nodes;
@@ -1102,9 +1130,13 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
                                          : pol->pref_margin));
         for (size_t p = 0; p < nparts; p++)
             if (sib[p] != SIZE_MAX)
-                add_choice (&dec[k], c, sib[p],
-                            entry_nice (pol, -sibling_loss (pol, ck[sib[p]],
-                                                            ck[chosen])));
+                hold_sibling (
+                    pol,
+                    add_choice (&dec[k], c, sib[p],
+                                entry_nice (pol, -sibling_loss (
+                                                     pol, ck[sib[p]],
+                                                     ck[chosen]))),
+                    &c->c[sib[p]], ck[sib[p]], ck[chosen], c->c[chosen].t);
     }
     free (bids);
     free (cost);

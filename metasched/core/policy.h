@@ -92,6 +92,14 @@ typedef struct {
                                 nice 0 once the job has waited this many
                                 of its predicted runtimes (metasched 3,
                                 others 0: never) */
+    double sibling_hold;     /* metasched: a sibling on a busy partition
+                                may start only once its job has waited
+                                this times its loss (score over the
+                                first's, minus 1) times the first choice's
+                                runtime (metasched 1, others 0: never) */
+    double hold_busy;        /* ...busy: the partition's predicted wait is
+                                over this many of the job's runtime there
+                                (0.5) */
     double width_exp;        /* metasched: w_E's odds times (nodes /
                                 ref_nodes)^this (0.5) */
     double ref_nodes;        /* metasched: the site's mean job width; the
@@ -134,6 +142,8 @@ typedef struct {
     size_t cand; /* index into the candidates */
     int nice;
     int rank;
+    double hold_s; /* not to start before this long after the decision
+                      (a sibling held back: begin_time); 0: at once */
 } ms_choice_t;
 
 typedef struct {

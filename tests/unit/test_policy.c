@@ -326,6 +326,66 @@ START_TEST (test_metasched_preference)
 }
 END_TEST
 
+/* A sibling on a busy partition (its predicted wait over half the job's
+ * runtime there) is held back by its loss times the first choice's
+ * runtime; on a free one it may start at once; first choices never wait.
+ * The window policy holds its siblings the same way. */
+START_TEST (test_metasched_sibling_hold)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    const ms_cands_t *cp[1] = { &cs };
+    int nodes[1] = { 1 };
+    ms_decision_t d;
+    ms_window_stats_t st;
+    ms_policy_t pol, e;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (pol.sibling_hold == 1 && pol.hold_busy == 0.5);
+    pol.power_caps = false;
+    /* p2 at 125 s scores 1.25: a loss of 0.25 */
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 1, 2, 125, 400);
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert (d.c[0].hold_s == 0 && d.c[1].hold_s == 0);
+    /* p2 busy: 100 s of predicted wait against 62.5 s (half of 125) */
+    cs.c[1].w = 100;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.c[1].part, 1);
+    ck_assert (fabs (d.c[1].hold_s - 0.25 * 100) < 1e-9);
+    ck_assert (d.c[0].hold_s == 0);
+    pol.sibling_hold = 2;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert (fabs (d.c[1].hold_s - 2 * 0.25 * 100) < 1e-9);
+    /* the window policy's sibling: the same */
+    policy_decide_window (&pol, conf, cp, nodes, 1, NULL, 0, &d, &st);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert (d.c[0].hold_s == 0);
+    ck_assert (fabs (d.c[1].hold_s - 2 * 0.25 * 100) < 1e-9);
+    /* not busy: 60 s of wait is under half of 125 s */
+    cs.c[1].w = 60;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert (d.c[1].hold_s == 0);
+    /* the first choice's own wait holds nothing */
+    cs.c[0].w = 1000;
+    cs.c[1].w = 100;
+    pol.sibling_hold = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert (d.c[0].hold_s == 0 && d.c[1].hold_s == 0);
+    /* the other policies never hold an entry */
+    policy_init (&e, POL_EAMC_PRIO_V);
+    ck_assert (e.sibling_hold == 0);
+    policy_decide (&e, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert (d.c[0].hold_s == 0 && d.c[1].hold_s == 0);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
 START_TEST (test_view_wait)
 {
     ms_siteconf_t *conf = load_conf ();
@@ -501,6 +561,7 @@ main (void)
     tcase_add_test (tc, test_metasched_caps);
     tcase_add_test (tc, test_metasched_wait);
     tcase_add_test (tc, test_metasched_preference);
+    tcase_add_test (tc, test_metasched_sibling_hold);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_power_wait);
     tcase_add_test (tc, test_max_time);

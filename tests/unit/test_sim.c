@@ -514,6 +514,93 @@ START_TEST (test_preference_and_age)
 }
 END_TEST
 
+/* A sibling held back on a busy partition (policy.c, hold_sibling): lu.C
+ * prefers alpha's Platinum 8168 to gamma's Gold 6148 (Table 6.1 p1 and
+ * p3, 10 nodes each). A keeps alpha busy for a day; B comes at 1 s and
+ * takes gamma at once (free: its sibling there is not held), runs 300 s
+ * at home (about 360 s there) but asks 20,000. J comes at 2 s: alpha
+ * busy, gamma predicted busy for far longer than half J's runtime there,
+ * so J's sibling on gamma waits out its hold: it does not take gamma's
+ * nodes when B ends early, and starts there after its hold, long before A
+ * ends. With sibling_hold 0 it takes them the moment B ends. */
+START_TEST (test_sibling_hold)
+{
+    ms_siteconf_t *conf;
+    predictor_t *pred;
+    ms_predtab_t *tab;
+    ms_workload_t wl;
+    ms_wjob_t jobs[3];
+    ms_jobrec_t recs[3];
+    ms_simsetup_t su;
+    ms_policy_t pol;
+    ms_summary_t sum;
+    ms_error_t err;
+    const char *text
+        = "[architecture skx8168]\ncores_per_node = 48\n"
+          "frequencies_khz = 1200000-2700000/100000\n"
+          "nominal_khz = 2700000\nidle_power_w = 110\n"
+          "[architecture skx6148]\ncores_per_node = 40\n"
+          "frequencies_khz = 1000000-2400000/100000\n"
+          "nominal_khz = 2400000\nidle_power_w = 90\n"
+          "[cluster alpha]\nbackend = simulated\n"
+          "[partition alpha/batch]\narchitecture = skx8168\nnodes = 10\n"
+          "[cluster gamma]\nbackend = simulated\n"
+          "[partition gamma/short]\narchitecture = skx6148\nnodes = 10\n";
+    int app;
+
+    ck_assert (clusterconf_parse (text, strlen (text), "t", &conf, &err) == 0);
+    pred = predictor_new ();
+    for (size_t a = 0; a < conf->narchs; a++)
+        ck_assert (predictor_add_arch (pred, conf->archs[a].name,
+                                       conf->archs[a].cores_per_node,
+                                       conf->archs[a].freqs_khz,
+                                       conf->archs[a].nfreqs,
+                                       conf->archs[a].nominal_khz,
+                                       conf->archs[a].idle_power_w, &err)
+                   == 0);
+    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, "skx6148", &err)
+               == 0);
+    ck_assert (predtab_build (pred, conf, &tab, &err) == 0);
+    app = predtab_app_index (tab, "lu.C");
+    ck_assert_int_ge (app, 0);
+    memset (jobs, 0, sizeof (jobs));
+#define WJOB(i, sub, rt, lim)                                                 \
+    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = 10,          \
+                 .runtime = rt, .req_time = lim, .user = 1, .exe = -1,        \
+                 .app = app }
+    jobs[0] = WJOB (1, 0, 86400, 2 * 86400);
+    jobs[1] = WJOB (2, 1, 300, 20000);
+    jobs[2] = WJOB (3, 2, 2000, 4000);
+#undef WJOB
+    wl.jobs = jobs;
+    wl.njobs = 3;
+    wl.dropped = wl.clipped = 0;
+    simulate_setup_init (&su);
+    su.noise_t = 0;
+    su.conf = conf;
+    su.tab = tab;
+    su.wl = &wl;
+    policy_init (&pol, POL_METASCHED);
+    pol.reroute_after_s = 0;
+    ck_assert_msg (simulate_run (&su, &pol, recs, &sum, &err) == 0, "%s",
+                   err.text);
+    ck_assert_uint_eq (recs[0].part, 0);
+    ck_assert_uint_eq (recs[1].part, 1);
+    ck_assert (recs[1].start == 1);
+    ck_assert_uint_eq (recs[2].part, 1);
+    ck_assert_msg (recs[2].start > recs[1].end && recs[2].start < recs[0].end,
+                   "J started at %.0f s (B ended at %.0f s)", recs[2].start,
+                   recs[1].end);
+    pol.sibling_hold = 0;
+    ck_assert (simulate_run (&su, &pol, recs, &sum, &err) == 0);
+    ck_assert_uint_eq (recs[2].part, 1);
+    ck_assert (recs[2].start == recs[1].end);
+    predtab_free (tab);
+    predictor_free (pred);
+    clusterconf_free (conf);
+}
+END_TEST
+
 /* --seeds lists: numbers and ranges in order, each seed once; a bad
  * token, a reversed range, a seed twice or too many refused. */
 START_TEST (test_seeds_parse)
@@ -756,6 +843,7 @@ main (void)
     tcase_add_test (tc, test_builtin_configs_match_examples);
     tcase_add_test (tc, test_reroute);
     tcase_add_test (tc, test_preference_and_age);
+    tcase_add_test (tc, test_sibling_hold);
     tcase_add_test (tc, test_metrics_definitions);
     tcase_add_test (tc, test_plots);
     tcase_add_test (tc, test_plot_labels);

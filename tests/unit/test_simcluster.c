@@ -1,8 +1,8 @@
 /* test_simcluster.c - the simulated cluster against hand-computed
  * schedules: EASY backfill (a job that backfills, one that must not, one
  * that uses the extra nodes), FCFS, conservative backfill, time-limit
- * kills, the start gate of sibling entries, a partition's power cap and
- * the backend operations. */
+ * kills, the start gate of sibling entries, begin times, a partition's
+ * power cap and the backend operations. */
 #include "config.h"
 
 #include <math.h>
@@ -87,6 +87,7 @@ typedef struct {
     sim_hint_t hints[MAXJ];
     int n;
     double power; /* of the next jobs (W per node; 0: 100) */
+    double begin; /* of the next jobs: their begin_time (0: none) */
 } fixture_t;
 
 static void
@@ -142,6 +143,7 @@ fx_submit_full (fixture_t *fx, double t, size_t cl, const char *part, int nodes,
     req.nodes = nodes;
     req.nice = nice;
     req.time_limit_min = limit_min;
+    req.begin_time = (int64_t)fx->begin;
     req.backend_hint = &fx->hints[k];
     ck_assert_msg (
         backend_submit (simworld_backend (fx->w, cl), &req, &id, &err) == 0,
@@ -368,6 +370,59 @@ START_TEST (test_gate_rank_preferred)
 }
 END_TEST
 
+/* A begin time holds a job as Slurm's --begin does (hand-computed, 10
+ * nodes):
+ *   J1 0:  6 nodes 1000 s -> starts at 0.
+ *   J2 1: 10 nodes   50 s, begin 2000 -> not eligible: it neither starts
+ *                           nor reserves before 2000.
+ *   J3 2:  3 nodes 5000 s -> starts at 2 (with J2 eligible it would wait
+ *                           behind J2's reservation at 1000).
+ *   J4 3:  1 node    10 s, begin 100 -> an idle node: starts at 100.
+ *   J2 starts when J3 ends, at 5002.
+ * Then siblings: a rank-0 entry not yet eligible does not hold back its
+ * rank-1 sibling on a free partition. */
+START_TEST (test_begin_time)
+{
+    fixture_t fx;
+    ms_job_info_t ji;
+    ms_error_t err;
+    uint64_t j1, j2, j3, j4, s0, s1;
+
+    fx_init (&fx, SIM_EASY);
+    j1 = fx_submit (&fx, 0, 6, 1000);
+    fx.begin = 2000;
+    j2 = fx_submit (&fx, 1, 10, 50);
+    fx.begin = 0;
+    j3 = fx_submit (&fx, 2, 3, 5000);
+    fx.begin = 100;
+    j4 = fx_submit (&fx, 3, 1, 10);
+    fx.begin = 0;
+    ck_assert_int_eq (backend_job (simworld_backend (fx.w, 0), j4, &ji, &err),
+                      0);
+    ck_assert_int_eq (ji.state, MS_JOB_PENDING);
+    ck_assert_int_eq ((int)ji.eligible_time, 100);
+    ck_assert_int_eq ((int)ji.submit_time, 3);
+    simworld_drain (fx.w);
+    ck_assert_double_eq (fx.rec.start[j1], 0);
+    ck_assert_double_eq (fx.rec.start[j3], 2);
+    ck_assert_double_eq (fx.rec.start[j4], 100);
+    ck_assert_double_eq (fx.rec.start[j2], 5002);
+    fx_fini (&fx);
+
+    fx_init (&fx, SIM_EASY);
+    fx.begin = 300;
+    s0 = fx_submit_full (&fx, 0, 0, "p", 2, 10, 10, 0, 7, 0, 0);
+    fx.begin = 0;
+    s1 = fx_submit_full (&fx, 0, 1, "q", 2, 10, 10, 0, 7, 1, 0);
+    simworld_drain (fx.w);
+    ck_assert_int_eq (fx.rec.starts[s1], 1);
+    ck_assert_double_eq (fx.rec.start[s1], 0);
+    ck_assert_int_eq (fx.rec.starts[s0], 0);
+    ck_assert_int_eq (fx.rec.cancels[s0], 1);
+    fx_fini (&fx);
+}
+END_TEST
+
 START_TEST (test_backend_ops)
 {
     fixture_t fx;
@@ -453,6 +508,7 @@ main (void)
     tcase_add_test (tc, test_power_cap);
     tcase_add_test (tc, test_gate_siblings);
     tcase_add_test (tc, test_gate_rank_preferred);
+    tcase_add_test (tc, test_begin_time);
     tcase_add_test (tc, test_backend_ops);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
