@@ -61,6 +61,14 @@ curl_init_once (void)
     curl_global_init (CURL_GLOBAL_DEFAULT);
 }
 
+/* The connection was lost before an answer: nothing was received. */
+static bool
+dropped (CURLcode rc)
+{
+    return rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING
+           || rc == CURLE_SEND_ERROR;
+}
+
 /* One HTTP exchange. `as_user` names X-SLURM-USER-NAME (NULL: the token's
  * user). On success the raw answer and status are returned; transport
  * failures are errors here, the answer itself is judged by the parsers. */
@@ -104,6 +112,16 @@ rest_exchange (slurmrest_t *s, const char *method, const char *path,
     curl_easy_setopt (s->curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt (s->curl, CURLOPT_PROTOCOLS_STR, "http,https");
     rc = curl_easy_perform (s->curl);
+    /* A connection dropped before any answer came (reset by the peer, or
+     * closed with nothing sent: slurmrestd does so now and then under
+     * load) is tried once more for a GET, which changes nothing on the
+     * cluster. A POST or DELETE is never repeated: it may have been done. */
+    if (dropped (rc) && !ans->len && !strcmp (method, "GET")) {
+        free (ans->data);
+        memset (ans, 0, sizeof (*ans));
+        ans->max = ANSWER_MAX;
+        rc = curl_easy_perform (s->curl);
+    }
     curl_slist_free_all (hdrs);
     if (rc != CURLE_OK) {
         free (ans->data);

@@ -69,7 +69,6 @@ write_conf () {
 
 # start_daemon CONF LOG: the pid in $daemon_pid
 start_daemon () {
-    daemon_conf=$1
     ASAN_OPTIONS=detect_leaks=0 "$msd" -f "$1" -D >>"$2" 2>&1 &
     daemon_pid=$!
     daemon_pids="$daemon_pids $daemon_pid"
@@ -78,19 +77,6 @@ start_daemon () {
 # daemon_up LOG: the socket appears and the daemon lives, or bail out
 daemon_up () {
     if ! wait_for 40 test -S "${DAEMON_SOCKET:-$dtmp/msd.sock}" || ! kill -0 "$daemon_pid" 2>/dev/null; then
-        # metaschedd checks every cluster at start and refuses to start
-        # when one does not answer; a test bed's slurmrestd that dropped
-        # that one connection gets one more start, a cluster really down
-        # fails the same way again
-        if [ -z "$daemon_restarted" ] && ! kill -0 "$daemon_pid" 2>/dev/null \
-            && tail -3 "$1" | grep -q "is unreachable"; then
-            daemon_restarted=1
-            echo "# metaschedd refused to start, a cluster unreachable: once more"
-            sleep 2
-            start_daemon "$daemon_conf" "$1"
-            daemon_up "$1"
-            return
-        fi
         echo "Bail out! metaschedd did not start: $(tail -3 "$1" | tr '\n' ' ')"
         exit 1
     fi

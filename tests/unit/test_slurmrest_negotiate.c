@@ -3,7 +3,8 @@
  * versions a case names (404 for the others, as slurmrestd does): the
  * newest in common, the error that names both lists when there is none,
  * an authentication failure that decides nothing, a pinned version used
- * as it is, and a server upgraded under a running handle. */
+ * as it is, a server upgraded under a running handle, and connections
+ * reset before an answer (a GET is tried once more, a DELETE never). */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -26,6 +27,7 @@ static struct {
     char openapi[256]; /* versions the description names (served if "") */
     char nodb[64];     /* a version served that fails without slurmdbd */
     int status_all;    /* answer this to everything (401), 0: no */
+    int drop;          /* reset this many next connections unanswered */
     char log[8192];    /* request lines, one a line */
 } srv = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
@@ -50,6 +52,15 @@ serve_one (int c)
     pthread_mutex_lock (&srv.mu);
     size_t used = strlen (srv.log);
     snprintf (srv.log + used, sizeof (srv.log) - used, "%s\n", path);
+    if (srv.drop > 0) {
+        /* read, then reset: no answer at all */
+        struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+        srv.drop--;
+        pthread_mutex_unlock (&srv.mu);
+        setsockopt (c, SOL_SOCKET, SO_LINGER, &lg, sizeof (lg));
+        close (c);
+        return;
+    }
     snprintf (body, sizeof (body), "%s", empty);
     if (srv.status_all)
         status = srv.status_all;
@@ -142,6 +153,29 @@ logged (const char *path)
     yes = strstr (srv.log, line) != NULL;
     pthread_mutex_unlock (&srv.mu);
     return yes;
+}
+
+/* How many times the server was asked path (with or without a query). */
+static int
+nlogged (const char *path)
+{
+    size_t len = strlen (path);
+    int n = 0;
+    pthread_mutex_lock (&srv.mu);
+    for (const char *p = srv.log; (p = strstr (p, path)); p += len)
+        if ((p == srv.log || p[-1] == '\n') && (p[len] == '\n' || p[len] == '?'))
+            n++;
+    pthread_mutex_unlock (&srv.mu);
+    return n;
+}
+
+static void
+drop_next (int n)
+{
+    pthread_mutex_lock (&srv.mu);
+    srv.drop = n;
+    srv.log[0] = '\0';
+    pthread_mutex_unlock (&srv.mu);
 }
 
 /* A handle on the test's server, started in the test's own process
@@ -294,6 +328,38 @@ START_TEST (upgraded_server_is_negotiated_again)
 }
 END_TEST
 
+/* slurmrestd resets a connection now and then under load: a GET (it
+ * changes nothing) is tried once more, during the negotiation too; a
+ * second reset in a row is the error; a DELETE is never repeated. */
+START_TEST (reset_get_is_tried_again)
+{
+    ms_error_t err;
+    ms_job_info_t *jobs;
+    size_t n;
+    ms_backend_t *b = handle (NULL);
+
+    serve ("v0.0.42", "", 0);
+    drop_next (1);
+    ck_assert_msg (backend_ping (b, &err) == 0, "%s", err.text);
+    ck_assert_str_eq (slurmrest_version (b), "v0.0.42");
+    drop_next (1);
+    ck_assert_msg (backend_jobs (b, &jobs, &n, &err) == 0, "%s", err.text);
+    free (jobs);
+    ck_assert_int_eq (nlogged ("/slurm/v0.0.42/jobs"), 2);
+    drop_next (2);
+    ck_assert_int_eq (backend_jobs (b, &jobs, &n, &err), -1);
+    ck_assert_int_eq (err.kind, MS_ERR_CONNECT);
+    ck_assert_msg (strstr (err.text, "GET ") && strstr (err.text, "/jobs"),
+                   "%s", err.text);
+    ck_assert_int_eq (nlogged ("/slurm/v0.0.42/jobs"), 2);
+    drop_next (1);
+    ck_assert_int_eq (backend_cancel (b, 5, &err), -1);
+    ck_assert_int_eq (err.kind, MS_ERR_CONNECT);
+    ck_assert_int_eq (nlogged ("/slurm/v0.0.42/job/5"), 1);
+    backend_destroy (b);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -307,6 +373,7 @@ main (void)
     tcase_add_test (tc, refused_token_decides_nothing);
     tcase_add_test (tc, pinned_is_used_as_it_is);
     tcase_add_test (tc, upgraded_server_is_negotiated_again);
+    tcase_add_test (tc, reset_get_is_tried_again);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
