@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [1.9263:2.5898]
-set yrange [2487.2500:2988.1652]
-set label 1 'w0' at 1.9758,2755.5426 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.9720,2607.3390 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.9785,2570.0669 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 2.0066,2556.4183 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 2.0189,2541.1614 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.0620,2521.7959 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.1286,2529.8077 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 2.2754,2521.9682 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [1.9266:2.5898]
+set yrange [2479.7832:2988.7183]
+set label 1 'w0' at 1.9746,2756.1787 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.9723,2607.2225 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.9800,2572.5045 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.0071,2556.3060 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.0490,2540.2259 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.0594,2514.8822 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.1265,2523.1469 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 2.2747,2518.9004 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \

@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [8.8738:29.1415]
-set yrange [348.8054:429.6750]
-set label 1 'w0' at 10.2716,404.8914 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 10.8446,377.9155 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 11.2140,369.0374 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 11.5301,366.1599 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 11.9077,363.4221 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 14.4623,356.2770 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 15.6977,355.1069 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 16.3286,354.3826 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [8.8645:29.1422]
+set yrange [346.4383:429.8503]
+set label 1 'w0' at 10.2629,404.0693 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 11.0643,374.6393 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 11.4739,366.5551 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 11.5002,363.6329 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 11.8623,360.7827 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 14.0258,354.6864 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 15.0753,352.7617 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 16.9609,352.1909 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \
