@@ -335,6 +335,32 @@ START_TEST (test_eamc_models_optimal_partition)
 }
 END_TEST
 
+/* A site from a cluster configuration's text whose architectures carry
+ * Table 6.1's models (p1 on arch1, p3 on arch3 when not NULL), its
+ * predictor and prediction table; returns the index of lu.C. */
+static int
+table61_site (const char *text, const char *arch1, const char *arch3,
+              ms_siteconf_t **confp, predictor_t **predp, ms_predtab_t **tabp)
+{
+    ms_error_t err;
+    int app;
+
+    ck_assert (clusterconf_parse (text, strlen (text), "t", confp, &err) == 0);
+    *predp = predictor_new ();
+    for (size_t i = 0; i < (*confp)->narchs; i++) {
+        const ms_arch_t *a = &(*confp)->archs[i];
+        ck_assert (predictor_add_arch (*predp, a->name, a->cores_per_node,
+                                       a->freqs_khz, a->nfreqs, a->nominal_khz,
+                                       a->idle_power_w, &err)
+                   == 0);
+    }
+    ck_assert (predictor_load_table61 (*predp, arch1, NULL, arch3, &err) == 0);
+    ck_assert (predtab_build (*predp, *confp, tabp, &err) == 0);
+    app = predtab_app_index (*tabp, "lu.C");
+    ck_assert_int_ge (app, 0);
+    return app;
+}
+
 /* Two simulated clusters of one skx8168 partition each, alpha/batch of
  * alpha_nodes nodes and beta/compute of 10, the Table 6.1 models; returns
  * the index of lu.C. */
@@ -343,9 +369,6 @@ two_clusters (int alpha_nodes, ms_siteconf_t **confp, predictor_t **predp,
               ms_predtab_t **tabp)
 {
     char text[512];
-    const ms_arch_t *a;
-    ms_error_t err;
-    int app;
 
     snprintf (text, sizeof (text),
               "[architecture skx8168]\ncores_per_node = 48\n"
@@ -356,19 +379,7 @@ two_clusters (int alpha_nodes, ms_siteconf_t **confp, predictor_t **predp,
               "[cluster beta]\nbackend = simulated\n"
               "[partition beta/compute]\narchitecture = skx8168\nnodes = 10\n",
               alpha_nodes);
-    ck_assert (clusterconf_parse (text, strlen (text), "t", confp, &err) == 0);
-    *predp = predictor_new ();
-    a = &(*confp)->archs[0];
-    ck_assert (predictor_add_arch (*predp, a->name, a->cores_per_node,
-                                   a->freqs_khz, a->nfreqs, a->nominal_khz,
-                                   a->idle_power_w, &err)
-               == 0);
-    ck_assert (predictor_load_table61 (*predp, "skx8168", NULL, NULL, &err)
-               == 0);
-    ck_assert (predtab_build (*predp, *confp, tabp, &err) == 0);
-    app = predtab_app_index (*tabp, "lu.C");
-    ck_assert_int_ge (app, 0);
-    return app;
+    return table61_site (text, "skx8168", NULL, confp, predp, tabp);
 }
 
 /* Re-routing (DESIGN.md 5): a job queued behind a long job on beta while
@@ -548,21 +559,7 @@ START_TEST (test_sibling_hold)
           "[partition gamma/short]\narchitecture = skx6148\nnodes = 10\n";
     int app;
 
-    ck_assert (clusterconf_parse (text, strlen (text), "t", &conf, &err) == 0);
-    pred = predictor_new ();
-    for (size_t a = 0; a < conf->narchs; a++)
-        ck_assert (predictor_add_arch (pred, conf->archs[a].name,
-                                       conf->archs[a].cores_per_node,
-                                       conf->archs[a].freqs_khz,
-                                       conf->archs[a].nfreqs,
-                                       conf->archs[a].nominal_khz,
-                                       conf->archs[a].idle_power_w, &err)
-                   == 0);
-    ck_assert (predictor_load_table61 (pred, "skx8168", NULL, "skx6148", &err)
-               == 0);
-    ck_assert (predtab_build (pred, conf, &tab, &err) == 0);
-    app = predtab_app_index (tab, "lu.C");
-    ck_assert_int_ge (app, 0);
+    app = table61_site (text, "skx8168", "skx6148", &conf, &pred, &tab);
     memset (jobs, 0, sizeof (jobs));
 #define WJOB(i, sub, rt, lim)                                                 \
     (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = 10,          \
