@@ -22,6 +22,7 @@ settings_init (ms_settings_t *s)
     s->max_slowdown = 1.3;
     s->dispatch_mode = DISPATCH_SINGLE;
     s->siblings = 2;
+    s->sibling_hold = 1;
     s->exploration = 0;
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
@@ -128,6 +129,9 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
             return -1;
     } else if (!strcmp (key, "max_slowdown")) {
         if (number (value, key, 1, INFINITY, &t.max_slowdown, errp) < 0)
+            return -1;
+    } else if (!strcmp (key, "sibling_hold")) {
+        if (number (value, key, 0, 100, &t.sibling_hold, errp) < 0)
             return -1;
     } else if (!strncmp (key, CAP_PREFIX, strlen (CAP_PREFIX))) {
         size_t i;
@@ -247,6 +251,7 @@ settings_to_json (const ms_settings_t *s)
                                           ? "siblings"
                                           : "single"));
     json_object_set_new (o, "siblings", json_integer (s->siblings));
+    json_object_set_new (o, "sibling_hold", json_real (s->sibling_hold));
     json_object_set_new (o, "exploration", json_real (s->exploration));
     json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
     json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
@@ -299,6 +304,8 @@ settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
     policy_init (pol, s->policy);
     pol->w_energy = s->w_energy;
     pol->max_slowdown = s->max_slowdown;
+    if (pol->kind == POL_METASCHED || pol->kind == POL_METASCHED_WINDOW)
+        pol->sibling_hold = s->sibling_hold;
     pol->reroute_after_s = s->reroute_after_s;
     pol->max_reroutes = s->max_reroutes;
     policy_relabel (pol);

@@ -32,6 +32,8 @@ typedef struct {
     size_t ncaps;
     ms_dispatch_mode_t dispatch_mode;
     int siblings;
+    double sibling_hold; /* a sibling on a busy partition waits this times
+                            its loss (policy.h) */
     double exploration;
     double reroute_after_s;
     int max_reroutes;

@@ -57,6 +57,9 @@ EXTRA_DIST += tests/integration/test_daemon_mold.sh
 # the window assignment in the daemon
 TESTS += tests/integration/test_daemon_window.sh
 EXTRA_DIST += tests/integration/test_daemon_window.sh
+# sibling mode's hold of a copy on a busy partition
+TESTS += tests/integration/test_daemon_hold.sh
+EXTRA_DIST += tests/integration/test_daemon_hold.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide

@@ -171,6 +171,13 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     if (json_is_integer (json_object_get (opts, "begin_time")))
         req.begin_time
             = json_integer_value (json_object_get (opts, "begin_time"));
+    /* a sibling held back on a busy partition (policy.c, hold_sibling):
+     * not before its hold is over, nor before the user's own --begin */
+    if (ch->hold_s > 0) {
+        int64_t held = (int64_t)time (NULL) + (int64_t)ceil (ch->hold_s);
+        if (held > req.begin_time)
+            req.begin_time = held;
+    }
     req.script = script;
     /* the user's other sbatch options, carried as the cluster's version
      * takes them (a value the API checked once cannot fail here) */

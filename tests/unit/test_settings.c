@@ -47,6 +47,7 @@ START_TEST (test_defaults)
     ck_assert_double_eq (s.max_slowdown, 1.3);
     ck_assert_int_eq (s.dispatch_mode, DISPATCH_SINGLE);
     ck_assert_int_eq (s.siblings, 2);
+    ck_assert_double_eq (s.sibling_hold, 1);
     ck_assert_double_eq (s.exploration, 0);
     ck_assert_double_eq (s.reroute_after_s, 600);
     ck_assert_int_eq (s.max_reroutes, 2);
@@ -59,7 +60,7 @@ START_TEST (test_defaults)
     ck_assert_str_eq (json_string_value (json_object_get (j, "dispatch_mode")),
                       "single");
     ck_assert (json_is_true (json_object_get (j, "priority_boost")));
-    ck_assert_uint_eq (json_object_size (j), 11);
+    ck_assert_uint_eq (json_object_size (j), 12);
     json_decref (j);
 }
 END_TEST
@@ -102,6 +103,13 @@ START_TEST (test_each_key)
     refused ("siblings", "1");
     refused ("siblings", "9");
     refused ("siblings", "2.5");
+
+    ck_assert_int_eq (set ("sibling_hold", "0"), 0);
+    ck_assert_double_eq (s.sibling_hold, 0);
+    ck_assert_int_eq (set ("sibling_hold", "2.5"), 0);
+    refused ("sibling_hold", "-1");
+    refused ("sibling_hold", "101");
+    refused ("sibling_hold", "\"1\"");
 
     ck_assert_int_eq (set ("exploration", "0.5"), 0);
     refused ("exploration", "0.6");
@@ -161,7 +169,9 @@ START_TEST (test_policy_mapping)
     ck_assert_int_eq (set ("max_slowdown", "1.6"), 0);
     ck_assert_int_eq (set ("reroute_after_s", "900"), 0);
     ck_assert_int_eq (set ("max_reroutes", "4"), 0);
+    ck_assert_int_eq (set ("sibling_hold", "0.5"), 0);
     settings_apply_policy (&s, &pol);
+    ck_assert_double_eq (pol.sibling_hold, 0.5);
     ck_assert_int_eq (pol.kind, POL_METASCHED);
     ck_assert_double_eq (pol.w_energy, 0.75);
     ck_assert_double_eq (pol.max_slowdown, 1.6);
@@ -173,6 +183,7 @@ START_TEST (test_policy_mapping)
     settings_apply_policy (&s, &pol);
     ck_assert_int_eq (pol.kind, POL_EAR_MIN_ENERGY);
     ck_assert_double_eq (pol.theta, 0.1); /* the policy's own default */
+    ck_assert_double_eq (pol.sibling_hold, 0); /* metasched's alone */
 }
 END_TEST
 
