@@ -369,11 +369,9 @@ metasched_options (const opts_t *o, ms_policy_t *pol)
         pol->wait_weight = o->waitw;
     if (o->pref_margin >= 0)
         pol->pref_margin = o->pref_margin;
-    if (o->first_age >= 0
-        && (pol->kind == POL_METASCHED || pol->kind == POL_METASCHED_WINDOW))
+    if (o->first_age >= 0 && policy_is_metasched (pol->kind))
         pol->first_age = o->first_age;
-    if (o->sibling_hold >= 0
-        && (pol->kind == POL_METASCHED || pol->kind == POL_METASCHED_WINDOW))
+    if (o->sibling_hold >= 0 && policy_is_metasched (pol->kind))
         pol->sibling_hold = o->sibling_hold;
 }
 

@@ -304,7 +304,7 @@ settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
     policy_init (pol, s->policy);
     pol->w_energy = s->w_energy;
     pol->max_slowdown = s->max_slowdown;
-    if (pol->kind == POL_METASCHED || pol->kind == POL_METASCHED_WINDOW)
+    if (policy_is_metasched (pol->kind))
         pol->sibling_hold = s->sibling_hold;
     pol->reroute_after_s = s->reroute_after_s;
     pol->max_reroutes = s->max_reroutes;

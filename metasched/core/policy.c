@@ -64,6 +64,12 @@ policy_relabel (ms_policy_t *pol)
     }
 }
 
+bool
+policy_is_metasched (ms_polkind_t k)
+{
+    return k == POL_METASCHED || k == POL_METASCHED_WINDOW;
+}
+
 void
 policy_init (ms_policy_t *pol, ms_polkind_t k)
 {
@@ -77,10 +83,8 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->sibling_slack = INFINITY;
     pol->sibling_grade = 1;
     pol->pref_margin = 0.2;
-    pol->first_age
-        = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 3 : 0;
-    pol->sibling_hold
-        = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 1 : 0;
+    pol->first_age = policy_is_metasched (k) ? 3 : 0;
+    pol->sibling_hold = policy_is_metasched (k) ? 1 : 0;
     pol->hold_busy = 0.5;
     pol->width_exp = 0.5;
     pol->ref_nodes = 0;
@@ -91,8 +95,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
      * the predicted wait counts in full. */
     pol->wait_weight = 0;
     pol->sibling_same_class = false;
-    pol->reroute_after_s
-        = k == POL_METASCHED || k == POL_METASCHED_WINDOW ? 4 * 3600 : 0;
+    pol->reroute_after_s = policy_is_metasched (k) ? 4 * 3600 : 0;
     pol->window_budget_s = 0.5;
     pol->reroute_gain = 0.25;
     pol->max_reroutes = 1;
@@ -740,9 +743,7 @@ mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
 {
     /* and a GPU job's app profile: its GPUs' power, its GPU model's time */
     candidates_gpu_profile (s->tab, jd->app, jd->gpus, &s->cs);
-    if (jd->nodes_max > jd->nodes
-        && (s->pol.kind == POL_METASCHED
-            || s->pol.kind == POL_METASCHED_WINDOW))
+    if (jd->nodes_max > jd->nodes && policy_is_metasched (s->pol.kind))
         candidates_mold (s->tab, jd->app, jd->nodes, jd->nodes_max,
                          s->pol.w_energy, s->view, now, &s->cs);
 }

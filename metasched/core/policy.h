@@ -136,6 +136,9 @@ int policy_kind_parse (const char *s, ms_polkind_t *k);
 void policy_init (ms_policy_t *pol, ms_polkind_t k);
 /* Rebuild the label after changing parameters. */
 void policy_relabel (ms_policy_t *pol);
+/* metasched's own kinds (greedy and window): its scores, moldable sizes,
+ * aging, sibling hold and re-routes. */
+bool policy_is_metasched (ms_polkind_t k);
 
 typedef struct {
     size_t part;

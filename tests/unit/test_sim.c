@@ -382,6 +382,21 @@ two_clusters (int alpha_nodes, ms_siteconf_t **confp, predictor_t **predp,
     return table61_site (text, "skx8168", NULL, confp, predp, tabp);
 }
 
+/* A hand-made workload of n jobs on the site of table61_site, in su with
+ * the simulator's defaults. */
+static void
+hand_run (ms_simsetup_t *su, ms_workload_t *wl, ms_wjob_t *jobs, size_t n,
+          const ms_siteconf_t *conf, const ms_predtab_t *tab)
+{
+    wl->jobs = jobs;
+    wl->njobs = n;
+    wl->dropped = wl->clipped = 0;
+    simulate_setup_init (su);
+    su->conf = conf;
+    su->tab = tab;
+    su->wl = wl;
+}
+
 /* Re-routing (DESIGN.md 5): a job queued behind a long job on beta while
  * alpha frees up early (its job ends at 2000 s, long before its 100000 s
  * limit) is cancelled and submitted to alpha at the first check after it
@@ -413,13 +428,7 @@ START_TEST (test_reroute)
     jobs[1] = WJOB (2, 1, 50000, 60000);
     jobs[2] = WJOB (3, 2, 100, 200);
 #undef WJOB
-    wl.jobs = jobs;
-    wl.njobs = 3;
-    wl.dropped = wl.clipped = 0;
-    simulate_setup_init (&su);
-    su.conf = conf;
-    su.tab = tab;
-    su.wl = &wl;
+    hand_run (&su, &wl, jobs, 3, conf, tab);
     policy_init (&pol, POL_METASCHED);
     pol.w_energy = 0;
     pol.sibling_slack = 0;
@@ -480,15 +489,9 @@ START_TEST (test_preference_and_age)
     for (int k = 0; k < NW; k++)
         jobs[3 + k] = WJOB (4 + k, 2 + k, 20, 1000);
 #undef WJOB
-    wl.jobs = jobs;
-    wl.njobs = NJ;
-    wl.dropped = wl.clipped = 0;
-    simulate_setup_init (&su);
+    hand_run (&su, &wl, jobs, NJ, conf, tab);
     su.noise_t = 0;
     su.exact_estimates = true; /* predicted from the true runtimes */
-    su.conf = conf;
-    su.tab = tab;
-    su.wl = &wl;
     policy_init (&pol, POL_METASCHED);
     pol.w_energy = 0; /* the nominal frequency, where the runtime is */
     pol.reroute_after_s = 0;
@@ -569,14 +572,8 @@ START_TEST (test_sibling_hold)
     jobs[1] = WJOB (2, 1, 300, 20000);
     jobs[2] = WJOB (3, 2, 2000, 4000);
 #undef WJOB
-    wl.jobs = jobs;
-    wl.njobs = 3;
-    wl.dropped = wl.clipped = 0;
-    simulate_setup_init (&su);
+    hand_run (&su, &wl, jobs, 3, conf, tab);
     su.noise_t = 0;
-    su.conf = conf;
-    su.tab = tab;
-    su.wl = &wl;
     policy_init (&pol, POL_METASCHED);
     pol.reroute_after_s = 0;
     ck_assert_msg (simulate_run (&su, &pol, recs, &sum, &err) == 0, "%s",
