@@ -245,20 +245,22 @@ static int
 insert_sub (db_t *db, int64_t id, const queue_sub_new_t *s, const char *state,
             ms_error_t *errp)
 {
-    char ids[32], f[16], cj[32], rk[16];
-    const char *p[7] = { ids, s->cluster, s->partition, s->freq_khz ? f : NULL,
-                         cj,  rk,         state };
+    char ids[32], f[16], cj[32], rk[16], nc[16];
+    const char *p[8] = { ids, s->cluster, s->partition, s->freq_khz ? f : NULL,
+                         cj,  rk,         state,        nc };
 
     snprintf (ids, sizeof (ids), "%" PRId64, id);
     snprintf (f, sizeof (f), "%u", s->freq_khz);
     snprintf (cj, sizeof (cj), "%" PRIu64, s->cluster_job_id);
     snprintf (rk, sizeof (rk), "%d", s->rank);
+    snprintf (nc, sizeof (nc), "%d", s->nice > 0 ? s->nice : 0);
     return db_command (db, "q_sub_insert",
                        "INSERT INTO job_submissions (job_id, cluster,"
-                       " partition, freq_khz, cluster_job_id, rank, state)"
+                       " partition, freq_khz, cluster_job_id, rank, state,"
+                       " nice)"
                        " VALUES ($1::bigint, $2, $3, $4::integer, $5::bigint,"
-                       " $6::integer, $7) ON CONFLICT DO NOTHING",
-                       7, p, NULL, errp);
+                       " $6::integer, $7, $8::integer) ON CONFLICT DO NOTHING",
+                       8, p, NULL, errp);
 }
 
 int
@@ -395,13 +397,15 @@ subs_from (PGresult *r, queue_sub_t **outp, size_t *np)
         s->rank = atoi (PQgetvalue (r, i, 5));
         cp (s->state, sizeof (s->state), r, i, 6);
         s->age_s = dbl (r, i, 7);
+        s->nice = atoi (PQgetvalue (r, i, 8));
     }
     *np = (size_t)n;
 }
 
 #define SUB_COLS                                                               \
     "SELECT job_id, cluster, partition, freq_khz, cluster_job_id, rank,"       \
-    " state, extract (epoch FROM now () - submitted_at) FROM job_submissions"
+    " state, extract (epoch FROM now () - submitted_at), nice"                 \
+    " FROM job_submissions"
 
 int
 queue_live_subs (db_t *db, queue_sub_t **outp, size_t *np, ms_error_t *errp)
@@ -457,6 +461,20 @@ queue_sub_state (db_t *db, const char *cluster, uint64_t cluster_job_id,
                        " 'lost') THEN now () END"
                        " WHERE cluster = $1 AND cluster_job_id = $2::bigint",
                        3, p, NULL, errp);
+}
+
+int
+queue_sub_aged (db_t *db, const char *cluster, uint64_t cluster_job_id,
+                ms_error_t *errp)
+{
+    char cj[32];
+    const char *p[2] = { cluster, cj };
+
+    snprintf (cj, sizeof (cj), "%" PRIu64, cluster_job_id);
+    return db_command (db, "q_sub_aged",
+                       "UPDATE job_submissions SET nice = 0"
+                       " WHERE cluster = $1 AND cluster_job_id = $2::bigint",
+                       2, p, NULL, errp);
 }
 
 static int

@@ -79,6 +79,7 @@ typedef struct {
     uint32_t freq_khz;
     uint64_t cluster_job_id;
     int rank;
+    int nice; /* metasched's part of the copy's nice (0: none) */
 } queue_sub_new_t;
 
 /* dispatching -> submitted with the first submission's cluster job id,
@@ -129,6 +130,7 @@ typedef struct {
     int rank;
     char state[16];
     double age_s; /* since submitted */
+    int nice;     /* metasched's part of its nice, while it has one */
 } queue_sub_t;
 
 int queue_live_subs (db_t *db, queue_sub_t **outp, size_t *np,
@@ -141,6 +143,9 @@ int queue_job_subs (db_t *db, int64_t id, queue_sub_t **outp, size_t *np,
  * not known. */
 int queue_sub_record (db_t *db, int64_t id, const queue_sub_new_t *s,
                       const char *state, ms_error_t *errp);
+/* metasched's part of a submission's nice was taken back: record 0. */
+int queue_sub_aged (db_t *db, const char *cluster, uint64_t cluster_job_id,
+                    ms_error_t *errp);
 /* Set a submission's state ("running", "ended", "cancelled", "lost"). */
 int queue_sub_state (db_t *db, const char *cluster, uint64_t cluster_job_id,
                      const char *state, ms_error_t *errp);

@@ -23,6 +23,8 @@ settings_init (ms_settings_t *s)
     s->dispatch_mode = DISPATCH_SINGLE;
     s->siblings = 2;
     s->sibling_hold = 1;
+    s->pref_margin = 0.2;
+    s->first_age = 3;
     s->exploration = 0;
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
@@ -132,6 +134,12 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
             return -1;
     } else if (!strcmp (key, "sibling_hold")) {
         if (number (value, key, 0, 100, &t.sibling_hold, errp) < 0)
+            return -1;
+    } else if (!strcmp (key, "pref_margin")) {
+        if (number (value, key, 0, 10, &t.pref_margin, errp) < 0)
+            return -1;
+    } else if (!strcmp (key, "first_age")) {
+        if (number (value, key, 0, 100, &t.first_age, errp) < 0)
             return -1;
     } else if (!strncmp (key, CAP_PREFIX, strlen (CAP_PREFIX))) {
         size_t i;
@@ -252,6 +260,8 @@ settings_to_json (const ms_settings_t *s)
                                           : "single"));
     json_object_set_new (o, "siblings", json_integer (s->siblings));
     json_object_set_new (o, "sibling_hold", json_real (s->sibling_hold));
+    json_object_set_new (o, "pref_margin", json_real (s->pref_margin));
+    json_object_set_new (o, "first_age", json_real (s->first_age));
     json_object_set_new (o, "exploration", json_real (s->exploration));
     json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
     json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
@@ -304,8 +314,11 @@ settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
     policy_init (pol, s->policy);
     pol->w_energy = s->w_energy;
     pol->max_slowdown = s->max_slowdown;
-    if (policy_is_metasched (pol->kind))
+    if (policy_is_metasched (pol->kind)) {
         pol->sibling_hold = s->sibling_hold;
+        pol->pref_margin = s->pref_margin;
+        pol->first_age = s->first_age;
+    }
     pol->reroute_after_s = s->reroute_after_s;
     pol->max_reroutes = s->max_reroutes;
     policy_relabel (pol);

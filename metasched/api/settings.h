@@ -34,6 +34,10 @@ typedef struct {
     int siblings;
     double sibling_hold; /* a sibling on a busy partition waits this times
                             its loss (policy.h) */
+    double pref_margin;  /* a first choice led by less waits behind others
+                            (policy.h) */
+    double first_age;    /* ... until its job waited this many predicted
+                            runtimes (0: never) */
     double exploration;
     double reroute_after_s;
     int max_reroutes;

@@ -143,7 +143,7 @@ struct ms_daemon {
     double grace_s;
     /* metrics */
     uint64_t cycles, dispatched, decisions, requeued, adopted, dup_cancelled,
-        reroutes, boosts, db_errors;
+        reroutes, boosts, aged, db_errors;
     double last_cycle_s, decide_s;
     uint64_t batches;
     double commit_s, submit_s, record_s; /* of the dispatch batches */

@@ -66,7 +66,15 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
     for (size_t c = 0; c < dec->n && x->nch < want; c++) {
         x->chosen[x->nch] = cs->c[dec->c[c].cand];
         x->choices[x->nch] = dec->c[c];
-        x->choices[x->nch].nice = siblings ? (int)x->nch * MS_NICE_STEP : 0;
+        /* copies: metasched's own nice (each sibling's graded by its
+         * loss, a nearly tied first choice behind the jobs that prefer its
+         * partition more: entry_nice in policy.c; the first choice's taken
+         * back once it has waited: daemon_follow); another policy's in
+         * whole steps by rank */
+        x->choices[x->nch].nice
+            = !siblings                         ? 0
+              : policy_is_metasched (d->pol.kind) ? dec->c[c].nice
+                                                  : (int)x->nch * MS_NICE_STEP;
         x->nch++;
     }
     if (x->nch == 0) {
@@ -491,6 +499,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                 .freq_khz = x->chosen[c].f_khz,
                 .cluster_job_id = x->bid[c],
                 .rank = (int)c,
+                .nice = x->choices[c].nice,
             };
             nsub[i]++;
         }

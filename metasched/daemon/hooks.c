@@ -308,6 +308,9 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     P ("# TYPE metaschedd_priority_boosts_total counter\n"
        "metaschedd_priority_boosts_total %" PRIu64 "\n",
        d->boosts);
+    P ("# TYPE metaschedd_first_choices_aged_total counter\n"
+       "metaschedd_first_choices_aged_total %" PRIu64 "\n",
+       d->aged);
     P ("# TYPE metaschedd_cycle_errors_total counter\n"
        "metaschedd_cycle_errors_total %" PRIu64 "\n",
        d->db_errors);

@@ -143,7 +143,7 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
             if (keep != SIZE_MAX) {
                 const tagged_t *t = &tags[keep];
                 queue_sub_new_t s = { d->cl[t->cl].conf->name, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 0 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 0, 0 };
                 if (queue_sub_record (d->db, l->id, &s, "submitted", &e) < 0
                     || queue_adopt (d->db, l->id, s.cluster, s.partition,
                                     t->j->id, &ok, &e)
@@ -190,14 +190,14 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                 && !strcmp (l->state, "submitted")) {
                 /* a sibling whose record was lost: keep it, record it */
                 queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 1 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 1, 0 };
                 queue_sub_record (d->db, l->id, &s, "submitted", &e);
                 continue;
             }
             cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
             {
                 queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 9 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 9, 0 };
                 queue_sub_record (d->db, l->id, &s, "cancelled", &e);
             }
             d->dup_cancelled++;
@@ -500,6 +500,56 @@ fail:
     return -1;
 }
 
+/* A first choice sent with a nice of metasched's (a nearly tied first
+ * choice waits behind the jobs that prefer its partition more: entry_nice
+ * in policy.c) that has waited first_age times its predicted runtime
+ * (policy.c, sched_age, as the simulator does). */
+static bool
+first_aged (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s)
+{
+    double age;
+
+    pthread_mutex_lock (&d->mu);
+    age = d->pol.first_age;
+    pthread_mutex_unlock (&d->mu);
+    return age > 0 && l->predicted_time_s > 0
+           && s->age_s >= age * l->predicted_time_s;
+}
+
+/* Take metasched's part of the first choice's nice back (the user's own
+ * --nice stays) and record it: once, whichever daemon leads. A failure is
+ * logged and tried again next cycle. */
+static int
+age_first (ms_daemon_t *d, size_t ci, const queue_sub_t *s,
+           const ms_job_info_t *cj)
+{
+    ms_job_update_t u;
+    ms_error_t e;
+
+    ms_job_update_init (&u);
+    u.nice = cj->nice > s->nice ? cj->nice - s->nice : 0;
+    if (backend_update (d->cl[ci].b, s->cluster_job_id, &u, &e) < 0) {
+        daemon_log (LOG_WARNING,
+                    "job %" PRId64 ": nice of %s job %" PRIu64 " to %d: %s",
+                    s->job_id, s->cluster, s->cluster_job_id, u.nice, e.text);
+        return 0;
+    }
+    d->cl[ci].last_action = mono ();
+    daemon_log (LOG_INFO,
+                "job %" PRId64 ": first choice %s job %" PRIu64
+                " waited %.0f s: nice %d -> %d",
+                s->job_id, s->cluster, s->cluster_job_id, s->age_s, cj->nice,
+                u.nice);
+    pthread_mutex_lock (&d->mu);
+    d->aged++;
+    pthread_mutex_unlock (&d->mu);
+    return queue_sub_aged (d->db, s->cluster, s->cluster_job_id, &e) < 0
+               ? (daemon_log (LOG_ERR, "job %" PRId64 ": recording its nice: %s",
+                              s->job_id, e.text),
+                  -1)
+               : 0;
+}
+
 int
 daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
 {
@@ -597,6 +647,8 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                 && d->set.dispatch_mode == DISPATCH_SINGLE
                 && never_starts (cj->state_reason))
                 rc = refused_pending (d, (size_t)ci, l, s, cj);
+            else if (s->rank == 0 && s->nice > 0 && first_aged (d, l, s))
+                rc = age_first (d, (size_t)ci, s, cj);
             break;
         case MS_JOB_RUNNING:
         case MS_JOB_SUSPENDED:

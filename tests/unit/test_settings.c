@@ -48,6 +48,8 @@ START_TEST (test_defaults)
     ck_assert_int_eq (s.dispatch_mode, DISPATCH_SINGLE);
     ck_assert_int_eq (s.siblings, 2);
     ck_assert_double_eq (s.sibling_hold, 1);
+    ck_assert_double_eq (s.pref_margin, 0.2);
+    ck_assert_double_eq (s.first_age, 3);
     ck_assert_double_eq (s.exploration, 0);
     ck_assert_double_eq (s.reroute_after_s, 600);
     ck_assert_int_eq (s.max_reroutes, 2);
@@ -60,7 +62,7 @@ START_TEST (test_defaults)
     ck_assert_str_eq (json_string_value (json_object_get (j, "dispatch_mode")),
                       "single");
     ck_assert (json_is_true (json_object_get (j, "priority_boost")));
-    ck_assert_uint_eq (json_object_size (j), 12);
+    ck_assert_uint_eq (json_object_size (j), 14);
     json_decref (j);
 }
 END_TEST
@@ -110,6 +112,20 @@ START_TEST (test_each_key)
     refused ("sibling_hold", "-1");
     refused ("sibling_hold", "101");
     refused ("sibling_hold", "\"1\"");
+
+    ck_assert_int_eq (set ("pref_margin", "0"), 0);
+    ck_assert_double_eq (s.pref_margin, 0);
+    ck_assert_int_eq (set ("pref_margin", "10"), 0);
+    refused ("pref_margin", "-0.1");
+    refused ("pref_margin", "10.5");
+    refused ("pref_margin", "\"0.2\"");
+
+    ck_assert_int_eq (set ("first_age", "0"), 0);
+    ck_assert_double_eq (s.first_age, 0);
+    ck_assert_int_eq (set ("first_age", "100"), 0);
+    refused ("first_age", "-1");
+    refused ("first_age", "101");
+    refused ("first_age", "true");
 
     ck_assert_int_eq (set ("exploration", "0.5"), 0);
     refused ("exploration", "0.6");
@@ -170,8 +186,12 @@ START_TEST (test_policy_mapping)
     ck_assert_int_eq (set ("reroute_after_s", "900"), 0);
     ck_assert_int_eq (set ("max_reroutes", "4"), 0);
     ck_assert_int_eq (set ("sibling_hold", "0.5"), 0);
+    ck_assert_int_eq (set ("pref_margin", "0.4"), 0);
+    ck_assert_int_eq (set ("first_age", "1.5"), 0);
     settings_apply_policy (&s, &pol);
     ck_assert_double_eq (pol.sibling_hold, 0.5);
+    ck_assert_double_eq (pol.pref_margin, 0.4);
+    ck_assert_double_eq (pol.first_age, 1.5);
     ck_assert_int_eq (pol.kind, POL_METASCHED);
     ck_assert_double_eq (pol.w_energy, 0.75);
     ck_assert_double_eq (pol.max_slowdown, 1.6);
@@ -184,6 +204,7 @@ START_TEST (test_policy_mapping)
     ck_assert_int_eq (pol.kind, POL_EAR_MIN_ENERGY);
     ck_assert_double_eq (pol.theta, 0.1); /* the policy's own default */
     ck_assert_double_eq (pol.sibling_hold, 0); /* metasched's alone */
+    ck_assert_double_eq (pol.first_age, 0);
 }
 END_TEST
 
