@@ -517,8 +517,10 @@ first_aged (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s)
 }
 
 /* Take metasched's part of the first choice's nice back (the user's own
- * --nice stays) and record it: once, whichever daemon leads. A failure is
- * logged and tried again next cycle. */
+ * --nice stays) and record it: once, whichever daemon leads. A cluster job
+ * whose nice is already below that part (taken back by a daemon that could
+ * not record it, or carrying a privileged user's negative --nice) is only
+ * recorded. A failed update is logged and tried again next cycle. */
 static int
 age_first (ms_daemon_t *d, size_t ci, const queue_sub_t *s,
            const ms_job_info_t *cj)
@@ -527,7 +529,9 @@ age_first (ms_daemon_t *d, size_t ci, const queue_sub_t *s,
     ms_error_t e;
 
     ms_job_update_init (&u);
-    u.nice = cj->nice > s->nice ? cj->nice - s->nice : 0;
+    u.nice = cj->nice - s->nice;
+    if (cj->nice < s->nice)
+        goto record;
     if (backend_update (d->cl[ci].b, s->cluster_job_id, &u, &e) < 0) {
         daemon_log (LOG_WARNING,
                     "job %" PRId64 ": nice of %s job %" PRIu64 " to %d: %s",
@@ -543,11 +547,13 @@ age_first (ms_daemon_t *d, size_t ci, const queue_sub_t *s,
     pthread_mutex_lock (&d->mu);
     d->aged++;
     pthread_mutex_unlock (&d->mu);
-    return queue_sub_aged (d->db, s->cluster, s->cluster_job_id, &e) < 0
-               ? (daemon_log (LOG_ERR, "job %" PRId64 ": recording its nice: %s",
-                              s->job_id, e.text),
-                  -1)
-               : 0;
+record:
+    if (queue_sub_aged (d->db, s->cluster, s->cluster_job_id, &e) < 0) {
+        daemon_log (LOG_ERR, "job %" PRId64 ": recording its nice: %s",
+                    s->job_id, e.text);
+        return -1;
+    }
+    return 0;
 }
 
 int
