@@ -131,6 +131,20 @@ cluster_jobs_tagged () {
     done
 }
 
+# block_partition CLUSTER PARTITION NAME: every node of the partition busy
+# for 20 minutes with one exclusive root job NAME (scancel -n NAME ends it)
+block_partition () {
+    _n=$(on_cluster "$1" sinfo -h -p "$2" -o %D 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+    [ "$_n" -gt 0 ] &&
+        on_cluster "$1" sbatch -Q -p "$2" -N "$_n" --exclusive -t 30 -J "$3" \
+            -o /dev/null --wrap "sleep 1200" >/dev/null 2>&1
+}
+
+# sibling mode: copy_of ID RANK prints "cluster cluster_job_id nice" of
+# meta job ID's copy of RANK; two_copies ID holds once it has two
+copy_of () { q "SELECT cluster || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
+two_copies () { [ "$(q "SELECT count(*) FROM job_submissions WHERE job_id = $1")" = 2 ]; }
+
 daemon_cleanup () {
     for p in $daemon_pids; do kill -9 "$p" 2>/dev/null; done
     for c in $MS_CLUSTERS; do

@@ -41,9 +41,7 @@ out=$(cfg set dispatch_mode=siblings siblings=2 pref_margin=1 first_age=0.5 2>&1
 tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, pref_margin=1, first_age=0.5 ($out)"
 
 # gamma's nodes busy for 20 minutes (as root; cancelled at the end)
-n=$(on_cluster gamma sinfo -h -p short -o %D 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
-on_cluster gamma sbatch -Q -p short -N "$n" --exclusive -t 30 -J msd-ageblock \
-    -o /dev/null --wrap "sleep 1200" >/dev/null 2>&1
+block_partition gamma short msd-ageblock
 full () { [ -z "$(on_cluster gamma sinfo -h -t idle -o %D 2>/dev/null)" ]; }
 wait_for 60 full
 tap_ok $? "gamma's nodes are busy ($(on_cluster gamma squeue -h -n msd-ageblock -o %P:%T:%D 2>/dev/null | tr '\n' ' '))"
@@ -60,29 +58,26 @@ sleep 1
 EOS
 chmod 755 "$d/age.sh"
 
-# COPY ID RANK: "cluster cluster_job_id nice" of meta job ID's copy of RANK
-copy () { q "SELECT cluster || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
-two_copies () { [ "$(q "SELECT count(*) FROM job_submissions WHERE job_id = $1")" = 2 ]; }
 # slurm_nice CLUSTER JOBID: Slurm's Nice of the job
 slurm_nice () { on_cluster "$1" scontrol show job "$2" 2>/dev/null | tr ' ' '\n' | sed -n 's/^Nice=//p'; }
 
 out=$(msb "$u" "$d" age.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 wait_for 30 two_copies "${id:-0}"
 tap_ok $? "job ${id:-?} went out as two copies ($out; $(q "SELECT cluster, partition, cluster_job_id, rank, nice FROM job_submissions WHERE job_id = ${id:-0} ORDER BY rank" | tr '\n' ' '))"
-set -- $(copy "${id:-0}" 0); c0=$1 j0=$2 n0=$3
-set -- $(copy "${id:-0}" 1); c1=$1 j1=$2 n1=$3
+set -- $(copy_of "${id:-0}" 0); c0=$1 j0=$2 n0=$3
+set -- $(copy_of "${id:-0}" 1); c1=$1 j1=$2 n1=$3
 sn0=$(slurm_nice "$c0" "$j0"); sn1=$(slurm_nice "$c1" "$j1")
 [ "${n0:-0}" -gt 0 ] && [ "$sn0" = "$n0" ] && [ "${n1:-0}" -gt 0 ] && [ "$sn1" = "$n1" ]
 tap_ok $? "each copy carries the decision's nice: first choice $c0/$j0 Nice=$sn0 (recorded $n0), second $c1/$j1 Nice=$sn1 (recorded $n1)"
 
 pred=$(q "SELECT round (predicted_time_s) FROM jobs WHERE id = ${id:-0}")
-aged () { [ "$(slurm_nice "$c0" "$j0")" = 0 ] && [ "$(copy "${id:-0}" 0 | cut -d' ' -f3)" = 0 ]; }
+aged () { [ "$(slurm_nice "$c0" "$j0")" = 0 ] && [ "$(copy_of "${id:-0}" 0 | cut -d' ' -f3)" = 0 ]; }
 wait_for 150 aged
-tap_ok $? "the first choice's nice is taken back after it waited first_age x its predicted runtime (${pred}s): Nice=$(slurm_nice "$c0" "$j0"), recorded $(copy "${id:-0}" 0 | cut -d' ' -f3); $(grep "job ${id:-0}: first choice" "$log" | tail -1)"
+tap_ok $? "the first choice's nice is taken back after it waited first_age x its predicted runtime (${pred}s): Nice=$(slurm_nice "$c0" "$j0"), recorded $(copy_of "${id:-0}" 0 | cut -d' ' -f3); $(grep "job ${id:-0}: first choice" "$log" | tail -1)"
 sleep 3 # more of the daemon's cycles: nothing more is taken back
-[ "$(slurm_nice "$c1" "$j1")" = "$n1" ] && [ "$(copy "${id:-0}" 1 | cut -d' ' -f3)" = "$n1" ] &&
+[ "$(slurm_nice "$c1" "$j1")" = "$n1" ] && [ "$(copy_of "${id:-0}" 1 | cut -d' ' -f3)" = "$n1" ] &&
     [ "$(grep -c "job ${id:-0}: first choice" "$log")" = 1 ] && [ "$(slurm_nice "$c0" "$j0")" = 0 ]
-tap_ok $? "the second copy keeps its nice (Nice=$(slurm_nice "$c1" "$j1"), recorded $(copy "${id:-0}" 1 | cut -d' ' -f3)), and the first choice's was taken back once ($(grep -c "job ${id:-0}: first choice" "$log") log line, Nice=$(slurm_nice "$c0" "$j0"))"
+tap_ok $? "the second copy keeps its nice (Nice=$(slurm_nice "$c1" "$j1"), recorded $(copy_of "${id:-0}" 1 | cut -d' ' -f3)), and the first choice's was taken back once ($(grep -c "job ${id:-0}: first choice" "$log") log line, Nice=$(slurm_nice "$c0" "$j0"))"
 m=$(curl -s --unix-socket "$dtmp/msd.sock" http://localhost/metrics | sed -n 's/^metaschedd_first_choices_aged_total //p')
 [ "${m:-0}" -ge 1 ]
 tap_ok $? "metaschedd_first_choices_aged_total counts it ($m)"

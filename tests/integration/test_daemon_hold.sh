@@ -45,10 +45,7 @@ full () { # no idle node on any cluster
 }
 for c in $MS_CLUSTERS; do
     for p in $(on_cluster "$c" sinfo -h -o %R 2>/dev/null | sort -u); do
-        n=$(on_cluster "$c" sinfo -h -p "$p" -o %D 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
-        [ "$n" -gt 0 ] || continue
-        on_cluster "$c" sbatch -Q -p "$p" -N "$n" --exclusive -t 30 -J msd-block \
-            -o /dev/null --wrap "sleep 1200" >/dev/null 2>&1 && nblock=$((nblock + 1))
+        block_partition "$c" "$p" msd-block && nblock=$((nblock + 1))
     done
 done
 wait_for 60 full
@@ -65,9 +62,6 @@ sleep 1
 EOS
 chmod 755 "$d/hold.sh"
 
-# COPY ID RANK: "cluster cluster_job_id" of meta job ID's copy of RANK
-copy () { q "SELECT cluster || ' ' || cluster_job_id FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
-two_copies () { [ "$(q "SELECT count(*) FROM job_submissions WHERE job_id = $1 AND cluster_job_id IS NOT NULL")" = 2 ]; }
 # HELD CLUSTER JOBID: Slurm's EligibleTime is after its SubmitTime
 jtimes () { on_cluster "$1" scontrol show job "$2" 2>/dev/null | tr ' ' '\n' | grep -E '^(SubmitTime|EligibleTime)=' | tr '\n' ' '; }
 held () {
@@ -86,8 +80,8 @@ if [ $r != 0 ] && [ "$(q "SELECT count(*) FROM job_submissions WHERE job_id = ${
     echo "ok $tap_n # SKIP (no second copy to hold)"
 else
     tap_ok $r "job $id went out as two copies ($(q "SELECT cluster, partition, cluster_job_id, rank FROM job_submissions WHERE job_id = ${id:-0} ORDER BY rank" | tr '\n' ' '))"
-    set -- $(copy "$id" 0); c0=$1 j0=$2
-    set -- $(copy "$id" 1); c1=$1 j1=$2
+    set -- $(copy_of "$id" 0); c0=$1 j0=$2
+    set -- $(copy_of "$id" 1); c1=$1 j1=$2
     held "$c1" "$j1" && ! held "$c0" "$j0"
     tap_ok $? "the second copy is held ($c1/$j1: $(jtimes "$c1" "$j1")), the first choice is not ($c0/$j0: $(jtimes "$c0" "$j0")); candidates: $(q "SELECT candidates FROM decisions WHERE job_id = $id ORDER BY id DESC LIMIT 1" | head -c 600)"
 fi
@@ -97,7 +91,7 @@ tap_ok $? "an admin sets sibling_hold=0 ($out)"
 sleep 2
 out=$(msb "$u" "$d" hold.sh 2>&1); id2=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 if wait_for 30 two_copies "${id2:-0}"; then
-    set -- $(copy "$id2" 1); c1=$1 j1=$2
+    set -- $(copy_of "$id2" 1); c1=$1 j1=$2
     ! held "$c1" "$j1"
     tap_ok $? "with sibling_hold=0 job $id2's second copy has no begin time ($c1/$j1: $(jtimes "$c1" "$j1"))"
 else
