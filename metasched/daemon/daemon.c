@@ -57,8 +57,8 @@ daemon_log (int prio, const char *fmt, ...)
 
 /* ---- the cycle ---- */
 
-static void
-load_settings (ms_daemon_t *d)
+void
+daemon_load_settings (ms_daemon_t *d)
 {
     ms_settings_t s;
     char ignored[512] = "";
@@ -93,7 +93,7 @@ cycle (ms_daemon_t *d)
     ms_error_t e;
     int rc = 0;
 
-    load_settings (d);
+    daemon_load_settings (d);
     if (!d->tab || mono () - d->last_pred_load > 600) {
         if (load_predictor (d, &e) < 0) {
             daemon_log (LOG_ERR, "%s", e.text);

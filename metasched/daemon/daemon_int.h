@@ -232,6 +232,10 @@ wall (void)
     return (double)time (NULL);
 }
 
+/* daemon.c: the admin's settings from the database into d->set and d->pol
+ * (each cycle, and again once the cycle has read its first queued jobs) */
+void daemon_load_settings (ms_daemon_t *d);
+
 /* leader.c */
 bool daemon_leadership (ms_daemon_t *d);
 

@@ -717,8 +717,14 @@ dispatch_batches (ms_daemon_t *d)
                 rc = -1;
             } else if (n > 0) {
                 dbatch_t x = { 0 };
-                if (last == 0)
+                if (last == 0) {
+                    /* The settings again, read after these jobs: a job
+                     * queued once `metasched config set` has returned is
+                     * decided by what it set, also when the change came
+                     * while this cycle read the clusters. */
+                    daemon_load_settings (d);
                     set_dispatch_busy (d, true);
+                }
                 last = jobs[n - 1].id;
                 if (chunk < DISPATCH_CHUNK)
                     chunk *= 2;

@@ -58,17 +58,13 @@ wait_for 150 all_done; r=$?
 [ $r = 0 ] && [ "$(q "SELECT count(*) FROM jobs WHERE id IN ($ids) AND state = 'completed'")" = $njobs ]
 tap_ok $? "every job completes ($(q "SELECT id, state, cluster, cluster_job_id, last_error FROM jobs WHERE id IN ($ids)" | tr '\n' ' '))"
 
-# the policy sends siblings only to candidates scoring within its slack of
-# the best, so a job has one or two copies (siblings=2)
-nsub=$(q "SELECT count(*) FROM (SELECT job_id FROM job_submissions WHERE job_id IN ($ids) GROUP BY job_id HAVING count(*) = 2) s")
-nbad=$(q "SELECT count(*) FROM (SELECT j.id FROM jobs j LEFT JOIN job_submissions s ON s.job_id = j.id WHERE j.id IN ($ids) GROUP BY j.id HAVING count(s.job_id) NOT IN (1, 2)) s")
-if [ "$nsub" = 0 ] && [ "$nbad" = 0 ]; then
-    tap_n=$((tap_n + 1))
-    echo "ok $tap_n # SKIP no job got a second copy this run: every other candidate scored outside the policy's sibling slack"
-else
-[ "$nsub" -ge 1 ] && [ "$nbad" = 0 ]
-tap_ok $? "jobs went out as siblings: $nsub of $njobs with two copies, none with more or none ($(q "SELECT job_id, cluster, partition, cluster_job_id, rank, state FROM job_submissions WHERE job_id IN ($ids) ORDER BY 1, 5" | tr '\n' ' '))"
-fi
+# in sibling mode every candidate partition may take a copy (the slowdown
+# cap is 100 and every job has four partitions), so each job went to
+# exactly two (siblings=2): the settings were set before the jobs were
+# queued, so the daemon decided them with the new settings, also when the
+# change came while its cycle was reading the clusters
+n2=$(q "SELECT count(*) FROM (SELECT job_id FROM job_submissions WHERE job_id IN ($ids) GROUP BY job_id HAVING count(*) = 2) s")
+tap_ok "$(ok_if [ "$n2" = $njobs ])" "jobs went out as siblings: $n2 of $njobs with two copies ($(q "SELECT job_id, cluster, partition, cluster_job_id, rank, state FROM job_submissions WHERE job_id IN ($ids) ORDER BY 1, 5" | tr '\n' ' '))"
 
 # exactly one run per job, and it is the copy the row names
 bad=
