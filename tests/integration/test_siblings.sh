@@ -79,7 +79,10 @@ tap_ok "$(ok_if [ -z "$bad" ])" "each job's script ran exactly once, as the copy
 # the other copy: cancelled on its cluster, or it ran the wrapper, lost
 # the claim and ended without the script; a lost copy wrote nothing into
 # its output file (the wrapper's note goes to the node's log), and its
-# epilog's line in the hooks' log says why it recorded no run
+# epilog's line in the hooks' log says why it recorded no run.  The
+# daemon cancels the other copy once the winner runs, so a copy can lose
+# the claim and be cancelled in the same moment: then its output holds
+# the step daemon's line saying it was cancelled, and nothing else
 lost=0 cancelled=0 other=
 hooklog=$MS_TESTBED_RUN/collect.log
 for id in $(printf '%s' "$ids" | tr ',' ' '); do
@@ -89,7 +92,7 @@ for id in $(printf '%s' "$ids" | tr ',' ' '); do
     st=$(on_cluster "$oc" squeue -h -a -t all -j "$ocj" -o %T 2>/dev/null)
     lost_logged () { grep -q "epilog: job $oc\.$ocj node [^:]*: no job_runs row: the start gate did not run the command (lost: another sibling claimed meta job $id)" "$hooklog" 2>/dev/null; }
     if lost_logged || { [ "$st" != CANCELLED ] && wait_for 10 lost_logged; }; then
-        if [ -s "$d/slurm-$ocj.out" ]; then
+        if grep -qv "^slurmstepd[^:]*: error: \*\*\* JOB $ocj ON [^ ]* CANCELLED AT [^ ]* \*\*\*\$" "$d/slurm-$ocj.out" 2>/dev/null; then
             other="$other $id:$oc/$ocj:lost,output:'$(head -c 120 "$d/slurm-$ocj.out" | tr '\n' '|')'"
         else
             lost=$((lost + 1))
