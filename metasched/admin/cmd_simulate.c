@@ -19,6 +19,7 @@
 #include "metasched/core/candidates.h"
 #include "metasched/admin/commands.h"
 #include "metasched/admin/siminput.h"
+#include "metasched/sim/bound.h"
 #include "metasched/sim/metrics.h"
 #include "metasched/sim/plot.h"
 #include "metasched/core/policy.h"
@@ -102,6 +103,11 @@ usage (FILE *f)
         "                           and spread over the seeds\n"
         "      --versus LIST        with --seeds: every row against these\n"
         "                           rows (labels), paired seed by seed\n"
+        "      --bound              every row against the static bound: the\n"
+        "                           least job energy at its mean runtime\n"
+        "                           and the least mean runtime at its job\n"
+        "                           energy of any choice of partition and\n"
+        "                           frequency per job, with no queue\n"
         "      --no-plots           write no plots\n"
         "  -q, --quiet              print only the table\n"
         "  -h, --help\n");
@@ -353,6 +359,110 @@ write_jobs_csv (const char *dir, const char *label, const ms_siteconf_t *conf,
     return 0;
 }
 
+/* A job's candidates for the static bound: every partition that has its
+ * nodes (and GPUs), at every frequency, for its true runtime at the home's
+ * nominal frequency, with no queue: the truth's expected runtime and
+ * energy there (simulate.c's truth without its noise). */
+static void
+bound_cands (const ms_siteconf_t *conf, const ms_predtab_t *tab,
+             const ms_wjob_t *j, size_t home, ms_cands_t *cs)
+{
+    cs->n = 0;
+    if (j->app < 0 || (size_t)j->app >= tab->napps)
+        return;
+    candidates_build (tab, (size_t)j->app, home, j->nodes, j->runtime, NULL, 0,
+                      cs);
+    candidates_gpus (conf, j->nodes, j->gpus, cs);
+    candidates_gpu_profile (tab, (size_t)j->app, j->gpus, cs);
+}
+
+/* One row's own totals on the bound's terms: each job's expected runtime
+ * and energy where the row ran it. false when a job with candidates did
+ * not run on one of them (rejected, or a node count the bound does not
+ * know). */
+static bool
+bound_row (const ms_siteconf_t *conf, const ms_predtab_t *tab,
+           const ms_workload_t *wl, size_t home, const ms_jobrec_t *recs,
+           ms_cands_t *cs, double *tp, double *ep)
+{
+    double t = 0, e = 0;
+
+    for (size_t k = 0; k < wl->njobs; k++) {
+        size_t i;
+        bound_cands (conf, tab, &wl->jobs[k], home, cs);
+        if (!cs->n)
+            continue;
+        for (i = 0; i < cs->n; i++)
+            if (cs->c[i].part == recs[k].part
+                && cs->c[i].f_khz == recs[k].f_khz
+                && recs[k].nodes == wl->jobs[k].nodes)
+                break;
+        if (i == cs->n)
+            return false;
+        t += cs->c[i].t;
+        e += cs->c[i].e;
+    }
+    *tp = t;
+    *ep = e;
+    return true;
+}
+
+/* --bound: the table and OUT/bound.csv. */
+static int
+bound_report (const char *dir, const ms_bound_t *b, const ms_summary_t *rows,
+              size_t nrows, const ms_summary_t *srows, size_t nsweep,
+              const double *rt, const double *re, const bool *rok, bool print,
+              ms_error_t *errp)
+{
+    char path[MS_PATH_MAX + 16];
+    double n = (double)bound_njobs (b), tf, ef, tl, el;
+    FILE *f;
+
+    snprintf (path, sizeof (path), "%s/bound.csv", dir);
+    if (!(f = fopen (path, "w")))
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    bound_ends (b, &tf, &ef, &tl, &el);
+    fprintf (f, "policy,jobs,mean_runtime_s,job_energy_j,least_energy_j,"
+                "least_mean_runtime_s\n");
+    fprintf (f, "fastest,%.0f,%.3f,%.6e,,\n", n, tf / n, ef);
+    fprintf (f, "leanest,%.0f,%.3f,%.6e,,\n", n, tl / n, el);
+    if (print)
+        printf ("\nstatic bound (%.0f jobs at their expected runtime and "
+                "energy, no queue): every job at its fastest candidate "
+                "%.1f s mean runtime, %.2f GJ; at its leanest %.1f s, "
+                "%.2f GJ\n%-26s %12s %10s %13s %13s\n",
+                n, tf / n, ef / 1e9, tl / n, el / 1e9, "policy",
+                "runtime_s", "jobE_GJ", "leastE_at_T", "leastT_at_E");
+    for (size_t i = 0; i < nrows + nsweep; i++) {
+        const ms_summary_t *r = i < nrows ? &rows[i] : &srows[i - nrows];
+        double le, lt;
+        if (!rok[i]) {
+            fprintf (f, "%s,,,,,\n", r->label);
+            if (print)
+                printf ("%-26s (a job ran where the bound has no "
+                        "candidate)\n",
+                        r->label);
+            continue;
+        }
+        le = bound_least_energy (b, rt[i]);
+        lt = bound_least_time (b, re[i]);
+        fprintf (f, "%s,%.0f,%.3f,%.6e,%.6e,%.3f\n", r->label, n, rt[i] / n,
+                 re[i], le, lt / n);
+        if (print)
+            printf ("%-26s %12.1f %10.2f %+12.2f%% %+12.2f%%\n", r->label,
+                    rt[i] / n, re[i] / 1e9, 100 * (le / re[i] - 1),
+                    100 * (lt / rt[i] - 1));
+    }
+    if (fclose (f) != 0)
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+    if (print)
+        printf ("leastE_at_T: the least job energy of any choice at the "
+                "row's mean runtime, against the row's; leastT_at_E: the "
+                "least mean runtime at its job energy. CSV: %s\n",
+                path);
+    return 0;
+}
+
 /* metasched's parameters from the options (those given; -1 or 0: the
  * policy's default), on a policy of any kind. */
 static void
@@ -400,6 +510,10 @@ run (opts_t *o)
     FILE *f;
     const char *builtin = simulate_builtin_config (o->scenario);
     double *serial = NULL;
+    ms_bound_t *bound = NULL;
+    ms_cands_t bcs = { NULL, 0, 0 };
+    double brt[2 * MAX_RUNS], bre[2 * MAX_RUNS];
+    bool brok[2 * MAX_RUNS];
 
     memset (&hist, 0, sizeof (hist));
     if (o->from_db && !o->config)
@@ -651,6 +765,14 @@ policies:
     su.exact_estimates = o->exact;
     su.serial = serial;
     recs = ms_xcalloc (wl->njobs, sizeof (*recs));
+    if (o->bound) {
+        bound = bound_new ();
+        for (size_t k = 0; k < wl->njobs; k++) {
+            bound_cands (conf, tab, &wl->jobs[k], home, &bcs);
+            bound_add_job (bound, &bcs);
+        }
+        bound_finish (bound);
+    }
     for (size_t i = 0; i < npols + nsweep; i++) {
         const ms_policy_t *pol = i < npols ? &pols[i] : &sweep[i - npols];
         ms_summary_t *row = i < npols ? &rows[r0 + i] : &srows[i - npols];
@@ -662,6 +784,9 @@ policies:
                                &err)
                    < 0)
             goto fail;
+        if (bound)
+            brok[i] = bound_row (conf, tab, wl, home, recs, &bcs, &brt[i],
+                                 &bre[i]);
         /* The replay of the policy as run against where jobs ran. */
         if (r0 && i == 0)
             for (size_t k = 0; k < wl->njobs; k++)
@@ -717,6 +842,11 @@ policies:
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
         metrics_print_table (stdout, conf, srows, nsweep);
     }
+    if (bound
+        && bound_report (o->outdir, bound, rows + r0, npols, srows, nsweep,
+                         brt, bre, brok, !o->no_table, &err)
+               < 0)
+        goto fail;
     /* CSV and the table as text. */
     snprintf (path, sizeof (path), "%s/summary.csv", o->outdir);
     if (!(f = fopen (path, "w"))) {
@@ -778,6 +908,8 @@ done:
     free (recs);
     free (serial);
     free (hist.recs);
+    bound_free (bound);
+    free (bcs.c);
     workload_free (wl);
     swf_free (trace);
     predtab_free (tab);
@@ -929,6 +1061,7 @@ cmd_simulate (int argc, char **argv)
         O_FIRSTAGE,
         O_HOLD,
         O_JOBSCSV,
+        O_BOUND,
         O_FROMDB,
         O_SINCE,
         O_PWFILE,
@@ -975,6 +1108,7 @@ cmd_simulate (int argc, char **argv)
         { "first-age", required_argument, NULL, O_FIRSTAGE },
         { "sibling-hold", required_argument, NULL, O_HOLD },
         { "jobs-csv", no_argument, NULL, O_JOBSCSV },
+        { "bound", no_argument, NULL, O_BOUND },
         { "from-db", required_argument, NULL, O_FROMDB },
         { "since", required_argument, NULL, O_SINCE },
         { "password-file", required_argument, NULL, O_PWFILE },
@@ -1150,6 +1284,9 @@ cmd_simulate (int argc, char **argv)
         case O_JOBSCSV:
             o.jobs_csv = true;
             break;
+        case O_BOUND:
+            o.bound = true;
+            break;
         case O_FIRSTAGE:
             if (parse_double (optarg, &o.first_age) < 0 || o.first_age < 0)
                 goto bad;
@@ -1260,6 +1397,13 @@ cmd_simulate (int argc, char **argv)
     if (!o.from_db && (o.password_file || o.since_days != 30)) {
         fprintf (stderr, "metasched simulate: --since and --password-file "
                          "go with --from-db\n");
+        return 2;
+    }
+    if (o.bound && (o.from_db || o.moldable_share > 0)) {
+        fprintf (stderr, "metasched simulate: --bound: not with %s (the bound "
+                         "takes each job on its own node count, from the "
+                         "profiles' runtime at home)\n",
+                 o.from_db ? "--from-db" : "--moldable-share");
         return 2;
     }
     if (o.trace && o.gen_set) {

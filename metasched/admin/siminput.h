@@ -60,6 +60,8 @@ typedef struct {
     ms_seedruns_t *collect; /* a run's rows go here (--seeds) */
     bool no_table;         /* print no table (a run of --seeds) */
     bool jobs_csv;         /* every job of every run in jobs-LABEL.csv */
+    bool bound;            /* the static bound against every row
+                              (metasched/sim/bound.h) */
     sim_backfill_t backfill;
 } opts_t;
 

@@ -8,7 +8,8 @@ metasched_libmssim_a_SOURCES = \
 	metasched/sim/metrics.c metasched/sim/metrics.h \
 	metasched/sim/simulate.c metasched/sim/simulate.h \
 	metasched/sim/plot.c metasched/sim/plot.h \
-	metasched/sim/seeds.c metasched/sim/seeds.h
+	metasched/sim/seeds.c metasched/sim/seeds.h \
+	metasched/sim/bound.c metasched/sim/bound.h
 metasched_libmssim_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 # What a test of the core or the simulator links after its own objects.
@@ -20,6 +21,11 @@ tests_unit_test_sim_SOURCES = tests/unit/test_sim.c tests/testutil.h tests/simwo
 tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_sim
+check_PROGRAMS += tests/unit/test_bound
+tests_unit_test_bound_SOURCES = tests/unit/test_bound.c tests/testutil.h
+tests_unit_test_bound_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_bound_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_bound
 check_PROGRAMS += tests/unit/test_sim_gpu
 tests_unit_test_sim_gpu_SOURCES = tests/unit/test_sim_gpu.c tests/testutil.h tests/simworld.h
 tests_unit_test_sim_gpu_CFLAGS = $(TEST_CFLAGS)
@@ -51,3 +57,5 @@ TESTS += tests/integration/test_sim_goals.sh
 EXTRA_DIST += tests/integration/test_sim_goals.sh
 TESTS += tests/integration/test_simulate_seeds.sh
 EXTRA_DIST += tests/integration/test_simulate_seeds.sh
+TESTS += tests/integration/test_simulate_bound.sh
+EXTRA_DIST += tests/integration/test_simulate_bound.sh
