@@ -3,6 +3,7 @@
 #define MS_TESTUTIL_H
 
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +30,17 @@ test_shared_data (void)
         return NULL;
     fclose (f);
     return s;
+}
+
+/* A uniform number in [0, 1) from a xorshift64 state: the same sequence on
+ * every machine, for tests that draw random instances. */
+static inline double
+test_uniform (uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (double)(*state >> 11) / 9007199254740992.0;
 }
 
 /* Run a suite, TAP on stdout when CK_TAP_LOG_FILE_NAME=- (make check). */

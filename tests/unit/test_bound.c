@@ -25,10 +25,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static double
 uni (void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0;
+    return test_uniform (&rng);
 }
 
 static ms_bound_t *

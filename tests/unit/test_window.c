@@ -44,10 +44,7 @@ static uint64_t rng = 88172645463325252ULL;
 static double
 uni (void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) / 9007199254740992.0;
+    return test_uniform (&rng);
 }
 
 START_TEST (test_against_brute_force)
