@@ -439,8 +439,8 @@ bound_report (const char *dir, const ms_bound_t *b, const ms_summary_t *rows,
         if (!rok[i]) {
             fprintf (f, "%s,,,,,\n", r->label);
             if (print)
-                printf ("%-26s (a job ran where the bound has no "
-                        "candidate)\n",
+                printf ("%-26s (a job did not run on one of the bound's "
+                        "candidates: rejected, or on another node count)\n",
                         r->label);
             continue;
         }
