@@ -68,11 +68,11 @@ v="$(field JobName)|$(field Account)|$(field MinMemoryNode)|$(field MailType)|$(
 tap_ok "$(ok_if [ "$v" = "sim|physics|4G|END|metasched:$id1" ])" \
     "$cl job $cjid: name, account, memory, mail type and tag as asked ($v)"
 tl=$(field TimeLimit)
-tap_ok "$(ok_if [ "$tl" = "$(printf '%02d:%02d:00' $((lim / 60)) $((lim % 60)))" ] && [ "${lim:-0}" -ge 60 ])" \
+tap_ok "$(if [ "$tl" = "$(printf '%02d:%02d:00' $((lim / 60)) $((lim % 60)))" ] && [ "${lim:-0}" -ge 60 ]; then echo 0; else echo 1; fi)" \
     "$cl job $cjid: the time limit is the row's, at least the user's hour ($tl, row $lim min)"
 h=$(hostname)
 outs=$(ls "$d"/slurm-"$cjid".out "$d"/slurm-"$cjid"_*.out 2>/dev/null)
-tap_ok "$(ok_if [ -n "$outs" ] && [ "$(cat $outs | grep -cvx "$h")" = 0 ])" \
+tap_ok "$(if [ -n "$outs" ] && [ "$(cat $outs | grep -cvx "$h")" = 0 ]; then echo 0; else echo 1; fi)" \
     "srun ran in the job: each output holds the node's host name ($(cat $outs 2>/dev/null | sort | uniq -c | tr '\n' ' '))"
 # one meta job per array, routed as one Slurm array (the issue's promise)
 tasks=$(on_cluster "$cl" squeue -h -a -t all -r -j "$cjid" -o '%K:%T' 2>/dev/null | sort -t: -k1n | tr '\n' ' ')
@@ -118,7 +118,7 @@ tap_ok "$(ok_if [ "$v" = "BEGIN,END,FAIL|someone@example.org" ])" "--mail-type a
 v=$(field Comment)
 tap_ok "$(ok_if [ "$v" = "metasched:$id2 my run 7" ])" "the user's --comment follows metasched's tag ($v)"
 nice=$(field Nice)
-tap_ok "$(ok_if [ "${nice:-0}" -ge 50 ] && [ "$(field Requeue)" = 0 ])" \
+tap_ok "$(if [ "${nice:-0}" -ge 50 ] && [ "$(field Requeue)" = 0 ]; then echo 0; else echo 1; fi)" \
     "--nice=50 under metasched's and --no-requeue recorded (Nice=$nice Requeue=$(field Requeue))"
 v="$(field MinMemoryNode)|$(field Features)"
 tap_ok "$(ok_if [ "$v" = "1000M|ib" ])" "--mem=1000 and --constraint=ib recorded ($v)"
@@ -130,7 +130,7 @@ dl=$(field Deadline)
 want=$(q "SELECT (options->>'deadline')::bigint FROM jobs WHERE id = ${id2:-0}")
 got=$(date -d "$dl" +%s 2>/dev/null)
 diff=$(( ${got:-0} - ${want:-0} ))
-tap_ok "$(ok_if [ -n "$want" ] && [ "${diff#-}" -le 120 ])" \
+tap_ok "$(if [ -n "$want" ] && [ "${diff#-}" -le 120 ]; then echo 0; else echo 1; fi)" \
     "--deadline=now+7days recorded (Deadline=$dl, asked $(date -d "@${want:-0}" +%FT%T))"
 v=$(on_cluster "$cl" squeue -h -a -t all -j "$cjid" -O WCKey 2>&1 | tr -d ' ')
 tap_ok "$(ok_if [ "$v" = projx ])" "--wckey recorded ($v)"
@@ -167,9 +167,9 @@ done
 n=$(ls "$MS_SRCDIR"/tests/data/scripts/*.sh | wc -l)
 printf '%s\n' "$why" | sed '/^$/d'
 echo "# corpus: $routed of $n scripts route on the test bed, $refused refused with their reason"
-tap_ok "$(ok_if [ -z "$bad" ] && [ $((routed + refused)) = "$n" ])" \
+tap_ok "$(if [ -z "$bad" ] && [ $((routed + refused)) = "$n" ]; then echo 0; else echo 1; fi)" \
     "each of the $n corpus scripts routes ($routed) or is refused with its reason ($refused)${bad:+; neither:$bad}"
-tap_ok "$(ok_if [ "$routed" -gt 0 ] && msb "$u" "$d" --test-only misc_everyday.sh 2>&1 | grep -q '^\* beta ')" \
+tap_ok "$(if [ "$routed" -gt 0 ] && msb "$u" "$d" --test-only misc_everyday.sh 2>&1 | grep -q '^\* beta '; then echo 0; else echo 1; fi)" \
     "the corpus's everyday script routes to beta with --test-only"
 
 tap_ok "$(ok_if test "$(grep -c 'next try in' "$log")" = 0)" "no cluster was ever unreachable meanwhile"
