@@ -130,7 +130,10 @@ dbl_cmp (const void *a, const void *b)
 /* Pixel sizes at the Pareto plot's fonts and point sizes. */
 #define LABEL_CHAR_W 5.5 /* a character of the labels' font (8 pt) */
 #define LABEL_H 11.0
-#define LABEL_GAP 6.0  /* between a point and its label */
+#define LABEL_GAP 9.0 /* between a point and its label ("offset 0.8,0") */
+/* how far above or below its point a label's middle is drawn: "offset
+ * 0,0.9" counts in the terminal's characters, not the label's font */
+#define LABEL_VOFF 18.0
 #define MARKER_HALF 9.0 /* half a policy's marker (point size 1.8) */
 #define POINT_HALF 5.0  /* half a sweep point (point size 1.2) */
 
@@ -164,12 +167,12 @@ label_box (double x, double y, double w, plot_label_pos_t where)
                      y + LABEL_H / 2 };
         break;
     case PLOT_LABEL_ABOVE:
-        b = (box_t){ x - w / 2, x + w / 2, y + LABEL_GAP,
-                     y + LABEL_GAP + LABEL_H };
+        b = (box_t){ x - w / 2, x + w / 2, y + LABEL_VOFF - LABEL_H / 2,
+                     y + LABEL_VOFF + LABEL_H / 2 };
         break;
     case PLOT_LABEL_BELOW:
-        b = (box_t){ x - w / 2, x + w / 2, y - LABEL_GAP - LABEL_H,
-                     y - LABEL_GAP };
+        b = (box_t){ x - w / 2, x + w / 2, y - LABEL_VOFF - LABEL_H / 2,
+                     y - LABEL_VOFF + LABEL_H / 2 };
         break;
     default:
         b = (box_t){ x + LABEL_GAP, x + LABEL_GAP + w, y - LABEL_H / 2,
@@ -226,6 +229,166 @@ sweep_weight (const char *label)
     return w ? w + 1 : label;
 }
 
+/* The rows the zoom is about: EAMC's PriorityInc variants (the anchors)
+ * and metasched's own rows. */
+static bool
+zoom_row (const char *label)
+{
+    return !strncmp (label, "eamc_priority_inc", 17)
+           || !strncmp (label, "metasched", 9);
+}
+
+/* The zoomed Pareto plot (pareto-zoom-plot.gp over pareto.dat): the box
+ * around the anchors and metasched's rows, every point in it named beside
+ * it, and shaded the corner that has less job energy and a lower mean
+ * response than every PriorityInc-V row. Returns 0, 1 when there is
+ * nothing to zoom on (fewer than two such rows), -1 on error. */
+static int
+plot_pareto_zoom (const char *dir, const char *title, const ms_summary_t *pols,
+                  size_t npols, const ms_summary_t *sweep, size_t nsweep,
+                  ms_error_t *errp)
+{
+    double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
+    double vx = 1e300, vy = 1e300, x0, x1, y0, y1, pad;
+    size_t nz = 0, nl = 0;
+    double *lx, *ly;
+    const char **tx, **tc;
+    plot_label_pos_t *pos;
+    FILE *g;
+    static const char *const just[]
+        = { "left offset 0.8,0", "right offset -0.8,0", "center offset 0,0.9",
+            "center offset 0,-0.9" };
+
+    for (size_t i = 0; i < npols; i++) {
+        double x = pols[i].mean_response / 3600, y = pols[i].job_energy_j / 1e9;
+        if (!zoom_row (pols[i].label))
+            continue;
+        nz++;
+        xmin = x < xmin ? x : xmin;
+        xmax = x > xmax ? x : xmax;
+        ymin = y < ymin ? y : ymin;
+        ymax = y > ymax ? y : ymax;
+        if (!strncmp (pols[i].label, "eamc_priority_inc_v-", 20)) {
+            vx = x < vx ? x : vx;
+            vy = y < vy ? y : vy;
+        }
+    }
+    if (nz < 2)
+        return 1;
+    /* a quarter of the span on each side, and at least 1% of the values,
+     * so that rows that decide alike do not fill the plot */
+    pad = 0.25 * (xmax - xmin);
+    if (pad < 0.005 * xmax)
+        pad = 0.005 * xmax;
+    x0 = xmin - pad;
+    x1 = xmax + pad;
+    pad = 0.25 * (ymax - ymin);
+    if (pad < 0.005 * ymax)
+        pad = 0.005 * ymax;
+    y0 = ymin - pad;
+    y1 = ymax + pad;
+
+    lx = calloc (npols + nsweep + 1, sizeof (double));
+    ly = calloc (npols + nsweep + 1, sizeof (double));
+    tx = calloc (npols + nsweep + 1, sizeof (char *));
+    tc = calloc (npols + nsweep + 1, sizeof (char *));
+    pos = calloc (npols + nsweep + 1, sizeof (*pos));
+    if (!lx || !ly || !tx || !tc || !pos) {
+        free (lx);
+        free (ly);
+        free (tx);
+        free (tc);
+        free (pos);
+        return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    }
+    /* every point inside the box is named: the rows by their labels, the
+     * sweep by its weights */
+    for (size_t i = 0; i < npols + nsweep; i++) {
+        const ms_summary_t *r = i < npols ? &pols[i] : &sweep[i - npols];
+        double x = r->mean_response / 3600, y = r->job_energy_j / 1e9;
+        bool same = false;
+        if (x < x0 || x > x1 || y < y0 || y > y1)
+            continue;
+        /* a sweep point that is a row's own (metasched at the default
+         * weight) is named once, by the row */
+        for (size_t j = 0; i >= npols && j < npols; j++)
+            if (pols[j].mean_response == r->mean_response
+                && pols[j].job_energy_j == r->job_energy_j)
+                same = true;
+        if (same)
+            continue;
+        lx[nl] = x;
+        ly[nl] = y;
+        tx[nl] = i < npols ? r->label : sweep_weight (r->label);
+        tc[nl] = i < npols ? pareto_mark (r->label).color : "#0571b0";
+        nl++;
+    }
+    plot_place_labels (lx, ly, tx, nl, lx, ly, nl, x0, x1, y0, y1, pos);
+
+    if (!(g = plot_file_open (dir, "pareto-zoom-plot.gp", errp))) {
+        free (lx);
+        free (ly);
+        free (tx);
+        free (tc);
+        free (pos);
+        return -1;
+    }
+    fprintf (g,
+             "set title '%s: around the EAMC PriorityInc rows and "
+             "metasched'\n"
+             "set xlabel 'mean response time (h)'\n"
+             "set ylabel 'job energy (GJ)'\n"
+             "set grid\n"
+             "set key outside right center vertical Left reverse box opaque "
+             "font ',9' spacing 1.1 samplen 1 width -2\n"
+             "set xrange [%.4f:%.4f]\nset yrange [%.4f:%.4f]\n",
+             title, x0, x1, y0, y1);
+    if (vx < 1e300)
+        fprintf (g,
+                 "set object 1 rect from graph 0, graph 0 to first %.4f, "
+                 "first %.4f fc rgb '#d9f0d3' fs solid 1.0 noborder behind\n",
+                 vx, vy);
+    for (size_t i = 0; i < nl; i++)
+        fprintf (g,
+                 "set label %zu '%s' at %.4f,%.4f %s font ',8' tc rgb '%s' "
+                 "front\n",
+                 i + 1, tx[i], lx[i], ly[i], just[pos[i]], tc[i]);
+    /* the sweep's line, and the rows inside the box (in the key too) */
+    fprintf (g, "plot ");
+    if (nsweep)
+        fprintf (g,
+                 "'pareto.dat' index %zu using 2:3 with linespoints pt 6 ps "
+                 "1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at "
+                 "each point)'",
+                 npols);
+    for (size_t i = 0, first = !nsweep; i < npols; i++) {
+        mark_t m = pareto_mark (pols[i].label);
+        double x = pols[i].mean_response / 3600;
+        double y = pols[i].job_energy_j / 1e9;
+        if (x < x0 || x > x1 || y < y0 || y > y1)
+            continue;
+        fprintf (g,
+                 "%s'pareto.dat' index %zu using 2:3 with points pt %d ps "
+                 "%.1f lc rgb '%s' title '%s'",
+                 first ? "" : ", \\\n     ", i, m.pt, m.ps, m.color,
+                 pols[i].label);
+        first = 0;
+    }
+    if (vx < 1e300)
+        fprintf (g,
+                 ", \\\n     keyentry with boxes fs solid 1.0 noborder "
+                 "fc rgb '#d9f0d3' title 'better on both than PriorityInc-V'");
+    fprintf (g, "\n");
+    free (lx);
+    free (ly);
+    free (tx);
+    free (tc);
+    free (pos);
+    if (plot_file_close (g, dir, "pareto-zoom-plot.gp", errp) < 0)
+        return -1;
+    return plot_render (dir, "pareto-zoom", "pareto-zoom-plot.gp", errp);
+}
+
 int
 plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
              size_t npols, const ms_summary_t *sweep, size_t nsweep,
@@ -237,6 +400,7 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
            y1 = 0;
     size_t n = 0;
     bool ranges;
+    int rc, rz;
 
     if (!r)
         return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
@@ -378,7 +542,11 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
         return -1;
     terminals (g, "pareto", "pareto-plot.gp");
     fclose (g);
-    return run_gnuplot (dir, "pareto.gp", errp);
+    rc = run_gnuplot (dir, "pareto.gp", errp);
+    if (rc < 0)
+        return rc;
+    rz = plot_pareto_zoom (dir, title, pols, npols, sweep, nsweep, errp);
+    return rz < 0 ? -1 : rc;
 }
 
 int

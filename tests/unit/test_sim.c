@@ -809,6 +809,9 @@ START_TEST (test_plots)
         snprintf (path, sizeof (path), "%s/pareto.svg", dir);
         ck_assert_int_eq (stat (path, &st), 0);
     }
+    /* no anchor and no metasched row: nothing to zoom on */
+    snprintf (path, sizeof (path), "%s/pareto-zoom-plot.gp", dir);
+    ck_assert_int_ne (stat (path, &st), 0);
     static const char *const names[]
         = { "pareto.dat", "pareto.gp", "pareto-plot.gp", "pareto.png",
             "pareto.svg" };
@@ -818,6 +821,83 @@ START_TEST (test_plots)
     }
     rmdir (dir);
     free (saved);
+}
+END_TEST
+
+static char *
+slurp (const char *path)
+{
+    FILE *f = fopen (path, "r");
+    char *buf = calloc (1, 65536);
+    size_t n;
+
+    ck_assert (f && buf);
+    n = fread (buf, 1, 65535, f);
+    buf[n] = '\0';
+    fclose (f);
+    return buf;
+}
+
+/* The zoom around the anchors and metasched: every row in its box named,
+ * a row far away left out, the sweep point that is metasched's own row
+ * named once, and the corner better than every PriorityInc-V row shaded
+ * up to the fastest and the leanest of them. */
+START_TEST (test_plot_zoom)
+{
+    char dir[] = "/tmp/ms-test-zoom-XXXXXX", path[256];
+    ms_summary_t rows[4], sweep[2];
+    ms_error_t err;
+    char *gp;
+    int rc;
+
+    ck_assert (mkdtemp (dir));
+    memset (rows, 0, sizeof (rows));
+    memset (sweep, 0, sizeof (sweep));
+    strcpy (rows[0].label, "min_runtime");
+    rows[0].mean_response = 3 * 3600;
+    rows[0].job_energy_j = 900e9;
+    strcpy (rows[1].label, "eamc_priority_inc_v-1");
+    rows[1].mean_response = 2.53 * 3600;
+    rows[1].job_energy_j = 725e9;
+    strcpy (rows[2].label, "eamc_priority_inc_v-1.5");
+    rows[2].mean_response = 2.49 * 3600;
+    rows[2].job_energy_j = 735e9;
+    strcpy (rows[3].label, "metasched-w0.5");
+    rows[3].mean_response = 2.52 * 3600;
+    rows[3].job_energy_j = 720e9;
+    sweep[0] = rows[3];
+    strcpy (sweep[1].label, "metasched-w0.4");
+    sweep[1].mean_response = 2.50 * 3600;
+    sweep[1].job_energy_j = 726e9;
+    rc = plot_pareto (dir, "t", rows, 4, sweep, 2, &err);
+    ck_assert_msg (rc >= 0, "%s", err.text);
+    snprintf (path, sizeof (path), "%s/pareto-zoom-plot.gp", dir);
+    gp = slurp (path);
+    ck_assert_ptr_nonnull (
+        strstr (gp, "rect from graph 0, graph 0 to first 2.4900, first "
+                    "725.0000"));
+    ck_assert_ptr_nonnull (strstr (gp, "'eamc_priority_inc_v-1' at"));
+    ck_assert_ptr_nonnull (strstr (gp, "'eamc_priority_inc_v-1.5' at"));
+    ck_assert_ptr_nonnull (strstr (gp, "'metasched-w0.5' at"));
+    ck_assert_ptr_nonnull (strstr (gp, "'w0.4' at"));
+    ck_assert_ptr_null (strstr (gp, "'w0.5' at"));
+    ck_assert_ptr_null (strstr (gp, "min_runtime"));
+    free (gp);
+    if (rc == 0) {
+        struct stat st;
+        snprintf (path, sizeof (path), "%s/pareto-zoom.png", dir);
+        ck_assert_int_eq (stat (path, &st), 0);
+        ck_assert_int_gt (st.st_size, 0);
+    }
+    static const char *const names[]
+        = { "pareto.dat",          "pareto.gp",       "pareto-plot.gp",
+            "pareto.png",          "pareto.svg",      "pareto-zoom.gp",
+            "pareto-zoom-plot.gp", "pareto-zoom.png", "pareto-zoom.svg" };
+    for (size_t i = 0; i < 9; i++) {
+        snprintf (path, sizeof (path), "%s/%s", dir, names[i]);
+        unlink (path);
+    }
+    ck_assert_int_eq (rmdir (dir), 0);
 }
 END_TEST
 
@@ -841,6 +921,7 @@ main (void)
     tcase_add_test (tc, test_metrics_definitions);
     tcase_add_test (tc, test_plots);
     tcase_add_test (tc, test_plot_labels);
+    tcase_add_test (tc, test_plot_zoom);
     tcase_add_test (tc, test_seeds_parse);
     tcase_add_test (tc, test_seeds_stats);
     if (test_shared_data ())

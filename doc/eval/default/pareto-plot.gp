@@ -7,7 +7,7 @@ set xrange [1.1928:2.7605]
 set yrange [18.7643:22.3009]
 set label 1 'w0' at 1.3437,20.7331 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 2 'w0.2' at 1.3204,19.9435 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.3062,19.7533 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.3062,19.7533 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 4 'w0.5' at 1.3009,19.6865 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
 set label 5 'w0.6' at 1.3366,19.4545 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 6 'w0.8' at 1.3787,19.1041 left offset 0.8,0 font ',8' tc rgb '#0571b0' front

@@ -6,7 +6,7 @@ set key outside right center vertical Left reverse box opaque font ',9' spacing 
 set xrange [2.4262:3.2964]
 set yrange [690.9019:824.0364]
 set label 1 'w0' at 2.4862,769.1807 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 2.4908,733.9175 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 2.4908,733.9175 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 3 'w0.4' at 2.5018,725.7259 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
 set label 4 'w0.5' at 2.5186,719.8649 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
 set label 5 'w0.6' at 2.5385,713.7596 left offset 0.8,0 font ',8' tc rgb '#0571b0' front

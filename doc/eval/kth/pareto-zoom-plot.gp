@@ -1,0 +1,28 @@
+set title 'kth: 28467 jobs: around the EAMC PriorityInc rows and metasched'
+set xlabel 'mean response time (h)'
+set ylabel 'job energy (GJ)'
+set grid
+set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
+set xrange [2.4744:2.5451]
+set yrange [715.8625:739.8770]
+set object 1 rect from graph 0, graph 0 to first 2.4870, first 725.6620 fc rgb '#d9f0d3' fs solid 1.0 noborder behind
+set label 1 'eamc_reorder-1' at 2.5366,726.9908 right offset -0.8,0 font ',8' tc rgb '#fdae61' front
+set label 2 'eamc_reorder-1.5' at 2.4945,737.6433 left offset 0.8,0 font ',8' tc rgb '#fdae61' front
+set label 3 'eamc_priority_inc-1' at 2.5325,725.8493 center offset 0,-0.9 font ',8' tc rgb '#d7191c' front
+set label 4 'eamc_priority_inc-1.5' at 2.4896,735.8746 left offset 0.8,0 font ',8' tc rgb '#d7191c' front
+set label 5 'eamc_priority_inc_v-1' at 2.5291,725.6620 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
+set label 6 'eamc_priority_inc_v-1.5' at 2.4870,735.7697 center offset 0,0.9 font ',8' tc rgb '#7b3294' front
+set label 7 'metasched-w0.5' at 2.5186,719.8649 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'metasched_window-w0.5' at 2.5317,721.3380 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 9 'w0.2' at 2.4908,733.9175 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 10 'w0.4' at 2.5018,725.7259 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+plot 'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
+     'pareto.dat' index 4 using 2:3 with points pt 5 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1', \
+     'pareto.dat' index 5 using 2:3 with points pt 9 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1.5', \
+     'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
+     'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
+     'pareto.dat' index 8 using 2:3 with points pt 5 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1', \
+     'pareto.dat' index 9 using 2:3 with points pt 9 ps 1.8 lc rgb '#7b3294' title 'eamc_priority_inc_v-1.5', \
+     'pareto.dat' index 10 using 2:3 with points pt 7 ps 1.8 lc rgb '#0571b0' title 'metasched-w0.5', \
+     'pareto.dat' index 11 using 2:3 with points pt 13 ps 1.8 lc rgb '#0571b0' title 'metasched_window-w0.5', \
+     keyentry with boxes fs solid 1.0 noborder fc rgb '#d9f0d3' title 'better on both than PriorityInc-V'
