@@ -838,6 +838,16 @@ slurp (const char *path)
     return buf;
 }
 
+/* A row of the Pareto plot: its label, mean response (h), job energy
+ * (GJ). */
+static void
+set_row (ms_summary_t *r, const char *label, double h, double gj)
+{
+    snprintf (r->label, sizeof (r->label), "%s", label);
+    r->mean_response = h * 3600;
+    r->job_energy_j = gj * 1e9;
+}
+
 /* The zoom around the anchors and metasched: every row in its box named,
  * a row far away left out, the sweep point that is metasched's own row
  * named once, and the corner better than every PriorityInc-V row shaded
@@ -853,22 +863,12 @@ START_TEST (test_plot_zoom)
     ck_assert (mkdtemp (dir));
     memset (rows, 0, sizeof (rows));
     memset (sweep, 0, sizeof (sweep));
-    strcpy (rows[0].label, "min_runtime");
-    rows[0].mean_response = 3 * 3600;
-    rows[0].job_energy_j = 900e9;
-    strcpy (rows[1].label, "eamc_priority_inc_v-1");
-    rows[1].mean_response = 2.53 * 3600;
-    rows[1].job_energy_j = 725e9;
-    strcpy (rows[2].label, "eamc_priority_inc_v-1.5");
-    rows[2].mean_response = 2.49 * 3600;
-    rows[2].job_energy_j = 735e9;
-    strcpy (rows[3].label, "metasched-w0.5");
-    rows[3].mean_response = 2.52 * 3600;
-    rows[3].job_energy_j = 720e9;
+    set_row (&rows[0], "min_runtime", 3, 900);
+    set_row (&rows[1], "eamc_priority_inc_v-1", 2.53, 725);
+    set_row (&rows[2], "eamc_priority_inc_v-1.5", 2.49, 735);
+    set_row (&rows[3], "metasched-w0.5", 2.52, 720);
     sweep[0] = rows[3];
-    strcpy (sweep[1].label, "metasched-w0.4");
-    sweep[1].mean_response = 2.50 * 3600;
-    sweep[1].job_energy_j = 726e9;
+    set_row (&sweep[1], "metasched-w0.4", 2.50, 726);
     rc = plot_pareto (dir, "t", rows, 4, sweep, 2, &err);
     ck_assert_msg (rc >= 0, "%s", err.text);
     snprintf (path, sizeof (path), "%s/pareto-zoom-plot.gp", dir);
