@@ -42,8 +42,8 @@ tb_gpus_gamma=2
 tb_gpu_power_gamma="30 250"   # idle and busy W of one GPU
 
 # Accounting: this cluster runs slurmdbd (its own MariaDB instance) with
-# AccountingStorageEnforce=associations,limits,qos, when it runs Debian's
-# Slurm (the releases built under a prefix have no accounting_storage/mysql).
+# AccountingStorageEnforce=associations,limits,qos, when its Slurm can
+# (Debian's always; a prefix's when built with accounting_storage/mysql).
 TB_ACCT_CLUSTER=beta
 TB_MARIADB_PORT=$((19306 + TB_PORT_OFFSET))
 TB_DBD_PORT=$((19819 + TB_PORT_OFFSET))
@@ -76,10 +76,22 @@ tb_gpus () {
     echo "${!v:-0}"
 }
 
+# tb_slurm_accounting PREFIX: true when the Slurm at PREFIX ("debian": the
+# packages) can run accounting: its slurmdbd, its sacctmgr and its
+# accounting_storage/mysql plugin (a release built under a prefix has it
+# only when libmariadb-dev was there at its configure; doc/testbed.md).
+tb_slurm_accounting () {
+    local TB_BIN TB_SBIN TB_PLUGINS
+    [ "$1" = debian ] && return 0
+    tb_slurm_layout "$1"
+    [ -x "$TB_SBIN/slurmdbd" ] && [ -x "$TB_BIN/sacctmgr" ] \
+        && [ -e "$TB_PLUGINS/accounting_storage_mysql.so" ]
+}
+
 # tb_accounting CLUSTER: "slurmdbd" when the cluster runs accounting (it is
-# TB_ACCT_CLUSTER and runs Debian's Slurm), "none" otherwise.
+# TB_ACCT_CLUSTER and its Slurm can, tb_slurm_accounting), "none" otherwise.
 tb_accounting () {
-    if [ "$1" = "$TB_ACCT_CLUSTER" ] && [ "$(tb_slurm_prefix "$1")" = debian ]; then
+    if [ "$1" = "$TB_ACCT_CLUSTER" ] && tb_slurm_accounting "$(tb_slurm_prefix "$1")"; then
         echo slurmdbd
     else
         echo none

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -95,67 +96,140 @@ START_TEST (partitions_and_nodes)
 }
 END_TEST
 
-/* The accounting endpoints of the test bed's beta (slurmdbd, 22.05,
- * dbv0.0.38), as recorded: tests/data/slurmrest/slurmdb/. */
+/* The accounting endpoints of the test bed's beta (slurmdbd), as recorded
+ * from every release and OpenAPI version: tests/data/slurmrest/slurmdb/. */
+static const struct {
+    const char *release, *version;
+} acct_recs[] = {
+    { "22.05.8", "v0.0.38" }, { "24.11.7", "v0.0.40" },
+    { "24.11.7", "v0.0.41" }, { "24.11.7", "v0.0.42" },
+    { "25.11.7", "v0.0.41" }, { "25.11.7", "v0.0.42" },
+    { "25.11.7", "v0.0.43" }, { "25.11.7", "v0.0.44" },
+    { "26.05.3", "v0.0.42" }, { "26.05.3", "v0.0.43" },
+    { "26.05.3", "v0.0.44" }, { "26.05.3", "v0.0.45" },
+};
+
+static char *
+load_acct (int i, const char *what, size_t *len)
+{
+    char name[128];
+    snprintf (name, sizeof (name), "slurmdb/%s-%s-%s.json",
+              acct_recs[i].release, acct_recs[i].version, what);
+    return load (name, len);
+}
+
+/* Is the comma-separated list the same set of names as want (whose names
+ * are in alphabetical order)? Releases list a user's QOS in their own
+ * order. */
+static bool
+same_names (const char *list, const char *want)
+{
+    char buf[256], *save = NULL, *tok, *names[16];
+    size_t n = 0, len = 0;
+    char sorted[256] = "";
+
+    snprintf (buf, sizeof (buf), "%s", list);
+    for (tok = strtok_r (buf, ",", &save); tok && n < 16;
+         tok = strtok_r (NULL, ",", &save))
+        names[n++] = tok;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp (names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf (sorted + len, sizeof (sorted) - len, "%s%s",
+                                 i ? "," : "", names[i]);
+    return !strcmp (sorted, want);
+}
+
 START_TEST (accounting_answers)
 {
     size_t len, n;
-    char *body = load ("slurmdb/22.05.8-v0.0.38-associations.json", &len);
+    const slurmrest_api_t *api = slurmrest_api_find (acct_recs[_i].version);
+    char *body = load_acct (_i, "associations", &len);
     ms_assoc_t *as;
     ms_qos_t *q;
     ms_error_t err;
     int seen = 0;
 
-    ck_assert_msg (slurmrest_parse_associations (V38, body, len, 200, "beta",
+    ck_assert_msg (api, "%s", acct_recs[_i].version);
+    ck_assert_msg (slurmrest_parse_associations (api, body, len, 200, "beta",
                                                  &as, &n, &err)
                        == 0,
-                   "%s", err.text);
+                   "%s %s: %s", acct_recs[_i].release, acct_recs[_i].version,
+                   err.text);
     /* the users' associations only (root, msuser, msuser2) */
     ck_assert_uint_eq (n, 3);
     for (size_t i = 0; i < n; i++) {
         if (!strcmp (as[i].user, "msuser")) {
             ck_assert_str_eq (as[i].account, "physics");
             ck_assert (as[i].is_default);
-            ck_assert_str_eq (as[i].qos, "debug,normal,short");
+            ck_assert_msg (same_names (as[i].qos, "debug,normal,short"), "%s",
+                           as[i].qos);
             ck_assert_str_eq (as[i].default_qos, "normal");
             ck_assert_int_eq (as[i].max_wall_min, -1);
             seen++;
         } else if (!strcmp (as[i].user, "msuser2")) {
             ck_assert_str_eq (as[i].account, "chem");
-            ck_assert_str_eq (as[i].qos, "normal,short");
+            ck_assert (as[i].is_default);
+            ck_assert_msg (same_names (as[i].qos, "normal,short"), "%s",
+                           as[i].qos);
+            ck_assert_str_eq (as[i].default_qos, "normal");
             seen++;
+        } else {
+            ck_assert_str_eq (as[i].user, "root");
+            ck_assert_str_eq (as[i].account, "root");
         }
     }
     ck_assert_int_eq (seen, 2);
     free (as);
     /* another cluster's associations are not this one's */
-    ck_assert (slurmrest_parse_associations (V38, body, len, 200, "alpha", &as,
+    ck_assert (slurmrest_parse_associations (api, body, len, 200, "alpha", &as,
                                              &n, &err)
                == 0);
     ck_assert_uint_eq (n, 0);
     free (as);
     free (body);
 
-    body = load ("slurmdb/22.05.8-v0.0.38-qos.json", &len);
-    ck_assert_msg (slurmrest_parse_qos (V38, body, len, 200, &q, &n, &err) == 0,
-                   "%s", err.text);
+    body = load_acct (_i, "qos", &len);
+    ck_assert_msg (slurmrest_parse_qos (api, body, len, 200, &q, &n, &err) == 0,
+                   "%s %s: %s", acct_recs[_i].release, acct_recs[_i].version,
+                   err.text);
     ck_assert_uint_eq (n, 3);
+    seen = 0;
     for (size_t i = 0; i < n; i++) {
         if (!strcmp (q[i].name, "normal")) {
             ck_assert_int_eq (q[i].max_wall_min, -1);
             ck_assert_int_eq (q[i].max_cpus_per_user, -1);
+            seen |= 1;
         } else if (!strcmp (q[i].name, "short")) {
             ck_assert_int_eq (q[i].max_wall_min, 30);
+            ck_assert_int_eq (q[i].max_cpus_per_user, -1);
+            seen |= 2;
         } else {
             ck_assert_str_eq (q[i].name, "debug");
             ck_assert_int_eq (q[i].max_wall_min, 10);
             ck_assert_int_eq (q[i].max_cpus_per_user, 8);
             ck_assert_int_eq (q[i].max_cpus_per_job, -1);
+            ck_assert_int_eq (q[i].max_nodes_per_job, -1);
+            seen |= 4;
         }
     }
+    ck_assert_int_eq (seen, 7);
     free (q);
     free (body);
-    /* a wrong shape is named */
+}
+END_TEST
+
+/* A wrong shape of an accounting answer is named. */
+START_TEST (accounting_bad_shape)
+{
+    size_t n;
+    ms_qos_t *q;
+    ms_error_t err;
+
     ck_assert (slurmrest_parse_qos (V38, "{\"QOS\":[{\"name\":7}]}", 20, 200,
                                     &q, &n, &err)
                < 0);
@@ -164,13 +238,37 @@ START_TEST (accounting_answers)
 }
 END_TEST
 
-/* ConsumedEnergy from slurmdbd's jobs: the test bed's beta measures none
- * (null: no figure); a job's allocated energy, else its steps' consumed
- * energy, where a plugin measured them. */
-START_TEST (accounted_energy)
+/* The jobs of slurmdbd as every release and version recorded them: two
+ * jobs each, and beta measures no energy (22.05: null; later: the TRES
+ * count NO_VAL64, -2 as a signed number, and steps without an energy
+ * TRES): no figure for either. */
+START_TEST (accounted_jobs)
 {
     size_t len, n;
-    char *body = load ("slurmdb/22.05.8-v0.0.38-jobs.json", &len);
+    char *body = load_acct (_i, "jobs", &len);
+    json_t *root = json_loadb (body, len, 0, NULL);
+    slurmrest_energy_t *es;
+    ms_error_t err;
+
+    ck_assert_uint_eq (json_array_size (json_object_get (root, "jobs")), 2);
+    json_decref (root);
+    ck_assert_msg (slurmrest_parse_db_energy (
+                       slurmrest_api_find (acct_recs[_i].version), body, len,
+                       200, &es, &n, &err)
+                       == 0,
+                   "%s %s: %s", acct_recs[_i].release, acct_recs[_i].version,
+                   err.text);
+    ck_assert_uint_eq (n, 0);
+    free (es);
+    free (body);
+}
+END_TEST
+
+/* ConsumedEnergy from slurmdbd's jobs: a job's allocated energy, else its
+ * steps' consumed energy, where a plugin measured them. */
+START_TEST (accounted_energy)
+{
+    size_t n;
     slurmrest_energy_t *es;
     ms_error_t err;
     static const char measured[]
@@ -187,13 +285,6 @@ START_TEST (accounted_energy)
           "{\"job_id\": 9, \"tres\": {\"allocated\": []}, \"steps\": []}"
           "]}";
 
-    ck_assert_msg (slurmrest_parse_db_energy (V38, body, len, 200, &es, &n,
-                                              &err)
-                       == 0,
-                   "%s", err.text);
-    ck_assert_uint_eq (n, 0);
-    free (es);
-    free (body);
     ck_assert_msg (slurmrest_parse_db_energy (V38, measured, strlen (measured),
                                               200, &es, &n, &err)
                        == 0,
@@ -425,7 +516,11 @@ main (void)
     TCase *tc = tcase_create ("parse");
     tcase_add_test (tc, jobs_answer);
     tcase_add_test (tc, partitions_and_nodes);
-    tcase_add_test (tc, accounting_answers);
+    tcase_add_loop_test (tc, accounting_answers, 0,
+                         (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
+    tcase_add_test (tc, accounting_bad_shape);
+    tcase_add_loop_test (tc, accounted_jobs, 0,
+                         (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
     tcase_add_test (tc, accounted_energy);
     tcase_add_test (tc, submit_answers);
     tcase_add_loop_test (tc, bad_answers, 0, (int)(sizeof (bad) / sizeof (bad[0])));
