@@ -223,6 +223,40 @@ START_TEST (accounting_answers)
 }
 END_TEST
 
+/* An association's MaxWall (msuser2's set to 20 minutes with sacctmgr
+ * before the capture): 22.05's plain number, and {set, infinite, number}
+ * from v0.0.39 on. */
+START_TEST (association_max_wall)
+{
+    static const char *const recs[]
+        = { "slurmdb/22.05.8-v0.0.38-associations-maxwall.json",
+            "slurmdb/26.05.3-v0.0.45-associations-maxwall.json" };
+    static const char *const versions[] = { "v0.0.38", "v0.0.45" };
+    size_t len, n;
+    char *body = load (recs[_i], &len);
+    ms_assoc_t *as;
+    ms_error_t err;
+    int seen = 0;
+
+    ck_assert_msg (slurmrest_parse_associations (
+                       slurmrest_api_find (versions[_i]), body, len, 200,
+                       "beta", &as, &n, &err)
+                       == 0,
+                   "%s: %s", recs[_i], err.text);
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp (as[i].user, "msuser2")) {
+            ck_assert_int_eq (as[i].max_wall_min, 20);
+            seen++;
+        } else {
+            ck_assert_int_eq (as[i].max_wall_min, -1);
+        }
+    }
+    ck_assert_int_eq (seen, 1);
+    free (as);
+    free (body);
+}
+END_TEST
+
 /* A wrong shape of an accounting answer is named. */
 START_TEST (accounting_bad_shape)
 {
@@ -518,6 +552,7 @@ main (void)
     tcase_add_test (tc, partitions_and_nodes);
     tcase_add_loop_test (tc, accounting_answers, 0,
                          (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
+    tcase_add_loop_test (tc, association_max_wall, 0, 2);
     tcase_add_test (tc, accounting_bad_shape);
     tcase_add_loop_test (tc, accounted_jobs, 0,
                          (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
