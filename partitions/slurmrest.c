@@ -214,6 +214,7 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
     long status = 0;
     char path[64], served[256] = "", nodb[128] = "";
     ms_error_t e2;
+    const slurmrest_api_t *draft = NULL;
 
     if (s->api)
         return 0;
@@ -252,9 +253,20 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
                       slurmrest_api_name (api));
             continue;
         }
-        /* served, even if slurmctld itself did not answer the ping */
+        /* served, even if slurmctld itself did not answer the ping; a
+         * draft version only where nothing older serves (23.02's v0.0.39:
+         * its slurmrestd exits on a job's nice, and its v0.0.38 serves
+         * every request metasched makes) */
         free (ans.data);
+        if (slurmrest_api_draft (api)) {
+            draft = api;
+            continue;
+        }
         set_api (s, api);
+        return 0;
+    }
+    if (draft) {
+        set_api (s, draft);
         return 0;
     }
     /* nothing in common: what does it serve? */

@@ -16,6 +16,7 @@
 #ifndef MS_SLURMREST_H
 #define MS_SLURMREST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -37,6 +38,9 @@ void slurmrest_jobs_query (const slurmrest_api_t *api, time_t since,
                            char *buf, size_t size);
 /* "v0.0.38, v0.0.39, ..., v0.0.45" */
 const char *slurmrest_api_list (void);
+/* Is api a version spoken only where the server serves no older one?
+ * (23.02's v0.0.39: its slurmrestd exits on a job's nice) */
+bool slurmrest_api_draft (const slurmrest_api_t *api);
 
 typedef struct {
     const char *cluster;     /* name, for messages */

@@ -512,6 +512,12 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
     return 0;
 }
 
+/* A nice where the version cannot carry one (V_DRAFT). */
+static const char draft_nice[]
+    = "nice: Slurm 23.02's OpenAPI v0.0.39 cannot carry a job's nice (its "
+      "slurmrestd exits on one): load openapi/v0.0.38 beside it, or set "
+      "api_version = v0.0.38 for the cluster in clusters.conf";
+
 char *
 slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
                        time_t now, ms_error_t *errp)
@@ -612,6 +618,11 @@ slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
             nice = 2147483645LL;
         if (nice < -2147483645LL)
             nice = -2147483645LL;
+        if (nice && (api->flags & V_DRAFT)) {
+            json_decref (job);
+            ms_err (errp, MS_ERR_INPUT, "%s", draft_nice);
+            return NULL;
+        }
         if (nice)
             json_object_set_new (job, "nice", json_integer (nice));
     }
@@ -689,8 +700,14 @@ slurmrest_update_body (const slurmrest_api_t *api, const ms_job_update_t *upd,
 
     if (upd->priority != MS_KEEP_PRIORITY)
         json_object_set_new (o, "priority", jnum (api, upd->priority));
-    if (upd->nice != MS_KEEP_NICE)
+    if (upd->nice != MS_KEEP_NICE) {
+        if (api->flags & V_DRAFT) {
+            json_decref (o);
+            ms_err (errp, MS_ERR_INPUT, "%s", draft_nice);
+            return NULL;
+        }
         json_object_set_new (o, "nice", json_integer (upd->nice));
+    }
     if (upd->time_limit_min != MS_KEEP_TIME)
         json_object_set_new (o, "time_limit", jnum (api, upd->time_limit_min));
     if (upd->comment) {
@@ -707,6 +724,11 @@ slurmrest_update_body (const slurmrest_api_t *api, const ms_job_update_t *upd,
         ms_err (errp, MS_ERR_INPUT, "the update changes nothing");
         return NULL;
     }
+    /* v0.0.39 refuses an update without an environment ("Missing required
+     * field 'environment'") and leaves the job's own as it was */
+    if (api->flags & V_DRAFT)
+        json_object_set_new (o, "environment",
+                             json_pack ("[s]", "SLURM_METASCHED_UPDATE=1"));
     body = json_dumps (o, JSON_COMPACT);
     json_decref (o);
     return body;

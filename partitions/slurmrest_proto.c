@@ -24,7 +24,7 @@
 
 static const struct slurmrest_api apis[] = {
     { "v0.0.38", "22.05, 23.02", 0 },
-    { "v0.0.39", "23.02", V39 | V_NO_UPDATE_TIME },
+    { "v0.0.39", "23.02", V39 | V_NO_UPDATE_TIME | V_DRAFT },
     { "v0.0.40", "23.11 to 25.05", V40 },
     { "v0.0.41", "24.05 to 25.11", V40 },
     { "v0.0.42", "24.11 to 26.05", V40 | V_JOBS_STATE },
@@ -74,6 +74,12 @@ const char *
 slurmrest_api_name (const slurmrest_api_t *api)
 {
     return api ? api->name : "";
+}
+
+bool
+slurmrest_api_draft (const slurmrest_api_t *api)
+{
+    return api && (api->flags & V_DRAFT);
 }
 
 /* kept beside the table; test_slurmrest_parse checks that they agree */

@@ -110,6 +110,8 @@ main (int argc, char **argv)
 {
     const char *url = NULL, *token_file = NULL, *user = NULL, *part = NULL;
     const char *cwd = NULL, *release = NULL, *out = NULL;
+    const char *node_list = "m1";
+    long real_memory_mb = 4000;
     static const struct option opts[] = {
         { "url", required_argument, 0, 'u' },
         { "token-file", required_argument, 0, 't' },
@@ -118,6 +120,8 @@ main (int argc, char **argv)
         { "cwd", required_argument, 0, 'c' },
         { "release", required_argument, 0, 'r' },
         { "out", required_argument, 0, 'o' },
+        { "node-list", required_argument, 0, 'n' },
+        { "real-memory-mb", required_argument, 0, 'm' },
         { 0, 0, 0, 0 },
     };
     int c, versions = 0;
@@ -133,13 +137,15 @@ main (int argc, char **argv)
         case 'c': cwd = optarg; break;
         case 'r': release = optarg; break;
         case 'o': out = optarg; break;
+        case 'n': node_list = optarg; break;
+        case 'm': real_memory_mb = atol (optarg); break;
         default: return 2;
         }
     }
     if (!url || !token_file || !user || !part || !cwd || !release || !out) {
         fprintf (stderr, "usage: slurmrest_capture --url URL --token-file FILE "
                          "--user USER --partition NAME --cwd DIR --release R "
-                         "--out DIR\n");
+                         "--out DIR [--node-list LIST] [--real-memory-mb N]\n");
         return 2;
     }
     if (ms_read_secret_file (token_file, &token, &e) < 0)
@@ -211,6 +217,8 @@ main (int argc, char **argv)
         free (nodes);
 
         contract_pending_job (&req, user, part, cwd, begin);
+        if (slurmrest_api_draft (api))
+            req.nice = 0; /* 23.02's v0.0.39 cannot carry one */
         label = "submit-pending";
         if (backend_submit (b, &req, &pending, &e) < 0)
             die ("submit-pending", &e);
@@ -219,7 +227,7 @@ main (int argc, char **argv)
             die ("job-pending", &e);
         ms_job_update_init (&upd);
         upd.priority = 4242;
-        upd.nice = 20;
+        upd.nice = slurmrest_api_draft (api) ? MS_KEEP_NICE : 20;
         label = "update-priority";
         if (backend_update (b, pending, &upd, &e) < 0)
             die ("update-priority", &e);
@@ -233,9 +241,16 @@ main (int argc, char **argv)
         if (backend_job (b, pending, &j, &e) < 0)
             die ("job-updated", &e);
 
-        /* a whole listing, then one of changes only that finds none */
+        /* a whole listing, then one of changes only that finds none
+         * (a version that cannot ask for changes: the whole listing) */
         char q[64];
         slurmrest_jobs_query (api, now, q, sizeof (q));
+        if (!q[0]) {
+            label = "jobs-all";
+            if (backend_jobs (b, &jobs, &n, &e) < 0)
+                die ("jobs-all", &e);
+            free (jobs);
+        }
         for (int tries = 0; q[0]; tries++) {
             uint64_t before;
             sleep (2);
@@ -291,7 +306,9 @@ main (int argc, char **argv)
         if (backend_submit (b, &req, &bad, &e) == 0)
             die ("submit-bad-partition: accepted", NULL);
         label = "job-missing";
-        if (backend_job (b, 999999999, &j, &e) == 0)
+        /* within Slurm's job ids (at most 67108863): 23.02's v0.0.39
+         * refuses a larger one as out of range, not as unknown */
+        if (backend_job (b, 66000000, &j, &e) == 0)
             die ("job-missing: found", NULL);
         label = NULL;
 
@@ -302,6 +319,13 @@ main (int argc, char **argv)
             "begin_time", (json_int_t)begin, "pending_id",
             (json_int_t)pending, "ok_id", (json_int_t)ok, "fail_id",
             (json_int_t)fail);
+        /* the cluster as configured, where it is not the capture
+         * cluster's (node m1, RealMemory 4000) */
+        if (strcmp (node_list, "m1") || real_memory_mb != 4000) {
+            json_object_set_new (meta, "node_list", json_string (node_list));
+            json_object_set_new (meta, "real_memory_mb",
+                                 json_integer (real_memory_mb));
+        }
         char path[8192];
         snprintf (path, sizeof (path), "%s/meta.json", outdir);
         if (json_dump_file (meta, path, JSON_INDENT (2) | JSON_SORT_KEYS) < 0)

@@ -14,16 +14,18 @@ n=$(printf '%s\n' "$out" | grep -c '^      up: nodes')
 tap_ok "$([ "$n" = 4 ] && echo 0 || echo 1)" "four partitions up on three clusters (saw $n)"
 
 # each cluster speaks the newest version it serves (the test bed says which
-# it serves: MS_<C>_REST_VERSIONS, oldest first)
+# it serves: MS_<C>_REST_VERSIONS, oldest first), but 23.02's v0.0.39 (a
+# draft: its slurmrestd exits on a job's nice) where v0.0.38 serves too
 bad=
 for c in $MS_CLUSTERS; do
     C=$(echo "$c" | tr a-z A-Z)
     eval served=\${MS_${C}_REST_VERSIONS:-v0.0.38}
     want=${served##* }
+    case " $served " in *" v0.0.38 v0.0.39 "*) [ "$want" = v0.0.39 ] && want=v0.0.38 ;; esac
     got=$(printf '%s\n' "$out" | sed -n "/^$c (/,/^[a-z]/s/^  OpenAPI \(v[0-9.]*\) (negotiated)$/\1/p" | head -1)
     [ "$got" = "$want" ] || bad="$bad $c:$got(want $want)"
 done
-tap_ok "$([ -z "$bad" ] && echo 0 || echo 1)" "each cluster negotiated the newest version it serves${bad:+:$bad}"
+tap_ok "$([ -z "$bad" ] && echo 0 || echo 1)" "each cluster negotiated the newest version it serves (v0.0.38 over a draft v0.0.39)${bad:+:$bad}"
 
 # api_version pins: the oldest version alpha serves, used as it is
 eval served=\${MS_ALPHA_REST_VERSIONS:-v0.0.38}

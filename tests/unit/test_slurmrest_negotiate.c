@@ -245,6 +245,34 @@ START_TEST (version_needing_slurmdbd_is_passed_over)
 }
 END_TEST
 
+/* 23.02 with slurmdbd serves v0.0.38 and v0.0.39, and its v0.0.39 is a
+ * draft (its slurmrestd exits on a job's nice): v0.0.38 is spoken; where
+ * v0.0.39 alone is served, v0.0.39. */
+START_TEST (draft_version_only_where_alone)
+{
+    ms_error_t err;
+    ms_backend_t *b = handle (NULL);
+
+    serve ("v0.0.37 v0.0.38 v0.0.39", "", 0);
+    ck_assert_msg (backend_ping (b, &err) == 0, "%s", err.text);
+    ck_assert_str_eq (slurmrest_version (b), "v0.0.38");
+    ck_assert_str_eq (slurmrest_version_source (b), "negotiated");
+    ck_assert (logged ("/slurm/v0.0.39/ping"));
+    backend_destroy (b);
+    serve ("v0.0.39", "", 0);
+    b = handle (NULL);
+    ck_assert_msg (backend_ping (b, &err) == 0, "%s", err.text);
+    ck_assert_str_eq (slurmrest_version (b), "v0.0.39");
+    backend_destroy (b);
+    /* pinned, it is spoken as it is */
+    serve ("v0.0.38 v0.0.39", "", 0);
+    b = handle ("v0.0.39");
+    ck_assert_msg (backend_ping (b, &err) == 0, "%s", err.text);
+    ck_assert_str_eq (slurmrest_version (b), "v0.0.39");
+    backend_destroy (b);
+}
+END_TEST
+
 START_TEST (nothing_in_common_names_both_lists)
 {
     ms_error_t err;
@@ -368,6 +396,7 @@ main (void)
 
     tcase_set_timeout (tc, 60);
     tcase_add_test (tc, newest_in_common);
+    tcase_add_test (tc, draft_version_only_where_alone);
     tcase_add_test (tc, nothing_in_common_names_both_lists);
     tcase_add_test (tc, version_needing_slurmdbd_is_passed_over);
     tcase_add_test (tc, refused_token_decides_nothing);

@@ -412,6 +412,64 @@ START_TEST (bad_answers)
 }
 END_TEST
 
+/* 23.02's v0.0.39 (a draft): its slurmrestd exits on a job description
+ * with a nice (seen on the test bed with slurmdbd), so a nice is refused
+ * with the way out; a job update carries an environment, which it
+ * requires and ignores (checked there: the job's own stays). */
+START_TEST (draft_version_bodies)
+{
+    const char *env[] = { "PATH=/usr/bin", NULL };
+    const slurmrest_api_t *v39 = slurmrest_api_find ("v0.0.39");
+    ms_job_request_t req = {
+        .user = "msuser", .name = "lu", .partition = "batch",
+        .time_limit_min = 90, .nice = 5, .environment = env, .cwd = "/home/u",
+        .nodes = 1, .script = "#!/bin/bash\nsrun lu\n",
+    };
+    ms_job_update_t upd;
+    ms_error_t err;
+    char *body;
+    json_t *root;
+
+    ms_job_update_init (&upd);
+    upd.time_limit_min = 30;
+
+    ck_assert (slurmrest_api_draft (v39));
+    ck_assert (!slurmrest_api_draft (V38));
+    ck_assert (!slurmrest_api_draft (slurmrest_api_find ("v0.0.40")));
+    ck_assert_ptr_null (slurmrest_submit_body (v39, &req, time (NULL), &err));
+    ck_assert_msg (strstr (err.text, "v0.0.39 cannot carry a job's nice")
+                       && strstr (err.text, "api_version = v0.0.38"),
+                   "%s", err.text);
+    /* v0.0.38 carries it */
+    body = slurmrest_submit_body (V38, &req, time (NULL), &err);
+    ck_assert_msg (body && strstr (body, "\"nice\":5"), "%s",
+                   body ? body : err.text);
+    free (body);
+    /* without a nice, v0.0.39 takes the job */
+    req.nice = 0;
+    body = slurmrest_submit_body (v39, &req, time (NULL), &err);
+    ck_assert_msg (body && !strstr (body, "\"nice\""), "%s",
+                   body ? body : err.text);
+    free (body);
+
+    body = slurmrest_update_body (v39, &upd, &err);
+    ck_assert_msg (body != NULL, "%s", err.text);
+    root = json_loads (body, 0, NULL);
+    ck_assert_uint_eq (json_array_size (json_object_get (root, "environment")),
+                       1);
+    json_decref (root);
+    free (body);
+    body = slurmrest_update_body (V38, &upd, &err);
+    ck_assert_msg (body && !strstr (body, "environment"), "%s",
+                   body ? body : err.text);
+    free (body);
+    upd.nice = 10;
+    ck_assert_ptr_null (slurmrest_update_body (v39, &upd, &err));
+    ck_assert_msg (strstr (err.text, "v0.0.39 cannot carry a job's nice"),
+                   "%s", err.text);
+}
+END_TEST
+
 START_TEST (submit_body)
 {
     const char *env[] = { "PATH=/usr/bin", "OMP_NUM_THREADS=4", NULL };
@@ -560,6 +618,7 @@ main (void)
     tcase_add_test (tc, submit_answers);
     tcase_add_loop_test (tc, bad_answers, 0, (int)(sizeof (bad) / sizeof (bad[0])));
     tcase_add_test (tc, submit_body);
+    tcase_add_test (tc, draft_version_bodies);
     tcase_add_test (tc, create_checks_options);
     suite_add_tcase (s, tc);
     return test_run_suite (s);

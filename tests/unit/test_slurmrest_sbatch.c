@@ -133,7 +133,12 @@ START_TEST (typed_versions)
     for (size_t i = 1; i < slurmrest_api_count (); i++) {
         const char *v = slurmrest_api_name (slurmrest_api_at (i));
         char *text;
-        json_t *root = build (v, &s, &text), *job = json_object_get (root, "job");
+        json_t *root, *job;
+        /* a draft version (23.02's v0.0.39) cannot carry the script's
+         * --nice (test_slurmrest_parse): the rest without it */
+        s.nice_set = !slurmrest_api_draft (slurmrest_api_at (i));
+        root = build (v, &s, &text);
+        job = json_object_get (root, "job");
         json_t *mem = json_object_get (job, "memory_per_node");
 
         ck_assert_str_eq (jstr (job, "account"), "physics");
