@@ -21,12 +21,12 @@ enum {
                             * timestamp is parsed as sbatch's time text) */
     V_NO_UPDATE_TIME = 1 << 10, /* no ?update_time (v0.0.39 dumps a list
                                  * it does not have when nothing changed) */
-    V_DRAFT = 1 << 11, /* 23.02's v0.0.39: its slurmrestd exits on a job
-                        * description with a nice ("fatal: parsing of
-                        * DATA_PARSER_NICE is not implemented") and refuses
-                        * a job update without an environment (which it
-                        * then ignores): negotiation takes an older version
-                        * the server serves too; a nice is refused */
+    V_DRAFT = 1 << 11, /* 23.02's v0.0.39: its slurmrestd exits (a fatal
+                        * error: its parser has no reader for a nice) on a
+                        * job description with a nice, and refuses a job
+                        * update without an environment, which it then
+                        * ignores. Negotiation takes an older version the
+                        * server serves too; a nice is refused. */
 };
 
 struct slurmrest_api {

@@ -138,7 +138,15 @@ main (int argc, char **argv)
         case 'r': release = optarg; break;
         case 'o': out = optarg; break;
         case 'n': node_list = optarg; break;
-        case 'm': real_memory_mb = atol (optarg); break;
+        case 'm':
+            real_memory_mb = atol (optarg);
+            if (real_memory_mb <= 0) {
+                fprintf (stderr, "slurmrest_capture: --real-memory-mb: "
+                                 "'%s' is not a positive number\n",
+                         optarg);
+                return 2;
+            }
+            break;
         default: return 2;
         }
     }
@@ -216,18 +224,14 @@ main (int argc, char **argv)
             die ("nodes", &e);
         free (nodes);
 
-        contract_pending_job (&req, user, part, cwd, begin);
-        if (slurmrest_api_draft (api))
-            req.nice = 0; /* 23.02's v0.0.39 cannot carry one */
+        contract_pending_job (&req, api, user, part, cwd, begin);
         label = "submit-pending";
         if (backend_submit (b, &req, &pending, &e) < 0)
             die ("submit-pending", &e);
         label = "job-pending";
         if (backend_job (b, pending, &j, &e) < 0)
             die ("job-pending", &e);
-        ms_job_update_init (&upd);
-        upd.priority = 4242;
-        upd.nice = slurmrest_api_draft (api) ? MS_KEEP_NICE : 20;
+        contract_priority_update (&upd, api);
         label = "update-priority";
         if (backend_update (b, pending, &upd, &e) < 0)
             die ("update-priority", &e);

@@ -192,9 +192,7 @@ START_TEST (requests_as_sent)
     check_request (&c, "partitions", "GET", "/partitions", NULL);
     check_request (&c, "nodes", "GET", "/nodes", NULL);
 
-    contract_pending_job (&req, c.user, c.partition, c.cwd, c.begin);
-    if (slurmrest_api_draft (c.api))
-        req.nice = 0; /* 23.02's v0.0.39 cannot carry one */
+    contract_pending_job (&req, c.api, c.user, c.partition, c.cwd, c.begin);
     body = slurmrest_submit_body (c.api, &req, (time_t)c.now, &err);
     ck_assert_msg (body != NULL, "%s", err.text);
     check_request (&c, "submit-pending", "POST", "/job/submit", body);
@@ -208,9 +206,7 @@ START_TEST (requests_as_sent)
     check_request (&c, "submit-fail", "POST", "/job/submit", body);
     free (body);
 
-    ms_job_update_init (&upd);
-    upd.priority = 4242;
-    upd.nice = slurmrest_api_draft (c.api) ? MS_KEEP_NICE : 20;
+    contract_priority_update (&upd, c.api);
     body = slurmrest_update_body (c.api, &upd, &err);
     snprintf (path, sizeof (path), "/job/%lld", (long long)c.pending);
     check_request (&c, "update-priority", "POST", path, body);
@@ -370,7 +366,7 @@ START_TEST (answers_read)
     ck_assert_str_eq (j.std_out, "/dev/null");
     ck_assert_uint_eq (j.time_limit_min, 7);
     ck_assert_uint_eq (j.cpu_freq_max_khz, 2000000);
-    ck_assert_int_eq (j.nice, slurmrest_api_draft (c.api) ? 0 : 10);
+    ck_assert_int_eq (j.nice, contract_nice (c.api, 10));
     ck_assert_int_eq (j.nodes, 1);
     ck_assert_int_ge ((long)j.eligible_time, (long)c.begin - 1);
 
