@@ -425,26 +425,34 @@ wait_weight (const ms_policy_t *pol)
     return pol->sibling_slack > 0 ? pol->wait_weight : 1;
 }
 
-static void
-decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                  const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+/* metasched's key of each partition for a job: on each partition with an
+ * admissible candidate, the frequency that scores best there (energy
+ * against runtime, the runtime's weight growing with the partition's
+ * congestion), and that candidate's rank key (weighted energy and
+ * predicted response against the job's best). Fills r (one per partition,
+ * in partition order; at most nparts) and, when fs is not NULL, every
+ * admissible candidate's frequency score fs[i]; ok gets the admissible
+ * candidates, *wtminp the job's best predicted response. Returns how many
+ * partitions were ranked. Both the greedy decision and the window's costs
+ * come from here. */
+static size_t
+metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                const ms_cands_t *cs, const ms_view_t *view, bool *ok,
+                double *fs, ranked_t *r, size_t nparts, double *wtminp)
 {
-    size_t nparts = conf->nparts;
     double emin = INFINITY, wtmin = INFINITY, we;
-    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
-    ranked_t r[64] = { { 0, 0, 0 } };
     size_t nr = 0;
-    ms_choice_t *ch;
 
     metasched_filter (pol, conf, cs, view, ok, &we);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
+            double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
             if (cs->c[i].e < emin)
                 emin = cs->c[i].e;
-            if (wait_weight (pol) * cs->c[i].w + cs->c[i].t < wtmin)
-                wtmin = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
+            if (wt < wtmin)
+                wtmin = wt;
         }
-    for (size_t p = 0; p < nparts && p < 64; p++) {
+    for (size_t p = 0; p < nparts; p++) {
         double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
         size_t bi = SIZE_MAX;
         for (size_t i = 0; i < cs->n; i++)
@@ -464,10 +472,12 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
         g = 1 + pol->congestion * wp / tp;
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == p) {
-                double s = we * cs->c[i].e / ep
-                           + (1 - we) * g * cs->c[i].t / tp;
-                if (s <= bf) {
-                    bf = s;
+                double f
+                    = we * cs->c[i].e / ep + (1 - we) * g * cs->c[i].t / tp;
+                if (fs)
+                    fs[i] = f;
+                if (f <= bf) {
+                    bf = f;
                     bi = i;
                 }
             }
@@ -478,6 +488,22 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
             wtmin, we);
         nr++;
     }
+    *wtminp = wtmin;
+    return nr;
+}
+
+static void
+decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                  const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+{
+    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    ranked_t r[64] = { { 0, 0, 0 } };
+    double wtmin;
+    size_t nr;
+    ms_choice_t *ch;
+
+    nr = metasched_rank (pol, conf, cs, view, ok, NULL, r,
+                         conf->nparts < 64 ? conf->nparts : 64, &wtmin);
     qsort (r, nr, sizeof (*r), ranked_cmp);
     for (size_t i = 0; i < nr; i++) {
         double adv;
@@ -748,6 +774,23 @@ mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
                          s->pol.w_energy, s->view, now, &s->cs);
 }
 
+/* A job's candidates, in s->cs: its predictions on every partition it fits
+ * (with each partition's predicted wait where view is not NULL), less the
+ * partitions without its GPUs or whose limits refuse it, with time limits
+ * fitted to each, and a GPU or moldable job's profile (mold). */
+static void
+job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
+                double now)
+{
+    candidates_build (s->tab, jd->app, jd->home, jd->nodes, jd->base_s, view,
+                      now, &s->cs);
+    candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
+    candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
+    policy_fit_limits (&s->pol, s->conf, jd->home, jd->limit_s, jd->base_s,
+                       &s->cs);
+    mold (s, jd, now);
+}
+
 int
 sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
               ms_error_t *errp)
@@ -767,18 +810,8 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     memset (j, 0, sizeof (*j));
     j->jd = *jd;
     j->run_part = SIZE_MAX;
-    candidates_build (s->tab, jd->app, jd->home, jd->nodes, jd->base_s,
-                      s->pol.kind == POL_METASCHED
-                              || s->pol.kind == POL_METASCHED_WINDOW
-                          ? s->view
-                          : NULL,
-                      now,
-                      &s->cs);
-    candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
-    candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
-    policy_fit_limits (&s->pol, s->conf, jd->home, jd->limit_s, jd->base_s,
-                       &s->cs);
-    mold (s, jd, now);
+    job_candidates (s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL,
+                    now);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     /* The site's mean job width, as the jobs come. */
     s->nodes_sum += jd->nodes;
@@ -930,13 +963,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         if (now - j->jd.submit < s->pol.reroute_after_s
             || j->reroutes >= s->pol.max_reroutes)
             continue;
-        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
-                          j->jd.base_s, s->view, now, &s->cs);
-        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
-        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
-        policy_fit_limits (&s->pol, s->conf, j->jd.home, j->jd.limit_s,
-                           j->jd.base_s, &s->cs);
-        mold (s, &j->jd, now);
+        job_candidates (s, &j->jd, s->view, now);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
         if (!d.n)
             continue;
@@ -987,49 +1014,17 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
 {
     bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
     double *fs = ms_xcalloc (cs->n + 1, sizeof (double));
-    double emin = INFINITY, wtmin = INFINITY, we;
+    ranked_t *r = ms_xcalloc (conf->nparts + 1, sizeof (*r));
+    size_t nr;
 
-    metasched_filter (pol, conf, cs, view, ok, &we);
-    for (size_t i = 0; i < cs->n; i++) {
+    for (size_t i = 0; i < cs->n; i++)
         cost[i] = INFINITY;
-        if (ok[i]) {
-            double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
-            if (cs->c[i].e < emin)
-                emin = cs->c[i].e;
-            if (wt < wtmin)
-                wtmin = wt;
-        }
-    }
-    for (size_t p = 0; p < conf->nparts; p++) {
-        double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY, key;
-        size_t bi = SIZE_MAX;
+    nr = metasched_rank (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp);
+    for (size_t k = 0; k < nr; k++)
         for (size_t i = 0; i < cs->n; i++)
-            if (ok[i] && cs->c[i].part == p) {
-                if (cs->c[i].e < ep)
-                    ep = cs->c[i].e;
-                if (cs->c[i].t < tp)
-                    tp = cs->c[i].t;
-                wp = cs->c[i].w;
-            }
-        if (!isfinite (ep))
-            continue;
-        g = 1 + pol->congestion * wp / tp;
-        for (size_t i = 0; i < cs->n; i++)
-            if (ok[i] && cs->c[i].part == p) {
-                fs[i] = we * cs->c[i].e / ep + (1 - we) * g * cs->c[i].t / tp;
-                if (fs[i] <= bf) {
-                    bf = fs[i];
-                    bi = i;
-                }
-            }
-        key = score_metasched (cs->c[bi].e, emin,
-                               wait_weight (pol) * cs->c[bi].w + cs->c[bi].t,
-                               wtmin, we);
-        for (size_t i = 0; i < cs->n; i++)
-            if (ok[i] && cs->c[i].part == p)
-                cost[i] = key + (fs[i] - bf);
-    }
-    *wtminp = wtmin;
+            if (ok[i] && cs->c[i].part == r[k].part)
+                cost[i] = r[k].key + (fs[i] - fs[r[k].cand]);
+    free (r);
     free (fs);
     free (ok);
 }
@@ -1170,13 +1165,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
     nodes = ms_xcalloc (nw, sizeof (*nodes));
     for (size_t k = 0; k < nw; k++) {
         sjob_t *j = &s->jobs[s->window[k] - 1];
-        candidates_build (s->tab, j->jd.app, j->jd.home, j->jd.nodes,
-                          j->jd.base_s, s->view, now, &s->cs);
-        candidates_gpus (s->conf, j->jd.nodes, j->jd.gpus, &s->cs);
-        candidates_limits (s->conf, j->jd.nodes, j->jd.limit_s, &s->cs);
-        policy_fit_limits (&s->pol, s->conf, j->jd.home, j->jd.limit_s,
-                           j->jd.base_s, &s->cs);
-        mold (s, &j->jd, now);
+        job_candidates (s, &j->jd, s->view, now);
         cands[k].n = cands[k].cap = s->cs.n;
         cands[k].c = ms_xcalloc (s->cs.n + 1, sizeof (ms_cand_t));
         memcpy (cands[k].c, s->cs.c, s->cs.n * sizeof (ms_cand_t));
