@@ -425,32 +425,35 @@ static const char conf_eamc[]
       "architecture = normal2\n"
       "nodes        = 512\n";
 
+/* The architectures of sim-default.conf without their descriptions, as
+ * the trace scenarios declare them. */
+#define TABLE61_ARCHS                                                          \
+    "[architecture skx8168]\n"                                                 \
+    "cores_per_node  = 48\n"                                                   \
+    "frequencies_khz = 1200000-2700000/100000\n"                               \
+    "nominal_khz     = 2700000\n"                                              \
+    "idle_power_w    = 110\n"                                                  \
+    "\n"                                                                       \
+    "[architecture clx6254]\n"                                                 \
+    "cores_per_node  = 36\n"                                                   \
+    "frequencies_khz = 1200000-3100000/100000\n"                               \
+    "nominal_khz     = 3100000\n"                                              \
+    "idle_power_w    = 100\n"                                                  \
+    "\n"                                                                       \
+    "[architecture skx6148]\n"                                                 \
+    "cores_per_node  = 40\n"                                                   \
+    "frequencies_khz = 1000000-2400000/100000\n"                               \
+    "nominal_khz     = 2400000\n"                                              \
+    "idle_power_w    = 90\n"                                                   \
+    "\n"
+
 static const char conf_kth[]
     = "# sim-kth.conf - the KTH-SP2 trace (100 nodes, one processor each) as "
       "the\n"
       "# home workload of a three-cluster system: its home partition has the\n"
       "# trace's 100 nodes, two newer clusters add 64 nodes each. "
       "Architectures as\n"
-      "# in sim-default.conf (Table 6.1).\n"
-      "[architecture skx8168]\n"
-      "cores_per_node  = 48\n"
-      "frequencies_khz = 1200000-2700000/100000\n"
-      "nominal_khz     = 2700000\n"
-      "idle_power_w    = 110\n"
-      "\n"
-      "[architecture clx6254]\n"
-      "cores_per_node  = 36\n"
-      "frequencies_khz = 1200000-3100000/100000\n"
-      "nominal_khz     = 3100000\n"
-      "idle_power_w    = 100\n"
-      "\n"
-      "[architecture skx6148]\n"
-      "cores_per_node  = 40\n"
-      "frequencies_khz = 1000000-2400000/100000\n"
-      "nominal_khz     = 2400000\n"
-      "idle_power_w    = 90\n"
-      "\n"
-      "[cluster home]\n"
+      "# in sim-default.conf (Table 6.1).\n" TABLE61_ARCHS "[cluster home]\n"
       "backend = simulated\n"
       "\n"
       "[partition home/batch]\n"
@@ -476,26 +479,8 @@ static const char conf_curie[]
       "node:\n"
       "# 5,832 nodes) as the home workload of a three-cluster system, with "
       "two\n"
-      "# newer clusters of 2,048 nodes. Architectures as in sim-default.conf.\n"
-      "[architecture skx8168]\n"
-      "cores_per_node  = 48\n"
-      "frequencies_khz = 1200000-2700000/100000\n"
-      "nominal_khz     = 2700000\n"
-      "idle_power_w    = 110\n"
-      "\n"
-      "[architecture clx6254]\n"
-      "cores_per_node  = 36\n"
-      "frequencies_khz = 1200000-3100000/100000\n"
-      "nominal_khz     = 3100000\n"
-      "idle_power_w    = 100\n"
-      "\n"
-      "[architecture skx6148]\n"
-      "cores_per_node  = 40\n"
-      "frequencies_khz = 1000000-2400000/100000\n"
-      "nominal_khz     = 2400000\n"
-      "idle_power_w    = 90\n"
-      "\n"
-      "[cluster curie]\n"
+      "# newer clusters of 2,048 nodes. Architectures as in "
+      "sim-default.conf.\n" TABLE61_ARCHS "[cluster curie]\n"
       "backend = simulated\n"
       "\n"
       "[partition curie/thin]\n"
