@@ -13,6 +13,7 @@
 #include "collectors/cpufreq.h"
 #include "collectors/papi_sampler.h"
 #include "collectors/rapl.h"
+#include "metasched/common/confval.h"
 #include "metasched/common/util.h"
 
 void
@@ -32,17 +33,6 @@ collect_conf_defaults (collect_conf_t *c)
     c->db_retry_ms = 2000;
 }
 
-static int
-set_str (char *dst, size_t size, const char *key, const char *val,
-         ms_error_t *errp)
-{
-    if (strlen (val) >= size)
-        return ms_err (errp, MS_ERR_INPUT, "%s: longer than %zu bytes", key,
-                       size - 1);
-    ms_strlcpy (dst, val, size);
-    return 0;
-}
-
 int
 collect_conf_set (collect_conf_t *c, const char *key, const char *val,
                   ms_error_t *errp)
@@ -50,29 +40,36 @@ collect_conf_set (collect_conf_t *c, const char *key, const char *val,
     char *end;
 
     if (!strcmp (key, "powercap_root"))
-        return set_str (c->powercap_root, sizeof (c->powercap_root), key, val,
-                        errp);
+        return confval_str (NULL, key, val, c->powercap_root,
+                            sizeof (c->powercap_root), errp);
     if (!strcmp (key, "cpufreq_root"))
-        return set_str (c->cpufreq_root, sizeof (c->cpufreq_root), key, val,
-                        errp);
+        return confval_str (NULL, key, val, c->cpufreq_root,
+                            sizeof (c->cpufreq_root), errp);
     if (!strcmp (key, "spool_dir"))
-        return set_str (c->spool_dir, sizeof (c->spool_dir), key, val, errp);
+        return confval_str (NULL, key, val, c->spool_dir, sizeof (c->spool_dir),
+                            errp);
     if (!strcmp (key, "job_dir"))
-        return set_str (c->job_dir, sizeof (c->job_dir), key, val, errp);
+        return confval_str (NULL, key, val, c->job_dir, sizeof (c->job_dir),
+                            errp);
     if (!strcmp (key, "conninfo")) {
-        if (set_str (c->conninfo, sizeof (c->conninfo), key, val, errp) < 0)
+        if (confval_str (NULL, key, val, c->conninfo, sizeof (c->conninfo),
+                         errp)
+            < 0)
             return -1;
         return db_check_passfile (c->conninfo, errp);
     }
     if (!strcmp (key, "password_file"))
-        return set_str (c->password_file, sizeof (c->password_file), key, val,
-                        errp);
+        return confval_str (NULL, key, val, c->password_file,
+                            sizeof (c->password_file), errp);
     if (!strcmp (key, "events"))
-        return set_str (c->events, sizeof (c->events), key, val, errp);
+        return confval_str (NULL, key, val, c->events, sizeof (c->events),
+                            errp);
     if (!strcmp (key, "scontrol"))
-        return set_str (c->scontrol, sizeof (c->scontrol), key, val, errp);
+        return confval_str (NULL, key, val, c->scontrol, sizeof (c->scontrol),
+                            errp);
     if (!strcmp (key, "cluster"))
-        return set_str (c->cluster, sizeof (c->cluster), key, val, errp);
+        return confval_str (NULL, key, val, c->cluster, sizeof (c->cluster),
+                            errp);
     if (!strcmp (key, "max_power_w")) {
         double w = strtod (val, &end);
         if (end == val || *end || !(w > 0 && w < 1e5))

@@ -3,8 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "metasched/common/confval.h"
 #include "metasched/common/ini.h"
 #include "metasched/common/util.h"
 #include "partitions/clusterconf.h"
@@ -22,8 +21,7 @@
 typedef enum { SEC_NONE, SEC_ARCH, SEC_CLUSTER, SEC_PARTITION } section_t;
 
 struct parser {
-    const char *name;
-    int line;
+    confval_at_t at; /* the file and the line of messages */
     ms_siteconf_t *conf;
     section_t sec;
     size_t cur; /* index of the current section's object */
@@ -33,21 +31,8 @@ struct parser {
     char (*part_cluster)[MS_NAME_MAX];
 };
 
-static int
-perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static int
-perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-
-    va_start (ap, fmt);
-    vsnprintf (msg, sizeof (msg), fmt, ap);
-    va_end (ap);
-    return ms_err (errp, MS_ERR_INPUT, "%s:%d: %s", p->name, p->line, msg);
-}
+/* "name:line: message", the line being the parser's */
+#define perr(p, errp, ...) confval_err (&(p)->at, errp, __VA_ARGS__)
 
 static bool
 valid_name (const char *s)
@@ -59,42 +44,6 @@ valid_name (const char *s)
             && *s != '.')
             return false;
     return true;
-}
-
-static int
-parse_long (struct parser *p, const char *key, const char *val, long min,
-            long max, long *out, ms_error_t *errp)
-{
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol (val, &end, 10);
-    if (errno || end == val || *end != '\0')
-        return perr (p, errp, "%s: '%s' is not an integer", key, val);
-    if (v < min || v > max)
-        return perr (p, errp, "%s: %ld is out of range [%ld, %ld]", key, v,
-                     min, max);
-    *out = v;
-    return 0;
-}
-
-static int
-parse_double (struct parser *p, const char *key, const char *val, double min,
-              double max, double *out, ms_error_t *errp)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod (val, &end);
-    if (errno || end == val || *end != '\0' || !isfinite (v))
-        return perr (p, errp, "%s: '%s' is not a number", key, val);
-    if (v < min || v > max)
-        return perr (p, errp, "%s: %g is out of range [%g, %g]", key, v, min,
-                     max);
-    *out = v;
-    return 0;
 }
 
 static int
@@ -181,17 +130,18 @@ set_arch (struct parser *p, ms_arch_t *a, const char *key, const char *val,
     if (!strcmp (key, "description"))
         ms_strlcpy (a->description, val, sizeof (a->description));
     else if (!strcmp (key, "cores_per_node")) {
-        if (parse_long (p, key, val, 1, 1 << 20, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 1, 1 << 20, &l, errp) < 0)
             return -1;
         a->cores_per_node = (int)l;
     } else if (!strcmp (key, "frequencies_khz"))
         return parse_freqs (p, val, a, errp);
     else if (!strcmp (key, "nominal_khz")) {
-        if (parse_long (p, key, val, 1, 100000000L, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 1, 100000000L, &l, errp) < 0)
             return -1;
         a->nominal_khz = (uint32_t)l;
     } else if (!strcmp (key, "idle_power_w"))
-        return parse_double (p, key, val, 0, 1e6, &a->idle_power_w, errp);
+        return confval_double (&p->at, key, val, 0, 1e6, &a->idle_power_w,
+                               errp);
     else
         return perr (p, errp, "unknown key '%s' in [architecture %s]", key,
                      a->name);
@@ -242,11 +192,11 @@ set_cluster (struct parser *p, ms_clusterconf_t *c, const char *key,
         ms_strlcpy (c->api_version, slurmrest_api_name (api),
                     sizeof (c->api_version));
     } else if (!strcmp (key, "connect_timeout_ms")) {
-        if (parse_long (p, key, val, 1, 3600000L, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 1, 3600000L, &l, errp) < 0)
             return -1;
         c->connect_timeout_ms = l;
     } else if (!strcmp (key, "timeout_ms")) {
-        if (parse_long (p, key, val, 1, 3600000L, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 1, 3600000L, &l, errp) < 0)
             return -1;
         c->timeout_ms = l;
     } else if (!strcmp (key, "slurm_cluster")) {
@@ -311,13 +261,14 @@ set_partition (struct parser *p, size_t i, const char *key, const char *val,
                          val);
         ms_strlcpy (p->part_arch[i], val, MS_NAME_MAX);
     } else if (!strcmp (key, "nodes")) {
-        if (parse_long (p, key, val, 1, 1 << 24, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 1, 1 << 24, &l, errp) < 0)
             return -1;
         pt->nodes = (int)l;
     } else if (!strcmp (key, "power_cap_w"))
-        return parse_double (p, key, val, 0, 1e12, &pt->power_cap_w, errp);
+        return confval_double (&p->at, key, val, 0, 1e12, &pt->power_cap_w,
+                               errp);
     else if (!strcmp (key, "gpus_per_node")) {
-        if (parse_long (p, key, val, 0, 64, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 0, 64, &l, errp) < 0)
             return -1;
         pt->gpus_per_node = (int)l;
     } else if (!strcmp (key, "gpu_model")) {
@@ -325,16 +276,17 @@ set_partition (struct parser *p, size_t i, const char *key, const char *val,
             return perr (p, errp, "gpu_model: '%s' is not a valid name", val);
         ms_strlcpy (pt->gpu_model, val, sizeof (pt->gpu_model));
     } else if (!strcmp (key, "gpu_idle_power_w"))
-        return parse_double (p, key, val, 0, 1e5, &pt->gpu_idle_power_w,
-                             errp);
+        return confval_double (&p->at, key, val, 0, 1e5, &pt->gpu_idle_power_w,
+                               errp);
     else if (!strcmp (key, "gpu_busy_power_w"))
-        return parse_double (p, key, val, 0, 1e5, &pt->gpu_busy_power_w,
-                             errp);
+        return confval_double (&p->at, key, val, 0, 1e5, &pt->gpu_busy_power_w,
+                               errp);
     else if (!strcmp (key, "max_time")) {
         /* minutes, or UNLIMITED / INFINITE */
         if (!strcasecmp (val, "UNLIMITED") || !strcasecmp (val, "INFINITE"))
             pt->limits.max_time_min = -1;
-        else if (parse_long (p, key, val, 1, 366L * 24 * 60 * 100, &l, errp)
+        else if (confval_long (&p->at, key, val, 1, 366L * 24 * 60 * 100, &l,
+                               errp)
                  < 0)
             return -1;
         else
@@ -343,18 +295,18 @@ set_partition (struct parser *p, size_t i, const char *key, const char *val,
     } else if (!strcmp (key, "max_nodes")) {
         if (!strcasecmp (val, "UNLIMITED") || !strcasecmp (val, "INFINITE"))
             pt->limits.max_nodes = -1;
-        else if (parse_long (p, key, val, 1, 1 << 24, &l, errp) < 0)
+        else if (confval_long (&p->at, key, val, 1, 1 << 24, &l, errp) < 0)
             return -1;
         else
             pt->limits.max_nodes = (int)l;
         pt->limits.set |= MS_LIM_MAX_NODES;
     } else if (!strcmp (key, "min_nodes")) {
-        if (parse_long (p, key, val, 0, 1 << 24, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 0, 1 << 24, &l, errp) < 0)
             return -1;
         pt->limits.min_nodes = (int)l;
         pt->limits.set |= MS_LIM_MIN_NODES;
     } else if (!strcmp (key, "mem_per_node_mb")) {
-        if (parse_long (p, key, val, 1, 1L << 40, &l, errp) < 0)
+        if (confval_long (&p->at, key, val, 1, 1L << 40, &l, errp) < 0)
             return -1;
         pt->limits.mem_per_node_mb = l;
         pt->limits.set |= MS_LIM_MEM;
@@ -428,7 +380,7 @@ begin_section (struct parser *p, char *hdr, ms_error_t *errp)
         ms_arch_t *a = &c->archs[c->narchs];
         memset (a, 0, sizeof (*a));
         ms_strlcpy (a->name, name, sizeof (a->name));
-        a->line = p->line;
+        a->line = p->at.line;
         a->idle_power_w = -1;
         p->sec = SEC_ARCH;
         p->cur = c->narchs++;
@@ -446,7 +398,7 @@ begin_section (struct parser *p, char *hdr, ms_error_t *errp)
         cl->connect_timeout_ms = 3000;
         cl->accounting = true;
         cl->timeout_ms = 15000;
-        cl->line = p->line;
+        cl->line = p->at.line;
         p->sec = SEC_CLUSTER;
         p->cur = c->nclusters++;
     } else if (!strcmp (kind, "partition")) {
@@ -471,7 +423,7 @@ begin_section (struct parser *p, char *hdr, ms_error_t *errp)
         ms_partconf_t *pt = &c->parts[c->nparts];
         memset (pt, 0, sizeof (*pt));
         ms_strlcpy (pt->name, slash + 1, sizeof (pt->name));
-        pt->line = p->line;
+        pt->line = p->at.line;
         p->part_arch[c->nparts][0] = '\0';
         ms_strlcpy (p->part_cluster[c->nparts], name, MS_NAME_MAX);
         p->sec = SEC_PARTITION;
@@ -491,7 +443,7 @@ finish (struct parser *p, ms_error_t *errp)
 
     for (size_t i = 0; i < c->narchs; i++) {
         ms_arch_t *a = &c->archs[i];
-        p->line = a->line;
+        p->at.line = a->line;
         if (a->cores_per_node == 0)
             return perr (p, errp, "[architecture %s] needs cores_per_node",
                          a->name);
@@ -511,7 +463,7 @@ finish (struct parser *p, ms_error_t *errp)
     }
     for (size_t i = 0; i < c->nclusters; i++) {
         ms_clusterconf_t *cl = &c->clusters[i];
-        p->line = cl->line;
+        p->at.line = cl->line;
         if (cl->backend == MS_BACKEND_SLURMREST && !cl->url[0])
             return perr (p, errp, "[cluster %s] needs url", cl->name);
         if (cl->backend == MS_BACKEND_SLURMREST && !cl->token_file[0])
@@ -521,7 +473,7 @@ finish (struct parser *p, ms_error_t *errp)
         ms_partconf_t *pt = &c->parts[i];
         const ms_arch_t *a;
         const ms_clusterconf_t *cl;
-        p->line = pt->line;
+        p->at.line = pt->line;
         if (!(cl = clusterconf_cluster (c, p->part_cluster[i])))
             return perr (p, errp, "[partition %s/%s]: no [cluster %s]",
                          p->part_cluster[i], pt->name, p->part_cluster[i]);
@@ -557,15 +509,15 @@ finish (struct parser *p, ms_error_t *errp)
         for (size_t j = 0; j < c->nparts; j++)
             n += c->parts[j].cluster == i;
         if (n == 0) {
-            p->line = c->clusters[i].line;
+            p->at.line = c->clusters[i].line;
             return perr (p, errp, "[cluster %s] has no partition",
                          c->clusters[i].name);
         }
     }
     if (c->nclusters == 0) {
-        p->line = 0;
+        p->at.line = 0;
         return ms_err (errp, MS_ERR_INPUT, "%s: no cluster is configured",
-                       p->name);
+                       p->at.name);
     }
     return 0;
 }
@@ -574,7 +526,7 @@ int
 clusterconf_parse (const char *text, size_t len, const char *name,
                    ms_siteconf_t **confp, ms_error_t *errp)
 {
-    struct parser p = { .name = name };
+    struct parser p = { .at.name = name };
     ms_ini_t ini;
     int rc = 0;
 
@@ -585,7 +537,7 @@ clusterconf_parse (const char *text, size_t len, const char *name,
         char *key, *val;
         ms_ini_event_t ev = ms_ini_next (&ini, &key, &val, errp);
 
-        p.line = ini.line;
+        p.at.line = ini.line;
         if (ev == MS_INI_END)
             break;
         if (ev == MS_INI_ERROR) {

@@ -4,8 +4,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +12,7 @@
 
 #include "db/db.h"
 #include "metasched/daemon/dconf.h"
+#include "metasched/common/confval.h"
 #include "metasched/common/ini.h"
 #include "metasched/common/util.h"
 
@@ -21,73 +20,14 @@
 #define DCONF_SCRIPT_MAX (1024 * 1024) /* jobs.script's own limit */
 
 struct parser {
-    const char *name;
-    int line;
+    confval_at_t at; /* the file and the line of messages */
     bool in_daemon;
     bool seen[32];
     ms_dconf_t *c;
 };
 
-static int perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static int
-perr (struct parser *p, ms_error_t *errp, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-
-    va_start (ap, fmt);
-    vsnprintf (msg, sizeof (msg), fmt, ap);
-    va_end (ap);
-    return ms_err (errp, MS_ERR_INPUT, "%s:%d: %s", p->name, p->line, msg);
-}
-
-static int
-parse_bool (struct parser *p, const char *key, const char *val, bool *out,
-            ms_error_t *errp)
-{
-    if (!strcasecmp (val, "yes") || !strcasecmp (val, "true")
-        || !strcmp (val, "1") || !strcasecmp (val, "on"))
-        *out = true;
-    else if (!strcasecmp (val, "no") || !strcasecmp (val, "false")
-             || !strcmp (val, "0") || !strcasecmp (val, "off"))
-        *out = false;
-    else
-        return perr (p, errp, "%s: '%s' is not a boolean (yes or no)", key,
-                     val);
-    return 0;
-}
-
-static int
-parse_seconds (struct parser *p, const char *key, const char *val, double min,
-               double max, double *out, ms_error_t *errp)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod (val, &end);
-    if (errno || end == val || *end != '\0' || !isfinite (v))
-        return perr (p, errp, "%s: '%s' is not a number of seconds", key, val);
-    if (v < min || v > max)
-        return perr (p, errp, "%s: %g is out of range [%g, %g]", key, v, min,
-                     max);
-    *out = v;
-    return 0;
-}
-
-static int
-parse_path (struct parser *p, const char *key, const char *val, char *out,
-            size_t len, ms_error_t *errp)
-{
-    if (val[0] != '/')
-        return perr (p, errp, "%s: '%s' must be an absolute path", key, val);
-    if (strlen (val) >= len)
-        return perr (p, errp, "%s: longer than %zu bytes", key, len - 1);
-    ms_strlcpy (out, val, len);
-    return 0;
-}
+/* "name:line: message", the line being the parser's */
+#define perr(p, errp, ...) confval_err (&(p)->at, errp, __VA_ARGS__)
 
 static bool
 valid_admin (const char *s)
@@ -215,7 +155,7 @@ parse_partition_map (struct parser *p, const char *key, char *val,
     m = &c->partition_map[c->npartition_map];
     memset (m, 0, sizeof (*m));
     ms_strlcpy (m->name, name, sizeof (m->name));
-    m->line = p->line;
+    m->line = p->at.line;
     for (w = strtok_r (val, " \t,", &save); w;
          w = strtok_r (NULL, " \t,", &save)) {
         const char *slash = strchr (w, '/');
@@ -253,28 +193,28 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
     p->seen[k] = true;
 
     if (!strcmp (key, "clusters_conf")) {
-        c->clusters_conf_line = p->line;
-        return parse_path (p, key, val, c->clusters_conf,
-                           sizeof (c->clusters_conf), errp);
+        c->clusters_conf_line = p->at.line;
+        return confval_path (&p->at, key, val, c->clusters_conf,
+                             sizeof (c->clusters_conf), errp);
     }
     if (!strcmp (key, "database")) {
-        if (strlen (val) >= sizeof (c->database))
-            return perr (p, errp, "database: longer than %zu bytes",
-                         sizeof (c->database) - 1);
+        if (confval_str (&p->at, key, val, c->database, sizeof (c->database),
+                         errp)
+            < 0)
+            return -1;
         /* a password belongs in password_file or a pgpass file, never in
          * a file that is not 0600 and ends up in messages */
         if (strstr (val, "password=") || strstr (val, "password ="))
             return perr (p, errp,
                          "database: the connection string holds a password; "
                          "put it in password_file (0600) or a pgpass file");
-        ms_strlcpy (c->database, val, sizeof (c->database));
-        c->database_line = p->line;
+        c->database_line = p->at.line;
         return 0;
     }
     if (!strcmp (key, "password_file")) {
-        c->password_file_line = p->line;
-        return parse_path (p, key, val, c->password_file,
-                           sizeof (c->password_file), errp);
+        c->password_file_line = p->at.line;
+        return confval_path (&p->at, key, val, c->password_file,
+                             sizeof (c->password_file), errp);
     }
     if (!strcmp (key, "socket")) {
         if (!strcmp (val, "none")) {
@@ -285,17 +225,18 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
             return perr (p, errp,
                          "socket: a unix socket path has at most "
                          "107 bytes");
-        return parse_path (p, key, val, c->socket, sizeof (c->socket), errp);
+        return confval_path (&p->at, key, val, c->socket, sizeof (c->socket),
+                             errp);
     }
     if (!strcmp (key, "listen"))
         return parse_listen (p, val, errp);
     if (!strcmp (key, "munge_socket"))
-        return parse_path (p, key, val, c->munge_socket,
-                           sizeof (c->munge_socket), errp);
+        return confval_path (&p->at, key, val, c->munge_socket,
+                             sizeof (c->munge_socket), errp);
     if (!strcmp (key, "admins"))
         return parse_admins (p, val, errp);
     if (!strcmp (key, "allow_partition"))
-        return parse_bool (p, key, val, &c->allow_partition, errp);
+        return confval_bool (&p->at, key, val, &c->allow_partition, errp);
     if (!strcmp (key, "partition_requests")) {
         if (!strcmp (val, "refuse"))
             c->partition_requests = DCONF_PART_REFUSE;
@@ -309,14 +250,16 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return 0;
     }
     if (!strcmp (key, "metrics_public"))
-        return parse_bool (p, key, val, &c->metrics_public, errp);
+        return confval_bool (&p->at, key, val, &c->metrics_public, errp);
     if (!strcmp (key, "cycle_s"))
-        return parse_seconds (p, key, val, 0.05, 3600, &c->cycle_s, errp);
+        return confval_seconds (&p->at, key, val, 0.05, 3600, &c->cycle_s,
+                                errp);
     if (!strcmp (key, "leader_takeover_s"))
-        return parse_seconds (p, key, val, 1, 3600, &c->leader_takeover_s,
-                              errp);
+        return confval_seconds (&p->at, key, val, 1, 3600,
+                                &c->leader_takeover_s, errp);
     if (!strcmp (key, "refit_s")) {
-        if (parse_seconds (p, key, val, 0, 365 * 86400.0, &c->refit_s, errp)
+        if (confval_seconds (&p->at, key, val, 0, 365 * 86400.0, &c->refit_s,
+                             errp)
             < 0)
             return -1;
         if (c->refit_s > 0 && c->refit_s < 60)
@@ -327,18 +270,18 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return 0;
     }
     if (!strcmp (key, "collect_wrapper")) {
-        c->collect_wrapper_line = p->line;
-        return parse_path (p, key, val, c->collect_wrapper,
-                           sizeof (c->collect_wrapper), errp);
+        c->collect_wrapper_line = p->at.line;
+        return confval_path (&p->at, key, val, c->collect_wrapper,
+                             sizeof (c->collect_wrapper), errp);
     }
     if (!strcmp (key, "gpu_profiles")) {
-        c->gpu_profiles_line = p->line;
-        return parse_path (p, key, val, c->gpu_profiles,
-                           sizeof (c->gpu_profiles), errp);
+        c->gpu_profiles_line = p->at.line;
+        return confval_path (&p->at, key, val, c->gpu_profiles,
+                             sizeof (c->gpu_profiles), errp);
     }
     if (!strcmp (key, "collect_config"))
-        return parse_path (p, key, val, c->collect_config,
-                           sizeof (c->collect_config), errp);
+        return confval_path (&p->at, key, val, c->collect_config,
+                             sizeof (c->collect_config), errp);
     if (!strcmp (key, "api_server_for_jobs")) {
         if (strncmp (val, "unix:/", 6) && strncmp (val, "http://", 7))
             return perr (p, errp,
@@ -397,7 +340,7 @@ int
 dconf_parse (const char *text, size_t len, const char *name, ms_dconf_t **confp,
              ms_error_t *errp)
 {
-    struct parser p = { .name = name };
+    struct parser p = { .at.name = name };
     ms_ini_t ini;
     int rc = 0;
 
@@ -408,7 +351,7 @@ dconf_parse (const char *text, size_t len, const char *name, ms_dconf_t **confp,
         char *key, *val;
         ms_ini_event_t ev = ms_ini_next (&ini, &key, &val, errp);
 
-        p.line = ini.line;
+        p.at.line = ini.line;
         if (ev == MS_INI_END)
             break;
         if (ev == MS_INI_ERROR) {
