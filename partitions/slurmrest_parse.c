@@ -357,12 +357,74 @@ answer_array (json_t *root, const char *key, ms_error_t *errp)
     return a;
 }
 
-static void
-parse_one_job (struct fctx *f, json_t *o, ms_job_info_t *j)
+/* Reads one element of an answer's array, the object o, into item. Returns
+ * 1 to keep the item, 0 to leave it out (the next element is read into the
+ * same place); an error sets f->failed. */
+typedef int (*item_fn) (struct fctx *f, json_t *o, void *item, const void *arg);
+
+/* The objects of root's array `key`, each read by read_one into an item of
+ * `size` bytes, in an array with room for one more; errors name the
+ * element ("what[3].name"). Takes root. Returns the array and sets *n to
+ * the items kept, or returns NULL. */
+static void *
+read_items (json_t *root, const char *key, const char *what, size_t size,
+            item_fn read_one, const void *arg, size_t *n, ms_error_t *errp)
 {
+    struct fctx f = { .what = what, .errp = errp };
+    json_t *arr, *o;
+    char *items;
+    size_t i, k = 0;
+
+    if (!(arr = answer_array (root, key, errp))) {
+        json_decref (root);
+        return NULL;
+    }
+    items = ms_xcalloc (json_array_size (arr) + 1, size);
+    json_array_foreach (arr, i, o)
+    {
+        int keep;
+        f.index = i;
+        if (!json_is_object (o)) {
+            ftype (&f, "", "an object");
+            break;
+        }
+        keep = read_one (&f, o, items + k * size, arg);
+        if (f.failed)
+            break;
+        if (keep)
+            k++;
+    }
+    json_decref (root);
+    if (f.failed) {
+        free (items);
+        return NULL;
+    }
+    *n = k;
+    return items;
+}
+
+/* read_items on an answer, its errors naming the elements after the array
+ * ("nodes[3].cpus"). */
+static void *
+parse_items (const char *body, size_t len, long http_status, const char *key,
+             size_t size, item_fn read_one, const void *arg, size_t *n,
+             ms_error_t *errp)
+{
+    json_t *root;
+
+    if (parse_answer (body, len, http_status, &root, errp) < 0)
+        return NULL;
+    return read_items (root, key, key, size, read_one, arg, n, errp);
+}
+
+static int
+read_job (struct fctx *f, json_t *o, void *item, const void *arg)
+{
+    ms_job_info_t *j = item;
     char flags[128];
     int64_t v;
 
+    (void)arg;
     memset (j, 0, sizeof (*j));
     v = fint (f, o, "job_id", -1);
     if (v <= 0 && !f->failed)
@@ -403,6 +465,7 @@ parse_one_job (struct fctx *f, json_t *o, ms_job_info_t *j)
     if (j->array_task_id < 0 || j->array_task_id > JOBSPEC_ARRAY_MAX_INDEX)
         j->array_task_id = -1;
     fstr (f, o, "array_task_string", j->array_tasks, sizeof (j->array_tasks));
+    return 1;
 }
 
 /* Does the answer say that no job changed since update_time? v0.0.38
@@ -427,10 +490,8 @@ slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
                       size_t len, long http_status, ms_job_info_t **out,
                       size_t *n, bool *unchangedp, ms_error_t *errp)
 {
-    json_t *root, *arr, *o;
+    json_t *root, *arr;
     ms_job_info_t *jobs;
-    size_t i;
-    struct fctx f = { .what = "jobs", .errp = errp };
 
     (void)api; /* every version's jobs read alike */
     if (unchangedp)
@@ -449,29 +510,65 @@ slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
         *n = 0;
         return 0;
     }
-    if (!(arr = answer_array (root, "jobs", errp))) {
-        json_decref (root);
+    jobs = read_items (root, "jobs", "jobs", sizeof (*jobs), read_job, NULL, n,
+                       errp);
+    if (!jobs)
         return -1;
-    }
-    jobs = ms_xcalloc (json_array_size (arr) + 1, sizeof (*jobs));
-    json_array_foreach (arr, i, o)
-    {
-        f.index = i;
-        if (!json_is_object (o))
-            ftype (&f, "", "an object");
-        else
-            parse_one_job (&f, o, &jobs[i]);
-        if (f.failed)
-            break;
-    }
-    json_decref (root);
-    if (f.failed) {
-        free (jobs);
-        return -1;
-    }
     *out = jobs;
-    *n = i;
     return 0;
+}
+
+/* arg: the version */
+static int
+read_partition (struct fctx *f, json_t *o, void *item, const void *arg)
+{
+    const slurmrest_api_t *api = arg;
+    ms_partition_state_t *p = item;
+    char state[32], flags[64];
+    bool nested = api->flags & V_PART_NESTED;
+
+    fstr (f, o, "name", p->name, sizeof (p->name));
+    if (!p->name[0] && !f->failed)
+        ftype (f, "name", "a partition name");
+    fstate (f, o, nested ? "partition/state" : "state", state, sizeof (state),
+            flags, sizeof (flags));
+    /* v0.0.39 does not say (its partitions are shown up) */
+    p->up = !strcasecmp (state, "UP") || (nested && !state[0]);
+    p->nodes_total
+        = clamp_int (fint (f, o, nested ? "nodes/total" : "total_nodes", 0));
+    p->cpus_total
+        = clamp_int (fint (f, o, nested ? "cpus/total" : "total_cpus", 0));
+    p->max_time_min
+        = fnum (f, o, nested ? "maximums/time" : "max_time_limit", -1, -1);
+    p->default_time_min
+        = fnum (f, o, nested ? "defaults/time" : "default_time_limit", -1, -1);
+    /* limits: v0.0.38 writes unlimited node counts as -1, later
+     * versions as {"infinite": true} */
+    ms_partition_limits_init (p);
+    p->max_nodes = clamp_int (fnum (
+        f, o, nested ? "maximums/nodes" : "maximum_nodes_per_job", -1, -1));
+    if (p->max_nodes < 0 || p->max_nodes == INT32_MAX)
+        p->max_nodes = -1;
+    p->min_nodes = clamp_int (
+        fint (f, o, nested ? "minimums/nodes" : "min nodes per job", 0));
+    if (p->min_nodes < 0)
+        p->min_nodes = 0;
+    fstr (f, o, nested ? "accounts/allowed" : "allowed_accounts",
+          p->allow_accounts, sizeof (p->allow_accounts));
+    fstr (f, o, nested ? "accounts/deny" : "denied_accounts", p->deny_accounts,
+          sizeof (p->deny_accounts));
+    fstr (f, o, nested ? "groups/allowed" : "allowed_groups", p->allow_groups,
+          sizeof (p->allow_groups));
+    fstr (f, o, nested ? "qos/allowed" : "allowed_qos", p->allow_qos,
+          sizeof (p->allow_qos));
+    fstr (f, o, nested ? "qos/deny" : "denied_qos", p->deny_qos,
+          sizeof (p->deny_qos));
+    fstr (f, o, nested ? "nodes/configured" : "nodes", p->node_list,
+          sizeof (p->node_list));
+    /* free resources come from the nodes and jobs */
+    p->nodes_idle = p->nodes_total;
+    p->cpus_idle = p->cpus_total;
+    return 1;
 }
 
 int
@@ -480,79 +577,13 @@ slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
                             ms_partition_state_t **out, size_t *n,
                             ms_error_t *errp)
 {
-    json_t *root, *arr, *o;
-    ms_partition_state_t *parts;
-    size_t i;
-    struct fctx f = { .what = "partitions", .errp = errp };
-    bool nested = api->flags & V_PART_NESTED;
+    ms_partition_state_t *parts
+        = parse_items (body, len, http_status, "partitions", sizeof (*parts),
+                       read_partition, api, n, errp);
 
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (!parts)
         return -1;
-    if (!(arr = answer_array (root, "partitions", errp))) {
-        json_decref (root);
-        return -1;
-    }
-    parts = ms_xcalloc (json_array_size (arr) + 1, sizeof (*parts));
-    json_array_foreach (arr, i, o)
-    {
-        ms_partition_state_t *p = &parts[i];
-        char state[32], flags[64];
-        f.index = i;
-        if (!json_is_object (o)) {
-            ftype (&f, "", "an object");
-            break;
-        }
-        fstr (&f, o, "name", p->name, sizeof (p->name));
-        if (!p->name[0] && !f.failed)
-            ftype (&f, "name", "a partition name");
-        fstate (&f, o, nested ? "partition/state" : "state", state,
-                sizeof (state), flags, sizeof (flags));
-        /* v0.0.39 does not say (its partitions are shown up) */
-        p->up = !strcasecmp (state, "UP") || (nested && !state[0]);
-        p->nodes_total = clamp_int (
-            fint (&f, o, nested ? "nodes/total" : "total_nodes", 0));
-        p->cpus_total
-            = clamp_int (fint (&f, o, nested ? "cpus/total" : "total_cpus", 0));
-        p->max_time_min = fnum (&f, o, nested ? "maximums/time" : "max_time_limit",
-                                -1, -1);
-        p->default_time_min = fnum (
-            &f, o, nested ? "defaults/time" : "default_time_limit", -1, -1);
-        /* limits: v0.0.38 writes unlimited node counts as -1, later
-         * versions as {"infinite": true} */
-        ms_partition_limits_init (p);
-        p->max_nodes = clamp_int (fnum (
-            &f, o, nested ? "maximums/nodes" : "maximum_nodes_per_job", -1, -1));
-        if (p->max_nodes < 0 || p->max_nodes == INT32_MAX)
-            p->max_nodes = -1;
-        p->min_nodes = clamp_int (fint (
-            &f, o, nested ? "minimums/nodes" : "min nodes per job", 0));
-        if (p->min_nodes < 0)
-            p->min_nodes = 0;
-        fstr (&f, o, nested ? "accounts/allowed" : "allowed_accounts",
-              p->allow_accounts, sizeof (p->allow_accounts));
-        fstr (&f, o, nested ? "accounts/deny" : "denied_accounts",
-              p->deny_accounts, sizeof (p->deny_accounts));
-        fstr (&f, o, nested ? "groups/allowed" : "allowed_groups",
-              p->allow_groups, sizeof (p->allow_groups));
-        fstr (&f, o, nested ? "qos/allowed" : "allowed_qos", p->allow_qos,
-              sizeof (p->allow_qos));
-        fstr (&f, o, nested ? "qos/deny" : "denied_qos", p->deny_qos,
-              sizeof (p->deny_qos));
-        fstr (&f, o, nested ? "nodes/configured" : "nodes", p->node_list,
-              sizeof (p->node_list));
-        /* free resources come from the nodes and jobs */
-        p->nodes_idle = p->nodes_total;
-        p->cpus_idle = p->cpus_total;
-        if (f.failed)
-            break;
-    }
-    json_decref (root);
-    if (f.failed) {
-        free (parts);
-        return -1;
-    }
     *out = parts;
-    *n = i;
     return 0;
 }
 
@@ -653,115 +684,101 @@ node_unusable (const char *s)
     return false;
 }
 
-int
-slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
-                       size_t len, long http_status, ms_node_state_t **out,
-                       size_t *n, ms_error_t *errp)
+static int
+read_node (struct fctx *f, json_t *o, void *item, const void *arg)
 {
-    json_t *root, *arr, *o;
-    ms_node_state_t *nodes;
-    size_t i;
-    struct fctx f = { .what = "nodes", .errp = errp };
+    ms_node_state_t *nd = item;
+    json_t *parts, *flags, *e;
+    char fl[256];
+    size_t k;
+
+    (void)arg;
+    fstr (f, o, "name", nd->name, sizeof (nd->name));
+    /* v0.0.38: "idle" and state_flags; later: ["IDLE", "DRAIN"] */
+    fstate (f, o, "state", nd->state, sizeof (nd->state), fl, sizeof (fl));
+    for (char *c = nd->state; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    nd->cpus = clamp_int (fint (f, o, "cpus", 0));
+    nd->cpus_alloc = clamp_int (fint (f, o, "alloc_cpus", 0));
+    nd->real_memory_mb = fint (f, o, "real_memory", 0);
+    if (nd->real_memory_mb < 0)
+        nd->real_memory_mb = 0;
+    /* v0.0.38: "a,b"; later: ["a", "b"]. The active features are the
+     * ones a job can ask for (they differ on nodes that change
+     * modes). */
+    flist (f, o,
+           json_object_get (o, "active_features") ? "active_features"
+                                                  : "features",
+           nd->features, sizeof (nd->features));
+    /* GPUs: "gres" what the node has, "gres_used" what jobs hold
+     * (v0.0.38 to now: strings; "" or null where none) */
+    {
+        char g[256];
+        fstr (f, o, "gres", g, sizeof (g));
+        nd->gpus = slurmrest_gres_count (g, "gpu");
+        fstr (f, o, "gres_used", g, sizeof (g));
+        nd->gpus_used = slurmrest_gres_count (g, "gpu");
+        if (nd->gpus < 0)
+            nd->gpus = 0;
+        if (nd->gpus_used < 0 || nd->gpus_used > nd->gpus)
+            nd->gpus_used = nd->gpus_used < 0 ? 0 : nd->gpus;
+    }
+    nd->usable = nd->state[0] && !node_unusable (nd->state);
+    for (const char *p = fl; *p;) {
+        char one[32];
+        size_t m = strcspn (p, ",");
+        snprintf (one, sizeof (one), "%.*s", (int)(m < 31 ? m : 31), p);
+        if (node_unusable (one))
+            nd->usable = false;
+        p += m;
+        if (*p == ',')
+            p++;
+    }
+    flags = json_object_get (o, "state_flags");
+    if (json_is_array (flags))
+        json_array_foreach (flags, k, e)
+        {
+            const char *s = json_string_value (e);
+            if (s && node_unusable (s))
+                nd->usable = false;
+        }
+    parts = json_object_get (o, "partitions");
+    if (parts && !json_is_null (parts)) {
+        size_t used = 0;
+        if (!json_is_array (parts)) {
+            ftype (f, "partitions", "an array");
+            return 0;
+        }
+        json_array_foreach (parts, k, e)
+        {
+            const char *s = json_string_value (e);
+            int w;
+            if (!s)
+                continue;
+            w = snprintf (nd->partitions + used, sizeof (nd->partitions) - used,
+                          "%s%s", used ? "," : "", s);
+            if (w < 0 || (size_t)w >= sizeof (nd->partitions) - used)
+                break;
+            used += (size_t)w;
+        }
+    }
+    return 1;
+}
+
+int
+slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body, size_t len,
+                       long http_status, ms_node_state_t **out, size_t *n,
+                       ms_error_t *errp)
+{
+    ms_node_state_t *nodes
+        = parse_items (body, len, http_status, "nodes", sizeof (*nodes),
+                       read_node, NULL, n, errp);
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (!nodes)
         return -1;
-    if (!(arr = answer_array (root, "nodes", errp))) {
-        json_decref (root);
-        return -1;
-    }
-    nodes = ms_xcalloc (json_array_size (arr) + 1, sizeof (*nodes));
-    json_array_foreach (arr, i, o)
-    {
-        ms_node_state_t *nd = &nodes[i];
-        json_t *parts, *flags, *e;
-        char fl[256];
-        size_t k;
-        f.index = i;
-        if (!json_is_object (o)) {
-            ftype (&f, "", "an object");
-            break;
-        }
-        fstr (&f, o, "name", nd->name, sizeof (nd->name));
-        /* v0.0.38: "idle" and state_flags; later: ["IDLE", "DRAIN"] */
-        fstate (&f, o, "state", nd->state, sizeof (nd->state), fl, sizeof (fl));
-        for (char *c = nd->state; *c; c++)
-            if (*c >= 'A' && *c <= 'Z')
-                *c = (char)(*c - 'A' + 'a');
-        nd->cpus = clamp_int (fint (&f, o, "cpus", 0));
-        nd->cpus_alloc = clamp_int (fint (&f, o, "alloc_cpus", 0));
-        nd->real_memory_mb = fint (&f, o, "real_memory", 0);
-        if (nd->real_memory_mb < 0)
-            nd->real_memory_mb = 0;
-        /* v0.0.38: "a,b"; later: ["a", "b"]. The active features are the
-         * ones a job can ask for (they differ on nodes that change
-         * modes). */
-        flist (&f, o, json_object_get (o, "active_features") ? "active_features"
-                                                             : "features",
-               nd->features, sizeof (nd->features));
-        /* GPUs: "gres" what the node has, "gres_used" what jobs hold
-         * (v0.0.38 to now: strings; "" or null where none) */
-        {
-            char g[256];
-            fstr (&f, o, "gres", g, sizeof (g));
-            nd->gpus = slurmrest_gres_count (g, "gpu");
-            fstr (&f, o, "gres_used", g, sizeof (g));
-            nd->gpus_used = slurmrest_gres_count (g, "gpu");
-            if (nd->gpus < 0)
-                nd->gpus = 0;
-            if (nd->gpus_used < 0 || nd->gpus_used > nd->gpus)
-                nd->gpus_used = nd->gpus_used < 0 ? 0 : nd->gpus;
-        }
-        nd->usable = nd->state[0] && !node_unusable (nd->state);
-        for (const char *p = fl; *p;) {
-            char one[32];
-            size_t m = strcspn (p, ",");
-            snprintf (one, sizeof (one), "%.*s", (int)(m < 31 ? m : 31), p);
-            if (node_unusable (one))
-                nd->usable = false;
-            p += m;
-            if (*p == ',')
-                p++;
-        }
-        flags = json_object_get (o, "state_flags");
-        if (json_is_array (flags))
-            json_array_foreach (flags, k, e)
-            {
-                const char *s = json_string_value (e);
-                if (s && node_unusable (s))
-                    nd->usable = false;
-            }
-        parts = json_object_get (o, "partitions");
-        if (parts && !json_is_null (parts)) {
-            size_t used = 0;
-            if (!json_is_array (parts)) {
-                ftype (&f, "partitions", "an array");
-                break;
-            }
-            json_array_foreach (parts, k, e)
-            {
-                const char *s = json_string_value (e);
-                int w;
-                if (!s)
-                    continue;
-                w = snprintf (nd->partitions + used,
-                              sizeof (nd->partitions) - used, "%s%s",
-                              used ? "," : "", s);
-                if (w < 0 || (size_t)w >= sizeof (nd->partitions) - used)
-                    break;
-                used += (size_t)w;
-            }
-        }
-        if (f.failed)
-            break;
-    }
-    json_decref (root);
-    if (f.failed) {
-        free (nodes);
-        return -1;
-    }
     *out = nodes;
-    *n = i;
     return 0;
 }
 
@@ -792,62 +809,76 @@ tres_count (struct fctx *f, json_t *o, const char *key, const char *type)
     return -1;
 }
 
+/* arg: the cluster's name in Slurm (NULL: any) */
+static int
+read_association (struct fctx *f, json_t *o, void *item, const void *arg)
+{
+    const char *cluster = arg;
+    ms_assoc_t *a = item;
+    char cl[64];
+    json_t *def;
+
+    fstr (f, o, "cluster", cl, sizeof (cl));
+    fstr (f, o, "user", a->user, sizeof (a->user));
+    fstr (f, o, "account", a->account, sizeof (a->account));
+    fstr (f, o, "partition", a->partition, sizeof (a->partition));
+    /* v0.0.38: 1 or 0; later: true or false */
+    def = json_object_get (o, "is_default");
+    a->is_default = json_is_true (def)
+                    || (json_is_integer (def) && json_integer_value (def));
+    flist (f, o, "qos", a->qos, sizeof (a->qos));
+    fstr (f, o, "default/qos", a->default_qos, sizeof (a->default_qos));
+    a->max_wall_min = fnum (f, o, "max/jobs/per/wall_clock", -1, -1);
+    /* only the users' associations of this cluster count (a slurmdbd
+     * may serve several clusters; accounts have no user) */
+    return a->user[0] && !(cluster && cl[0] && strcmp (cl, cluster));
+}
+
 int
 slurmrest_parse_associations (const slurmrest_api_t *api, const char *body,
                               size_t len, long http_status,
                               const char *cluster, ms_assoc_t **out,
                               size_t *n, ms_error_t *errp)
 {
-    json_t *root, *arr, *o;
-    ms_assoc_t *as;
-    size_t i, k = 0;
-    struct fctx f = { .what = "associations", .errp = errp };
+    ms_assoc_t *as
+        = parse_items (body, len, http_status, "associations", sizeof (*as),
+                       read_association, cluster, n, errp);
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (!as)
         return -1;
-    if (!(arr = answer_array (root, "associations", errp))) {
-        json_decref (root);
-        return -1;
-    }
-    as = ms_xcalloc (json_array_size (arr) + 1, sizeof (*as));
-    json_array_foreach (arr, i, o)
-    {
-        ms_assoc_t *a = &as[k];
-        char cl[64];
-        json_t *def;
-        f.index = i;
-        if (!json_is_object (o)) {
-            ftype (&f, "", "an object");
-            break;
-        }
-        fstr (&f, o, "cluster", cl, sizeof (cl));
-        fstr (&f, o, "user", a->user, sizeof (a->user));
-        fstr (&f, o, "account", a->account, sizeof (a->account));
-        fstr (&f, o, "partition", a->partition, sizeof (a->partition));
-        /* v0.0.38: 1 or 0; later: true or false */
-        def = json_object_get (o, "is_default");
-        a->is_default = json_is_true (def)
-                        || (json_is_integer (def) && json_integer_value (def));
-        flist (&f, o, "qos", a->qos, sizeof (a->qos));
-        fstr (&f, o, "default/qos", a->default_qos, sizeof (a->default_qos));
-        a->max_wall_min = fnum (&f, o, "max/jobs/per/wall_clock", -1, -1);
-        if (f.failed)
-            break;
-        /* only the users' associations of this cluster count (a slurmdbd
-         * may serve several clusters; accounts have no user) */
-        if (!a->user[0] || (cluster && cl[0] && strcmp (cl, cluster)))
-            continue;
-        k++;
-    }
-    json_decref (root);
-    if (f.failed) {
-        free (as);
-        return -1;
-    }
     *out = as;
-    *n = k;
     return 0;
+}
+
+static int
+read_energy (struct fctx *f, json_t *o, void *item, const void *arg)
+{
+    slurmrest_energy_t *en = item;
+    json_t *steps, *st;
+    int64_t id, e;
+    size_t m;
+
+    (void)arg;
+    id = fint (f, o, "job_id", 0);
+    e = tres_count (f, o, "tres/allocated", "energy");
+    steps = json_object_get (o, "steps");
+    if (e < 0 && json_is_array (steps)) {
+        int64_t sum = -1;
+        json_array_foreach (steps, m, st)
+        {
+            int64_t se = tres_count (f, st, "tres/consumed/total", "energy");
+            if (se >= 0)
+                sum = (sum < 0 ? 0 : sum) + se;
+        }
+        e = sum;
+    }
+    /* NO_VAL64 and friends are no figure */
+    if (id <= 0 || e < 0 || e >= (int64_t)1 << 53)
+        return 0;
+    en->id = (uint64_t)id;
+    en->energy_j = (double)e;
+    return 1;
 }
 
 int
@@ -856,58 +887,31 @@ slurmrest_parse_db_energy (const slurmrest_api_t *api, const char *body,
                            slurmrest_energy_t **out, size_t *n,
                            ms_error_t *errp)
 {
-    json_t *root, *arr, *o, *steps, *st;
-    slurmrest_energy_t *es;
-    size_t i, k = 0, m;
-    struct fctx f = { .what = "jobs", .errp = errp };
+    slurmrest_energy_t *es
+        = parse_items (body, len, http_status, "jobs", sizeof (*es),
+                       read_energy, NULL, n, errp);
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (!es)
         return -1;
-    if (!(arr = answer_array (root, "jobs", errp))) {
-        json_decref (root);
-        return -1;
-    }
-    es = ms_xcalloc (json_array_size (arr) + 1, sizeof (*es));
-    json_array_foreach (arr, i, o)
-    {
-        int64_t id, e;
-        f.index = i;
-        if (!json_is_object (o)) {
-            ftype (&f, "", "an object");
-            break;
-        }
-        id = fint (&f, o, "job_id", 0);
-        e = tres_count (&f, o, "tres/allocated", "energy");
-        steps = json_object_get (o, "steps");
-        if (e < 0 && json_is_array (steps)) {
-            int64_t sum = -1;
-            json_array_foreach (steps, m, st)
-            {
-                int64_t se = tres_count (&f, st, "tres/consumed/total",
-                                         "energy");
-                if (se >= 0)
-                    sum = (sum < 0 ? 0 : sum) + se;
-            }
-            e = sum;
-        }
-        if (f.failed)
-            break;
-        /* NO_VAL64 and friends are no figure */
-        if (id > 0 && e >= 0 && e < (int64_t)1 << 53) {
-            es[k].id = (uint64_t)id;
-            es[k].energy_j = (double)e;
-            k++;
-        }
-    }
-    json_decref (root);
-    if (f.failed) {
-        free (es);
-        return -1;
-    }
     *out = es;
-    *n = k;
     return 0;
+}
+
+static int
+read_qos (struct fctx *f, json_t *o, void *item, const void *arg)
+{
+    ms_qos_t *q = item;
+
+    (void)arg;
+    fstr (f, o, "name", q->name, sizeof (q->name));
+    if (!q->name[0] && !f->failed)
+        ftype (f, "name", "a QOS name");
+    q->max_wall_min = fnum (f, o, "limits/max/wall_clock/per/job", -1, -1);
+    q->max_cpus_per_user = tres_count (f, o, "limits/max/tres/per/user", "cpu");
+    q->max_cpus_per_job = tres_count (f, o, "limits/max/tres/per/job", "cpu");
+    q->max_nodes_per_job = tres_count (f, o, "limits/max/tres/per/job", "node");
+    return 1;
 }
 
 int
@@ -915,52 +919,22 @@ slurmrest_parse_qos (const slurmrest_api_t *api, const char *body, size_t len,
                      long http_status, ms_qos_t **out, size_t *n,
                      ms_error_t *errp)
 {
-    json_t *root, *arr, *o;
+    json_t *root;
     ms_qos_t *qs;
-    size_t i;
-    struct fctx f = { .what = "qos", .errp = errp };
+    const char *key;
 
     (void)api;
     if (parse_answer (body, len, http_status, &root, errp) < 0)
         return -1;
     /* v0.0.38: "QOS"; later: "qos" */
-    if (!json_is_array (json_object_get (root, "qos"))
-        && json_is_array (json_object_get (root, "QOS")))
-        arr = json_object_get (root, "QOS");
-    else if (!(arr = answer_array (root, "qos", errp))) {
-        json_decref (root);
+    key = !json_is_array (json_object_get (root, "qos"))
+                  && json_is_array (json_object_get (root, "QOS"))
+              ? "QOS"
+              : "qos";
+    qs = read_items (root, key, "qos", sizeof (*qs), read_qos, NULL, n, errp);
+    if (!qs)
         return -1;
-    }
-    qs = ms_xcalloc (json_array_size (arr) + 1, sizeof (*qs));
-    json_array_foreach (arr, i, o)
-    {
-        ms_qos_t *q = &qs[i];
-        f.index = i;
-        if (!json_is_object (o)) {
-            ftype (&f, "", "an object");
-            break;
-        }
-        fstr (&f, o, "name", q->name, sizeof (q->name));
-        if (!q->name[0] && !f.failed)
-            ftype (&f, "name", "a QOS name");
-        q->max_wall_min
-            = fnum (&f, o, "limits/max/wall_clock/per/job", -1, -1);
-        q->max_cpus_per_user
-            = tres_count (&f, o, "limits/max/tres/per/user", "cpu");
-        q->max_cpus_per_job
-            = tres_count (&f, o, "limits/max/tres/per/job", "cpu");
-        q->max_nodes_per_job
-            = tres_count (&f, o, "limits/max/tres/per/job", "node");
-        if (f.failed)
-            break;
-    }
-    json_decref (root);
-    if (f.failed) {
-        free (qs);
-        return -1;
-    }
     *out = qs;
-    *n = i;
     return 0;
 }
 
