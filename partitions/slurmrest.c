@@ -14,6 +14,7 @@
 #include <curl/curl.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,6 @@ typedef struct {
     CURL *curl;
     const slurmrest_api_t *pinned; /* api_version of clusters.conf */
     const slurmrest_api_t *api;    /* the version spoken; NULL: negotiate */
-    char prefix[32];               /* "/slurm/v0.0.42" */
     /* the latest job list read through this handle, and the second its
      * request was sent: the next GET /jobs asks for changes since then,
      * and slurmctld answers "no change" (v0.0.38: 304 and no body; later:
@@ -198,14 +198,6 @@ request_error (slurmrest_t *s, const char *method, const char *path,
     return ms_err_prefix (errp, "%s %s", method, path);
 }
 
-static void
-set_api (slurmrest_t *s, const slurmrest_api_t *api)
-{
-    s->api = api;
-    snprintf (s->prefix, sizeof (s->prefix), "/slurm/%s",
-              slurmrest_api_name (api));
-}
-
 /* Find the version to speak (see slurmrest_negotiate in slurmrest.h). */
 static int
 negotiate (slurmrest_t *s, ms_error_t *errp)
@@ -219,7 +211,7 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
     if (s->api)
         return 0;
     if (s->pinned) {
-        set_api (s, s->pinned);
+        s->api = s->pinned;
         return 0;
     }
     for (size_t i = slurmrest_api_count (); i-- > 0;) {
@@ -262,11 +254,11 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
             draft = api;
             continue;
         }
-        set_api (s, api);
+        s->api = api;
         return 0;
     }
     if (draft) {
-        set_api (s, draft);
+        s->api = draft;
         return 0;
     }
     /* nothing in common: what does it serve? */
@@ -288,25 +280,81 @@ negotiate (slurmrest_t *s, ms_error_t *errp)
                    nodb);
 }
 
+/* One request of an operation and its answer. */
+typedef struct {
+    const char *method;
+    char path[128]; /* "/slurm/v0.0.42/ping" */
+    ms_buf_t ans;
+    long status; /* left as it was where no answer came */
+} rest_call_t;
+
+static int rest_send (slurmrest_t *s, rest_call_t *c, const char *base,
+                      const char *as_user, const char *body, ms_error_t *errp,
+                      const char *fmt, ...)
+    __attribute__ ((format (printf, 7, 8)));
+
+/* Negotiate the version, then send c->method to the path `base` ("/slurm"
+ * or "/slurmdb"), "/" and the version, then fmt; `as_user` and `body` as
+ * for rest_exchange. The answer, in c, goes to a parser, then rest_done. */
+static int
+rest_send (slurmrest_t *s, rest_call_t *c, const char *base,
+           const char *as_user, const char *body, ms_error_t *errp,
+           const char *fmt, ...)
+{
+    va_list ap;
+    size_t used;
+
+    if (negotiate (s, errp) < 0)
+        return -1;
+    snprintf (c->path, sizeof (c->path), "%s/%s", base,
+              slurmrest_api_name (s->api));
+    used = strlen (c->path);
+    va_start (ap, fmt);
+    vsnprintf (c->path + used, sizeof (c->path) - used, fmt, ap);
+    va_end (ap);
+    return rest_exchange (s, c->method, c->path, as_user, body, &c->ans,
+                          &c->status, errp);
+}
+
+/* After the parser (which returned rc) read c's answer: free it, and name
+ * the request in the parser's error (`versioned` as for request_error). */
+static int
+rest_done (slurmrest_t *s, rest_call_t *c, int rc, bool versioned,
+           ms_error_t *errp)
+{
+    free (c->ans.data);
+    if (rc < 0)
+        return request_error (s, c->method, c->path, versioned, errp);
+    return 0;
+}
+
+/* rest_send of a GET to the accounting endpoint "/slurmdb/VERSION" what.
+ * Returns 1, the answer dropped, where the server has no accounting (404:
+ * no slurmdbd plugin loaded), else as rest_send. */
+static int
+rest_send_db (slurmrest_t *s, rest_call_t *c, const char *what,
+              ms_error_t *errp)
+{
+    if (rest_send (s, c, "/slurmdb", NULL, NULL, errp, "%s", what) < 0)
+        return -1;
+    if (c->status == 404) {
+        free (c->ans.data);
+        return 1;
+    }
+    return 0;
+}
+
 static int
 sr_ping (void *ctx, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[64];
+    rest_call_t c = { .method = "GET" };
     int rc;
 
-    if (negotiate (s, errp) < 0)
+    if (rest_send (s, &c, "/slurm", NULL, NULL, errp, "/ping") < 0)
         return -1;
-    snprintf (path, sizeof (path), "%s/ping", s->prefix);
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
-        return -1;
-    rc = slurmrest_parse_ping (s->api, ans.data, ans.len, status, errp);
-    free (ans.data);
-    if (rc < 0)
-        return request_error (s, "GET", path, true, errp);
-    return 0;
+    rc = slurmrest_parse_ping (s->api, c.ans.data, c.ans.len, c.status, errp);
+    return rest_done (s, &c, rc, true, errp);
 }
 
 /* Give the remembered list again. */
@@ -324,9 +372,7 @@ static int
 sr_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[128];
+    rest_call_t c = { .method = "GET" };
     time_t sent = time (NULL);
     bool unchanged = false;
     int rc;
@@ -339,20 +385,18 @@ sr_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
     char query[64] = "";
     if (s->jcache_ok)
         slurmrest_jobs_query (s->api, s->jcache_at, query, sizeof (query));
-    snprintf (path, sizeof (path), "%s/jobs%s", s->prefix, query);
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
+    if (rest_send (s, &c, "/slurm", NULL, NULL, errp, "/jobs%s", query) < 0)
         return -1;
-    if (status == 304 && s->jcache_ok) {
-        free (ans.data);
+    if (c.status == 304 && s->jcache_ok) {
+        free (c.ans.data);
         jobs_from_cache (s, out, n);
         return 0;
     }
-    rc = slurmrest_parse_jobs (s->api, ans.data, ans.len, status, out, n,
+    rc = slurmrest_parse_jobs (s->api, c.ans.data, c.ans.len, c.status, out, n,
                                s->jcache_ok ? &unchanged : NULL, errp);
-    free (ans.data);
-    if (rc < 0) {
+    if (rest_done (s, &c, rc, true, errp) < 0) {
         s->jcache_ok = false;
-        return request_error (s, "GET", path, true, errp);
+        return -1;
     }
     if (unchanged) {
         free (*out);
@@ -373,28 +417,23 @@ static int
 sr_job (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[128];
+    rest_call_t c = { .method = "GET" };
     ms_job_info_t *jobs = NULL;
     size_t n = 0;
     int rc;
 
-    if (negotiate (s, errp) < 0)
+    if (rest_send (s, &c, "/slurm", NULL, NULL, errp, "/job/%llu",
+                   (unsigned long long)id)
+        < 0)
         return -1;
-    snprintf (path, sizeof (path), "%s/job/%llu", s->prefix,
-              (unsigned long long)id);
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
+    rc = slurmrest_parse_jobs (s->api, c.ans.data, c.ans.len, c.status, &jobs,
+                               &n, NULL, errp);
+    if (rc < 0 && errp
+        && (strstr (errp->text, "Invalid job id")
+            || strstr (errp->text, "Unable to find job")))
+        errp->kind = MS_ERR_MISSING;
+    if (rest_done (s, &c, rc, false, errp) < 0)
         return -1;
-    rc = slurmrest_parse_jobs (s->api, ans.data, ans.len, status, &jobs, &n,
-                               NULL, errp);
-    free (ans.data);
-    if (rc < 0) {
-        if (errp && (strstr (errp->text, "Invalid job id")
-                     || strstr (errp->text, "Unable to find job")))
-            errp->kind = MS_ERR_MISSING;
-        return request_error (s, "GET", path, false, errp);
-    }
     for (size_t i = 0; i < n; i++)
         if (jobs[i].id == id) {
             *out = jobs[i];
@@ -403,29 +442,21 @@ sr_job (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp)
         }
     free (jobs);
     return ms_err (errp, MS_ERR_MISSING, "GET %s: job %llu not in the answer",
-                   path, (unsigned long long)id);
+                   c.path, (unsigned long long)id);
 }
 
 static int
 sr_nodes (void *ctx, ms_node_state_t **out, size_t *n, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[64];
+    rest_call_t c = { .method = "GET" };
     int rc;
 
-    if (negotiate (s, errp) < 0)
+    if (rest_send (s, &c, "/slurm", NULL, NULL, errp, "/nodes") < 0)
         return -1;
-    snprintf (path, sizeof (path), "%s/nodes", s->prefix);
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
-        return -1;
-    rc = slurmrest_parse_nodes (s->api, ans.data, ans.len, status, out, n,
+    rc = slurmrest_parse_nodes (s->api, c.ans.data, c.ans.len, c.status, out, n,
                                 errp);
-    free (ans.data);
-    if (rc < 0)
-        return request_error (s, "GET", path, true, errp);
-    return 0;
+    return rest_done (s, &c, rc, true, errp);
 }
 
 static bool
@@ -445,25 +476,19 @@ sr_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
                ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[64];
+    rest_call_t c = { .method = "GET" };
     ms_partition_state_t *parts = NULL;
     ms_node_state_t *nodes = NULL;
     ms_job_info_t *jobs = NULL;
     size_t np = 0, nn = 0, nj = 0;
     int rc;
 
-    if (negotiate (s, errp) < 0)
+    if (rest_send (s, &c, "/slurm", NULL, NULL, errp, "/partitions") < 0)
         return -1;
-    snprintf (path, sizeof (path), "%s/partitions", s->prefix);
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
+    rc = slurmrest_parse_partitions (s->api, c.ans.data, c.ans.len, c.status,
+                                     &parts, &np, errp);
+    if (rest_done (s, &c, rc, true, errp) < 0)
         return -1;
-    rc = slurmrest_parse_partitions (s->api, ans.data, ans.len, status, &parts,
-                                     &np, errp);
-    free (ans.data);
-    if (rc < 0)
-        return request_error (s, "GET", path, true, errp);
     if (sr_nodes (ctx, &nodes, &nn, errp) < 0
         || sr_jobs (ctx, &jobs, &nj, errp) < 0) {
         free (parts);
@@ -520,37 +545,28 @@ static int
 sr_accounting (void *ctx, ms_accounting_t *out, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[64];
+    rest_call_t c = { .method = "GET" };
     int rc;
 
     memset (out, 0, sizeof (*out));
-    if (negotiate (s, errp) < 0)
+    if ((rc = rest_send_db (s, &c, "/associations", errp)) != 0)
+        return rc < 0 ? -1 : 0;
+    rc = slurmrest_parse_associations (s->api, c.ans.data, c.ans.len, c.status,
+                                       s->slurm_cluster[0] ? s->slurm_cluster
+                                                           : s->cluster,
+                                       &out->assocs, &out->nassocs, errp);
+    if (rest_done (s, &c, rc, false, errp) < 0)
         return -1;
-    snprintf (path, sizeof (path), "/slurmdb/%s/associations",
-              slurmrest_api_name (s->api));
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
-        return -1;
-    if (status == 404) {
-        free (ans.data);
-        return 0;
-    }
-    rc = slurmrest_parse_associations (
-        s->api, ans.data, ans.len, status,
-        s->slurm_cluster[0] ? s->slurm_cluster : s->cluster, &out->assocs,
-        &out->nassocs, errp);
-    free (ans.data);
-    if (rc < 0)
-        return request_error (s, "GET", path, false, errp);
-    snprintf (path, sizeof (path), "/slurmdb/%s/qos",
-              slurmrest_api_name (s->api));
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0
-        || (rc = slurmrest_parse_qos (s->api, ans.data, ans.len, status,
-                                      &out->qos, &out->nqos, errp),
-            free (ans.data), rc < 0)) {
+    if (rest_send (s, &c, "/slurmdb", NULL, NULL, errp, "/qos") < 0) {
         ms_accounting_free (out);
-        return status ? request_error (s, "GET", path, false, errp) : -1;
+        /* no answer: c.status is still the associations' */
+        return c.status ? request_error (s, c.method, c.path, false, errp) : -1;
+    }
+    rc = slurmrest_parse_qos (s->api, c.ans.data, c.ans.len, c.status,
+                              &out->qos, &out->nqos, errp);
+    if (rest_done (s, &c, rc, false, errp) < 0) {
+        ms_accounting_free (out);
+        return -1;
     }
     out->enabled = true;
     return 0;
@@ -563,29 +579,18 @@ slurmrest_accounted_energy (ms_backend_t *b, slurmrest_energy_t **out,
                             size_t *n, ms_error_t *errp)
 {
     slurmrest_t *s = ctx_of (b);
-    ms_buf_t ans;
-    long status = 0;
-    char path[64];
+    rest_call_t c = { .method = "GET" };
     int rc;
 
     *out = NULL;
     *n = 0;
     if (!s)
         return ms_err (errp, MS_ERR_INPUT, "not a slurmrest backend");
-    if (negotiate (s, errp) < 0)
-        return -1;
-    snprintf (path, sizeof (path), "/slurmdb/%s/jobs",
-              slurmrest_api_name (s->api));
-    if (rest_exchange (s, "GET", path, NULL, NULL, &ans, &status, errp) < 0)
-        return -1;
-    if (status == 404) {
-        free (ans.data);
-        return 0;
-    }
-    rc = slurmrest_parse_db_energy (s->api, ans.data, ans.len, status, out, n,
-                                    errp);
-    free (ans.data);
-    return rc < 0 ? request_error (s, "GET", path, false, errp) : 0;
+    if ((rc = rest_send_db (s, &c, "/jobs", errp)) != 0)
+        return rc < 0 ? -1 : 0;
+    rc = slurmrest_parse_db_energy (s->api, c.ans.data, c.ans.len, c.status,
+                                    out, n, errp);
+    return rest_done (s, &c, rc, false, errp);
 }
 
 static int
@@ -593,9 +598,8 @@ sr_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
            ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[64], *body;
+    rest_call_t c = { .method = "POST" };
+    char *body;
     int rc;
 
     if (!req->user || !*req->user)
@@ -605,16 +609,13 @@ sr_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
         return -1;
     if (!(body = slurmrest_submit_body (s->api, req, time (NULL), errp)))
         return ms_err_prefix (errp, "submit");
-    snprintf (path, sizeof (path), "%s/job/submit", s->prefix);
-    rc = rest_exchange (s, "POST", path, req->user, body, &ans, &status, errp);
+    rc = rest_send (s, &c, "/slurm", req->user, body, errp, "/job/submit");
     free (body);
     if (rc < 0)
         return -1;
-    rc = slurmrest_parse_submit (s->api, ans.data, ans.len, status, idp, errp);
-    free (ans.data);
-    if (rc < 0)
-        return request_error (s, "POST", path, true, errp);
-    return 0;
+    rc = slurmrest_parse_submit (s->api, c.ans.data, c.ans.len, c.status, idp,
+                                 errp);
+    return rest_done (s, &c, rc, true, errp);
 }
 
 static int
@@ -622,9 +623,8 @@ sr_update (void *ctx, uint64_t id, const ms_job_update_t *upd,
            ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[128], *body;
+    rest_call_t c = { .method = "POST" };
+    char *body;
     int rc;
 
     if (negotiate (s, errp) < 0)
@@ -632,39 +632,28 @@ sr_update (void *ctx, uint64_t id, const ms_job_update_t *upd,
     if (!(body = slurmrest_update_body (s->api, upd, errp)))
         return ms_err_prefix (errp, "update of job %llu",
                               (unsigned long long)id);
-    snprintf (path, sizeof (path), "%s/job/%llu", s->prefix,
-              (unsigned long long)id);
-    rc = rest_exchange (s, "POST", path, NULL, body, &ans, &status, errp);
+    rc = rest_send (s, &c, "/slurm", NULL, body, errp, "/job/%llu",
+                    (unsigned long long)id);
     free (body);
     if (rc < 0)
         return -1;
-    rc = slurmrest_parse_update (s->api, ans.data, ans.len, status, errp);
-    free (ans.data);
-    if (rc < 0)
-        return request_error (s, "POST", path, false, errp);
-    return 0;
+    rc = slurmrest_parse_update (s->api, c.ans.data, c.ans.len, c.status, errp);
+    return rest_done (s, &c, rc, false, errp);
 }
 
 static int
 sr_cancel (void *ctx, uint64_t id, ms_error_t *errp)
 {
     slurmrest_t *s = ctx;
-    ms_buf_t ans;
-    long status = 0;
-    char path[128];
+    rest_call_t c = { .method = "DELETE" };
     int rc;
 
-    if (negotiate (s, errp) < 0)
+    if (rest_send (s, &c, "/slurm", NULL, NULL, errp, "/job/%llu",
+                   (unsigned long long)id)
+        < 0)
         return -1;
-    snprintf (path, sizeof (path), "%s/job/%llu", s->prefix,
-              (unsigned long long)id);
-    if (rest_exchange (s, "DELETE", path, NULL, NULL, &ans, &status, errp) < 0)
-        return -1;
-    rc = slurmrest_parse_update (s->api, ans.data, ans.len, status, errp);
-    free (ans.data);
-    if (rc < 0)
-        return request_error (s, "DELETE", path, false, errp);
-    return 0;
+    rc = slurmrest_parse_update (s->api, c.ans.data, c.ans.len, c.status, errp);
+    return rest_done (s, &c, rc, false, errp);
 }
 
 static void
