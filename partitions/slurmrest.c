@@ -559,8 +559,7 @@ sr_accounting (void *ctx, ms_accounting_t *out, ms_error_t *errp)
         return -1;
     if (rest_send (s, &c, "/slurmdb", NULL, NULL, errp, "/qos") < 0) {
         ms_accounting_free (out);
-        /* no answer: c.status is still the associations' */
-        return c.status ? request_error (s, c.method, c.path, false, errp) : -1;
+        return -1; /* the transport's message names the request */
     }
     rc = slurmrest_parse_qos (s->api, c.ans.data, c.ans.len, c.status,
                               &out->qos, &out->nqos, errp);

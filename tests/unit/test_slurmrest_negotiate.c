@@ -4,7 +4,8 @@
  * newest in common, the error that names both lists when there is none,
  * an authentication failure that decides nothing, a pinned version used
  * as it is, a server upgraded under a running handle, and connections
- * reset before an answer (a GET is tried once more, a DELETE never). */
+ * reset before an answer (a GET is tried once more, a DELETE never; the
+ * error names the request once). */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -28,6 +29,8 @@ static struct {
     char nodb[64];     /* a version served that fails without slurmdbd */
     int status_all;    /* answer this to everything (401), 0: no */
     int drop;          /* reset this many next connections unanswered */
+    bool accounting;   /* answer /slurmdb/VERSION/... (else 404) */
+    char drop_path[64]; /* reset every connection whose path has this */
     char log[8192];    /* request lines, one a line */
 } srv = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
@@ -61,6 +64,13 @@ serve_one (int c)
         close (c);
         return;
     }
+    if (srv.drop_path[0] && strstr (path, srv.drop_path)) {
+        struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+        pthread_mutex_unlock (&srv.mu);
+        setsockopt (c, SOL_SOCKET, SO_LINGER, &lg, sizeof (lg));
+        close (c);
+        return;
+    }
     snprintf (body, sizeof (body), "%s", empty);
     if (srv.status_all)
         status = srv.status_all;
@@ -87,6 +97,12 @@ serve_one (int c)
     } else if (sscanf (path, "/slurm/%31[^/]/", ver) == 1
                && strstr (srv.served, ver))
         status = 200;
+    else if (srv.accounting && sscanf (path, "/slurmdb/%31[^/]/", ver) == 1
+             && strstr (srv.served, ver)) {
+        status = 200;
+        snprintf (body, sizeof (body), "{\"%s\":[],\"errors\":[]}",
+                  strstr (path, "/qos") ? "qos" : "associations");
+    }
     pthread_mutex_unlock (&srv.mu);
     if (status == 200 && strstr (path, "/jobs"))
         snprintf (body, sizeof (body), "{\"jobs\":[],\"errors\":[]}");
@@ -388,6 +404,39 @@ START_TEST (reset_get_is_tried_again)
 }
 END_TEST
 
+/* The associations answered, the QOS request reset twice: the error is
+ * the transport's, naming the QOS request once. */
+START_TEST (accounting_reset_names_request_once)
+{
+    ms_error_t err;
+    ms_accounting_t a;
+    ms_backend_t *b = handle (NULL);
+    const char *q;
+
+    serve ("v0.0.42", "", 0);
+    pthread_mutex_lock (&srv.mu);
+    srv.accounting = true;
+    snprintf (srv.drop_path, sizeof (srv.drop_path), "/qos");
+    pthread_mutex_unlock (&srv.mu);
+    ck_assert_int_eq (backend_accounting (b, &a, &err), -1);
+    ck_assert_int_eq (err.kind, MS_ERR_CONNECT);
+    q = strstr (err.text, "/slurmdb/v0.0.42/qos");
+    ck_assert_msg (q && !strstr (q + strlen ("/slurmdb/v0.0.42/qos"), "qos")
+                       && !strstr (err.text, "GET /"),
+                   "%s", err.text);
+    ck_assert_int_eq (nlogged ("/slurmdb/v0.0.42/associations"), 1);
+    ck_assert_int_eq (nlogged ("/slurmdb/v0.0.42/qos"), 2);
+    /* answered, the same call reads both lists */
+    pthread_mutex_lock (&srv.mu);
+    srv.drop_path[0] = '\0';
+    pthread_mutex_unlock (&srv.mu);
+    ck_assert_msg (backend_accounting (b, &a, &err) == 0, "%s", err.text);
+    ck_assert (a.enabled);
+    ms_accounting_free (&a);
+    backend_destroy (b);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -403,6 +452,7 @@ main (void)
     tcase_add_test (tc, pinned_is_used_as_it_is);
     tcase_add_test (tc, upgraded_server_is_negotiated_again);
     tcase_add_test (tc, reset_get_is_tried_again);
+    tcase_add_test (tc, accounting_reset_names_request_once);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
