@@ -32,6 +32,15 @@ cfg_value () {
     case $v in true) v=yes ;; false) v=no ;; esac
     printf '%s' "${v:-${2:-}}"
 }
+settings_now () { # settings_now KEY...: "KEY=VALUE ..." of the daemon's settings now, to set them back at the end
+    sn_was=$(cfg show 2>/dev/null) sn_out=
+    for sn_k in "$@"; do
+        sn_v=$(printf '%s\n' "$sn_was" | sed -n "s/^$sn_k *= *//p")
+        [ -n "$sn_v" ] && sn_out="$sn_out${sn_out:+ }$sn_k=$sn_v"
+    done
+    printf '%s' "$sn_out"
+}
+
 upper () { printf '%s' "$1" | tr 'a-z' 'A-Z'; }
 getv () { eval "printf '%s' \"\${$1}\""; }
 ok_if () { if "$@"; then echo 0; else echo 1; fi; }
@@ -98,6 +107,40 @@ daemon_db_ready () {
 }
 
 # the user's job directory and a tiny job script
+# measured_jobs NAME SECONDS DIR...: DIR/NAME.sh in each DIR, a job that
+# says where it runs (DIR/m.ID.started), waits until the test has added its
+# energy to the node's counters (DIR/m.ID.go; at most a minute), then works
+# SECONDS. No two of them share a node, or a job's energy window would hold
+# its neighbour's too: each asks for the CPUs of the smallest node, more
+# than half of the largest (skips the test where no size does that).
+# (--exclusive would say so directly, but slurmrestd 0.0.38 refuses
+# metasched's submission of it: "Invalid exclusive specification".)
+measured_jobs () {
+    mj_name=$1 mj_s=$2
+    shift 2
+    mj_cmin=0 mj_cmax=0
+    for mj_c in $MS_CLUSTERS; do
+        mj_n=$(getv "MS_$(upper "$mj_c")_CPUS_PER_NODE")
+        { [ "$mj_cmin" = 0 ] || [ "$mj_n" -lt "$mj_cmin" ]; } && mj_cmin=$mj_n
+        [ "$mj_n" -gt "$mj_cmax" ] && mj_cmax=$mj_n
+    done
+    [ $((2 * mj_cmin)) -gt "$mj_cmax" ] || tap_skip_all "nodes of $mj_cmin to $mj_cmax CPUs: no job size keeps every node to one job"
+    for mj_d in "$@"; do
+        cat > "$mj_d/$mj_name.sh" <<EOS
+#!/bin/sh
+#SBATCH -t 3
+#SBATCH -J msd-$mj_name
+#SBATCH -c $mj_cmin
+m=$mj_d/m.\$METASCHED_JOB_ID
+echo "\$SLURM_CLUSTER_NAME \$SLURMD_NODENAME \$SLURM_JOB_ID" > "\$m.started"
+n=0
+while [ ! -e "\$m.go" ] && [ \$n -lt 300 ]; do sleep 0.2; n=\$((n + 1)); done
+sleep $mj_s
+EOS
+        chmod 755 "$mj_d/$mj_name.sh"
+    done
+}
+
 job_dir () {
     d=$dtmp/$1
     mkdir -p "$d" && chown "$1" "$d"

@@ -51,11 +51,7 @@ tap_ok $? "the daemon starts and leads ($(grep 'predictor loaded' "$log" | head 
 # refits every 60 s (the least either setting takes), one cluster job per
 # job at the default slowdown cap, whatever an earlier test left; the old
 # values come back at the end
-was=$(cfg show 2>/dev/null)
-for k in refit_interval_s dispatch_mode max_slowdown; do
-    v=$(printf '%s\n' "$was" | sed -n "s/^$k *= *//p")
-    [ -n "$v" ] && restore="${restore:-}${restore:+ }$k=$v"
-done
+restore=$(settings_now refit_interval_s dispatch_mode max_slowdown)
 out=$(cfg set refit_interval_s=60 dispatch_mode=single max_slowdown=1.3 2>&1); r=$?
 [ $r = 0 ] && out=
 tap_ok $r "an admin sets refit_interval_s = 60, dispatch_mode = single, max_slowdown = 1.3 (were: ${restore:-?})$(printf '%s' "${out:+: $out}" | tr '\n' ' ')"
@@ -63,34 +59,7 @@ tap_ok $r "an admin sets refit_interval_s = 60, dispatch_mode = single, max_slow
 u1=$MS_TEST_USER u2=$MS_TEST_USER2
 d1=$(job_dir "$u1") d2=$(job_dir "$u2")
 appa=msd-learn-a-$$ appb=msd-learn-b-$$
-# No two jobs may share a node, or a job's energy window would hold its
-# neighbour's too: each asks for the CPUs of the smallest node, more than
-# half of the largest. (--exclusive would say so directly, but slurmrestd
-# 0.0.38 refuses metasched's submission of it: "Invalid exclusive
-# specification".)
-cmin=0 cmax=0
-for c in $MS_CLUSTERS; do
-    n=$(getv "MS_$(upper "$c")_CPUS_PER_NODE")
-    { [ "$cmin" = 0 ] || [ "$n" -lt "$cmin" ]; } && cmin=$n
-    [ "$n" -gt "$cmax" ] && cmax=$n
-done
-[ $((2 * cmin)) -gt "$cmax" ] || tap_skip_all "nodes of $cmin to $cmax CPUs: no job size keeps every node to one job"
-# The job says where it runs, then waits until this test has added its
-# energy to the node's counters (at most a minute), then works a second.
-for d in "$d1" "$d2"; do
-cat > "$d/learn.sh" <<EOS
-#!/bin/sh
-#SBATCH -t 3
-#SBATCH -J msd-learn
-#SBATCH -c $cmin
-m=$d/m.\$METASCHED_JOB_ID
-echo "\$SLURM_CLUSTER_NAME \$SLURMD_NODENAME \$SLURM_JOB_ID" > "\$m.started"
-n=0
-while [ ! -e "\$m.go" ] && [ \$n -lt 300 ]; do sleep 0.2; n=\$((n + 1)); done
-sleep 1
-EOS
-chmod 755 "$d/learn.sh"
-done
+measured_jobs learn 1 "$d1" "$d2"
 
 # submit FILE USER:APP...: one job each, "id user app dir" lines into FILE
 submit () {

@@ -55,11 +55,7 @@ wait_for 60 quiet
 sleep 1
 t0=$(date +%s)
 
-was=$(cfg show 2>/dev/null)
-for k in policy dispatch_mode w_energy max_slowdown; do
-    v=$(printf '%s\n' "$was" | sed -n "s/^$k *= *//p")
-    [ -n "$v" ] && restore="${restore:-}${restore:+ }$k=$v"
-done
+restore=$(settings_now policy dispatch_mode w_energy max_slowdown)
 out=$(cfg set policy=metasched dispatch_mode=single w_energy=0.8 max_slowdown=1.3 2>&1); r=$?
 [ $r = 0 ] && out=
 tap_ok $r "an admin sets policy = metasched, w_energy = 0.8, one cluster job per job${out:+: $out}"
@@ -67,27 +63,7 @@ tap_ok $r "an admin sets policy = metasched, w_energy = 0.8, one cluster job per
 u1=$MS_TEST_USER u2=$MS_TEST_USER2
 d1=$(job_dir "$u1") d2=$(job_dir "$u2")
 appa=msd-hist-a-$$ appb=msd-hist-b-$$
-cmin=0 cmax=0
-for c in $MS_CLUSTERS; do
-    n=$(getv "MS_$(upper "$c")_CPUS_PER_NODE")
-    { [ "$cmin" = 0 ] || [ "$n" -lt "$cmin" ]; } && cmin=$n
-    [ "$n" -gt "$cmax" ] && cmax=$n
-done
-[ $((2 * cmin)) -gt "$cmax" ] || tap_skip_all "nodes of $cmin to $cmax CPUs: no job size keeps every node to one job"
-for d in "$d1" "$d2"; do
-cat > "$d/hist.sh" <<EOS
-#!/bin/sh
-#SBATCH -t 3
-#SBATCH -J msd-hist
-#SBATCH -c $cmin
-m=$d/m.\$METASCHED_JOB_ID
-echo "\$SLURM_CLUSTER_NAME \$SLURMD_NODENAME \$SLURM_JOB_ID" > "\$m.started"
-n=0
-while [ ! -e "\$m.go" ] && [ \$n -lt 300 ]; do sleep 0.2; n=\$((n + 1)); done
-sleep 2
-EOS
-chmod 755 "$d/hist.sh"
-done
+measured_jobs hist 2 "$d1" "$d2"
 
 jobs=$dtmp/jobs
 : > "$jobs"
