@@ -72,6 +72,28 @@ missing (ms_error_t *errp, int64_t id)
     return -1;
 }
 
+/* A statement on job id for user uid: $1 is the id, $2 the uid, and the
+ * caller's n values (at most two; NULL: SQL NULL) follow. On an error errp
+ * says what it was doing to which job ("reading job 7"). */
+static PGresult *
+user_job_exec (db_t *db, const char *name, const char *sql, int64_t id,
+               long uid, int n, const char *const *rest, const char *doing,
+               ms_error_t *errp)
+{
+    char sid[24], suid[24];
+    const char *p[4] = { sid, suid };
+    PGresult *res;
+
+    snprintf (sid, sizeof (sid), "%" PRId64, id);
+    snprintf (suid, sizeof (suid), "%ld", uid);
+    for (int i = 0; i < n; i++)
+        p[i + 2] = rest[i];
+    res = db_exec (db, name, sql, n + 2, p, errp);
+    if (!res)
+        ms_err_prefix (errp, "%s job %" PRId64, doing, id);
+    return res;
+}
+
 int
 db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
                 const ms_apireq_t *req, int64_t *idp, ms_error_t *errp)
@@ -165,19 +187,15 @@ db_jobs_list (db_t *db, long uid, const char *states, int limit, json_t **outp,
 int
 db_jobs_get (db_t *db, int64_t id, long uid, json_t **outp, ms_error_t *errp)
 {
-    char sid[24], suid[24];
-    const char *p[2] = { sid, suid };
     PGresult *res;
 
-    snprintf (sid, sizeof (sid), "%" PRId64, id);
-    snprintf (suid, sizeof (suid), "%ld", uid);
-    res = db_exec (db, "jobs_get",
-                   "SELECT " JOB_JSON " FROM jobs j" JOB_MEASURED
-                   " WHERE j.id = $1::bigint"
-                   "  AND ($2::bigint = -1 OR j.owner_uid = $2::bigint)",
-                   2, p, errp);
+    res = user_job_exec (db, "jobs_get",
+                         "SELECT " JOB_JSON " FROM jobs j" JOB_MEASURED
+                         " WHERE j.id = $1::bigint"
+                         "  AND ($2::bigint = -1 OR j.owner_uid = $2::bigint)",
+                         id, uid, 0, NULL, "reading", errp);
     if (!res)
-        return ms_err_prefix (errp, "reading job %" PRId64, id);
+        return -1;
     if (PQntuples (res) == 0) {
         PQclear (res);
         return missing (errp, id);
@@ -191,27 +209,24 @@ int
 db_jobs_cancel (db_t *db, int64_t id, long uid, char statep[16],
                 ms_error_t *errp)
 {
-    char sid[24], suid[24];
-    const char *p[2] = { sid, suid };
     PGresult *res;
 
-    snprintf (sid, sizeof (sid), "%" PRId64, id);
-    snprintf (suid, sizeof (suid), "%ld", uid);
     /* One statement: the row lock makes a concurrent end or cancel either
      * happen before (we see a final state) or after (it sees cancelled). */
-    res = db_exec (db, "jobs_cancel",
-                   "WITH v AS (SELECT id, state FROM jobs"
-                   "  WHERE id = $1::bigint"
-                   "   AND ($2::bigint = -1 OR owner_uid = $2::bigint)"
-                   "  FOR UPDATE),"
-                   " u AS (UPDATE jobs SET state = 'cancelled',"
-                   "   finished_at = coalesce (finished_at, now ())"
-                   "  WHERE id = (SELECT id FROM v)"
-                   "   AND state NOT IN " FINAL_STATES " RETURNING id)"
-                   " SELECT v.state::text, (SELECT count (*) FROM u) FROM v",
-                   2, p, errp);
+    res = user_job_exec (
+        db, "jobs_cancel",
+        "WITH v AS (SELECT id, state FROM jobs"
+        "  WHERE id = $1::bigint"
+        "   AND ($2::bigint = -1 OR owner_uid = $2::bigint)"
+        "  FOR UPDATE),"
+        " u AS (UPDATE jobs SET state = 'cancelled',"
+        "   finished_at = coalesce (finished_at, now ())"
+        "  WHERE id = (SELECT id FROM v)"
+        "   AND state NOT IN " FINAL_STATES " RETURNING id)"
+        " SELECT v.state::text, (SELECT count (*) FROM u) FROM v",
+        id, uid, 0, NULL, "cancelling", errp);
     if (!res)
-        return ms_err_prefix (errp, "cancelling job %" PRId64, id);
+        return -1;
     if (PQntuples (res) == 0) {
         PQclear (res);
         return missing (errp, id);
@@ -236,17 +251,15 @@ int
 db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
                int64_t cluster_job_id, bool *runp, ms_error_t *errp)
 {
-    char sid[24], suid[24], scj[24];
-    const char *p[4] = { sid, suid, cluster, scj };
+    char scj[24];
+    const char *p[2] = { cluster, scj };
     PGresult *res;
 
-    snprintf (sid, sizeof (sid), "%" PRId64, id);
-    snprintf (suid, sizeof (suid), "%ld", uid);
     snprintf (scj, sizeof (scj), "%" PRId64, cluster_job_id);
     /* The UPDATE wins only while nobody has claimed (or the claimer is this
      * same cluster job); concurrent claimers serialize on the row lock and
      * the loser re-reads the row and finds it claimed. */
-    res = db_exec (
+    res = user_job_exec (
         db, "jobs_claim",
         "WITH v AS (SELECT id FROM jobs WHERE id = $1::bigint"
         "   AND owner_uid = $2::bigint),"
@@ -258,9 +271,9 @@ db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
         "   AND (claimed_cluster IS NULL OR (claimed_cluster = $3::text"
         "        AND claimed_job_id = $4::bigint)) RETURNING id)"
         " SELECT (SELECT count (*) FROM v), (SELECT count (*) FROM u)",
-        4, p, errp);
+        id, uid, 2, p, "claiming", errp);
     if (!res)
-        return ms_err_prefix (errp, "claiming job %" PRId64, id);
+        return -1;
     if (strcmp (PQgetvalue (res, 0, 0), "0") == 0) {
         PQclear (res);
         return missing (errp, id);

@@ -31,6 +31,80 @@ dbl (PGresult *r, int row, int col)
     return PQgetisnull (r, row, col) ? 0 : atof (PQgetvalue (r, row, col));
 }
 
+/* Reads row i of a result into the element at out. */
+typedef void row_fn (PGresult *r, int i, void *out);
+
+/* The rows of r as a new array of elements of `size` bytes, each read by
+ * fill, with one zeroed element more so that an empty result is an
+ * allocation like any other (the caller frees it); *np gets the number of
+ * rows. Clears r. */
+static void *
+rows (PGresult *r, size_t size, row_fn *fill, size_t *np)
+{
+    int n = PQntuples (r);
+    char *out = ms_xcalloc ((size_t)n + 1, size);
+
+    for (int i = 0; i < n; i++)
+        fill (r, i, out + (size_t)i * size);
+    *np = (size_t)n;
+    PQclear (r);
+    return out;
+}
+
+/* Most statements of the cycle are on one job: its id is $1 and the
+ * caller's n values (NULL: SQL NULL) follow as $2, $3, ...; none takes
+ * more than four in all. */
+typedef struct {
+    char id[32];
+    const char *p[4];
+} job_params_t;
+
+static const char *const *
+job_params (job_params_t *jp, int64_t id, int n, const char *const *rest)
+{
+    snprintf (jp->id, sizeof (jp->id), "%" PRId64, id);
+    jp->p[0] = jp->id;
+    for (int i = 0; i < n; i++)
+        jp->p[i + 1] = rest[i];
+    return jp->p;
+}
+
+/* db_exec of a statement on job id. */
+static PGresult *
+job_exec (db_t *db, const char *name, const char *sql, int64_t id, int n,
+          const char *const *rest, ms_error_t *errp)
+{
+    job_params_t jp;
+
+    return db_exec (db, name, sql, n + 1, job_params (&jp, id, n, rest), errp);
+}
+
+/* db_command of a statement on job id; *affected may be NULL. */
+static int
+job_command (db_t *db, const char *name, const char *sql, int64_t id, int n,
+             const char *const *rest, long *affected, ms_error_t *errp)
+{
+    job_params_t jp;
+
+    return db_command (db, name, sql, n + 1, job_params (&jp, id, n, rest),
+                       affected, errp);
+}
+
+/* A statement that moves job id on only from the state it names:
+ * *changed tells whether it changed the row (false: another process moved
+ * the job first). On an error *changed is left as it was. */
+static int
+job_move (db_t *db, const char *name, const char *sql, int64_t id, int n,
+          const char *const *rest, bool *changed, ms_error_t *errp)
+{
+    long k = 0;
+
+    if (job_command (db, name, sql, id, n, rest, &k, errp) < 0)
+        return -1;
+    *changed = k == 1;
+    return 0;
+}
+
 void
 queue_job_free (queue_job_t *j)
 {
@@ -48,8 +122,10 @@ queue_job_free (queue_job_t *j)
     " coalesce (user_time_limit_min, time_limit_min, 0), attempts"
 
 static void
-job_from_row (PGresult *r, int i, queue_job_t *j)
+job_from_row (PGresult *r, int i, void *out)
 {
+    queue_job_t *j = out;
+
     j->id = (int64_t)u64 (r, i, 0);
     cp (j->owner, sizeof (j->owner), r, i, 1);
     j->uid = atol (PQgetvalue (r, i, 2));
@@ -68,27 +144,20 @@ int
 queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
                    size_t *np, ms_error_t *errp)
 {
-    char afters[32], lim[32];
-    const char *p[2] = { afters, lim };
+    char lim[32];
+    const char *p[1] = { lim };
     PGresult *r;
-    int n;
 
-    snprintf (afters, sizeof (afters), "%" PRId64, after);
     snprintf (lim, sizeof (lim), "%zu", max);
-    r = db_exec (db, "q_take",
-                 "SELECT " JOB_COLUMNS
-                 " FROM jobs WHERE state = 'queued' AND held IS NULL"
-                 " AND id > $1::bigint"
-                 " ORDER BY id LIMIT $2::integer",
-                 2, p, errp);
+    r = job_exec (db, "q_take",
+                  "SELECT " JOB_COLUMNS
+                  " FROM jobs WHERE state = 'queued' AND held IS NULL"
+                  " AND id > $1::bigint"
+                  " ORDER BY id LIMIT $2::integer",
+                  after, 1, p, errp);
     if (!r)
         return -1;
-    n = PQntuples (r);
-    *jobsp = ms_xcalloc ((size_t)n + 1, sizeof (queue_job_t));
-    for (int i = 0; i < n; i++)
-        job_from_row (r, i, &(*jobsp)[i]);
-    *np = (size_t)n;
-    PQclear (r);
+    *jobsp = rows (r, sizeof (queue_job_t), job_from_row, np);
     return 0;
 }
 
@@ -96,16 +165,13 @@ int
 queue_job_load (db_t *db, int64_t id, queue_job_t *j, bool *found,
                 ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[1] = { ids };
     PGresult *r;
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
     memset (j, 0, sizeof (*j));
     *found = false;
-    r = db_exec (db, "q_job_load",
-                 "SELECT " JOB_COLUMNS " FROM jobs WHERE id = $1::bigint", 1, p,
-                 errp);
+    r = job_exec (db, "q_job_load",
+                  "SELECT " JOB_COLUMNS " FROM jobs WHERE id = $1::bigint", id,
+                  0, NULL, errp);
     if (!r)
         return -1;
     if (PQntuples (r) == 1) {
@@ -119,22 +185,13 @@ queue_job_load (db_t *db, int64_t id, queue_job_t *j, bool *found,
 int
 queue_claim (db_t *db, int64_t id, bool *claimed, ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[1] = { ids };
-    long n = 0;
-
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
     /* the first decision keeps the user's own limit (migration 0004) */
-    if (db_command (db, "q_claim",
-                    "UPDATE jobs SET state = 'deciding',"
-                    " user_time_limit_min = coalesce (user_time_limit_min,"
-                    " time_limit_min)"
-                    " WHERE id = $1::bigint AND state = 'queued'",
-                    1, p, &n, errp)
-        < 0)
-        return -1;
-    *claimed = n == 1;
-    return 0;
+    return job_move (db, "q_claim",
+                     "UPDATE jobs SET state = 'deciding',"
+                     " user_time_limit_min = coalesce (user_time_limit_min,"
+                     " time_limit_min)"
+                     " WHERE id = $1::bigint AND state = 'queued'",
+                     id, 0, NULL, claimed, errp);
 }
 
 static int
@@ -267,18 +324,17 @@ int
 queue_submitted_tx (db_t *db, int64_t id, const queue_sub_new_t *subs,
                     size_t n, bool *changed, ms_error_t *errp)
 {
-    char ids[32], cj[32];
-    const char *p[4] = { ids, cj, subs[0].cluster, subs[0].partition };
+    char cj[32];
+    const char *p[3] = { cj, subs[0].cluster, subs[0].partition };
     long k = 0;
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
     snprintf (cj, sizeof (cj), "%" PRIu64, subs[0].cluster_job_id);
-    if (db_command (db, "q_submitted",
-                    "UPDATE jobs SET state = 'submitted',"
-                    " cluster_job_id = $2::bigint, cluster = $3,"
-                    " partition = $4, last_error = NULL"
-                    " WHERE id = $1::bigint AND state = 'dispatching'",
-                    4, p, &k, errp)
+    if (job_command (db, "q_submitted",
+                     "UPDATE jobs SET state = 'submitted',"
+                     " cluster_job_id = $2::bigint, cluster = $3,"
+                     " partition = $4, last_error = NULL"
+                     " WHERE id = $1::bigint AND state = 'dispatching'",
+                     id, 3, p, &k, errp)
         < 0)
         return -1;
     for (size_t i = 0; i < n; i++)
@@ -292,49 +348,63 @@ int
 queue_requeue (db_t *db, int64_t id, const char *from, const char *why,
                bool reroute, bool *changed, ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[4] = { ids, from, why, reroute ? "1" : "0" };
-    long n = 0;
+    const char *p[3] = { from, why, reroute ? "1" : "0" };
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    if (db_command (db, "q_requeue",
-                    "UPDATE jobs SET state = 'queued', cluster = NULL,"
-                    " partition = NULL, cluster_job_id = NULL,"
-                    " freq_khz = NULL, last_error = $3,"
-                    " reroutes = reroutes + $4::integer"
-                    " WHERE id = $1::bigint AND state = $2::job_state",
-                    4, p, &n, errp)
-        < 0)
-        return -1;
-    *changed = n == 1;
-    return 0;
+    return job_move (db, "q_requeue",
+                     "UPDATE jobs SET state = 'queued', cluster = NULL,"
+                     " partition = NULL, cluster_job_id = NULL,"
+                     " freq_khz = NULL, last_error = $3,"
+                     " reroutes = reroutes + $4::integer"
+                     " WHERE id = $1::bigint AND state = $2::job_state",
+                     id, 3, p, changed, errp);
 }
 
 int
 queue_cancel (db_t *db, int64_t id, const char *from, const char *why,
               bool *changed, ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[3] = { ids, from, why };
-    long n = 0;
+    const char *p[2] = { from, why };
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    if (db_command (db, "q_cancel",
-                    "UPDATE jobs SET state = 'cancelled', last_error = $3,"
-                    " finished_at = now (), held = NULL"
-                    " WHERE id = $1::bigint AND state = $2::job_state",
-                    3, p, &n, errp)
-        < 0)
-        return -1;
-    *changed = n == 1;
-    return 0;
+    return job_move (db, "q_cancel",
+                     "UPDATE jobs SET state = 'cancelled', last_error = $3,"
+                     " finished_at = now (), held = NULL"
+                     " WHERE id = $1::bigint AND state = $2::job_state",
+                     id, 2, p, changed, errp);
+}
+
+static void
+live_row (PGresult *r, int i, void *out)
+{
+    queue_live_t *l = out;
+
+    l->id = (int64_t)u64 (r, i, 0);
+    cp (l->state, sizeof (l->state), r, i, 1);
+    cp (l->cluster, sizeof (l->cluster), r, i, 2);
+    cp (l->partition, sizeof (l->partition), r, i, 3);
+    l->cluster_job_id = u64 (r, i, 4);
+    cp (l->claimed_cluster, sizeof (l->claimed_cluster), r, i, 5);
+    l->claimed_job_id = u64 (r, i, 6);
+    l->age_s = dbl (r, i, 7);
+    l->nodes = atoi (PQgetvalue (r, i, 8));
+    l->reroutes = atoi (PQgetvalue (r, i, 9));
+    l->predicted_time_s = dbl (r, i, 10);
+    cp (l->app, sizeof (l->app), r, i, 11);
+    l->attempts = atoi (PQgetvalue (r, i, 12));
+    if (!PQgetisnull (r, i, 13)) {
+        /* the API checked it: it reads */
+        ms_array_t a;
+        ms_error_t e;
+        l->array_tasks
+            = jobspec_parse_array (PQgetvalue (r, i, 13), &a, &e) == 0
+                  ? a.ntasks
+                  : 1;
+    }
 }
 
 int
 queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
 {
     PGresult *r;
-    int n;
 
     r = db_exec (
         db, "q_live_jobs",
@@ -350,56 +420,24 @@ queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
         0, NULL, errp);
     if (!r)
         return -1;
-    n = PQntuples (r);
-    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_live_t));
-    for (int i = 0; i < n; i++) {
-        queue_live_t *l = &(*outp)[i];
-        l->id = (int64_t)u64 (r, i, 0);
-        cp (l->state, sizeof (l->state), r, i, 1);
-        cp (l->cluster, sizeof (l->cluster), r, i, 2);
-        cp (l->partition, sizeof (l->partition), r, i, 3);
-        l->cluster_job_id = u64 (r, i, 4);
-        cp (l->claimed_cluster, sizeof (l->claimed_cluster), r, i, 5);
-        l->claimed_job_id = u64 (r, i, 6);
-        l->age_s = dbl (r, i, 7);
-        l->nodes = atoi (PQgetvalue (r, i, 8));
-        l->reroutes = atoi (PQgetvalue (r, i, 9));
-        l->predicted_time_s = dbl (r, i, 10);
-        cp (l->app, sizeof (l->app), r, i, 11);
-        l->attempts = atoi (PQgetvalue (r, i, 12));
-        if (!PQgetisnull (r, i, 13)) {
-            /* the API checked it: it reads */
-            ms_array_t a;
-            ms_error_t e;
-            l->array_tasks = jobspec_parse_array (PQgetvalue (r, i, 13), &a, &e)
-                                     == 0
-                                 ? a.ntasks
-                                 : 1;
-        }
-    }
-    *np = (size_t)n;
-    PQclear (r);
+    *outp = rows (r, sizeof (queue_live_t), live_row, np);
     return 0;
 }
 
 static void
-subs_from (PGresult *r, queue_sub_t **outp, size_t *np)
+sub_row (PGresult *r, int i, void *out)
 {
-    int n = PQntuples (r);
-    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_sub_t));
-    for (int i = 0; i < n; i++) {
-        queue_sub_t *s = &(*outp)[i];
-        s->job_id = (int64_t)u64 (r, i, 0);
-        cp (s->cluster, sizeof (s->cluster), r, i, 1);
-        cp (s->partition, sizeof (s->partition), r, i, 2);
-        s->freq_khz = (uint32_t)u64 (r, i, 3);
-        s->cluster_job_id = u64 (r, i, 4);
-        s->rank = atoi (PQgetvalue (r, i, 5));
-        cp (s->state, sizeof (s->state), r, i, 6);
-        s->age_s = dbl (r, i, 7);
-        s->nice = atoi (PQgetvalue (r, i, 8));
-    }
-    *np = (size_t)n;
+    queue_sub_t *s = out;
+
+    s->job_id = (int64_t)u64 (r, i, 0);
+    cp (s->cluster, sizeof (s->cluster), r, i, 1);
+    cp (s->partition, sizeof (s->partition), r, i, 2);
+    s->freq_khz = (uint32_t)u64 (r, i, 3);
+    s->cluster_job_id = u64 (r, i, 4);
+    s->rank = atoi (PQgetvalue (r, i, 5));
+    cp (s->state, sizeof (s->state), r, i, 6);
+    s->age_s = dbl (r, i, 7);
+    s->nice = atoi (PQgetvalue (r, i, 8));
 }
 
 #define SUB_COLS                                                               \
@@ -416,8 +454,7 @@ queue_live_subs (db_t *db, queue_sub_t **outp, size_t *np, ms_error_t *errp)
                            0, NULL, errp);
     if (!r)
         return -1;
-    subs_from (r, outp, np);
-    PQclear (r);
+    *outp = rows (r, sizeof (queue_sub_t), sub_row, np);
     return 0;
 }
 
@@ -425,18 +462,13 @@ int
 queue_job_subs (db_t *db, int64_t id, queue_sub_t **outp, size_t *np,
                 ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[1] = { ids };
-    PGresult *r;
+    PGresult *r = job_exec (db, "q_job_subs",
+                            SUB_COLS " WHERE job_id = $1::bigint ORDER BY rank",
+                            id, 0, NULL, errp);
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    r = db_exec (db, "q_job_subs",
-                 SUB_COLS " WHERE job_id = $1::bigint ORDER BY rank", 1, p,
-                 errp);
     if (!r)
         return -1;
-    subs_from (r, outp, np);
-    PQclear (r);
+    *outp = rows (r, sizeof (queue_sub_t), sub_row, np);
     return 0;
 }
 
@@ -482,16 +514,11 @@ move (db_t *db, const char *name, const char *sql, int64_t id,
       const char *cluster, const char *partition, uint64_t cjid, bool *changed,
       ms_error_t *errp)
 {
-    char ids[32], cj[32];
-    const char *p[4] = { ids, cluster, partition, cj };
-    long n = 0;
+    char cj[32];
+    const char *p[3] = { cluster, partition, cj };
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
     snprintf (cj, sizeof (cj), "%" PRIu64, cjid);
-    if (db_command (db, name, sql, 4, p, &n, errp) < 0)
-        return -1;
-    *changed = n == 1;
-    return 0;
+    return job_move (db, name, sql, id, 3, p, changed, errp);
 }
 
 int
@@ -526,45 +553,49 @@ int
 queue_finished (db_t *db, int64_t id, const char *state, int exit_code,
                 const char *why, bool *changed, ms_error_t *errp)
 {
-    char ids[32], ec[16];
-    const char *p[4] = { ids, state, exit_code >= 0 ? ec : NULL, why };
-    long n = 0;
+    char ec[16];
+    const char *p[3] = { state, exit_code >= 0 ? ec : NULL, why };
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
     snprintf (ec, sizeof (ec), "%d", exit_code);
-    if (db_command (db, "q_finished",
-                    "UPDATE jobs SET state = $2::job_state,"
-                    " exit_code = $3::integer, finished_at = now (),"
-                    " last_error = coalesce ($4, last_error)"
-                    " WHERE id = $1::bigint"
-                    " AND state IN ('submitted', 'running')",
-                    4, p, &n, errp)
-        < 0)
-        return -1;
-    *changed = n == 1;
-    return 0;
+    return job_move (db, "q_finished",
+                     "UPDATE jobs SET state = $2::job_state,"
+                     " exit_code = $3::integer, finished_at = now (),"
+                     " last_error = coalesce ($4, last_error)"
+                     " WHERE id = $1::bigint"
+                     " AND state IN ('submitted', 'running')",
+                     id, 3, p, changed, errp);
 }
 
 int
 queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[2] = { ids, why };
+    const char *p[1] = { why };
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    return db_command (db, "q_note",
-                       "UPDATE jobs SET last_error = $2 WHERE id = $1::bigint"
-                       " AND last_error IS DISTINCT FROM $2",
-                       2, p, NULL, errp);
+    return job_command (db, "q_note",
+                        "UPDATE jobs SET last_error = $2 WHERE id = $1::bigint"
+                        " AND last_error IS DISTINCT FROM $2",
+                        id, 1, p, NULL, errp);
 }
 
 /* ---- dependencies ---- */
+
+static void
+held_row (PGresult *r, int i, void *out)
+{
+    queue_held_t *h = out;
+
+    h->id = (int64_t)u64 (r, i, 0);
+    h->uid = atol (PQgetvalue (r, i, 1));
+    cp (h->dependency, sizeof (h->dependency), r, i, 2);
+    h->kill_on_invalid = !strcmp (PQgetvalue (r, i, 3), "t");
+    h->singleton_clear = !strcmp (PQgetvalue (r, i, 4), "t");
+    cp (h->last_error, sizeof (h->last_error), r, i, 5);
+}
 
 int
 queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np, ms_error_t *errp)
 {
     PGresult *r;
-    int n;
 
     /* singleton: a live job of the same user and name blocks, unless it is
      * held itself and came later (the oldest goes first) or can never
@@ -583,19 +614,7 @@ queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np, ms_error_t *errp)
         0, NULL, errp);
     if (!r)
         return -1;
-    n = PQntuples (r);
-    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_held_t));
-    for (int i = 0; i < n; i++) {
-        queue_held_t *h = &(*outp)[i];
-        h->id = (int64_t)u64 (r, i, 0);
-        h->uid = atol (PQgetvalue (r, i, 1));
-        cp (h->dependency, sizeof (h->dependency), r, i, 2);
-        h->kill_on_invalid = !strcmp (PQgetvalue (r, i, 3), "t");
-        h->singleton_clear = !strcmp (PQgetvalue (r, i, 4), "t");
-        cp (h->last_error, sizeof (h->last_error), r, i, 5);
-    }
-    *np = (size_t)n;
-    PQclear (r);
+    *outp = rows (r, sizeof (queue_held_t), held_row, np);
     return 0;
 }
 
@@ -643,78 +662,59 @@ queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
 int
 queue_release (db_t *db, int64_t id, bool *changed, ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[1] = { ids };
-    long n = 0;
-
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    if (db_command (db, "q_release",
-                    "UPDATE jobs SET held = NULL, last_error = NULL"
-                    " WHERE id = $1::bigint AND state = 'queued'"
-                    " AND held = 'Dependency'",
-                    1, p, &n, errp)
-        < 0)
-        return -1;
-    *changed = n == 1;
-    return 0;
+    return job_move (db, "q_release",
+                     "UPDATE jobs SET held = NULL, last_error = NULL"
+                     " WHERE id = $1::bigint AND state = 'queued'"
+                     " AND held = 'Dependency'",
+                     id, 0, NULL, changed, errp);
 }
 
 int
 queue_hold_never (db_t *db, int64_t id, const char *why, bool *changed,
                   ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[2] = { ids, why };
-    long n = 0;
+    const char *p[1] = { why };
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    if (db_command (db, "q_hold_never",
-                    "UPDATE jobs SET held = 'DependencyNeverSatisfied',"
-                    " last_error = $2 WHERE id = $1::bigint"
-                    " AND state = 'queued' AND held = 'Dependency'",
-                    2, p, &n, errp)
-        < 0)
-        return -1;
-    *changed = n == 1;
-    return 0;
+    return job_move (db, "q_hold_never",
+                     "UPDATE jobs SET held = 'DependencyNeverSatisfied',"
+                     " last_error = $2 WHERE id = $1::bigint"
+                     " AND state = 'queued' AND held = 'Dependency'",
+                     id, 1, p, changed, errp);
 }
 
 /* ---- array tasks ---- */
+
+static void
+task_row (PGresult *r, int i, void *out)
+{
+    queue_task_t *t = out;
+
+    t->task_id = (uint32_t)u64 (r, i, 0);
+    cp (t->cluster, sizeof (t->cluster), r, i, 1);
+    t->cluster_job_id = u64 (r, i, 2);
+    cp (t->state, sizeof (t->state), r, i, 3);
+    t->exit_code = atoi (PQgetvalue (r, i, 4));
+    cp (t->reason, sizeof (t->reason), r, i, 5);
+    t->start_time = (int64_t)atoll (PQgetvalue (r, i, 6));
+    t->end_time = (int64_t)atoll (PQgetvalue (r, i, 7));
+}
 
 int
 queue_job_tasks (db_t *db, int64_t id, queue_task_t **outp, size_t *np,
                  ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[1] = { ids };
     PGresult *r;
-    int n;
 
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    r = db_exec (db, "q_job_tasks",
-                 "SELECT task_id, cluster, cluster_job_id, state,"
-                 " coalesce (exit_code, -1), coalesce (reason, ''),"
-                 " coalesce (extract (epoch FROM started_at)::bigint, 0),"
-                 " coalesce (extract (epoch FROM ended_at)::bigint, 0)"
-                 " FROM job_tasks WHERE job_id = $1::bigint ORDER BY task_id",
-                 1, p, errp);
+    r = job_exec (db, "q_job_tasks",
+                  "SELECT task_id, cluster, cluster_job_id, state,"
+                  " coalesce (exit_code, -1), coalesce (reason, ''),"
+                  " coalesce (extract (epoch FROM started_at)::bigint, 0),"
+                  " coalesce (extract (epoch FROM ended_at)::bigint, 0)"
+                  " FROM job_tasks WHERE job_id = $1::bigint ORDER BY task_id",
+                  id, 0, NULL, errp);
     if (!r)
         return -1;
-    n = PQntuples (r);
-    *outp = ms_xcalloc ((size_t)n + 1, sizeof (queue_task_t));
-    for (int i = 0; i < n; i++) {
-        queue_task_t *t = &(*outp)[i];
-        t->task_id = (uint32_t)u64 (r, i, 0);
-        cp (t->cluster, sizeof (t->cluster), r, i, 1);
-        t->cluster_job_id = u64 (r, i, 2);
-        cp (t->state, sizeof (t->state), r, i, 3);
-        t->exit_code = atoi (PQgetvalue (r, i, 4));
-        cp (t->reason, sizeof (t->reason), r, i, 5);
-        t->start_time = (int64_t)atoll (PQgetvalue (r, i, 6));
-        t->end_time = (int64_t)atoll (PQgetvalue (r, i, 7));
-    }
-    *np = (size_t)n;
-    PQclear (r);
+    *outp = rows (r, sizeof (queue_task_t), task_row, np);
     return 0;
 }
 
@@ -752,15 +752,11 @@ queue_task_set (db_t *db, int64_t id, const queue_task_t *t, ms_error_t *errp)
 int
 queue_tasks_cancelled (db_t *db, int64_t id, ms_error_t *errp)
 {
-    char ids[32];
-    const char *p[1] = { ids };
-
-    snprintf (ids, sizeof (ids), "%" PRId64, id);
-    return db_command (db, "q_tasks_cancelled",
-                       "UPDATE job_tasks SET state = 'cancelled',"
-                       " ended_at = coalesce (ended_at, now ()),"
-                       " updated_at = now ()"
-                       " WHERE job_id = $1::bigint"
-                       " AND state IN ('pending', 'running')",
-                       1, p, NULL, errp);
+    return job_command (db, "q_tasks_cancelled",
+                        "UPDATE job_tasks SET state = 'cancelled',"
+                        " ended_at = coalesce (ended_at, now ()),"
+                        " updated_at = now ()"
+                        " WHERE job_id = $1::bigint"
+                        " AND state IN ('pending', 'running')",
+                        id, 0, NULL, NULL, errp);
 }
