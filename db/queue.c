@@ -144,17 +144,18 @@ int
 queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
                    size_t *np, ms_error_t *errp)
 {
-    char lim[32];
-    const char *p[1] = { lim };
+    char af[32], lim[32];
+    const char *p[2] = { af, lim };
     PGresult *r;
 
+    snprintf (af, sizeof (af), "%" PRId64, after);
     snprintf (lim, sizeof (lim), "%zu", max);
-    r = job_exec (db, "q_take",
-                  "SELECT " JOB_COLUMNS
-                  " FROM jobs WHERE state = 'queued' AND held IS NULL"
-                  " AND id > $1::bigint"
-                  " ORDER BY id LIMIT $2::integer",
-                  after, 1, p, errp);
+    r = db_exec (db, "q_take",
+                 "SELECT " JOB_COLUMNS
+                 " FROM jobs WHERE state = 'queued' AND held IS NULL"
+                 " AND id > $1::bigint"
+                 " ORDER BY id LIMIT $2::integer",
+                 2, p, errp);
     if (!r)
         return -1;
     *jobsp = rows (r, sizeof (queue_job_t), job_from_row, np);

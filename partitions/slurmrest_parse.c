@@ -357,9 +357,9 @@ answer_array (json_t *root, const char *key, ms_error_t *errp)
     return a;
 }
 
-/* Reads one element of an answer's array, the object o, into item. Returns
- * 1 to keep the item, 0 to leave it out (the next element is read into the
- * same place); an error sets f->failed. */
+/* Reads one element of an answer's array, the object o, into item (zeroed).
+ * Returns 1 to keep the item, 0 to leave it out (the next element is read
+ * into the same place); an error sets f->failed. */
 typedef int (*item_fn) (struct fctx *f, json_t *o, void *item, const void *arg);
 
 /* The objects of root's array `key`, each read by read_one into an item of
@@ -388,6 +388,8 @@ read_items (json_t *root, const char *key, const char *what, size_t size,
             ftype (&f, "", "an object");
             break;
         }
+        /* a slot starts empty, also after an element left out */
+        memset (items + k * size, 0, size);
         keep = read_one (&f, o, items + k * size, arg);
         if (f.failed)
             break;
@@ -425,7 +427,6 @@ read_job (struct fctx *f, json_t *o, void *item, const void *arg)
     int64_t v;
 
     (void)arg;
-    memset (j, 0, sizeof (*j));
     v = fint (f, o, "job_id", -1);
     if (v <= 0 && !f->failed)
         ftype (f, "job_id", "a positive integer");
