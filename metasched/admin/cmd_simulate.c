@@ -483,6 +483,8 @@ metasched_options (const opts_t *o, ms_policy_t *pol)
         pol->first_age = o->first_age;
     if (o->sibling_hold >= 0 && policy_is_metasched (pol->kind))
         pol->sibling_hold = o->sibling_hold;
+    if (o->drain_weight >= 0 && policy_is_metasched (pol->kind))
+        pol->drain_weight = o->drain_weight;
 }
 
 static int
@@ -1060,6 +1062,7 @@ cmd_simulate (int argc, char **argv)
         O_PREFM,
         O_FIRSTAGE,
         O_HOLD,
+        O_DRAIN,
         O_JOBSCSV,
         O_BOUND,
         O_FROMDB,
@@ -1107,6 +1110,7 @@ cmd_simulate (int argc, char **argv)
         { "pref-margin", required_argument, NULL, O_PREFM },
         { "first-age", required_argument, NULL, O_FIRSTAGE },
         { "sibling-hold", required_argument, NULL, O_HOLD },
+        { "drain-weight", required_argument, NULL, O_DRAIN },
         { "jobs-csv", no_argument, NULL, O_JOBSCSV },
         { "bound", no_argument, NULL, O_BOUND },
         { "from-db", required_argument, NULL, O_FROMDB },
@@ -1148,6 +1152,7 @@ cmd_simulate (int argc, char **argv)
     o.pref_margin = -1;
     o.first_age = -1;
     o.sibling_hold = -1;
+    o.drain_weight = -1;
     o.since_days = 30;
     o.plots = true;
     o.seed = 1;
@@ -1294,6 +1299,11 @@ cmd_simulate (int argc, char **argv)
         case O_HOLD:
             if (parse_double (optarg, &o.sibling_hold) < 0
                 || o.sibling_hold < 0 || o.sibling_hold > 100)
+                goto bad;
+            break;
+        case O_DRAIN:
+            if (parse_double (optarg, &o.drain_weight) < 0 || o.drain_weight < 0
+                || o.drain_weight > 100)
                 goto bad;
             break;
         case O_FROMDB:

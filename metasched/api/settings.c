@@ -25,6 +25,7 @@ settings_init (ms_settings_t *s)
     s->sibling_hold = 1;
     s->pref_margin = 0.2;
     s->first_age = 3;
+    s->drain_weight = 1;
     s->exploration = 0;
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
@@ -140,6 +141,9 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
             return -1;
     } else if (!strcmp (key, "first_age")) {
         if (number (value, key, 0, 100, &t.first_age, errp) < 0)
+            return -1;
+    } else if (!strcmp (key, "drain_weight")) {
+        if (number (value, key, 0, 100, &t.drain_weight, errp) < 0)
             return -1;
     } else if (!strncmp (key, CAP_PREFIX, strlen (CAP_PREFIX))) {
         size_t i;
@@ -262,6 +266,7 @@ settings_to_json (const ms_settings_t *s)
     json_object_set_new (o, "sibling_hold", json_real (s->sibling_hold));
     json_object_set_new (o, "pref_margin", json_real (s->pref_margin));
     json_object_set_new (o, "first_age", json_real (s->first_age));
+    json_object_set_new (o, "drain_weight", json_real (s->drain_weight));
     json_object_set_new (o, "exploration", json_real (s->exploration));
     json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
     json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
@@ -318,6 +323,7 @@ settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
         pol->sibling_hold = s->sibling_hold;
         pol->pref_margin = s->pref_margin;
         pol->first_age = s->first_age;
+        pol->drain_weight = s->drain_weight;
     }
     pol->reroute_after_s = s->reroute_after_s;
     pol->max_reroutes = s->max_reroutes;

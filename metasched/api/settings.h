@@ -38,6 +38,7 @@ typedef struct {
                             (policy.h) */
     double first_age;    /* ... until its job waited this many predicted
                             runtimes (0: never) */
+    double drain_weight; /* the drain price's weight (policy.h) */
     double exploration;
     double reroute_after_s;
     int max_reroutes;

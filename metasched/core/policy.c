@@ -89,6 +89,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->width_exp = 0.5;
     pol->ref_nodes = 0;
     pol->congestion = 0;
+    pol->drain_weight = policy_is_metasched (k) ? 1 : 0;
     /* The siblings take whichever partition starts the job first, so the
      * first choice is the best partition at equal waits (doc/simulator.md,
      * "metasched's policy"); with one entry (the daemon's single dispatch)
@@ -109,11 +110,11 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
 size_t
 policy_optimal_partition (const ms_cands_t *cs, size_t nparts)
 {
-    size_t best[64], opt = SIZE_MAX;
+    size_t best[MS_MAX_RANKED], opt = SIZE_MAX;
     double emin = INFINITY, tmin = INFINITY, be = INFINITY;
 
-    if (nparts > 64)
-        nparts = 64;
+    if (nparts > MS_MAX_RANKED)
+        nparts = MS_MAX_RANKED;
     score_eamc_fopt (cs, nparts, 1.0, best);
     for (size_t p = 0; p < nparts; p++)
         if (best[p] != SIZE_MAX) {
@@ -266,8 +267,8 @@ static void
 decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
              ms_decision_t *d)
 {
-    size_t best[64];
-    ranked_t r[64] = { { 0, 0, 0 } };
+    size_t best[MS_MAX_RANKED];
+    ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
     size_t nr = 0;
     double emin = INFINITY, tmin = INFINITY;
 
@@ -425,6 +426,49 @@ wait_weight (const ms_policy_t *pol)
     return pol->sibling_slack > 0 ? pol->wait_weight : 1;
 }
 
+/* The wait a candidate adds to the captive jobs of its partition, those
+ * that no other partition can run (KTH's jobs over 64 nodes at home):
+ * such a job cannot go elsewhere when the partition is busy, it waits for
+ * enough nodes to free. Arriving at rate lambda while the candidate runs
+ * for T, it finds the candidate's nodes among those it waits for with
+ * the chance n / N (the candidate's share of the partition) and waits for
+ * the rest of its run, T / 2 on average: lambda (n / N) T^2 / 2 seconds of
+ * wait, counted as the job's own response (both weigh alike in the mean
+ * response), times drain_weight. Long and wide jobs are the ones that
+ * delay them; a slow clock on such a job there lengthens every drain it
+ * is part of. 0 on a partition without captive jobs. */
+static double
+drain_delay (const ms_policy_t *pol, const ms_siteconf_t *conf,
+             const ms_cand_t *c)
+{
+    double n;
+
+    if (!(pol->drain_weight > 0) || c->part >= MS_MAX_RANKED
+        || !(pol->captive_rate[c->part] > 0) || !(c->p > 0 && c->t > 0))
+        return 0;
+    n = c->e / (c->p * c->t);
+    return pol->drain_weight * pol->captive_rate[c->part] * n
+           / conf->parts[c->part].nodes * c->t * c->t / 2;
+}
+
+/* Whether the drain delay counts for a job on partition p: only when none
+ * of its other partitions is one that other jobs depend on (a GPU
+ * partition where the GPU jobs must run). There, a job moved away from p
+ * would delay those instead, and the formula, made for wide jobs that
+ * wait for a drain, does not price narrow jobs that wait only when the
+ * partition is full. */
+static bool
+drain_open (const ms_policy_t *pol, const ms_cands_t *cs, size_t p)
+{
+    if (!(pol->drain_weight > 0))
+        return false;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].part != p && cs->c[i].part < MS_MAX_RANKED
+            && pol->restricted_rate[cs->c[i].part] > 0)
+            return false;
+    return true;
+}
+
 /* metasched's key of each partition for a job: on each partition with an
  * admissible candidate, the frequency that scores best there (energy
  * against runtime, the runtime's weight growing with the partition's
@@ -455,6 +499,7 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
     for (size_t p = 0; p < nparts; p++) {
         double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
         size_t bi = SIZE_MAX;
+        bool dr;
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == p) {
                 if (cs->c[i].e < ep)
@@ -470,10 +515,15 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
          * over the job's runtime): a slower clock on a busy partition
          * delays every job queued behind it, on an idle one only itself. */
         g = 1 + pol->congestion * wp / tp;
+        dr = drain_open (pol, cs, p);
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == p) {
                 double f
-                    = we * cs->c[i].e / ep + (1 - we) * g * cs->c[i].t / tp;
+                    = we * cs->c[i].e / ep
+                      + (1 - we)
+                            * (g * cs->c[i].t
+                               + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0))
+                            / tp;
                 if (fs)
                     fs[i] = f;
                 if (f <= bf) {
@@ -484,7 +534,9 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
         r[nr].part = p;
         r[nr].cand = bi;
         r[nr].key = score_metasched (
-            cs->c[bi].e, emin, wait_weight (pol) * cs->c[bi].w + cs->c[bi].t,
+            cs->c[bi].e, emin,
+            wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
+                + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
             wtmin, we);
         nr++;
     }
@@ -497,13 +549,14 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
 {
     bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
-    ranked_t r[64] = { { 0, 0, 0 } };
+    ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
     double wtmin;
     size_t nr;
     ms_choice_t *ch;
 
-    nr = metasched_rank (pol, conf, cs, view, ok, NULL, r,
-                         conf->nparts < 64 ? conf->nparts : 64, &wtmin);
+    nr = metasched_rank (
+        pol, conf, cs, view, ok, NULL, r,
+        conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED, &wtmin);
     qsort (r, nr, sizeof (*r), ranked_cmp);
     for (size_t i = 0; i < nr; i++) {
         double adv;
@@ -531,8 +584,8 @@ void
 policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
 {
-    size_t nparts = conf->nparts > 64 ? 64 : conf->nparts;
-    size_t best[64];
+    size_t nparts = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
+    size_t best[MS_MAX_RANKED];
 
     d->n = 0;
     if (!cs->n)
@@ -628,6 +681,7 @@ struct ms_sched {
     ms_cands_t cs;
     ms_schedstats_t st;
     double nodes_sum; /* of every job decided, for ref_nodes */
+    ms_jobmix_t mix;  /* for the drain price */
     uint64_t *window; /* metasched_window: ids waiting for the cycle */
     size_t nwindow, capwindow;
 };
@@ -642,6 +696,7 @@ sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
     s->backends = backends;
     s->tab = tab;
     s->view = view_new (conf);
+    jobmix_init (&s->mix);
     return s;
 }
 
@@ -774,6 +829,56 @@ mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
                          s->pol.w_energy, s->view, now, &s->cs);
 }
 
+void
+jobmix_init (ms_jobmix_t *m)
+{
+    memset (m, 0, sizeof (*m));
+    m->first_s = m->last_s = -1;
+}
+
+void
+jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_cands_t *cs,
+            int nodes, double now)
+{
+    bool in[MS_MAX_RANKED] = { false };
+    size_t k = 0, last = 0, np = conf->nparts;
+
+    if (np > MS_MAX_RANKED)
+        np = MS_MAX_RANKED;
+    if (m->first_s < 0)
+        m->first_s = now;
+    if (now > m->last_s)
+        m->last_s = now;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].part < np && !in[cs->c[i].part]) {
+            in[cs->c[i].part] = true;
+            last = cs->c[i].part;
+            k++;
+        }
+    if (k && k < conf->nparts)
+        for (size_t q = 0; q < np; q++)
+            if (in[q])
+                m->restricted[q]++;
+    /* a narrow job that only one partition can run waits only when it is
+     * full, not for a drain: drain_delay's model is not its own */
+    if (k == 1 && 2 * nodes > conf->parts[last].nodes)
+        m->captive[last]++;
+}
+
+void
+jobmix_apply (const ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
+{
+    size_t np = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
+    double span = m->first_s < 0 ? 0 : m->last_s - m->first_s;
+
+    if (span < 86400)
+        span = 86400;
+    for (size_t q = 0; q < np; q++) {
+        pol->captive_rate[q] = m->captive[q] / span;
+        pol->restricted_rate[q] = m->restricted[q] / span;
+    }
+}
+
 /* A job's candidates, in s->cs: its predictions on every partition it fits
  * (with each partition's predicted wait where view is not NULL), less the
  * partitions without its GPUs or whose limits refuse it, with time limits
@@ -812,6 +917,8 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     j->run_part = SIZE_MAX;
     job_candidates (s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL,
                     now);
+    jobmix_add (&s->mix, s->conf, &s->cs, jd->nodes, now);
+    jobmix_apply (&s->mix, s->conf, &s->pol);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     /* The site's mean job width, as the jobs come. */
     s->nodes_sum += jd->nodes;

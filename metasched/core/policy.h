@@ -65,6 +65,9 @@ typedef enum {
  * metasched's siblings are graded inside one step. */
 #define MS_NICE_STEP 10000
 #define MS_MAX_CHOICES 8
+/* The partitions a policy ranks (the rest of a larger site is not
+ * considered). */
+#define MS_MAX_RANKED 64
 
 typedef struct {
     ms_polkind_t kind;
@@ -112,6 +115,16 @@ typedef struct {
                                 the wait counts in full */
     double congestion;       /* metasched: time weight grows by this times
                                 W/T of the partition (frequency choice) */
+    double drain_weight;     /* metasched: weight of the wait a candidate
+                                adds to the jobs that only its partition
+                                can run (policy.c, drain_delay; metasched
+                                1, others 0) */
+    /* ...the arrivals a second, on each partition, of the jobs that only
+     * it can run and that need over half of it (captive_rate), and of
+     * those that it and not every partition can run (restricted_rate);
+     * the core keeps them from the jobs it decides (jobmix_apply) */
+    double captive_rate[MS_MAX_RANKED];
+    double restricted_rate[MS_MAX_RANKED];
     bool sibling_same_class; /* metasched: siblings at the first's priority */
     double reroute_after_s;  /* metasched: re-route after this wait; 0 off */
     double reroute_gain;     /* ...when predicted start elsewhere < gain*W */
@@ -224,6 +237,28 @@ typedef struct {
     uint64_t window_fallbacks; /* ... that took the greedy choice */
     double window_solve_s;   /* time in the solver */
 } ms_schedstats_t;
+
+/* The jobs seen so far, for the policy's drain price: per partition, how
+ * many jobs only it could run and that needed over half of it (captive),
+ * and how many it could run but not every partition (restricted). The
+ * core keeps one for the simulator (sched_submit), metaschedd its own. */
+typedef struct {
+    double first_s, last_s; /* when the first and the last job came (-1:
+                               none yet) */
+    double captive[MS_MAX_RANKED];
+    double restricted[MS_MAX_RANKED];
+} ms_jobmix_t;
+
+void jobmix_init (ms_jobmix_t *m);
+/* Count a job of `nodes` nodes come at now with candidates cs (every
+ * partition it could run on, before any the user asked for). */
+void jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf,
+                 const ms_cands_t *cs, int nodes, double now);
+/* The arrival rates into pol (captive_rate, restricted_rate): the counts
+ * over the time from the first job to the last, at least a day (a few
+ * early jobs are not a rate). */
+void jobmix_apply (const ms_jobmix_t *m, const ms_siteconf_t *conf,
+                   ms_policy_t *pol);
 
 /* backends[i] is cluster i's backend (conf->clusters order). */
 ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,

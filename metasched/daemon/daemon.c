@@ -73,6 +73,7 @@ daemon_load_settings (ms_daemon_t *d)
     pthread_mutex_lock (&d->mu);
     d->set = s;
     settings_apply_policy (&s, &d->pol);
+    jobmix_apply (&d->mix, d->site, &d->pol);
     settings_apply_site (&s, d->site, NULL);
     if (s.dispatch_mode == DISPATCH_SIBLINGS)
         d->pol.sibling_slack = INFINITY; /* the top k, whatever their score */
@@ -298,6 +299,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     pthread_cond_init (&d->wcond, NULL);
     settings_init (&d->set);
     policy_init (&d->pol, POL_METASCHED);
+    jobmix_init (&d->mix);
     d->pol.wait_weight = d->set.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
     if (pipe2 (d->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
         ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));

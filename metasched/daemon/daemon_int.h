@@ -135,6 +135,8 @@ struct ms_daemon {
     ms_predtab_t *tab;
     ms_view_t *view;
     ms_policy_t pol;
+    ms_jobmix_t mix; /* the jobs decided since the start, for pol's drain
+                        price */
     ms_settings_t set;
     ms_cands_t cs;
     double last_refit;

@@ -229,6 +229,16 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
                 k.max_running = a.max_running;
             }
         }
+        /* the drain price's counts: the partitions the job could run on
+         * by its size, GPUs and time limit, whatever was asked for it */
+        {
+            jobkey_t any = k;
+            any.allowed = NULL;
+            any.pinned = -1;
+            daemon_decide (d, &any, true, &dec);
+            jobmix_add (&d->mix, d->site, &d->cs, k.nodes, wall ());
+            jobmix_apply (&d->mix, d->site, &d->pol);
+        }
         daemon_decide (d, &k, true, &dec);
         if (dec.n == 0) {
             x->fits_nowhere = true;

@@ -386,6 +386,114 @@ START_TEST (test_metasched_sibling_hold)
 }
 END_TEST
 
+/* The drain price: a partition that alone runs some jobs (captive_rate)
+ * charges each candidate lambda (n / N) T^2 / 2 seconds of their wait,
+ * in the partition ranking and in the clock choice; not where another of
+ * the job's partitions is one that other jobs depend on
+ * (restricted_rate), nor at drain_weight 0. */
+START_TEST (test_metasched_drain)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    ms_policy_t pol;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (pol.drain_weight == 1);
+    pol.power_caps = false;
+    /* p1 100 s, p2 105 s at the same power: p1 scores 1, p2 1.05 */
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 1, 2, 105, 400);
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    /* captive jobs on p1 at 0.04 a second: the 1-node job of 100 s adds
+     * 0.04 * (1 / 10) * 100^2 / 2 = 20 s of their wait there, and p1
+     * scores 0.5 + 0.5 * 120 / 100 = 1.1 */
+    pol.captive_rate[0] = 0.04;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 1);
+    ck_assert_uint_eq (d.c[1].part, 0);
+    /* a tenth of the rate: 2 s, p1 scores 1.01 and is first again */
+    pol.captive_rate[0] = 0.004;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    pol.captive_rate[0] = 0.04;
+    /* weight 0: no price */
+    pol.drain_weight = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    pol.drain_weight = 1;
+    /* p2 serves jobs that p1 cannot run: moving there would delay them */
+    pol.restricted_rate[1] = 0.01;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    pol.restricted_rate[1] = 0;
+    /* the clock on p1 alone: 2 GHz (40 kJ, 100 s) scores 0.5 * 40 / 33 +
+     * 0.5 = 1.106, 1 GHz (33 kJ, 110 s) 1.05; at 0.2 captive jobs a
+     * second they add 100 s and 121 s: 1.606 against 1.655 */
+    cs.n = 0;
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 0, 1, 110, 300);
+    pol.captive_rate[0] = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 1);
+    ck_assert_uint_eq (cs.c[d.c[0].cand].f_khz, 1000000);
+    pol.captive_rate[0] = 0.2;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (cs.c[d.c[0].cand].f_khz, 2000000);
+    /* the other policies have no price */
+    ms_policy_t e;
+    policy_init (&e, POL_EAMC_PRIO_V);
+    ck_assert (e.drain_weight == 0);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
+/* The jobs seen, for the drain price: a job only one partition can run
+ * and that needs over half of it is captive there; one that some
+ * partition cannot run is restricted on those that can; the rates are the
+ * counts over the time from the first job to the last, at least a day. */
+START_TEST (test_jobmix)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_jobmix_t m;
+    ms_policy_t pol;
+
+    policy_init (&pol, POL_METASCHED);
+    jobmix_init (&m);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (pol.captive_rate[0] == 0 && pol.restricted_rate[0] == 0);
+    /* 6 of p1's 10 nodes, p1 alone (two clocks): captive and restricted */
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 0, 1, 110, 300);
+    jobmix_add (&m, conf, &cs, 6, 1000);
+    /* 5 nodes, p1 alone: restricted, not over half */
+    jobmix_add (&m, conf, &cs, 5, 2000);
+    /* both partitions: neither */
+    cand (&cs, 1, 2, 150, 400);
+    jobmix_add (&m, conf, &cs, 6, 3000);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (fabs (pol.captive_rate[0] - 1.0 / 86400) < 1e-15);
+    ck_assert (fabs (pol.restricted_rate[0] - 2.0 / 86400) < 1e-15);
+    ck_assert (pol.captive_rate[1] == 0 && pol.restricted_rate[1] == 0);
+    /* two days from the first job to the last */
+    jobmix_add (&m, conf, &cs, 1, 1000 + 2 * 86400);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (fabs (pol.captive_rate[0] - 1.0 / (2 * 86400)) < 1e-15);
+    ck_assert (fabs (pol.restricted_rate[0] - 2.0 / (2 * 86400)) < 1e-15);
+    /* no candidate at all: nothing counted */
+    cs.n = 0;
+    jobmix_add (&m, conf, &cs, 8, 1000 + 2 * 86400);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (fabs (pol.captive_rate[0] - 1.0 / (2 * 86400)) < 1e-15);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
 START_TEST (test_view_wait)
 {
     ms_siteconf_t *conf = load_conf ();
@@ -562,6 +670,8 @@ main (void)
     tcase_add_test (tc, test_metasched_wait);
     tcase_add_test (tc, test_metasched_preference);
     tcase_add_test (tc, test_metasched_sibling_hold);
+    tcase_add_test (tc, test_metasched_drain);
+    tcase_add_test (tc, test_jobmix);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_power_wait);
     tcase_add_test (tc, test_max_time);

@@ -50,6 +50,7 @@ START_TEST (test_defaults)
     ck_assert_double_eq (s.sibling_hold, 1);
     ck_assert_double_eq (s.pref_margin, 0.2);
     ck_assert_double_eq (s.first_age, 3);
+    ck_assert_double_eq (s.drain_weight, 1);
     ck_assert_double_eq (s.exploration, 0);
     ck_assert_double_eq (s.reroute_after_s, 600);
     ck_assert_int_eq (s.max_reroutes, 2);
@@ -62,7 +63,8 @@ START_TEST (test_defaults)
     ck_assert_str_eq (json_string_value (json_object_get (j, "dispatch_mode")),
                       "single");
     ck_assert (json_is_true (json_object_get (j, "priority_boost")));
-    ck_assert_uint_eq (json_object_size (j), 14);
+    ck_assert (json_real_value (json_object_get (j, "drain_weight")) == 1);
+    ck_assert_uint_eq (json_object_size (j), 15);
     json_decref (j);
 }
 END_TEST
@@ -126,6 +128,12 @@ START_TEST (test_each_key)
     refused ("first_age", "-1");
     refused ("first_age", "101");
     refused ("first_age", "true");
+    ck_assert_int_eq (set ("drain_weight", "0"), 0);
+    ck_assert_double_eq (s.drain_weight, 0);
+    ck_assert_int_eq (set ("drain_weight", "100"), 0);
+    refused ("drain_weight", "-0.5");
+    refused ("drain_weight", "100.5");
+    refused ("drain_weight", "\"1\"");
 
     ck_assert_int_eq (set ("exploration", "0.5"), 0);
     refused ("exploration", "0.6");
@@ -188,7 +196,9 @@ START_TEST (test_policy_mapping)
     ck_assert_int_eq (set ("sibling_hold", "0.5"), 0);
     ck_assert_int_eq (set ("pref_margin", "0.4"), 0);
     ck_assert_int_eq (set ("first_age", "1.5"), 0);
+    ck_assert_int_eq (set ("drain_weight", "2"), 0);
     settings_apply_policy (&s, &pol);
+    ck_assert_double_eq (pol.drain_weight, 2);
     ck_assert_double_eq (pol.sibling_hold, 0.5);
     ck_assert_double_eq (pol.pref_margin, 0.4);
     ck_assert_double_eq (pol.first_age, 1.5);
@@ -205,6 +215,7 @@ START_TEST (test_policy_mapping)
     ck_assert_double_eq (pol.theta, 0.1); /* the policy's own default */
     ck_assert_double_eq (pol.sibling_hold, 0); /* metasched's alone */
     ck_assert_double_eq (pol.first_age, 0);
+    ck_assert_double_eq (pol.drain_weight, 0);
 }
 END_TEST
 

@@ -453,6 +453,67 @@ START_TEST (test_reroute)
 }
 END_TEST
 
+/* The drain price end to end: alpha (20 nodes) alone runs the 20-node
+ * jobs. One came at 0 s (a rate of one a day: the span's floor); a
+ * 10-node job of 10,000 s that runs alike on alpha and beta comes at
+ * 200 s, and on alpha it would add (1 / 86400) (10 / 20) 10000^2 / 2 =
+ * 289 s to the next 20-node job's wait: it goes to beta, and the 20-node
+ * job of 300 s starts at once on alpha. Without the price the tie goes to
+ * alpha and that job waits for it. One entry per job, the nominal clock,
+ * no noise. */
+START_TEST (test_drain_price)
+{
+    ms_siteconf_t *conf;
+    predictor_t *pred;
+    ms_predtab_t *tab;
+    ms_workload_t wl;
+    ms_wjob_t jobs[3];
+    ms_jobrec_t recs[3];
+    ms_simsetup_t su;
+    ms_policy_t pol;
+    ms_summary_t sum;
+    ms_error_t err;
+    int app;
+
+    app = two_clusters (20, &conf, &pred, &tab);
+    memset (jobs, 0, sizeof (jobs));
+#define WJOB(i, sub, n, rt)                                                    \
+    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = n,           \
+                 .runtime = rt, .req_time = 2 * (rt), .user = 1, .exe = -1,   \
+                 .app = app }
+    jobs[0] = WJOB (1, 0, 20, 100);
+    jobs[1] = WJOB (2, 200, 10, 10000);
+    jobs[2] = WJOB (3, 300, 20, 100);
+#undef WJOB
+    hand_run (&su, &wl, jobs, 3, conf, tab);
+    su.noise_t = 0;
+    su.exact_estimates = true;
+    policy_init (&pol, POL_METASCHED);
+    pol.w_energy = 0;
+    pol.sibling_slack = 0;
+    pol.reroute_after_s = 0;
+    ck_assert (pol.drain_weight == 1);
+    ck_assert_msg (simulate_run (&su, &pol, recs, &sum, &err) == 0, "%s",
+                   err.text);
+    ck_assert_uint_eq (recs[0].part, 0);
+    ck_assert_uint_eq (recs[1].part, 1);
+    ck_assert (recs[1].start == 200);
+    ck_assert_uint_eq (recs[2].part, 0);
+    ck_assert_msg (recs[2].start == 300, "the 20-node job started at %.0f s",
+                   recs[2].start);
+    /* without the price */
+    pol.drain_weight = 0;
+    ck_assert (simulate_run (&su, &pol, recs, &sum, &err) == 0);
+    ck_assert_uint_eq (recs[1].part, 0);
+    ck_assert_uint_eq (recs[2].part, 0);
+    ck_assert_msg (recs[2].start >= 10200, "the 20-node job started at %.0f s",
+                   recs[2].start);
+    predtab_free (tab);
+    predictor_free (pred);
+    clusterconf_free (conf);
+}
+END_TEST
+
 /* metasched's first choices by preference: a job nearly tied between two
  * partitions waits on its first behind jobs that can run only there (nice
  * pref_margin of a step against 0), until it has waited first_age
@@ -495,6 +556,9 @@ START_TEST (test_preference_and_age)
     policy_init (&pol, POL_METASCHED);
     pol.w_energy = 0; /* the nominal frequency, where the runtime is */
     pol.reroute_after_s = 0;
+    /* the 20-node jobs are alpha's captive jobs: without this the drain
+     * price would tip the tie to beta (test_drain_price) */
+    pol.drain_weight = 0;
     ck_assert (pol.pref_margin > 0 && pol.first_age > 0);
 
     /* Held behind the 20-node jobs until it has waited first_age runtimes
@@ -922,6 +986,7 @@ main (void)
     tcase_add_test (tc, test_plots);
     tcase_add_test (tc, test_plot_labels);
     tcase_add_test (tc, test_plot_zoom);
+    tcase_add_test (tc, test_drain_price);
     tcase_add_test (tc, test_seeds_parse);
     tcase_add_test (tc, test_seeds_stats);
     if (test_shared_data ())
