@@ -3,15 +3,15 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [1.9266:2.5898]
-set yrange [2479.7832:2988.7183]
-set label 1 'w0' at 1.9746,2756.1787 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.9723,2607.2225 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.9800,2572.5045 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 2.0071,2556.3060 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 2.0490,2540.2259 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.0594,2514.8822 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.1265,2523.1469 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [1.9260:2.5898]
+set yrange [2479.4478:2988.7432]
+set label 1 'w0' at 1.9718,2763.1123 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.9720,2606.2046 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.9779,2569.9452 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.0360,2553.2512 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 1.9979,2543.4291 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.0589,2514.5716 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.1260,2523.3191 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 2.2747,2518.9004 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \

@@ -3,15 +3,15 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [2.4262:3.2964]
+set xrange [2.4044:3.2980]
 set yrange [690.9019:824.0364]
-set label 1 'w0' at 2.4862,769.1807 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 2.4908,733.9175 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 2.5018,725.7259 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 2.5186,719.8649 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 2.5385,713.7596 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.6290,704.5849 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.7204,701.2299 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 1 'w0' at 2.4660,774.6867 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 2.4696,738.0439 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 2.4784,730.3119 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.4977,723.8742 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.5226,717.4537 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.6192,705.9825 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.7120,701.4101 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 2.8864,700.0836 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
