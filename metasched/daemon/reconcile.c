@@ -226,18 +226,30 @@ find_live (const queue_live_t *live, size_t n, int64_t id)
 /* Follow every recorded submission on its cluster. */
 /* Pending reasons by which slurmctld says it will never start the job
  * where it is: its request breaks the partition's configuration or
- * limits, or names an account or QOS that does not exist there. */
+ * limits, or names an account or QOS that does not exist there. The last
+ * two only where the cluster runs accounting: without it there is no
+ * account to be invalid, and Slurm 24.05's main scheduler still marks
+ * every pending job InvalidAccount there while its backfill scheduler
+ * starts them within a cycle. */
 static bool
-never_starts (const char *reason)
+never_starts (ms_daemon_t *d, size_t ci, const char *reason)
 {
     static const char *const r[] = {
-        "PartitionConfig", "BadConstraints", "PartitionTimeLimit",
-        "InvalidAccount",  "InvalidQOS",
+        "PartitionConfig",
+        "BadConstraints",
+        "PartitionTimeLimit",
     };
+    bool acct;
+
     for (size_t i = 0; i < sizeof (r) / sizeof (r[0]); i++)
         if (!strcmp (reason, r[i]))
             return true;
-    return false;
+    if (strcmp (reason, "InvalidAccount") && strcmp (reason, "InvalidQOS"))
+        return false;
+    pthread_mutex_lock (&d->mu);
+    acct = d->cl[ci].acct_read && d->cl[ci].acct.enabled;
+    pthread_mutex_unlock (&d->mu);
+    return acct;
 }
 
 /* Slurm took the job but holds it pending for good (never_starts):
@@ -435,7 +447,7 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
         } else if (!started && rest && !strcmp (l->state, "submitted")
                    && !l->claimed_cluster[0]
                    && d->set.dispatch_mode == DISPATCH_SINGLE
-                   && never_starts (rest->state_reason))
+                   && never_starts (d, ci, rest->state_reason))
             rc = refused_pending (d, ci, l, s, rest);
         goto out;
     }
@@ -651,7 +663,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             if (main_sub && !strcmp (l->state, "submitted")
                 && !l->claimed_cluster[0]
                 && d->set.dispatch_mode == DISPATCH_SINGLE
-                && never_starts (cj->state_reason))
+                && never_starts (d, (size_t)ci, cj->state_reason))
                 rc = refused_pending (d, (size_t)ci, l, s, cj);
             else if (s->rank == 0 && s->nice > 0 && first_aged (d, l, s))
                 rc = age_first (d, (size_t)ci, s, cj);
