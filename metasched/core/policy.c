@@ -680,8 +680,7 @@ struct ms_sched {
     size_t npending, cappending;
     ms_cands_t cs;
     ms_schedstats_t st;
-    double nodes_sum; /* of every job decided, for ref_nodes */
-    ms_jobmix_t mix;  /* for the drain price */
+    ms_jobmix_t mix;  /* the jobs so far: ref_nodes, the drain price */
     uint64_t *window; /* metasched_window: ids waiting for the cycle */
     size_t nwindow, capwindow;
 };
@@ -849,6 +848,8 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_cands_t *cs,
         m->first_s = now;
     if (now > m->last_s)
         m->last_s = now;
+    m->njobs++;
+    m->nodes_sum += nodes;
     for (size_t i = 0; i < cs->n; i++)
         if (cs->c[i].part < np && !in[cs->c[i].part]) {
             in[cs->c[i].part] = true;
@@ -873,6 +874,8 @@ jobmix_apply (const ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
 
     if (span < 86400)
         span = 86400;
+    /* the site's mean job width, as the jobs come */
+    pol->ref_nodes = m->njobs ? m->nodes_sum / m->njobs : 0;
     for (size_t q = 0; q < np; q++) {
         pol->captive_rate[q] = m->captive[q] / span;
         pol->restricted_rate[q] = m->restricted[q] / span;
@@ -920,9 +923,6 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     jobmix_add (&s->mix, s->conf, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
-    /* The site's mean job width, as the jobs come. */
-    s->nodes_sum += jd->nodes;
-    s->pol.ref_nodes = s->nodes_sum / (double)id;
     if (s->pol.kind == POL_METASCHED_WINDOW && s->cs.n) {
         /* Placed with the others of its window at the next cycle. */
         if (s->nwindow == s->capwindow) {

@@ -106,8 +106,8 @@ typedef struct {
     double width_exp;        /* metasched: w_E's odds times (nodes /
                                 ref_nodes)^this (0.5) */
     double ref_nodes;        /* metasched: the site's mean job width; the
-                                core keeps it from the jobs it decides; 0:
-                                no width term */
+                                core keeps it from the jobs it decides
+                                (jobmix_apply); 0: no width term */
     double wait_weight;      /* metasched: weight of W^ in the response
                                 term while siblings go to the other
                                 partitions, which take whichever starts
@@ -238,13 +238,15 @@ typedef struct {
     double window_solve_s;   /* time in the solver */
 } ms_schedstats_t;
 
-/* The jobs seen so far, for the policy's drain price: per partition, how
- * many jobs only it could run and that needed over half of it (captive),
- * and how many it could run but not every partition (restricted). The
- * core keeps one for the simulator (sched_submit), metaschedd its own. */
+/* The jobs seen so far, for the policy's width term (ref_nodes) and drain
+ * price: how many and their nodes, and per partition, how many jobs only
+ * it could run and that needed over half of it (captive), and how many it
+ * could run but not every partition (restricted). The core keeps one for
+ * the simulator (sched_submit), metaschedd its own. */
 typedef struct {
     double first_s, last_s; /* when the first and the last job came (-1:
                                none yet) */
+    double njobs, nodes_sum;
     double captive[MS_MAX_RANKED];
     double restricted[MS_MAX_RANKED];
 } ms_jobmix_t;
@@ -254,9 +256,10 @@ void jobmix_init (ms_jobmix_t *m);
  * partition it could run on, before any the user asked for). */
 void jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf,
                  const ms_cands_t *cs, int nodes, double now);
-/* The arrival rates into pol (captive_rate, restricted_rate): the counts
- * over the time from the first job to the last, at least a day (a few
- * early jobs are not a rate). */
+/* The mean job width into pol (ref_nodes), and the arrival rates
+ * (captive_rate, restricted_rate): the counts over the time from the
+ * first job to the last, at least a day (a few early jobs are not a
+ * rate). */
 void jobmix_apply (const ms_jobmix_t *m, const ms_siteconf_t *conf,
                    ms_policy_t *pol);
 

@@ -135,8 +135,8 @@ struct ms_daemon {
     ms_predtab_t *tab;
     ms_view_t *view;
     ms_policy_t pol;
-    ms_jobmix_t mix; /* the jobs decided since the start, for pol's drain
-                        price */
+    ms_jobmix_t mix; /* the jobs decided since the start, for pol's width
+                        term and drain price */
     ms_settings_t set;
     ms_cands_t cs;
     double last_refit;
@@ -261,6 +261,7 @@ void daemon_refit (ms_daemon_t *d);
 /* decide.c */
 int job_key (const ms_daemon_t *d, const char *app, int nodes,
              uint32_t limit_min, const char *pinned, jobkey_t *k);
+void daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster);
 void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
                     ms_decision_t *dec);
 void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);

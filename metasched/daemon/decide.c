@@ -64,11 +64,10 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     return 0;
 }
 
-/* Candidates of the job on partitions of reachable clusters (all of them
- * with every_cluster) and the policy's decision. Caller holds d->mu. */
+/* Candidates of the job, in d->cs, on partitions of reachable clusters
+ * (all of them with every_cluster). Caller holds d->mu. */
 void
-daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
-               ms_decision_t *dec)
+daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster)
 {
     ms_cands_t *cs = &d->cs;
     size_t n = 0;
@@ -114,7 +113,15 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
         candidates_mold (d->tab, (size_t)k->app, k->nodes, k->nodes_max,
                          d->pol.w_energy, d->view, wall (), cs);
     array_scale (d, k, cs);
-    policy_decide (&d->pol, d->site, cs, d->view, dec);
+}
+
+/* ... and the policy's decision on them. Caller holds d->mu. */
+void
+daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
+               ms_decision_t *dec)
+{
+    daemon_candidates (d, k, every_cluster);
+    policy_decide (&d->pol, d->site, &d->cs, d->view, dec);
 }
 
 /* ---- arrays: one meta job, one Slurm array ---- */

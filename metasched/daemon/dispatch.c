@@ -235,7 +235,7 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
             jobkey_t any = k;
             any.allowed = NULL;
             any.pinned = -1;
-            daemon_decide (d, &any, true, &dec);
+            daemon_candidates (d, &any, true);
             jobmix_add (&d->mix, d->site, &d->cs, k.nodes, wall ());
             jobmix_apply (&d->mix, d->site, &d->pol);
         }

@@ -479,6 +479,7 @@ START_TEST (test_jobmix)
     ck_assert (fabs (pol.captive_rate[0] - 1.0 / 86400) < 1e-15);
     ck_assert (fabs (pol.restricted_rate[0] - 2.0 / 86400) < 1e-15);
     ck_assert (pol.captive_rate[1] == 0 && pol.restricted_rate[1] == 0);
+    ck_assert (fabs (pol.ref_nodes - 17.0 / 3) < 1e-12); /* mean width */
     /* two days from the first job to the last */
     jobmix_add (&m, conf, &cs, 1, 1000 + 2 * 86400);
     jobmix_apply (&m, conf, &pol);
