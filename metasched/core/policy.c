@@ -443,15 +443,16 @@ drain_delay (const ms_policy_t *pol, const ms_siteconf_t *conf,
 {
     double n;
 
-    if (!(pol->drain_weight > 0) || c->part >= MS_MAX_RANKED
-        || !(pol->captive_rate[c->part] > 0) || !(c->p > 0 && c->t > 0))
+    if (c->part >= MS_MAX_RANKED || !(pol->captive_rate[c->part] > 0)
+        || !(c->p > 0 && c->t > 0))
         return 0;
     n = c->e / (c->p * c->t);
     return pol->drain_weight * pol->captive_rate[c->part] * n
            / conf->parts[c->part].nodes * c->t * c->t / 2;
 }
 
-/* Whether the drain delay counts for a job on partition p: only when none
+/* Whether the drain delay counts for a job on partition p (drain_delay is
+ * asked only then): only with a drain weight, and when none
  * of its other partitions is one that other jobs depend on (a GPU
  * partition where the GPU jobs must run). There, a job moved away from p
  * would delay those instead, and the formula, made for wide jobs that

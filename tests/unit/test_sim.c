@@ -382,6 +382,23 @@ two_clusters (int alpha_nodes, ms_siteconf_t **confp, predictor_t **predp,
     return table61_site (text, "skx8168", NULL, confp, predp, tabp);
 }
 
+/* Job id of a hand-made workload (trace id the same, user 1, executable
+ * unknown): submitted at sub s, of nodes nodes, running rt s, with the
+ * limit lim s. */
+static ms_wjob_t
+hand_job (uint64_t id, double sub, int nodes, double rt, double lim, int app)
+{
+    return (ms_wjob_t){ .id = id,
+                        .trace_id = (int64_t)id,
+                        .submit = sub,
+                        .nodes = nodes,
+                        .runtime = rt,
+                        .req_time = lim,
+                        .user = 1,
+                        .exe = -1,
+                        .app = app };
+}
+
 /* A hand-made workload of n jobs on the site of table61_site, in su with
  * the simulator's defaults. */
 static void
@@ -419,15 +436,9 @@ START_TEST (test_reroute)
 
     app = two_clusters (10, &conf, &pred, &tab);
     memset (jobs, 0, sizeof (jobs));
-    /* id, trace id, submit, nodes, runtime, limit, user, exe, app */
-#define WJOB(i, sub, rt, lim)                                                 \
-    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = 10,          \
-                 .runtime = rt, .req_time = lim, .user = 1, .exe = -1,        \
-                 .app = app }
-    jobs[0] = WJOB (1, 0, 2000, 100000);
-    jobs[1] = WJOB (2, 1, 50000, 60000);
-    jobs[2] = WJOB (3, 2, 100, 200);
-#undef WJOB
+    jobs[0] = hand_job (1, 0, 10, 2000, 100000, app);
+    jobs[1] = hand_job (2, 1, 10, 50000, 60000, app);
+    jobs[2] = hand_job (3, 2, 10, 100, 200, app);
     hand_run (&su, &wl, jobs, 3, conf, tab);
     policy_init (&pol, POL_METASCHED);
     pol.w_energy = 0;
@@ -477,14 +488,9 @@ START_TEST (test_drain_price)
 
     app = two_clusters (20, &conf, &pred, &tab);
     memset (jobs, 0, sizeof (jobs));
-#define WJOB(i, sub, n, rt)                                                    \
-    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = n,           \
-                 .runtime = rt, .req_time = 2 * (rt), .user = 1, .exe = -1,   \
-                 .app = app }
-    jobs[0] = WJOB (1, 0, 20, 100);
-    jobs[1] = WJOB (2, 200, 10, 10000);
-    jobs[2] = WJOB (3, 300, 20, 100);
-#undef WJOB
+    jobs[0] = hand_job (1, 0, 20, 100, 2 * 100, app);
+    jobs[1] = hand_job (2, 200, 10, 10000, 2 * 10000, app);
+    jobs[2] = hand_job (3, 300, 20, 100, 2 * 100, app);
     hand_run (&su, &wl, jobs, 3, conf, tab);
     su.noise_t = 0;
     su.exact_estimates = true;
@@ -537,19 +543,14 @@ START_TEST (test_preference_and_age)
 
     app = two_clusters (20, &conf, &pred, &tab);
     memset (jobs, 0, sizeof (jobs));
-#define WJOB(i, sub, n, rt)                                                    \
-    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = n,           \
-                 .runtime = rt, .req_time = 2 * (rt), .user = 1, .exe = -1,   \
-                 .app = app }
     /* a 20-node job on alpha and a 10-node one for days (it ties, alpha
      * is busy: it starts on beta), then the tied job, then 20-node jobs
      * of 1000 s that keep alpha busy */
-    jobs[0] = WJOB (1, 0, 20, 1000);
-    jobs[1] = WJOB (2, 0, 10, 1000000);
-    jobs[2] = WJOB (3, 1, 10, 1000);
+    jobs[0] = hand_job (1, 0, 20, 1000, 2 * 1000, app);
+    jobs[1] = hand_job (2, 0, 10, 1000000, 2 * 1000000, app);
+    jobs[2] = hand_job (3, 1, 10, 1000, 2 * 1000, app);
     for (int k = 0; k < NW; k++)
-        jobs[3 + k] = WJOB (4 + k, 2 + k, 20, 1000);
-#undef WJOB
+        jobs[3 + k] = hand_job (4 + k, 2 + k, 20, 1000, 2 * 1000, app);
     hand_run (&su, &wl, jobs, NJ, conf, tab);
     su.noise_t = 0;
     su.exact_estimates = true; /* predicted from the true runtimes */
@@ -628,14 +629,9 @@ START_TEST (test_sibling_hold)
 
     app = table61_site (text, "skx8168", "skx6148", &conf, &pred, &tab);
     memset (jobs, 0, sizeof (jobs));
-#define WJOB(i, sub, rt, lim)                                                 \
-    (ms_wjob_t){ .id = i, .trace_id = i, .submit = sub, .nodes = 10,          \
-                 .runtime = rt, .req_time = lim, .user = 1, .exe = -1,        \
-                 .app = app }
-    jobs[0] = WJOB (1, 0, 86400, 2 * 86400);
-    jobs[1] = WJOB (2, 1, 300, 20000);
-    jobs[2] = WJOB (3, 2, 2000, 4000);
-#undef WJOB
+    jobs[0] = hand_job (1, 0, 10, 86400, 2 * 86400, app);
+    jobs[1] = hand_job (2, 1, 10, 300, 20000, app);
+    jobs[2] = hand_job (3, 2, 10, 2000, 4000, app);
     hand_run (&su, &wl, jobs, 3, conf, tab);
     su.noise_t = 0;
     policy_init (&pol, POL_METASCHED);
