@@ -485,6 +485,10 @@ metasched_options (const opts_t *o, ms_policy_t *pol)
         pol->sibling_hold = o->sibling_hold;
     if (o->drain_weight >= 0 && policy_is_metasched (pol->kind))
         pol->drain_weight = o->drain_weight;
+    if (o->wait_share >= 0 && policy_is_metasched (pol->kind))
+        pol->wait_share = o->wait_share;
+    if (o->sibling_ahead >= 0 && policy_is_metasched (pol->kind))
+        pol->sibling_ahead = o->sibling_ahead;
 }
 
 static int
@@ -1063,6 +1067,8 @@ cmd_simulate (int argc, char **argv)
         O_FIRSTAGE,
         O_HOLD,
         O_DRAIN,
+        O_WAITSHARE,
+        O_AHEAD,
         O_JOBSCSV,
         O_BOUND,
         O_FROMDB,
@@ -1111,6 +1117,8 @@ cmd_simulate (int argc, char **argv)
         { "first-age", required_argument, NULL, O_FIRSTAGE },
         { "sibling-hold", required_argument, NULL, O_HOLD },
         { "drain-weight", required_argument, NULL, O_DRAIN },
+        { "wait-share", required_argument, NULL, O_WAITSHARE },
+        { "sibling-ahead", required_argument, NULL, O_AHEAD },
         { "jobs-csv", no_argument, NULL, O_JOBSCSV },
         { "bound", no_argument, NULL, O_BOUND },
         { "from-db", required_argument, NULL, O_FROMDB },
@@ -1153,6 +1161,8 @@ cmd_simulate (int argc, char **argv)
     o.first_age = -1;
     o.sibling_hold = -1;
     o.drain_weight = -1;
+    o.wait_share = -1;
+    o.sibling_ahead = -1;
     o.since_days = 30;
     o.plots = true;
     o.seed = 1;
@@ -1304,6 +1314,16 @@ cmd_simulate (int argc, char **argv)
         case O_DRAIN:
             if (parse_double (optarg, &o.drain_weight) < 0 || o.drain_weight < 0
                 || o.drain_weight > 100)
+                goto bad;
+            break;
+        case O_WAITSHARE:
+            if (parse_double (optarg, &o.wait_share) < 0 || o.wait_share < 0
+                || o.wait_share > 1)
+                goto bad;
+            break;
+        case O_AHEAD:
+            if (parse_double (optarg, &o.sibling_ahead) < 0
+                || o.sibling_ahead < 0 || o.sibling_ahead > 100)
                 goto bad;
             break;
         case O_FROMDB:

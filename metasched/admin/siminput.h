@@ -47,8 +47,8 @@ typedef struct {
     ms_genparams_t gen;
     bool gen_set;
     double theta, w_energy, max_slowdown, noise, congestion, slack, waitw;
-    double pref_margin, first_age, sibling_hold,
-        drain_weight; /* -1: the policy's default */
+    double pref_margin, first_age, sibling_hold, drain_weight, wait_share,
+        sibling_ahead; /* -1: the policy's default */
     int same_class;
     bool exact;
     bool plots;

@@ -26,6 +26,8 @@ settings_init (ms_settings_t *s)
     s->pref_margin = 0.2;
     s->first_age = 3;
     s->drain_weight = 1;
+    s->wait_share = 0.02;
+    s->sibling_ahead = 0.25;
     s->exploration = 0;
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
@@ -144,6 +146,12 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
             return -1;
     } else if (!strcmp (key, "drain_weight")) {
         if (number (value, key, 0, 100, &t.drain_weight, errp) < 0)
+            return -1;
+    } else if (!strcmp (key, "wait_share")) {
+        if (number (value, key, 0, 1, &t.wait_share, errp) < 0)
+            return -1;
+    } else if (!strcmp (key, "sibling_ahead")) {
+        if (number (value, key, 0, 100, &t.sibling_ahead, errp) < 0)
             return -1;
     } else if (!strncmp (key, CAP_PREFIX, strlen (CAP_PREFIX))) {
         size_t i;
@@ -267,6 +275,8 @@ settings_to_json (const ms_settings_t *s)
     json_object_set_new (o, "pref_margin", json_real (s->pref_margin));
     json_object_set_new (o, "first_age", json_real (s->first_age));
     json_object_set_new (o, "drain_weight", json_real (s->drain_weight));
+    json_object_set_new (o, "wait_share", json_real (s->wait_share));
+    json_object_set_new (o, "sibling_ahead", json_real (s->sibling_ahead));
     json_object_set_new (o, "exploration", json_real (s->exploration));
     json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
     json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
@@ -324,6 +334,8 @@ settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
         pol->pref_margin = s->pref_margin;
         pol->first_age = s->first_age;
         pol->drain_weight = s->drain_weight;
+        pol->wait_share = s->wait_share;
+        pol->sibling_ahead = s->sibling_ahead;
     }
     pol->reroute_after_s = s->reroute_after_s;
     pol->max_reroutes = s->max_reroutes;

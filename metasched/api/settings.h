@@ -39,6 +39,10 @@ typedef struct {
     double first_age;    /* ... until its job waited this many predicted
                             runtimes (0: never) */
     double drain_weight; /* the drain price's weight (policy.h) */
+    double wait_share;   /* the share of the least predicted wait counted
+                            on every partition (policy.h) */
+    double sibling_ahead; /* a sibling that ends before the first choice
+                             can start goes at nice 0 (policy.h) */
     double exploration;
     double reroute_after_s;
     int max_reroutes;

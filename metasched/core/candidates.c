@@ -257,11 +257,11 @@ view_run_end (ms_view_t *v, size_t part, uint64_t key)
 }
 
 double
-view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
+view_shadow_wait (const ms_view_t *v, size_t part, int nodes, double now)
 {
     const vpart_t *p = &v->p[part];
     int avail = p->nodes - p->busy;
-    double shadow = 0, drain;
+    double shadow = 0;
 
     if (avail < nodes) {
         shadow = INFINITY;
@@ -275,7 +275,15 @@ view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
         if (shadow < 0)
             shadow = 0;
     }
-    drain = p->queued_ns / p->nodes;
+    return shadow;
+}
+
+double
+view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
+{
+    double shadow = view_shadow_wait (v, part, nodes, now);
+    double drain = v->p[part].queued_ns / v->p[part].nodes;
+
     return shadow > drain ? shadow : drain;
 }
 
@@ -328,11 +336,13 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
 
     cs->n = 0;
     for (size_t p = 0; p < tab->nparts; p++) {
-        double w = 0;
+        double w = 0, ws = 0;
         if (nodes > tab->conf->parts[p].nodes)
             continue;
-        if (view)
+        if (view) {
             w = view_predicted_wait (view, p, nodes, now);
+            ws = view_shadow_wait (view, p, nodes, now);
+        }
         for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
             const ms_predent_t *d = predtab_get (tab, app, p, fi);
             ms_cand_t *c;
@@ -356,12 +366,15 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
             c->e = c->p * c->t * nodes;
             c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
             c->w = w;
+            c->ws = ws;
             c->nodes = nodes;
             /* Under a power cap, the job also waits for its power. */
             if (view) {
                 double pw = view_power_wait (view, p, nodes, c->p, now);
                 if (pw > c->w)
                     c->w = pw;
+                if (pw > c->ws)
+                    c->ws = pw;
             }
         }
     }
@@ -490,8 +503,13 @@ candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
         c->e_hi *= r * n / (double)nmin;
         if (c->e_hi < c->e)
             c->e_hi = c->e;
-        if (view)
+        if (view) {
+            double pw = view_power_wait (view, c->part, n, c->p, now);
             c->w = mold_wait (n, &mw);
+            c->ws = view_shadow_wait (view, c->part, n, now);
+            if (pw > c->ws)
+                c->ws = pw;
+        }
         c->nodes = n;
     }
 }

@@ -85,6 +85,11 @@ void view_run_end (ms_view_t *v, size_t part, uint64_t key);
  * queued node-seconds ahead of it take on the whole partition. */
 double view_predicted_wait (const ms_view_t *v, size_t part, int nodes,
                             double now);
+/* The shadow time alone: how long until enough of the running jobs have
+ * ended (by their predicted ends) for `nodes` nodes to be free; 0 when
+ * they are free now. The queue does not count. */
+double view_shadow_wait (const ms_view_t *v, size_t part, int nodes,
+                         double now);
 /* Predicted power of the partition now: running jobs plus idle nodes. */
 double view_power (const ms_view_t *v, size_t part);
 int view_busy (const ms_view_t *v, size_t part);
@@ -106,6 +111,9 @@ typedef struct {
     double p;       /* per node, W */
     double e, e_hi; /* the job's predicted energy, J */
     double w;       /* predicted wait, s (when asked) */
+    double ws;      /* the part of it that the running jobs alone make:
+                       until enough of them end for the job's nodes (and
+                       its power under a cap), s */
     int nodes;      /* the job's node count there (a moldable job's chosen
                        count, candidates_mold) */
 } ms_cand_t;

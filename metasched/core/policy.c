@@ -90,6 +90,8 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->ref_nodes = 0;
     pol->congestion = 0;
     pol->drain_weight = policy_is_metasched (k) ? 1 : 0;
+    pol->wait_share = policy_is_metasched (k) ? 0.02 : 0;
+    pol->sibling_ahead = policy_is_metasched (k) ? 0.25 : 0;
     /* The siblings take whichever partition starts the job first, so the
      * first choice is the best partition at equal waits (doc/simulator.md,
      * "metasched's policy"); with one entry (the daemon's single dispatch)
@@ -416,6 +418,22 @@ hold_sibling (const ms_policy_t *pol, ms_choice_t *ch, const ms_cand_t *c,
     ch->hold_s = pol->sibling_hold * (key / key0 - 1) * t0;
 }
 
+/* Whether sibling c goes ahead at nice 0 and unheld: the running jobs of
+ * its partition free its nodes within sibling_ahead of its runtime there,
+ * and it would end before those of the first choice's partition (c0)
+ * free the first choice's. The first choice then waits for a drain (a
+ * job as wide as its partition, behind jobs that run for hours), and at
+ * a sibling's nice the job would not start elsewhere either: a wide
+ * entry behind the partition's own jobs gets no reservation and cannot
+ * backfill. Only the running jobs count here (the shadow time, ws), not
+ * the queue, whose siblings overstate it. */
+static bool
+sibling_ahead (const ms_policy_t *pol, const ms_cand_t *c, const ms_cand_t *c0)
+{
+    return pol->sibling_ahead > 0 && c->ws <= pol->sibling_ahead * c->t
+           && c->ws + c->t <= c0->ws;
+}
+
 /* The weight of the predicted wait in metasched's response term: the
  * policy's while siblings go to the other partitions (they take whichever
  * starts the job first), 1 when the job has one entry and waits where it
@@ -470,6 +488,28 @@ drain_open (const ms_policy_t *pol, const ms_cands_t *cs, size_t p)
     return true;
 }
 
+/* The wait a job has wherever it goes, counted in its response term on
+ * every partition alike: wait_share of its least predicted wait among the
+ * admissible candidates. A second of runtime then weighs less against
+ * energy where the job waits long anyway (its response is mostly wait),
+ * and as before where it starts at once. The predicted wait counts every
+ * queued entry, siblings included, and time limits for runtimes, and
+ * overstates real waits by an order of magnitude or more
+ * (doc/simulator.md, "metasched's policy"): wait_share is the real wait's
+ * share of it. */
+static double
+shared_wait (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok)
+{
+    double wmin = INFINITY;
+
+    if (!(pol->wait_share > 0))
+        return 0;
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i] && cs->c[i].w < wmin)
+            wmin = cs->c[i].w;
+    return isfinite (wmin) ? pol->wait_share * wmin : 0;
+}
+
 /* metasched's key of each partition for a job: on each partition with an
  * admissible candidate, the frequency that scores best there (energy
  * against runtime, the runtime's weight growing with the partition's
@@ -488,7 +528,10 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
     double emin = INFINITY, wtmin = INFINITY, we;
     size_t nr = 0;
 
+    double ws;
+
     metasched_filter (pol, conf, cs, view, ok, &we);
+    ws = shared_wait (pol, cs, ok);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
             double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
@@ -522,9 +565,9 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 double f
                     = we * cs->c[i].e / ep
                       + (1 - we)
-                            * (g * cs->c[i].t
+                            * (ws + g * cs->c[i].t
                                + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0))
-                            / tp;
+                            / (ws + tp);
                 if (fs)
                     fs[i] = f;
                 if (f <= bf) {
@@ -536,9 +579,9 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
         r[nr].cand = bi;
         r[nr].key = score_metasched (
             cs->c[bi].e, emin,
-            wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
+            ws + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
                 + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
-            wtmin, we);
+            ws + wtmin, we);
         nr++;
     }
     *wtminp = wtmin;
@@ -573,6 +616,10 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                       : pol->pref_margin;
         else
             adv = -sibling_loss (pol, r[i].key, r[0].key);
+        if (i > 0 && sibling_ahead (pol, &cs->c[r[i].cand], &cs->c[r[0].cand])) {
+            add_choice (d, cs, r[i].cand, 0);
+            continue;
+        }
         ch = add_choice (d, cs, r[i].cand, entry_nice (pol, adv));
         if (i > 0)
             hold_sibling (pol, ch, &cs->c[r[i].cand], r[i].key, r[0].key,
@@ -1233,7 +1280,10 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
                                          ? (lead > 0 ? lead : 0)
                                          : pol->pref_margin));
         for (size_t p = 0; p < nparts; p++)
-            if (sib[p] != SIZE_MAX)
+            if (sib[p] != SIZE_MAX
+                && sibling_ahead (pol, &c->c[sib[p]], &c->c[chosen]))
+                add_choice (&dec[k], c, sib[p], 0);
+            else if (sib[p] != SIZE_MAX)
                 hold_sibling (
                     pol,
                     add_choice (&dec[k], c, sib[p],

@@ -119,6 +119,18 @@ typedef struct {
                                 adds to the jobs that only its partition
                                 can run (policy.c, drain_delay; metasched
                                 1, others 0) */
+    double wait_share;       /* metasched: the share of the job's least
+                                predicted wait that its response term
+                                counts on every partition alike, so that
+                                runtime weighs less where the job waits
+                                long anyway (policy.c, shared_wait;
+                                metasched 0.02, others 0) */
+    double sibling_ahead;    /* metasched: a sibling that its partition's
+                                running jobs let start within this many of
+                                its runtimes, and that would end before
+                                they let the first choice start, goes at
+                                nice 0 and unheld (policy.c, sibling_ahead;
+                                metasched 0.25, others 0: never) */
     /* ...the arrivals a second, on each partition, of the jobs that only
      * it can run and that need over half of it (captive_rate), and of
      * those that it and not every partition can run (restricted_rate);

@@ -14,7 +14,11 @@
 # embedded default's own table (every policy, seed 1) metasched-w0.5 has
 # less job energy and a lower mean response than every other policy's row
 # (its own window variant aside). The drain price shortens KTH's mean
-# response and leaves the EAMC 50% mix unchanged. The
+# response and leaves the EAMC 50% mix unchanged. A sibling that ends
+# before its first choice's nodes free goes ahead (--sibling-ahead):
+# Curie's seed 1, whose 2,048-node job drained beta for 15 h without it,
+# waits less. The shared wait (--wait-share) lowers the EAMC 50% mix's
+# job energy on seed 1, where jobs wait hours. The
 # embedded default needs nothing; eamc, kth and curie need ../shared/data
 # and are skipped without it. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
@@ -34,8 +38,8 @@ anchors () {
     *) echo 1 1.5 ;;
     esac
 }
-n=8
-[ "$scenarios" = default ] || n=$((n + 2))
+n=10
+[ "$scenarios" = default ] || n=$((n + 4))
 for sc in $scenarios; do
     n=$((n + 5 + $(anchors "$sc" | wc -w)))
 done
@@ -183,6 +187,12 @@ tap_ok $? "--sibling-hold -1 refused: $(head -1 "$tmp/e3")"
 "$ms" simulate --drain-weight -1 -o "$tmp/x" >"$tmp/e4" 2>&1
 [ $? -eq 2 ] && grep -q -- "--drain-weight: bad value '-1'" "$tmp/e4"
 tap_ok $? "--drain-weight -1 refused: $(head -1 "$tmp/e4")"
+"$ms" simulate --wait-share 1.5 -o "$tmp/x" >"$tmp/e5" 2>&1
+[ $? -eq 2 ] && grep -q -- "--wait-share: bad value '1.5'" "$tmp/e5"
+tap_ok $? "--wait-share 1.5 refused: $(head -1 "$tmp/e5")"
+"$ms" simulate --sibling-ahead -1 -o "$tmp/x" >"$tmp/e6" 2>&1
+[ $? -eq 2 ] && grep -q -- "--sibling-ahead: bad value '-1'" "$tmp/e6"
+tap_ok $? "--sibling-ahead -1 refused: $(head -1 "$tmp/e6")"
 mean_response () { # DIR-PREFIX: metasched-w0.5's mean over seeds 1-5
     for seed in 1 2 3 4 5; do
         awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9 }' \
@@ -206,5 +216,20 @@ if [ "$scenarios" != default ]; then
     b=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9, $12 }' "$tmp/eamc-50-1/summary.csv" 2>/dev/null)
     [ -n "$a" ] && [ "$a" = "$b" ]
     tap_ok $? "eamc 50%: the same mean response and job energy with --drain-weight 0 (${a:-?}) and without (${b:-?})"
+
+    # column 8 is mean_wait_s, 12 job_energy_j
+    "$ms" simulate -s curie -d "$data" --seed 1 -p metasched --sweep 0.5 \
+        --sibling-ahead 0 --no-plots -q -o "$tmp/a0" >"$tmp/a0.log" 2>&1
+    w0=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $8 }' "$tmp/a0/summary.csv" 2>/dev/null)
+    w1=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $8 }' "$tmp/curie-1/summary.csv" 2>/dev/null)
+    awk -v a="$w0" -v b="$w1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+    tap_ok $? "curie seed 1: mean wait ${w1:-?} s with siblings ahead against ${w0:-?} s with --sibling-ahead 0"
+    "$ms" simulate -s eamc -d "$data" --mix 50 --seed 1 -p metasched \
+        --sweep 0.5 --wait-share 0 --no-plots -q -o "$tmp/s0" \
+        >"$tmp/s0.log" 2>&1
+    e0=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $12 }' "$tmp/s0/summary.csv" 2>/dev/null)
+    e1=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $12 }' "$tmp/eamc-50-1/summary.csv" 2>/dev/null)
+    awk -v a="$e0" -v b="$e1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+    tap_ok $? "eamc 50% seed 1: job energy ${e1:-?} J with the shared wait against ${e0:-?} J with --wait-share 0"
 fi
 exit $tap_failed

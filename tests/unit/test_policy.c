@@ -451,6 +451,101 @@ START_TEST (test_metasched_drain)
 }
 END_TEST
 
+/* The shared wait: wait_share of the job's least predicted wait counts
+ * in its response term on every partition alike, so a slower clock costs
+ * less where the job waits long anyway; none where it starts at once. */
+START_TEST (test_metasched_wait_share)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    ms_policy_t pol;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (pol.wait_share == 0.02);
+    pol.power_caps = false;
+    /* p1: 2 GHz 100 s 400 W (40 kJ), 1 GHz 125 s 300 W (37.5 kJ): with no
+     * wait 2 GHz scores 0.5 * 40 / 37.5 + 0.5 = 1.033, 1 GHz 0.5 + 0.625 */
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 0, 1, 125, 300);
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 1);
+    ck_assert_uint_eq (cs.c[d.c[0].cand].f_khz, 2000000);
+    /* a predicted wait of 100,000 s: 2,000 s of it count on both, and 1
+     * GHz scores 0.5 + 0.5 * 2125 / 2100 = 1.006 against 1.033 */
+    for (size_t i = 0; i < cs.n; i++)
+        cs.c[i].w = 100000;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (cs.c[d.c[0].cand].f_khz, 1000000);
+    /* a share of 0: the clock of a job that starts at once */
+    pol.wait_share = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (cs.c[d.c[0].cand].f_khz, 2000000);
+    /* the other policies count no wait this way */
+    ms_policy_t e;
+    policy_init (&e, POL_EAMC_PRIO_V);
+    ck_assert (e.wait_share == 0 && e.sibling_ahead == 0);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
+/* A sibling goes ahead (nice 0, unheld) when its partition's running jobs
+ * let it start within sibling_ahead of its runtime and it would end
+ * before the first choice's running jobs let the first choice start. */
+START_TEST (test_metasched_sibling_ahead)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    ms_policy_t pol;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (pol.sibling_ahead == 0.25);
+    pol.power_caps = false;
+    /* p1 100 s, p2 120 s at 400 W: p2 is a sibling 20% behind, on a busy
+     * partition (predicted wait 500 s) */
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 1, 2, 120, 400);
+    cs.c[1].w = 500;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert_uint_eq (d.c[1].part, 1);
+    ck_assert_int_gt (d.c[1].nice, 0);
+    ck_assert (d.c[1].hold_s > 0);
+    /* p1's running jobs free its nodes only in 1000 s; p2's are free:
+     * the sibling would end at 120 s */
+    cs.c[0].ws = 1000;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert_uint_eq (d.c[1].part, 1);
+    ck_assert_int_eq (d.c[1].nice, 0);
+    ck_assert (d.c[1].hold_s == 0);
+    /* p2's nodes free in 30 s (a quarter of 120 s): still ahead; in 31 s
+     * not; nor when it would end after p1's nodes free */
+    cs.c[1].ws = 30;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_int_eq (d.c[1].nice, 0);
+    cs.c[1].ws = 31;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_int_gt (d.c[1].nice, 0);
+    cs.c[1].ws = 0;
+    cs.c[0].ws = 119;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_int_gt (d.c[1].nice, 0);
+    /* 0 turns it off */
+    cs.c[0].ws = 1000;
+    pol.sibling_ahead = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_int_gt (d.c[1].nice, 0);
+    ck_assert (d.c[1].hold_s > 0);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
 /* The jobs seen, for the drain price: a job only one partition can run
  * and that needs over half of it is captive there; one that some
  * partition cannot run is restricted on those that can; the rates are the
@@ -511,6 +606,9 @@ START_TEST (test_view_wait)
     /* 2000 node-seconds queued: 200 s on 10 nodes dominates. */
     view_pending_add (v, 0, 10, 200);
     ck_assert (view_predicted_wait (v, 0, 5, 0) == 200);
+    /* the shadow time alone leaves the queue out */
+    ck_assert (view_shadow_wait (v, 0, 5, 0) == 50);
+    ck_assert (view_shadow_wait (v, 0, 8, 30) == 70);
     view_pending_remove (v, 0, 10, 200);
     view_run_end (v, 0, 2);
     ck_assert (view_predicted_wait (v, 0, 6, 0) == 0);
@@ -672,6 +770,8 @@ main (void)
     tcase_add_test (tc, test_metasched_preference);
     tcase_add_test (tc, test_metasched_sibling_hold);
     tcase_add_test (tc, test_metasched_drain);
+    tcase_add_test (tc, test_metasched_wait_share);
+    tcase_add_test (tc, test_metasched_sibling_ahead);
     tcase_add_test (tc, test_jobmix);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_power_wait);

@@ -51,6 +51,8 @@ START_TEST (test_defaults)
     ck_assert_double_eq (s.pref_margin, 0.2);
     ck_assert_double_eq (s.first_age, 3);
     ck_assert_double_eq (s.drain_weight, 1);
+    ck_assert_double_eq (s.wait_share, 0.02);
+    ck_assert_double_eq (s.sibling_ahead, 0.25);
     ck_assert_double_eq (s.exploration, 0);
     ck_assert_double_eq (s.reroute_after_s, 600);
     ck_assert_int_eq (s.max_reroutes, 2);
@@ -64,7 +66,9 @@ START_TEST (test_defaults)
                       "single");
     ck_assert (json_is_true (json_object_get (j, "priority_boost")));
     ck_assert (json_real_value (json_object_get (j, "drain_weight")) == 1);
-    ck_assert_uint_eq (json_object_size (j), 15);
+    ck_assert (json_real_value (json_object_get (j, "wait_share")) == 0.02);
+    ck_assert (json_real_value (json_object_get (j, "sibling_ahead")) == 0.25);
+    ck_assert_uint_eq (json_object_size (j), 17);
     json_decref (j);
 }
 END_TEST
@@ -134,6 +138,18 @@ START_TEST (test_each_key)
     refused ("drain_weight", "-0.5");
     refused ("drain_weight", "100.5");
     refused ("drain_weight", "\"1\"");
+    ck_assert_int_eq (set ("wait_share", "0"), 0);
+    ck_assert_double_eq (s.wait_share, 0);
+    ck_assert_int_eq (set ("wait_share", "1"), 0);
+    refused ("wait_share", "-0.01");
+    refused ("wait_share", "1.5");
+    refused ("wait_share", "null");
+    ck_assert_int_eq (set ("sibling_ahead", "0"), 0);
+    ck_assert_double_eq (s.sibling_ahead, 0);
+    ck_assert_int_eq (set ("sibling_ahead", "100"), 0);
+    refused ("sibling_ahead", "-1");
+    refused ("sibling_ahead", "101");
+    refused ("sibling_ahead", "\"0.25\"");
 
     ck_assert_int_eq (set ("exploration", "0.5"), 0);
     refused ("exploration", "0.6");
@@ -197,8 +213,12 @@ START_TEST (test_policy_mapping)
     ck_assert_int_eq (set ("pref_margin", "0.4"), 0);
     ck_assert_int_eq (set ("first_age", "1.5"), 0);
     ck_assert_int_eq (set ("drain_weight", "2"), 0);
+    ck_assert_int_eq (set ("wait_share", "0.1"), 0);
+    ck_assert_int_eq (set ("sibling_ahead", "0.5"), 0);
     settings_apply_policy (&s, &pol);
     ck_assert_double_eq (pol.drain_weight, 2);
+    ck_assert_double_eq (pol.wait_share, 0.1);
+    ck_assert_double_eq (pol.sibling_ahead, 0.5);
     ck_assert_double_eq (pol.sibling_hold, 0.5);
     ck_assert_double_eq (pol.pref_margin, 0.4);
     ck_assert_double_eq (pol.first_age, 1.5);
@@ -216,6 +236,8 @@ START_TEST (test_policy_mapping)
     ck_assert_double_eq (pol.sibling_hold, 0); /* metasched's alone */
     ck_assert_double_eq (pol.first_age, 0);
     ck_assert_double_eq (pol.drain_weight, 0);
+    ck_assert_double_eq (pol.wait_share, 0);
+    ck_assert_double_eq (pol.sibling_ahead, 0);
 }
 END_TEST
 
