@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [1.1928:2.7605]
-set yrange [18.7643:22.3009]
-set label 1 'w0' at 1.3437,20.7331 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.3204,19.9435 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.3062,19.7533 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 1.3009,19.6865 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 1.3366,19.4545 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 1.3787,19.1041 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 1.5433,19.0082 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 1.6355,19.0790 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [1.1694:2.7623]
+set yrange [18.7549:22.3016]
+set label 1 'w0' at 1.2859,20.8288 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.2901,19.9727 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.2792,19.7607 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 1.3251,19.5108 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 1.3529,19.3851 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 1.3980,19.1644 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 1.5536,19.1138 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 1.6337,18.9995 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base: 6.22 h, 20.21 GJ, off the axis', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \

@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [12.2806:35.9013]
-set yrange [397.2892:458.5296]
-set label 1 'w0' at 13.9096,442.8094 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 14.1629,428.5522 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 14.5442,418.7214 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 15.3872,415.5589 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 16.1127,412.2855 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 18.7484,405.7658 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 20.7234,403.8377 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 22.0665,401.5127 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [10.6099:36.0251]
+set yrange [398.7807:458.4191]
+set label 1 'w0' at 12.3627,444.0485 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 13.6014,426.2254 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 14.4308,416.2620 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 14.8252,412.8678 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 16.2052,410.1922 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 19.0437,405.0512 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 20.3710,403.8792 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 21.2571,402.8937 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base: 55.65 h, 429.49 GJ, off the axis', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \
