@@ -60,6 +60,8 @@ EXTRA_DIST += tests/integration/test_daemon_window.sh
 # sibling mode's hold of a copy on a busy partition
 TESTS += tests/integration/test_daemon_hold.sh
 EXTRA_DIST += tests/integration/test_daemon_hold.sh
+TESTS += tests/integration/test_daemon_ahead.sh
+EXTRA_DIST += tests/integration/test_daemon_ahead.sh
 # sibling mode's nice of each copy, and the aging of a first choice's
 TESTS += tests/integration/test_daemon_age.sh
 EXTRA_DIST += tests/integration/test_daemon_age.sh

@@ -384,6 +384,49 @@ tag_of (const ms_job_info_t *j)
     return (*end == '\0' || *end == ' ') && v > 0 ? (int64_t)v : 0;
 }
 
+/* Partitions that share nodes (Slurm's overlapping partitions: short and
+ * long on the same nodes): a job running on one holds nodes of the
+ * others, which their own jobs do not show. The nodes the cluster
+ * reports in use on a partition (neither idle nor down) beyond those its
+ * own running jobs hold count as held until the last predicted end of
+ * the cluster's running jobs, so that a partition whose nodes another
+ * partition's job holds does not look free. */
+static void
+held_elsewhere (ms_daemon_t *d, const cluster_t *c, double now)
+{
+    double last = now + 60;
+
+    for (size_t k = 0; k < c->njobs; k++) {
+        const ms_job_info_t *j = &c->jobs[k];
+        double lim = j->time_limit_min > 0 ? j->time_limit_min * 60.0 : 3600.0;
+        double end;
+        if (j->state != MS_JOB_RUNNING && j->state != MS_JOB_COMPLETING
+            && j->state != MS_JOB_SUSPENDED)
+            continue;
+        end = j->end_time > (time_t)now ? (double)j->end_time : now + 60;
+        if (end > now + lim)
+            end = now + lim;
+        if (end > last)
+            last = end;
+    }
+    for (size_t k = 0; k < c->nparts; k++) {
+        const ms_partition_state_t *ps = &c->parts[k];
+        long p = part_index (d, c->conf->name, ps->name);
+        int used, own, room;
+        if (p < 0)
+            continue;
+        used = ps->nodes_total - ps->nodes_idle - ps->nodes_down;
+        own = view_busy (d->view, (size_t)p);
+        room = d->site->parts[p].nodes - own;
+        if (used - own > room)
+            used = own + room;
+        if (used > own)
+            view_run_start (
+                d->view, (size_t)p, 0, used - own, last,
+                d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
+    }
+}
+
 /* The view from what the clusters run and queue (DESIGN.md 5: W^ from
  * running jobs' predicted ends and the queue). Caller holds d->mu. */
 void
@@ -415,5 +458,6 @@ rebuild_view (ms_daemon_t *d)
             } else if (j->state == MS_JOB_PENDING)
                 view_pending_add (d->view, (size_t)p, nodes, lim);
         }
+        held_elsewhere (d, c, now);
     }
 }

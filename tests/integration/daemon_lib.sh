@@ -183,6 +183,34 @@ block_partition () {
             -o /dev/null --wrap "sleep 1200" >/dev/null 2>&1
 }
 
+# block_all NAME: every partition of every cluster busy (block_partition);
+# prints how many blocker jobs went out. all_full: no idle node anywhere.
+block_all () {
+    _nb=0
+    for _c in $MS_CLUSTERS; do
+        for _p in $(on_cluster "$_c" sinfo -h -o %R 2>/dev/null | sort -u); do
+            block_partition "$_c" "$_p" "$1" && _nb=$((_nb + 1))
+        done
+    done
+    echo "$_nb"
+}
+all_full () {
+    for _c in $MS_CLUSTERS; do
+        [ -z "$(on_cluster "$_c" sinfo -h -t idle -o %D 2>/dev/null)" ] || return 1
+    done
+}
+
+# jtimes CLUSTER JOBID: Slurm's SubmitTime and EligibleTime of the job;
+# held CLUSTER JOBID: its EligibleTime is after its SubmitTime (a begin
+# time, as a held sibling gets)
+jtimes () { on_cluster "$1" scontrol show job "$2" 2>/dev/null | tr ' ' '\n' | grep -E '^(SubmitTime|EligibleTime)=' | tr '\n' ' '; }
+held () {
+    _t=$(jtimes "$1" "$2")
+    _s=$(printf '%s' "$_t" | sed -n 's/.*SubmitTime=\([^ ]*\).*/\1/p')
+    _e=$(printf '%s' "$_t" | sed -n 's/.*EligibleTime=\([^ ]*\).*/\1/p')
+    [ -n "$_s" ] && [ -n "$_e" ] && [ "$_e" \> "$_s" ]
+}
+
 # sibling mode: copy_of ID RANK prints "cluster cluster_job_id nice" of
 # meta job ID's copy of RANK; two_copies ID holds once it has two
 copy_of () { q "SELECT cluster || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }

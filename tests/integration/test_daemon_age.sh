@@ -10,7 +10,10 @@
 # pending. Checked on Slurm: each copy's Nice is the one recorded in
 # job_submissions.nice, the first choice's goes to 0 after about
 # first_age (0.5) times its predicted runtime (a 1-minute job), once,
-# the second copy's stays, and the daemon counts it. TAP output.
+# the second copy's stays, and the daemon counts it. The blocker runs on
+# short and holds long's nodes too: the daemon's view counts them held
+# on long (a predicted wait there), so the copy on long is not taken
+# for one that could start at once (sibling_ahead). TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
@@ -29,7 +32,7 @@ age_cleanup () {
 trap age_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 7
+tap_plan 8
 
 log=$dtmp/msd.log
 daemon_lead "partition_requests = honor"
@@ -69,6 +72,10 @@ set -- $(copy_of "${id:-0}" 1); c1=$1 j1=$2 n1=$3
 sn0=$(slurm_nice "$c0" "$j0"); sn1=$(slurm_nice "$c1" "$j1")
 [ "${n0:-0}" -gt 0 ] && [ "$sn0" = "$n0" ] && [ "${n1:-0}" -gt 0 ] && [ "$sn1" = "$n1" ]
 tap_ok $? "each copy carries the decision's nice: first choice $c0/$j0 Nice=$sn0 (recorded $n0), second $c1/$j1 Nice=$sn1 (recorded $n1)"
+# the least predicted wait the decision saw on gamma/long
+wlong=$(q "SELECT min ((c->>'wait_s')::float) FROM decisions, jsonb_array_elements (candidates::jsonb) c WHERE job_id = ${id:-0} AND c->>'cluster' = 'gamma' AND c->>'partition' = 'long'")
+awk -v w="$wlong" 'BEGIN { exit !(w != "" && w + 0 > 60) }'
+tap_ok $? "the blocker on gamma/short holds gamma/long's nodes in the daemon's view: predicted wait ${wlong:-?} s on long"
 
 pred=$(q "SELECT round (predicted_time_s) FROM jobs WHERE id = ${id:-0}")
 aged () { [ "$(slurm_nice "$c0" "$j0")" = 0 ] && [ "$(copy_of "${id:-0}" 0 | cut -d' ' -f3)" = 0 ]; }

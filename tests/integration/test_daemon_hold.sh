@@ -37,18 +37,8 @@ out=$(cfg set dispatch_mode=siblings siblings=2 max_slowdown=100 sibling_hold=1 
 tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100, sibling_hold=1 ($out)"
 
 # every partition full for 20 minutes (as root; cancelled at the end)
-nblock=0
-full () { # no idle node on any cluster
-    for c in $MS_CLUSTERS; do
-        [ -z "$(on_cluster "$c" sinfo -h -t idle -o %D 2>/dev/null)" ] || return 1
-    done
-}
-for c in $MS_CLUSTERS; do
-    for p in $(on_cluster "$c" sinfo -h -o %R 2>/dev/null | sort -u); do
-        block_partition "$c" "$p" msd-block && nblock=$((nblock + 1))
-    done
-done
-wait_for 60 full
+nblock=$(block_all msd-block)
+wait_for 60 all_full
 tap_ok $? "every node of every cluster is busy: $nblock blocker jobs ($(for c in $MS_CLUSTERS; do on_cluster "$c" squeue -h -n msd-block -o "$c/%P:%T" 2>/dev/null; done | tr '\n' ' '))"
 sleep 3 # two of the daemon's cycles: its view has them
 
@@ -61,15 +51,6 @@ cat > "$d/hold.sh" <<EOS
 sleep 1
 EOS
 chmod 755 "$d/hold.sh"
-
-# HELD CLUSTER JOBID: Slurm's EligibleTime is after its SubmitTime
-jtimes () { on_cluster "$1" scontrol show job "$2" 2>/dev/null | tr ' ' '\n' | grep -E '^(SubmitTime|EligibleTime)=' | tr '\n' ' '; }
-held () {
-    t=$(jtimes "$1" "$2")
-    s=$(printf '%s' "$t" | sed -n 's/.*SubmitTime=\([^ ]*\).*/\1/p')
-    e=$(printf '%s' "$t" | sed -n 's/.*EligibleTime=\([^ ]*\).*/\1/p')
-    [ -n "$s" ] && [ -n "$e" ] && [ "$e" \> "$s" ]
-}
 
 out=$(msb "$u" "$d" hold.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 wait_for 30 two_copies "${id:-0}"; r=$?

@@ -1,0 +1,115 @@
+#!/bin/sh
+# Sibling mode sends a copy ahead (doc/daemon.md, sibling_ahead): with
+# every partition of every cluster full of a long blocker job (submitted
+# to Slurm directly, so the daemon's view sees it running until its
+# limit), a meta job goes out as two copies, the second at a sibling's
+# nice (over 0). Then the blocker of that second copy's partition is
+# cancelled: the next such job's second copy, on the now idle partition,
+# would end before the first choice's blocker ends, and goes at nice 0
+# with no begin time. With sibling_ahead = 0 the same job's second copy
+# keeps a sibling's nice. TAP output.
+. "${MS_SRCDIR:-.}/tests/tap.sh"
+tap_need_testbed
+. "$MS_SRCDIR/tests/integration/daemon_lib.sh"
+[ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
+
+ahead_cleanup () {
+    [ -n "${restore:-}" ] && cfg set dispatch_mode=single "siblings=$restore" \
+        "max_slowdown=$restore_sd" "sibling_hold=$restore_h" \
+        "sibling_ahead=$restore_a" >/dev/null 2>&1
+    for c in $MS_CLUSTERS; do
+        on_cluster "$c" scancel -n msd-block 2>/dev/null
+    done
+    daemon_cleanup
+}
+trap ahead_cleanup EXIT
+daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
+daemon_lock
+tap_plan 7
+
+log=$dtmp/msd.log
+daemon_lead
+
+restore_sd=$(cfg_value max_slowdown 1.3)
+restore=$(cfg_value siblings 2)
+restore_h=$(cfg_value sibling_hold 1)
+restore_a=$(cfg_value sibling_ahead 0.25)
+# a wide slowdown cap, so that every job has a second candidate to go to
+out=$(cfg set dispatch_mode=siblings siblings=2 max_slowdown=100 sibling_hold=1 sibling_ahead=0.25 2>&1)
+tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100, sibling_hold=1, sibling_ahead=0.25 ($out)"
+
+# every partition full for 20 minutes (as root; cancelled at the end)
+nblock=$(block_all msd-block)
+wait_for 60 all_full
+tap_ok $? "every node of every cluster is busy: $nblock blocker jobs"
+sleep 3 # two of the daemon's cycles: its view has them
+
+u=$MS_TEST_USER
+d=$(job_dir "$u")
+cat > "$d/ahead.sh" <<EOS
+#!/bin/sh
+#SBATCH -t 5
+#SBATCH -J msd-ahead
+sleep 1
+EOS
+chmod 755 "$d/ahead.sh"
+
+# rank R of meta job ID: "cluster partition cluster_job_id nice"
+copy () { q "SELECT cluster || ' ' || partition || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
+skip () { # skip N WHY: the next N results are skipped
+    _i=0
+    while [ $_i -lt "$1" ]; do
+        tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $2"; _i=$((_i + 1))
+    done
+}
+mscancel=$MS_BUILDDIR/metasched/mscancel
+cancel_meta () { # the meta job, as its user (mscancel cancels every copy)
+    (cd "$d" && runuser -u "$u" -- env METASCHED_SERVER="unix:$dtmp/msd.sock" \
+        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$mscancel" "$1") >/dev/null 2>&1
+}
+
+out=$(msb "$u" "$d" ahead.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+if ! wait_for 30 two_copies "${id:-0}"; then
+    skip 5 "job ${id:-?} got one copy: no other candidate within the policy's reach this run ($out)"
+    exit $tap_failed
+fi
+set -- $(copy "$id" 0); c0=$1 p0=$2
+set -- $(copy "$id" 1); c1=$1 p1=$2 n1=$4
+[ "${n1:-0}" -gt 0 ]
+tap_ok $? "with every partition busy, job $id's second copy ($c1/$p1) has a sibling's nice ($n1); first choice $c0/$p0"
+cancel_meta "$id"
+
+# the second copy's partition idle again; the first choice's stays busy
+on_cluster "$c1" scancel -n msd-block -p "$p1" 2>/dev/null
+idle1 () { [ -n "$(on_cluster "$c1" sinfo -h -p "$p1" -t idle -o %D 2>/dev/null)" ]; }
+wait_for 60 idle1
+tap_ok $? "$c1/$p1 is idle again, $c0/$p0 still runs its blocker"
+sleep 3 # the daemon's view has it
+
+out=$(msb "$u" "$d" ahead.sh 2>&1); id2=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+if wait_for 30 two_copies "${id2:-0}" &&
+    [ "$(copy "$id2" 0 | cut -d' ' -f1-2)" = "$c0 $p0" ] &&
+    [ "$(copy "$id2" 1 | cut -d' ' -f1-2)" = "$c1 $p1" ]; then
+    set -- $(copy "$id2" 1); j1=$3 n1=$4
+    [ "$n1" = 0 ] && ! held "$c1" "$j1"
+    tap_ok $? "job $id2's second copy on the idle $c1/$p1 goes ahead: nice ${n1:-?}, not held ($(jtimes "$c1" "$j1")); candidates: $(q "SELECT candidates FROM decisions WHERE job_id = $id2 ORDER BY id DESC LIMIT 1" | head -c 400)"
+    cancel_meta "$id2"
+else
+    skip 1 "job ${id2:-?} went out as $(q "SELECT cluster || '/' || partition FROM job_submissions WHERE job_id = ${id2:-0} ORDER BY rank" | tr '\n' ' '), not first $c0/$p0 and then $c1/$p1: the ranking moved with the idle partition this run"
+    cancel_meta "${id2:-0}"
+fi
+
+out=$(cfg set sibling_ahead=0 2>&1)
+tap_ok $? "an admin sets sibling_ahead=0 ($out)"
+sleep 2
+wait_for 60 idle1
+out=$(msb "$u" "$d" ahead.sh 2>&1); id3=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+if wait_for 30 two_copies "${id3:-0}" &&
+    [ "$(copy "$id3" 1 | cut -d' ' -f1-2)" = "$c1 $p1" ]; then
+    set -- $(copy "$id3" 1); n1=$4
+    [ "${n1:-0}" -gt 0 ]
+    tap_ok $? "with sibling_ahead=0 job $id3's second copy on the idle $c1/$p1 keeps a sibling's nice ($n1)"
+else
+    skip 1 "job ${id3:-?} went out as $(q "SELECT cluster || '/' || partition FROM job_submissions WHERE job_id = ${id3:-0} ORDER BY rank" | tr '\n' ' ') this run"
+fi
+exit $tap_failed
