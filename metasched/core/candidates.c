@@ -278,13 +278,25 @@ view_shadow_wait (const ms_view_t *v, size_t part, int nodes, double now)
     return shadow;
 }
 
-double
-view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
+void
+view_waits (const ms_view_t *v, size_t part, int nodes, double now,
+            double *waitp, double *shadowp)
 {
     double shadow = view_shadow_wait (v, part, nodes, now);
     double drain = v->p[part].queued_ns / v->p[part].nodes;
 
-    return shadow > drain ? shadow : drain;
+    *waitp = shadow > drain ? shadow : drain;
+    if (shadowp)
+        *shadowp = shadow;
+}
+
+double
+view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
+{
+    double w;
+
+    view_waits (v, part, nodes, now, &w, NULL);
+    return w;
 }
 
 double
@@ -339,10 +351,8 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
         double w = 0, ws = 0;
         if (nodes > tab->conf->parts[p].nodes)
             continue;
-        if (view) {
-            w = view_predicted_wait (view, p, nodes, now);
-            ws = view_shadow_wait (view, p, nodes, now);
-        }
+        if (view)
+            view_waits (view, p, nodes, now, &w, &ws);
         for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
             const ms_predent_t *d = predtab_get (tab, app, p, fi);
             ms_cand_t *c;
@@ -505,8 +515,9 @@ candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
             c->e_hi = c->e;
         if (view) {
             double pw = view_power_wait (view, c->part, n, c->p, now);
-            c->w = mold_wait (n, &mw);
-            c->ws = view_shadow_wait (view, c->part, n, now);
+            view_waits (view, c->part, n, now, &c->w, &c->ws);
+            if (pw > c->w)
+                c->w = pw;
             if (pw > c->ws)
                 c->ws = pw;
         }

@@ -90,6 +90,10 @@ double view_predicted_wait (const ms_view_t *v, size_t part, int nodes,
  * they are free now. The queue does not count. */
 double view_shadow_wait (const ms_view_t *v, size_t part, int nodes,
                          double now);
+/* Both at once: *waitp the predicted wait, *shadowp (when not NULL) the
+ * shadow time it was made from. */
+void view_waits (const ms_view_t *v, size_t part, int nodes, double now,
+                 double *waitp, double *shadowp);
 /* Predicted power of the partition now: running jobs plus idle nodes. */
 double view_power (const ms_view_t *v, size_t part);
 int view_busy (const ms_view_t *v, size_t part);

@@ -434,6 +434,25 @@ sibling_ahead (const ms_policy_t *pol, const ms_cand_t *c, const ms_cand_t *c0)
            && c->ws + c->t <= c0->ws;
 }
 
+/* Add candidate ci of cs, a sibling of the first choice ci0 scoring key
+ * against the first's key0: ahead (sibling_ahead), or at the nice of its
+ * loss and held on a busy partition (entry_nice, hold_sibling). The
+ * greedy decision and the window's both send their siblings this way. */
+static void
+add_sibling (const ms_policy_t *pol, ms_decision_t *d, const ms_cands_t *cs,
+             size_t ci, size_t ci0, double key, double key0)
+{
+    ms_choice_t *ch;
+
+    if (sibling_ahead (pol, &cs->c[ci], &cs->c[ci0])) {
+        add_choice (d, cs, ci, 0);
+        return;
+    }
+    ch = add_choice (d, cs, ci,
+                     entry_nice (pol, -sibling_loss (pol, key, key0)));
+    hold_sibling (pol, ch, &cs->c[ci], key, key0, cs->c[ci0].t);
+}
+
 /* The weight of the predicted wait in metasched's response term: the
  * policy's while siblings go to the other partitions (they take whichever
  * starts the job first), 1 when the job has one entry and waits where it
@@ -525,13 +544,11 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 const ms_cands_t *cs, const ms_view_t *view, bool *ok,
                 double *fs, ranked_t *r, size_t nparts, double *wtminp)
 {
-    double emin = INFINITY, wtmin = INFINITY, we;
+    double emin = INFINITY, wtmin = INFINITY, we, shared;
     size_t nr = 0;
 
-    double ws;
-
     metasched_filter (pol, conf, cs, view, ok, &we);
-    ws = shared_wait (pol, cs, ok);
+    shared = shared_wait (pol, cs, ok);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
             double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
@@ -565,9 +582,9 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 double f
                     = we * cs->c[i].e / ep
                       + (1 - we)
-                            * (ws + g * cs->c[i].t
+                            * (shared + g * cs->c[i].t
                                + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0))
-                            / (ws + tp);
+                            / (shared + tp);
                 if (fs)
                     fs[i] = f;
                 if (f <= bf) {
@@ -579,9 +596,9 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
         r[nr].cand = bi;
         r[nr].key = score_metasched (
             cs->c[bi].e, emin,
-            ws + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
+            shared + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
                 + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
-            ws + wtmin, we);
+            shared + wtmin, we);
         nr++;
     }
     *wtminp = wtmin;
@@ -596,34 +613,29 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
     ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
     double wtmin;
     size_t nr;
-    ms_choice_t *ch;
 
     nr = metasched_rank (
         pol, conf, cs, view, ok, NULL, r,
         conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED, &wtmin);
     qsort (r, nr, sizeof (*r), ranked_cmp);
     for (size_t i = 0; i < nr; i++) {
-        double adv;
         if (i > 0 && r[i].key > (1 + pol->sibling_slack) * r[0].key)
             break;
         /* On each partition the jobs that gain most by running there go
          * first: the first choice by its lead over the next partition (a
          * job with one entry has no sibling to take it elsewhere: nice 0),
-         * siblings by their loss against the best (entry_nice). */
+         * siblings by their loss against the best (add_sibling). */
         if (i == 0)
-            adv = nr > 1 && r[1].key <= (1 + pol->sibling_slack) * r[0].key
-                      ? r[1].key / r[0].key - 1
-                      : pol->pref_margin;
+            add_choice (
+                d, cs, r[0].cand,
+                entry_nice (pol, nr > 1 && r[1].key
+                                               <= (1 + pol->sibling_slack)
+                                                      * r[0].key
+                                     ? r[1].key / r[0].key - 1
+                                     : pol->pref_margin));
         else
-            adv = -sibling_loss (pol, r[i].key, r[0].key);
-        if (i > 0 && sibling_ahead (pol, &cs->c[r[i].cand], &cs->c[r[0].cand])) {
-            add_choice (d, cs, r[i].cand, 0);
-            continue;
-        }
-        ch = add_choice (d, cs, r[i].cand, entry_nice (pol, adv));
-        if (i > 0)
-            hold_sibling (pol, ch, &cs->c[r[i].cand], r[i].key, r[0].key,
-                          cs->c[r[0].cand].t);
+            add_sibling (pol, d, cs, r[i].cand, r[0].cand, r[i].key,
+                         r[0].key);
     }
     free (ok);
 }
@@ -1280,17 +1292,9 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
                                          ? (lead > 0 ? lead : 0)
                                          : pol->pref_margin));
         for (size_t p = 0; p < nparts; p++)
-            if (sib[p] != SIZE_MAX
-                && sibling_ahead (pol, &c->c[sib[p]], &c->c[chosen]))
-                add_choice (&dec[k], c, sib[p], 0);
-            else if (sib[p] != SIZE_MAX)
-                hold_sibling (
-                    pol,
-                    add_choice (&dec[k], c, sib[p],
-                                entry_nice (pol, -sibling_loss (
-                                                     pol, ck[sib[p]],
-                                                     ck[chosen]))),
-                    &c->c[sib[p]], ck[sib[p]], ck[chosen], c->c[chosen].t);
+            if (sib[p] != SIZE_MAX)
+                add_sibling (pol, &dec[k], c, sib[p], chosen, ck[sib[p]],
+                             ck[chosen]);
     }
     free (bids);
     free (cost);

@@ -162,12 +162,9 @@ array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs)
         c->t_hi *= waves;
         c->e *= k->ntasks;
         c->e_hi *= k->ntasks;
-        if (d->view) {
-            c->w = view_predicted_wait (d->view, c->part, k->nodes * conc,
-                                        wall ());
-            c->ws = view_shadow_wait (d->view, c->part, k->nodes * conc,
-                                      wall ());
-        }
+        if (d->view)
+            view_waits (d->view, c->part, k->nodes * conc, wall (), &c->w,
+                        &c->ws);
     }
 }
 

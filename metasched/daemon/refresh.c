@@ -384,6 +384,22 @@ tag_of (const ms_job_info_t *j)
     return (*end == '\0' || *end == ' ') && v > 0 ? (int64_t)v : 0;
 }
 
+/* The predicted end of a cluster job that holds its nodes (running,
+ * completing or suspended): its end time, at most its limit (an hour
+ * without one) from now, at least a minute ahead; -1 for any other job. */
+static double
+held_until (const ms_job_info_t *j, double now)
+{
+    double lim = j->time_limit_min > 0 ? j->time_limit_min * 60.0 : 3600.0;
+    double end;
+
+    if (j->state != MS_JOB_RUNNING && j->state != MS_JOB_COMPLETING
+        && j->state != MS_JOB_SUSPENDED)
+        return -1;
+    end = j->end_time > (time_t)now ? (double)j->end_time : now + 60;
+    return end > now + lim ? now + lim : end;
+}
+
 /* Partitions that share nodes (Slurm's overlapping partitions: short and
  * long on the same nodes): a job running on one holds nodes of the
  * others, which their own jobs do not show. The nodes the cluster
@@ -397,15 +413,7 @@ held_elsewhere (ms_daemon_t *d, const cluster_t *c, double now)
     double last = now + 60;
 
     for (size_t k = 0; k < c->njobs; k++) {
-        const ms_job_info_t *j = &c->jobs[k];
-        double lim = j->time_limit_min > 0 ? j->time_limit_min * 60.0 : 3600.0;
-        double end;
-        if (j->state != MS_JOB_RUNNING && j->state != MS_JOB_COMPLETING
-            && j->state != MS_JOB_SUSPENDED)
-            continue;
-        end = j->end_time > (time_t)now ? (double)j->end_time : now + 60;
-        if (end > now + lim)
-            end = now + lim;
+        double end = held_until (&c->jobs[k], now);
         if (end > last)
             last = end;
     }
@@ -444,18 +452,14 @@ rebuild_view (ms_daemon_t *d)
             int nodes = j->nodes > 0 ? j->nodes : 1;
             double lim
                 = j->time_limit_min > 0 ? j->time_limit_min * 60.0 : 3600.0;
+            double end = held_until (j, now);
             if (p < 0)
                 continue;
-            if (j->state == MS_JOB_RUNNING || j->state == MS_JOB_COMPLETING
-                || j->state == MS_JOB_SUSPENDED) {
-                double end = j->end_time > (time_t)now ? (double)j->end_time
-                                                       : now + 60;
-                if (end > now + lim)
-                    end = now + lim;
+            if (end >= 0)
                 view_run_start (
                     d->view, (size_t)p, j->id, nodes, end,
                     d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
-            } else if (j->state == MS_JOB_PENDING)
+            else if (j->state == MS_JOB_PENDING)
                 view_pending_add (d->view, (size_t)p, nodes, lim);
         }
         held_elsewhere (d, c, now);

@@ -26,6 +26,16 @@ ms=$MS_BUILDDIR/metasched/metasched
 data=${MS_SHARED_DATA:-${MS_SRCDIR:-.}/../shared/data}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# w05 DIR COLUMNS: metasched-w0.5's columns ($9, $12, ...) of DIR/summary.csv
+w05 () { awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print '"$2"' }' "$1/summary.csv" 2>/dev/null; }
+# above A B: both set and A > B
+above () { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'; }
+# refused OPTION VALUE: metasched simulate exits 2 naming the bad value
+refused () {
+    "$ms" simulate "$1" "$2" -o "$tmp/x" >"$tmp/refused" 2>&1
+    [ $? -eq 2 ] && grep -q -- "$1: bad value '$2'" "$tmp/refused"
+    tap_ok $? "$1 $2 refused: $(head -1 "$tmp/refused")"
+}
 
 scenarios="default"
 if [ -d "$data/profiles/eamc-2hw" ] && [ -d "$data/traces" ]; then
@@ -156,47 +166,34 @@ tap_ok "$([ -z "$bad" ] && echo 0 || echo 1)" "--jobs-csv: every job of each run
 # margin outside 0-1 or a negative age is refused naming the option.
 "$ms" simulate -p metasched --sweep 0.5 --pref-margin 0 --first-age 0 \
     --no-plots -q -o "$tmp/m0" >"$tmp/m0.log" 2>&1
-r0=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9 }' "$tmp/m0/summary.csv" 2>/dev/null)
-r1=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9 }' "$out/summary.csv" 2>/dev/null)
-awk -v a="$r0" -v b="$r1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+r0=$(w05 "$tmp/m0" '$9')
+r1=$(w05 "$out" '$9')
+above "$r0" "$r1"
 tap_ok $? "--pref-margin 0 --first-age 0: mean response ${r0:-?} s against ${r1:-?} s with the defaults"
-"$ms" simulate --pref-margin 1.5 -o "$tmp/x" >"$tmp/e1" 2>&1
-[ $? -eq 2 ] && grep -q -- "--pref-margin: bad value '1.5'" "$tmp/e1"
-tap_ok $? "--pref-margin 1.5 refused: $(head -1 "$tmp/e1")"
-"$ms" simulate --first-age -1 -o "$tmp/x" >"$tmp/e2" 2>&1
-[ $? -eq 2 ] && grep -q -- "--first-age: bad value '-1'" "$tmp/e2"
-tap_ok $? "--first-age -1 refused: $(head -1 "$tmp/e2")"
+refused --pref-margin 1.5
+refused --first-age -1
 
 # The sibling hold is an option: with --sibling-hold 0 (siblings take free
 # nodes at once, the rule before) the embedded default's seed 1 uses more
 # job energy than with the default hold; a negative hold is refused.
 "$ms" simulate -p metasched --sweep 0.5 --sibling-hold 0 \
     --no-plots -q -o "$tmp/h0" >"$tmp/h0.log" 2>&1
-e0=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $12 }' "$tmp/h0/summary.csv" 2>/dev/null)
-e1=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $12 }' "$out/summary.csv" 2>/dev/null)
-awk -v a="$e0" -v b="$e1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+e0=$(w05 "$tmp/h0" '$12')
+e1=$(w05 "$out" '$12')
+above "$e0" "$e1"
 tap_ok $? "--sibling-hold 0: job energy ${e0:-?} J against ${e1:-?} J with the default hold"
-"$ms" simulate --sibling-hold -1 -o "$tmp/x" >"$tmp/e3" 2>&1
-[ $? -eq 2 ] && grep -q -- "--sibling-hold: bad value '-1'" "$tmp/e3"
-tap_ok $? "--sibling-hold -1 refused: $(head -1 "$tmp/e3")"
+refused --sibling-hold -1
 
 # The drain price (--drain-weight, 1): on KTH, where only home runs the
 # jobs over 64 nodes, metasched-w0.5's mean response over seeds 1-5 is
 # lower with it than without; on the EAMC 50% mix, whose partitions all
 # run every job, it changes nothing; a negative weight is refused.
-"$ms" simulate --drain-weight -1 -o "$tmp/x" >"$tmp/e4" 2>&1
-[ $? -eq 2 ] && grep -q -- "--drain-weight: bad value '-1'" "$tmp/e4"
-tap_ok $? "--drain-weight -1 refused: $(head -1 "$tmp/e4")"
-"$ms" simulate --wait-share 1.5 -o "$tmp/x" >"$tmp/e5" 2>&1
-[ $? -eq 2 ] && grep -q -- "--wait-share: bad value '1.5'" "$tmp/e5"
-tap_ok $? "--wait-share 1.5 refused: $(head -1 "$tmp/e5")"
-"$ms" simulate --sibling-ahead -1 -o "$tmp/x" >"$tmp/e6" 2>&1
-[ $? -eq 2 ] && grep -q -- "--sibling-ahead: bad value '-1'" "$tmp/e6"
-tap_ok $? "--sibling-ahead -1 refused: $(head -1 "$tmp/e6")"
+refused --drain-weight -1
+refused --wait-share 1.5
+refused --sibling-ahead -1
 mean_response () { # DIR-PREFIX: metasched-w0.5's mean over seeds 1-5
     for seed in 1 2 3 4 5; do
-        awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9 }' \
-            "$1-$seed/summary.csv" 2>/dev/null
+        w05 "$1-$seed" '$9'
     done | awk '{ s += $1; n++ } END { if (n == 5) printf "%.1f", s / n }'
 }
 if [ "$scenarios" != default ]; then
@@ -207,29 +204,29 @@ if [ "$scenarios" != default ]; then
     done
     r0=$(mean_response "$tmp/d0")
     r1=$(mean_response "$tmp/kth")
-    awk -v a="$r0" -v b="$r1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+    above "$r0" "$r1"
     tap_ok $? "kth: mean response ${r1:-?} s with the drain price against ${r0:-?} s with --drain-weight 0"
     "$ms" simulate -s eamc -d "$data" --mix 50 --seed 1 -p metasched \
         --sweep 0.5 --drain-weight 0 --no-plots -q -o "$tmp/d50" \
         >"$tmp/d50.log" 2>&1
-    a=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9, $12 }' "$tmp/d50/summary.csv" 2>/dev/null)
-    b=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $9, $12 }' "$tmp/eamc-50-1/summary.csv" 2>/dev/null)
+    a=$(w05 "$tmp/d50" '$9, $12')
+    b=$(w05 "$tmp/eamc-50-1" '$9, $12')
     [ -n "$a" ] && [ "$a" = "$b" ]
     tap_ok $? "eamc 50%: the same mean response and job energy with --drain-weight 0 (${a:-?}) and without (${b:-?})"
 
     # column 8 is mean_wait_s, 12 job_energy_j
     "$ms" simulate -s curie -d "$data" --seed 1 -p metasched --sweep 0.5 \
         --sibling-ahead 0 --no-plots -q -o "$tmp/a0" >"$tmp/a0.log" 2>&1
-    w0=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $8 }' "$tmp/a0/summary.csv" 2>/dev/null)
-    w1=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $8 }' "$tmp/curie-1/summary.csv" 2>/dev/null)
-    awk -v a="$w0" -v b="$w1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+    w0=$(w05 "$tmp/a0" '$8')
+    w1=$(w05 "$tmp/curie-1" '$8')
+    above "$w0" "$w1"
     tap_ok $? "curie seed 1: mean wait ${w1:-?} s with siblings ahead against ${w0:-?} s with --sibling-ahead 0"
     "$ms" simulate -s eamc -d "$data" --mix 50 --seed 1 -p metasched \
         --sweep 0.5 --wait-share 0 --no-plots -q -o "$tmp/s0" \
         >"$tmp/s0.log" 2>&1
-    e0=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $12 }' "$tmp/s0/summary.csv" 2>/dev/null)
-    e1=$(awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print $12 }' "$tmp/eamc-50-1/summary.csv" 2>/dev/null)
-    awk -v a="$e0" -v b="$e1" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+    e0=$(w05 "$tmp/s0" '$12')
+    e1=$(w05 "$tmp/eamc-50-1" '$12')
+    above "$e0" "$e1"
     tap_ok $? "eamc 50% seed 1: job energy ${e1:-?} J with the shared wait against ${e0:-?} J with --wait-share 0"
 fi
 exit $tap_failed
