@@ -14,9 +14,8 @@ tap_need_testbed
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
 
 ahead_cleanup () {
-    [ -n "${restore:-}" ] && cfg set dispatch_mode=single "siblings=$restore" \
-        "max_slowdown=$restore_sd" "sibling_hold=$restore_h" \
-        "sibling_ahead=$restore_a" >/dev/null 2>&1
+    # shellcheck disable=SC2086
+    [ -n "${restore:-}" ] && cfg set $restore >/dev/null 2>&1
     for c in $MS_CLUSTERS; do
         on_cluster "$c" scancel -n msd-block 2>/dev/null
     done
@@ -30,10 +29,7 @@ tap_plan 7
 log=$dtmp/msd.log
 daemon_lead
 
-restore_sd=$(cfg_value max_slowdown 1.3)
-restore=$(cfg_value siblings 2)
-restore_h=$(cfg_value sibling_hold 1)
-restore_a=$(cfg_value sibling_ahead 0.25)
+restore=$(settings_now dispatch_mode siblings max_slowdown sibling_hold sibling_ahead)
 # a wide slowdown cap, so that every job has a second candidate to go to
 out=$(cfg set dispatch_mode=siblings siblings=2 max_slowdown=100 sibling_hold=1 sibling_ahead=0.25 2>&1)
 tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100, sibling_hold=1, sibling_ahead=0.25 ($out)"
