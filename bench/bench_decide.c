@@ -84,7 +84,7 @@ main (void)
         policy_decide (&pol, site, &cs, view, &dec);
         if (dec.n) {
             const ms_cand_t *c = &cs.c[dec.c[0].cand];
-            view_pending_add (view, c->part, nodes, c->t);
+            view_pending_add (view, c->part, 0, nodes, c->t, 0, 0);
             decided++;
         }
     }

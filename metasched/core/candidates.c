@@ -156,6 +156,15 @@ typedef struct {
 } vrun_t;
 
 typedef struct {
+    uint64_t key; /* the cluster's job id; 0: not known yet */
+    int nodes;
+    double pred;  /* predicted runtime, s */
+    int nice;
+    double begin; /* not before (absolute); 0: now */
+    uint64_t seq; /* the order it came in */
+} vpend_t;
+
+typedef struct {
     int nodes;
     double idle_w;
     int busy;
@@ -164,12 +173,15 @@ typedef struct {
     int queued;
     vrun_t *run; /* sorted by predicted end */
     size_t nrun, caprun;
+    vpend_t *pend; /* the queued entries, in the order they came */
+    size_t npend, cappend;
 } vpart_t;
 
 struct ms_view {
     size_t nparts;
     vpart_t *p;
     const ms_siteconf_t *conf; /* its power caps, read when used */
+    uint64_t seq;
 };
 
 ms_view_t *
@@ -191,23 +203,72 @@ view_free (ms_view_t *v)
 {
     if (!v)
         return;
-    for (size_t i = 0; i < v->nparts; i++)
+    for (size_t i = 0; i < v->nparts; i++) {
         free (v->p[i].run);
+        free (v->p[i].pend);
+    }
     free (v->p);
     free (v);
 }
 
 void
-view_pending_add (ms_view_t *v, size_t part, int nodes, double pred_s)
+view_pending_add (ms_view_t *v, size_t part, uint64_t key, int nodes,
+                  double pred_s, int nice, double begin)
 {
-    v->p[part].queued_ns += nodes * pred_s;
-    v->p[part].queued++;
+    vpart_t *p = &v->p[part];
+    vpend_t *e;
+
+    p->queued_ns += nodes * pred_s;
+    p->queued++;
+    if (p->npend == p->cappend) {
+        p->cappend = p->cappend ? p->cappend * 2 : 32;
+        p->pend = ms_xrealloc (p->pend, p->cappend * sizeof (*p->pend));
+    }
+    e = &p->pend[p->npend++];
+    e->key = key;
+    e->nodes = nodes;
+    e->pred = pred_s;
+    e->nice = nice;
+    e->begin = begin;
+    e->seq = v->seq++;
+}
+
+/* The queued entry key (or, for key 0 or none of that key, the first of
+ * those nodes and runtime); SIZE_MAX when there is none. */
+static size_t
+pend_find (const vpart_t *p, uint64_t key, int nodes, double pred_s)
+{
+    if (key)
+        for (size_t i = 0; i < p->npend; i++)
+            if (p->pend[i].key == key)
+                return i;
+    for (size_t i = 0; i < p->npend; i++)
+        if (p->pend[i].nodes == nodes && p->pend[i].pred == pred_s)
+            return i;
+    return SIZE_MAX;
 }
 
 void
-view_pending_remove (ms_view_t *v, size_t part, int nodes, double pred_s)
+view_pending_renice (ms_view_t *v, size_t part, uint64_t key, int nice)
 {
     vpart_t *p = &v->p[part];
+    for (size_t i = 0; key && i < p->npend; i++)
+        if (p->pend[i].key == key)
+            p->pend[i].nice = nice;
+}
+
+void
+view_pending_remove (ms_view_t *v, size_t part, uint64_t key, int nodes,
+                     double pred_s)
+{
+    vpart_t *p = &v->p[part];
+    size_t i = pend_find (p, key, nodes, pred_s);
+
+    if (i != SIZE_MAX) {
+        memmove (p->pend + i, p->pend + i + 1,
+                 (p->npend - i - 1) * sizeof (*p->pend));
+        p->npend--;
+    }
     p->queued_ns -= nodes * pred_s;
     /* An empty queue holds no work, whatever rounding left behind. */
     if (--p->queued <= 0 || p->queued_ns < 0) {
@@ -290,6 +351,64 @@ view_waits (const ms_view_t *v, size_t part, int nodes, double now,
         *shadowp = shadow;
 }
 
+void
+view_reservation (const ms_view_t *v, size_t part, int nodes, double now,
+                  ms_resv_t *r)
+{
+    const vpart_t *p = &v->p[part];
+    int freen = p->nodes - p->busy, avail;
+    const vpend_t *h = NULL;
+    size_t k;
+
+    r->set = false;
+    r->start = r->blocked = 0;
+    /* A job that does not fit the free nodes waits for its own shadow
+     * time anyway (view_waits). */
+    if (nodes > freen)
+        return;
+    /* The head: the first queued entry in queue order (nice, then the
+     * order they came) that may start now and does not fit. Under EASY
+     * backfill it holds the reservation. Only entries at nice 0 or less
+     * come before the job (at nice 0, as its first choice goes). */
+    for (size_t i = 0; i < p->npend; i++) {
+        const vpend_t *e = &p->pend[i];
+        if (e->nodes <= freen || e->begin > now || e->nice > 0)
+            continue;
+        if (!h || e->nice < h->nice)
+            h = e;
+    }
+    if (!h)
+        return;
+    /* Its start: when enough running jobs have ended for its nodes. */
+    avail = freen;
+    for (k = 0; k < p->nrun; k++) {
+        avail += p->run[k].nodes;
+        if (avail >= h->nodes)
+            break;
+    }
+    if (k == p->nrun)
+        return; /* wider than what runs and is free: not a reservation */
+    r->start = p->run[k].end > now ? p->run[k].end - now : 0;
+    avail -= h->nodes;
+    /* Nodes free beside it: a job that fits them starts now whatever its
+     * runtime. */
+    if (nodes <= avail)
+        return;
+    /* Otherwise, once the head has started, the job starts when running
+     * jobs have ended for it, at the latest when the head ends. */
+    r->set = true;
+    r->blocked = r->start + h->pred;
+    for (k++; k < p->nrun; k++) {
+        avail += p->run[k].nodes;
+        if (avail >= nodes) {
+            double t = p->run[k].end > now ? p->run[k].end - now : 0;
+            if (t < r->blocked)
+                r->blocked = t;
+            break;
+        }
+    }
+}
+
 double
 view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
 {
@@ -349,10 +468,13 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
     cs->n = 0;
     for (size_t p = 0; p < tab->nparts; p++) {
         double w = 0, ws = 0;
+        ms_resv_t rv = { false, 0, 0 };
         if (nodes > tab->conf->parts[p].nodes)
             continue;
-        if (view)
+        if (view) {
             view_waits (view, p, nodes, now, &w, &ws);
+            view_reservation (view, p, nodes, now, &rv);
+        }
         for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
             const ms_predent_t *d = predtab_get (tab, app, p, fi);
             ms_cand_t *c;
@@ -378,6 +500,10 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
             c->w = w;
             c->ws = ws;
             c->nodes = nodes;
+            /* A job that cannot backfill waits for the reservation ahead
+             * of it (view_reservation). */
+            if (resv_wait (&rv, c->t) > c->w)
+                c->w = resv_wait (&rv, c->t);
             /* Under a power cap, the job also waits for its power. */
             if (view) {
                 double pw = view_power_wait (view, p, nodes, c->p, now);

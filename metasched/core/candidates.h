@@ -74,8 +74,16 @@ typedef struct ms_view ms_view_t;
 
 ms_view_t *view_new (const ms_siteconf_t *conf);
 void view_free (ms_view_t *v);
-void view_pending_add (ms_view_t *v, size_t part, int nodes, double pred_s);
-void view_pending_remove (ms_view_t *v, size_t part, int nodes, double pred_s);
+/* An entry queued on part: key the cluster's job id (0 while it has none),
+ * its nodes, predicted runtime, nice and begin time (absolute; 0: now). */
+void view_pending_add (ms_view_t *v, size_t part, uint64_t key, int nodes,
+                       double pred_s, int nice, double begin);
+/* The entry key leaves the queue (key 0, or a key the view does not hold:
+ * the first entry of those nodes and predicted runtime). */
+void view_pending_remove (ms_view_t *v, size_t part, uint64_t key, int nodes,
+                          double pred_s);
+/* The queued entry key now has this nice. */
+void view_pending_renice (ms_view_t *v, size_t part, uint64_t key, int nice);
 void view_run_start (ms_view_t *v, size_t part, uint64_t key, int nodes,
                      double pred_end, double power_w);
 void view_run_end (ms_view_t *v, size_t part, uint64_t key);
@@ -94,6 +102,33 @@ double view_shadow_wait (const ms_view_t *v, size_t part, int nodes,
  * shadow time it was made from. */
 void view_waits (const ms_view_t *v, size_t part, int nodes, double now,
                  double *waitp, double *shadowp);
+/* The reservation a job of `nodes` nodes coming now finds ahead of it
+ * under EASY backfill: the first entry in queue order (lowest nice, then
+ * the oldest) that may start now and does not fit the free nodes starts
+ * when enough running jobs have ended (start, s from now); a job that fits
+ * the free nodes starts at once if it ends before then or fits the nodes
+ * free beside that entry, and otherwise waits until running jobs have
+ * ended for it after the entry started, at the latest until the entry
+ * ends (blocked, s from now). set is false where no reservation can hold
+ * the job back: no such entry, the job fits beside it, or it does not fit
+ * the free nodes anyway (it waits for its shadow time, view_waits). */
+typedef struct {
+    bool set;
+    double start;
+    double blocked;
+} ms_resv_t;
+
+void view_reservation (const ms_view_t *v, size_t part, int nodes, double now,
+                       ms_resv_t *r);
+
+/* The wait r makes for a job that runs t seconds: r->blocked when it ends
+ * after the reservation starts, 0 otherwise. */
+static inline double
+resv_wait (const ms_resv_t *r, double t)
+{
+    return r->set && t > r->start ? r->blocked : 0;
+}
+
 /* Predicted power of the partition now: running jobs plus idle nodes. */
 double view_power (const ms_view_t *v, size_t part);
 int view_busy (const ms_view_t *v, size_t part);

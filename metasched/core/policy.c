@@ -870,7 +870,8 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         e->nice = req.nice;
         e->live = true;
         j->nent++;
-        view_pending_add (s->view, c->part, e->nodes, c->t);
+        view_pending_add (s->view, c->part, bid, e->nodes, c->t, e->nice,
+                          req.begin_time > 0 ? (double)req.begin_time : 0);
     }
     return 0;
 }
@@ -1034,7 +1035,7 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (!e)
         return;
     j = &s->jobs[id - 1];
-    view_pending_remove (s->view, part, e->nodes, e->pred_t);
+    view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
     view_run_start (s->view, part, bid, e->nodes, now + e->pred_t, power_w);
     if (j->state == SJ_QUEUED)
         pending_del (s, j);
@@ -1065,7 +1066,7 @@ sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (started)
         view_run_end (s->view, part, bid);
     else
-        view_pending_remove (s->view, part, e->nodes, e->pred_t);
+        view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
 }
 
 int
@@ -1106,6 +1107,7 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
             < 0)
             return -1;
         e->nice = 0;
+        view_pending_renice (s->view, e->part, e->bid, 0);
     }
     return 0;
 }

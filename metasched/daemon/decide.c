@@ -162,9 +162,15 @@ array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs)
         c->t_hi *= waves;
         c->e *= k->ntasks;
         c->e_hi *= k->ntasks;
-        if (d->view)
+        if (d->view) {
+            ms_resv_t rv;
             view_waits (d->view, c->part, k->nodes * conc, wall (), &c->w,
                         &c->ws);
+            view_reservation (d->view, c->part, k->nodes * conc, wall (),
+                              &rv);
+            if (resv_wait (&rv, c->t) > c->w)
+                c->w = resv_wait (&rv, c->t);
+        }
     }
 }
 

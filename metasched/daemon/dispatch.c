@@ -92,11 +92,15 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
         x->maxlim[c] = job_time_cap (d, x->opts, x->j.owner,
                                      x->chosen[c].part);
         x->waves[c] = array_waves (d, k, x->chosen[c].part, &conc);
-        view_pending_add (d->view, x->chosen[c].part,
+        /* until the next refresh reads it back with its id */
+        view_pending_add (d->view, x->chosen[c].part, 0,
                           (x->chosen[c].nodes > 0 ? x->chosen[c].nodes
                                                   : k->nodes)
                               * conc,
-                          x->chosen[c].t);
+                          x->chosen[c].t, x->choices[c].nice,
+                          x->choices[c].hold_s > 0
+                              ? wall () + x->choices[c].hold_s
+                              : 0);
     }
     /* the limit is each task's */
     x->limit = cap_limit (scaled_limit (x->j.time_limit_min, &x->chosen[0],

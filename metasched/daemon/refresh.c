@@ -460,7 +460,11 @@ rebuild_view (ms_daemon_t *d)
                     d->view, (size_t)p, j->id, nodes, end,
                     d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
             else if (j->state == MS_JOB_PENDING)
-                view_pending_add (d->view, (size_t)p, nodes, lim);
+                view_pending_add (d->view, (size_t)p, j->id, nodes, lim,
+                                  j->nice,
+                                  (double)j->eligible_time > now
+                                      ? (double)j->eligible_time
+                                      : 0);
         }
         held_elsewhere (d, c, now);
     }

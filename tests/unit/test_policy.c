@@ -604,16 +604,71 @@ START_TEST (test_view_wait)
     ck_assert (view_predicted_wait (v, 0, 8, 0) == 100);
     ck_assert (view_predicted_wait (v, 0, 8, 30) == 70);
     /* 2000 node-seconds queued: 200 s on 10 nodes dominates. */
-    view_pending_add (v, 0, 10, 200);
+    view_pending_add (v, 0, 0, 10, 200, 0, 0);
     ck_assert (view_predicted_wait (v, 0, 5, 0) == 200);
     /* the shadow time alone leaves the queue out */
     ck_assert (view_shadow_wait (v, 0, 5, 0) == 50);
     ck_assert (view_shadow_wait (v, 0, 8, 30) == 70);
-    view_pending_remove (v, 0, 10, 200);
+    view_pending_remove (v, 0, 0, 10, 200);
     view_run_end (v, 0, 2);
     ck_assert (view_predicted_wait (v, 0, 6, 0) == 0);
     /* Power: 4 nodes at 300 W and 6 idle at 50 W. */
     ck_assert (fabs (view_power (v, 0) - (1200 + 300)) < 1e-9);
+    view_free (v);
+    clusterconf_free (conf);
+}
+END_TEST
+
+/* The reservation ahead of a job under EASY backfill (view_reservation):
+ * 10 nodes, 4 running to 100 and 2 to 300, 4 free. */
+START_TEST (test_view_reservation)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_view_t *v = view_new (conf);
+    ms_resv_t r;
+
+    view_run_start (v, 0, 1, 4, 100, 300);
+    view_run_start (v, 0, 2, 2, 300, 300);
+    /* nothing queued: nothing holds a job back */
+    view_reservation (v, 0, 2, 0, &r);
+    ck_assert (!r.set && resv_wait (&r, 1e6) == 0);
+    /* an 8-node entry does not fit the 4 free nodes: it starts at 100,
+     * when the 4-node job ends, with no node beside it */
+    view_pending_add (v, 0, 7, 8, 500, 0, 0);
+    view_reservation (v, 0, 2, 0, &r);
+    ck_assert (r.set && r.start == 100);
+    /* a 2-node job that ends before 100 backfills */
+    ck_assert (resv_wait (&r, 50) == 0);
+    /* one that runs past it waits for the 2-node job's end at 300 */
+    ck_assert (resv_wait (&r, 200) == 300);
+    /* a 4-node job waits for the entry's end, 100 + 500 */
+    view_reservation (v, 0, 4, 0, &r);
+    ck_assert (resv_wait (&r, 200) == 600);
+    /* later on, the same ends are nearer */
+    view_reservation (v, 0, 2, 40, &r);
+    ck_assert (r.start == 60 && resv_wait (&r, 200) == 260);
+    /* a job wider than the free nodes waits for its own shadow time */
+    view_reservation (v, 0, 5, 0, &r);
+    ck_assert (!r.set);
+    /* an entry held (begin time) or behind at a sibling's nice holds no
+     * reservation for a job at nice 0 */
+    view_pending_remove (v, 0, 7, 8, 500);
+    view_pending_add (v, 0, 8, 8, 500, 0, 1000);
+    view_pending_add (v, 0, 9, 8, 500, MS_NICE_STEP, 0);
+    view_reservation (v, 0, 2, 0, &r);
+    ck_assert (!r.set);
+    /* taken back to nice 0, the sibling holds it */
+    view_pending_renice (v, 0, 9, 0);
+    view_reservation (v, 0, 2, 0, &r);
+    ck_assert (r.set && resv_wait (&r, 200) == 300);
+    /* a 6-node entry leaves 2 nodes beside it at 100: a 2-node job
+     * starts now whatever its runtime */
+    view_pending_remove (v, 0, 9, 8, 500);
+    view_pending_add (v, 0, 10, 6, 500, 0, 0);
+    view_reservation (v, 0, 2, 0, &r);
+    ck_assert (!r.set && resv_wait (&r, 1e6) == 0);
+    view_reservation (v, 0, 3, 0, &r);
+    ck_assert (r.set && resv_wait (&r, 200) == 300);
     view_free (v);
     clusterconf_free (conf);
 }
@@ -774,6 +829,7 @@ main (void)
     tcase_add_test (tc, test_metasched_sibling_ahead);
     tcase_add_test (tc, test_jobmix);
     tcase_add_test (tc, test_view_wait);
+    tcase_add_test (tc, test_view_reservation);
     tcase_add_test (tc, test_view_power_wait);
     tcase_add_test (tc, test_max_time);
     tcase_add_test (tc, test_entry_limit);
