@@ -47,7 +47,8 @@ usage (FILE *f)
              "Keys: policy, w_energy, max_slowdown, "
              "power_cap_w.CLUSTER.PARTITION,\n"
              "dispatch_mode, siblings, sibling_hold, pref_margin, first_age,\n"
-             "drain_weight, wait_share, sibling_ahead, exploration,\n"
+             "drain_weight, wait_share, sibling_ahead, stake_margin,\n"
+             "exploration, "
              "reroute_after_s, max_reroutes,\n"
              "priority_boost, refit_interval_s (metasched-config(1)).\n",
              MS_CLIENT_ENV_SERVER, MS_CLIENT_DEFAULT_SERVER,

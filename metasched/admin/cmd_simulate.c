@@ -489,6 +489,8 @@ metasched_options (const opts_t *o, ms_policy_t *pol)
         pol->wait_share = o->wait_share;
     if (o->sibling_ahead >= 0 && policy_is_metasched (pol->kind))
         pol->sibling_ahead = o->sibling_ahead;
+    if (o->stake_margin >= 0 && policy_is_metasched (pol->kind))
+        pol->stake_margin = o->stake_margin;
 }
 
 static int
@@ -1069,6 +1071,7 @@ cmd_simulate (int argc, char **argv)
         O_DRAIN,
         O_WAITSHARE,
         O_AHEAD,
+        O_STAKE,
         O_JOBSCSV,
         O_BOUND,
         O_FROMDB,
@@ -1119,6 +1122,7 @@ cmd_simulate (int argc, char **argv)
         { "drain-weight", required_argument, NULL, O_DRAIN },
         { "wait-share", required_argument, NULL, O_WAITSHARE },
         { "sibling-ahead", required_argument, NULL, O_AHEAD },
+        { "stake-margin", required_argument, NULL, O_STAKE },
         { "jobs-csv", no_argument, NULL, O_JOBSCSV },
         { "bound", no_argument, NULL, O_BOUND },
         { "from-db", required_argument, NULL, O_FROMDB },
@@ -1163,6 +1167,7 @@ cmd_simulate (int argc, char **argv)
     o.drain_weight = -1;
     o.wait_share = -1;
     o.sibling_ahead = -1;
+    o.stake_margin = -1;
     o.since_days = 30;
     o.plots = true;
     o.seed = 1;
@@ -1324,6 +1329,11 @@ cmd_simulate (int argc, char **argv)
         case O_AHEAD:
             if (parse_double (optarg, &o.sibling_ahead) < 0
                 || o.sibling_ahead < 0 || o.sibling_ahead > 100)
+                goto bad;
+            break;
+        case O_STAKE:
+            if (parse_double (optarg, &o.stake_margin) < 0
+                || o.stake_margin < 0 || o.stake_margin > 1000)
                 goto bad;
             break;
         case O_FROMDB:

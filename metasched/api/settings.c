@@ -28,6 +28,7 @@ settings_init (ms_settings_t *s)
     s->drain_weight = 1;
     s->wait_share = 0.02;
     s->sibling_ahead = 0.25;
+    s->stake_margin = 3;
     s->exploration = 0;
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
@@ -153,6 +154,9 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
     } else if (!strcmp (key, "sibling_ahead")) {
         if (number (value, key, 0, 100, &t.sibling_ahead, errp) < 0)
             return -1;
+    } else if (!strcmp (key, "stake_margin")) {
+        if (number (value, key, 0, 1000, &t.stake_margin, errp) < 0)
+            return -1;
     } else if (!strncmp (key, CAP_PREFIX, strlen (CAP_PREFIX))) {
         size_t i;
         const char *k = key + strlen (CAP_PREFIX);
@@ -277,6 +281,7 @@ settings_to_json (const ms_settings_t *s)
     json_object_set_new (o, "drain_weight", json_real (s->drain_weight));
     json_object_set_new (o, "wait_share", json_real (s->wait_share));
     json_object_set_new (o, "sibling_ahead", json_real (s->sibling_ahead));
+    json_object_set_new (o, "stake_margin", json_real (s->stake_margin));
     json_object_set_new (o, "exploration", json_real (s->exploration));
     json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
     json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
@@ -336,6 +341,7 @@ settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
         pol->drain_weight = s->drain_weight;
         pol->wait_share = s->wait_share;
         pol->sibling_ahead = s->sibling_ahead;
+        pol->stake_margin = s->stake_margin;
     }
     pol->reroute_after_s = s->reroute_after_s;
     pol->max_reroutes = s->max_reroutes;

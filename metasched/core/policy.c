@@ -92,6 +92,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->drain_weight = policy_is_metasched (k) ? 1 : 0;
     pol->wait_share = policy_is_metasched (k) ? 0.02 : 0;
     pol->sibling_ahead = policy_is_metasched (k) ? 0.25 : 0;
+    pol->stake_margin = policy_is_metasched (k) ? 3 : 0;
     /* The siblings take whichever partition starts the job first, so the
      * first choice is the best partition at equal waits (doc/simulator.md,
      * "metasched's policy"); with one entry (the daemon's single dispatch)
@@ -434,16 +435,46 @@ sibling_ahead (const ms_policy_t *pol, const ms_cand_t *c, const ms_cand_t *c0)
            && c->ws + c->t <= c0->ws;
 }
 
+/* Whether the job waits for its first choice c0 before sibling c may
+ * start: the sibling's loss (key over key0, times key_s, the seconds of
+ * the job's response that a unit of its key is worth: its stake in the
+ * first choice) is worth over stake_margin times the first choice's
+ * predicted wait. A wide job whose first choice saves a large share of
+ * its energy then waits for it, busy or idle as the sibling's partition
+ * may be, rather than run for hours where it costs more; a job whose
+ * first choice is far off, or that loses little, goes as before. The
+ * margin stands for the predicted wait's error: it counts time limits
+ * for runtimes. */
+static bool
+sibling_staked (const ms_policy_t *pol, const ms_cand_t *c0, double key,
+                double key0, double key_s)
+{
+    return pol->stake_margin > 0 && key > key0 && isfinite (key_s)
+           && c0->w * pol->stake_margin
+                  <= pol->sibling_hold * (key - key0) * key_s;
+}
+
 /* Add candidate ci of cs, a sibling of the first choice ci0 scoring key
- * against the first's key0: ahead (sibling_ahead), or at the nice of its
- * loss and held on a busy partition (entry_nice, hold_sibling). The
- * greedy decision and the window's both send their siblings this way. */
+ * against the first's key0 (key_s: what a unit of key is worth, in
+ * seconds of the job's response): held until the first choice's
+ * predicted wait has passed when the job's stake in it is large
+ * (sibling_staked), ahead (sibling_ahead), or at the nice of its loss and
+ * held on a busy partition (entry_nice, hold_sibling). The greedy
+ * decision and the window's both send their siblings this way. */
 static void
 add_sibling (const ms_policy_t *pol, ms_decision_t *d, const ms_cands_t *cs,
-             size_t ci, size_t ci0, double key, double key0)
+             size_t ci, size_t ci0, double key, double key0, double key_s)
 {
     ms_choice_t *ch;
 
+    if (sibling_staked (pol, &cs->c[ci0], key, key0, key_s)) {
+        ch = add_choice (d, cs, ci,
+                         entry_nice (pol, -sibling_loss (pol, key, key0)));
+        hold_sibling (pol, ch, &cs->c[ci], key, key0, cs->c[ci0].t);
+        if (ch && cs->c[ci0].w > ch->hold_s)
+            ch->hold_s = cs->c[ci0].w;
+        return;
+    }
     if (sibling_ahead (pol, &cs->c[ci], &cs->c[ci0])) {
         add_choice (d, cs, ci, 0);
         return;
@@ -536,13 +567,16 @@ shared_wait (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok)
  * predicted response against the job's best). Fills r (one per partition,
  * in partition order; at most nparts) and, when fs is not NULL, every
  * admissible candidate's frequency score fs[i]; ok gets the admissible
- * candidates, *wtminp the job's best predicted response. Returns how many
- * partitions were ranked. Both the greedy decision and the window's costs
+ * candidates, *wtminp the job's best predicted response, *key_sp the
+ * seconds of the job's response a unit of its key is worth (the response
+ * term's scale over its weight). Returns how many partitions were
+ * ranked. Both the greedy decision and the window's costs
  * come from here. */
 static size_t
 metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 const ms_cands_t *cs, const ms_view_t *view, bool *ok,
-                double *fs, ranked_t *r, size_t nparts, double *wtminp)
+                double *fs, ranked_t *r, size_t nparts, double *wtminp,
+                double *key_sp)
 {
     double emin = INFINITY, wtmin = INFINITY, we, shared;
     size_t nr = 0;
@@ -602,6 +636,9 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
         nr++;
     }
     *wtminp = wtmin;
+    /* a unit of the key is worth the best response (with the shared
+     * wait) over the response's weight, in seconds of response */
+    *key_sp = we < 1 ? (shared + wtmin) / (1 - we) : INFINITY;
     return nr;
 }
 
@@ -611,12 +648,13 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
 {
     bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
     ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
-    double wtmin;
+    double wtmin, key_s;
     size_t nr;
 
     nr = metasched_rank (
         pol, conf, cs, view, ok, NULL, r,
-        conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED, &wtmin);
+        conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED, &wtmin,
+        &key_s);
     qsort (r, nr, sizeof (*r), ranked_cmp);
     for (size_t i = 0; i < nr; i++) {
         if (i > 0 && r[i].key > (1 + pol->sibling_slack) * r[0].key)
@@ -635,7 +673,7 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                                      : pol->pref_margin));
         else
             add_sibling (pol, d, cs, r[i].cand, r[0].cand, r[i].key,
-                         r[0].key);
+                         r[0].key, key_s);
     }
     free (ok);
 }
@@ -1175,11 +1213,12 @@ sched_npending (const ms_sched_t *s)
  * rank key of its partition at metasched's frequency there (weighted
  * energy and predicted response against the job's best), plus the
  * candidate's frequency score over the best one's on that partition.
- * *wtminp gets the job's best predicted response. */
+ * *wtminp gets the job's best predicted response, *key_sp what a unit of
+ * cost is worth in seconds of it (metasched_rank). */
 static void
 window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
               const ms_cands_t *cs, const ms_view_t *view, double *cost,
-              double *wtminp)
+              double *wtminp, double *key_sp)
 {
     bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
     double *fs = ms_xcalloc (cs->n + 1, sizeof (double));
@@ -1188,7 +1227,8 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
 
     for (size_t i = 0; i < cs->n; i++)
         cost[i] = INFINITY;
-    nr = metasched_rank (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp);
+    nr = metasched_rank (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp,
+                         key_sp);
     for (size_t k = 0; k < nr; k++)
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == r[k].part)
@@ -1214,15 +1254,17 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
 {
     size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
     ms_bid_t *bids = NULL;
-    double *cost = NULL, *cap, *pen, hsum = 0, h;
+    double *cost = NULL, *cap, *pen, *key_s, hsum = 0, h;
     size_t *pick, *cand0, *sib;
     ms_window_opts_t wo;
 
     cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
+    key_s = ms_xcalloc (njobs + 1, sizeof (double));
     for (size_t k = 0; k < njobs; k++) {
         double wtmin;
         cost = ms_xrealloc (cost, (ncost + cs[k]->n + 1) * sizeof (double));
-        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin);
+        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin,
+                      &key_s[k]);
         cand0[k] = ncost;
         if (cs[k]->n && isfinite (wtmin)) {
             hsum += wtmin;
@@ -1296,7 +1338,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         for (size_t p = 0; p < nparts; p++)
             if (sib[p] != SIZE_MAX)
                 add_sibling (pol, &dec[k], c, sib[p], chosen, ck[sib[p]],
-                             ck[chosen]);
+                             ck[chosen], key_s[k]);
     }
     free (bids);
     free (cost);
@@ -1304,6 +1346,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     free (pen);
     free (pick);
     free (cand0);
+    free (key_s);
     free (sib);
 }
 

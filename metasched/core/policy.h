@@ -131,6 +131,13 @@ typedef struct {
                                 they let the first choice start, goes at
                                 nice 0 and unheld (policy.c, sibling_ahead;
                                 metasched 0.25, others 0: never) */
+    double stake_margin;     /* metasched: a sibling whose loss, in seconds
+                                of its job's response, is worth over this
+                                many times the first choice's predicted
+                                wait is held until that wait has passed,
+                                on a busy partition or an idle one
+                                (policy.c, sibling_staked; metasched 3,
+                                others 0: never) */
     /* ...the arrivals a second, on each partition, of the jobs that only
      * it can run and that need over half of it (captive_rate), and of
      * those that it and not every partition can run (restricted_rate);

@@ -514,9 +514,9 @@ START_TEST (test_metasched_sibling_ahead)
     ck_assert_uint_eq (d.c[1].part, 1);
     ck_assert_int_gt (d.c[1].nice, 0);
     ck_assert (d.c[1].hold_s > 0);
-    /* p1's running jobs free its nodes only in 1000 s; p2's are free:
-     * the sibling would end at 120 s */
-    cs.c[0].ws = 1000;
+    /* p1's running jobs free its nodes only in 1000 s (its predicted
+     * wait too); p2's are free: the sibling would end at 120 s */
+    cs.c[0].ws = cs.c[0].w = 1000;
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert_uint_eq (d.n, 2);
     ck_assert_uint_eq (d.c[0].part, 0);
@@ -536,11 +536,62 @@ START_TEST (test_metasched_sibling_ahead)
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert_int_gt (d.c[1].nice, 0);
     /* 0 turns it off */
-    cs.c[0].ws = 1000;
+    cs.c[0].ws = cs.c[0].w = 1000;
     pol.sibling_ahead = 0;
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert_int_gt (d.c[1].nice, 0);
     ck_assert (d.c[1].hold_s > 0);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
+/* A sibling whose loss outweighs stake_margin times the first choice's
+ * predicted wait waits for it, idle as the sibling's partition may be
+ * (policy.c, sibling_staked). */
+START_TEST (test_metasched_stake)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    ms_policy_t pol;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (pol.stake_margin == 3);
+    pol.power_caps = false;
+    /* p1 100 s at 400 W (40 kJ) waits 20 s; p2 125 s at 600 W (75 kJ) is
+     * idle. p2's key: 0.5 x 75/40 + 0.5 x 125/100 = 1.5625 against 1; a
+     * unit of key is worth 100 s / 0.5 of response: the stake is 112.5 s,
+     * over 3 x 20 s */
+    cand (&cs, 0, 2, 100, 400);
+    cand (&cs, 1, 2, 125, 600);
+    cs.c[0].w = cs.c[0].ws = 20;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert_uint_eq (d.c[0].part, 0);
+    ck_assert_uint_eq (d.c[1].part, 1);
+    ck_assert_int_gt (d.c[1].nice, 0);
+    ck_assert (fabs (d.c[1].hold_s - 20) < 1e-9);
+    /* a first choice 40 s away: 3 x 40 s is over the stake, the sibling
+     * may take p2's idle nodes at once */
+    cs.c[0].w = cs.c[0].ws = 40;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert_uint_eq (d.n, 2);
+    ck_assert (d.c[1].hold_s == 0);
+    /* 0 turns it off */
+    cs.c[0].w = cs.c[0].ws = 20;
+    pol.stake_margin = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert (d.c[1].hold_s == 0);
+    /* so does sibling_hold 0, which holds no sibling */
+    pol.stake_margin = 3;
+    pol.sibling_hold = 0;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert (d.c[1].hold_s == 0);
+    /* the other policies hold nothing this way */
+    ms_policy_t e;
+    policy_init (&e, POL_EAMC_PRIO_V);
+    ck_assert (e.stake_margin == 0);
     candidates_free (&cs);
     clusterconf_free (conf);
 }
@@ -827,6 +878,7 @@ main (void)
     tcase_add_test (tc, test_metasched_drain);
     tcase_add_test (tc, test_metasched_wait_share);
     tcase_add_test (tc, test_metasched_sibling_ahead);
+    tcase_add_test (tc, test_metasched_stake);
     tcase_add_test (tc, test_jobmix);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_reservation);

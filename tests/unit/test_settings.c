@@ -53,6 +53,7 @@ START_TEST (test_defaults)
     ck_assert_double_eq (s.drain_weight, 1);
     ck_assert_double_eq (s.wait_share, 0.02);
     ck_assert_double_eq (s.sibling_ahead, 0.25);
+    ck_assert_double_eq (s.stake_margin, 3);
     ck_assert_double_eq (s.exploration, 0);
     ck_assert_double_eq (s.reroute_after_s, 600);
     ck_assert_int_eq (s.max_reroutes, 2);
@@ -68,7 +69,8 @@ START_TEST (test_defaults)
     ck_assert (json_real_value (json_object_get (j, "drain_weight")) == 1);
     ck_assert (json_real_value (json_object_get (j, "wait_share")) == 0.02);
     ck_assert (json_real_value (json_object_get (j, "sibling_ahead")) == 0.25);
-    ck_assert_uint_eq (json_object_size (j), 17);
+    ck_assert (json_real_value (json_object_get (j, "stake_margin")) == 3);
+    ck_assert_uint_eq (json_object_size (j), 18);
     json_decref (j);
 }
 END_TEST
@@ -150,6 +152,12 @@ START_TEST (test_each_key)
     refused ("sibling_ahead", "-1");
     refused ("sibling_ahead", "101");
     refused ("sibling_ahead", "\"0.25\"");
+    ck_assert_int_eq (set ("stake_margin", "0"), 0);
+    ck_assert_double_eq (s.stake_margin, 0);
+    ck_assert_int_eq (set ("stake_margin", "1000"), 0);
+    refused ("stake_margin", "-1");
+    refused ("stake_margin", "1001");
+    refused ("stake_margin", "\"3\"");
 
     ck_assert_int_eq (set ("exploration", "0.5"), 0);
     refused ("exploration", "0.6");
@@ -215,10 +223,12 @@ START_TEST (test_policy_mapping)
     ck_assert_int_eq (set ("drain_weight", "2"), 0);
     ck_assert_int_eq (set ("wait_share", "0.1"), 0);
     ck_assert_int_eq (set ("sibling_ahead", "0.5"), 0);
+    ck_assert_int_eq (set ("stake_margin", "5"), 0);
     settings_apply_policy (&s, &pol);
     ck_assert_double_eq (pol.drain_weight, 2);
     ck_assert_double_eq (pol.wait_share, 0.1);
     ck_assert_double_eq (pol.sibling_ahead, 0.5);
+    ck_assert_double_eq (pol.stake_margin, 5);
     ck_assert_double_eq (pol.sibling_hold, 0.5);
     ck_assert_double_eq (pol.pref_margin, 0.4);
     ck_assert_double_eq (pol.first_age, 1.5);
