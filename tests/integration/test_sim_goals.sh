@@ -18,7 +18,9 @@
 # before its first choice's nodes free goes ahead (--sibling-ahead):
 # Curie's seed 1, whose 2,048-node job drained beta for 15 h without it,
 # waits less. The shared wait (--wait-share) lowers the EAMC 50% mix's
-# job energy on seed 1, where jobs wait hours. The
+# job energy on seed 1, where jobs wait hours. A sibling that waits for a
+# first choice its job has a stake in (--stake-margin) saves KTH energy at
+# no response over seeds 1-5. The
 # embedded default needs nothing; eamc, kth and curie need ../shared/data
 # and are skipped without it. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
@@ -48,8 +50,8 @@ anchors () {
     *) echo 1 1.5 ;;
     esac
 }
-n=10
-[ "$scenarios" = default ] || n=$((n + 4))
+n=11
+[ "$scenarios" = default ] || n=$((n + 5))
 for sc in $scenarios; do
     n=$((n + 5 + $(anchors "$sc" | wc -w)))
 done
@@ -191,6 +193,7 @@ refused --sibling-hold -1
 refused --drain-weight -1
 refused --wait-share 1.5
 refused --sibling-ahead -1
+refused --stake-margin -1
 mean_response () { # DIR-PREFIX: metasched-w0.5's mean over seeds 1-5
     for seed in 1 2 3 4 5; do
         w05 "$1-$seed" '$9'
@@ -228,5 +231,25 @@ if [ "$scenarios" != default ]; then
     e1=$(w05 "$tmp/eamc-50-1" '$12')
     above "$e0" "$e1"
     tap_ok $? "eamc 50% seed 1: job energy ${e1:-?} J with the shared wait against ${e0:-?} J with --wait-share 0"
+
+    # A sibling waits for a first choice its job has a stake in
+    # (--stake-margin): on KTH, over seeds 1-5, less job energy and no
+    # slower a mean response than with --stake-margin 0.
+    for seed in 1 2 3 4 5; do
+        "$ms" simulate -s kth -d "$data" --seed $seed -p metasched \
+            --sweep 0.5 --stake-margin 0 --no-plots -q -o "$tmp/k0-$seed" \
+            >"$tmp/k0-$seed.log" 2>&1
+    done
+    mean_of () { # DIR-PREFIX COLUMN: metasched-w0.5's mean over seeds 1-5
+        for seed in 1 2 3 4 5; do
+            w05 "$1-$seed" "$2"
+        done | awk '{ s += $1; n++ } END { if (n == 5) printf "%.6g", s / n }'
+    }
+    e0=$(mean_of "$tmp/k0" '$12')
+    e1=$(mean_of "$tmp/kth" '$12')
+    r0=$(mean_of "$tmp/k0" '$9')
+    r1=$(mean_of "$tmp/kth" '$9')
+    above "$e0" "$e1" && ! above "$r1" "$r0"
+    tap_ok $? "kth over seeds 1-5: job energy ${e1:-?} J and mean response ${r1:-?} s with the stake rule against ${e0:-?} J and ${r0:-?} s with --stake-margin 0"
 fi
 exit $tap_failed

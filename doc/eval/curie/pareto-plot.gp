@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [1.9233:2.5900]
-set yrange [2479.5200:2988.7378]
-set label 1 'w0' at 1.9693,2761.8210 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.9722,2610.3939 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.9831,2568.8391 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 1.9883,2556.3067 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 1.9980,2543.4408 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.0593,2514.6385 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.1259,2523.3262 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 2.2746,2517.1252 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [1.9215:2.5901]
+set yrange [2437.8020:2991.8280]
+set label 1 'w0' at 1.9676,2761.6085 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.9706,2603.4512 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.9766,2566.0053 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 1.9863,2533.1105 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.0017,2519.6830 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.0721,2491.0944 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.2454,2476.0107 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 2.2738,2517.2781 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \

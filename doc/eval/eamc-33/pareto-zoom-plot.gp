@@ -13,7 +13,6 @@ set label 4 'eamc_priority_inc_v-1.5' at 12.9991,375.2310 right offset -0.8,0 fo
 set label 5 'metasched-w0.5' at 11.7942,362.7686 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 6 'metasched_window-w0.5' at 11.2347,363.1151 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
 set label 7 'w0.4' at 11.0304,364.5818 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w0.6' at 12.3116,359.7922 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
      'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
      'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
