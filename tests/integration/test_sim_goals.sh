@@ -194,10 +194,10 @@ refused --drain-weight -1
 refused --wait-share 1.5
 refused --sibling-ahead -1
 refused --stake-margin -1
-mean_response () { # DIR-PREFIX: metasched-w0.5's mean over seeds 1-5
+mean_of () { # DIR-PREFIX COLUMN: metasched-w0.5's mean over seeds 1-5
     for seed in 1 2 3 4 5; do
-        w05 "$1-$seed" '$9'
-    done | awk '{ s += $1; n++ } END { if (n == 5) printf "%.1f", s / n }'
+        w05 "$1-$seed" "$2"
+    done | awk '{ s += $1; n++ } END { if (n == 5) printf "%.6g", s / n }'
 }
 if [ "$scenarios" != default ]; then
     for seed in 1 2 3 4 5; do
@@ -205,8 +205,8 @@ if [ "$scenarios" != default ]; then
             --sweep 0.5 --drain-weight 0 --no-plots -q -o "$tmp/d0-$seed" \
             >"$tmp/d0-$seed.log" 2>&1
     done
-    r0=$(mean_response "$tmp/d0")
-    r1=$(mean_response "$tmp/kth")
+    r0=$(mean_of "$tmp/d0" '$9')
+    r1=$(mean_of "$tmp/kth" '$9')
     above "$r0" "$r1"
     tap_ok $? "kth: mean response ${r1:-?} s with the drain price against ${r0:-?} s with --drain-weight 0"
     "$ms" simulate -s eamc -d "$data" --mix 50 --seed 1 -p metasched \
@@ -240,11 +240,6 @@ if [ "$scenarios" != default ]; then
             --sweep 0.5 --stake-margin 0 --no-plots -q -o "$tmp/k0-$seed" \
             >"$tmp/k0-$seed.log" 2>&1
     done
-    mean_of () { # DIR-PREFIX COLUMN: metasched-w0.5's mean over seeds 1-5
-        for seed in 1 2 3 4 5; do
-            w05 "$1-$seed" "$2"
-        done | awk '{ s += $1; n++ } END { if (n == 5) printf "%.6g", s / n }'
-    }
     e0=$(mean_of "$tmp/k0" '$12')
     e1=$(mean_of "$tmp/kth" '$12')
     r0=$(mean_of "$tmp/k0" '$9')
