@@ -62,6 +62,10 @@ TESTS += tests/integration/test_daemon_hold.sh
 EXTRA_DIST += tests/integration/test_daemon_hold.sh
 TESTS += tests/integration/test_daemon_ahead.sh
 EXTRA_DIST += tests/integration/test_daemon_ahead.sh
+# and its hold of a copy on an idle partition when the job has a stake in
+# its first choice
+TESTS += tests/integration/test_daemon_stake.sh
+EXTRA_DIST += tests/integration/test_daemon_stake.sh
 # sibling mode's nice of each copy, and the aging of a first choice's
 TESTS += tests/integration/test_daemon_age.sh
 EXTRA_DIST += tests/integration/test_daemon_age.sh
