@@ -410,6 +410,18 @@ view_reservation (const ms_view_t *v, size_t part, int nodes, double now,
 }
 
 double
+view_first_drain (const ms_view_t *v, size_t part, double now)
+{
+    const vpart_t *p = &v->p[part];
+    double ns = 0;
+
+    for (size_t i = 0; i < p->npend; i++)
+        if (p->pend[i].nice <= 0 && p->pend[i].begin <= now)
+            ns += p->pend[i].nodes * p->pend[i].pred;
+    return ns / p->nodes;
+}
+
+double
 view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
 {
     double w;
@@ -467,13 +479,14 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
 
     cs->n = 0;
     for (size_t p = 0; p < tab->nparts; p++) {
-        double w = 0, ws = 0;
+        double w = 0, ws = 0, wf = 0;
         ms_resv_t rv = { false, 0, 0 };
         if (nodes > tab->conf->parts[p].nodes)
             continue;
         if (view) {
             view_waits (view, p, nodes, now, &w, &ws);
             view_reservation (view, p, nodes, now, &rv);
+            wf = view_first_drain (view, p, now);
         }
         for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
             const ms_predent_t *d = predtab_get (tab, app, p, fi);
@@ -499,6 +512,7 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
             c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
             c->w = w;
             c->ws = ws;
+            c->wf = wf;
             c->nodes = nodes;
             /* A job that cannot backfill waits for the reservation ahead
              * of it (view_reservation). */

@@ -129,6 +129,12 @@ resv_wait (const ms_resv_t *r, double t)
     return r->set && t > r->start ? r->blocked : 0;
 }
 
+/* The node-seconds of the entries queued on part at nice 0 or less and
+ * eligible now (its first choices: the jobs that prefer it, and those
+ * sent there directly) over its nodes, s: how long they would keep the
+ * whole partition. Siblings, at a higher nice, do not count. */
+double view_first_drain (const ms_view_t *v, size_t part, double now);
+
 /* Predicted power of the partition now: running jobs plus idle nodes. */
 double view_power (const ms_view_t *v, size_t part);
 int view_busy (const ms_view_t *v, size_t part);
@@ -153,6 +159,9 @@ typedef struct {
     double ws;      /* the part of it that the running jobs alone make:
                        until enough of them end for the job's nodes (and
                        its power under a cap), s */
+    double wf;      /* the partition's queued first choices (entries at
+                       nice 0 or less, eligible now): their node-seconds
+                       over its nodes, s (view_first_drain) */
     int nodes;      /* the job's node count there (a moldable job's chosen
                        count, candidates_mold) */
 } ms_cand_t;

@@ -402,19 +402,23 @@ sibling_loss (const ms_policy_t *pol, double key, double key0)
 }
 
 /* How long a sibling is held back (begin_time) after the decision. On a
- * busy partition (its predicted wait over hold_busy of the job's runtime
- * there) the nodes that free belong first to the jobs that prefer it: the
- * sibling may take them only once its job has waited at its first choice
- * for its loss (its score over the first's, minus 1) times the first
- * choice's runtime t0, times sibling_hold. On a partition with no such
- * wait the sibling may take idle nodes at once: the job starts sooner and
- * nobody who prefers them is waiting. */
+ * busy partition the nodes that free belong first to the jobs that prefer
+ * it: the sibling may take them only once its job has waited at its first
+ * choice for its loss (its score over the first's, minus 1) times the
+ * first choice's runtime t0, times sibling_hold. Busy: over hold_busy of
+ * the job's runtime there, the running jobs keep its nodes (ws) or the
+ * first choices queued there would keep the whole partition (wf). The
+ * other jobs' siblings queued there do not count: they are not the jobs
+ * that prefer it (counted, with their time limits for runtimes, they made
+ * partitions with idle nodes look busy for hours, doc/evaluation.md
+ * (12)). On a partition with no such wait the sibling may take idle nodes at
+ * once: the job starts sooner and nobody who prefers them is waiting. */
 static void
 hold_sibling (const ms_policy_t *pol, ms_choice_t *ch, const ms_cand_t *c,
               double key, double key0, double t0)
 {
     if (!ch || !(pol->sibling_hold > 0) || !(key > key0)
-        || !(c->w > pol->hold_busy * c->t))
+        || !((c->ws > c->wf ? c->ws : c->wf) > pol->hold_busy * c->t))
         return;
     ch->hold_s = pol->sibling_hold * (key / key0 - 1) * t0;
 }

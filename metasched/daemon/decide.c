@@ -170,6 +170,7 @@ array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs)
                               &rv);
             if (resv_wait (&rv, c->t) > c->w)
                 c->w = resv_wait (&rv, c->t);
+            c->wf = view_first_drain (d->view, c->part, wall ());
         }
     }
 }

@@ -3,8 +3,9 @@
 # sibling_hold): with every partition of every cluster full of a long
 # blocker job (submitted to Slurm directly, so the daemon's view sees it
 # running until its limit), a meta job goes out as two copies, and the
-# copy after the first choice, on a partition whose predicted wait is far
-# over half the job's runtime there, is submitted with a begin time: Slurm
+# copy after the first choice, on a partition whose running blocker keeps
+# its nodes far over half the job's runtime there, is submitted with a
+# begin time: Slurm
 # shows its EligibleTime after its SubmitTime. The first choice is not
 # held. With sibling_hold = 0 the next job's second copy has no begin
 # time. TAP output.

@@ -349,8 +349,13 @@ START_TEST (test_metasched_sibling_hold)
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert_uint_eq (d.n, 2);
     ck_assert (d.c[0].hold_s == 0 && d.c[1].hold_s == 0);
-    /* p2 busy: 100 s of predicted wait against 62.5 s (half of 125) */
-    cs.c[1].w = 100;
+    /* a queue of other jobs' siblings there does not make it busy */
+    cs.c[1].w = 1000;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert (d.c[1].hold_s == 0);
+    /* p2 busy: its running jobs keep the nodes 100 s, against 62.5 s
+     * (half of 125) */
+    cs.c[1].w = cs.c[1].ws = 100;
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert_uint_eq (d.c[1].part, 1);
     ck_assert (fabs (d.c[1].hold_s - 0.25 * 100) < 1e-9);
@@ -365,12 +370,17 @@ START_TEST (test_metasched_sibling_hold)
     ck_assert (d.c[0].hold_s == 0);
     ck_assert (fabs (d.c[1].hold_s - 2 * 0.25 * 100) < 1e-9);
     /* not busy: 60 s of wait is under half of 125 s */
-    cs.c[1].w = 60;
+    cs.c[1].w = cs.c[1].ws = 60;
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert (d.c[1].hold_s == 0);
+    /* busy too: the first choices queued there would keep the whole
+     * partition 100 s */
+    cs.c[1].wf = 100;
+    policy_decide (&pol, conf, &cs, NULL, &d);
+    ck_assert (fabs (d.c[1].hold_s - 2 * 0.25 * 100) < 1e-9);
     /* the first choice's own wait holds nothing */
-    cs.c[0].w = 1000;
-    cs.c[1].w = 100;
+    cs.c[0].w = cs.c[0].ws = cs.c[0].wf = 1000;
+    cs.c[1].w = cs.c[1].ws = 100;
     pol.sibling_hold = 0;
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert_uint_eq (d.c[0].part, 0);
@@ -504,10 +514,10 @@ START_TEST (test_metasched_sibling_ahead)
     ck_assert (pol.sibling_ahead == 0.25);
     pol.power_caps = false;
     /* p1 100 s, p2 120 s at 400 W: p2 is a sibling 20% behind, on a busy
-     * partition (predicted wait 500 s) */
+     * partition (its first choices queued for 500 s) */
     cand (&cs, 0, 2, 100, 400);
     cand (&cs, 1, 2, 120, 400);
-    cs.c[1].w = 500;
+    cs.c[1].w = cs.c[1].wf = 500;
     policy_decide (&pol, conf, &cs, NULL, &d);
     ck_assert_uint_eq (d.n, 2);
     ck_assert_uint_eq (d.c[0].part, 0);
@@ -712,6 +722,13 @@ START_TEST (test_view_reservation)
     view_pending_renice (v, 0, 9, 0);
     view_reservation (v, 0, 2, 0, &r);
     ck_assert (r.set && resv_wait (&r, 200) == 300);
+    /* the first choices queued (nice 0 or less, eligible now): the
+     * reniced entry, 8 x 500 node-seconds over 10 nodes; the held one
+     * once eligible (at 1000); a sibling's never */
+    view_pending_add (v, 0, 11, 10, 500, MS_NICE_STEP, 0);
+    ck_assert (fabs (view_first_drain (v, 0, 0) - 400) < 1e-9);
+    ck_assert (fabs (view_first_drain (v, 0, 1000) - 800) < 1e-9);
+    view_pending_remove (v, 0, 11, 10, 500);
     /* a 6-node entry leaves 2 nodes beside it at 100: a 2-node job
      * starts now whatever its runtime */
     view_pending_remove (v, 0, 9, 8, 500);

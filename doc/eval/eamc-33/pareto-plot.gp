@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [8.2777:29.1856]
-set yrange [346.5047:429.8454]
-set label 1 'w0' at 9.7197,403.9395 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 10.4433,371.7399 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 11.0304,364.5818 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 11.7942,362.7686 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 12.2577,359.5058 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 14.5112,353.7496 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 15.7540,352.6929 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 17.0735,352.2523 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [8.3889:29.1774]
+set yrange [347.7436:429.7536]
+set label 1 'w0' at 9.8226,404.9270 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 10.7982,373.0054 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 11.1132,364.8600 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 11.8550,362.1930 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 12.1295,360.5379 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 14.9373,354.4558 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 15.6283,353.5134 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 17.3335,353.3995 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \

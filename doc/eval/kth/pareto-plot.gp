@@ -3,16 +3,16 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [2.4009:3.2983]
-set yrange [684.4258:824.5161]
-set label 1 'w0' at 2.4628,773.6449 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 2.4668,736.8700 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 2.4757,728.1031 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 2.4954,722.1111 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 2.5195,716.1658 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.6305,702.6801 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.7319,694.0872 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w1' at 2.8868,700.7991 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set xrange [2.4006:3.2983]
+set yrange [684.3289:824.5233]
+set label 1 'w0' at 2.4625,773.9231 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 2.4671,737.3480 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 2.4742,728.3715 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.4951,721.9812 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.5184,716.1401 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.6290,702.7515 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.7299,693.9974 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w1' at 2.8852,700.5736 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \
      'pareto.dat' index 2 using 2:3 with points pt 10 ps 1.8 lc rgb '#666666' title 'min_energy', \
