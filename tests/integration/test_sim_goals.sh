@@ -9,7 +9,7 @@
 # and one of them at least 0.5% better, against each anchor where
 # doc/evaluation.md says it is (both on the embedded default and the EAMC
 # uniform, 33% and 50% mixes; -1 on KTH and Curie, where it responds
-# about 0.2% and 0.7% slower than -1.5); the others are printed, not
+# about 0.1% and 0.7% slower than -1.5); the others are printed, not
 # asserted. Goal 4: in the
 # embedded default's own table (every policy, seed 1) metasched-w0.5 has
 # less job energy and a lower mean response than every other policy's row
