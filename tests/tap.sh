@@ -13,6 +13,13 @@ tap_ok () {
     fi
 }
 tap_skip_all () { echo "1..0 # SKIP $1"; exit 0; }
+# tap_skip N WHY: the next N results are skipped
+tap_skip () {
+    _i=0
+    while [ $_i -lt "$1" ]; do
+        tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $2"; _i=$((_i + 1))
+    done
+}
 # Load the running test bed's environment, or skip the whole test: the file
 # $MS_TESTBED_ENV, else the env of the run directory $MS_TESTBED_RUN (a test
 # bed started with it), else testbed/run/env.

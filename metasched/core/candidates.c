@@ -421,6 +421,15 @@ view_first_drain (const ms_view_t *v, size_t part, double now)
     return ns / p->nodes;
 }
 
+void
+view_part_waits (const ms_view_t *v, size_t part, int nodes, double now,
+                 ms_partwaits_t *pw)
+{
+    view_waits (v, part, nodes, now, &pw->w, &pw->ws);
+    view_reservation (v, part, nodes, now, &pw->rv);
+    pw->wf = view_first_drain (v, part, now);
+}
+
 double
 view_predicted_wait (const ms_view_t *v, size_t part, int nodes, double now)
 {
@@ -479,15 +488,11 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
 
     cs->n = 0;
     for (size_t p = 0; p < tab->nparts; p++) {
-        double w = 0, ws = 0, wf = 0;
-        ms_resv_t rv = { false, 0, 0 };
+        ms_partwaits_t waits = { 0, 0, 0, { false, 0, 0 } };
         if (nodes > tab->conf->parts[p].nodes)
             continue;
-        if (view) {
-            view_waits (view, p, nodes, now, &w, &ws);
-            view_reservation (view, p, nodes, now, &rv);
-            wf = view_first_drain (view, p, now);
-        }
+        if (view)
+            view_part_waits (view, p, nodes, now, &waits);
         for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
             const ms_predent_t *d = predtab_get (tab, app, p, fi);
             ms_cand_t *c;
@@ -510,14 +515,8 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
             c->p = d->p;
             c->e = c->p * c->t * nodes;
             c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
-            c->w = w;
-            c->ws = ws;
-            c->wf = wf;
             c->nodes = nodes;
-            /* A job that cannot backfill waits for the reservation ahead
-             * of it (view_reservation). */
-            if (resv_wait (&rv, c->t) > c->w)
-                c->w = resv_wait (&rv, c->t);
+            part_waits_apply (&waits, c);
             /* Under a power cap, the job also waits for its power. */
             if (view) {
                 double pw = view_power_wait (view, p, nodes, c->p, now);

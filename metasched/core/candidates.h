@@ -121,19 +121,24 @@ typedef struct {
 void view_reservation (const ms_view_t *v, size_t part, int nodes, double now,
                        ms_resv_t *r);
 
-/* The wait r makes for a job that runs t seconds: r->blocked when it ends
- * after the reservation starts, 0 otherwise. */
-static inline double
-resv_wait (const ms_resv_t *r, double t)
-{
-    return r->set && t > r->start ? r->blocked : 0;
-}
 
 /* The node-seconds of the entries queued on part at nice 0 or less and
  * eligible now (its first choices: the jobs that prefer it, and those
  * sent there directly) over its nodes, s: how long they would keep the
  * whole partition. Siblings, at a higher nice, do not count. */
 double view_first_drain (const ms_view_t *v, size_t part, double now);
+
+/* What a job of `nodes` nodes finds on part now, for each of its
+ * candidates there (part_waits_apply): the predicted wait and the shadow
+ * time (view_waits), the reservation ahead of it (view_reservation) and
+ * the first choices queued (view_first_drain). */
+typedef struct {
+    double w, ws, wf;
+    ms_resv_t rv;
+} ms_partwaits_t;
+
+void view_part_waits (const ms_view_t *v, size_t part, int nodes, double now,
+                      ms_partwaits_t *pw);
 
 /* Predicted power of the partition now: running jobs plus idle nodes. */
 double view_power (const ms_view_t *v, size_t part);
@@ -165,6 +170,26 @@ typedef struct {
     int nodes;      /* the job's node count there (a moldable job's chosen
                        count, candidates_mold) */
 } ms_cand_t;
+
+/* The wait r makes for a job that runs t seconds: r->blocked when it ends
+ * after the reservation starts, 0 otherwise. */
+static inline double
+resv_wait (const ms_resv_t *r, double t)
+{
+    return r->set && t > r->start ? r->blocked : 0;
+}
+
+/* Candidate c's waits from its partition's pw: w (with the reservation,
+ * for c's runtime: a job that cannot backfill waits for it), ws, wf. */
+static inline void
+part_waits_apply (const ms_partwaits_t *pw, ms_cand_t *c)
+{
+    double r = resv_wait (&pw->rv, c->t);
+
+    c->w = r > pw->w ? r : pw->w;
+    c->ws = pw->ws;
+    c->wf = pw->wf;
+}
 
 typedef struct {
     ms_cand_t *c;

@@ -469,23 +469,18 @@ static void
 add_sibling (const ms_policy_t *pol, ms_decision_t *d, const ms_cands_t *cs,
              size_t ci, size_t ci0, double key, double key0, double key_s)
 {
+    bool staked = sibling_staked (pol, &cs->c[ci0], key, key0, key_s);
     ms_choice_t *ch;
 
-    if (sibling_staked (pol, &cs->c[ci0], key, key0, key_s)) {
-        ch = add_choice (d, cs, ci,
-                         entry_nice (pol, -sibling_loss (pol, key, key0)));
-        hold_sibling (pol, ch, &cs->c[ci], key, key0, cs->c[ci0].t);
-        if (ch && cs->c[ci0].w > ch->hold_s)
-            ch->hold_s = cs->c[ci0].w;
-        return;
-    }
-    if (sibling_ahead (pol, &cs->c[ci], &cs->c[ci0])) {
+    if (!staked && sibling_ahead (pol, &cs->c[ci], &cs->c[ci0])) {
         add_choice (d, cs, ci, 0);
         return;
     }
     ch = add_choice (d, cs, ci,
                      entry_nice (pol, -sibling_loss (pol, key, key0)));
     hold_sibling (pol, ch, &cs->c[ci], key, key0, cs->c[ci0].t);
+    if (staked && ch && cs->c[ci0].w > ch->hold_s)
+        ch->hold_s = cs->c[ci0].w;
 }
 
 /* The weight of the predicted wait in metasched's response term: the

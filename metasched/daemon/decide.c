@@ -163,14 +163,9 @@ array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs)
         c->e *= k->ntasks;
         c->e_hi *= k->ntasks;
         if (d->view) {
-            ms_resv_t rv;
-            view_waits (d->view, c->part, k->nodes * conc, wall (), &c->w,
-                        &c->ws);
-            view_reservation (d->view, c->part, k->nodes * conc, wall (),
-                              &rv);
-            if (resv_wait (&rv, c->t) > c->w)
-                c->w = resv_wait (&rv, c->t);
-            c->wf = view_first_drain (d->view, c->part, wall ());
+            ms_partwaits_t pw;
+            view_part_waits (d->view, c->part, k->nodes * conc, wall (), &pw);
+            part_waits_apply (&pw, c);
         }
     }
 }

@@ -212,9 +212,28 @@ held () {
 }
 
 # sibling mode: copy_of ID RANK prints "cluster cluster_job_id nice" of
-# meta job ID's copy of RANK; two_copies ID holds once it has two
+# meta job ID's copy of RANK, copy_at ID RANK "cluster partition
+# cluster_job_id nice"; two_copies ID holds once it has two; copies_where
+# ID lists its copies' cluster/partition in rank order
 copy_of () { q "SELECT cluster || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
+copy_at () { q "SELECT cluster || ' ' || partition || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
 two_copies () { [ "$(q "SELECT count(*) FROM job_submissions WHERE job_id = $1")" = 2 ]; }
+copies_where () { q "SELECT cluster || '/' || partition FROM job_submissions WHERE job_id = ${1:-0} ORDER BY rank" | tr '\n' ' '; }
+# copies_on ID C0 P0 C1 P1: meta job ID went out as two copies, first to
+# C0/P0, then to C1/P1
+copies_on () {
+    wait_for 30 two_copies "${1:-0}" &&
+        [ "$(copy_at "$1" 0 | cut -d' ' -f1-2)" = "$2 $3" ] &&
+        [ "$(copy_at "$1" 1 | cut -d' ' -f1-2)" = "$4 $5" ]
+}
+# cancel_meta USER DIR ID: the meta job, as its user from DIR (mscancel
+# cancels every copy)
+cancel_meta () {
+    (cd "$2" && runuser -u "$1" -- env METASCHED_SERVER="unix:$dtmp/msd.sock" \
+        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$MS_BUILDDIR/metasched/mscancel" "$3") >/dev/null 2>&1
+}
+# part_idle CLUSTER PARTITION: the partition has an idle node
+part_idle () { [ -n "$(on_cluster "$1" sinfo -h -p "$2" -t idle -o %D 2>/dev/null)" ]; }
 
 daemon_cleanup () {
     for p in $daemon_pids; do kill -9 "$p" 2>/dev/null; done

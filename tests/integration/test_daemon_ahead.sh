@@ -50,62 +50,45 @@ sleep 1
 EOS
 chmod 755 "$d/ahead.sh"
 
-# rank R of meta job ID: "cluster partition cluster_job_id nice"
-copy () { q "SELECT cluster || ' ' || partition || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
-skip () { # skip N WHY: the next N results are skipped
-    _i=0
-    while [ $_i -lt "$1" ]; do
-        tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $2"; _i=$((_i + 1))
-    done
-}
-mscancel=$MS_BUILDDIR/metasched/mscancel
-cancel_meta () { # the meta job, as its user (mscancel cancels every copy)
-    (cd "$d" && runuser -u "$u" -- env METASCHED_SERVER="unix:$dtmp/msd.sock" \
-        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$mscancel" "$1") >/dev/null 2>&1
-}
-
 out=$(msb "$u" "$d" ahead.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 if ! wait_for 30 two_copies "${id:-0}"; then
-    skip 5 "job ${id:-?} got one copy: no other candidate within the policy's reach this run ($out)"
+    tap_skip 5 "job ${id:-?} got one copy: no other candidate within the policy's reach this run ($out)"
     exit $tap_failed
 fi
-set -- $(copy "$id" 0); c0=$1 p0=$2
-set -- $(copy "$id" 1); c1=$1 p1=$2 n1=$4
+set -- $(copy_at "$id" 0); c0=$1 p0=$2
+set -- $(copy_at "$id" 1); c1=$1 p1=$2 n1=$4
 [ "${n1:-0}" -gt 0 ]
 tap_ok $? "with every partition busy, job $id's second copy ($c1/$p1) has a sibling's nice ($n1); first choice $c0/$p0"
-cancel_meta "$id"
+cancel_meta "$u" "$d" "$id"
 
 # the second copy's partition idle again; the first choice's stays busy
 on_cluster "$c1" scancel -n msd-block -p "$p1" 2>/dev/null
-idle1 () { [ -n "$(on_cluster "$c1" sinfo -h -p "$p1" -t idle -o %D 2>/dev/null)" ]; }
-wait_for 60 idle1
+wait_for 60 part_idle "$c1" "$p1"
 tap_ok $? "$c1/$p1 is idle again, $c0/$p0 still runs its blocker"
 sleep 3 # the daemon's view has it
 
 out=$(msb "$u" "$d" ahead.sh 2>&1); id2=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
-if wait_for 30 two_copies "${id2:-0}" &&
-    [ "$(copy "$id2" 0 | cut -d' ' -f1-2)" = "$c0 $p0" ] &&
-    [ "$(copy "$id2" 1 | cut -d' ' -f1-2)" = "$c1 $p1" ]; then
-    set -- $(copy "$id2" 1); j1=$3 n1=$4
+if copies_on "$id2" "$c0" "$p0" "$c1" "$p1"; then
+    set -- $(copy_at "$id2" 1); j1=$3 n1=$4
     [ "$n1" = 0 ] && ! held "$c1" "$j1"
     tap_ok $? "job $id2's second copy on the idle $c1/$p1 goes ahead: nice ${n1:-?}, not held ($(jtimes "$c1" "$j1")); candidates: $(q "SELECT candidates FROM decisions WHERE job_id = $id2 ORDER BY id DESC LIMIT 1" | head -c 400)"
-    cancel_meta "$id2"
+    cancel_meta "$u" "$d" "$id2"
 else
-    skip 1 "job ${id2:-?} went out as $(q "SELECT cluster || '/' || partition FROM job_submissions WHERE job_id = ${id2:-0} ORDER BY rank" | tr '\n' ' '), not first $c0/$p0 and then $c1/$p1: the ranking moved with the idle partition this run"
-    cancel_meta "${id2:-0}"
+    tap_skip 1 "job ${id2:-?} went out as $(copies_where "$id2"), not first $c0/$p0 and then $c1/$p1: the ranking moved with the idle partition this run"
+    cancel_meta "$u" "$d" "${id2:-0}"
 fi
 
 out=$(cfg set sibling_ahead=0 2>&1)
 tap_ok $? "an admin sets sibling_ahead=0 ($out)"
 sleep 2
-wait_for 60 idle1
+wait_for 60 part_idle "$c1" "$p1"
 out=$(msb "$u" "$d" ahead.sh 2>&1); id3=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 if wait_for 30 two_copies "${id3:-0}" &&
-    [ "$(copy "$id3" 1 | cut -d' ' -f1-2)" = "$c1 $p1" ]; then
-    set -- $(copy "$id3" 1); n1=$4
+    [ "$(copy_at "$id3" 1 | cut -d' ' -f1-2)" = "$c1 $p1" ]; then
+    set -- $(copy_at "$id3" 1); n1=$4
     [ "${n1:-0}" -gt 0 ]
     tap_ok $? "with sibling_ahead=0 job $id3's second copy on the idle $c1/$p1 keeps a sibling's nice ($n1)"
 else
-    skip 1 "job ${id3:-?} went out as $(q "SELECT cluster || '/' || partition FROM job_submissions WHERE job_id = ${id3:-0} ORDER BY rank" | tr '\n' ' ') this run"
+    tap_skip 1 "job ${id3:-?} went out as $(copies_where "$id3") this run"
 fi
 exit $tap_failed

@@ -54,66 +54,44 @@ sleep 1
 EOS
 chmod 755 "$d/stake.sh"
 
-# rank R of meta job ID: "cluster partition cluster_job_id nice"
-copy () { q "SELECT cluster || ' ' || partition || ' ' || cluster_job_id || ' ' || nice FROM job_submissions WHERE job_id = $1 AND rank = $2"; }
-skip () { # skip N WHY: the next N results are skipped
-    _i=0
-    while [ $_i -lt "$1" ]; do
-        tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $2"; _i=$((_i + 1))
-    done
-}
-mscancel=$MS_BUILDDIR/metasched/mscancel
-cancel_meta () { # the meta job, as its user (mscancel cancels every copy)
-    (cd "$d" && runuser -u "$u" -- env METASCHED_SERVER="unix:$dtmp/msd.sock" \
-        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$mscancel" "$1") >/dev/null 2>&1
-}
-
 out=$(msb "$u" "$d" stake.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 if ! wait_for 30 two_copies "${id:-0}"; then
-    skip 5 "job ${id:-?} got one copy: no other candidate within the policy's reach this run ($out)"
+    tap_skip 5 "job ${id:-?} got one copy: no other candidate within the policy's reach this run ($out)"
     exit $tap_failed
 fi
-set -- $(copy "$id" 0); c0=$1 p0=$2
-set -- $(copy "$id" 1); c1=$1 p1=$2
+set -- $(copy_at "$id" 0); c0=$1 p0=$2
+set -- $(copy_at "$id" 1); c1=$1 p1=$2
 tap_ok 0 "job $id went out as two copies: first choice $c0/$p0, then $c1/$p1"
-cancel_meta "$id"
+cancel_meta "$u" "$d" "$id"
 
 # the second copy's partition idle again; the first choice's stays busy
 on_cluster "$c1" scancel -n msd-block -p "$p1" 2>/dev/null
-idle1 () { [ -n "$(on_cluster "$c1" sinfo -h -p "$p1" -t idle -o %D 2>/dev/null)" ]; }
-wait_for 60 idle1
+wait_for 60 part_idle "$c1" "$p1"
 tap_ok $? "$c1/$p1 is idle again, $c0/$p0 still runs its blocker"
 sleep 3 # the daemon's view has it
 
-# same_pair ID: meta job ID went out first to $c0/$p0, then to $c1/$p1
-same_pair () {
-    wait_for 30 two_copies "${1:-0}" &&
-        [ "$(copy "$1" 0 | cut -d' ' -f1-2)" = "$c0 $p0" ] &&
-        [ "$(copy "$1" 1 | cut -d' ' -f1-2)" = "$c1 $p1" ]
-}
-where () { q "SELECT cluster || '/' || partition FROM job_submissions WHERE job_id = ${1:-0} ORDER BY rank" | tr '\n' ' '; }
 
 out=$(msb "$u" "$d" stake.sh 2>&1); id2=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
-if same_pair "$id2"; then
-    set -- $(copy "$id2" 1); j1=$3
+if copies_on "$id2" "$c0" "$p0" "$c1" "$p1"; then
+    set -- $(copy_at "$id2" 1); j1=$3
     held "$c1" "$j1"
     tap_ok $? "job $id2's second copy on the idle $c1/$p1 waits for its first choice: held ($(jtimes "$c1" "$j1")); candidates: $(q "SELECT candidates FROM decisions WHERE job_id = $id2 ORDER BY id DESC LIMIT 1" | head -c 400)"
 else
-    skip 1 "job ${id2:-?} went out as $(where "$id2"), not first $c0/$p0 and then $c1/$p1: the ranking moved with the idle partition this run"
+    tap_skip 1 "job ${id2:-?} went out as $(copies_where "$id2"), not first $c0/$p0 and then $c1/$p1: the ranking moved with the idle partition this run"
 fi
-cancel_meta "${id2:-0}"
+cancel_meta "$u" "$d" "${id2:-0}"
 
 out=$(cfg set stake_margin=0 2>&1)
 tap_ok $? "an admin sets stake_margin=0 ($out)"
 sleep 2
-wait_for 60 idle1
+wait_for 60 part_idle "$c1" "$p1"
 out=$(msb "$u" "$d" stake.sh 2>&1); id3=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
-if same_pair "$id3"; then
-    set -- $(copy "$id3" 1); j1=$3
+if copies_on "$id3" "$c0" "$p0" "$c1" "$p1"; then
+    set -- $(copy_at "$id3" 1); j1=$3
     ! held "$c1" "$j1"
     tap_ok $? "with stake_margin=0 job $id3's second copy on the idle $c1/$p1 is not held ($(jtimes "$c1" "$j1"))"
 else
-    skip 1 "job ${id3:-?} went out as $(where "$id3") this run"
+    tap_skip 1 "job ${id3:-?} went out as $(copies_where "$id3") this run"
 fi
-cancel_meta "${id3:-0}"
+cancel_meta "$u" "$d" "${id3:-0}"
 exit $tap_failed

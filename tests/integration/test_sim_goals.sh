@@ -32,6 +32,19 @@ trap 'rm -rf "$tmp"' EXIT
 w05 () { awk -F, '$1 == "policy" && $2 == "metasched-w0.5" { print '"$2"' }' "$1/summary.csv" 2>/dev/null; }
 # above A B: both set and A > B
 above () { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'; }
+# ms_run OUT ARGS...: metasched-w0.5 alone with ARGS into OUT (OUT.log)
+ms_run () {
+    _o=$1; shift
+    "$ms" simulate "$@" -p metasched --sweep 0.5 --no-plots -q -o "$_o" \
+        >"$_o.log" 2>&1
+}
+# ms_kth OUT-PREFIX ARGS...: ms_run of KTH, seeds 1-5, into OUT-PREFIX-SEED
+ms_kth () {
+    _p=$1; shift
+    for _s in 1 2 3 4 5; do
+        ms_run "$_p-$_s" -s kth -d "$data" --seed $_s "$@"
+    done
+}
 # refused OPTION VALUE: metasched simulate exits 2 naming the bad value
 refused () {
     "$ms" simulate "$1" "$2" -o "$tmp/x" >"$tmp/refused" 2>&1
@@ -166,8 +179,7 @@ tap_ok "$([ -z "$bad" ] && echo 0 || echo 1)" "--jobs-csv: every job of each run
 # --first-age 0 (every first choice at nice 0, the rule before) the
 # embedded default's seed 1 responds slower than with the defaults; a
 # margin outside 0-1 or a negative age is refused naming the option.
-"$ms" simulate -p metasched --sweep 0.5 --pref-margin 0 --first-age 0 \
-    --no-plots -q -o "$tmp/m0" >"$tmp/m0.log" 2>&1
+ms_run "$tmp/m0" --pref-margin 0 --first-age 0
 r0=$(w05 "$tmp/m0" '$9')
 r1=$(w05 "$out" '$9')
 above "$r0" "$r1"
@@ -178,8 +190,7 @@ refused --first-age -1
 # The sibling hold is an option: with --sibling-hold 0 (siblings take free
 # nodes at once, the rule before) the embedded default's seed 1 uses more
 # job energy than with the default hold; a negative hold is refused.
-"$ms" simulate -p metasched --sweep 0.5 --sibling-hold 0 \
-    --no-plots -q -o "$tmp/h0" >"$tmp/h0.log" 2>&1
+ms_run "$tmp/h0" --sibling-hold 0
 e0=$(w05 "$tmp/h0" '$12')
 e1=$(w05 "$out" '$12')
 above "$e0" "$e1"
@@ -200,33 +211,24 @@ mean_of () { # DIR-PREFIX COLUMN: metasched-w0.5's mean over seeds 1-5
     done | awk '{ s += $1; n++ } END { if (n == 5) printf "%.6g", s / n }'
 }
 if [ "$scenarios" != default ]; then
-    for seed in 1 2 3 4 5; do
-        "$ms" simulate -s kth -d "$data" --seed $seed -p metasched \
-            --sweep 0.5 --drain-weight 0 --no-plots -q -o "$tmp/d0-$seed" \
-            >"$tmp/d0-$seed.log" 2>&1
-    done
+    ms_kth "$tmp/d0" --drain-weight 0
     r0=$(mean_of "$tmp/d0" '$9')
     r1=$(mean_of "$tmp/kth" '$9')
     above "$r0" "$r1"
     tap_ok $? "kth: mean response ${r1:-?} s with the drain price against ${r0:-?} s with --drain-weight 0"
-    "$ms" simulate -s eamc -d "$data" --mix 50 --seed 1 -p metasched \
-        --sweep 0.5 --drain-weight 0 --no-plots -q -o "$tmp/d50" \
-        >"$tmp/d50.log" 2>&1
+    ms_run "$tmp/d50" -s eamc -d "$data" --mix 50 --seed 1 --drain-weight 0
     a=$(w05 "$tmp/d50" '$9, $12')
     b=$(w05 "$tmp/eamc-50-1" '$9, $12')
     [ -n "$a" ] && [ "$a" = "$b" ]
     tap_ok $? "eamc 50%: the same mean response and job energy with --drain-weight 0 (${a:-?}) and without (${b:-?})"
 
     # column 8 is mean_wait_s, 12 job_energy_j
-    "$ms" simulate -s curie -d "$data" --seed 1 -p metasched --sweep 0.5 \
-        --sibling-ahead 0 --no-plots -q -o "$tmp/a0" >"$tmp/a0.log" 2>&1
+    ms_run "$tmp/a0" -s curie -d "$data" --seed 1 --sibling-ahead 0
     w0=$(w05 "$tmp/a0" '$8')
     w1=$(w05 "$tmp/curie-1" '$8')
     above "$w0" "$w1"
     tap_ok $? "curie seed 1: mean wait ${w1:-?} s with siblings ahead against ${w0:-?} s with --sibling-ahead 0"
-    "$ms" simulate -s eamc -d "$data" --mix 50 --seed 1 -p metasched \
-        --sweep 0.5 --wait-share 0 --no-plots -q -o "$tmp/s0" \
-        >"$tmp/s0.log" 2>&1
+    ms_run "$tmp/s0" -s eamc -d "$data" --mix 50 --seed 1 --wait-share 0
     e0=$(w05 "$tmp/s0" '$12')
     e1=$(w05 "$tmp/eamc-50-1" '$12')
     above "$e0" "$e1"
@@ -235,11 +237,7 @@ if [ "$scenarios" != default ]; then
     # A sibling waits for a first choice its job has a stake in
     # (--stake-margin): on KTH, over seeds 1-5, less job energy and no
     # slower a mean response than with --stake-margin 0.
-    for seed in 1 2 3 4 5; do
-        "$ms" simulate -s kth -d "$data" --seed $seed -p metasched \
-            --sweep 0.5 --stake-margin 0 --no-plots -q -o "$tmp/k0-$seed" \
-            >"$tmp/k0-$seed.log" 2>&1
-    done
+    ms_kth "$tmp/k0" --stake-margin 0
     e0=$(mean_of "$tmp/k0" '$12')
     e1=$(mean_of "$tmp/kth" '$12')
     r0=$(mean_of "$tmp/k0" '$9')
