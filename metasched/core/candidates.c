@@ -652,15 +652,17 @@ candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
         c->e_hi *= r * n / (double)nmin;
         if (c->e_hi < c->e)
             c->e_hi = c->e;
+        c->nodes = n;
         if (view) {
             double pw = view_power_wait (view, c->part, n, c->p, now);
-            view_waits (view, c->part, n, now, &c->w, &c->ws);
+            ms_partwaits_t waits;
+            view_part_waits (view, c->part, n, now, &waits);
+            part_waits_apply (&waits, c);
             if (pw > c->w)
                 c->w = pw;
             if (pw > c->ws)
                 c->ws = pw;
         }
-        c->nodes = n;
     }
 }
 
