@@ -491,6 +491,8 @@ metasched_options (const opts_t *o, ms_policy_t *pol)
         pol->sibling_ahead = o->sibling_ahead;
     if (o->stake_margin >= 0 && policy_is_metasched (pol->kind))
         pol->stake_margin = o->stake_margin;
+    if (o->cal_lean >= 0 && policy_is_metasched (pol->kind))
+        pol->cal_lean = o->cal_lean;
 }
 
 static int
@@ -1072,6 +1074,7 @@ cmd_simulate (int argc, char **argv)
         O_WAITSHARE,
         O_AHEAD,
         O_STAKE,
+        O_CALLEAN,
         O_JOBSCSV,
         O_BOUND,
         O_FROMDB,
@@ -1123,6 +1126,7 @@ cmd_simulate (int argc, char **argv)
         { "wait-share", required_argument, NULL, O_WAITSHARE },
         { "sibling-ahead", required_argument, NULL, O_AHEAD },
         { "stake-margin", required_argument, NULL, O_STAKE },
+        { "cal-lean", required_argument, NULL, O_CALLEAN },
         { "jobs-csv", no_argument, NULL, O_JOBSCSV },
         { "bound", no_argument, NULL, O_BOUND },
         { "from-db", required_argument, NULL, O_FROMDB },
@@ -1168,6 +1172,7 @@ cmd_simulate (int argc, char **argv)
     o.wait_share = -1;
     o.sibling_ahead = -1;
     o.stake_margin = -1;
+    o.cal_lean = -1;
     o.since_days = 30;
     o.plots = true;
     o.seed = 1;
@@ -1334,6 +1339,11 @@ cmd_simulate (int argc, char **argv)
         case O_STAKE:
             if (parse_double (optarg, &o.stake_margin) < 0
                 || o.stake_margin < 0 || o.stake_margin > 1000)
+                goto bad;
+            break;
+        case O_CALLEAN:
+            if (parse_double (optarg, &o.cal_lean) < 0 || o.cal_lean < 0
+                || o.cal_lean > 100)
                 goto bad;
             break;
         case O_FROMDB:

@@ -86,8 +86,10 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->first_age = policy_is_metasched (k) ? 3 : 0;
     pol->sibling_hold = policy_is_metasched (k) ? 1 : 0;
     pol->hold_busy = 0.5;
-    pol->width_exp = 0.5;
+    pol->width_exp = 1;
     pol->ref_nodes = 0;
+    pol->cal_lean = policy_is_metasched (k) ? 1.5 : 0;
+    pol->odds_scale = 0;
     pol->congestion = 0;
     pol->drain_weight = policy_is_metasched (k) ? 1 : 0;
     pol->wait_share = policy_is_metasched (k) ? 0.02 : 0;
@@ -327,6 +329,8 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
         && we < 1) {
         double n = cs->c[0].e / (cs->c[0].p * cs->c[0].t);
         double odds = we / (1 - we) * pow (n / pol->ref_nodes, pol->width_exp);
+        if (pol->odds_scale > 0)
+            odds *= pol->odds_scale;
         we = odds / (1 + odds);
     }
     for (size_t i = 0; i < cs->n; i++)
@@ -807,6 +811,7 @@ sched_free (ms_sched_t *s)
     free (s->ents);
     free (s->pending);
     free (s->window);
+    jobmix_free (&s->mix);
     free (s);
 }
 
@@ -926,16 +931,74 @@ mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
                          s->pol.w_energy, s->view, now, &s->cs);
 }
 
+/* One job of the mix's ring: its front (mix_keep). */
+struct ms_mixjob {
+    float nodes;
+    int np;
+    float e[MS_MIX_PTS], t[MS_MIX_PTS];
+};
+
 void
 jobmix_init (ms_jobmix_t *m)
 {
     memset (m, 0, sizeof (*m));
     m->first_s = m->last_s = -1;
+    m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
 }
 
 void
-jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_cands_t *cs,
-            int nodes, double now)
+jobmix_free (ms_jobmix_t *m)
+{
+    free (m->ring);
+    m->ring = NULL;
+}
+
+/* The job's front into the ring (mix_calibrate): of its candidates
+ * within the maximum slowdown, those that no other is both leaner and
+ * faster than (the first of equal ones). */
+static void
+mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
+          int nodes)
+{
+    struct ms_mixjob *r = &m->ring[m->ringpos];
+    double tbest = INFINITY;
+    int np = 0;
+
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].t < tbest)
+            tbest = cs->c[i].t;
+    for (size_t i = 0; i < cs->n && np < MS_MIX_PTS; i++) {
+        const ms_cand_t *a = &cs->c[i];
+        bool dominated = false;
+        if (!(a->t_hi <= pol->max_slowdown * tbest) || !(a->e > 0)
+            || !(a->t > 0))
+            continue;
+        for (size_t k = 0; k < cs->n && !dominated; k++) {
+            const ms_cand_t *b = &cs->c[k];
+            dominated = k != i && b->t_hi <= pol->max_slowdown * tbest
+                        && b->e <= a->e && b->t <= a->t
+                        && (b->e < a->e || b->t < a->t || k < i);
+        }
+        if (!dominated) {
+            r->e[np] = (float)a->e;
+            r->t[np] = (float)a->t;
+            np++;
+        }
+    }
+    /* a job with one choice has nothing to calibrate */
+    if (np < 2)
+        return;
+    r->np = np;
+    r->nodes = (float)nodes;
+    m->ringpos = (m->ringpos + 1) % MS_MIX_JOBS;
+    if (m->nring < MS_MIX_JOBS)
+        m->nring++;
+    m->since_cal++;
+}
+
+void
+jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
+            const ms_cands_t *cs, int nodes, double now)
 {
     bool in[MS_MAX_RANKED] = { false };
     size_t k = 0, last = 0, np = conf->nparts;
@@ -948,6 +1011,8 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_cands_t *cs,
         m->last_s = now;
     m->njobs++;
     m->nodes_sum += nodes;
+    if (m->ring)
+        mix_keep (m, pol, cs, nodes);
     for (size_t i = 0; i < cs->n; i++)
         if (cs->c[i].part < np && !in[cs->c[i].part]) {
             in[cs->c[i].part] = true;
@@ -964,8 +1029,98 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_cands_t *cs,
         m->captive[last]++;
 }
 
+/* Job j's point that minimises energy times runtime^k. */
+static int
+mix_edp (const struct ms_mixjob *r, double k)
+{
+    double best = INFINITY;
+    int b = 0;
+    for (int i = 0; i < r->np; i++) {
+        double f = log (r->e[i]) + k * log (r->t[i]);
+        if (f < best) {
+            best = f;
+            b = i;
+        }
+    }
+    return b;
+}
+
+/* Job j's choice at energy odds `odds`: metasched's frequency score,
+ * energy and runtime against the job's least. */
+static int
+mix_pick (const struct ms_mixjob *r, double odds)
+{
+    double emin = INFINITY, tmin = INFINITY, we = odds / (1 + odds);
+    double best = INFINITY;
+    int b = 0;
+    for (int i = 0; i < r->np; i++) {
+        if (r->e[i] < emin)
+            emin = r->e[i];
+        if (r->t[i] < tmin)
+            tmin = r->t[i];
+    }
+    for (int i = 0; i < r->np; i++) {
+        double f = we * r->e[i] / emin + (1 - we) * r->t[i] / tmin;
+        if (f < best) {
+            best = f;
+            b = i;
+        }
+    }
+    return b;
+}
+
+size_t
+jobmix_margins (const ms_jobmix_t *m, const ms_policy_t *pol, double scale,
+                double *em, double *tm)
+{
+    double e1 = 0, t15 = 0, es = 0, ts = 0;
+    double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
+
+    *em = *tm = 0;
+    if (!m->nring || !(ref > 0))
+        return 0;
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        double odds = scale * pow (r->nodes / ref, pol->width_exp);
+        int b = mix_pick (r, odds);
+        e1 += r->e[mix_edp (r, 1)];
+        t15 += r->t[mix_edp (r, 1.5)];
+        es += r->e[b];
+        ts += r->t[b];
+    }
+    *em = 1 - es / e1;
+    *tm = 1 - ts / t15;
+    return m->nring;
+}
+
+/* The scale of metasched's energy odds at which the kept jobs' static
+ * choices (each job's front, at w_E 0.5 and the width term) beat the
+ * published criteria by equal margins: their energy against every job at
+ * its energy-delay choice (PriorityInc-V at t_weight 1) and their
+ * runtime against every job at its energy-delay^1.5 choice (t_weight
+ * 1.5). The energy margin grows with the scale and the runtime margin
+ * shrinks, so the balance is found by bisection (e^-8 to e^8). One price
+ * of a second then means the same on every workload: the odds that give
+ * both margins alike. */
+static void
+mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
+{
+    double lo = -8, hi = 8, em, tm;
+
+    for (int it = 0; it < 40; it++) {
+        double mid = (lo + hi) / 2;
+        if (!jobmix_margins (m, pol, exp (mid), &em, &tm))
+            return;
+        if (em < tm)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    m->scale = exp ((lo + hi) / 2);
+}
+
 void
-jobmix_apply (const ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
+jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
 {
     size_t np = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
     double span = m->first_s < 0 ? 0 : m->last_s - m->first_s;
@@ -974,6 +1129,16 @@ jobmix_apply (const ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
         span = 86400;
     /* the site's mean job width, as the jobs come */
     pol->ref_nodes = m->njobs ? m->nodes_sum / m->njobs : 0;
+    if (policy_is_metasched (pol->kind) && pol->cal_lean > 0 && m->nring
+        && (m->nring < 64 || m->since_cal >= 32 + m->nring / 16
+            || !(m->scale > 0))) {
+        mix_calibrate (m, pol);
+        m->since_cal = 0;
+    }
+    pol->odds_scale = policy_is_metasched (pol->kind) && pol->cal_lean > 0
+                              && m->scale > 0
+                          ? pol->cal_lean * m->scale
+                          : 0;
     for (size_t q = 0; q < np; q++) {
         pol->captive_rate[q] = m->captive[q] / span;
         pol->restricted_rate[q] = m->restricted[q] / span;
@@ -1018,7 +1183,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     j->run_part = SIZE_MAX;
     job_candidates (s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL,
                     now);
-    jobmix_add (&s->mix, s->conf, &s->cs, jd->nodes, now);
+    jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
     if (s->pol.kind == POL_METASCHED_WINDOW && s->cs.n) {

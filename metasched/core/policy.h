@@ -104,7 +104,18 @@ typedef struct {
                                 over this many of the job's runtime there
                                 (0.5) */
     double width_exp;        /* metasched: w_E's odds times (nodes /
-                                ref_nodes)^this (0.5) */
+                                ref_nodes)^this (1: one price of a
+                                second of runtime for every job) */
+    double cal_lean;         /* metasched: the odds are also times this
+                                and the calibrated scale, at which the
+                                recent jobs' static choices at w_E 0.5
+                                beat the energy-delay choice's energy and
+                                the energy-delay^1.5 choice's runtime by
+                                equal margins (policy.c, mix_calibrate;
+                                metasched 1.5; 0: no calibration) */
+    double odds_scale;       /* ...the product, kept by the core from
+                                the jobs it decides (jobmix_apply); 0:
+                                none */
     double ref_nodes;        /* metasched: the site's mean job width; the
                                 core keeps it from the jobs it decides
                                 (jobmix_apply); 0: no width term */
@@ -268,19 +279,40 @@ typedef struct {
     double njobs, nodes_sum;
     double captive[MS_MAX_RANKED];
     double restricted[MS_MAX_RANKED];
+    /* The last MS_MIX_JOBS jobs with a choice, each as its front: the
+     * candidates within the maximum slowdown that no other is both leaner
+     * and faster than (predicted energy and runtime), for the
+     * calibration of the energy odds (mix_calibrate). */
+    struct ms_mixjob *ring;
+    size_t nring, ringpos;
+    size_t since_cal; /* jobs added since the last calibration */
+    double scale;     /* the calibrated scale (0: none yet) */
 } ms_jobmix_t;
 
+#define MS_MIX_JOBS 32768
+#define MS_MIX_PTS 16
+
 void jobmix_init (ms_jobmix_t *m);
+void jobmix_free (ms_jobmix_t *m);
 /* Count a job of `nodes` nodes come at now with candidates cs (every
- * partition it could run on, before any the user asked for). */
+ * partition it could run on, before any the user asked for); pol gives
+ * the maximum slowdown of its front. */
 void jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf,
-                 const ms_cands_t *cs, int nodes, double now);
-/* The mean job width into pol (ref_nodes), and the arrival rates
+                 const ms_policy_t *pol, const ms_cands_t *cs, int nodes,
+                 double now);
+/* The mean job width into pol (ref_nodes), the arrival rates
  * (captive_rate, restricted_rate): the counts over the time from the
  * first job to the last, at least a day (a few early jobs are not a
- * rate). */
-void jobmix_apply (const ms_jobmix_t *m, const ms_siteconf_t *conf,
+ * rate), and for metasched the calibrated odds (odds_scale; calibrated
+ * again every 32 jobs and every sixteenth of the jobs kept). */
+void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf,
                    ms_policy_t *pol);
+/* The margins of the kept jobs' static choices at w_E 0.5 and energy odds
+ * scale `scale` (1 - their energy over the energy-delay choices', 1 -
+ * their runtime over the energy-delay^1.5 choices'); returns the jobs
+ * counted (0: none, margins 0). For tests and the calibration. */
+size_t jobmix_margins (const ms_jobmix_t *m, const ms_policy_t *pol,
+                       double scale, double *em, double *tm);
 
 /* backends[i] is cluster i's backend (conf->clusters order). */
 ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,

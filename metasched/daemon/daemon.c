@@ -396,6 +396,7 @@ daemon_free (ms_daemon_t *d)
         ms_accounting_free (&d->cl[i].st_acct);
     }
     free (d->cl);
+    jobmix_free (&d->mix);
     db_close (d->lockdb);
     db_close (d->db);
     predtab_free (d->tab);

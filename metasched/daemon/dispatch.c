@@ -240,7 +240,7 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
             any.allowed = NULL;
             any.pinned = -1;
             daemon_candidates (d, &any, true);
-            jobmix_add (&d->mix, d->site, &d->cs, k.nodes, wall ());
+            jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k.nodes, wall ());
             jobmix_apply (&d->mix, d->site, &d->pol);
         }
         daemon_decide (d, &k, true, &dec);

@@ -625,27 +625,81 @@ START_TEST (test_jobmix)
     /* 6 of p1's 10 nodes, p1 alone (two clocks): captive and restricted */
     cand (&cs, 0, 2, 100, 400);
     cand (&cs, 0, 1, 110, 300);
-    jobmix_add (&m, conf, &cs, 6, 1000);
+    jobmix_add (&m, conf, &pol, &cs, 6, 1000);
     /* 5 nodes, p1 alone: restricted, not over half */
-    jobmix_add (&m, conf, &cs, 5, 2000);
+    jobmix_add (&m, conf, &pol, &cs, 5, 2000);
     /* both partitions: neither */
     cand (&cs, 1, 2, 150, 400);
-    jobmix_add (&m, conf, &cs, 6, 3000);
+    jobmix_add (&m, conf, &pol, &cs, 6, 3000);
     jobmix_apply (&m, conf, &pol);
     ck_assert (fabs (pol.captive_rate[0] - 1.0 / 86400) < 1e-15);
     ck_assert (fabs (pol.restricted_rate[0] - 2.0 / 86400) < 1e-15);
     ck_assert (pol.captive_rate[1] == 0 && pol.restricted_rate[1] == 0);
     ck_assert (fabs (pol.ref_nodes - 17.0 / 3) < 1e-12); /* mean width */
     /* two days from the first job to the last */
-    jobmix_add (&m, conf, &cs, 1, 1000 + 2 * 86400);
+    jobmix_add (&m, conf, &pol, &cs, 1, 1000 + 2 * 86400);
     jobmix_apply (&m, conf, &pol);
     ck_assert (fabs (pol.captive_rate[0] - 1.0 / (2 * 86400)) < 1e-15);
     ck_assert (fabs (pol.restricted_rate[0] - 2.0 / (2 * 86400)) < 1e-15);
     /* no candidate at all: nothing counted */
     cs.n = 0;
-    jobmix_add (&m, conf, &cs, 8, 1000 + 2 * 86400);
+    jobmix_add (&m, conf, &pol, &cs, 8, 1000 + 2 * 86400);
     jobmix_apply (&m, conf, &pol);
     ck_assert (fabs (pol.captive_rate[0] - 1.0 / (2 * 86400)) < 1e-15);
+    jobmix_free (&m);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
+/* The calibration of the energy odds: jobs of one front (100 s at 400 W,
+ * 110 s at 330 W, 130 s at 250 W) have their energy-delay choice at
+ * 110 s and their energy-delay^1.5 choice at 100 s, so the margins turn
+ * from runtime's to energy's where the score's choice turns from 100 s to
+ * 110 s: odds w/(1-w) with w * 40/32.5 + (1-w) = w * 36.3/32.5 + (1-w) *
+ * 1.1, that is 0.1 * 32.5 / 3.7. The policy's odds are cal_lean times
+ * that; cal_lean 0 turns it off; a job with one candidate is not kept. */
+START_TEST (test_jobmix_calibrate)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_jobmix_t m;
+    ms_policy_t pol;
+    double em, tm, want = 0.1 * 32500 / 3700;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (pol.cal_lean == 1.5 && pol.width_exp == 1);
+    jobmix_init (&m);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (pol.odds_scale == 0); /* no job yet */
+    cand (&cs, 0, 2, 100, 400);
+    jobmix_add (&m, conf, &pol, &cs, 4, 0);
+    ck_assert_uint_eq (m.nring, 0); /* one candidate: nothing to choose */
+    cand (&cs, 0, 1.6, 110, 330);
+    cand (&cs, 1, 1.2, 130, 250);
+    cand (&cs, 1, 1, 140, 260); /* slower and hungrier: not on the front */
+    for (int k = 0; k < 100; k++)
+        jobmix_add (&m, conf, &pol, &cs, 4, k);
+    ck_assert_uint_eq (m.nring, 100);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert_msg (fabs (m.scale / want - 1) < 1e-6, "scale %g, want %g",
+                   m.scale, want);
+    ck_assert (fabs (pol.odds_scale - 1.5 * m.scale) < 1e-12);
+    /* just above, the jobs take 110 s: energy margin 0, runtime -10% */
+    ck_assert_uint_eq (jobmix_margins (&m, &pol, want * 1.001, &em, &tm), 100);
+    ck_assert (fabs (em) < 1e-6 && fabs (tm + 0.1) < 1e-6);
+    /* just below, 100 s: runtime margin 0, energy 40/36.3 - 1 over */
+    jobmix_margins (&m, &pol, want / 1.001, &em, &tm);
+    ck_assert (fabs (em - (1 - 40000.0 / 36300)) < 1e-6 && fabs (tm) < 1e-6);
+    /* off */
+    pol.cal_lean = 0;
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (pol.odds_scale == 0);
+    /* other policies are not calibrated */
+    policy_init (&pol, POL_EAMC_PRIO_V);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (pol.odds_scale == 0);
+    jobmix_free (&m);
     candidates_free (&cs);
     clusterconf_free (conf);
 }
@@ -897,6 +951,7 @@ main (void)
     tcase_add_test (tc, test_metasched_sibling_ahead);
     tcase_add_test (tc, test_metasched_stake);
     tcase_add_test (tc, test_jobmix);
+    tcase_add_test (tc, test_jobmix_calibrate);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_reservation);
     tcase_add_test (tc, test_view_power_wait);
