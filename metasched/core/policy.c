@@ -88,7 +88,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->hold_busy = 0.5;
     pol->width_exp = 1;
     pol->ref_nodes = 0;
-    pol->cal_lean = policy_is_metasched (k) ? 1.5 : 0;
+    pol->cal_lean = policy_is_metasched (k) ? 1.2 : 0;
     pol->odds_scale = 0;
     pol->congestion = 0;
     pol->drain_weight = policy_is_metasched (k) ? 1 : 0;
@@ -934,8 +934,12 @@ mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
 /* One job of the mix's ring: its front (mix_keep). */
 struct ms_mixjob {
     float nodes;
-    int np;
+    float e1, t15; /* its energy-delay choice's energy and its
+                      energy-delay^1.5 choice's runtime */
+    int nh;        /* its front's lower convex hull, fastest first */
     float e[MS_MIX_PTS], t[MS_MIX_PTS];
+    float bp[MS_MIX_PTS]; /* the energy odds over which vertex i + 1
+                             scores better than vertex i */
 };
 
 void
@@ -944,30 +948,35 @@ jobmix_init (ms_jobmix_t *m)
     memset (m, 0, sizeof (*m));
     m->first_s = m->last_s = -1;
     m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
+    m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
 }
 
 void
 jobmix_free (ms_jobmix_t *m)
 {
     free (m->ring);
+    free (m->wj);
     m->ring = NULL;
+    m->wj = NULL;
 }
 
-/* The job's front into the ring (mix_calibrate): of its candidates
- * within the maximum slowdown, those that no other is both leaner and
- * faster than (the first of equal ones). */
+/* The job's front into the ring (mix_calibrate): of its candidates within
+ * the maximum slowdown, those that no other is both leaner and faster
+ * than (the first of equal ones); kept are its energy-delay and
+ * energy-delay^1.5 choices and the front's lower convex hull, the only
+ * points a weighted score of energy and runtime can choose. */
 static void
 mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
           int nodes)
 {
     struct ms_mixjob *r = &m->ring[m->ringpos];
-    double tbest = INFINITY;
-    int np = 0;
+    double fe[256], ft[256], tbest = INFINITY, b1 = INFINITY, b15 = INFINITY;
+    int nf = 0, nh = 0;
 
     for (size_t i = 0; i < cs->n; i++)
         if (cs->c[i].t < tbest)
             tbest = cs->c[i].t;
-    for (size_t i = 0; i < cs->n && np < MS_MIX_PTS; i++) {
+    for (size_t i = 0; i < cs->n && nf < 256; i++) {
         const ms_cand_t *a = &cs->c[i];
         bool dominated = false;
         if (!(a->t_hi <= pol->max_slowdown * tbest) || !(a->e > 0)
@@ -979,16 +988,49 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
                         && b->e <= a->e && b->t <= a->t
                         && (b->e < a->e || b->t < a->t || k < i);
         }
-        if (!dominated) {
-            r->e[np] = (float)a->e;
-            r->t[np] = (float)a->t;
-            np++;
+        if (dominated)
+            continue;
+        /* by runtime, fastest first (a front's energy then falls) */
+        int at = nf++;
+        while (at > 0 && ft[at - 1] > a->t) {
+            fe[at] = fe[at - 1];
+            ft[at] = ft[at - 1];
+            at--;
         }
+        fe[at] = a->e;
+        ft[at] = a->t;
     }
     /* a job with one choice has nothing to calibrate */
-    if (np < 2)
+    if (nf < 2)
         return;
-    r->np = np;
+    for (int i = 0; i < nf; i++) {
+        double l1 = log (fe[i]) + log (ft[i]);
+        double l15 = log (fe[i]) + 1.5 * log (ft[i]);
+        if (l1 < b1) {
+            b1 = l1;
+            r->e1 = (float)fe[i];
+        }
+        if (l15 < b15) {
+            b15 = l15;
+            r->t15 = (float)ft[i];
+        }
+    }
+    for (int i = 0; i < nf; i++) {
+        /* drop the last vertex while it lies on or over the chord */
+        while (nh >= 2
+               && (r->e[nh - 1] - r->e[nh - 2]) * (ft[i] - r->t[nh - 1])
+                      >= (fe[i] - r->e[nh - 1]) * (r->t[nh - 1] - r->t[nh - 2]))
+            nh--;
+        if (nh == MS_MIX_PTS)
+            break;
+        r->e[nh] = (float)fe[i];
+        r->t[nh] = (float)ft[i];
+        nh++;
+    }
+    for (int i = 0; i + 1 < nh; i++)
+        r->bp[i] = (float)(((r->t[i + 1] - r->t[i]) / r->t[0])
+                           / ((r->e[i] - r->e[i + 1]) / r->e[nh - 1]));
+    r->nh = nh;
     r->nodes = (float)nodes;
     m->ringpos = (m->ringpos + 1) % MS_MIX_JOBS;
     if (m->nring < MS_MIX_JOBS)
@@ -1029,65 +1071,50 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
         m->captive[last]++;
 }
 
-/* Job j's point that minimises energy times runtime^k. */
-static int
-mix_edp (const struct ms_mixjob *r, double k)
+/* The kept jobs' energy and runtime at energy odds scale times each one's
+ * width term wj (metasched's score chooses the hull vertex past whose
+ * breakpoints the odds are), and the references' (energy-delay energy,
+ * energy-delay^1.5 runtime). */
+static void
+mix_sums (const ms_jobmix_t *m, double scale, double *es, double *ts,
+          double *e1, double *t15)
 {
-    double best = INFINITY;
-    int b = 0;
-    for (int i = 0; i < r->np; i++) {
-        double f = log (r->e[i]) + k * log (r->t[i]);
-        if (f < best) {
-            best = f;
-            b = i;
-        }
+    *es = *ts = *e1 = *t15 = 0;
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        double odds = scale * m->wj[j];
+        int i = 0;
+        while (i + 1 < r->nh && odds > r->bp[i])
+            i++;
+        *es += r->e[i];
+        *ts += r->t[i];
+        *e1 += r->e1;
+        *t15 += r->t15;
     }
-    return b;
 }
 
-/* Job j's choice at energy odds `odds`: metasched's frequency score,
- * energy and runtime against the job's least. */
-static int
-mix_pick (const struct ms_mixjob *r, double odds)
+/* Each kept job's width term into m->wj: (nodes / the mean width)^exp. */
+static bool
+mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
 {
-    double emin = INFINITY, tmin = INFINITY, we = odds / (1 + odds);
-    double best = INFINITY;
-    int b = 0;
-    for (int i = 0; i < r->np; i++) {
-        if (r->e[i] < emin)
-            emin = r->e[i];
-        if (r->t[i] < tmin)
-            tmin = r->t[i];
-    }
-    for (int i = 0; i < r->np; i++) {
-        double f = we * r->e[i] / emin + (1 - we) * r->t[i] / tmin;
-        if (f < best) {
-            best = f;
-            b = i;
-        }
-    }
-    return b;
+    double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
+    if (!m->nring || !(ref > 0))
+        return false;
+    for (size_t j = 0; j < m->nring; j++)
+        m->wj[j] = (float)pow (m->ring[j].nodes / ref, pol->width_exp);
+    return true;
 }
 
 size_t
-jobmix_margins (const ms_jobmix_t *m, const ms_policy_t *pol, double scale,
+jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
                 double *em, double *tm)
 {
-    double e1 = 0, t15 = 0, es = 0, ts = 0;
-    double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
+    double es, ts, e1, t15;
 
     *em = *tm = 0;
-    if (!m->nring || !(ref > 0))
+    if (!mix_widths (m, pol))
         return 0;
-    for (size_t j = 0; j < m->nring; j++) {
-        const struct ms_mixjob *r = &m->ring[j];
-        double odds = scale * pow (r->nodes / ref, pol->width_exp);
-        int b = mix_pick (r, odds);
-        e1 += r->e[mix_edp (r, 1)];
-        t15 += r->t[mix_edp (r, 1.5)];
-        es += r->e[b];
-        ts += r->t[b];
-    }
+    mix_sums (m, scale, &es, &ts, &e1, &t15);
     *em = 1 - es / e1;
     *tm = 1 - ts / t15;
     return m->nring;
@@ -1099,19 +1126,20 @@ jobmix_margins (const ms_jobmix_t *m, const ms_policy_t *pol, double scale,
  * its energy-delay choice (PriorityInc-V at t_weight 1) and their
  * runtime against every job at its energy-delay^1.5 choice (t_weight
  * 1.5). The energy margin grows with the scale and the runtime margin
- * shrinks, so the balance is found by bisection (e^-8 to e^8). One price
- * of a second then means the same on every workload: the odds that give
- * both margins alike. */
+ * shrinks, so the balance is found by bisection (e^-8 to e^8, to 1e-6 of
+ * the scale). One price of a second then means the same on every
+ * workload: the odds that give both margins alike. */
 static void
 mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
 {
-    double lo = -8, hi = 8, em, tm;
+    double lo = -8, hi = 8, es, ts, e1, t15;
 
-    for (int it = 0; it < 40; it++) {
+    if (!mix_widths (m, pol))
+        return;
+    for (int it = 0; it < 24; it++) {
         double mid = (lo + hi) / 2;
-        if (!jobmix_margins (m, pol, exp (mid), &em, &tm))
-            return;
-        if (em < tm)
+        mix_sums (m, exp (mid), &es, &ts, &e1, &t15);
+        if (1 - es / e1 < 1 - ts / t15)
             lo = mid;
         else
             hi = mid;

@@ -284,6 +284,7 @@ typedef struct {
      * and faster than (predicted energy and runtime), for the
      * calibration of the energy odds (mix_calibrate). */
     struct ms_mixjob *ring;
+    float *wj;        /* scratch: each kept job's width term */
     size_t nring, ringpos;
     size_t since_cal; /* jobs added since the last calibration */
     double scale;     /* the calibrated scale (0: none yet) */
@@ -311,7 +312,7 @@ void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf,
  * scale `scale` (1 - their energy over the energy-delay choices', 1 -
  * their runtime over the energy-delay^1.5 choices'); returns the jobs
  * counted (0: none, margins 0). For tests and the calibration. */
-size_t jobmix_margins (const ms_jobmix_t *m, const ms_policy_t *pol,
+size_t jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol,
                        double scale, double *em, double *tm);
 
 /* backends[i] is cluster i's backend (conf->clusters order). */

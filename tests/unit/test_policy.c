@@ -668,7 +668,7 @@ START_TEST (test_jobmix_calibrate)
     double em, tm, want = 0.1 * 32500 / 3700;
 
     policy_init (&pol, POL_METASCHED);
-    ck_assert (pol.cal_lean == 1.5 && pol.width_exp == 1);
+    ck_assert (pol.cal_lean == 1.2 && pol.width_exp == 1);
     jobmix_init (&m);
     jobmix_apply (&m, conf, &pol);
     ck_assert (pol.odds_scale == 0); /* no job yet */
@@ -684,7 +684,7 @@ START_TEST (test_jobmix_calibrate)
     jobmix_apply (&m, conf, &pol);
     ck_assert_msg (fabs (m.scale / want - 1) < 1e-6, "scale %g, want %g",
                    m.scale, want);
-    ck_assert (fabs (pol.odds_scale - 1.5 * m.scale) < 1e-12);
+    ck_assert (fabs (pol.odds_scale - 1.2 * m.scale) < 1e-12);
     /* just above, the jobs take 110 s: energy margin 0, runtime -10% */
     ck_assert_uint_eq (jobmix_margins (&m, &pol, want * 1.001, &em, &tm), 100);
     ck_assert (fabs (em) < 1e-6 && fabs (tm + 0.1) < 1e-6);
