@@ -1157,9 +1157,11 @@ jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
         span = 86400;
     /* the site's mean job width, as the jobs come */
     pol->ref_nodes = m->njobs ? m->nodes_sum / m->njobs : 0;
-    if (policy_is_metasched (pol->kind) && pol->cal_lean > 0 && m->nring
-        && (m->nring < 64 || m->since_cal >= 32 + m->nring / 16
-            || !(m->scale > 0))) {
+    /* a few jobs are not a workload: the odds are calibrated once
+     * MS_MIX_MIN jobs with a choice are kept, and stay plain before */
+    if (policy_is_metasched (pol->kind) && pol->cal_lean > 0
+        && m->nring >= MS_MIX_MIN
+        && (m->since_cal >= 32 + m->nring / 16 || !(m->scale > 0))) {
         mix_calibrate (m, pol);
         m->since_cal = 0;
     }

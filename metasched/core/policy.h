@@ -292,6 +292,7 @@ typedef struct {
 
 #define MS_MIX_JOBS 32768
 #define MS_MIX_PTS 16
+#define MS_MIX_MIN 64
 
 void jobmix_init (ms_jobmix_t *m);
 void jobmix_free (ms_jobmix_t *m);
@@ -304,8 +305,9 @@ void jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf,
 /* The mean job width into pol (ref_nodes), the arrival rates
  * (captive_rate, restricted_rate): the counts over the time from the
  * first job to the last, at least a day (a few early jobs are not a
- * rate), and for metasched the calibrated odds (odds_scale; calibrated
- * again every 32 jobs and every sixteenth of the jobs kept). */
+ * rate), and for metasched the calibrated odds (odds_scale; from
+ * MS_MIX_MIN jobs with a choice on, calibrated again every 32 jobs and a
+ * sixteenth of the jobs kept; 0 before). */
 void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf,
                    ms_policy_t *pol);
 /* The margins of the kept jobs' static choices at w_E 0.5 and energy odds

@@ -658,7 +658,8 @@ END_TEST
  * from runtime's to energy's where the score's choice turns from 100 s to
  * 110 s: odds w/(1-w) with w * 40/32.5 + (1-w) = w * 36.3/32.5 + (1-w) *
  * 1.1, that is 0.1 * 32.5 / 3.7. The policy's odds are cal_lean times
- * that; cal_lean 0 turns it off; a job with one candidate is not kept. */
+ * that, from the 64th job kept on; cal_lean 0 turns it off; a job with
+ * one candidate is not kept. */
 START_TEST (test_jobmix_calibrate)
 {
     ms_siteconf_t *conf = load_conf ();
@@ -678,7 +679,11 @@ START_TEST (test_jobmix_calibrate)
     cand (&cs, 0, 1.6, 110, 330);
     cand (&cs, 1, 1.2, 130, 250);
     cand (&cs, 1, 1, 140, 260); /* slower and hungrier: not on the front */
-    for (int k = 0; k < 100; k++)
+    for (int k = 0; k < 63; k++)
+        jobmix_add (&m, conf, &pol, &cs, 4, k);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (pol.odds_scale == 0); /* 63 jobs: not calibrated yet */
+    for (int k = 63; k < 100; k++)
         jobmix_add (&m, conf, &pol, &cs, 4, k);
     ck_assert_uint_eq (m.nring, 100);
     jobmix_apply (&m, conf, &pol);

@@ -3,18 +3,17 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [13.5766:17.9409]
-set yrange [409.3662:436.8508]
+set xrange [13.9417:17.8679]
+set yrange [408.9855:436.9269]
 set object 1 rect from graph 0, graph 0 to first 16.0847, first 421.6822 fc rgb '#d9f0d3' fs solid 1.0 noborder behind
 set label 1 'eamc_priority_inc-1' at 17.2135,421.6822 right offset -0.8,0 font ',8' tc rgb '#d7191c' front
 set label 2 'eamc_priority_inc-1.5' at 16.0847,432.2700 left offset 0.8,0 font ',8' tc rgb '#d7191c' front
 set label 3 'eamc_priority_inc_v-1' at 17.2135,421.6822 center offset 0,0.9 font ',8' tc rgb '#7b3294' front
 set label 4 'eamc_priority_inc_v-1.5' at 16.0847,432.2700 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
-set label 5 'metasched-w0.5' at 15.6534,413.9470 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'metasched_window-w0.5' at 14.3040,415.5981 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.2' at 13.8038,425.7636 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w0.4' at 14.8180,416.5533 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 9 'w0.6' at 16.7901,411.5787 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'metasched-w0.5' at 15.4207,413.6424 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'metasched_window-w0.5' at 14.5960,415.0077 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.4' at 15.0976,416.7385 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w0.6' at 16.8121,411.4297 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
      'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
      'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \
