@@ -313,7 +313,7 @@ void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf,
 /* The margins of the kept jobs' static choices at w_E 0.5 and energy odds
  * scale `scale` (1 - their energy over the energy-delay choices', 1 -
  * their runtime over the energy-delay^1.5 choices'); returns the jobs
- * counted (0: none, margins 0). For tests and the calibration. */
+ * counted (0: none, margins 0): what mix_calibrate balances, for tests. */
 size_t jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol,
                        double scale, double *em, double *tm);
 

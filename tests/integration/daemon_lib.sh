@@ -154,6 +154,21 @@ msb () {
         METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$msbatch" "$@")
 }
 
+# msb_sleep USER DIR NAME MINUTES [DIRECTIVE]: writes DIR/NAME.sh, a job
+# of a second named msd-NAME with a time limit of MINUTES (and #SBATCH
+# DIRECTIVE), and submits it as USER; job_out gets msbatch's answer,
+# job_id the meta job's id (empty when refused)
+msb_sleep () {
+    {
+        printf '#!/bin/sh\n#SBATCH -t %s\n' "$4"
+        [ -z "${5:-}" ] || printf '#SBATCH %s\n' "$5"
+        printf '#SBATCH -J msd-%s\nsleep 1\n' "$3"
+    } > "$2/$3.sh"
+    chmod 755 "$2/$3.sh"
+    job_out=$(msb "$1" "$2" "$3.sh" 2>&1)
+    job_id=$(printf '%s' "$job_out" | grep -o '[0-9][0-9]*$')
+}
+
 # daemon_answers USER DIR SCRIPT: until its first cycle a new leader has
 # no predictions and answers a what-if with 503; wait (60 s) for an answer
 daemon_answers () {

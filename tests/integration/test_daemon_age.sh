@@ -52,19 +52,11 @@ sleep 3 # two of the daemon's cycles: its view has it
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
-cat > "$d/age.sh" <<EOS
-#!/bin/sh
-#SBATCH -t 1
-#SBATCH -p short,long
-#SBATCH -J msd-age
-sleep 1
-EOS
-chmod 755 "$d/age.sh"
 
 # slurm_nice CLUSTER JOBID: Slurm's Nice of the job
 slurm_nice () { on_cluster "$1" scontrol show job "$2" 2>/dev/null | tr ' ' '\n' | sed -n 's/^Nice=//p'; }
 
-out=$(msb "$u" "$d" age.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+msb_sleep "$u" "$d" age 1 "-p short,long"; out=$job_out id=$job_id
 wait_for 30 two_copies "${id:-0}"
 tap_ok $? "job ${id:-?} went out as two copies ($out; $(q "SELECT cluster, partition, cluster_job_id, rank, nice FROM job_submissions WHERE job_id = ${id:-0} ORDER BY rank" | tr '\n' ' '))"
 set -- $(copy_of "${id:-0}" 0); c0=$1 j0=$2 n0=$3

@@ -45,15 +45,7 @@ sleep 3 # two of the daemon's cycles: its view has them
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
-cat > "$d/hold.sh" <<EOS
-#!/bin/sh
-#SBATCH -t 10
-#SBATCH -J msd-hold
-sleep 1
-EOS
-chmod 755 "$d/hold.sh"
-
-out=$(msb "$u" "$d" hold.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+msb_sleep "$u" "$d" hold 10; out=$job_out id=$job_id
 wait_for 30 two_copies "${id:-0}"; r=$?
 if [ $r != 0 ] && [ "$(q "SELECT count(*) FROM job_submissions WHERE job_id = ${id:-0}")" = 1 ]; then
     tap_n=$((tap_n + 1))

@@ -46,15 +46,7 @@ sleep 3 # two of the daemon's cycles: its view has them
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
-cat > "$d/stake.sh" <<EOS
-#!/bin/sh
-#SBATCH -t 5
-#SBATCH -J msd-stake
-sleep 1
-EOS
-chmod 755 "$d/stake.sh"
-
-out=$(msb "$u" "$d" stake.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+msb_sleep "$u" "$d" stake 5; out=$job_out id=$job_id
 if ! wait_for 30 two_copies "${id:-0}"; then
     tap_skip 5 "job ${id:-?} got one copy: no other candidate within the policy's reach this run ($out)"
     exit $tap_failed
