@@ -189,21 +189,38 @@ policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
     return l;
 }
 
+/* Whether the limit that covers c's upper bound is within its
+ * partition's maximum (always, without one). */
+static bool
+entry_fits (const ms_policy_t *pol, const ms_siteconf_t *conf, size_t home,
+            double limit_s, double base_s, const ms_cand_t *c)
+{
+    double mx = part_max_s (&conf->parts[c->part]);
+    return !isfinite (mx)
+           || entry_bound (pol, conf, home, limit_s, base_s, c) <= mx;
+}
+
 void
 policy_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
                    size_t home, double limit_s, double base_s, ms_cands_t *cs)
 {
     size_t k = 0;
+    bool any_max = false;
+
+    /* without a partition maximum every candidate fits (the usual case,
+     * and the bounds need not be computed) */
+    for (size_t i = 0; i < cs->n && !any_max; i++)
+        any_max = isfinite (part_max_s (&conf->parts[cs->c[i].part]));
+    if (!any_max)
+        return;
     for (size_t i = 0; i < cs->n; i++)
-        if (entry_bound (pol, conf, home, limit_s, base_s, &cs->c[i])
-            <= part_max_s (&conf->parts[cs->c[i].part]))
+        if (entry_fits (pol, conf, home, limit_s, base_s, &cs->c[i]))
             k++;
     if (k == 0) /* none fits: keep them, the limit stops at the maximum */
         return;
     k = 0;
     for (size_t i = 0; i < cs->n; i++)
-        if (entry_bound (pol, conf, home, limit_s, base_s, &cs->c[i])
-            <= part_max_s (&conf->parts[cs->c[i].part]))
+        if (entry_fits (pol, conf, home, limit_s, base_s, &cs->c[i]))
             cs->c[k++] = cs->c[i];
     cs->n = k;
 }

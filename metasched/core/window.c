@@ -44,6 +44,23 @@ window_objective (const ms_bid_t *bids, size_t njobs, const size_t *pick,
     return cost;
 }
 
+/* Whether pick puts no more node-seconds on any partition than its cap. */
+static bool
+within_caps (const ms_bid_t *bids, size_t njobs, const size_t *pick,
+             const double *cap, size_t nparts)
+{
+    double *load = ms_xcalloc (nparts + 1, sizeof (double));
+    bool ok = true;
+
+    for (size_t j = 0; j < njobs; j++)
+        if (pick[j] != SIZE_MAX)
+            load[bids[pick[j]].part] += bids[pick[j]].ns;
+    for (size_t p = 0; p < nparts && ok; p++)
+        ok = !(load[p] > cap[p]);
+    free (load);
+    return ok;
+}
+
 void
 window_greedy (const ms_bid_t *bids, size_t nbids, size_t njobs, size_t *pick)
 {
@@ -112,6 +129,16 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
     if (!any_job || !nparts) {
         st->optimal = true;
         st->cost = 0;
+        return;
+    }
+    /* Every job at its cheapest bid is a lower bound of the objective;
+     * when that choice overfills no partition it pays no penalty and is
+     * the optimum: no program to solve (most windows of a lightly loaded
+     * site). */
+    if (within_caps (bids, njobs, pick, cap, nparts)) {
+        st->optimal = true;
+        st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
+        st->solve_s = wall () - t0;
         return;
     }
 

@@ -38,7 +38,9 @@ typedef struct {
 } ms_window_opts_t;
 
 typedef struct {
-    bool optimal;      /* GLPK proved the solution optimal */
+    bool optimal;      /* GLPK proved the solution optimal, or every
+                          job's cheapest bid fits the caps (no program
+                          is solved then: nvars 0) */
     bool fallback;     /* the greedy choice was taken */
     double cost;       /* the objective of the solution taken */
     double solve_s;    /* wall time of the solve */

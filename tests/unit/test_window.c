@@ -1,6 +1,7 @@
 /* test_window.c - the window assignment (window.h): tiny instances solved
  * with GLPK against every assignment enumerated, the greedy choice when
- * capacity is ample, dominated bids, jobs without bids, a zero budget. */
+ * capacity is ample (no program), dominated bids, jobs without bids, a
+ * zero budget. */
 #include "config.h"
 
 #include <math.h>
@@ -136,15 +137,29 @@ START_TEST (test_pruning_and_edges)
         { 0, 0, 2, 80, 1.3 },
         { 2, 1, 0, 10, 1.0 },
     };
-    double cap[2] = { 1000, 1000 }, pen[2] = { 1, 1 };
+    /* partition 0 a little short of the cheapest bid's node-seconds, at a
+     * price that still keeps it: the program is solved */
+    double cap[2] = { 90, 1000 }, pen[2] = { 0.001, 1 };
     size_t pick[3];
     ms_window_stats_t st;
 
     window_solve (bids, 4, 3, cap, pen, 2, NULL, pick, &st);
     ck_assert_uint_eq (st.nvars, 3);
+    ck_assert (st.optimal);
     ck_assert_uint_eq (pick[0], 0);
     ck_assert_uint_eq (pick[1], SIZE_MAX);
     ck_assert_uint_eq (pick[2], 3);
+    ck_assert_double_eq_tol (st.cost, 1.0 + 0.001 * 10 + 1.0, 1e-9);
+    /* with room for every cheapest bid, that choice is the optimum and
+     * no program is built */
+    cap[0] = 1000;
+    window_solve (bids, 4, 3, cap, pen, 2, NULL, pick, &st);
+    ck_assert_uint_eq (st.nvars, 0);
+    ck_assert (st.optimal && !st.fallback);
+    ck_assert_uint_eq (pick[0], 0);
+    ck_assert_uint_eq (pick[1], SIZE_MAX);
+    ck_assert_uint_eq (pick[2], 3);
+    ck_assert_double_eq_tol (st.cost, 2.0, 1e-9);
     window_solve (bids, 0, 0, cap, pen, 2, NULL, pick, &st);
     ck_assert (st.cost == 0);
 }
