@@ -1149,7 +1149,7 @@ jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
 static void
 mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
 {
-    double lo = -8, hi = 8, es, ts, e1, t15;
+    double lo = -8, hi = 8, es, ts, e1, t15, a;
 
     if (!mix_widths (m, pol))
         return;
@@ -1161,7 +1161,27 @@ mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
         else
             hi = mid;
     }
-    m->scale = exp ((lo + hi) / 2);
+    a = (lo + hi) / 2;
+    /* Where the margins are equal over a range of scales (every job's
+     * choice the same there: a site whose jobs have one sensible choice
+     * each), the bisection stops at the range's low end; the scale is
+     * then the range's middle (log), found by a second bisection for
+     * its high end. */
+    mix_sums (m, exp (a), &es, &ts, &e1, &t15);
+    if (1 - es / e1 == 1 - ts / t15) {
+        lo = a;
+        hi = 8;
+        for (int it = 0; it < 24; it++) {
+            double mid = (lo + hi) / 2;
+            mix_sums (m, exp (mid), &es, &ts, &e1, &t15);
+            if (1 - es / e1 <= 1 - ts / t15)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        a = (a + (lo + hi) / 2) / 2;
+    }
+    m->scale = exp (a);
 }
 
 void

@@ -116,6 +116,8 @@ cycle (ms_daemon_t *d)
     pthread_mutex_lock (&d->mu);
     rebuild_view (d);
     pthread_mutex_unlock (&d->mu);
+    if (!d->mix_loaded)
+        daemon_mix_history (d);
 
     if (queue_live_jobs (d->db, &live, &nlive, &e) < 0) {
         daemon_log (LOG_ERR, "reading the queue: %s", e.text);

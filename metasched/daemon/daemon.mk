@@ -69,6 +69,9 @@ EXTRA_DIST += tests/integration/test_daemon_stake.sh
 # sibling mode's nice of each copy, and the aging of a first choice's
 TESTS += tests/integration/test_daemon_age.sh
 EXTRA_DIST += tests/integration/test_daemon_age.sh
+# the decided jobs re-read at the start, for the calibrated energy odds
+TESTS += tests/integration/test_daemon_calib.sh
+EXTRA_DIST += tests/integration/test_daemon_calib.sh
 
 # benchmark (`make bench`): a cycle's decisions against one submit
 EXTRA_PROGRAMS += bench/bench_decide

@@ -135,8 +135,11 @@ struct ms_daemon {
     ms_predtab_t *tab;
     ms_view_t *view;
     ms_policy_t pol;
-    ms_jobmix_t mix; /* the jobs decided since the start, for pol's width
-                        term and drain price */
+    ms_jobmix_t mix; /* the jobs decided, for pol's width term, drain
+                        price and calibrated energy odds: those of the
+                        history re-read at the first cycle as leader
+                        (daemon_mix_history), then each one decided */
+    bool mix_loaded; /* the history was re-read */
     ms_settings_t set;
     ms_cands_t cs;
     double last_refit;
@@ -311,6 +314,10 @@ int job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
  * (nparts bytes) gets the partitions it may run on and k->allowed points
  * to it. -1 when it may run nowhere, *whyp (malloc'd, or NULL) saying
  * why. Caller holds d->mu. */
+/* Re-read the jobs decided before this start (the last MS_MIX_JOBS with
+ * a decision) into d->mix, as dispatch counted them, and log what the
+ * calibration has from them. */
+void daemon_mix_history (ms_daemon_t *d);
 int job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                      unsigned char *allowed, jobkey_t *k, char **whyp);
 

@@ -193,6 +193,75 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     return 0;
 }
 
+/* The job's candidates on every partition it could run on by its size,
+ * GPUs and time limit, whatever was asked for it, into d->mix (the drain
+ * price's counts and the calibration); under d->mu. */
+static void
+mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
+{
+    jobkey_t any = *k;
+
+    any.allowed = NULL;
+    any.pinned = -1;
+    daemon_candidates (d, &any, true);
+    jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k->nodes, when);
+}
+
+void
+daemon_mix_history (ms_daemon_t *d)
+{
+    queue_job_t *jobs = NULL;
+    size_t n = 0, used = 0, kept;
+    unsigned char *allowed;
+    double now = wall (), scale;
+    ms_error_t e;
+
+    d->mix_loaded = true;
+    if (queue_decided_recent (d->db, MS_MIX_JOBS, &jobs, &n, &e) < 0) {
+        daemon_log (LOG_WARNING,
+                    "re-reading the decided jobs: %s (the calibration "
+                    "starts empty)",
+                    e.text);
+        return;
+    }
+    allowed = ms_xcalloc (d->site->nparts + 1, 1);
+    pthread_mutex_lock (&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        json_t *opts = json_loads (jobs[i].options ? jobs[i].options : "{}",
+                                   0, NULL);
+        char *why = NULL;
+        jobkey_t k;
+
+        if (!opts)
+            opts = json_object ();
+        /* a job the site's partitions or rules no longer admit is left
+         * out, as dispatch would leave it */
+        if (job_constraints (d, &jobs[i], opts, allowed, &k, &why) == 0) {
+            mix_count (d, &k, now - jobs[i].age_s);
+            used++;
+        }
+        free (why);
+        json_decref (opts);
+        queue_job_free (&jobs[i]);
+    }
+    jobmix_apply (&d->mix, d->site, &d->pol);
+    kept = d->mix.nring;
+    scale = d->pol.odds_scale;
+    pthread_mutex_unlock (&d->mu);
+    free (jobs);
+    free (allowed);
+    if (scale > 0)
+        daemon_log (LOG_INFO,
+                    "calibration: %zu of %zu decided jobs re-read, %zu with a "
+                    "choice kept; energy odds times %.4g",
+                    used, n, kept, scale);
+    else
+        daemon_log (LOG_INFO,
+                    "calibration: %zu of %zu decided jobs re-read, %zu with a "
+                    "choice kept; plain energy odds (calibrated from %d)",
+                    used, n, kept, MS_MIX_MIN);
+}
+
 /* Decide every job of the batch; the view counts each choice, so the
  * batch's later jobs see its earlier ones (with metasched_window the
  * batch is decided at once, after every job's candidates are known). */
@@ -235,14 +304,8 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         }
         /* the drain price's counts: the partitions the job could run on
          * by its size, GPUs and time limit, whatever was asked for it */
-        {
-            jobkey_t any = k;
-            any.allowed = NULL;
-            any.pinned = -1;
-            daemon_candidates (d, &any, true);
-            jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k.nodes, wall ());
-            jobmix_apply (&d->mix, d->site, &d->pol);
-        }
+        mix_count (d, &k, wall ());
+        jobmix_apply (&d->mix, d->site, &d->pol);
         daemon_decide (d, &k, true, &dec);
         if (dec.n == 0) {
             x->fits_nowhere = true;

@@ -710,6 +710,40 @@ START_TEST (test_jobmix_calibrate)
 }
 END_TEST
 
+/* Jobs whose fastest candidate is their energy-delay and
+ * energy-delay^1.5 choice alike: below the odds at which they turn to
+ * their lean candidate (3.75) both margins are 0, above it energy leads.
+ * The scale is the middle (log) of that range, from the bisection's
+ * low end e^-8, not the low end itself (the odds nearly 0: every job at
+ * its fastest whatever its energy). */
+START_TEST (test_jobmix_calibrate_tie)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t cs = { 0 };
+    ms_jobmix_t m;
+    ms_policy_t pol;
+    double em, tm, want = exp ((-8 + log (3.75)) / 2);
+
+    policy_init (&pol, POL_METASCHED);
+    jobmix_init (&m);
+    cand (&cs, 0, 2, 100, 400); /* 40 kJ */
+    cand (&cs, 0, 1, 125, 300); /* 37.5 kJ, 1.25 times slower */
+    for (int k = 0; k < 100; k++)
+        jobmix_add (&m, conf, &pol, &cs, 4, k);
+    jobmix_apply (&m, conf, &pol);
+    ck_assert_msg (fabs (m.scale / want - 1) < 1e-5, "scale %g, want %g",
+                   m.scale, want);
+    jobmix_margins (&m, &pol, m.scale, &em, &tm);
+    ck_assert (em == 0 && tm == 0);
+    jobmix_margins (&m, &pol, 3.75 * 1.001, &em, &tm);
+    ck_assert (fabs (em - (1 - 37500.0 / 40000)) < 1e-9
+               && fabs (tm + 0.25) < 1e-9);
+    jobmix_free (&m);
+    candidates_free (&cs);
+    clusterconf_free (conf);
+}
+END_TEST
+
 START_TEST (test_view_wait)
 {
     ms_siteconf_t *conf = load_conf ();
@@ -957,6 +991,7 @@ main (void)
     tcase_add_test (tc, test_metasched_stake);
     tcase_add_test (tc, test_jobmix);
     tcase_add_test (tc, test_jobmix_calibrate);
+    tcase_add_test (tc, test_jobmix_calibrate_tie);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_reservation);
     tcase_add_test (tc, test_view_power_wait);

@@ -1,0 +1,77 @@
+#!/bin/sh
+# A restarted metaschedd re-reads the jobs it decided before (doc/daemon.md,
+# "Calibrated energy odds"): the last 32,768 jobs with a decision go
+# through the count each decision makes (the drain price's counts and the
+# calibration's fronts), so its energy odds are calibrated from its first
+# decision instead of plain until 64 new jobs. 70 finished jobs of the
+# test user, each with a decision, are written into the meta queue; the
+# daemon, started on it, logs how many decided jobs it re-read (all of
+# them, the test bed's earlier ones too), how many of them had a choice,
+# and the calibrated scale of its odds; a job submitted then is decided
+# with those odds. Without them (the rows removed, the daemon restarted)
+# it re-reads the others and says which odds it has. TAP output.
+. "${MS_SRCDIR:-.}/tests/tap.sh"
+tap_need_testbed
+. "$MS_SRCDIR/tests/integration/daemon_lib.sh"
+[ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
+
+calib_cleanup () {
+    q "DELETE FROM jobs WHERE name LIKE 'msd-calhist-%'" >/dev/null 2>&1
+    daemon_cleanup
+}
+trap calib_cleanup EXIT
+daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
+daemon_lock
+tap_plan 5
+
+u=$MS_TEST_USER
+uid=$(id -u "$u") gid=$(id -g "$u")
+set -- $(q "SELECT cluster || ' ' || name FROM partitions ORDER BY cluster, name LIMIT 1")
+pc=$1 pp=$2
+# 70 finished jobs of 1 to 2 nodes and 10 to 79 minutes, decided an hour ago
+q "DELETE FROM jobs WHERE name LIKE 'msd-calhist-%'" >/dev/null
+out=$(q "WITH j AS (INSERT INTO jobs (owner_uid, owner_gid, owner_name, name,
+             script, state, cluster, partition, cluster_job_id, nodes,
+             time_limit_min, user_time_limit_min, submitted_at)
+         SELECT $uid, $gid, '$u', 'msd-calhist-' || g, E'#!/bin/sh\ntrue\n',
+             'completed', '$pc', '$pp', 900000 + g, 1 + g % 2, 10 + g, 10 + g,
+             now () - interval '1 hour'
+         FROM generate_series (1, 70) g RETURNING id)
+     INSERT INTO decisions (job_id, decided_at, policy, cluster, partition,
+             freq_khz, candidates)
+         SELECT id, now () - interval '1 hour', 'metasched', '$pc', '$pp',
+             1000000, '[]' FROM j" 2>&1)
+n=$(q "SELECT count (*) FROM jobs WHERE EXISTS (SELECT 1 FROM decisions WHERE job_id = jobs.id)")
+nh=$(q "SELECT count (*) FROM jobs WHERE name LIKE 'msd-calhist-%'")
+[ "$nh" = 70 ]
+tap_ok $? "70 decided jobs written into the meta queue ($nh; $n decided jobs in all) ${out}"
+
+log=$dtmp/msd.log
+daemon_lead
+wait_for 20 grep -q 'calibration: ' "$log"
+line=$(grep 'calibration: ' "$log" | tail -1)
+set -- $(printf '%s\n' "$line" | sed -n 's/.*calibration: \([0-9]*\) of \([0-9]*\) decided jobs re-read, \([0-9]*\) with a choice kept.*/\1 \2 \3/p')
+used=${1:-0} all=${2:-0} kept=${3:-0}
+[ "$all" = "$n" ] && [ "$used" -ge 70 ] && [ "$used" -le "$all" ]
+tap_ok $? "the daemon re-read the decided jobs at its start: $used of $all (the queue has $n) [$line]"
+[ "$kept" -ge 64 ] && printf '%s\n' "$line" | grep -q 'energy odds times [0-9.e+-]*$' &&
+    awk -v s="$(printf '%s\n' "$line" | sed -n 's/.*energy odds times //p')" 'BEGIN { exit !(s + 0 > 0) }'
+tap_ok $? "with $kept of them kept (64 or more) its energy odds are calibrated before its first decision [$line]"
+
+d=$(job_dir "$u")
+msb_sleep "$u" "$d" calib 1; id=$job_id
+wait_for 30 test -n "$(q "SELECT 1 FROM decisions WHERE job_id = ${id:-0}")"
+tap_ok $? "a job submitted then is decided (job ${id:-?}: $(q "SELECT cluster || '/' || partition || ' ' || freq_khz FROM decisions WHERE job_id = ${id:-0}" | tr '\n' ' '))"
+
+# without the 70: the daemon restarted re-reads only the others
+kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null
+q "DELETE FROM jobs WHERE name LIKE 'msd-calhist-%'" >/dev/null
+n2=$(q "SELECT count (*) FROM jobs WHERE EXISTS (SELECT 1 FROM decisions WHERE job_id = jobs.id)")
+: > "$log"
+daemon_lead
+wait_for 20 grep -q 'calibration: ' "$log"
+line=$(grep 'calibration: ' "$log" | tail -1)
+all2=$(printf '%s\n' "$line" | sed -n 's/.*calibration: [0-9]* of \([0-9]*\) decided jobs.*/\1/p')
+[ "${all2:-x}" = "$n2" ]
+tap_ok $? "restarted without them it re-reads the $n2 decided jobs left [$line]"
+exit $tap_failed
