@@ -71,3 +71,53 @@ db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
     *np = (size_t)n;
     return 0;
 }
+
+int
+db_replay_decided (db_t *db, double before, size_t max,
+                   db_decided_job_t **jobsp, size_t *np, ms_error_t *errp)
+{
+    char sb[64], sm[32];
+    const char *p[2] = { sb, sm };
+    PGresult *res;
+    db_decided_job_t *jobs;
+    int n;
+
+    snprintf (sb, sizeof (sb), "%.6f", before);
+    snprintf (sm, sizeof (sm), "%zu", max);
+    /* the rows metaschedd re-reads at its start (db/queue.c,
+     * queue_decided_recent), with the user's own limit */
+    res = db_exec (
+        db, "replay_decided",
+        "SELECT * FROM (SELECT id, coalesce (app, ''), nodes,"
+        " 60.0 * coalesce (user_time_limit_min, time_limit_min, 0),"
+        " extract (epoch FROM submitted_at), options::text FROM jobs"
+        " WHERE EXISTS (SELECT 1 FROM decisions"
+        " WHERE decisions.job_id = jobs.id)"
+        " AND submitted_at < to_timestamp ($1::float8)"
+        " ORDER BY id DESC LIMIT $2::integer) AS recent ORDER BY id",
+        2, p, errp);
+    if (!res)
+        return -1;
+    n = PQntuples (res);
+    jobs = ms_xcalloc ((size_t)n + 1, sizeof (*jobs));
+    for (int i = 0; i < n; i++) {
+        db_decided_job_t *x = &jobs[i];
+        ms_strlcpy (x->app, PQgetvalue (res, i, 1), sizeof (x->app));
+        x->nodes = atoi (PQgetvalue (res, i, 2));
+        x->limit_s = atof (PQgetvalue (res, i, 3));
+        x->submit = atof (PQgetvalue (res, i, 4));
+        x->options = ms_xstrdup (PQgetvalue (res, i, 5));
+    }
+    PQclear (res);
+    *jobsp = jobs;
+    *np = (size_t)n;
+    return 0;
+}
+
+void
+db_decided_free (db_decided_job_t *jobs, size_t n)
+{
+    for (size_t i = 0; jobs && i < n; i++)
+        free (jobs[i].options);
+    free (jobs);
+}

@@ -586,6 +586,10 @@ run (opts_t *o)
                     tab->napps, hist.npairs, hist.as_run.label + 8,
                     hist.mode, hist.ignored[0] ? "; settings ignored: " : "",
                     hist.ignored);
+            printf ("before the window: %zu jobs metaschedd decided (the "
+                    "last %d at most), %zu counted first in every policy's "
+                    "job mix (calibration, drain price) as it counted them\n",
+                    hist.decided, MS_MIX_JOBS, hist.nprime);
         }
         snprintf (mixdesc, sizeof (mixdesc), "as measured");
         o->profiles = "the database's models";
@@ -774,6 +778,8 @@ policies:
     su.noise_t = o->noise;
     su.exact_estimates = o->exact;
     su.serial = serial;
+    su.prime = hist.prime;
+    su.nprime = hist.nprime;
     recs = ms_xcalloc (wl->njobs, sizeof (*recs));
     if (o->bound) {
         bound = bound_new ();
@@ -918,6 +924,7 @@ done:
     free (recs);
     free (serial);
     free (hist.recs);
+    free (hist.prime);
     bound_free (bound);
     free (bcs.c);
     workload_free (wl);

@@ -11,8 +11,12 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "db/db.h"
 #include "metasched/admin/siminput.h"
+#include "metasched/common/jobspec.h"
+#include "metasched/common/jobspec_json.h"
 #include "metasched/api/settings.h"
 #include "metasched/common/util.h"
 #include "predictor/gpuprof.h"
@@ -55,6 +59,76 @@ user_number (const char *name)
     for (; *name; name++)
         h = (h ^ (unsigned char)*name) * 1099511628211ULL;
     return (int64_t)(h & 0x7fffffff);
+}
+
+/* The jobs metaschedd decided before the window (submitted before
+ * `before`, Unix time), as it re-reads them at its start (db/queue.c,
+ * daemon_mix_history) and counts them in its job mix: each with its app's
+ * home (the fastest partition at nominal frequency where it fits, as
+ * decide.c job_key), its user's limit for its length (the app's
+ * signature runtime without one), its GPUs and moldable range from its
+ * options; times relative to the window's first job (t0). A job whose
+ * home no partition is left out, as the daemon leaves it. */
+static int
+history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
+               int unknown, double before, double t0, history_t *h,
+               ms_error_t *errp)
+{
+    db_decided_job_t *dj = NULL;
+    size_t n = 0;
+
+    if (db_replay_decided (db, before, MS_MIX_JOBS, &dj, &n, errp) < 0)
+        return -1;
+    h->decided = n;
+    h->prime = ms_xcalloc (n + 1, sizeof (*h->prime));
+    for (size_t i = 0; i < n; i++) {
+        const db_decided_job_t *x = &dj[i];
+        ms_jobdesc_t *jd = &h->prime[h->nprime];
+        int app = x->app[0] ? predtab_app_index (tab, x->app) : -1;
+        size_t home = SIZE_MAX;
+        double best = INFINITY;
+        int nodes = x->nodes > 0 ? x->nodes : 1;
+        json_t *opts;
+
+        if (app < 0)
+            app = unknown;
+        if (app < 0)
+            continue;
+        for (size_t q = 0; q < tab->nparts; q++) {
+            const ms_predent_t *e
+                = predtab_get (tab, (size_t)app, q, tab->nominal[q]);
+            if (e->ok && e->t < best && conf->parts[q].nodes >= nodes) {
+                best = e->t;
+                home = q;
+            }
+        }
+        if (home == SIZE_MAX)
+            continue;
+        memset (jd, 0, sizeof (*jd));
+        jd->app = (size_t)app;
+        jd->home = home;
+        jd->nodes = nodes;
+        jd->limit_s = x->limit_s;
+        jd->base_s = x->limit_s > 0 ? x->limit_s : best;
+        jd->submit = x->submit - t0;
+        opts = json_loads (x->options ? x->options : "{}", 0, NULL);
+        if (opts) {
+            ms_jobspec_t spec;
+            ms_error_t e;
+            json_t *nm = json_object_get (opts, "nodes_max");
+            jobspec_init (&spec);
+            if (jobspec_json_read (&spec, opts, &e) == 0)
+                jd->gpus = jobspec_gpus_per_node (&spec, nodes, NULL);
+            jobspec_free (&spec);
+            if (json_is_integer (nm) && json_integer_value (nm) > nodes
+                && json_integer_value (nm) <= 100000)
+                jd->nodes_max = (int)json_integer_value (nm);
+            json_decref (opts);
+        }
+        h->nprime++;
+    }
+    db_decided_free (dj, n);
+    return 0;
 }
 
 /* The workload of the jobs measured in the database since --since, the
@@ -207,6 +281,13 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
         candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL,
                           0, &cs);
         r->opt_part = policy_optimal_partition (&cs, tab->nparts);
+    }
+    if (wl->njobs
+        && history_prime (db, conf, tab, unknown, wl->jobs[0].submit + t0, t0,
+                          h, errp)
+               < 0) {
+        ms_err_prefix (errp, "--from-db");
+        goto done;
     }
     if (!wl->njobs) {
         ms_err (errp, MS_ERR_INPUT,

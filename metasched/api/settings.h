@@ -43,6 +43,8 @@ typedef struct {
                             on every partition (policy.h) */
     double sibling_ahead; /* a sibling that ends before the first choice
                              can start goes at nice 0 (policy.h) */
+    double cal_lean;      /* the energy odds' lean over their calibrated
+                             scale (policy.h; 0: no calibration) */
     double stake_margin;  /* a sibling whose loss outweighs this many first-
                              choice waits waits for it (policy.h) */
     double exploration;

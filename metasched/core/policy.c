@@ -963,7 +963,8 @@ void
 jobmix_init (ms_jobmix_t *m)
 {
     memset (m, 0, sizeof (*m));
-    m->first_s = m->last_s = -1;
+    m->first_s = m->last_s = 0;
+    m->seen = false;
     m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
     m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
 }
@@ -1064,10 +1065,11 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
 
     if (np > MS_MAX_RANKED)
         np = MS_MAX_RANKED;
-    if (m->first_s < 0)
+    if (!m->seen || now < m->first_s)
         m->first_s = now;
-    if (now > m->last_s)
+    if (!m->seen || now > m->last_s)
         m->last_s = now;
+    m->seen = true;
     m->njobs++;
     m->nodes_sum += nodes;
     if (m->ring)
@@ -1188,7 +1190,7 @@ void
 jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
 {
     size_t np = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
-    double span = m->first_s < 0 ? 0 : m->last_s - m->first_s;
+    double span = m->seen ? m->last_s - m->first_s : 0;
 
     if (span < 86400)
         span = 86400;
@@ -1227,6 +1229,13 @@ job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
     policy_fit_limits (&s->pol, s->conf, jd->home, jd->limit_s, jd->base_s,
                        &s->cs);
     mold (s, jd, now);
+}
+
+void
+sched_prime (ms_sched_t *s, const ms_jobdesc_t *jd, double when)
+{
+    job_candidates (s, jd, NULL, when);
+    jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, when);
 }
 
 int

@@ -274,8 +274,10 @@ typedef struct {
  * could run but not every partition (restricted). The core keeps one for
  * the simulator (sched_submit), metaschedd its own. */
 typedef struct {
-    double first_s, last_s; /* when the first and the last job came (-1:
-                               none yet) */
+    double first_s, last_s; /* when the first and the last job came
+                               (seen: any yet; times may be negative, a
+                               replay's history before its window) */
+    bool seen;
     double njobs, nodes_sum;
     double captive[MS_MAX_RANKED];
     double restricted[MS_MAX_RANKED];
@@ -322,6 +324,11 @@ ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
                        ms_backend_t *const *backends, const ms_predtab_t *tab);
 void sched_free (ms_sched_t *s);
 
+/* Count a job decided before the run (the site's history: metaschedd's
+ * jobs before a replayed window) in the core's job mix as sched_submit
+ * counts each job it decides (its width, the drain price's counts, the
+ * calibration's front), at time `when`, without deciding it. */
+void sched_prime (ms_sched_t *s, const ms_jobdesc_t *jd, double when);
 /* Decide and dispatch one job now; *idp is the core's id (the start-gate
  * key), 0 when rejected. Under metasched_window the job waits in the
  * core's window until the next sched_cycle. */

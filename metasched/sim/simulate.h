@@ -52,6 +52,11 @@ typedef struct {
     const double *serial; /* per app: the true serial fraction of its
                              moldable jobs (Amdahl); NULL: 0 */
     const char *progress; /* label for a progress line on stderr, or NULL */
+    const ms_jobdesc_t *prime; /* jobs decided before the workload (the
+                                  site's history before a replayed
+                                  window), counted in every policy's job
+                                  mix first (sched_prime) */
+    size_t nprime;
 } ms_simsetup_t;
 
 void simulate_setup_init (ms_simsetup_t *su);
