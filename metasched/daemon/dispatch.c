@@ -243,6 +243,11 @@ daemon_mix_history (ms_daemon_t *d)
         free (why);
         json_decref (opts);
         queue_job_free (&jobs[i]);
+        /* the API's hooks wait for d->mu: let them in now and then */
+        if (i % 1024 == 1023) {
+            pthread_mutex_unlock (&d->mu);
+            pthread_mutex_lock (&d->mu);
+        }
     }
     jobmix_apply (&d->mix, d->site, &d->pol);
     kept = d->mix.nring;
