@@ -52,6 +52,9 @@ tap_ok "$(ok_if [ "$rows" = 21 ])" "seeded runs of $app on $big/$part at 1, 2 an
 
 log=$dtmp/msd.log
 daemon_lead
+# the leader loads the models at the start of its first cycle, after it
+# has said it leads
+wait_for 20 grep -q "speedup of $app" "$log"
 sm=$(grep -m1 "speedup of $app" "$log" | sed 's/.*speedup of/speedup of/')
 [ -n "$sm" ]
 tap_ok $? "the daemon fitted the app's speedup model: ${sm:-$(grep -i speedup "$log" | tail -2 | tr '\n' ' ')}"
