@@ -277,19 +277,22 @@ int db_replay_load (db_t *db, double since, db_replay_job_t **jobsp,
                     size_t *np, ms_error_t *errp);
 
 /* A job metaschedd decided, as it counts it in its job mix (the drain
- * price's counts, the calibration's fronts): the app, size and limit it
- * was decided with. */
+ * price's counts, the calibration's fronts): its owner, app, size and
+ * limit as it was decided. */
 typedef struct {
+    char owner[65];
     char app[129]; /* "" : none given */
     int nodes;
-    double limit_s; /* the user's time limit; 0: none */
-    double submit;  /* Unix seconds */
-    char *options;  /* the submission's options (JSON object text) */
+    uint32_t limit_min; /* the user's time limit; 0: none */
+    double submit;      /* Unix seconds */
+    char *options;      /* the submission's options (JSON object text) */
 } db_decided_job_t;
 
 /* The last `max` jobs with a decision submitted before `before` (Unix
- * time), oldest first: what metaschedd re-reads at its start, for a replay
- * to count before its window. Free with db_decided_free. A SELECT only. */
+ * time; 0: any), oldest first: what metaschedd re-reads at its start
+ * (daemon_mix_history), and what a replay of the history counts before
+ * its window (simulate --from-db). Free with db_decided_free. A SELECT
+ * only: the report role may run it. */
 int db_replay_decided (db_t *db, double before, size_t max,
                        db_decided_job_t **jobsp, size_t *np, ms_error_t *errp);
 void db_decided_free (db_decided_job_t *jobs, size_t n);

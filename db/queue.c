@@ -163,31 +163,6 @@ queue_take_queued (db_t *db, int64_t after, size_t max, queue_job_t **jobsp,
 }
 
 int
-queue_decided_recent (db_t *db, size_t max, queue_job_t **jobsp, size_t *np,
-                      ms_error_t *errp)
-{
-    char lim[32];
-    const char *p[1] = { lim };
-    PGresult *r;
-
-    snprintf (lim, sizeof (lim), "%zu", max);
-    /* JOB_COLUMNS' order, the script left out (a megabyte each at most) */
-    r = db_exec (db, "q_decided_recent",
-                 "SELECT * FROM (SELECT id, owner_name, owner_uid, owner_gid,"
-                 " name, app, nodes, ''::text, options::text,"
-                 " extract (epoch FROM now () - submitted_at),"
-                 " coalesce (user_time_limit_min, time_limit_min, 0), attempts"
-                 " FROM jobs WHERE EXISTS (SELECT 1 FROM decisions"
-                 " WHERE decisions.job_id = jobs.id)"
-                 " ORDER BY id DESC LIMIT $1::integer) AS recent ORDER BY id",
-                 1, p, errp);
-    if (!r)
-        return -1;
-    *jobsp = rows (r, sizeof (queue_job_t), job_from_row, np);
-    return 0;
-}
-
-int
 queue_job_load (db_t *db, int64_t id, queue_job_t *j, bool *found,
                 ms_error_t *errp)
 {

@@ -41,11 +41,6 @@ int queue_take_queued (db_t *db, int64_t after, size_t max,
 /* A transaction of several statements below (their _tx forms): wait_flush
  * false commits without waiting for the flush (synchronous_commit off).
  * On an error inside, queue_rollback and start again. */
-/* The last `max` jobs with a decision (metaschedd's own history), oldest
- * first, as queue_take_queued reads them but without their scripts
- * (script ""): what a restarted daemon re-reads for its calibration. */
-int queue_decided_recent (db_t *db, size_t max, queue_job_t **jobsp,
-                          size_t *np, ms_error_t *errp);
 /* Job id as queue_take_queued reads it, in whatever state (*found false
  * when there is none); free with queue_job_free. */
 int queue_job_load (db_t *db, int64_t id, queue_job_t *j, bool *found,

@@ -82,18 +82,17 @@ db_replay_decided (db_t *db, double before, size_t max,
     db_decided_job_t *jobs;
     int n;
 
-    snprintf (sb, sizeof (sb), "%.6f", before);
+    snprintf (sb, sizeof (sb), "%.6f", before > 0 ? before : 0);
     snprintf (sm, sizeof (sm), "%zu", max);
-    /* the rows metaschedd re-reads at its start (db/queue.c,
-     * queue_decided_recent), with the user's own limit */
+    /* the user's own limit (user_time_limit_min), as the decision had it */
     res = db_exec (
         db, "replay_decided",
         "SELECT * FROM (SELECT id, coalesce (app, ''), nodes,"
-        " 60.0 * coalesce (user_time_limit_min, time_limit_min, 0),"
-        " extract (epoch FROM submitted_at), options::text FROM jobs"
-        " WHERE EXISTS (SELECT 1 FROM decisions"
+        " coalesce (user_time_limit_min, time_limit_min, 0),"
+        " extract (epoch FROM submitted_at), options::text, owner_name"
+        " FROM jobs WHERE EXISTS (SELECT 1 FROM decisions"
         " WHERE decisions.job_id = jobs.id)"
-        " AND submitted_at < to_timestamp ($1::float8)"
+        " AND ($1::float8 <= 0 OR submitted_at < to_timestamp ($1::float8))"
         " ORDER BY id DESC LIMIT $2::integer) AS recent ORDER BY id",
         2, p, errp);
     if (!res)
@@ -104,9 +103,10 @@ db_replay_decided (db_t *db, double before, size_t max,
         db_decided_job_t *x = &jobs[i];
         ms_strlcpy (x->app, PQgetvalue (res, i, 1), sizeof (x->app));
         x->nodes = atoi (PQgetvalue (res, i, 2));
-        x->limit_s = atof (PQgetvalue (res, i, 3));
+        x->limit_min = (uint32_t)strtoul (PQgetvalue (res, i, 3), NULL, 10);
         x->submit = atof (PQgetvalue (res, i, 4));
         x->options = ms_xstrdup (PQgetvalue (res, i, 5));
+        ms_strlcpy (x->owner, PQgetvalue (res, i, 6), sizeof (x->owner));
     }
     PQclear (res);
     *jobsp = jobs;

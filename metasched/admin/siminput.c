@@ -61,14 +61,35 @@ user_number (const char *name)
     return (int64_t)(h & 0x7fffffff);
 }
 
+/* A job's home as metaschedd takes it (decide.c job_key): the partition
+ * where its app is fastest at nominal frequency among those with its
+ * nodes; SIZE_MAX where none. *bestp gets that runtime. */
+static size_t
+app_home (const ms_siteconf_t *conf, const ms_predtab_t *tab, size_t app,
+          int nodes, double *bestp)
+{
+    size_t home = SIZE_MAX;
+    double best = INFINITY;
+
+    for (size_t q = 0; q < tab->nparts; q++) {
+        const ms_predent_t *e = predtab_get (tab, app, q, tab->nominal[q]);
+        if (e->ok && e->t < best && conf->parts[q].nodes >= nodes) {
+            best = e->t;
+            home = q;
+        }
+    }
+    if (bestp)
+        *bestp = best;
+    return home;
+}
+
 /* The jobs metaschedd decided before the window (submitted before
- * `before`, Unix time), as it re-reads them at its start (db/queue.c,
- * daemon_mix_history) and counts them in its job mix: each with its app's
- * home (the fastest partition at nominal frequency where it fits, as
- * decide.c job_key), its user's limit for its length (the app's
- * signature runtime without one), its GPUs and moldable range from its
- * options; times relative to the window's first job (t0). A job whose
- * home no partition is left out, as the daemon leaves it. */
+ * `before`, Unix time), as it re-reads them at its start
+ * (daemon_mix_history, the same db_replay_decided) and counts them in its
+ * job mix: each with its app's home (app_home), its user's limit for its
+ * length (the app's signature runtime without one), its GPUs and moldable
+ * range from its options; times relative to the window's first job (t0).
+ * A job whose home no partition is left out, as the daemon leaves it. */
 static int
 history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
                int unknown, double before, double t0, history_t *h,
@@ -85,31 +106,23 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
         const db_decided_job_t *x = &dj[i];
         ms_jobdesc_t *jd = &h->prime[h->nprime];
         int app = x->app[0] ? predtab_app_index (tab, x->app) : -1;
-        size_t home = SIZE_MAX;
-        double best = INFINITY;
+        size_t home;
+        double best;
         int nodes = x->nodes > 0 ? x->nodes : 1;
         json_t *opts;
 
         if (app < 0)
             app = unknown;
-        if (app < 0)
-            continue;
-        for (size_t q = 0; q < tab->nparts; q++) {
-            const ms_predent_t *e
-                = predtab_get (tab, (size_t)app, q, tab->nominal[q]);
-            if (e->ok && e->t < best && conf->parts[q].nodes >= nodes) {
-                best = e->t;
-                home = q;
-            }
-        }
-        if (home == SIZE_MAX)
+        if (app < 0
+            || (home = app_home (conf, tab, (size_t)app, nodes, &best))
+                   == SIZE_MAX)
             continue;
         memset (jd, 0, sizeof (*jd));
         jd->app = (size_t)app;
         jd->home = home;
         jd->nodes = nodes;
-        jd->limit_s = x->limit_s;
-        jd->base_s = x->limit_s > 0 ? x->limit_s : best;
+        jd->limit_s = x->limit_min * 60.0;
+        jd->base_s = jd->limit_s > 0 ? jd->limit_s : best;
         jd->submit = x->submit - t0;
         opts = json_loads (x->options ? x->options : "{}", 0, NULL);
         if (opts) {
@@ -215,7 +228,6 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
         ms_wjob_t *j;
         ms_jobrec_t *r;
         size_t part, home = SIZE_MAX;
-        double best = INFINITY;
         uint32_t f;
         int fi, app;
 
@@ -234,14 +246,8 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
         if (app < 0)
             app = unknown;
         m = predtab_get (tab, (size_t)app, part, (size_t)fi);
-        for (size_t q = 0; q < tab->nparts; q++) {
-            const ms_predent_t *e
-                = predtab_get (tab, (size_t)app, q, tab->nominal[q]);
-            if (e->ok && e->t < best && conf->parts[q].nodes >= x->nodes) {
-                best = e->t;
-                home = q;
-            }
-        }
+        if (app >= 0)
+            home = app_home (conf, tab, (size_t)app, x->nodes, NULL);
         if (app < 0 || !m->ok || home == SIZE_MAX) {
             h->no_home++;
             continue;

@@ -1139,6 +1139,27 @@ jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
     return m->nring;
 }
 
+/* The log scale in [lo, hi] where the energy margin stops trailing the
+ * runtime margin (with ties_up, stops trailing or matching it), to
+ * 2^-24 of the range by bisection. */
+static double
+mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
+{
+    double es, ts, e1, t15;
+
+    for (int it = 0; it < 24; it++) {
+        double mid = (lo + hi) / 2, em, tm;
+        mix_sums (m, exp (mid), &es, &ts, &e1, &t15);
+        em = 1 - es / e1;
+        tm = 1 - ts / t15;
+        if (ties_up ? em <= tm : em < tm)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
 /* The scale of metasched's energy odds at which the kept jobs' static
  * choices (each job's front, at w_E 0.5 and the width term) beat the
  * published criteria by equal margins: their energy against every job at
@@ -1151,38 +1172,19 @@ jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
 static void
 mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
 {
-    double lo = -8, hi = 8, es, ts, e1, t15, a;
+    double es, ts, e1, t15, a;
 
     if (!mix_widths (m, pol))
         return;
-    for (int it = 0; it < 24; it++) {
-        double mid = (lo + hi) / 2;
-        mix_sums (m, exp (mid), &es, &ts, &e1, &t15);
-        if (1 - es / e1 < 1 - ts / t15)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    a = (lo + hi) / 2;
+    a = mix_edge (m, -8, 8, false);
     /* Where the margins are equal over a range of scales (every job's
      * choice the same there: a site whose jobs have one sensible choice
      * each), the bisection stops at the range's low end; the scale is
      * then the range's middle (log), found by a second bisection for
      * its high end. */
     mix_sums (m, exp (a), &es, &ts, &e1, &t15);
-    if (1 - es / e1 == 1 - ts / t15) {
-        lo = a;
-        hi = 8;
-        for (int it = 0; it < 24; it++) {
-            double mid = (lo + hi) / 2;
-            mix_sums (m, exp (mid), &es, &ts, &e1, &t15);
-            if (1 - es / e1 <= 1 - ts / t15)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        a = (a + (lo + hi) / 2) / 2;
-    }
+    if (1 - es / e1 == 1 - ts / t15)
+        a = (a + mix_edge (m, a, 8, true)) / 2;
     m->scale = exp (a);
 }
 

@@ -314,12 +314,12 @@ int job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
  * (nparts bytes) gets the partitions it may run on and k->allowed points
  * to it. -1 when it may run nowhere, *whyp (malloc'd, or NULL) saying
  * why. Caller holds d->mu. */
-/* Re-read the jobs decided before this start (the last MS_MIX_JOBS with
- * a decision) into d->mix, as dispatch counted them, and log what the
- * calibration has from them. */
-void daemon_mix_history (ms_daemon_t *d);
 int job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                      unsigned char *allowed, jobkey_t *k, char **whyp);
+/* Re-read the jobs decided before this start (the last MS_MIX_JOBS with
+ * a decision, db_replay_decided) into d->mix, as dispatch counted them,
+ * and log what the calibration has from them. */
+void daemon_mix_history (ms_daemon_t *d);
 
 size_t job_placement_opts (const ms_daemon_t *d, json_t *opts,
                            const char *user, int nodes, uint32_t limit_min,

@@ -210,14 +210,14 @@ mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
 void
 daemon_mix_history (ms_daemon_t *d)
 {
-    queue_job_t *jobs = NULL;
+    db_decided_job_t *jobs = NULL;
     size_t n = 0, used = 0, kept;
     unsigned char *allowed;
-    double now = wall (), scale;
+    double scale;
     ms_error_t e;
 
     d->mix_loaded = true;
-    if (queue_decided_recent (d->db, MS_MIX_JOBS, &jobs, &n, &e) < 0) {
+    if (db_replay_decided (d->db, 0, MS_MIX_JOBS, &jobs, &n, &e) < 0) {
         daemon_log (LOG_WARNING,
                     "re-reading the decided jobs: %s (the calibration "
                     "starts empty)",
@@ -229,20 +229,26 @@ daemon_mix_history (ms_daemon_t *d)
     for (size_t i = 0; i < n; i++) {
         json_t *opts = json_loads (jobs[i].options ? jobs[i].options : "{}",
                                    0, NULL);
+        queue_job_t qj;
         char *why = NULL;
         jobkey_t k;
 
         if (!opts)
             opts = json_object ();
+        /* what job_constraints reads of the queue's row */
+        memset (&qj, 0, sizeof (qj));
+        ms_strlcpy (qj.owner, jobs[i].owner, sizeof (qj.owner));
+        ms_strlcpy (qj.app, jobs[i].app, sizeof (qj.app));
+        qj.nodes = jobs[i].nodes;
+        qj.time_limit_min = jobs[i].limit_min;
         /* a job the site's partitions or rules no longer admit is left
          * out, as dispatch would leave it */
-        if (job_constraints (d, &jobs[i], opts, allowed, &k, &why) == 0) {
-            mix_count (d, &k, now - jobs[i].age_s);
+        if (job_constraints (d, &qj, opts, allowed, &k, &why) == 0) {
+            mix_count (d, &k, jobs[i].submit);
             used++;
         }
         free (why);
         json_decref (opts);
-        queue_job_free (&jobs[i]);
         /* the API's hooks wait for d->mu: let them in now and then */
         if (i % 1024 == 1023) {
             pthread_mutex_unlock (&d->mu);
@@ -253,7 +259,7 @@ daemon_mix_history (ms_daemon_t *d)
     kept = d->mix.nring;
     scale = d->pol.odds_scale;
     pthread_mutex_unlock (&d->mu);
-    free (jobs);
+    db_decided_free (jobs, n);
     free (allowed);
     if (scale > 0)
         daemon_log (LOG_INFO,
