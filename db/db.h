@@ -277,8 +277,9 @@ int db_replay_load (db_t *db, double since, db_replay_job_t **jobsp,
                     size_t *np, ms_error_t *errp);
 
 /* A job metaschedd decided, as it counts it in its job mix (the drain
- * price's counts, the calibration's fronts): its owner, app, size and
- * limit as it was decided. */
+ * price's counts, the calibration's fronts, the observed waits): its
+ * owner, app, size and limit as it was decided, and when it started and
+ * finished. */
 typedef struct {
     char owner[65];
     char app[129]; /* "" : none given */
@@ -286,6 +287,7 @@ typedef struct {
     uint32_t limit_min; /* the user's time limit; 0: none */
     double submit;      /* Unix seconds */
     char *options;      /* the submission's options (JSON object text) */
+    double started, finished; /* Unix seconds; 0: not (yet) */
 } db_decided_job_t;
 
 /* The last `max` jobs with a decision submitted before `before` (Unix

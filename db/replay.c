@@ -89,7 +89,9 @@ db_replay_decided (db_t *db, double before, size_t max,
         db, "replay_decided",
         "SELECT * FROM (SELECT id, coalesce (app, ''), nodes,"
         " coalesce (user_time_limit_min, time_limit_min, 0),"
-        " extract (epoch FROM submitted_at), options::text, owner_name"
+        " extract (epoch FROM submitted_at), options::text, owner_name,"
+        " coalesce (extract (epoch FROM started_at), 0),"
+        " coalesce (extract (epoch FROM finished_at), 0)"
         " FROM jobs WHERE EXISTS (SELECT 1 FROM decisions"
         " WHERE decisions.job_id = jobs.id)"
         " AND ($1::float8 <= 0 OR submitted_at < to_timestamp ($1::float8))"
@@ -107,6 +109,8 @@ db_replay_decided (db_t *db, double before, size_t max,
         x->submit = atof (PQgetvalue (res, i, 4));
         x->options = ms_xstrdup (PQgetvalue (res, i, 5));
         ms_strlcpy (x->owner, PQgetvalue (res, i, 6), sizeof (x->owner));
+        x->started = atof (PQgetvalue (res, i, 7));
+        x->finished = atof (PQgetvalue (res, i, 8));
     }
     PQclear (res);
     *jobsp = jobs;

@@ -493,6 +493,8 @@ metasched_options (const opts_t *o, ms_policy_t *pol)
         pol->stake_margin = o->stake_margin;
     if (o->cal_lean >= 0 && policy_is_metasched (pol->kind))
         pol->cal_lean = o->cal_lean;
+    if (o->cal_lean_idle >= 0 && policy_is_metasched (pol->kind))
+        pol->cal_lean_idle = o->cal_lean_idle;
 }
 
 static int
@@ -1082,6 +1084,7 @@ cmd_simulate (int argc, char **argv)
         O_AHEAD,
         O_STAKE,
         O_CALLEAN,
+        O_CALIDLE,
         O_JOBSCSV,
         O_BOUND,
         O_FROMDB,
@@ -1134,6 +1137,7 @@ cmd_simulate (int argc, char **argv)
         { "sibling-ahead", required_argument, NULL, O_AHEAD },
         { "stake-margin", required_argument, NULL, O_STAKE },
         { "cal-lean", required_argument, NULL, O_CALLEAN },
+        { "cal-lean-idle", required_argument, NULL, O_CALIDLE },
         { "jobs-csv", no_argument, NULL, O_JOBSCSV },
         { "bound", no_argument, NULL, O_BOUND },
         { "from-db", required_argument, NULL, O_FROMDB },
@@ -1180,6 +1184,7 @@ cmd_simulate (int argc, char **argv)
     o.sibling_ahead = -1;
     o.stake_margin = -1;
     o.cal_lean = -1;
+    o.cal_lean_idle = -1;
     o.since_days = 30;
     o.plots = true;
     o.seed = 1;
@@ -1351,6 +1356,11 @@ cmd_simulate (int argc, char **argv)
         case O_CALLEAN:
             if (parse_double (optarg, &o.cal_lean) < 0 || o.cal_lean < 0
                 || o.cal_lean > 100)
+                goto bad;
+            break;
+        case O_CALIDLE:
+            if (parse_double (optarg, &o.cal_lean_idle) < 0
+                || o.cal_lean_idle < 0 || o.cal_lean_idle > 100)
                 goto bad;
             break;
         case O_FROMDB:

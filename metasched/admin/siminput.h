@@ -48,7 +48,8 @@ typedef struct {
     bool gen_set;
     double theta, w_energy, max_slowdown, noise, congestion, slack, waitw;
     double pref_margin, first_age, sibling_hold, drain_weight, wait_share,
-        sibling_ahead, stake_margin, cal_lean; /* -1: the policy's default */
+        sibling_ahead, stake_margin, cal_lean,
+        cal_lean_idle; /* -1: the policy's default */
     int same_class;
     bool exact;
     bool plots;

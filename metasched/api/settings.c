@@ -30,6 +30,7 @@ settings_init (ms_settings_t *s)
     s->sibling_ahead = 0.25;
     s->stake_margin = 3;
     s->cal_lean = 1.2;
+    s->cal_lean_idle = 0.95;
     s->exploration = 0;
     s->reroute_after_s = 600;
     s->max_reroutes = 2;
@@ -157,6 +158,9 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
             return -1;
     } else if (!strcmp (key, "cal_lean")) {
         if (number (value, key, 0, 100, &t.cal_lean, errp) < 0)
+            return -1;
+    } else if (!strcmp (key, "cal_lean_idle")) {
+        if (number (value, key, 0, 100, &t.cal_lean_idle, errp) < 0)
             return -1;
     } else if (!strcmp (key, "stake_margin")) {
         if (number (value, key, 0, 1000, &t.stake_margin, errp) < 0)
@@ -287,6 +291,7 @@ settings_to_json (const ms_settings_t *s)
     json_object_set_new (o, "sibling_ahead", json_real (s->sibling_ahead));
     json_object_set_new (o, "stake_margin", json_real (s->stake_margin));
     json_object_set_new (o, "cal_lean", json_real (s->cal_lean));
+    json_object_set_new (o, "cal_lean_idle", json_real (s->cal_lean_idle));
     json_object_set_new (o, "exploration", json_real (s->exploration));
     json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
     json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
@@ -348,6 +353,7 @@ settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
         pol->sibling_ahead = s->sibling_ahead;
         pol->stake_margin = s->stake_margin;
         pol->cal_lean = s->cal_lean;
+        pol->cal_lean_idle = s->cal_lean_idle;
     }
     pol->reroute_after_s = s->reroute_after_s;
     pol->max_reroutes = s->max_reroutes;

@@ -45,6 +45,8 @@ typedef struct {
                              can start goes at nice 0 (policy.h) */
     double cal_lean;      /* the energy odds' lean over their calibrated
                              scale (policy.h; 0: no calibration) */
+    double cal_lean_idle; /* ...where the jobs do not wait (policy.h; 0:
+                             cal_lean always) */
     double stake_margin;  /* a sibling whose loss outweighs this many first-
                              choice waits waits for it (policy.h) */
     double exploration;

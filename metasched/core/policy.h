@@ -112,7 +112,13 @@ typedef struct {
                                 beat the energy-delay choice's energy and
                                 the energy-delay^1.5 choice's runtime by
                                 equal margins (policy.c, mix_calibrate;
-                                metasched 1.5; 0: no calibration) */
+                                metasched 1.2; 0: no calibration), where
+                                jobs wait: see cal_lean_idle */
+    double cal_lean_idle;    /* metasched: the lean where the jobs do not
+                                wait; from it to cal_lean as the observed
+                                waits' share of the jobs' response goes
+                                from 0 to MS_LEAN_WAIT_FULL (jobmix_lean;
+                                metasched 0.95; 0: cal_lean always) */
     double odds_scale;       /* ...the product, kept by the core from
                                 the jobs it decides (jobmix_apply); 0:
                                 none */
@@ -290,11 +296,21 @@ typedef struct {
     size_t nring, ringpos;
     size_t since_cal; /* jobs added since the last calibration */
     double scale;     /* the calibrated scale (0: none yet) */
+    /* The jobs seen to end (jobmix_observe): their waits and runtimes,
+     * each sum decayed by 1 - 1/MS_MIX_OBS a job, and whether any was */
+    double wait_sum, run_sum;
+    bool observed;
 } ms_jobmix_t;
 
 #define MS_MIX_JOBS 32768
 #define MS_MIX_PTS 16
 #define MS_MIX_MIN 64
+/* The observed waits weigh the last few thousand jobs most: each job
+ * seen to end weighs 1, the one before it 1 - 1/MS_MIX_OBS, ... */
+#define MS_MIX_OBS 8192
+/* The observed waits' share of response from which the lean is
+ * cal_lean (jobmix_lean). */
+#define MS_LEAN_WAIT_FULL 0.03
 
 void jobmix_init (ms_jobmix_t *m);
 void jobmix_free (ms_jobmix_t *m);
@@ -318,6 +334,16 @@ void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf,
  * counted (0: none, margins 0): what mix_calibrate balances, for tests. */
 size_t jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol,
                        double scale, double *em, double *tm);
+/* Count a job seen to end: how long it waited (from its submission to
+ * its start) and ran, in seconds; a negative or non-finite one is not
+ * counted. */
+void jobmix_observe (ms_jobmix_t *m, double wait_s, double run_s);
+/* The lean of metasched's calibrated odds (odds_scale is it times the
+ * calibrated scale): cal_lean_idle plus (cal_lean - cal_lean_idle) times
+ * the observed waits' share of the observed response over
+ * MS_LEAN_WAIT_FULL, at most cal_lean; cal_lean while no job was seen to
+ * end, or without cal_lean_idle. */
+double jobmix_lean (const ms_jobmix_t *m, const ms_policy_t *pol);
 
 /* backends[i] is cluster i's backend (conf->clusters order). */
 ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
@@ -339,7 +365,8 @@ int sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
  * in the daemon, from polling backend_jobs). */
 void sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
                           double now, double power_w);
-void sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid);
+void sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                        double now);
 void sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part,
                             uint64_t bid, bool started);
 

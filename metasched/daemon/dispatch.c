@@ -211,9 +211,9 @@ void
 daemon_mix_history (ms_daemon_t *d)
 {
     db_decided_job_t *jobs = NULL;
-    size_t n = 0, used = 0, kept;
+    size_t n = 0, used = 0, kept, ended = 0;
     unsigned char *allowed;
-    double scale;
+    double scale, share, lean;
     ms_error_t e;
 
     d->mix_loaded = true;
@@ -247,6 +247,12 @@ daemon_mix_history (ms_daemon_t *d)
             mix_count (d, &k, jobs[i].submit);
             used++;
         }
+        /* its wait and runtime, as the daemon saw them (the lean) */
+        if (jobs[i].started > 0 && jobs[i].finished > 0) {
+            jobmix_observe (&d->mix, jobs[i].started - jobs[i].submit,
+                            jobs[i].finished - jobs[i].started);
+            ended++;
+        }
         free (why);
         json_decref (opts);
         /* the API's hooks wait for d->mu: let them in now and then */
@@ -258,19 +264,25 @@ daemon_mix_history (ms_daemon_t *d)
     jobmix_apply (&d->mix, d->site, &d->pol);
     kept = d->mix.nring;
     scale = d->pol.odds_scale;
+    share = d->mix.wait_sum + d->mix.run_sum > 0
+                ? 100 * d->mix.wait_sum / (d->mix.wait_sum + d->mix.run_sum)
+                : 0;
+    lean = jobmix_lean (&d->mix, &d->pol);
     pthread_mutex_unlock (&d->mu);
     db_decided_free (jobs, n);
     free (allowed);
     if (scale > 0)
         daemon_log (LOG_INFO,
                     "calibration: %zu of %zu decided jobs re-read, %zu with a "
-                    "choice kept; energy odds times %.4g",
-                    used, n, kept, scale);
+                    "choice kept, %zu seen to end (waits %.3g%% of their "
+                    "response: lean %.4g); energy odds times %.4g",
+                    used, n, kept, ended, share, lean, scale);
     else
         daemon_log (LOG_INFO,
                     "calibration: %zu of %zu decided jobs re-read, %zu with a "
-                    "choice kept; plain energy odds (calibrated from %d)",
-                    used, n, kept, MS_MIX_MIN);
+                    "choice kept, %zu seen to end; plain energy odds "
+                    "(calibrated from %d)",
+                    used, n, kept, ended, MS_MIX_MIN);
 }
 
 /* Decide every job of the batch; the view counts each choice, so the

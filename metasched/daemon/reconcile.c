@@ -716,6 +716,17 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                        < 0)
                 break;
             rc = queue_finished (d->db, l->id, to, cj->exit_code, why, &ok, &e);
+            /* its wait and runtime on the cluster, for the lean of the
+             * energy odds (jobmix_observe) */
+            if (rc == 0 && ok && cj->submit_time > 0
+                && cj->start_time >= cj->submit_time
+                && cj->end_time >= cj->start_time) {
+                pthread_mutex_lock (&d->mu);
+                jobmix_observe (&d->mix,
+                                (double)(cj->start_time - cj->submit_time),
+                                (double)(cj->end_time - cj->start_time));
+                pthread_mutex_unlock (&d->mu);
+            }
             break;
         }
         }

@@ -147,7 +147,7 @@ listen (void *arg, const sim_event_t *ev)
                        rec->submit);
         break;
     case SIM_EV_END:
-        sched_entry_ended (r->sched, id, ev->part, ev->id);
+        sched_entry_ended (r->sched, id, ev->part, ev->id, ev->t);
         rec->ends++;
         rec->end = ev->t;
         rec->energy_j = ev->energy_j;

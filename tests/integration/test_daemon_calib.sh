@@ -3,12 +3,15 @@
 # "Calibrated energy odds"): the last 32,768 jobs with a decision go
 # through the count each decision makes (the drain price's counts and the
 # calibration's fronts), so its energy odds are calibrated from its first
-# decision instead of plain until 64 new jobs. 70 finished jobs of the
-# test user, each with a decision, are written into the meta queue; the
-# daemon, started on it, logs how many decided jobs it re-read (all of
-# them, the test bed's earlier ones too), how many of them had a choice,
-# and the calibrated scale of its odds; a job submitted then is decided
-# with those odds. Without them (the rows removed, the daemon restarted)
+# decision instead of plain until 64 new jobs, and the jobs that started
+# and finished give the observed waits that set the odds' lean. 70
+# finished jobs of the test user, each with a decision, are written into
+# the meta queue; the daemon, started on it, logs how many decided jobs
+# it re-read (all of them, the test bed's earlier ones too), how many of
+# them had a choice, how many it saw end (as many as the queue has), the
+# waits' share of their response and the lean it gives (from
+# cal_lean_idle where no job waits to cal_lean at 3%), and the calibrated scale of its odds; a
+# job submitted then is decided with those odds. Without them (the rows removed, the daemon restarted)
 # it re-reads the others and says which odds it has. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
@@ -22,20 +25,25 @@ calib_cleanup () {
 trap calib_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 5
+tap_plan 6
 
 u=$MS_TEST_USER
 uid=$(id -u "$u") gid=$(id -g "$u")
 set -- $(q "SELECT cluster || ' ' || name FROM partitions ORDER BY cluster, name LIMIT 1")
 pc=$1 pp=$2
-# 70 finished jobs of 1 to 2 nodes and 10 to 79 minutes, decided an hour ago
+# 70 finished jobs of 1 to 2 nodes and 10 to 79 minutes, decided two
+# hours ago, that waited 0 to 2 minutes and ran 5 to 39.5 minutes
 q "DELETE FROM jobs WHERE name LIKE 'msd-calhist-%'" >/dev/null
 out=$(q "WITH j AS (INSERT INTO jobs (owner_uid, owner_gid, owner_name, name,
              script, state, cluster, partition, cluster_job_id, nodes,
-             time_limit_min, user_time_limit_min, submitted_at)
+             time_limit_min, user_time_limit_min, submitted_at, started_at,
+             finished_at)
          SELECT $uid, $gid, '$u', 'msd-calhist-' || g, E'#!/bin/sh\ntrue\n',
              'completed', '$pc', '$pp', 900000 + g, 1 + g % 2, 10 + g, 10 + g,
-             now () - interval '1 hour'
+             now () - interval '2 hours',
+             now () - interval '2 hours' + (g % 3) * interval '1 minute',
+             now () - interval '2 hours' + (g % 3) * interval '1 minute'
+                 + (10 + g) * interval '30 seconds'
          FROM generate_series (1, 70) g RETURNING id)
      INSERT INTO decisions (job_id, decided_at, policy, cluster, partition,
              freq_khz, candidates)
@@ -57,6 +65,16 @@ tap_ok $? "the daemon re-read the decided jobs at its start: $used of $all (the 
 [ "$kept" -ge 64 ] && printf '%s\n' "$line" | grep -q 'energy odds times [0-9.e+-]*$' &&
     awk -v s="$(printf '%s\n' "$line" | sed -n 's/.*energy odds times //p')" 'BEGIN { exit !(s + 0 > 0) }'
 tap_ok $? "with $kept of them kept (64 or more) its energy odds are calibrated before its first decision [$line]"
+
+# the jobs seen to end: every decided one that started and finished
+ne=$(q "SELECT count (*) FROM jobs WHERE EXISTS (SELECT 1 FROM decisions WHERE job_id = jobs.id) AND started_at IS NOT NULL AND finished_at IS NOT NULL")
+set -- $(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) seen to end (waits \([0-9.e+-]*\)% of their response: lean \([0-9.e+-]*\)).*/\1 \2 \3/p')
+hi=$(cfg_value cal_lean 1.2) lo=$(cfg_value cal_lean_idle 0.95)
+[ "${1:-x}" = "$ne" ] && [ "$ne" -ge 70 ] &&
+    awk -v q="${2:-x}" -v l="${3:-x}" -v hi="$hi" -v lo="$lo" 'BEGIN {
+        f = q / 3; if (f > 1) f = 1; w = lo + (hi - lo) * f
+        exit !(q + 0 > 0 && l - w < 0.001 && w - l < 0.001) }'
+tap_ok $? "it saw the $ne decided jobs that started and finished end (${1:-?}), waiting ${2:-?}% of their response: lean ${3:-?} [$line]"
 
 d=$(job_dir "$u")
 msb_sleep "$u" "$d" calib 1; id=$job_id

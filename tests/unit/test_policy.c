@@ -744,6 +744,65 @@ START_TEST (test_jobmix_calibrate_tie)
 }
 END_TEST
 
+/* The lean of the calibrated odds follows the observed waits: cal_lean
+ * (1.2) before any job is seen to end; cal_lean_idle (0.95) where the
+ * jobs ran without waiting; halfway where waits are half of
+ * MS_LEAN_WAIT_FULL of the response; cal_lean from that share on, however
+ * long they wait; the older jobs weigh 1 - 1/MS_MIX_OBS less a job; a
+ * negative or non-finite time is not counted; cal_lean_idle 0 keeps
+ * cal_lean. The policy's odds are the lean times the scale. */
+START_TEST (test_jobmix_lean)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_jobmix_t m;
+    ms_policy_t pol;
+    double half = MS_LEAN_WAIT_FULL / 2, k = 1 - 1.0 / MS_MIX_OBS;
+
+    policy_init (&pol, POL_METASCHED);
+    ck_assert (pol.cal_lean == 1.2 && pol.cal_lean_idle == 0.95);
+    jobmix_init (&m);
+    ck_assert (jobmix_lean (&m, &pol) == 1.2);
+    jobmix_observe (&m, -1, 100);
+    jobmix_observe (&m, 10, NAN);
+    jobmix_observe (&m, INFINITY, 10);
+    ck_assert (!m.observed && jobmix_lean (&m, &pol) == 1.2);
+    jobmix_observe (&m, 0, 3600);
+    ck_assert (m.observed && jobmix_lean (&m, &pol) == 0.95);
+    /* a share of half the full one: halfway */
+    jobmix_free (&m);
+    jobmix_init (&m);
+    jobmix_observe (&m, half * 1000, (1 - half) * 1000);
+    ck_assert_msg (fabs (jobmix_lean (&m, &pol) - (0.95 + 1.2) / 2) < 1e-12,
+                   "lean %.15g", jobmix_lean (&m, &pol));
+    /* a second job: the first weighs k */
+    jobmix_observe (&m, 0, 1000);
+    ck_assert (fabs (m.wait_sum - k * half * 1000) < 1e-9
+               && fabs (m.run_sum - (k * (1 - half) * 1000 + 1000)) < 1e-9);
+    ck_assert (fabs (jobmix_lean (&m, &pol)
+                     - (0.95 + 0.25 * (m.wait_sum / (m.wait_sum + m.run_sum))
+                                   / MS_LEAN_WAIT_FULL))
+               < 1e-12);
+    /* waits of days: cal_lean, no more */
+    jobmix_observe (&m, 86400 * 3, 60);
+    ck_assert (jobmix_lean (&m, &pol) == 1.2);
+    /* the odds: the lean times the calibrated scale */
+    m.scale = 2;
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (fabs (pol.odds_scale - 2 * 1.2) < 1e-12);
+    jobmix_free (&m);
+    jobmix_init (&m);
+    jobmix_observe (&m, 0, 600);
+    m.scale = 2;
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (fabs (pol.odds_scale - 2 * 0.95) < 1e-12);
+    pol.cal_lean_idle = 0;
+    jobmix_apply (&m, conf, &pol);
+    ck_assert (fabs (pol.odds_scale - 2 * 1.2) < 1e-12);
+    jobmix_free (&m);
+    clusterconf_free (conf);
+}
+END_TEST
+
 START_TEST (test_view_wait)
 {
     ms_siteconf_t *conf = load_conf ();
@@ -992,6 +1051,7 @@ main (void)
     tcase_add_test (tc, test_jobmix);
     tcase_add_test (tc, test_jobmix_calibrate);
     tcase_add_test (tc, test_jobmix_calibrate_tie);
+    tcase_add_test (tc, test_jobmix_lean);
     tcase_add_test (tc, test_view_wait);
     tcase_add_test (tc, test_view_reservation);
     tcase_add_test (tc, test_view_power_wait);

@@ -55,6 +55,7 @@ START_TEST (test_defaults)
     ck_assert_double_eq (s.sibling_ahead, 0.25);
     ck_assert_double_eq (s.stake_margin, 3);
     ck_assert_double_eq (s.cal_lean, 1.2);
+    ck_assert_double_eq (s.cal_lean_idle, 0.95);
     ck_assert_double_eq (s.exploration, 0);
     ck_assert_double_eq (s.reroute_after_s, 600);
     ck_assert_int_eq (s.max_reroutes, 2);
@@ -72,7 +73,8 @@ START_TEST (test_defaults)
     ck_assert (json_real_value (json_object_get (j, "sibling_ahead")) == 0.25);
     ck_assert (json_real_value (json_object_get (j, "stake_margin")) == 3);
     ck_assert (json_real_value (json_object_get (j, "cal_lean")) == 1.2);
-    ck_assert_uint_eq (json_object_size (j), 19);
+    ck_assert (json_real_value (json_object_get (j, "cal_lean_idle")) == 0.95);
+    ck_assert_uint_eq (json_object_size (j), 20);
     json_decref (j);
 }
 END_TEST
@@ -166,6 +168,11 @@ START_TEST (test_each_key)
     refused ("cal_lean", "-0.1");
     refused ("cal_lean", "100.5");
     refused ("cal_lean", "\"1\"");
+    ck_assert_int_eq (set ("cal_lean_idle", "0"), 0);
+    ck_assert_double_eq (s.cal_lean_idle, 0);
+    ck_assert_int_eq (set ("cal_lean_idle", "100"), 0);
+    refused ("cal_lean_idle", "-0.1");
+    refused ("cal_lean_idle", "100.5");
 
     ck_assert_int_eq (set ("exploration", "0.5"), 0);
     refused ("exploration", "0.6");
@@ -233,8 +240,10 @@ START_TEST (test_policy_mapping)
     ck_assert_int_eq (set ("sibling_ahead", "0.5"), 0);
     ck_assert_int_eq (set ("stake_margin", "5"), 0);
     ck_assert_int_eq (set ("cal_lean", "0.9"), 0);
+    ck_assert_int_eq (set ("cal_lean_idle", "0.8"), 0);
     settings_apply_policy (&s, &pol);
     ck_assert_double_eq (pol.cal_lean, 0.9);
+    ck_assert_double_eq (pol.cal_lean_idle, 0.8);
     ck_assert_double_eq (pol.drain_weight, 2);
     ck_assert_double_eq (pol.wait_share, 0.1);
     ck_assert_double_eq (pol.sibling_ahead, 0.5);
