@@ -590,8 +590,9 @@ run (opts_t *o)
                     hist.ignored);
             printf ("before the window: %zu jobs metaschedd decided (the "
                     "last %d at most), %zu counted first in every policy's "
-                    "job mix (calibration, drain price) as it counted them\n",
-                    hist.decided, MS_MIX_JOBS, hist.nprime);
+                    "job mix (calibration, drain price) as it counted them, "
+                    "%zu seen to end (their waits: the lean)\n",
+                    hist.decided, MS_MIX_JOBS, hist.nprime, hist.nseen);
         }
         snprintf (mixdesc, sizeof (mixdesc), "as measured");
         o->profiles = "the database's models";
@@ -782,6 +783,8 @@ policies:
     su.serial = serial;
     su.prime = hist.prime;
     su.nprime = hist.nprime;
+    su.seen = hist.seen;
+    su.nseen = hist.nseen;
     recs = ms_xcalloc (wl->njobs, sizeof (*recs));
     if (o->bound) {
         bound = bound_new ();
@@ -927,6 +930,7 @@ done:
     free (serial);
     free (hist.recs);
     free (hist.prime);
+    free (hist.seen);
     bound_free (bound);
     free (bcs.c);
     workload_free (wl);

@@ -102,6 +102,7 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
         return -1;
     h->decided = n;
     h->prime = ms_xcalloc (n + 1, sizeof (*h->prime));
+    h->seen = ms_xcalloc (2 * n + 1, sizeof (*h->seen));
     for (size_t i = 0; i < n; i++) {
         const db_decided_job_t *x = &dj[i];
         ms_jobdesc_t *jd = &h->prime[h->nprime];
@@ -111,6 +112,12 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
         int nodes = x->nodes > 0 ? x->nodes : 1;
         json_t *opts;
 
+        /* its wait and runtime, counted whatever its app (the lean) */
+        if (x->started > 0 && x->finished > 0) {
+            h->seen[2 * h->nseen] = x->started - x->submit;
+            h->seen[2 * h->nseen + 1] = x->finished - x->started;
+            h->nseen++;
+        }
         if (app < 0)
             app = unknown;
         if (app < 0

@@ -80,6 +80,9 @@ typedef struct {
                             window's first job): counted first, as the
                             daemon had counted them */
     size_t nprime, decided; /* ... and how many of the decided were read */
+    double *seen; /* the waits and runtimes (pairs) of those seen to end,
+                     observed first as the daemon observed them */
+    size_t nseen;
     size_t npairs;
     char ignored[512];
     char mode[16];

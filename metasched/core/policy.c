@@ -1273,6 +1273,12 @@ sched_prime (ms_sched_t *s, const ms_jobdesc_t *jd, double when)
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, when);
 }
 
+void
+sched_observe (ms_sched_t *s, double wait_s, double run_s)
+{
+    jobmix_observe (&s->mix, wait_s, run_s);
+}
+
 int
 sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
               ms_error_t *errp)

@@ -355,6 +355,9 @@ void sched_free (ms_sched_t *s);
  * counts each job it decides (its width, the drain price's counts, the
  * calibration's front), at time `when`, without deciding it. */
 void sched_prime (ms_sched_t *s, const ms_jobdesc_t *jd, double when);
+/* Count a job seen to end before the run (its wait and runtime, s) as
+ * metaschedd counted it (jobmix_observe). */
+void sched_observe (ms_sched_t *s, double wait_s, double run_s);
 /* Decide and dispatch one job now; *idp is the core's id (the start-gate
  * key), 0 when rejected. Under metasched_window the job waits in the
  * core's window until the next sched_cycle. */

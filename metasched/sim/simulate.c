@@ -199,6 +199,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     r.sched = sched_new (&upol, conf, backends, su->tab);
     for (size_t k = 0; k < su->nprime; k++)
         sched_prime (r.sched, &su->prime[k], su->prime[k].submit);
+    for (size_t k = 0; k < su->nseen; k++)
+        sched_observe (r.sched, su->seen[2 * k], su->seen[2 * k + 1]);
     simworld_set_listener (w, listen, &r);
     for (size_t k = 0; k < wl->njobs; k++) {
         memset (&recs[k], 0, sizeof (recs[k]));

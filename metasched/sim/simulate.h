@@ -57,6 +57,9 @@ typedef struct {
                                   window), counted in every policy's job
                                   mix first (sched_prime) */
     size_t nprime;
+    const double *seen; /* ...and the waits and runtimes (pairs) of those
+                           seen to end, observed first (sched_observe) */
+    size_t nseen;
 } ms_simsetup_t;
 
 void simulate_setup_init (ms_simsetup_t *su);

@@ -148,10 +148,12 @@ else
 fi
 
 # the jobs decided before the window: as many as the meta queue holds
-# (submitted before the window's first job; at most 32,768), all counted
-want=$(q "SELECT least (count (*), 32768) FROM jobs WHERE EXISTS (SELECT 1 FROM decisions WHERE job_id = jobs.id) AND submitted_at < (SELECT min (submitted_at) FROM jobs WHERE id IN ($ids))")
+# (submitted before the window's first job; at most 32,768), all counted,
+# and those of them that started and finished seen to end (the lean)
+set -- $(q "SELECT count (*), count (*) FILTER (WHERE started_at IS NOT NULL AND finished_at IS NOT NULL) FROM (SELECT started_at, finished_at FROM jobs WHERE EXISTS (SELECT 1 FROM decisions WHERE job_id = jobs.id) AND submitted_at < (SELECT min (submitted_at) FROM jobs WHERE id IN ($ids)) ORDER BY id DESC LIMIT 32768) AS d" | tr '|' ' ')
+want=$1 wseen=$2
 line=$(grep '^before the window: ' "$dtmp/sim.out")
-set -- $(printf '%s\n' "$line" | sed -n 's/^before the window: \([0-9]*\) jobs metaschedd decided.*, \([0-9]*\) counted first.*/\1 \2/p')
-[ -n "$want" ] && [ "${1:-x}" = "$want" ] && [ "${2:-x}" = "$want" ]
-tap_ok $? "the replay counts the $want jobs metaschedd decided before its window first [$line]"
+set -- $(printf '%s\n' "$line" | sed -n 's/^before the window: \([0-9]*\) jobs metaschedd decided.*, \([0-9]*\) counted first.*, \([0-9]*\) seen to end.*/\1 \2 \3/p')
+[ -n "$want" ] && [ "${1:-x}" = "$want" ] && [ "${2:-x}" = "$want" ] && [ "${3:-x}" = "$wseen" ]
+tap_ok $? "the replay counts the $want jobs metaschedd decided before its window first, the ${wseen:-?} of them that started and finished seen to end [$line]"
 exit $tap_failed

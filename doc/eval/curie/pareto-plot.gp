@@ -4,14 +4,14 @@ set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
 set xrange [1.9210:2.5902]
-set yrange [2465.0080:2989.8128]
+set yrange [2464.4682:2989.8528]
 set label 1 'w0' at 1.9672,2761.6756 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.9697,2624.9572 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.9721,2578.3676 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 1.9775,2568.3792 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 1.9807,2545.0354 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.0113,2519.8758 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.0300,2501.2014 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.9689,2631.0947 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.9707,2585.5091 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 1.9738,2573.5899 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 1.9789,2560.8952 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.0028,2524.7099 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.0593,2500.7016 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 2.2743,2520.2682 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \

@@ -4,14 +4,14 @@ set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
 set xrange [1.2039:2.7597]
-set yrange [18.7260:22.3037]
+set yrange [18.6799:22.3071]
 set label 1 'w0' at 1.3112,20.8555 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 1.3236,19.9336 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 1.3368,19.7086 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 1.3269,19.6031 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 1.3496,19.4037 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 1.4505,19.1598 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 1.4774,18.9728 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 1.3234,19.9370 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 1.3378,19.6614 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 1.3431,19.5595 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 1.3484,19.4015 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 1.4089,19.1632 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 1.4514,18.9301 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 1.6496,19.1403 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base: 6.22 h, 20.21 GJ, off the axis', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \

@@ -3,17 +3,17 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [1.3063:1.4300]
-set yrange [19.4430:20.3776]
+set xrange [1.3265:1.4260]
+set yrange [19.3939:20.3874]
 set object 1 rect from graph 0, graph 0 to first 1.4028, first 19.9282 fc rgb '#d9f0d3' fs solid 1.0 noborder behind
 set label 1 'eamc_priority_inc-1' at 1.4094,19.9310 center offset 0,0.9 font ',8' tc rgb '#d7191c' front
 set label 2 'eamc_priority_inc-1.5' at 1.3722,20.2218 left offset 0.8,0 font ',8' tc rgb '#d7191c' front
 set label 3 'eamc_priority_inc_v-1' at 1.4030,19.9282 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
 set label 4 'eamc_priority_inc_v-1.5' at 1.4028,20.1604 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
-set label 5 'metasched-w0.5' at 1.3269,19.6031 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'metasched_window-w0.5' at 1.3531,19.5987 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.2' at 1.3236,19.9336 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w0.4' at 1.3368,19.7086 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'metasched-w0.5' at 1.3431,19.5595 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'metasched_window-w0.5' at 1.3529,19.6023 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.4' at 1.3378,19.6614 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w0.6' at 1.3484,19.4015 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
      'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
      'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \

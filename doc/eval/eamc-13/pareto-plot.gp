@@ -6,12 +6,12 @@ set key outside right center vertical Left reverse box opaque font ',9' spacing 
 set xrange [10.7590:36.0140]
 set yrange [398.2702:458.4569]
 set label 1 'w0' at 12.5007,444.2628 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 13.6180,425.6412 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 15.0976,416.7385 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 15.4207,413.6424 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 16.8121,411.4297 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 18.5506,405.9407 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 20.2946,404.8726 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 13.7156,425.1976 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 15.3894,416.4017 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 15.6725,414.0963 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 16.2909,411.9030 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 18.4247,406.7642 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 20.1480,404.0894 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 22.1925,402.4210 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base: 55.65 h, 429.49 GJ, off the axis', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \

@@ -4,14 +4,14 @@ set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
 set xrange [8.3889:29.1774]
-set yrange [347.4102:429.7783]
+set yrange [347.6353:429.7616]
 set label 1 'w0' at 9.8226,404.9270 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 11.1262,371.9705 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 12.0312,364.8639 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 12.2917,362.5603 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 12.8099,359.5011 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 14.4256,354.8404 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 15.6956,353.0908 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 10.9753,372.7492 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 11.9335,364.6101 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 12.6907,362.3303 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 12.6219,359.9721 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 14.5741,354.9105 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 15.5428,353.2992 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 17.3335,353.3995 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \

@@ -3,17 +3,17 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [11.4560:14.3712]
-set yrange [359.3926:378.3987]
+set xrange [11.1489:14.4326]
+set yrange [359.1051:378.4562]
 set object 1 rect from graph 0, graph 0 to first 12.9991, first 367.6907 fc rgb '#d9f0d3' fs solid 1.0 noborder behind
 set label 1 'eamc_priority_inc-1' at 13.8854,367.6907 right offset -0.8,0 font ',8' tc rgb '#d7191c' front
 set label 2 'eamc_priority_inc-1.5' at 12.9991,375.2310 left offset 0.8,0 font ',8' tc rgb '#d7191c' front
 set label 3 'eamc_priority_inc_v-1' at 13.8854,367.6907 center offset 0,0.9 font ',8' tc rgb '#7b3294' front
 set label 4 'eamc_priority_inc_v-1.5' at 12.9991,375.2310 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
-set label 5 'metasched-w0.5' at 12.2917,362.5603 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'metasched_window-w0.5' at 11.9419,363.9667 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.4' at 12.0312,364.8639 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w0.6' at 12.8099,359.5011 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
+set label 5 'metasched-w0.5' at 12.6907,362.3303 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'metasched_window-w0.5' at 11.6962,364.1079 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.4' at 11.9335,364.6101 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w0.6' at 12.6219,359.9721 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
      'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
      'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \

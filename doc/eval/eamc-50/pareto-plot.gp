@@ -6,12 +6,12 @@ set key outside right center vertical Left reverse box opaque font ',9' spacing 
 set xrange [7.6629:25.0039]
 set yrange [315.7872:410.5142]
 set label 1 'w0' at 8.8588,380.5003 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 9.7734,338.7226 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 10.7205,332.1166 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 11.0763,329.4246 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 11.2676,328.1251 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 12.8384,324.7518 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 13.3254,322.9702 center offset 0,-0.9 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 10.3034,338.6298 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 10.7207,331.7061 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 10.7243,329.1790 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 10.8701,328.1228 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 12.3996,324.6525 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 13.4245,323.5789 center offset 0,0.9 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 14.1146,322.3201 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \

@@ -3,18 +3,17 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [9.4206:12.6801]
-set yrange [327.2117:340.4893]
+set xrange [10.3712:12.4900]
+set yrange [326.9047:340.5507]
 set object 1 rect from graph 0, graph 0 to first 11.3491, first 331.7780 fc rgb '#d9f0d3' fs solid 1.0 noborder behind
 set label 1 'eamc_priority_inc-1' at 12.1369,331.7780 right offset -0.8,0 font ',8' tc rgb '#d7191c' front
 set label 2 'eamc_priority_inc-1.5' at 11.3491,338.2763 left offset 0.8,0 font ',8' tc rgb '#d7191c' front
 set label 3 'eamc_priority_inc_v-1' at 12.1369,331.7780 center offset 0,0.9 font ',8' tc rgb '#7b3294' front
 set label 4 'eamc_priority_inc_v-1.5' at 11.3491,338.2763 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
-set label 5 'metasched-w0.5' at 11.0763,329.4246 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'metasched_window-w0.5' at 9.9638,330.0377 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.2' at 9.7734,338.7226 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'w0.4' at 10.7205,332.1166 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 9 'w0.6' at 11.2676,328.1251 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'metasched-w0.5' at 10.7243,329.1790 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'metasched_window-w0.5' at 10.7807,330.3997 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.4' at 10.7207,331.7061 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'w0.6' at 10.8701,328.1228 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
      'pareto.dat' index 6 using 2:3 with points pt 5 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1', \
      'pareto.dat' index 7 using 2:3 with points pt 9 ps 2.7 lc rgb '#d7191c' title 'eamc_priority_inc-1.5', \

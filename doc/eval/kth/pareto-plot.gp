@@ -4,14 +4,14 @@ set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
 set xrange [2.4006:3.2983]
-set yrange [688.6521:824.2030]
+set yrange [688.6877:824.2004]
 set label 1 'w0' at 2.4625,773.9231 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 2 'w0.2' at 2.4670,737.4247 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 3 'w0.4' at 2.4716,728.9747 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 4 'w0.5' at 2.4787,724.5502 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
-set label 5 'w0.6' at 2.4949,719.0512 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 6 'w0.8' at 2.5593,707.0797 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 7 'w0.9' at 2.6240,698.0005 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 2 'w0.2' at 2.4670,737.4721 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 3 'w0.4' at 2.4715,729.1747 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 4 'w0.5' at 2.4784,724.7181 right offset -0.8,0 font ',8' tc rgb '#0571b0' front
+set label 5 'w0.6' at 2.4941,719.1328 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 6 'w0.8' at 2.5587,707.1061 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'w0.9' at 2.6237,698.0334 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 set label 8 'w1' at 2.8852,700.5736 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 0 using 2:3 with points pt 8 ps 1.8 lc rgb '#666666' title 'base', \
      'pareto.dat' index 1 using 2:3 with points pt 4 ps 1.8 lc rgb '#666666' title 'min_runtime', \

@@ -3,8 +3,8 @@ set xlabel 'mean response time (h)'
 set ylabel 'job energy (GJ)'
 set grid
 set key outside right center vertical Left reverse box opaque font ',9' spacing 1.1 samplen 1 width -2
-set xrange [2.4653:2.5459]
-set yrange [720.8708:739.5540]
+set xrange [2.4649:2.5460]
+set yrange [721.0388:739.5540]
 set object 1 rect from graph 0, graph 0 to first 2.4870, first 725.6620 fc rgb '#d9f0d3' fs solid 1.0 noborder behind
 set label 1 'eamc_reorder-1' at 2.5366,726.9908 right offset -0.8,0 font ',8' tc rgb '#fdae61' front
 set label 2 'eamc_reorder-1.5' at 2.4945,737.6433 left offset 0.8,0 font ',8' tc rgb '#fdae61' front
@@ -12,10 +12,10 @@ set label 3 'eamc_priority_inc-1' at 2.5325,725.8493 center offset 0,0.9 font ',
 set label 4 'eamc_priority_inc-1.5' at 2.4896,735.8746 left offset 0.8,0 font ',8' tc rgb '#d7191c' front
 set label 5 'eamc_priority_inc_v-1' at 2.5291,725.6620 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
 set label 6 'eamc_priority_inc_v-1.5' at 2.4870,735.7697 right offset -0.8,0 font ',8' tc rgb '#7b3294' front
-set label 7 'metasched-w0.5' at 2.4787,724.5502 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 8 'metasched_window-w0.5' at 2.4921,725.7019 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 9 'w0.2' at 2.4670,737.4247 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
-set label 10 'w0.4' at 2.4716,728.9747 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 7 'metasched-w0.5' at 2.4784,724.7181 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 8 'metasched_window-w0.5' at 2.4920,725.8115 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 9 'w0.2' at 2.4670,737.4721 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
+set label 10 'w0.4' at 2.4715,729.1747 left offset 0.8,0 font ',8' tc rgb '#0571b0' front
 plot 'pareto.dat' index 12 using 2:3 with linespoints pt 6 ps 1.2 lw 2 lc rgb '#92c5de' title 'metasched sweep (w_E at each point)', \
      'pareto.dat' index 4 using 2:3 with points pt 5 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1', \
      'pareto.dat' index 5 using 2:3 with points pt 9 ps 1.8 lc rgb '#fdae61' title 'eamc_reorder-1.5', \
