@@ -48,7 +48,7 @@ usage (FILE *f)
              "power_cap_w.CLUSTER.PARTITION,\n"
              "dispatch_mode, siblings, sibling_hold, pref_margin, first_age,\n"
              "drain_weight, wait_share, sibling_ahead, stake_margin, cal_lean,\n"
-             "exploration, "
+             "cal_lean_idle, exploration, "
              "reroute_after_s, max_reroutes,\n"
              "priority_boost, refit_interval_s (metasched-config(1)).\n",
              MS_CLIENT_ENV_SERVER, MS_CLIENT_DEFAULT_SERVER,
