@@ -277,6 +277,23 @@ print_candidates (const json_t *reply)
             printf ("\n");
         }
     }
+    /* the energy odds metasched chose with (its calibration, the lean) */
+    {
+        const json_t *od = json_object_get (reply, "odds");
+        double sc = json_number_value (json_object_get (od, "scale"));
+        if (json_is_object (od) && sc > 0)
+            printf ("energy odds times %.4g (lean %.4g; %" JSON_INTEGER_FORMAT
+                    " jobs seen to end, waits %.3g%% of their response)\n",
+                    sc, json_number_value (json_object_get (od, "lean")),
+                    json_integer_value (json_object_get (od, "seen_to_end")),
+                    100 * json_number_value (json_object_get (od, "wait_share")));
+        else if (json_is_object (od))
+            printf ("energy odds plain (%" JSON_INTEGER_FORMAT
+                    " jobs with a choice kept; %" JSON_INTEGER_FORMAT
+                    " jobs seen to end)\n",
+                    json_integer_value (json_object_get (od, "kept")),
+                    json_integer_value (json_object_get (od, "seen_to_end")));
+    }
     printf ("  %-12s %-12s %8s %12s %10s %12s %8s\n", "CLUSTER", "PARTITION",
             "FREQ_GHZ", "PRED_TIME", "ENERGY_KJ", "WAIT", "SCORE");
     json_array_foreach (cands, i, c)

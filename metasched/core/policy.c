@@ -1199,7 +1199,7 @@ jobmix_observe (ms_jobmix_t *m, double wait_s, double run_s)
         return;
     m->wait_sum = keep * m->wait_sum + wait_s;
     m->run_sum = keep * m->run_sum + run_s;
-    m->observed = true;
+    m->nseen++;
 }
 
 /* Where the jobs wait, metasched's choices win response in the queue
@@ -1213,7 +1213,7 @@ jobmix_lean (const ms_jobmix_t *m, const ms_policy_t *pol)
 {
     double q;
 
-    if (!(pol->cal_lean_idle > 0) || !m->observed
+    if (!(pol->cal_lean_idle > 0) || !m->nseen
         || !(m->wait_sum + m->run_sum > 0))
         return pol->cal_lean;
     q = m->wait_sum / (m->wait_sum + m->run_sum) / MS_LEAN_WAIT_FULL;

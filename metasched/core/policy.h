@@ -297,9 +297,9 @@ typedef struct {
     size_t since_cal; /* jobs added since the last calibration */
     double scale;     /* the calibrated scale (0: none yet) */
     /* The jobs seen to end (jobmix_observe): their waits and runtimes,
-     * each sum decayed by 1 - 1/MS_MIX_OBS a job, and whether any was */
+     * each sum decayed by 1 - 1/MS_MIX_OBS a job, and how many were */
     double wait_sum, run_sum;
-    bool observed;
+    size_t nseen;
 } ms_jobmix_t;
 
 #define MS_MIX_JOBS 32768

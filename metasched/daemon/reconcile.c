@@ -408,6 +408,15 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
             continue;
         if (queue_task_set (d->db, l->id, &t, &e) < 0)
             goto fail;
+        /* a task seen to end, as a job (jobmix_observe: the lean) */
+        if (task_final (t.state) && !(have && task_final (have->state))
+            && j->submit_time > 0 && j->start_time >= j->submit_time
+            && j->end_time >= j->start_time && t.start_time > 0) {
+            pthread_mutex_lock (&d->mu);
+            jobmix_observe (&d->mix, (double)(j->start_time - j->submit_time),
+                            (double)(j->end_time - j->start_time));
+            pthread_mutex_unlock (&d->mu);
+        }
         if (!have) {
             known = ms_xrealloc (known, (nk + 1) * sizeof (*known));
             have = &known[nk++];

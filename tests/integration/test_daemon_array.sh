@@ -3,7 +3,8 @@
 # clusters (doc/daemon.md "Arrays" and "Dependencies"):
 #   - msbatch --array=1-10: one meta job, routed as one Slurm array (one
 #     array job id on one cluster, ten task records); every task runs and
-#     completes; msqueue shows ID_[1-10] with its tasks and, with -r, one
+#     completes, and the daemon counts each among the jobs it saw end (the
+#     lean of its energy odds, its what-if answer); msqueue shows ID_[1-10] with its tasks and, with -r, one
 #     line per task; the API's answer lists the ten tasks;
 #   - mscancel of a running array cancels every task on the cluster;
 #   - afterok chain A -> B: B waits in metasched (queued, held Dependency)
@@ -23,7 +24,7 @@ mscancel=$MS_BUILDDIR/metasched/mscancel
 trap daemon_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 15
+tap_plan 16
 
 log=$dtmp/msd.log
 daemon_lead
@@ -55,6 +56,11 @@ echo "task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_JOB_ID" > "task-$SLURM_ARRAY_TAS
 sleep 2
 EOF
 chmod 755 "$d/arr.sh"
+# the jobs the daemon has seen end, as its what-if answer says
+seen () { msb "$u" "$d" --test-only arr.sh 2>&1 | sed -n 's/.*; \([0-9]*\) jobs seen to end.*/\1/p'; }
+daemon_answers "$u" "$d" arr.sh
+wait_for 20 grep -q 'calibration: ' "$log" # the decided jobs re-read
+s0=$(seen)
 out=$(msb "$u" "$d" arr.sh 2>&1); aid=$(idof "$out")
 tap_ok "$(ok_if [ -n "$aid" ])" "msbatch takes an array of ten ($out)"
 wait_for 180 is_state "$aid" completed
@@ -71,6 +77,9 @@ for c in $MS_CLUSTERS; do
 done
 n=$(printf '%s\n' "$recs" | grep -c "^$bid [0-9]* COMPLETED ")
 tap_ok "$(if [ "$n" = 10 ] && [ "$other" = 0 ]; then echo 0; else echo 1; fi)" "one Slurm array on $cl (array job $bid): 10 tasks completed, none elsewhere ($n; $other on other clusters; $(printf '%s' "$recs" | tr '\n' ';'))"
+# each task seen to end counts as a job in the lean of the energy odds
+s1=$(seen)
+tap_ok "$(if [ -n "$s0" ] && [ -n "$s1" ] && [ "$s1" -ge $((s0 + 10)) ]; then echo 0; else echo 1; fi)" "the daemon saw the 10 tasks end: ${s1:-?} jobs seen to end against ${s0:-?} before the array"
 files=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
     grep -q "^task $i of $bid\$" "$d/task-$i.out" 2>/dev/null && files=$((files + 1))

@@ -10,9 +10,11 @@
 # it re-read (all of them, the test bed's earlier ones too), how many of
 # them had a choice, how many it saw end (as many as the queue has), the
 # waits' share of their response and the lean it gives (from
-# cal_lean_idle where no job waits to cal_lean at 3%), and the calibrated scale of its odds; a
-# job submitted then is decided with those odds. Without them (the rows removed, the daemon restarted)
-# it re-reads the others and says which odds it has. TAP output.
+# cal_lean_idle where no job waits to cal_lean at 3%), and the calibrated
+# scale of its odds; a job submitted then is decided with those odds, and
+# once it has ended the daemon's what-if answer counts it among the jobs
+# seen to end. Without the 70 (the rows removed, the daemon restarted) it
+# re-reads the others and says which odds it has. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
@@ -25,7 +27,7 @@ calib_cleanup () {
 trap calib_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 6
+tap_plan 7
 
 u=$MS_TEST_USER
 uid=$(id -u "$u") gid=$(id -g "$u")
@@ -80,6 +82,17 @@ d=$(job_dir "$u")
 msb_sleep "$u" "$d" calib 1; id=$job_id
 wait_for 30 test -n "$(q "SELECT 1 FROM decisions WHERE job_id = ${id:-0}")"
 tap_ok $? "a job submitted then is decided (job ${id:-?}: $(q "SELECT cluster || '/' || partition || ' ' || freq_khz FROM decisions WHERE job_id = ${id:-0}" | tr '\n' ' '))"
+
+# that job's end is seen as it happens: the what-if answer says with which
+# odds the daemon chooses and how many jobs it has seen end, one more
+# (at least: any other job that ends counts too) than at its start
+seen_now () {
+    sn=$(msb "$u" "$d" --test-only calib.sh 2>&1 | sed -n 's/.*; \([0-9]*\) jobs seen to end.*/\1/p')
+    [ -n "$sn" ] && [ "$sn" -gt "${ne:-0}" ]
+}
+job_done () { [ "$(q "SELECT state FROM jobs WHERE id = ${id:-0}")" = completed ]; }
+wait_for 60 job_done && wait_for 30 seen_now
+tap_ok $? "the daemon saw job ${id:-?} end ($(q "SELECT state FROM jobs WHERE id = ${id:-0}")): ${sn:-?} jobs seen to end against $ne at its start [$(msb "$u" "$d" --test-only calib.sh 2>&1 | grep '^energy odds')]"
 
 # without the 70: the daemon restarted re-reads only the others
 kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null

@@ -765,9 +765,9 @@ START_TEST (test_jobmix_lean)
     jobmix_observe (&m, -1, 100);
     jobmix_observe (&m, 10, NAN);
     jobmix_observe (&m, INFINITY, 10);
-    ck_assert (!m.observed && jobmix_lean (&m, &pol) == 1.2);
+    ck_assert (m.nseen == 0 && jobmix_lean (&m, &pol) == 1.2);
     jobmix_observe (&m, 0, 3600);
-    ck_assert (m.observed && jobmix_lean (&m, &pol) == 0.95);
+    ck_assert (m.nseen == 1 && jobmix_lean (&m, &pol) == 0.95);
     /* a share of half the full one: halfway */
     jobmix_free (&m);
     jobmix_init (&m);
