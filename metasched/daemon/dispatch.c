@@ -211,7 +211,7 @@ void
 daemon_mix_history (ms_daemon_t *d)
 {
     db_decided_job_t *jobs = NULL;
-    size_t n = 0, used = 0, kept, ended = 0;
+    size_t n = 0, used = 0, kept, ended;
     unsigned char *allowed;
     double scale, share, lean;
     ms_error_t e;
@@ -247,11 +247,15 @@ daemon_mix_history (ms_daemon_t *d)
             mix_count (d, &k, jobs[i].submit);
             used++;
         }
-        /* its wait and runtime, as the daemon saw them (the lean) */
+        /* its wait (from its --begin, if later) and runtime, as the
+         * daemon saw them (the lean) */
         if (jobs[i].started > 0 && jobs[i].finished > 0) {
-            jobmix_observe (&d->mix, jobs[i].started - jobs[i].submit,
+            json_t *b = json_object_get (opts, "begin_time");
+            double from = jobs[i].submit;
+            if (json_is_integer (b) && (double)json_integer_value (b) > from)
+                from = (double)json_integer_value (b);
+            jobmix_observe (&d->mix, jobs[i].started - from,
                             jobs[i].finished - jobs[i].started);
-            ended++;
         }
         free (why);
         json_decref (opts);
@@ -263,6 +267,7 @@ daemon_mix_history (ms_daemon_t *d)
     }
     jobmix_apply (&d->mix, d->site, &d->pol);
     kept = d->mix.nring;
+    ended = d->mix.nseen;
     scale = d->pol.odds_scale;
     share = d->mix.wait_sum + d->mix.run_sum > 0
                 ? 100 * d->mix.wait_sum / (d->mix.wait_sum + d->mix.run_sum)

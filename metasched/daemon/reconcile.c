@@ -322,6 +322,26 @@ task_final (const char *st)
 }
 
 /* A record of array aid on cluster c that is still live (NULL: none). */
+/* A job (or array task) seen to end on its cluster, into the job mix's
+ * observed waits (jobmix_observe: the lean of the energy odds): its wait
+ * from its submission there, or for the first choice from when it became
+ * eligible (a user's --begin is not a wait for nodes; a sibling's begin
+ * is metasched's hold, which is), and its runtime. */
+static void
+observe_end (ms_daemon_t *d, const queue_sub_t *s, const ms_job_info_t *j)
+{
+    time_t from = j->submit_time;
+
+    if (s->rank == 0 && j->eligible_time > from)
+        from = j->eligible_time;
+    if (!(from > 0 && j->start_time >= from && j->end_time >= j->start_time))
+        return;
+    pthread_mutex_lock (&d->mu);
+    jobmix_observe (&d->mix, (double)(j->start_time - from),
+                    (double)(j->end_time - j->start_time));
+    pthread_mutex_unlock (&d->mu);
+}
+
 static const ms_job_info_t *
 array_live (const cluster_t *c, uint64_t aid)
 {
@@ -408,15 +428,10 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
             continue;
         if (queue_task_set (d->db, l->id, &t, &e) < 0)
             goto fail;
-        /* a task seen to end, as a job (jobmix_observe: the lean) */
+        /* a task seen to end, as a job (the lean) */
         if (task_final (t.state) && !(have && task_final (have->state))
-            && j->submit_time > 0 && j->start_time >= j->submit_time
-            && j->end_time >= j->start_time && t.start_time > 0) {
-            pthread_mutex_lock (&d->mu);
-            jobmix_observe (&d->mix, (double)(j->start_time - j->submit_time),
-                            (double)(j->end_time - j->start_time));
-            pthread_mutex_unlock (&d->mu);
-        }
+            && t.start_time > 0)
+            observe_end (d, s, j);
         if (!have) {
             known = ms_xrealloc (known, (nk + 1) * sizeof (*known));
             have = &known[nk++];
@@ -726,16 +741,9 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                 break;
             rc = queue_finished (d->db, l->id, to, cj->exit_code, why, &ok, &e);
             /* its wait and runtime on the cluster, for the lean of the
-             * energy odds (jobmix_observe) */
-            if (rc == 0 && ok && cj->submit_time > 0
-                && cj->start_time >= cj->submit_time
-                && cj->end_time >= cj->start_time) {
-                pthread_mutex_lock (&d->mu);
-                jobmix_observe (&d->mix,
-                                (double)(cj->start_time - cj->submit_time),
-                                (double)(cj->end_time - cj->start_time));
-                pthread_mutex_unlock (&d->mu);
-            }
+             * energy odds */
+            if (rc == 0 && ok)
+                observe_end (d, s, cj);
             break;
         }
         }

@@ -34,18 +34,25 @@ uid=$(id -u "$u") gid=$(id -g "$u")
 set -- $(q "SELECT cluster || ' ' || name FROM partitions ORDER BY cluster, name LIMIT 1")
 pc=$1 pp=$2
 # 70 finished jobs of 1 to 2 nodes and 10 to 79 minutes, decided two
-# hours ago, that waited 0 to 2 minutes and ran 5 to 39.5 minutes
+# hours ago, that waited 0 to 2 minutes and ran 5 to 39.5 minutes; every
+# seventh asked to begin 20 minutes after its submission (--begin), and
+# its wait counts from then
 q "DELETE FROM jobs WHERE name LIKE 'msd-calhist-%'" >/dev/null
 out=$(q "WITH j AS (INSERT INTO jobs (owner_uid, owner_gid, owner_name, name,
              script, state, cluster, partition, cluster_job_id, nodes,
              time_limit_min, user_time_limit_min, submitted_at, started_at,
-             finished_at)
+             finished_at, options)
          SELECT $uid, $gid, '$u', 'msd-calhist-' || g, E'#!/bin/sh\ntrue\n',
              'completed', '$pc', '$pp', 900000 + g, 1 + g % 2, 10 + g, 10 + g,
              now () - interval '2 hours',
-             now () - interval '2 hours' + (g % 3) * interval '1 minute',
              now () - interval '2 hours' + (g % 3) * interval '1 minute'
-                 + (10 + g) * interval '30 seconds'
+                 + (g % 7 = 0)::int * interval '20 minutes',
+             now () - interval '2 hours' + (g % 3) * interval '1 minute'
+                 + (g % 7 = 0)::int * interval '20 minutes'
+                 + (10 + g) * interval '30 seconds',
+             CASE WHEN g % 7 = 0 THEN jsonb_build_object ('begin_time',
+                 extract (epoch FROM now () - interval '100 minutes')::bigint)
+             ELSE '{}' END
          FROM generate_series (1, 70) g RETURNING id)
      INSERT INTO decisions (job_id, decided_at, policy, cluster, partition,
              freq_khz, candidates)
@@ -68,15 +75,29 @@ tap_ok $? "the daemon re-read the decided jobs at its start: $used of $all (the 
     awk -v s="$(printf '%s\n' "$line" | sed -n 's/.*energy odds times //p')" 'BEGIN { exit !(s + 0 > 0) }'
 tap_ok $? "with $kept of them kept (64 or more) its energy odds are calibrated before its first decision [$line]"
 
-# the jobs seen to end: every decided one that started and finished
-ne=$(q "SELECT count (*) FROM jobs WHERE EXISTS (SELECT 1 FROM decisions WHERE job_id = jobs.id) AND started_at IS NOT NULL AND finished_at IS NOT NULL")
+# the jobs seen to end: every decided one that started (after it was
+# submitted and its --begin) and finished
+ended_rows="FROM jobs WHERE EXISTS (SELECT 1 FROM decisions WHERE job_id = jobs.id)
+    AND started_at >= greatest (submitted_at, coalesce (
+        to_timestamp ((options->>'begin_time')::float8), submitted_at))
+    AND finished_at >= started_at"
+ne=$(q "SELECT count (*) $ended_rows")
 set -- $(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) seen to end (waits \([0-9.e+-]*\)% of their response: lean \([0-9.e+-]*\)).*/\1 \2 \3/p')
 hi=$(cfg_value cal_lean 1.2) lo=$(cfg_value cal_lean_idle 0.95)
+# the waits' share as the daemon counts it: oldest first, each job's weight
+# 1 - 1/8192 less than the next one's; a wait from the job's --begin
+share=$(q "SELECT 100 * sum (k * w) / sum (k * (w + r)) FROM (SELECT
+    power (1 - 1.0 / 8192, row_number () OVER (ORDER BY id DESC) - 1) AS k,
+    extract (epoch FROM started_at - greatest (submitted_at, coalesce (
+        to_timestamp ((options->>'begin_time')::float8), submitted_at))) AS w,
+    extract (epoch FROM finished_at - started_at) AS r
+    $ended_rows) AS o")
 [ "${1:-x}" = "$ne" ] && [ "$ne" -ge 70 ] &&
-    awk -v q="${2:-x}" -v l="${3:-x}" -v hi="$hi" -v lo="$lo" 'BEGIN {
+    awk -v q="${2:-x}" -v l="${3:-x}" -v hi="$hi" -v lo="$lo" -v s="$share" 'BEGIN {
         f = q / 3; if (f > 1) f = 1; w = lo + (hi - lo) * f
-        exit !(q + 0 > 0 && l - w < 0.001 && w - l < 0.001) }'
-tap_ok $? "it saw the $ne decided jobs that started and finished end (${1:-?}), waiting ${2:-?}% of their response: lean ${3:-?} [$line]"
+        exit !(q + 0 > 0 && l - w < 0.001 && w - l < 0.001 &&
+               (q - s) * (q - s) <= (0.001 * s) * (0.001 * s) + 1e-12) }'
+tap_ok $? "it saw the $ne decided jobs that started and finished end (${1:-?}), waiting ${2:-?}% of their response (the queue's rows: ${share:-?}%): lean ${3:-?} [$line]"
 
 d=$(job_dir "$u")
 msb_sleep "$u" "$d" calib 1; id=$job_id
