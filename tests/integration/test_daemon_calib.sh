@@ -95,8 +95,10 @@ share=$(q "SELECT 100 * sum (k * w) / sum (k * (w + r)) FROM (SELECT
 [ "${1:-x}" = "$ne" ] && [ "$ne" -ge 70 ] &&
     awk -v q="${2:-x}" -v l="${3:-x}" -v hi="$hi" -v lo="$lo" -v s="$share" 'BEGIN {
         f = q / 3; if (f > 1) f = 1; w = lo + (hi - lo) * f
+        # the log prints 3 significant digits: within half of the third
+        u = exp (log (10) * (int (log (s) / log (10) + 100) - 102))
         exit !(q + 0 > 0 && l - w < 0.001 && w - l < 0.001 &&
-               (q - s) * (q - s) <= (0.001 * s) * (0.001 * s) + 1e-12) }'
+               (q - s) * (q - s) <= (0.51 * u) * (0.51 * u)) }'
 tap_ok $? "it saw the $ne decided jobs that started and finished end (${1:-?}), waiting ${2:-?}% of their response (the queue's rows: ${share:-?}%): lean ${3:-?} [$line]"
 
 d=$(job_dir "$u")
