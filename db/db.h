@@ -288,6 +288,8 @@ typedef struct {
     double submit;      /* Unix seconds */
     char *options;      /* the submission's options (JSON object text) */
     double started, finished; /* Unix seconds; 0: not (yet) */
+    double eligible; /* when its wait began: its submission, or its
+                        --begin (options' begin_time) where later */
 } db_decided_job_t;
 
 /* The last `max` jobs with a decision submitted before `before` (Unix

@@ -91,7 +91,10 @@ db_replay_decided (db_t *db, double before, size_t max,
         " coalesce (user_time_limit_min, time_limit_min, 0),"
         " extract (epoch FROM submitted_at), options::text, owner_name,"
         " coalesce (extract (epoch FROM started_at), 0),"
-        " coalesce (extract (epoch FROM finished_at), 0)"
+        " coalesce (extract (epoch FROM finished_at), 0),"
+        " extract (epoch FROM greatest (submitted_at, CASE WHEN jsonb_typeof"
+        "   (options->'begin_time') = 'number' THEN to_timestamp"
+        "   ((options->>'begin_time')::float8) END))"
         " FROM jobs WHERE EXISTS (SELECT 1 FROM decisions"
         " WHERE decisions.job_id = jobs.id)"
         " AND ($1::float8 <= 0 OR submitted_at < to_timestamp ($1::float8))"
@@ -111,6 +114,7 @@ db_replay_decided (db_t *db, double before, size_t max,
         ms_strlcpy (x->owner, PQgetvalue (res, i, 6), sizeof (x->owner));
         x->started = atof (PQgetvalue (res, i, 7));
         x->finished = atof (PQgetvalue (res, i, 8));
+        x->eligible = atof (PQgetvalue (res, i, 9));
     }
     PQclear (res);
     *jobsp = jobs;

@@ -112,16 +112,10 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
         int nodes = x->nodes > 0 ? x->nodes : 1;
         json_t *opts;
 
-        /* its wait (from its --begin, if later) and runtime, counted
-         * whatever its app, as the daemon counted them (the lean) */
+        /* its wait and runtime, counted whatever its app, as the daemon
+         * counted them (the lean) */
         if (x->started > 0 && x->finished > 0) {
-            json_t *o = json_loads (x->options ? x->options : "{}", 0, NULL);
-            json_t *b = json_object_get (o, "begin_time");
-            double from = x->submit;
-            if (json_is_integer (b) && (double)json_integer_value (b) > from)
-                from = (double)json_integer_value (b);
-            json_decref (o);
-            h->seen[2 * h->nseen] = x->started - from;
+            h->seen[2 * h->nseen] = x->started - x->eligible;
             h->seen[2 * h->nseen + 1] = x->finished - x->started;
             h->nseen++;
         }

@@ -1209,6 +1209,14 @@ jobmix_observe (ms_jobmix_t *m, double wait_s, double run_s)
  * siblings that start a job at once elsewhere cost runtime, and the odds
  * lean less (doc/evaluation.md (14)). */
 double
+jobmix_wait_share (const ms_jobmix_t *m)
+{
+    return m->wait_sum + m->run_sum > 0
+               ? m->wait_sum / (m->wait_sum + m->run_sum)
+               : 0;
+}
+
+double
 jobmix_lean (const ms_jobmix_t *m, const ms_policy_t *pol)
 {
     double q;
@@ -1216,7 +1224,7 @@ jobmix_lean (const ms_jobmix_t *m, const ms_policy_t *pol)
     if (!(pol->cal_lean_idle > 0) || !m->nseen
         || !(m->wait_sum + m->run_sum > 0))
         return pol->cal_lean;
-    q = m->wait_sum / (m->wait_sum + m->run_sum) / MS_LEAN_WAIT_FULL;
+    q = jobmix_wait_share (m) / MS_LEAN_WAIT_FULL;
     return pol->cal_lean_idle
            + (pol->cal_lean - pol->cal_lean_idle) * (q < 1 ? q : 1);
 }

@@ -338,6 +338,9 @@ size_t jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol,
  * its start) and ran, in seconds; a negative or non-finite one is not
  * counted. */
 void jobmix_observe (ms_jobmix_t *m, double wait_s, double run_s);
+/* The observed waits' share of the observed response (0 to 1; 0 before
+ * any job was seen to end). */
+double jobmix_wait_share (const ms_jobmix_t *m);
 /* The lean of metasched's calibrated odds (odds_scale is it times the
  * calibrated scale): cal_lean_idle plus (cal_lean - cal_lean_idle) times
  * the observed waits' share of the observed response over

@@ -247,16 +247,10 @@ daemon_mix_history (ms_daemon_t *d)
             mix_count (d, &k, jobs[i].submit);
             used++;
         }
-        /* its wait (from its --begin, if later) and runtime, as the
-         * daemon saw them (the lean) */
-        if (jobs[i].started > 0 && jobs[i].finished > 0) {
-            json_t *b = json_object_get (opts, "begin_time");
-            double from = jobs[i].submit;
-            if (json_is_integer (b) && (double)json_integer_value (b) > from)
-                from = (double)json_integer_value (b);
-            jobmix_observe (&d->mix, jobs[i].started - from,
+        /* its wait and runtime, as the daemon saw them (the lean) */
+        if (jobs[i].started > 0 && jobs[i].finished > 0)
+            jobmix_observe (&d->mix, jobs[i].started - jobs[i].eligible,
                             jobs[i].finished - jobs[i].started);
-        }
         free (why);
         json_decref (opts);
         /* the API's hooks wait for d->mu: let them in now and then */
@@ -269,9 +263,7 @@ daemon_mix_history (ms_daemon_t *d)
     kept = d->mix.nring;
     ended = d->mix.nseen;
     scale = d->pol.odds_scale;
-    share = d->mix.wait_sum + d->mix.run_sum > 0
-                ? 100 * d->mix.wait_sum / (d->mix.wait_sum + d->mix.run_sum)
-                : 0;
+    share = 100 * jobmix_wait_share (&d->mix);
     lean = jobmix_lean (&d->mix, &d->pol);
     pthread_mutex_unlock (&d->mu);
     db_decided_free (jobs, n);

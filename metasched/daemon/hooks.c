@@ -147,17 +147,15 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         if (o && shown)
             json_object_set (o, "partition_request", shown);
         /* the energy odds the choice was made with, and what set them */
-        if (o && policy_is_metasched (d->pol.kind)) {
-            double ws = d->mix.wait_sum, rs = d->mix.run_sum;
+        if (o && policy_is_metasched (d->pol.kind))
             json_object_set_new (
                 o, "odds",
                 json_pack ("{s:f, s:f, s:I, s:f, s:I}", "scale",
                            d->pol.odds_scale, "lean",
                            jobmix_lean (&d->mix, &d->pol), "seen_to_end",
                            (json_int_t)d->mix.nseen, "wait_share",
-                           ws + rs > 0 ? ws / (ws + rs) : 0.0, "kept",
+                           jobmix_wait_share (&d->mix), "kept",
                            (json_int_t)d->mix.nring));
-        }
         candidates_free (&d->cs);
         d->cs = save;
     }
