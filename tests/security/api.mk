@@ -1,0 +1,1 @@
+# tests/security/api.mk: see tests/security/local.mk

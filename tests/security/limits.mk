@@ -1,0 +1,1 @@
+# tests/security/limits.mk: see tests/security/local.mk

@@ -1,0 +1,1 @@
+# tests/security/node.mk: see tests/security/local.mk

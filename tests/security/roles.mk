@@ -1,0 +1,1 @@
+# tests/security/roles.mk: see tests/security/local.mk

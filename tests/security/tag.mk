@@ -1,0 +1,1 @@
+# tests/security/tag.mk: see tests/security/local.mk
