@@ -549,14 +549,41 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
     return rz < 0 ? -1 : rc;
 }
 
+/* A centred moving average of one partition's column of a run's bins:
+ * each bin's share is the mean of the bins within half a window of it,
+ * which keeps the level and the trend and drops the bin-to-bin noise
+ * that made the raw lines of several runs unreadable over each other. */
+static double
+util_smoothed (const double *series, size_t nbins, size_t np, size_t p,
+               size_t b, size_t half)
+{
+    size_t lo = b >= half ? b - half : 0;
+    size_t hi = b + half < nbins ? b + half : nbins - 1;
+    double sum = 0;
+
+    for (size_t i = lo; i <= hi; i++)
+        sum += series[i * np + p];
+    return sum / (double)(hi - lo + 1);
+}
+
+/* One panel per partition (small multiples), stacked, on one time axis:
+ * in each, a run's raw bins as a faint line and their moving average as a
+ * bold line of the same colour, so runs are told apart at a glance. The
+ * key sits once, beside the top panel. */
 int
 plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
                   const char *const *labels, const double *const *series,
                   size_t nruns, size_t nbins, double t0, const double *binw,
                   ms_error_t *errp)
 {
+    static const char *const colors[]
+        = { "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9" };
+    const size_t ncolors = sizeof (colors) / sizeof (colors[0]);
     FILE *d, *g;
-    size_t np = conf->nparts, col;
+    size_t np = conf->nparts;
+    /* half a window: about 1/25 of the span on each side */
+    size_t half = nbins >= 50 ? nbins / 50 : 1;
+    double top, height, bottom_margin = 0.08, top_margin = 0.07;
 
     if (!(d = plot_file_open (dir, "utilization.dat", errp)))
         return -1;
@@ -564,39 +591,68 @@ plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
         fprintf (d, "# %s: time_days", labels[k]);
         for (size_t p = 0; p < np; p++)
             fprintf (d, " %s", conf->parts[p].name);
+        for (size_t p = 0; p < np; p++)
+            fprintf (d, " %s_smoothed", conf->parts[p].name);
         fputc ('\n', d);
         for (size_t b = 0; b < nbins; b++) {
             fprintf (d, "%.4f", (b + 0.5) * binw[k] / 86400);
             for (size_t p = 0; p < np; p++)
                 fprintf (d, " %.4f", 100 * series[k][b * np + p]);
+            for (size_t p = 0; p < np; p++)
+                fprintf (d, " %.4f",
+                         100 * util_smoothed (series[k], nbins, np, p, b, half));
             fputc ('\n', d);
         }
         fprintf (d, "\n\n");
     }
-    fclose (d);
+    if (plot_file_close (d, dir, "utilization.dat", errp) < 0)
+        return -1;
     if (!(g = plot_file_open (dir, "utilization-plot.gp", errp)))
         return -1;
     fprintf (g,
-             "set title '%s'\nset xlabel 'time since the first submit "
-             "(days)'\nset ylabel 'utilization (%%)'\nset yrange [0:105]\n"
-             "set grid\nset key outside right top\nplot ",
-             title);
-    col = 0;
-    for (size_t k = 0; k < nruns; k++)
-        for (size_t p = 0; p < np; p++) {
+             "set multiplot title '%s: utilization per partition (bold: "
+             "moving average over %zu bins of %.2f h)'\n"
+             "set yrange [0:105]\nset ytics 0,25,100\nset grid\n"
+             "set xrange [0:*]\nset autoscale xfixmax\n"
+             "set lmargin at screen 0.08\nset rmargin at screen 0.78\n",
+             title, 2 * half + 1, nruns ? binw[0] / 3600 : 0.0);
+    height = (1.0 - bottom_margin - top_margin) / (double)(np ? np : 1);
+    for (size_t p = 0; p < np; p++) {
+        top = 1.0 - top_margin - height * (double)p;
+        fprintf (g,
+                 "set tmargin at screen %.4f\nset bmargin at screen %.4f\n"
+                 "set ylabel '%s (%%)'\n",
+                 top, top - height + 0.012, conf->parts[p].name);
+        if (p + 1 < np)
+            fprintf (g, "set format x ''\nunset xlabel\n");
+        else
+            fprintf (g, "set format x '%%g'\n"
+                        "set xlabel 'time since the first submit (days)'\n");
+        if (p == 0)
+            fprintf (g, "set key outside right top vertical\n");
+        else
+            fprintf (g, "unset key\n");
+        fprintf (g, "plot ");
+        for (size_t k = 0; k < nruns; k++) {
+            const char *c = colors[k % ncolors];
             fprintf (g,
                      "%s'utilization.dat' index %zu using 1:%zu with lines "
-                     "lw 1.5 dt %zu title '%s %s'",
-                     col ? ", \\\n     " : "", k, p + 2, k + 1, labels[k],
-                     conf->parts[p].name);
-            col++;
+                     "lw 1 lc rgb '#b0%s' notitle, \\\n     "
+                     "'utilization.dat' index %zu using 1:%zu with lines "
+                     "lw 2.5 lc rgb '%s' title '%s'",
+                     k ? ", \\\n     " : "", k, p + 2, c + 1, k, np + p + 2, c,
+                     labels[k]);
         }
-    fprintf (g, "\n");
-    fclose (g);
+        fprintf (g, "\n");
+    }
+    fprintf (g, "unset multiplot\n");
+    if (plot_file_close (g, dir, "utilization-plot.gp", errp) < 0)
+        return -1;
     if (!(g = plot_file_open (dir, "utilization.gp", errp)))
         return -1;
     terminals (g, "utilization", "utilization-plot.gp");
-    fclose (g);
+    if (plot_file_close (g, dir, "utilization.gp", errp) < 0)
+        return -1;
     (void)t0;
     return run_gnuplot (dir, "utilization.gp", errp);
 }

@@ -24,7 +24,8 @@ int plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
                  ms_error_t *errp);
 
 /* Utilization over time: series[k] is nbins * nparts values (bin-major)
- * for the run labelled labels[k]; one panel line per (run, partition). */
+ * for the run labelled labels[k]; one panel per partition, each with a
+ * faint raw line and a bold moving average per run. */
 int plot_utilization (const char *dir, const char *title,
                       const ms_siteconf_t *conf, const char *const *labels,
                       const double *const *series, size_t nruns, size_t nbins,

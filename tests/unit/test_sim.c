@@ -898,6 +898,90 @@ slurp (const char *path)
     return buf;
 }
 
+/* Utilization: one panel per partition (small multiples), each with every
+ * run's raw bins (faint, untitled) and their moving average (bold, titled
+ * once per run), the key in the first panel only; the data file carries
+ * the averages beside the raw values, and a flat series stays flat. */
+START_TEST (test_plot_utilization)
+{
+    const char *text = simulate_builtin_config ("default");
+    const char *labels[2] = { "min_runtime", "metasched-w0.5" };
+    char dir[] = "/tmp/ms-test-util-XXXXXX", path[256], *gp, *dat, *at;
+    ms_siteconf_t *conf;
+    ms_error_t err;
+    enum { NB = 100 };
+    double *series[2], binw[2] = { 3600, 3600 }, v;
+    size_t np, plots = 0, keys = 0, titled = 0;
+    int rc;
+
+    ck_assert (clusterconf_parse (text, strlen (text), "d", &conf, &err) == 0);
+    np = conf->nparts;
+    ck_assert_uint_ge (np, 2);
+    for (size_t k = 0; k < 2; k++) {
+        series[k] = calloc (NB * np, sizeof (double));
+        ck_assert (series[k]);
+        for (size_t b = 0; b < NB; b++)
+            for (size_t p = 0; p < np; p++) /* noise on part 0, flat else */
+                series[k][b * np + p] = p == 0 ? (b % 2 ? 0.9 : 0.1) : 0.5;
+    }
+    ck_assert (mkdtemp (dir));
+    rc = plot_utilization (dir, "t", conf, labels,
+                           (const double *const *)series, 2, NB, 0, binw, &err);
+    ck_assert_msg (rc >= 0, "%s", err.text);
+    snprintf (path, sizeof (path), "%s/utilization-plot.gp", dir);
+    gp = slurp (path);
+    ck_assert (strstr (gp, "set multiplot"));
+    for (at = gp; (at = strstr (at, "\nplot ")); at++)
+        plots++;
+    ck_assert_uint_eq (plots, np);
+    for (at = gp; (at = strstr (at, "set key outside")); at++)
+        keys++;
+    ck_assert_uint_eq (keys, 1);
+    for (at = gp; (at = strstr (at, " title 'min_runtime'")); at++)
+        titled++;
+    ck_assert_uint_eq (titled, np);
+    for (size_t p = 0; p < np; p++) {
+        char yl[160];
+        snprintf (yl, sizeof (yl), "set ylabel '%s (%%)'", conf->parts[p].name);
+        ck_assert_msg (strstr (gp, yl), "no panel for %s", conf->parts[p].name);
+    }
+    snprintf (path, sizeof (path), "%s/utilization.dat", dir);
+    dat = slurp (path);
+    ck_assert (strstr (dat, "_smoothed"));
+    /* the middle bin of the first run: part 0 raw is 10% or 90%, its
+     * average over 5 bins 42% or 58%; the flat parts stay at 50% */
+    {
+        const char *line = dat;
+        for (int l = 0; l < 1 + NB / 2; l++)
+            line = strchr (line, '\n') + 1;
+        char *end;
+        strtod (line, &end); /* time */
+        for (size_t c = 0; c < 2 * np; c++) {
+            v = strtod (end, &end);
+            if (c >= np)
+                ck_assert_msg (fabs (v - 50) < 10, "column %zu: %g", c, v);
+            else if (c > 0)
+                ck_assert (fabs (v - 50) < 1e-6);
+            else
+                ck_assert (fabs (v - 10) < 1e-6 || fabs (v - 90) < 1e-6);
+        }
+    }
+    static const char *const names[]
+        = { "utilization.dat", "utilization.gp", "utilization-plot.gp",
+            "utilization.png", "utilization.svg" };
+    for (size_t i = 0; i < 5; i++) {
+        snprintf (path, sizeof (path), "%s/%s", dir, names[i]);
+        unlink (path);
+    }
+    rmdir (dir);
+    free (gp);
+    free (dat);
+    free (series[0]);
+    free (series[1]);
+    clusterconf_free (conf);
+}
+END_TEST
+
 /* A row of the Pareto plot: its label, mean response (h), job energy
  * (GJ). */
 static void
@@ -982,6 +1066,7 @@ main (void)
     tcase_add_test (tc, test_plots);
     tcase_add_test (tc, test_plot_labels);
     tcase_add_test (tc, test_plot_zoom);
+    tcase_add_test (tc, test_plot_utilization);
     tcase_add_test (tc, test_drain_price);
     tcase_add_test (tc, test_seeds_parse);
     tcase_add_test (tc, test_seeds_stats);
