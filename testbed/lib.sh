@@ -50,7 +50,13 @@ TB_DBD_PORT=$((19819 + TB_PORT_OFFSET))
 TB_MARIADB_BIN=${MS_MARIADB_BIN:-/usr/sbin/mariadbd}
 
 # Where Debian's Slurm packages put the plugins.
-TB_DEBIAN_PLUGIN_DIR=$(ls -d /usr/lib/*/slurm-wlm 2>/dev/null | head -1)
+# A glob, not ls: the scripts run with errexit and pipefail, and an ls
+# that finds nothing (no Debian Slurm, a prefix only) would end them
+# silently before they can say what is missing.
+TB_DEBIAN_PLUGIN_DIR=
+for tb_d in /usr/lib/*/slurm-wlm; do
+    [ -d "$tb_d" ] && { TB_DEBIAN_PLUGIN_DIR=$tb_d; break; }
+done
 TB_DEBIAN_PLUGIN_DIR=${TB_DEBIAN_PLUGIN_DIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 # Which Slurm each cluster runs: lines CLUSTER=debian or CLUSTER=PREFIX.
 TB_SLURM_CHOICE=$TB_RUN/slurm-prefix
