@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "metasched/admin/commands.h"
+#include "metasched/cli/client.h"
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"
 #include "partitions/slurmrest.h"
@@ -17,11 +20,20 @@ usage (FILE *f)
 {
     fprintf (f,
              "Usage: metasched clusters [-c FILE]\n"
+             "       metasched clusters --daemon [-s SERVER] [-m SOCKET]\n"
              "Show the configured clusters and partitions, and ask each "
              "slurmrest cluster\nfor its partitions' state and free "
-             "resources.\n\n"
+             "resources; with --daemon, show what\nmetaschedd sees of each "
+             "cluster (reachable or not, the OpenAPI version it\n"
+             "negotiated, its last error).\n\n"
              "  -c, --config FILE  cluster configuration (default %s,\n"
-             "                     or $METASCHED_CLUSTERS_CONF)\n",
+             "                     or $METASCHED_CLUSTERS_CONF)\n"
+             "  -d, --daemon       ask metaschedd (GET /v1/clusters) instead\n"
+             "  -s, --server ADDR  metaschedd's address (as msbatch; "
+             "$METASCHED_SERVER)\n"
+             "  -m, --munge-socket PATH  munged's socket\n"
+             "Exit status: 0 when every cluster answers, 1 when one does "
+             "not (or on error).\n",
              MS_DEFAULT_CLUSTERS_CONF);
 }
 
@@ -44,25 +56,99 @@ show_partition_conf (const ms_siteconf_t *conf, const ms_partconf_t *p)
     printf ("\n");
 }
 
+/* --daemon: the clusters as metaschedd sees them (GET /v1/clusters). */
+static int
+daemon_view (const char *server, const char *munge)
+{
+    ms_client_t *c;
+    ms_error_t e;
+    json_t *reply = NULL, *cl, *v;
+    size_t i;
+    int failed = 0;
+
+    if (ms_client_open (server, &c, &e) < 0
+        || (munge && ms_client_set_munge_socket (c, munge, &e) < 0)) {
+        fprintf (stderr, "metasched clusters: %s\n", e.text);
+        return 1;
+    }
+    if (ms_client_call (c, "GET", "/v1/clusters", NULL, NULL, &reply, &e) < 0) {
+        fprintf (stderr, "metasched clusters: %s\n", e.text);
+        json_decref (reply);
+        ms_client_close (c);
+        return 1;
+    }
+    cl = json_object_get (reply, "clusters");
+    if (!json_is_array (cl)) {
+        fprintf (stderr,
+                 "metasched clusters: %s answered without a clusters list\n",
+                 ms_client_address (c));
+        json_decref (reply);
+        ms_client_close (c);
+        return 1;
+    }
+    v = json_object_get (reply, "leader");
+    printf ("metaschedd at %s (%s)\n", ms_client_address (c),
+            json_is_true (v) ? "leading" : "standing by");
+    json_array_foreach (cl, i, v)
+    {
+        const char *name = json_string_value (json_object_get (v, "name"));
+        const char *ver
+            = json_string_value (json_object_get (v, "api_version"));
+        const char *src
+            = json_string_value (json_object_get (v, "api_version_source"));
+        const char *err = json_string_value (json_object_get (v, "last_error"));
+        bool up = json_is_true (json_object_get (v, "reachable"));
+
+        printf ("%s: %s", name ? name : "?", up ? "reachable" : "DOWN");
+        if (ver && ver[0])
+            printf (", OpenAPI %s (%s)", ver, src ? src : "?");
+        else
+            printf (", no OpenAPI version yet (negotiated when it answers)");
+        printf ("\n");
+        if (!up) {
+            failed = 1;
+            if (err && err[0])
+                printf ("  last error: %s\n", err);
+        }
+    }
+    json_decref (reply);
+    ms_client_close (c);
+    return failed;
+}
+
 int
 cmd_clusters (int argc, char **argv)
 {
     static const struct option opts[] = {
         { "config", required_argument, NULL, 'c' },
+        { "daemon", no_argument, NULL, 'd' },
+        { "server", required_argument, NULL, 's' },
+        { "munge-socket", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *path = getenv ("METASCHED_CLUSTERS_CONF");
     ms_siteconf_t *conf;
     ms_error_t err;
+    const char *server = NULL, *munge = NULL;
+    bool from_daemon = false;
     int c, failed = 0;
 
     if (!path)
         path = MS_DEFAULT_CLUSTERS_CONF;
-    while ((c = getopt_long (argc, argv, "c:h", opts, NULL)) != -1) {
+    while ((c = getopt_long (argc, argv, "c:ds:m:h", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             path = optarg;
+            break;
+        case 'd':
+            from_daemon = true;
+            break;
+        case 's':
+            server = optarg;
+            break;
+        case 'm':
+            munge = optarg;
             break;
         case 'h':
             usage (stdout);
@@ -77,6 +163,8 @@ cmd_clusters (int argc, char **argv)
                  argv[optind]);
         return 2;
     }
+    if (from_daemon)
+        return daemon_view (server, munge);
     if (clusterconf_load (path, &conf, &err) < 0) {
         fprintf (stderr, "metasched clusters: %s\n", err.text);
         return 1;

@@ -350,11 +350,21 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
                     c->conf->line, c->conf->name, e.text);
             goto fail;
         }
+        /* A cluster down at the start (maintenance, a slurmrestd being
+         * restarted) does not keep the daemon from routing to the others:
+         * it starts marked down, the refresher tries it with backoff, and
+         * the first reading that succeeds negotiates its version. */
         if (backend_ping (c->b, &e) < 0 || slurmrest_negotiate (c->rb, &e) < 0) {
-            ms_err (errp, e.kind, "%s:%d: [cluster %s]: %s is unreachable: %s",
-                    s->path, c->conf->line, c->conf->name, c->conf->url,
-                    e.text);
-            goto fail;
+            daemon_log (LOG_WARNING,
+                        "%s:%d: [cluster %s]: %s is unreachable at the start: "
+                        "%s; routing to the other clusters until it answers",
+                        s->path, c->conf->line, c->conf->name, c->conf->url,
+                        e.text);
+            ms_strlcpy (c->last_error, e.text, sizeof (c->last_error));
+            c->failures++;
+            c->up = false;
+            c->retry_at = 0; /* the first refresh tries it again */
+            continue;
         }
         ms_strlcpy (c->api_version, slurmrest_version (c->b),
                     sizeof (c->api_version));
@@ -372,6 +382,30 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
 fail:
     daemon_free (d);
     return -1;
+}
+
+size_t
+daemon_unreachable (const ms_daemon_t *d, char *buf, size_t len)
+{
+    size_t n = 0, used = 0;
+
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        int w;
+        if (c->up)
+            continue;
+        n++;
+        if (used >= len)
+            continue;
+        w = snprintf (buf + used, len - used, "%s%s:%d: [cluster %s]: %s is "
+                      "unreachable: %s",
+                      used ? "\n" : "", d->site->path, c->conf->line,
+                      c->conf->name, c->conf->url, c->last_error);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return n;
 }
 
 void

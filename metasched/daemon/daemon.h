@@ -25,10 +25,16 @@ void daemon_log_open (dconf_log_t where);
 void daemon_log (int prio, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));
 
-/* Connect to PostgreSQL and to every cluster: an unreachable database or
- * slurmrestd, a database behind this program's schema, are refused here
- * with the reason (naming the config's file:line). dc must outlive d. */
+/* Connect to PostgreSQL and to every cluster: an unreachable database, a
+ * database behind this program's schema, are refused here with the reason
+ * (naming the config's file:line). A cluster that does not answer is
+ * logged and starts marked down: the daemon routes to the others and
+ * negotiates its version when it answers. dc must outlive d. */
 int daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp);
+
+/* The clusters that did not answer at daemon_new, one line each in buf
+ * ("FILE:LINE: [cluster NAME]: URL is unreachable: WHY"); returns how many. */
+size_t daemon_unreachable (const ms_daemon_t *d, char *buf, size_t len);
 
 /* The API's hooks (ctx: the daemon). */
 const ms_api_hooks_t *daemon_api_hooks (void);

@@ -141,6 +141,19 @@ main (int argc, char **argv)
         return 1;
     }
     if (check) {
+        /* the daemon itself starts with a cluster down; a check of the
+         * configuration says which endpoints did not answer */
+        char down[4096];
+        if (daemon_unreachable (d, down, sizeof (down)) > 0) {
+            fprintf (stderr,
+                     "metaschedd: %s\nmetaschedd: %s: the configuration is "
+                     "fine; the daemon would start and route to the other "
+                     "clusters\n",
+                     down, path);
+            daemon_free (d);
+            dconf_free (dc);
+            return 1;
+        }
         printf ("metaschedd: %s: configuration and endpoints are fine\n", path);
         daemon_free (d);
         dconf_free (dc);

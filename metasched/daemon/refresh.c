@@ -74,7 +74,9 @@ cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
               const char *api)
 {
     if (!c->up)
-        daemon_log (LOG_NOTICE, "cluster %s reachable again", c->conf->name);
+        daemon_log (LOG_NOTICE, "cluster %s reachable %s", c->conf->name,
+                    c->have || c->api_version[0] ? "again"
+                                                 : "(down since the start)");
     if (api[0] && strcmp (api, c->api_version))
         daemon_log (LOG_NOTICE, "cluster %s: slurmrestd now speaks OpenAPI %s "
                     "(was %s)", c->conf->name, api,

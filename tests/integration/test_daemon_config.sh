@@ -86,7 +86,7 @@ refused "$dtmp/db.conf" "db.conf:$(line_of "$dtmp/db.conf" database): database: 
 sed "s|^url        = $MS_BETA_URL\$|url = http://127.0.0.1:1|" "$MS_CLUSTERS_CONF" > "$dtmp/cl-down.conf"
 DAEMON_CLUSTERS_CONF=$dtmp/cl-down.conf write_conf "$dtmp/down.conf"
 refused "$dtmp/down.conf" "cl-down.conf:$(line_of "$dtmp/cl-down.conf" '\[cluster beta'): \[cluster beta\]: http://127.0.0.1:1 is unreachable" \
-    "an unreachable slurmrestd refuses the start, naming the cluster"
+    "-t names an unreachable slurmrestd with its cluster's line (the daemon itself starts: test_daemon_start_down.sh)"
 
 # SIGHUP with a broken file: the daemon keeps running on the old one
 daemon_lock
