@@ -27,6 +27,7 @@ daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 daemon_lock
 tap_plan 11
+all0 () { for x in "$@"; do [ "$x" = 0 ] || { echo 1; return; }; done; echo 0; }   # 0 when every status is 0
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
@@ -40,15 +41,15 @@ stopped=1
 # 1. the configuration check names the cluster that does not answer
 DAEMON_SOCKET=$dtmp/a.sock write_conf "$dtmp/a.conf" "allow_partition = yes"
 out=$("$msd" -t -f "$dtmp/a.conf" 2>&1); rc=$?
-printf '%s\n' "$out" | grep -q "\[cluster $down\]: .* is unreachable"
-tap_ok "$(ok_if [ $? = 0 ] && [ $rc = 1 ])" "metaschedd -t names $down as unreachable (rc $rc)"
+printf '%s\n' "$out" | grep -q "\[cluster $down\]: .* is unreachable"; g=$?
+tap_ok "$(all0 $g "$([ $rc = 1 ]; echo $?)")" "metaschedd -t names $down as unreachable (rc $rc)"
 
 # 2. the daemon starts with it down, and leads
 DAEMON_SOCKET=$dtmp/a.sock start_daemon "$dtmp/a.conf" "$dtmp/a.log"; pa=$daemon_pid
 DAEMON_SOCKET=$dtmp/a.sock daemon_up "$dtmp/a.log"
 wait_for 15 grep -q 'leading: this instance now schedules' "$dtmp/a.log"; r=$?
-grep -q "\[cluster $down\]: .* is unreachable at the start" "$dtmp/a.log"
-tap_ok "$(ok_if [ $r = 0 ] && [ $? = 0 ])" "the daemon starts and leads with $down down, and logs it"
+grep -q "\[cluster $down\]: .* is unreachable at the start" "$dtmp/a.log"; g=$?
+tap_ok "$(all0 $r $g)" "the daemon starts and leads with $down down, and logs it"
 
 clusters () { # clusters SOCKET: metasched clusters --daemon (GET /v1/clusters)
     METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$metasched" clusters --daemon -s "unix:$1" 2>&1
@@ -56,8 +57,8 @@ clusters () { # clusters SOCKET: metasched clusters --daemon (GET /v1/clusters)
 out=$(clusters "$dtmp/a.sock"); rc=$?
 line=$(printf '%s\n' "$out" | grep "^$down: ")
 case $line in "$down: DOWN, no OpenAPI version yet"*) r=0 ;; *) r=1 ;; esac
-printf '%s\n' "$out" | grep -q "^  last error: "
-tap_ok "$(ok_if [ $r = 0 ] && [ $? = 0 ] && [ $rc = 1 ])" "metasched clusters --daemon: $down down, no version yet, its error (rc $rc: $line)"
+printf '%s\n' "$out" | grep -q "^  last error: "; g=$?
+tap_ok "$(all0 $r $g "$([ $rc = 1 ]; echo $?)")" "metasched clusters --daemon: $down down, no version yet, its error (rc $rc: $line)"
 
 # 3. jobs go to the others; a job pinned to the cluster waits
 ids=
@@ -72,7 +73,7 @@ placed () { [ "$(q "SELECT count(*) FROM jobs WHERE id IN ($ids) AND state IN ('
 wait_for 60 placed; r=$?
 ondown=$(q "SELECT count(*) FROM jobs WHERE id IN ($ids) AND cluster = '$down'")
 where=$(q "SELECT coalesce (cluster, '-'), count(*) FROM jobs WHERE id IN ($ids) GROUP BY 1 ORDER BY 1" | tr '\n' ' ')
-tap_ok "$(ok_if [ $r = 0 ] && [ "$ondown" = 0 ])" "6 jobs routed to the other clusters ($where)"
+tap_ok "$(all0 $r "$([ "$ondown" = 0 ]; echo $?)")" "6 jobs routed to the other clusters ($where)"
 st=$(q "SELECT state FROM jobs WHERE id = ${pinned:-0}")
 tap_ok "$(ok_if [ "$st" = queued ])" "the job pinned to $down/$pdown waits ($st)"
 
@@ -88,15 +89,15 @@ wait_for 30 grep -q 'leading: this instance now schedules' "$dtmp/b.log"; r=$?
 out=$(DAEMON_SOCKET=$dtmp/b.sock msb "$u" "$d" tiny.sh 2>&1); after=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 on_other () { [ "$(q "SELECT count(*) FROM jobs WHERE id = ${after:-0} AND state IN ('submitted', 'running', 'completed') AND cluster <> '$down'")" = 1 ]; }
 wait_for 60 on_other; r2=$?
-tap_ok "$(ok_if [ $r = 0 ] && [ $r2 = 0 ])" "after the leader's SIGKILL the standby leads and routes ($(q "SELECT state, cluster FROM jobs WHERE id = ${after:-0}"))"
+tap_ok "$(all0 $r $r2)" "after the leader's SIGKILL the standby leads and routes ($(q "SELECT state, cluster FROM jobs WHERE id = ${after:-0}"))"
 
 # 5. the cluster comes back: its version is negotiated then, and it is used
 restore_cluster; r=$?
 stopped=
 tap_ok "$r" "testbed/start brings $down back"
 wait_for 60 grep -q "cluster $down reachable (down since the start)" "$dtmp/b.log"; r=$?
-grep -q "cluster $down: slurmrestd now speaks OpenAPI v0\.0\.[0-9]* (was none)" "$dtmp/b.log"
-tap_ok "$(ok_if [ $r = 0 ] && [ $? = 0 ])" "the daemon logs $down reachable and the version it negotiated then"
+grep -q "cluster $down: slurmrestd now speaks OpenAPI v0\.0\.[0-9]* (was none)" "$dtmp/b.log"; g=$?
+tap_ok "$(all0 $r $g)" "the daemon logs $down reachable and the version it negotiated then"
 reachable () { clusters "$dtmp/b.sock" | grep -q "^$down: reachable, OpenAPI v0\.0\.[0-9]* (negotiated)"; }
 wait_for 30 reachable; r=$?
 tap_ok "$r" "metasched clusters --daemon: $down reachable, with the version negotiated ($(clusters "$dtmp/b.sock" | grep "^$down: "))"
