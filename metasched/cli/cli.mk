@@ -50,6 +50,10 @@ EXTRA_DIST += tests/cli/test_msbatch_parse.sh tests/data/scripts
 TESTS += tests/integration/test_cli.sh
 EXTRA_DIST += tests/integration/test_cli.sh
 
+# The commands as tools that drive sbatch, squeue and scancel use them.
+TESTS += tests/integration/test_cli_tools.sh
+EXTRA_DIST += tests/integration/test_cli_tools.sh
+
 # Submission throughput through metasched against direct slurmrestd.
 EXTRA_PROGRAMS += bench/bench_submit
 bench_bench_submit_SOURCES = bench/bench_submit.c
