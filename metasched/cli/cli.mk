@@ -54,6 +54,10 @@ EXTRA_DIST += tests/integration/test_cli.sh
 TESTS += tests/integration/test_cli_tools.sh
 EXTRA_DIST += tests/integration/test_cli_tools.sh
 
+# A real workflow manager (Snakemake, doc/workflows.md) through metasched.
+TESTS += tests/integration/test_snakemake.sh
+EXTRA_DIST += tests/integration/test_snakemake.sh
+
 # Submission throughput through metasched against direct slurmrestd.
 EXTRA_PROGRAMS += bench/bench_submit
 bench_bench_submit_SOURCES = bench/bench_submit.c
