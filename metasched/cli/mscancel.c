@@ -90,9 +90,9 @@ opt_value (int argc, char **argv, int *ip, char shortname,
 }
 
 typedef struct {
-    bool any;            /* a filter was given */
-    long uid;            /* -u (-1: any) */
-    const char *name;    /* -n (NULL: any) */
+    bool any;             /* a filter was given */
+    long uid;             /* -u (-1: any) */
+    const char *name;     /* -n (NULL: any) */
     slurmfmt_states_t st; /* -t */
 } filter_t;
 
@@ -218,9 +218,8 @@ main (int argc, char **argv)
         i++;
     }
     if (nids == 0 && !flt.any) {
-        fprintf (stderr,
-                 PROG ": no job id and no filter given (see mscancel "
-                      "--help)\n");
+        fprintf (stderr, PROG ": no job id and no filter given (see mscancel "
+                              "--help)\n");
         goto usage_error;
     }
     if (ms_client_open (server, &c, &err) < 0) {

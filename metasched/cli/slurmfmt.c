@@ -32,18 +32,18 @@ static const struct {
     const char *name, *compact;
     unsigned meta;
 } slurm_states[] = {
-    { "PENDING", "PD", 0x0f },      { "RUNNING", "R", 0x10 },
-    { "SUSPENDED", "S", 0 },        { "COMPLETING", "CG", 0 },
-    { "COMPLETED", "CD", 0x20 },    { "CONFIGURING", "CF", 0 },
-    { "CANCELLED", "CA", 0x80 },    { "FAILED", "F", 0x140 },
-    { "TIMEOUT", "TO", 0x40 },      { "PREEMPTED", "PR", 0x40 },
-    { "BOOT_FAIL", "BF", 0x40 },    { "DEADLINE", "DL", 0x40 },
-    { "NODE_FAIL", "NF", 0x40 },    { "OUT_OF_MEMORY", "OOM", 0x40 },
-    { "REQUEUED", "RQ", 0 },        { "REQUEUE_FED", "RF", 0 },
-    { "REQUEUE_HOLD", "RH", 0 },    { "RESIZING", "RS", 0 },
-    { "RESV_DEL_HOLD", "RD", 0 },   { "REVOKED", "RV", 0 },
-    { "SIGNALING", "SI", 0 },       { "SPECIAL_EXIT", "SE", 0 },
-    { "STAGE_OUT", "SO", 0 },       { "STOPPED", "ST", 0 },
+    { "PENDING", "PD", 0x0f },    { "RUNNING", "R", 0x10 },
+    { "SUSPENDED", "S", 0 },      { "COMPLETING", "CG", 0 },
+    { "COMPLETED", "CD", 0x20 },  { "CONFIGURING", "CF", 0 },
+    { "CANCELLED", "CA", 0x80 },  { "FAILED", "F", 0x140 },
+    { "TIMEOUT", "TO", 0x40 },    { "PREEMPTED", "PR", 0x40 },
+    { "BOOT_FAIL", "BF", 0x40 },  { "DEADLINE", "DL", 0x40 },
+    { "NODE_FAIL", "NF", 0x40 },  { "OUT_OF_MEMORY", "OOM", 0x40 },
+    { "REQUEUED", "RQ", 0 },      { "REQUEUE_FED", "RF", 0 },
+    { "REQUEUE_HOLD", "RH", 0 },  { "RESIZING", "RS", 0 },
+    { "RESV_DEL_HOLD", "RD", 0 }, { "REVOKED", "RV", 0 },
+    { "SIGNALING", "SI", 0 },     { "SPECIAL_EXIT", "SE", 0 },
+    { "STAGE_OUT", "SO", 0 },     { "STOPPED", "ST", 0 },
 };
 #define NSLURM (sizeof (slurm_states) / sizeof (slurm_states[0]))
 
@@ -77,7 +77,8 @@ slurmfmt_state (const json_t *job)
         /* "TIMEOUT on alpha: ..." (metasched/daemon/reconcile.c) */
         for (size_t i = 0; i < NSLURM; i++) {
             size_t n = strlen (slurm_states[i].name);
-            if (slurm_states[i].meta == 0x40 && !strncmp (le, slurm_states[i].name, n)
+            if (slurm_states[i].meta == 0x40
+                && !strncmp (le, slurm_states[i].name, n)
                 && !strncmp (le + n, " on ", 4))
                 return slurm_states[i].name;
         }
@@ -222,15 +223,15 @@ static const struct {
     char c;
     const char *header;
 } fields[] = {
-    { 'i', "JOBID" },        { 'j', "NAME" },
-    { 'u', "USER" },         { 't', "ST" },
-    { 'T', "STATE" },        { 'M', "TIME" },
-    { 'l', "TIME_LIMIT" },   { 'L', "TIME_LEFT" },
-    { 'D', "NODES" },        { 'P', "PARTITION" },
-    { 'N', "NODELIST" },     { 'R', "NODELIST(REASON)" },
-    { 'r', "REASON" },       { 'V', "SUBMIT_TIME" },
-    { 'S', "START_TIME" },   { 'e', "END_TIME" },
-    { 'E', "DEPENDENCY" },   { 'F', "ARRAY_JOB_ID" },
+    { 'i', "JOBID" },         { 'j', "NAME" },
+    { 'u', "USER" },          { 't', "ST" },
+    { 'T', "STATE" },         { 'M', "TIME" },
+    { 'l', "TIME_LIMIT" },    { 'L', "TIME_LEFT" },
+    { 'D', "NODES" },         { 'P', "PARTITION" },
+    { 'N', "NODELIST" },      { 'R', "NODELIST(REASON)" },
+    { 'r', "REASON" },        { 'V', "SUBMIT_TIME" },
+    { 'S', "START_TIME" },    { 'e', "END_TIME" },
+    { 'E', "DEPENDENCY" },    { 'F', "ARRAY_JOB_ID" },
     { 'K', "ARRAY_TASK_ID" }, { 'U', "UID" },
     { 'G', "GROUP" },
 };
@@ -290,8 +291,7 @@ slurmfmt_parse (const char *format, slurmfmt_t **fp, ms_error_t *errp)
                            "--format=%.64s: %s%s: not a field msqueue "
                            "prints (i j u t T M l L D P N R r V S e E F K "
                            "U G; see msqueue(1))",
-                           format, bad[0] ? "" : "a '%' ends the format",
-                           bad);
+                           format, bad[0] ? "" : "a '%' ends the format", bad);
         }
         it->field = *q++;
         next = strchr (q, '%');
@@ -467,9 +467,10 @@ field_value (char c, const json_t *job, long long now, char *buf, size_t len)
         break;
     case 'N':
     case 'R':
-        if (c == 'R' && (!json_object_get (job, "started_at")
-                         || json_is_null (json_object_get (job, "started_at"))
-                         || !strcmp (slurmfmt_state (job), "PENDING"))) {
+        if (c == 'R'
+            && (!json_object_get (job, "started_at")
+                || json_is_null (json_object_get (job, "started_at"))
+                || !strcmp (slurmfmt_state (job), "PENDING"))) {
             snprintf (buf, len, "(%s)", reason_str (job));
             break;
         }
@@ -516,8 +517,7 @@ slurmfmt_header (const slurmfmt_t *f, FILE *out)
 }
 
 void
-slurmfmt_row (const slurmfmt_t *f, const json_t *job, long long now,
-              FILE *out)
+slurmfmt_row (const slurmfmt_t *f, const json_t *job, long long now, FILE *out)
 {
     char buf[1024];
 
@@ -537,8 +537,8 @@ slurmfmt_row (const slurmfmt_t *f, const json_t *job, long long now,
 static json_t *
 num (bool set, long long v)
 {
-    return json_pack ("{s:b,s:b,s:I}", "set", set, "infinite", false,
-                      "number", (json_int_t)(set ? v : 0));
+    return json_pack ("{s:b,s:b,s:I}", "set", set, "infinite", false, "number",
+                      (json_int_t)(set ? v : 0));
 }
 
 static json_t *
@@ -566,8 +566,8 @@ exit_code (const json_t *job)
     } else
         status = rc == 0 ? "SUCCESS" : "ERROR";
     return json_pack ("{s:[s],s:o,s:{s:o,s:s}}", "status", status,
-                      "return_code", num (rc >= 0 && !sig, rc), "signal",
-                      "id", num (sig > 0, sig), "name", "");
+                      "return_code", num (rc >= 0 && !sig, rc), "signal", "id",
+                      num (sig > 0, sig), "name", "");
 }
 
 json_t *
@@ -584,23 +584,26 @@ slurmfmt_json_job (const json_t *job)
     json_object_set_new (o, "array_task_id", num (false, 0));
     json_object_set_new (o, "array_task_string", json_string (arr ? arr : ""));
     json_object_set_new (o, "name", json_string (str_or (job, "name", "")));
-    json_object_set_new (o, "user_id", json_integer (json_integer_value (
-                                           json_object_get (job, "uid"))));
+    json_object_set_new (
+        o, "user_id",
+        json_integer (json_integer_value (json_object_get (job, "uid"))));
     json_object_set_new (o, "user_name",
                          json_string (str_or (job, "owner", "")));
-    json_object_set_new (o, "group_id", json_integer (json_integer_value (
-                                            json_object_get (job, "gid"))));
+    json_object_set_new (
+        o, "group_id",
+        json_integer (json_integer_value (json_object_get (job, "gid"))));
     json_object_set_new (o, "job_state", json_pack ("[s]", state));
     json_object_set_new (o, "state_reason", json_string (reason_str (job)));
     json_object_set_new (o, "state_description",
                          json_string (str_or (job, "last_error", "")));
-    json_object_set_new (o, "cluster", json_string (str_or (job, "cluster", "")));
+    json_object_set_new (o, "cluster",
+                         json_string (str_or (job, "cluster", "")));
     json_object_set_new (o, "partition",
                          json_string (str_or (job, "partition", "")));
     json_object_set_new (o, "nodes", json_string (""));
-    json_object_set_new (o, "node_count",
-                         num (true, json_integer_value (
-                                        json_object_get (job, "nodes"))));
+    json_object_set_new (
+        o, "node_count",
+        num (true, json_integer_value (json_object_get (job, "nodes"))));
     json_object_set_new (o, "time_limit",
                          num (json_is_integer (v), json_integer_value (v)));
     json_object_set_new (o, "submit_time",

@@ -21,8 +21,8 @@ const char *slurmfmt_state_compact (const char *state);
 /* A state selection (-t/--states): Slurm's names, long or compact, any
  * case, metasched's own states (queued ... lost) and "all". */
 typedef struct {
-    bool all;          /* no selection */
-    unsigned meta;     /* bits: metasched's states asked by their name */
+    bool all;           /* no selection */
+    unsigned meta;      /* bits: metasched's states asked by their name */
     char slurm[32][16]; /* Slurm's names asked (long form) */
     size_t nslurm;
 } slurmfmt_states_t;

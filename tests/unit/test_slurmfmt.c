@@ -20,15 +20,15 @@ job (const char *state, const char *last_error)
         "id", 42, "owner", "alice", "uid", 1001, "gid", 1001, "name",
         "align-sample7", "state", state, "cluster", "beta", "partition",
         "compute", "nodes", 2, "time_limit_min", 90, "submitted_at",
-        "2026-11-28T09:00:00Z", "started_at",
-        "2026-11-28T09:01:00Z", "finished_at",
+        "2026-11-28T09:00:00Z", "started_at", "2026-11-28T09:01:00Z",
+        "finished_at",
         strcmp (state, "completed") && strcmp (state, "failed")
             ? json_null ()
             : json_string ("2026-11-28T10:02:03Z"),
         "last_error", last_error ? json_string (last_error) : json_null (),
         "held", json_null (), "exit_code",
-        strcmp (state, "failed") ? json_integer (0) : json_integer (3),
-        "array", json_null (), "dependency", json_null ());
+        strcmp (state, "failed") ? json_integer (0) : json_integer (3), "array",
+        json_null (), "dependency", json_null ());
     return j;
 }
 
@@ -70,7 +70,8 @@ START_TEST (state_selection)
     slurmfmt_states_t st;
     ms_error_t err;
     char q[256];
-    json_t *pd = job ("submitted", NULL), *to = job ("failed", "TIMEOUT on b: x"),
+    json_t *pd = job ("submitted", NULL),
+           *to = job ("failed", "TIMEOUT on b: x"),
            *f = job ("failed", "FAILED on b: x"), *cd = job ("completed", NULL);
 
     ck_assert_int_eq (slurmfmt_states_parse ("pd,R", &st, &err), 0);
@@ -223,10 +224,11 @@ START_TEST (json_shape)
     ck_assert_uint_eq (json_array_size (json_object_get (o, "jobs")), 2);
     ck_assert (json_is_array (json_object_get (o, "errors")));
     ck_assert (json_is_array (json_object_get (o, "warnings")));
-    ck_assert_str_eq (json_string_value (json_object_get (json_object_get (
-                          json_object_get (o, "meta"), "plugin"),
-                                                          "data_parser")),
-                      "data_parser/v0.0.40");
+    ck_assert_str_eq (
+        json_string_value (json_object_get (
+            json_object_get (json_object_get (o, "meta"), "plugin"),
+            "data_parser")),
+        "data_parser/v0.0.40");
     j0 = json_array_get (json_object_get (o, "jobs"), 0);
     ck_assert_int_eq (json_integer_value (json_object_get (j0, "job_id")), 42);
     ck_assert_str_eq (json_string_value (json_array_get (
@@ -236,19 +238,18 @@ START_TEST (json_shape)
                       "alice");
     ck_assert_str_eq (json_string_value (json_object_get (j0, "partition")),
                       "compute");
-    ck_assert (json_is_true (json_object_get (
-        json_object_get (j0, "time_limit"), "set")));
+    ck_assert (json_is_true (
+        json_object_get (json_object_get (j0, "time_limit"), "set")));
     ck_assert_int_eq (json_integer_value (json_object_get (
                           json_object_get (j0, "time_limit"), "number")),
                       90);
     ck_assert_int_eq (json_integer_value (json_object_get (
                           json_object_get (j0, "end_time"), "number")),
                       1795860123);
-    ck_assert_str_eq (json_string_value (json_array_get (
-                          json_object_get (json_object_get (j0, "exit_code"),
-                                           "status"),
-                          0)),
-                      "ERROR");
+    ck_assert_str_eq (
+        json_string_value (json_array_get (
+            json_object_get (json_object_get (j0, "exit_code"), "status"), 0)),
+        "ERROR");
     ck_assert_int_eq (
         json_integer_value (json_object_get (
             json_object_get (json_object_get (j0, "exit_code"), "return_code"),
@@ -262,8 +263,8 @@ START_TEST (json_shape)
     ck_assert_str_eq (json_string_value (json_array_get (
                           json_object_get (j0, "job_state"), 0)),
                       "PENDING");
-    ck_assert (json_is_false (json_object_get (
-        json_object_get (j0, "end_time"), "set")));
+    ck_assert (json_is_false (
+        json_object_get (json_object_get (j0, "end_time"), "set")));
     json_decref (o);
     json_decref (jobs);
 }
