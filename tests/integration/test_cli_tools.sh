@@ -2,11 +2,13 @@
 # The commands as the tools that drive sbatch, squeue and scancel use them
 # (pipelines, workflow managers), against the real metaschedd, PostgreSQL
 # and Slurm clusters of the test bed, as two ordinary users: msbatch
-# --parsable with --wrap and a script on standard input, --wait and its exit
-# status (sbatch's _job_wait in src/sbatch/sbatch.c); msqueue's -j, -u, -h,
-# -o and -t as squeue reads them (src/squeue/opts.c) and --json in squeue's
-# shape; mscancel's filters as scancel's (src/scancel/scancel.c), never
-# reaching another user's job. TAP output.
+# --parsable with --wrap and a script on standard input (sbatch's main in
+# src/sbatch/sbatch.c), --wait and its exit status (_job_wait there);
+# msqueue's -j, -u, -h, -o and -t as squeue reads and applies them
+# (parse_format and _parse_token in src/squeue/opts.c, _filter_job and
+# _print_str in src/squeue/print.c) and --json in squeue's shape; mscancel's
+# filters and -Q as scancel's (_verify_job_ids and _filter_job_records in
+# src/scancel/scancel.c), never reaching another user's job. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
@@ -19,7 +21,7 @@ id "$MS_TEST_USER2" >/dev/null 2>&1 || tap_skip_all "no user $MS_TEST_USER2"
 trap daemon_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 17
+tap_plan 18
 
 log=$dtmp/msd.log
 daemon_lead
@@ -88,6 +90,14 @@ ok = (j["job_state"] == ["FAILED"] and j["exit_code"]["status"] == ["ERROR"]
       and j["metasched"]["state"] == "failed")
 print("ok" if ok else "bad: " + json.dumps(j)[:600])' "$u" 2>&1)
 tap_ok "$([ "$jck" = ok ]; echo $?)" "msqueue --json is shaped like squeue --json (job_state, exit_code, time_limit; $jck)"
+# an array: with -r a line per task, each task's own state (squeue -r)
+out=$(as "$u" "$msbatch" --parsable --wait -t 5 -a 1-3 -o /dev/null -J "$tag-arr" --wrap 'exit $((SLURM_ARRAY_TASK_ID == 2))' 2>&1); rc=$?
+ida=$out
+out=$(mq "$u" -h -r -j "$ida" -o '%i %T %K'); rc2=$?
+tap_ok "$([ "$rc" = 1 ] && [ "$rc2" = 0 ] && [ "$out" = "${ida}_1 COMPLETED 1
+${ida}_2 FAILED 2
+${ida}_3 COMPLETED 3" ]; echo $?)" \
+    "an array's tasks with -r -o: each its own state; --wait gives the worst task's code (rc $rc; $(printf '%s' "$out" | tr '\n' ' '))"
 out=$(mq "$u" -t WAITING 2>&1); rc=$?
 tap_ok "$([ "$rc" = 1 ] && printf '%s' "$out" | grep -q "^msqueue: --states: 'WAITING' is not a job state"; echo $?)" \
     "an unknown state is refused, named (rc $rc: $out)"
