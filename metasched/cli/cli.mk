@@ -5,7 +5,8 @@
 noinst_LIBRARIES += metasched/libmsclient.a
 metasched_libmsclient_a_SOURCES = \
 	metasched/cli/client.c metasched/cli/client.h \
-	metasched/cli/clifmt.c metasched/cli/clifmt.h
+	metasched/cli/clifmt.c metasched/cli/clifmt.h \
+	metasched/cli/slurmfmt.c metasched/cli/slurmfmt.h
 metasched_libmsclient_a_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
 # What a program linking the client needs after its own objects.
@@ -34,6 +35,13 @@ tests_unit_test_client_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_client_LDADD = $(MSCLIENT_LIBS) $(TEST_LIBS)
 TESTS += tests/unit/test_client
 
+# A meta job in squeue's terms: state names, -o/--format, --json.
+check_PROGRAMS += tests/unit/test_slurmfmt
+tests_unit_test_slurmfmt_SOURCES = tests/unit/test_slurmfmt.c tests/testutil.h
+tests_unit_test_slurmfmt_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurmfmt_LDADD = $(MSCLIENT_LIBS) $(TEST_LIBS)
+TESTS += tests/unit/test_slurmfmt
+
 # msbatch --parse over the corpus of batch scripts (no daemon needed).
 TESTS += tests/cli/test_msbatch_parse.sh
 EXTRA_DIST += tests/cli/test_msbatch_parse.sh tests/data/scripts
@@ -41,6 +49,14 @@ EXTRA_DIST += tests/cli/test_msbatch_parse.sh tests/data/scripts
 # The user commands against the real metaschedd on the test bed.
 TESTS += tests/integration/test_cli.sh
 EXTRA_DIST += tests/integration/test_cli.sh
+
+# The commands as tools that drive sbatch, squeue and scancel use them.
+TESTS += tests/integration/test_cli_tools.sh
+EXTRA_DIST += tests/integration/test_cli_tools.sh
+
+# A real workflow manager (Snakemake, doc/workflows.md) through metasched.
+TESTS += tests/integration/test_snakemake.sh
+EXTRA_DIST += tests/integration/test_snakemake.sh
 
 # Submission throughput through metasched against direct slurmrestd.
 EXTRA_PROGRAMS += bench/bench_submit

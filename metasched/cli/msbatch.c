@@ -57,6 +57,8 @@ usage (FILE *f)
         "      --parse              print the job as metasched would route it\n"
         "                           (JSON) and exit; nothing is sent\n"
         "      --parsable           print only the job id\n"
+        "  -W, --wait               wait for the job to end; exit with its\n"
+        "                           exit code\n"
         "      --server=ADDR        unix:/path or http://host:port\n"
         "                           (default $METASCHED_SERVER or %s)\n"
         "  -h, --help               this text\n"
@@ -333,6 +335,70 @@ print_candidates (const json_t *reply)
     }
 }
 
+/* sbatch --wait's exit status for a job that ended: the job's exit code
+ * where its script exited (an array: its worst task's), 1 where a signal
+ * ended it (metasched keeps that as 128 + the signal) or it failed
+ * without one, or metaschedd lost it; a job cancelled before it started
+ * gives 0, as sbatch's for a pending job cancelled. */
+static int
+wait_status (const json_t *job)
+{
+    const char *st = json_string_value (json_object_get (job, "state"));
+    const json_t *ec = json_object_get (job, "exit_code");
+    json_int_t code = json_is_integer (ec) ? json_integer_value (ec) : -1;
+
+    if (!st || !strcmp (st, "lost"))
+        return 1;
+    if (!strcmp (st, "cancelled"))
+        return json_is_string (json_object_get (job, "started_at")) ? 1 : 0;
+    if (!strcmp (st, "completed"))
+        return code > 0 && code <= 128 ? (int)code : 0;
+    return code > 0 && code <= 128 ? (int)code : 1; /* failed */
+}
+
+/* --wait: follow the job until it ends; its status as sbatch's. */
+static int
+wait_for (ms_client_t *c, json_int_t id)
+{
+    char target[64];
+    unsigned pause = 1;
+
+    snprintf (target, sizeof (target), "/v1/jobs/%" JSON_INTEGER_FORMAT, id);
+    for (;;) {
+        json_t *job = NULL;
+        ms_error_t err;
+        const char *st;
+
+        sleep (pause);
+        if (pause < 8)
+            pause *= 2;
+        if (ms_client_call (c, "GET", target, NULL, NULL, &job, &err) < 0) {
+            json_decref (job);
+            if (err.kind == MS_ERR_HTTP && err.http_status == 404) {
+                fprintf (stderr,
+                         PROG ": job %" JSON_INTEGER_FORMAT
+                              " no longer found and exit code not found\n",
+                         id);
+                return 0;
+            }
+            fprintf (stderr,
+                     PROG ": job %" JSON_INTEGER_FORMAT
+                          ": %s; retrying\n",
+                     id, err.text);
+            continue;
+        }
+        st = json_string_value (json_object_get (job, "state"));
+        if (st
+            && (!strcmp (st, "completed") || !strcmp (st, "failed")
+                || !strcmp (st, "cancelled") || !strcmp (st, "lost"))) {
+            int rc = wait_status (job);
+            json_decref (job);
+            return rc;
+        }
+        json_decref (job);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -524,6 +590,11 @@ main (int argc, char **argv)
         else
             printf ("Submitted meta job %" JSON_INTEGER_FORMAT "\n",
                     json_integer_value (id));
+        if (s.wait) {
+            fflush (stdout);
+            rc = wait_for (c, json_integer_value (id));
+            goto out;
+        }
     }
     rc = 0;
 out:

@@ -10,17 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <pwd.h>
+#include <unistd.h>
 
 #include "metasched/cli/client.h"
 #include "metasched/cli/clifmt.h"
+#include "metasched/cli/slurmfmt.h"
 #include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 
 #define PROG "msqueue"
 
-static const char *states[]
-    = { "queued",    "deciding", "dispatching", "submitted", "running",
-        "completed", "failed",   "cancelled",   "lost",      NULL };
+/* A finished job stays in the plain list this long after it ended (as
+ * squeue shows one for slurmctld's MinJobAge); -j and -t show it as long
+ * as metasched's database keeps it, which is for good. */
+#define MSQUEUE_FINISHED_SHOWN_S (24 * 3600)
 
 static void
 usage (FILE *f)
@@ -29,56 +34,31 @@ usage (FILE *f)
              "Usage: msqueue [OPTIONS]\n"
              "List your metasched jobs (admins: everybody's with --all).\n\n"
              "  -a, --all                 all users' jobs (admins)\n"
-             "  -t, --states=LIST         only these states (comma-separated:\n"
-             "                            queued, deciding, dispatching,\n"
-             "                            submitted, running, completed,\n"
-             "                            failed, cancelled, lost; or all)\n"
-             "  -j, --jobs=ID[,ID...]     only these meta jobs\n"
+             "  -j, --jobs=ID[,ID...]     only these meta jobs, whatever their\n"
+             "                            state or age\n"
+             "  -u, --user=USER[,USER...] only these users' jobs (names or\n"
+             "                            uids; others' jobs for admins only)\n"
+             "  -t, --states=LIST         only these states: Slurm's (PENDING,\n"
+             "                            RUNNING, COMPLETED, FAILED, TIMEOUT,\n"
+             "                            CANCELLED, ... or PD, R, CD, F, ...),\n"
+             "                            metasched's (queued, deciding,\n"
+             "                            dispatching, submitted, running,\n"
+             "                            completed, failed, cancelled, lost)\n"
+             "                            or all\n"
+             "  -o, --format=FORMAT       squeue's format: %%[.][WIDTH]FIELD, the\n"
+             "                            fields i j u t T M l L D P N R r V S e\n"
+             "                            E F K U G (msqueue(1))\n"
              "  -r, --array               one line per task of an array\n"
-             "      --json                the API's JSON\n"
-             "      --noheader            no header line\n"
+             "      --json                squeue --json's shape, with the API's\n"
+             "                            fields of each job under \"metasched\"\n"
+             "  -h, --noheader            no header line\n"
              "      --server=ADDR         unix:/path or http://host:port\n"
              "                            (default $METASCHED_SERVER or %s)\n"
-             "  -h, --help                this text\n"
-             "  -V, --version             the version\n",
+             "      --help                this text\n"
+             "  -V, --version             the version\n\n"
+             "Without -j or -t, a job that ended more than 24 hours ago is not\n"
+             "listed.\n",
              MS_CLIENT_DEFAULT_SERVER);
-}
-
-/* Check a --states list and write it lower-case into out ("" for all). */
-static int
-parse_states (const char *arg, char *out, size_t outlen)
-{
-    char buf[512], *save = NULL;
-
-    if (strlen (arg) >= sizeof (buf) || !*arg) {
-        fprintf (stderr, PROG ": --states: expected a list of states\n");
-        return -1;
-    }
-    ms_strlcpy (buf, arg, sizeof (buf));
-    out[0] = '\0';
-    for (char *t = strtok_r (buf, ",", &save); t;
-         t = strtok_r (NULL, ",", &save)) {
-        int k;
-        if (!strcasecmp (t, "all")) {
-            out[0] = '\0';
-            return 0;
-        }
-        for (k = 0; states[k]; k++)
-            if (!strcasecmp (t, states[k]))
-                break;
-        if (!states[k]) {
-            fprintf (stderr,
-                     PROG ": --states: '%.64s' is not a state (queued, "
-                          "deciding, dispatching, submitted, running, "
-                          "completed, failed, cancelled, lost, all)\n",
-                     t);
-            return -1;
-        }
-        if (out[0])
-            strncat (out, ",", outlen - strlen (out) - 1);
-        strncat (out, states[k], outlen - strlen (out) - 1);
-    }
-    return 0;
 }
 
 /* Check a --jobs list: positive integers. */
@@ -108,25 +88,134 @@ parse_ids (const char *arg, long long **idsp, size_t *np)
     return 0;
 }
 
-static bool
-state_wanted (const json_t *job, const char *filter)
+/* Check a --user list: names of users of this system or uids. */
+static int
+parse_users (const char *arg, json_t *users)
 {
-    const char *st = json_string_value (json_object_get (job, "state"));
-    size_t n;
+    char buf[1024], *save = NULL;
 
-    if (!filter[0])
+    if (!*arg || strlen (arg) >= sizeof (buf)) {
+        fprintf (stderr, PROG ": --user: expected a list of user names\n");
+        return -1;
+    }
+    ms_strlcpy (buf, arg, sizeof (buf));
+    for (char *t = strtok_r (buf, ",", &save); t;
+         t = strtok_r (NULL, ",", &save)) {
+        struct passwd *pw = getpwnam (t);
+        char *end;
+        long v;
+        if (!pw && isdigit ((unsigned char)*t)) {
+            errno = 0;
+            v = strtol (t, &end, 10);
+            if (!*end && !errno && v >= 0)
+                pw = getpwuid ((uid_t)v);
+        }
+        if (!pw) {
+            fprintf (stderr, PROG ": --user: '%.64s' is not a user\n", t);
+            return -1;
+        }
+        json_array_append_new (users, json_integer ((json_int_t)pw->pw_uid));
+    }
+    return 0;
+}
+
+static bool
+user_wanted (const json_t *job, const json_t *users)
+{
+    size_t i;
+    json_t *u;
+
+    if (!json_array_size (users))
         return true;
-    if (!st)
-        return false;
-    n = strlen (st);
-    for (const char *p = filter; *p;) {
-        if (!strncmp (p, st, n) && (p[n] == ',' || !p[n]))
+    json_array_foreach (users, i, u)
+    {
+        if (json_integer_value (u)
+            == json_integer_value (json_object_get (job, "uid")))
             return true;
-        if (!(p = strchr (p, ',')))
-            break;
-        p++;
     }
     return false;
+}
+
+/* A task of array job as a job of its own (ID_TASK) for -o with -r: the
+ * task's state, cluster, job id and times over the array's fields. */
+static json_t *
+task_job (const json_t *job, uint32_t x, const json_t *t, bool ended)
+{
+    static const struct {
+        const char *task, *meta, *slurm;
+    } map[] = {
+        { "pending", "queued", NULL },    { "running", "running", NULL },
+        { "completed", "completed", NULL }, { "cancelled", "cancelled", NULL },
+        { "failed", "failed", NULL },     { "timeout", "failed", "TIMEOUT" },
+        { "node_fail", "failed", "NODE_FAIL" },
+    };
+    json_t *o = json_deep_copy (job);
+    const char *ts = t ? json_string_value (json_object_get (t, "state"))
+                       : ended ? "cancelled" : "pending";
+    const char *meta = "failed", *slurm = NULL;
+    char id[64];
+
+    snprintf (id, sizeof (id), "%" JSON_INTEGER_FORMAT "_%u",
+              json_integer_value (json_object_get (job, "id")), x);
+    for (size_t k = 0; ts && k < sizeof (map) / sizeof (map[0]); k++)
+        if (!strcmp (ts, map[k].task)) {
+            meta = map[k].meta;
+            slurm = map[k].slurm;
+        }
+    json_object_set_new (o, "id", json_string (id));
+    json_object_set_new (o, "state", json_string (meta));
+    json_object_del (o, "tasks");
+    if (slurm) {
+        char le[64];
+        snprintf (le, sizeof (le), "%s on %s: task", slurm,
+                  json_string_value (json_object_get (t, "cluster"))
+                      ? json_string_value (json_object_get (t, "cluster"))
+                      : "-");
+        json_object_set_new (o, "last_error", json_string (le));
+    }
+    if (t) {
+        json_object_set (o, "cluster", json_object_get (t, "cluster"));
+        json_object_set (o, "cluster_job_id",
+                         json_object_get (t, "cluster_job_id"));
+        json_object_set (o, "exit_code", json_object_get (t, "exit_code"));
+        json_object_set (o, "started_at", json_object_get (t, "started_at"));
+        json_object_set (o, "finished_at", json_object_get (t, "ended_at"));
+    } else if (!ended)
+        json_object_set_new (o, "started_at", json_null ());
+    return o;
+}
+
+/* -o with -r: a row per task of an array, as squeue -r prints them. */
+static void
+format_tasks (const slurmfmt_t *f, const json_t *j, long long now)
+{
+    const char *arr = json_string_value (json_object_get (j, "array"));
+    const json_t *tasks = json_object_get (j, "tasks");
+    bool ended = slurmfmt_finished (j);
+    ms_array_t a;
+    ms_error_t e;
+
+    if (!arr || jobspec_parse_array (arr, &a, &e) < 0) {
+        slurmfmt_row (f, j, now, stdout);
+        return;
+    }
+    for (size_t r = 0; r < a.nranges; r++)
+        for (uint32_t x = a.r[r].first; x <= a.r[r].last; x += a.r[r].step) {
+            const json_t *t = NULL, *v;
+            json_t *tj;
+            size_t i;
+            json_array_foreach (tasks, i, v)
+            {
+                if (json_integer_value (json_object_get (v, "task_id"))
+                    == (json_int_t)x)
+                    t = v;
+            }
+            tj = task_job (j, x, t, ended);
+            slurmfmt_row (f, tj, now, stdout);
+            json_decref (tj);
+            if (a.r[r].step == 0)
+                break;
+        }
 }
 
 /* The REASON column: why a queued job waits (held by its dependency),
@@ -275,18 +364,50 @@ print_tasks (const json_t *j)
         }
 }
 
+/* If argv[*ip] is the option -SHORT or --LONG with a value (-Xval, -X val,
+ * --long=val, --long val), point *valp at the value and return 1; -1 if
+ * the value is missing; 0 if it is another word. */
+static int
+opt_value (int argc, char **argv, int *ip, char shortname, const char *longname,
+           const char **valp)
+{
+    const char *w = argv[*ip];
+    size_t n = strlen (longname);
+
+    if (w[0] == '-' && w[1] == shortname && shortname) {
+        if (w[2]) {
+            *valp = w + 2;
+            return 1;
+        }
+    } else if (!strncmp (w, "--", 2) && !strncmp (w + 2, longname, n)
+               && w[2 + n] == '=') {
+        *valp = w + 3 + n;
+        return 1;
+    } else if (!(!strncmp (w, "--", 2) && !strcmp (w + 2, longname)))
+        return 0;
+    if (*ip + 1 >= argc) {
+        fprintf (stderr, PROG ": %s: needs a value\n", w);
+        return -1;
+    }
+    *valp = argv[++*ip];
+    return 1;
+}
+
 int
 main (int argc, char **argv)
 {
-    const char *server = NULL;
+    const char *server = NULL, *format = NULL;
     bool all = false, as_json = false, header = true, per_task = false;
-    char filter[256] = "", target[512];
-    long long *ids = NULL;
+    bool states_given = false;
+    char query[256] = "", target[512];
+    long long *ids = NULL, now = (long long)time (NULL);
     size_t nids = 0;
     int rc = 1, i = 1, r;
     ms_client_t *c = NULL;
     ms_error_t err;
-    json_t *jobs = json_array ();
+    slurmfmt_states_t st = { .all = true };
+    slurmfmt_t *fmt = NULL;
+    json_t *jobs = json_array (), *users = json_array ();
 
     while (i < argc) {
         const char *w = argv[i], *val = NULL;
@@ -300,11 +421,11 @@ main (int argc, char **argv)
             all = true;
         else if (!strcmp (w, "--json"))
             as_json = true;
-        else if (!strcmp (w, "--noheader"))
+        else if (!strcmp (w, "-h") || !strcmp (w, "--noheader"))
             header = false;
         else if (!strcmp (w, "-r") || !strcmp (w, "--array"))
             per_task = true;
-        else if (!strcmp (w, "-h") || !strcmp (w, "--help")) {
+        else if (!strcmp (w, "--help") || !strcmp (w, "--usage")) {
             usage (stdout);
             rc = 0;
             goto out;
@@ -312,30 +433,45 @@ main (int argc, char **argv)
             printf ("msqueue (metasched) %s\n", PACKAGE_VERSION);
             rc = 0;
             goto out;
-        } else if (!strncmp (w, "--states=", 9) || !strncmp (w, "--jobs=", 7)) {
-            val = strchr (w, '=') + 1;
-        } else if (!strcmp (w, "-t") || !strcmp (w, "--states")
-                   || !strcmp (w, "-j") || !strcmp (w, "--jobs")) {
-            if (i + 1 >= argc) {
-                fprintf (stderr, PROG ": %s: needs a value\n", w);
+        } else if ((r = opt_value (argc, argv, &i, 't', "states", &val)) != 0
+                   || (r = opt_value (argc, argv, &i, 0, "state", &val)) != 0) {
+            if (r < 0)
+                goto out;
+            if (slurmfmt_states_parse (val, &st, &err) < 0) {
+                fprintf (stderr, PROG ": %s\n", err.text);
                 goto out;
             }
-            val = argv[++i];
-        } else if ((w[1] == 't' || w[1] == 'j') && w[0] == '-' && w[2]) {
-            val = w + 2;
+            states_given = true;
+        } else if ((r = opt_value (argc, argv, &i, 'j', "jobs", &val)) != 0) {
+            if (r < 0 || parse_ids (val, &ids, &nids) < 0)
+                goto out;
+        } else if ((r = opt_value (argc, argv, &i, 'u', "user", &val)) != 0
+                   || (r = opt_value (argc, argv, &i, 0, "users", &val)) != 0) {
+            if (r < 0 || parse_users (val, users) < 0)
+                goto out;
+        } else if ((r = opt_value (argc, argv, &i, 'o', "format", &val)) != 0) {
+            if (r < 0)
+                goto out;
+            slurmfmt_free (fmt);
+            if (slurmfmt_parse (val, &fmt, &err) < 0) {
+                fprintf (stderr, PROG ": %s\n", err.text);
+                goto out;
+            }
+            format = val;
         } else {
             fprintf (stderr,
                      PROG ": unknown option '%.64s' (see msqueue --help)\n", w);
             goto out;
         }
-        if (val) {
-            bool states_opt = w[1] == 't' || !strncmp (w, "--states", 8);
-            if (states_opt ? parse_states (val, filter, sizeof (filter))
-                           : parse_ids (val, &ids, &nids))
-                goto out;
-        }
         i++;
     }
+    slurmfmt_states_query (&st, query, sizeof (query));
+    /* another user named: every user's jobs, which only admins may list;
+     * others see their own (none of those asked) as metasched shows a
+     * user nobody else's jobs */
+    for (size_t k = 0; k < json_array_size (users); k++)
+        if (json_integer_value (json_array_get (users, k)) != (json_int_t)getuid ())
+            all = true;
 
     if (ms_client_open (server, &c, &err) < 0) {
         fprintf (stderr, PROG ": %s\n", err.text);
@@ -354,7 +490,7 @@ main (int argc, char **argv)
                 json_decref (job);
                 goto out;
             }
-            if (state_wanted (job, filter))
+            if (slurmfmt_states_match (&st, job) && user_wanted (job, users))
                 json_array_append (jobs, job);
             json_decref (job);
         }
@@ -363,14 +499,22 @@ main (int argc, char **argv)
         size_t k;
         json_t *job;
 
-        snprintf (target, sizeof (target), "/v1/jobs%s%s%s%s",
-                  all || filter[0] ? "?" : "", all ? "all=1" : "",
-                  all && filter[0] ? "&" : "", filter[0] ? "state=" : "");
-        if (filter[0])
-            strncat (target, filter, sizeof (target) - strlen (target) - 1);
-        if (ms_client_call (c, "GET", target, NULL, NULL, &reply, &err) < 0) {
-            fprintf (stderr, PROG ": %s\n", err.text);
+        for (;;) {
+            snprintf (target, sizeof (target), "/v1/jobs%s%s%s%s",
+                      all || query[0] ? "?" : "", all ? "all=1" : "",
+                      all && query[0] ? "&" : "", query[0] ? "state=" : "");
+            if (query[0])
+                strncat (target, query, sizeof (target) - strlen (target) - 1);
+            if (ms_client_call (c, "GET", target, NULL, NULL, &reply, &err)
+                == 0)
+                break;
             json_decref (reply);
+            reply = NULL;
+            if (all && err.http_status == 403 && json_array_size (users)) {
+                all = false; /* -u of a user: only the caller's own jobs */
+                continue;
+            }
+            fprintf (stderr, PROG ": %s\n", err.text);
             goto out;
         }
         list = json_object_get (reply, "jobs");
@@ -384,16 +528,37 @@ main (int argc, char **argv)
         }
         /* the server filters; filter again so that the output never
          * disagrees with what was asked */
-        json_array_foreach (list, k, job) if (state_wanted (job, filter))
+        json_array_foreach (list, k, job)
+        {
+            long long fin = slurmfmt_time (json_object_get (job, "finished_at"));
+            if (!slurmfmt_states_match (&st, job) || !user_wanted (job, users))
+                continue;
+            if (!states_given && slurmfmt_finished (job) && fin >= 0
+                && now - fin > MSQUEUE_FINISHED_SHOWN_S)
+                continue;
             json_array_append (jobs, job);
+        }
         json_decref (reply);
     }
     if (as_json) {
-        json_t *o = json_pack ("{s:O}", "jobs", jobs);
+        json_t *o = slurmfmt_json (jobs, now);
         char *text = json_dumps (o, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
         printf ("%s\n", text ? text : "{}");
         free (text);
         json_decref (o);
+    } else if (format) {
+        size_t k;
+        json_t *job;
+
+        if (header)
+            slurmfmt_header (fmt, stdout);
+        json_array_foreach (jobs, k, job)
+        {
+            if (per_task && json_is_string (json_object_get (job, "array")))
+                format_tasks (fmt, job, now);
+            else
+                slurmfmt_row (fmt, job, now, stdout);
+        }
     } else {
         size_t k;
         json_t *job;
@@ -415,6 +580,8 @@ main (int argc, char **argv)
     rc = 0;
 out:
     json_decref (jobs);
+    json_decref (users);
+    slurmfmt_free (fmt);
     free (ids);
     ms_client_close (c);
     return rc;

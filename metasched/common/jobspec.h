@@ -105,6 +105,8 @@ typedef struct ms_jobspec {
     char exclusive_mode[8];  /* --exclusive=user|mcs|topo; "" for plain */
     bool test_only;          /* --test-only: candidates, not a submission */
     bool parsable;           /* --parsable: msbatch prints only the id */
+    bool wait;               /* -W, --wait: msbatch waits for the job's end
+                                and exits with its exit code */
     char export_mode[16];    /* "ALL" (default), "NONE", "NIL" */
     char *export_vars[JOBSPEC_MAX_ENV]; /* --export=VAR[=value],...: owned */
     size_t nexport;

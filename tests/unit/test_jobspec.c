@@ -483,7 +483,6 @@ static const struct {
     { "-M cluster2", "j.sh:2: --clusters: not supported: metasched chooses the cluster" },
     { "--cpu-freq=high", "j.sh:2: --cpu-freq: not supported: metasched chooses the CPU frequency" },
     { "--uid=bob", "j.sh:2: --uid: not supported: the job runs as the user who submits it" },
-    { "--wait", "j.sh:2: --wait: not supported: msbatch does not wait" },
     { "--bb=x", "j.sh:2: --bb: not supported: burst buffers" },
     { "--priority=5", "j.sh:2: --priority: not supported: metasched sets the priorities" },
     { "--wrap=date", "j.sh:2: --wrap: only on the command line" },
