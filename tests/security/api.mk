@@ -6,8 +6,10 @@ tests_security_slowclient_SOURCES = tests/security/slowclient.c
 tests_security_slowclient_CFLAGS = $(AM_CFLAGS)
 
 TESTS += tests/security/test_trickle_clients.sh \
+	tests/security/test_address_limit.sh \
 	tests/security/test_body_before_auth.sh \
 	tests/security/test_request_deadline.sh
 EXTRA_DIST += tests/security/test_trickle_clients.sh \
+	tests/security/test_address_limit.sh \
 	tests/security/test_body_before_auth.sh \
 	tests/security/test_request_deadline.sh

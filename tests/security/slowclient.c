@@ -1,6 +1,7 @@
 /* slowclient.c - the hostile HTTP clients of the API's security tests
  * (tests/security/test_trickle_clients.sh, test_body_before_auth.sh,
- * test_request_deadline.sh), on metaschedd's unix socket.
+ * test_request_deadline.sh, test_address_limit.sh), on metaschedd's unix
+ * socket, or its TCP port on 127.0.0.1 where SOCKET is "tcp:PORT".
  *
  *   slowclient trickle SOCKET N SECONDS EVERY_S
  *       opens N connections, sends each the start of a request's headers,
@@ -35,6 +36,9 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,13 +61,38 @@ die (const char *what)
     exit (2);
 }
 
-/* A connected non-blocking socket, or -1 (the server's backlog full). */
+/* A connected non-blocking socket to 127.0.0.1:port, or -1. */
+static int
+dial_tcp (int port)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+    struct timeval tv = { 2, 0 };
+    int fd, fl;
+
+    sa.sin_port = htons ((unsigned short)port);
+    sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+    if ((fd = socket (AF_INET, SOCK_STREAM, 0)) < 0)
+        die ("socket");
+    setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof (tv));
+    if (connect (fd, (struct sockaddr *)&sa, sizeof (sa)) < 0) {
+        close (fd);
+        return -1;
+    }
+    fl = fcntl (fd, F_GETFL);
+    fcntl (fd, F_SETFL, fl | O_NONBLOCK);
+    return fd;
+}
+
+/* A connected non-blocking socket, or -1 (the server's backlog full).
+ * path "tcp:PORT": 127.0.0.1:PORT. */
 static int
 dial (const char *path)
 {
     struct sockaddr_un sa = { .sun_family = AF_UNIX };
     int fd;
 
+    if (!strncmp (path, "tcp:", 4))
+        return dial_tcp (atoi (path + 4));
     if (strlen (path) >= sizeof (sa.sun_path)) {
         fprintf (stderr, "slowclient: %s: path too long\n", path);
         exit (2);
