@@ -99,7 +99,7 @@ typedef struct {
     char *target; /* as sent, query included */
     conn_t *conn; /* NULL where the connection could not be tracked */
     bool started;
-    bool authed;                         /* who and digest are the caller's */
+    bool authed; /* who and digest are the caller's */
     caller_t who;
     char digest[MS_AUTH_DIGEST_LEN + 1]; /* the body's, per the credential */
     char *body;
@@ -325,8 +325,8 @@ conn_enter (ms_api_t *api, conn_t *k, phase_t ph)
 /* The peer of a new connection: its uid on a unix socket, its address on
  * TCP; and the limit that applies. -1 if it cannot be told. */
 static int
-conn_peer (ms_api_t *api, struct MHD_Connection *c, conn_t *k,
-           unsigned *limitp, const char **limit_namep)
+conn_peer (ms_api_t *api, struct MHD_Connection *c, conn_t *k, unsigned *limitp,
+           const char **limit_namep)
 {
     struct sockaddr_storage ss;
     socklen_t sl = sizeof (ss);
@@ -1083,8 +1083,7 @@ authenticate (ms_api_t *api, struct MHD_Connection *c, const char *method,
         return -1;
     }
     if (ms_auth_decode (api->conf.munge_socket, auth + sl + 1, method,
-                        rq->target, &rq->who.uid, &rq->who.gid, rq->digest,
-                        &e)
+                        rq->target, &rq->who.uid, &rq->who.gid, rq->digest, &e)
         < 0) {
         *retp = send_error (c, err_status (&e), e.text, NULL, NULL);
         return -1;
@@ -1310,21 +1309,20 @@ mhd_start (ms_api_t *api, int fd, ms_error_t *errp)
     unsigned limit = api->conf.max_connections ? api->conf.max_connections
                                                : API_MAX_CONNECTIONS;
     unsigned idle = (unsigned)ceil (request_timeout (api)) + 1;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD
-                     | (MHD_is_feature_supported (MHD_FEATURE_EPOLL)
-                            ? MHD_USE_EPOLL
-                            : MHD_USE_POLL);
+    unsigned flags
+        = MHD_USE_INTERNAL_POLLING_THREAD
+          | (MHD_is_feature_supported (MHD_FEATURE_EPOLL) ? MHD_USE_EPOLL
+                                                          : MHD_USE_POLL);
     struct MHD_Daemon *d;
 
     if (limit < threads)
         limit = threads; /* a share of at least one for each thread */
     d = MHD_start_daemon (
         flags, 0, NULL, NULL, handle, api, MHD_OPTION_LISTEN_SOCKET, fd,
-        MHD_OPTION_URI_LOG_CALLBACK, uri_log, NULL,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, api,
-        MHD_OPTION_NOTIFY_CONNECTION, conn_notify, api,
-        MHD_OPTION_CONNECTION_TIMEOUT, idle, MHD_OPTION_CONNECTION_LIMIT,
-        limit, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+        MHD_OPTION_URI_LOG_CALLBACK, uri_log, NULL, MHD_OPTION_NOTIFY_COMPLETED,
+        completed, api, MHD_OPTION_NOTIFY_CONNECTION, conn_notify, api,
+        MHD_OPTION_CONNECTION_TIMEOUT, idle, MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
         MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
         MHD_OPTION_END);
     if (!d)
@@ -1394,7 +1392,8 @@ api_start (const ms_api_conf_t *conf, const ms_api_hooks_t *hooks, void *ctx,
         goto fail;
     }
     if (!(conf->request_timeout_s >= 0) || conf->threads > 1024) {
-        ms_err (errp, MS_ERR_INPUT, "request_timeout_s or threads out of range");
+        ms_err (errp, MS_ERR_INPUT,
+                "request_timeout_s or threads out of range");
         goto fail;
     }
     if (pthread_create (&api->reaper, NULL, reaper_main, api) != 0) {

@@ -32,8 +32,8 @@ token_ok (const char *s)
 /* "metasched/1 METHOD TARGET " into out: the payload without the body's
  * digest. */
 static int
-payload_head (const char *method, const char *target, char *out,
-              size_t outlen, ms_error_t *errp)
+payload_head (const char *method, const char *target, char *out, size_t outlen,
+              ms_error_t *errp)
 {
     int n;
 
@@ -226,8 +226,8 @@ ms_auth_verify (const char *munge_socket, const char *cred, const char *method,
     uid_t uid;
     gid_t gid;
 
-    if (ms_auth_decode (munge_socket, cred, method, target, &uid, &gid,
-                        digest, errp)
+    if (ms_auth_decode (munge_socket, cred, method, target, &uid, &gid, digest,
+                        errp)
             < 0
         || ms_auth_check_body (digest, body, len, errp) < 0)
         return -1;

@@ -43,8 +43,9 @@ int ms_auth_check_body (const char *digest, const void *body, size_t len,
                         ms_error_t *errp);
 
 /* Server: decode cred with munged and check its payload against the
- * request (ms_auth_decode, then ms_auth_check_body). On failure errp has kind MS_ERR_AUTH and http_status 401 and says
- * why (replayed, expired, payload mismatch, munged unreachable: 503). */
+ * request (ms_auth_decode, then ms_auth_check_body). On failure errp has
+ * kind MS_ERR_AUTH and http_status 401 and says why (replayed, expired,
+ * payload mismatch, munged unreachable: 503). */
 int ms_auth_verify (const char *munge_socket, const char *cred,
                     const char *method, const char *target, const void *body,
                     size_t len, uid_t *uidp, gid_t *gidp, ms_error_t *errp);

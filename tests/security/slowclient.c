@@ -6,8 +6,8 @@
  *   slowclient trickle SOCKET N SECONDS EVERY_S
  *       opens N connections, sends each the start of a request's headers,
  *       then one more byte every EVERY_S seconds for SECONDS seconds,
- *       never finishing; prints what the server did with them:
- *       "opened=.. refused429=.. timeout408=.. closed=.. open=.. unconnected=.."
+ *       never finishing; prints what the server did with them: "opened=..
+ *       refused429=.. timeout408=.. closed=.. open=.. unconnected=.."
  *       (closed: without an answer; open: still open at the end;
  *       unconnected: the connect itself did not go through)
  *   slowclient upload SOCKET TARGET BYTES chunked|length [CREDENTIAL]
@@ -42,8 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HEAD_START                                                            \
-    "GET /v1/jobs HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+#define HEAD_START "GET /v1/jobs HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
 
 static double
 now (void)
@@ -364,7 +363,8 @@ main (int argc, char **argv)
                         atof (argv[5]));
     if ((argc == 6 || argc == 7) && !strcmp (argv[1], "upload"))
         return upload (argv[2], argv[3], atoll (argv[4]),
-                       !strcmp (argv[5], "chunked"), argc == 7 ? argv[6] : NULL);
+                       !strcmp (argv[5], "chunked"),
+                       argc == 7 ? argv[6] : NULL);
     if (argc == 5 && !strcmp (argv[1], "head"))
         return head (argv[2], atof (argv[3]), atof (argv[4]), NULL);
     if (argc == 6 && !strcmp (argv[1], "body"))
