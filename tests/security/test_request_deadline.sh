@@ -4,8 +4,9 @@
 # second (which kept the old idle timeout from ever firing): a request
 # whose headers trickle, and one whose body trickles after a valid
 # credential, are answered 408 naming the limit and closed; root (an
-# admin) is held to it too. Bad values of the API's limits are refused
-# with file:line. TAP output.
+# admin) is held to it too. The configured threads serve the socket
+# (threads = 3: three server threads). Bad values of the API's limits are
+# refused with file:line. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
@@ -15,7 +16,7 @@ command -v munge >/dev/null || tap_skip_all "no munge command"
 trap daemon_cleanup EXIT
 daemon_lock
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
-tap_plan 7
+tap_plan 8
 
 log=$dtmp/msd.log
 sock=$dtmp/msd.sock
@@ -32,9 +33,11 @@ write_conf "$dtmp/u0.conf" "max_connections_per_user = many"
 refused "$dtmp/u0.conf" "u0.conf:$(line_of "$dtmp/u0.conf" max_connections_per_user): max_connections_per_user" \
     "max_connections_per_user = many is refused with file:line"
 
-write_conf "$dtmp/msd.conf" "request_timeout_s = 5"
+write_conf "$dtmp/msd.conf" "request_timeout_s = 5" "threads = 3"
 start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
+workers=$(cat /proc/$daemon_pid/task/*/comm 2>/dev/null | grep -c '^MHD-worker')
+tap_ok "$([ "$workers" = 3 ] && echo 0 || echo 1)" "threads = 3: three threads serve the unix socket ($workers)"
 
 # status=S after=T: 408 (or closed, status 0) between 4 and 20 s
 in_time () {
