@@ -51,9 +51,12 @@
 #include "metasched/api/auth.h"
 #include "metasched/api/settings.h"
 
-/* Where a connection's current request stands: no handler call yet (a new
- * connection, or a keep-alive one between requests), its body coming in,
- * its answer being made and sent. */
+/* Where a connection's current request stands: PH_HEAD no handler call
+ * yet on a new connection (its headers may be trickling in), PH_IDLE a
+ * kept-alive one between requests, PH_BODY its body coming in, PH_ANSWER
+ * its answer being made and sent. Past the deadline the first two get a
+ * 408 (PH_HEAD) or nothing (PH_IDLE), PH_BODY a 408, PH_ANSWER nothing,
+ * and all are closed. */
 typedef enum { PH_HEAD, PH_IDLE, PH_BODY, PH_ANSWER } phase_t;
 
 /* One accepted connection (the socket context of libmicrohttpd's notify
