@@ -59,6 +59,12 @@
  * and all are closed. */
 typedef enum { PH_HEAD, PH_IDLE, PH_BODY, PH_ANSWER } phase_t;
 
+/* The limits a refusal counts against (GET /metrics). */
+enum { REFUSED_PER_USER, REFUSED_PER_ADDRESS, REFUSED_DEADLINE };
+static const char *const refused_names[]
+    = { "max_connections_per_user", "max_connections_per_address",
+        "request_timeout_s" };
+
 /* One accepted connection (the socket context of libmicrohttpd's notify
  * callback), on ms_api's list under conn_lock. */
 typedef struct conn {
@@ -87,6 +93,7 @@ struct ms_api {
     pthread_mutex_t conn_lock;
     pthread_cond_t reaper_cv; /* CLOCK_MONOTONIC; signalled to stop */
     conn_t *conns;            /* every open connection of both sockets */
+    unsigned long refused[3]; /* by REFUSED_*, since the start */
     pthread_t reaper;
     bool reaper_on, stopping;
 };
@@ -301,6 +308,7 @@ conn_expire_locked (ms_api_t *api, conn_t *k)
                   request_timeout (api));
         conn_refuse_locked (k, 408, "Request Timeout", msg,
                             "request_timeout_s");
+        api->refused[REFUSED_DEADLINE]++;
     } else
         conn_refuse_locked (k, 0, NULL, NULL, NULL);
 }
@@ -428,6 +436,9 @@ conn_notify (void *cls, struct MHD_Connection *c, void **socket_context,
                   "too many connections from %s: at most %u at once (%s)",
                   k->peer, limit, limit_name);
         conn_refuse_locked (k, 429, "Too Many Requests", msg, limit_name);
+        api->refused[strcmp (limit_name, refused_names[REFUSED_PER_USER])
+                         ? REFUSED_PER_ADDRESS
+                         : REFUSED_PER_USER]++;
     } else
         k->counted = true;
     pthread_mutex_unlock (&api->conn_lock);
@@ -947,6 +958,7 @@ do_metrics (ms_api_t *api, struct MHD_Connection *c)
 {
     db_jobs_metrics_t m;
     ms_error_t e = { 0 };
+    unsigned long refused[3];
     size_t len = 0, cap = 4096;
     char *buf = malloc (cap), *extra = NULL;
     enum MHD_Result ret;
@@ -999,6 +1011,17 @@ do_metrics (ms_api_t *api, struct MHD_Connection *c)
                 "# TYPE metasched_energy_joules_total counter\n"
                 "metasched_energy_joules_total ");
     put_value (&buf, &len, &cap, m.energy_joules);
+    put_metric (&buf, &len, &cap,
+                "# HELP metasched_api_refused_total Connections and requests "
+                "the API refused by a limit (429, 408).\n"
+                "# TYPE metasched_api_refused_total counter\n");
+    pthread_mutex_lock (&api->conn_lock);
+    memcpy (refused, api->refused, sizeof (refused));
+    pthread_mutex_unlock (&api->conn_lock);
+    for (i = 0; i < 3; i++)
+        put_metric (&buf, &len, &cap,
+                    "metasched_api_refused_total{limit=\"%s\"} %lu\n",
+                    refused_names[i], refused[i]);
     if (api->hooks.metrics) {
         if (api->hooks.metrics (api->ctx, &extra, &e) == 0 && extra) {
             put_metric (&buf, &len, &cap, "%s", extra);

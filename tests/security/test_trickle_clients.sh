@@ -6,7 +6,7 @@
 # them, the rest are answered 429 naming the limit as they connect; the
 # daemon's memory (VmRSS, built with the sanitizers: about 38 MiB idle,
 # 58 MiB under this load) stays under 400 MiB and grows by less than
-# 64 MiB. TAP output.
+# 64 MiB; /metrics counts the refusals. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
@@ -15,7 +15,7 @@ slow=$MS_BUILDDIR/tests/security/slowclient
 trap daemon_cleanup EXIT
 daemon_lock
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
-tap_plan 6
+tap_plan 7
 
 log=$dtmp/msd.log
 sock=$dtmp/msd.sock
@@ -62,6 +62,9 @@ case $ans in
 esac
 tap_ok $ok "a 17th connection of msuser is answered 429 naming max_connections_per_user ($ans)"
 wait "$slow_pid"
+# the refusals are counted where the admin looks
+n=$(curl -s -m 20 --unix-socket "$sock" http://localhost/metrics | sed -n 's/^metasched_api_refused_total{limit="max_connections_per_user"} //p')
+tap_ok "$([ "${n:-0}" -ge 985 ] && echo 0 || echo 1)" "GET /metrics counts the refusals (metasched_api_refused_total{limit=\"max_connections_per_user\"} $n)"
 tap_ok "$([ -n "$rss0" ] && [ "$peak" -gt 0 ] && [ "$peak" -lt $((400 * 1024)) ] && [ $((peak - rss0)) -lt $((64 * 1024)) ] && echo 0 || echo 1)" \
     "the daemon's memory stays under 400 MiB and grows by less than 64 MiB (VmRSS $rss0 kB before, $peak kB at most)"
 exit $tap_failed
