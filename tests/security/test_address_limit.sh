@@ -16,7 +16,11 @@ tap_plan 4
 
 log=$dtmp/msd.log
 sock=$dtmp/msd.sock
-port=${MS_TESTBED_API_PORT:-18830}
+# a port of our own near the test bed's API port (test_api binds that one)
+port=$(( ${MS_TESTBED_API_PORT:-18830} + 7 ))
+while [ -n "$(ss -Htln "sport = :$port" 2>/dev/null)" ] && [ $port -lt $(( ${MS_TESTBED_API_PORT:-18830} + 40 )) ]; do
+    port=$((port + 1))
+done
 write_conf "$dtmp/msd.conf" "listen = 127.0.0.1:$port"
 start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
