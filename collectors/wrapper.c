@@ -349,8 +349,9 @@ start_gate (ms_error_t *errp)
             return won ? 1 : 0;
         }
         json_decref (reply);
-        /* no answer, or the server cannot decide now (5xx): try again */
-        if ((e.kind == MS_ERR_HTTP && status < 500)
+        /* no answer, the server cannot decide now (5xx), or this user
+         * holds all the connections it may (429): try again */
+        if ((e.kind == MS_ERR_HTTP && status < 500 && status != 429)
             || now () + delay > deadline)
             break;
         wrap_note (NULL, LOG_WARNING, "start gate: %s; trying again in %.1f s",

@@ -1,17 +1,30 @@
 /* api.c - metaschedd's HTTP API (api.h, doc/api.md) on libmicrohttpd.
  *
  * One MHD daemon per listening socket (the unix socket and the TCP
- * address), each with its own polling thread; they share one database
- * connection, used under a mutex (libpq connections are not for
- * concurrent use). A request goes through: route (404, 405), headers
- * (413 from Content-Length before any of the body is read, 415), body
- * (413 again for chunked bodies: the rest is discarded, never kept), the
- * credential (401), then the endpoint.
+ * address), each with a pool of conf.threads threads; they share one
+ * database connection, used under a mutex (libpq connections are not for
+ * concurrent use; a query holds it for milliseconds, never while a client
+ * is read from or written to).
+ *
+ * A connection is counted against its peer as it is accepted: the uid
+ * (SO_PEERCRED) on the unix socket, the address on TCP; one over the
+ * peer's limit is answered 429 and closed at once, before anything is
+ * read from it. Every request has a deadline, request_timeout_s from the
+ * connection's start or from the previous answer: a reaper thread answers
+ * 408 and closes a connection past it whatever the client still trickles.
+ *
+ * A request goes through: route (404, 405), headers (413 from
+ * Content-Length, 415), the credential decoded from the headers (401,
+ * before any byte of the body is read), the body (413 as soon as a
+ * chunked body passes the limit: the connection is closed, nothing more
+ * read), the body's digest against the credential's (401), then the
+ * endpoint.
  *
  * The credential's payload names the request target as sent, query
  * included; libmicrohttpd gives the handler only the decoded path, so the
  * raw target is kept from its URI log callback.
  */
+#define _GNU_SOURCE /* struct ucred, SO_PEERCRED */
 #include "config.h"
 
 #include <errno.h>
@@ -28,6 +41,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -36,6 +50,32 @@
 #include "metasched/api/api.h"
 #include "metasched/api/auth.h"
 #include "metasched/api/settings.h"
+
+/* Where a connection's current request stands: PH_HEAD no handler call
+ * yet on a new connection (its headers may be trickling in), PH_IDLE a
+ * kept-alive one between requests, PH_BODY its body coming in, PH_ANSWER
+ * its answer being made and sent. Past the deadline the first two get a
+ * 408 (PH_HEAD) or nothing (PH_IDLE), PH_BODY a 408, PH_ANSWER nothing,
+ * and all are closed. */
+typedef enum { PH_HEAD, PH_IDLE, PH_BODY, PH_ANSWER } phase_t;
+
+/* The limits a refusal counts against (GET /metrics). */
+enum { REFUSED_PER_USER, REFUSED_PER_ADDRESS, REFUSED_DEADLINE };
+static const char *const refused_names[]
+    = { "max_connections_per_user", "max_connections_per_address",
+        "request_timeout_s" };
+
+/* One accepted connection (the socket context of libmicrohttpd's notify
+ * callback), on ms_api's list under conn_lock. */
+typedef struct conn {
+    struct conn *prev, *next;
+    int fd;
+    bool counted; /* counts against its peer's limit */
+    bool closing; /* answered on the socket or shut down: nothing more */
+    phase_t phase;
+    double deadline; /* CLOCK_MONOTONIC seconds */
+    char peer[80];   /* "uid 1001" (unix socket), "address 192.0.2.1" */
+} conn_t;
 
 struct ms_api {
     ms_api_conf_t conf;
@@ -50,15 +90,13 @@ struct ms_api {
     pthread_mutex_t db_lock;
     db_t *db; /* opened on first use, so a database down at start is a 503
                  per request, not a daemon that will not start */
+    pthread_mutex_t conn_lock;
+    pthread_cond_t reaper_cv; /* CLOCK_MONOTONIC; signalled to stop */
+    conn_t *conns;            /* every open connection of both sockets */
+    unsigned long refused[3]; /* by REFUSED_*, since the start */
+    pthread_t reaper;
+    bool reaper_on, stopping;
 };
-
-typedef struct {
-    char *target; /* as sent, query included */
-    bool started;
-    bool too_large;
-    char *body;
-    size_t len, cap;
-} req_t;
 
 typedef struct {
     uid_t uid;
@@ -66,6 +104,17 @@ typedef struct {
     char user[65];
     bool admin;
 } caller_t;
+
+typedef struct {
+    char *target; /* as sent, query included */
+    conn_t *conn; /* NULL where the connection could not be tracked */
+    bool started;
+    bool authed; /* who and digest are the caller's */
+    caller_t who;
+    char digest[MS_AUTH_DIGEST_LEN + 1]; /* the body's, per the credential */
+    char *body;
+    size_t len, cap;
+} req_t;
 
 /* ---- responses ---- */
 
@@ -123,6 +172,18 @@ send_error (struct MHD_Connection *c, unsigned status, const char *msg,
     return ret;
 }
 
+/* A refusal by a limit of the server: {"error": msg, "limit": limit}. */
+static enum MHD_Result
+send_limit (struct MHD_Connection *c, unsigned status, const char *msg,
+            const char *limit)
+{
+    json_t *o = json_pack ("{s:s,s:s}", "error", msg, "limit", limit);
+
+    return o ? send_json (c, status, o)
+             : send_text (c, 500, "application/json",
+                          "{\"error\":\"out of memory\"}", NULL);
+}
+
 /* The status for an error that carries none. */
 static unsigned
 err_status (const ms_error_t *e)
@@ -161,6 +222,253 @@ send_err (struct MHD_Connection *c, const ms_error_t *e, const char *field)
     else
         snprintf (msg, sizeof (msg), "%s", e->text);
     return send_error (c, st, msg, field, NULL);
+}
+
+/* ---- connections: who holds them, and for how long ---- */
+
+static double
+mono_now (void)
+{
+    struct timespec ts;
+
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double
+request_timeout (const ms_api_t *api)
+{
+    return api->conf.request_timeout_s > 0 ? api->conf.request_timeout_s
+                                           : API_REQUEST_TIMEOUT_S;
+}
+
+/* Answer on the socket itself, then shut it down so that libmicrohttpd
+ * closes the connection without reading more: for what libmicrohttpd
+ * cannot answer (a connection over its peer's limit before any request, a
+ * request past its deadline, a body over the limit half-way). status 0:
+ * shut down without a word. Under conn_lock; once per connection.
+ * (On TCP the answer may be lost to the reset that closing a socket with
+ * unread data sends; the connection is closed all the same.) */
+static void
+conn_refuse_locked (conn_t *k, unsigned status, const char *reason,
+                    const char *msg, const char *limit)
+{
+    char head[256], *body = NULL;
+    json_t *o;
+    int n;
+
+    if (k->closing)
+        return;
+    k->closing = true;
+    if (status && (o = json_pack ("{s:s,s:s}", "error", msg, "limit", limit))) {
+        body = json_dumps (o, JSON_COMPACT);
+        json_decref (o);
+    }
+    if (body) {
+        n = snprintf (head, sizeof (head),
+                      "HTTP/1.1 %u %s\r\n"
+                      "Content-Type: application/json\r\n"
+                      "Content-Length: %zu\r\n"
+                      "Connection: close\r\n"
+                      "%s\r\n",
+                      status, reason, strlen (body),
+                      status == 429 ? "Retry-After: 1\r\n" : "");
+        if (n > 0 && (size_t)n < sizeof (head)
+            && send (k->fd, head, (size_t)n,
+                     MSG_DONTWAIT | MSG_NOSIGNAL | MSG_MORE)
+                   == n)
+            (void)!send (k->fd, body, strlen (body),
+                         MSG_DONTWAIT | MSG_NOSIGNAL);
+        free (body);
+    }
+    shutdown (k->fd, SHUT_RDWR);
+}
+
+static void
+conn_refuse (ms_api_t *api, conn_t *k, unsigned status, const char *reason,
+             const char *msg, const char *limit)
+{
+    if (!k)
+        return;
+    pthread_mutex_lock (&api->conn_lock);
+    conn_refuse_locked (k, status, reason, msg, limit);
+    pthread_mutex_unlock (&api->conn_lock);
+}
+
+/* The request is past its deadline: 408 where nothing of the answer can be
+ * on its way (the request not in yet), else the connection shut down. */
+static void
+conn_expire_locked (ms_api_t *api, conn_t *k)
+{
+    char msg[160];
+
+    if (k->phase == PH_HEAD || k->phase == PH_BODY) {
+        snprintf (msg, sizeof (msg),
+                  "request not complete within %g s (request_timeout_s)",
+                  request_timeout (api));
+        conn_refuse_locked (k, 408, "Request Timeout", msg,
+                            "request_timeout_s");
+        api->refused[REFUSED_DEADLINE]++;
+    } else
+        conn_refuse_locked (k, 0, NULL, NULL, NULL);
+}
+
+/* A handler call begins phase ph of the request: -1 if the connection is
+ * closing or past its deadline (then answered 408 and closed). */
+static int
+conn_enter (ms_api_t *api, conn_t *k, phase_t ph)
+{
+    int rc = 0;
+
+    if (!k)
+        return 0;
+    pthread_mutex_lock (&api->conn_lock);
+    if (!k->closing && mono_now () >= k->deadline)
+        conn_expire_locked (api, k);
+    if (k->closing)
+        rc = -1;
+    else
+        k->phase = ph;
+    pthread_mutex_unlock (&api->conn_lock);
+    return rc;
+}
+
+/* The peer of a new connection: its uid on a unix socket, its address on
+ * TCP; and the limit that applies. -1 if it cannot be told. */
+static int
+conn_peer (ms_api_t *api, struct MHD_Connection *c, conn_t *k, unsigned *limitp,
+           const char **limit_namep)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof (ss);
+    const union MHD_ConnectionInfo *ci;
+    char host[64]; /* numeric: an IPv6 address and its scope fit */
+
+    if (getsockname (k->fd, (struct sockaddr *)&ss, &sl) < 0)
+        return -1;
+    if (ss.ss_family == AF_UNIX) {
+        struct ucred uc;
+        socklen_t ul = sizeof (uc);
+        if (getsockopt (k->fd, SOL_SOCKET, SO_PEERCRED, &uc, &ul) < 0)
+            return -1;
+        snprintf (k->peer, sizeof (k->peer), "uid %ld", (long)uc.uid);
+        *limitp = api->conf.max_connections_per_user
+                      ? api->conf.max_connections_per_user
+                      : API_MAX_CONN_PER_USER;
+        *limit_namep = "max_connections_per_user";
+        return 0;
+    }
+    ci = MHD_get_connection_info (c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!ci || !ci->client_addr
+        || getnameinfo (ci->client_addr,
+                        ci->client_addr->sa_family == AF_INET6
+                            ? sizeof (struct sockaddr_in6)
+                            : sizeof (struct sockaddr_in),
+                        host, sizeof (host), NULL, 0, NI_NUMERICHOST)
+               != 0)
+        return -1;
+    snprintf (k->peer, sizeof (k->peer), "address %s", host);
+    *limitp = api->conf.max_connections_per_address
+                  ? api->conf.max_connections_per_address
+                  : API_MAX_CONN_PER_ADDRESS;
+    *limit_namep = "max_connections_per_address";
+    return 0;
+}
+
+/* libmicrohttpd's word that a connection was accepted or closed (closed:
+ * before its socket is, so that the reaper never shuts down a reused
+ * descriptor). */
+static void
+conn_notify (void *cls, struct MHD_Connection *c, void **socket_context,
+             enum MHD_ConnectionNotificationCode code)
+{
+    ms_api_t *api = cls;
+    const union MHD_ConnectionInfo *ci;
+    const char *limit_name = "";
+    unsigned limit = 0, n = 0;
+    conn_t *k, *o;
+    char msg[200];
+
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (!(k = *socket_context))
+            return;
+        pthread_mutex_lock (&api->conn_lock);
+        if (k->prev)
+            k->prev->next = k->next;
+        else
+            api->conns = k->next;
+        if (k->next)
+            k->next->prev = k->prev;
+        pthread_mutex_unlock (&api->conn_lock);
+        free (k);
+        *socket_context = NULL;
+        return;
+    }
+    if (code != MHD_CONNECTION_NOTIFY_STARTED)
+        return;
+    ci = MHD_get_connection_info (c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci)
+        return;
+    if (!(k = calloc (1, sizeof (*k)))) {
+        shutdown (ci->connect_fd, SHUT_RDWR);
+        return;
+    }
+    k->fd = ci->connect_fd;
+    k->phase = PH_HEAD;
+    k->deadline = mono_now () + request_timeout (api);
+    pthread_mutex_lock (&api->conn_lock);
+    k->next = api->conns;
+    if (api->conns)
+        api->conns->prev = k;
+    api->conns = k;
+    *socket_context = k;
+    if (conn_peer (api, c, k, &limit, &limit_name) < 0) {
+        conn_refuse_locked (k, 400, "Bad Request",
+                            "cannot tell who is connecting", "peer");
+        pthread_mutex_unlock (&api->conn_lock);
+        return;
+    }
+    for (o = api->conns; o; o = o->next)
+        if (o->counted && !strcmp (o->peer, k->peer))
+            n++;
+    if (n >= limit) {
+        snprintf (msg, sizeof (msg),
+                  "too many connections from %s: at most %u at once (%s)",
+                  k->peer, limit, limit_name);
+        conn_refuse_locked (k, 429, "Too Many Requests", msg, limit_name);
+        api->refused[strcmp (limit_name, refused_names[REFUSED_PER_USER])
+                         ? REFUSED_PER_ADDRESS
+                         : REFUSED_PER_USER]++;
+    } else
+        k->counted = true;
+    pthread_mutex_unlock (&api->conn_lock);
+}
+
+/* Close every connection past its request's deadline, four times a
+ * second, whether or not its client still sends. */
+static void *
+reaper_main (void *arg)
+{
+    ms_api_t *api = arg;
+    struct timespec ts;
+    conn_t *k;
+
+    pthread_mutex_lock (&api->conn_lock);
+    while (!api->stopping) {
+        double now = mono_now ();
+        for (k = api->conns; k; k = k->next)
+            if (!k->closing && now >= k->deadline)
+                conn_expire_locked (api, k);
+        clock_gettime (CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += 250 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000 * 1000 * 1000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        pthread_cond_timedwait (&api->reaper_cv, &api->conn_lock, &ts);
+    }
+    pthread_mutex_unlock (&api->conn_lock);
+    return NULL;
 }
 
 /* ---- database ---- */
@@ -650,6 +958,7 @@ do_metrics (ms_api_t *api, struct MHD_Connection *c)
 {
     db_jobs_metrics_t m;
     ms_error_t e = { 0 };
+    unsigned long refused[3];
     size_t len = 0, cap = 4096;
     char *buf = malloc (cap), *extra = NULL;
     enum MHD_Result ret;
@@ -702,6 +1011,17 @@ do_metrics (ms_api_t *api, struct MHD_Connection *c)
                 "# TYPE metasched_energy_joules_total counter\n"
                 "metasched_energy_joules_total ");
     put_value (&buf, &len, &cap, m.energy_joules);
+    put_metric (&buf, &len, &cap,
+                "# HELP metasched_api_refused_total Connections and requests "
+                "the API refused by a limit (429, 408).\n"
+                "# TYPE metasched_api_refused_total counter\n");
+    pthread_mutex_lock (&api->conn_lock);
+    memcpy (refused, api->refused, sizeof (refused));
+    pthread_mutex_unlock (&api->conn_lock);
+    for (i = 0; i < 3; i++)
+        put_metric (&buf, &len, &cap,
+                    "metasched_api_refused_total{limit=\"%s\"} %lu\n",
+                    refused_names[i], refused[i]);
     if (api->hooks.metrics) {
         if (api->hooks.metrics (api->ctx, &extra, &e) == 0 && extra) {
             put_metric (&buf, &len, &cap, "%s", extra);
@@ -722,11 +1042,14 @@ static void *
 uri_log (void *cls, const char *uri, struct MHD_Connection *c)
 {
     req_t *rq = calloc (1, sizeof (*rq));
+    const union MHD_ConnectionInfo *ci
+        = MHD_get_connection_info (c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
     (void)cls;
-    (void)c;
-    if (rq)
+    if (rq) {
         rq->target = strdup (uri ? uri : "");
+        rq->conn = ci ? ci->socket_context : NULL;
+    }
     return rq;
 }
 
@@ -734,11 +1057,20 @@ static void
 completed (void *cls, struct MHD_Connection *c, void **con_cls,
            enum MHD_RequestTerminationCode toe)
 {
+    ms_api_t *api = cls;
     req_t *rq = *con_cls;
+    const union MHD_ConnectionInfo *ci
+        = MHD_get_connection_info (c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    conn_t *k = ci ? ci->socket_context : NULL;
 
-    (void)cls;
-    (void)c;
     (void)toe;
+    /* a keep-alive connection's next request has a deadline of its own */
+    if (k) {
+        pthread_mutex_lock (&api->conn_lock);
+        k->phase = PH_IDLE;
+        k->deadline = mono_now () + request_timeout (api);
+        pthread_mutex_unlock (&api->conn_lock);
+    }
     if (rq) {
         free (rq->target);
         free (rq->body);
@@ -753,6 +1085,40 @@ has_body_method (const char *m)
     return !strcmp (m, "POST") || !strcmp (m, "PUT");
 }
 
+/* The caller from the Authorization header: 0, or an answer sent (401,
+ * 503) and -1. */
+static int
+authenticate (ms_api_t *api, struct MHD_Connection *c, const char *method,
+              req_t *rq, enum MHD_Result *retp)
+{
+    const char *auth = MHD_lookup_connection_value (
+        c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    size_t sl = strlen (MS_AUTH_SCHEME);
+    ms_error_t e = { 0 };
+
+    if (!auth) {
+        *retp = send_error (c, 401, "no credential (Authorization: MUNGE)",
+                            NULL, NULL);
+        return -1;
+    }
+    if (strncmp (auth, MS_AUTH_SCHEME, sl) != 0 || auth[sl] != ' ') {
+        *retp = send_error (c, 401,
+                            "the credential must be \"Authorization: "
+                            "MUNGE <credential>\"",
+                            NULL, NULL);
+        return -1;
+    }
+    if (ms_auth_decode (api->conf.munge_socket, auth + sl + 1, method,
+                        rq->target, &rq->who.uid, &rq->who.gid, rq->digest, &e)
+        < 0) {
+        *retp = send_error (c, err_status (&e), e.text, NULL, NULL);
+        return -1;
+    }
+    caller_resolve (api, &rq->who);
+    rq->authed = true;
+    return 0;
+}
+
 static enum MHD_Result
 handle (void *cls, struct MHD_Connection *c, const char *url,
         const char *method, const char *version, const char *upload_data,
@@ -761,17 +1127,23 @@ handle (void *cls, struct MHD_Connection *c, const char *url,
     ms_api_t *api = cls;
     size_t max_body = api->conf.max_body ? api->conf.max_body : APIREQ_BODY_MAX;
     req_t *rq = *con_cls;
-    const char *allow = NULL, *auth, *ctype, *clen, *path;
+    const char *allow = NULL, *ctype, *clen;
     int64_t id = 0;
     route_t rt;
-    caller_t who = { 0 };
     ms_error_t e = { 0 };
+    enum MHD_Result ret;
     char *q;
 
     (void)version;
     (void)url;
     if (!rq || !rq->target)
         return MHD_NO; /* out of memory: drop the connection */
+    /* the first call (headers in) may answer at once, later calls take
+     * the body in or answer */
+    if (conn_enter (api, rq->conn,
+                    rq->started && *upload_data_size ? PH_BODY : PH_ANSWER)
+        < 0)
+        return MHD_NO; /* past its deadline: answered 408 and closed */
     if (!rq->started) {
         rq->started = true;
         /* the raw target's path, as the route sees it */
@@ -790,7 +1162,7 @@ handle (void *cls, struct MHD_Connection *c, const char *url,
             char msg[128];
             snprintf (msg, sizeof (msg),
                       "request body over the limit of %zu bytes", max_body);
-            return send_error (c, 413, msg, NULL, NULL);
+            return send_limit (c, 413, msg, "body_bytes");
         }
         ctype = MHD_lookup_connection_value (c, MHD_HEADER_KIND,
                                              MHD_HTTP_HEADER_CONTENT_TYPE);
@@ -801,19 +1173,28 @@ handle (void *cls, struct MHD_Connection *c, const char *url,
                                "the body must be JSON (Content-Type: "
                                "application/json)",
                                NULL, NULL);
+        /* who asks, before a byte of the body is read: a request without
+         * a valid credential costs its headers, nothing more */
+        if (!(rt == R_METRICS && api->conf.metrics_public
+              && !MHD_lookup_connection_value (c, MHD_HEADER_KIND,
+                                               MHD_HTTP_HEADER_AUTHORIZATION))
+            && authenticate (api, c, method, rq, &ret) < 0)
+            return ret;
+        conn_enter (api, rq->conn, PH_BODY);
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (rq->too_large)
-            return MHD_YES; /* discard the rest */
         if (rq->len + n > max_body) {
-            rq->too_large = true;
-            free (rq->body);
-            rq->body = NULL;
-            rq->len = rq->cap = 0;
-            return MHD_YES;
+            /* a chunked body past the limit: answered and closed now,
+             * the rest is never read */
+            char msg[128];
+            snprintf (msg, sizeof (msg),
+                      "request body over the limit of %zu bytes", max_body);
+            conn_refuse (api, rq->conn, 413, "Content Too Large", msg,
+                         "body_bytes");
+            return MHD_NO;
         }
         if (rq->len + n + 1 > rq->cap) {
             size_t cap = (rq->len + n + 1) * 2;
@@ -830,56 +1211,32 @@ handle (void *cls, struct MHD_Connection *c, const char *url,
         rq->body[rq->len] = '\0';
         return MHD_YES;
     }
-    if (rq->too_large) {
-        char msg[128];
-        snprintf (msg, sizeof (msg), "request body over the limit of %zu bytes",
-                  max_body);
-        return send_error (c, 413, msg, NULL, NULL);
-    }
     if ((q = strchr (rq->target, '?')))
         *q = '\0';
     rt = route (rq->target, &id, &allow);
     if (q)
         *q = '?';
-    path = rq->target;
-    (void)path;
 
-    /* authenticate */
-    auth = MHD_lookup_connection_value (c, MHD_HEADER_KIND,
-                                        MHD_HTTP_HEADER_AUTHORIZATION);
-    if (!(rt == R_METRICS && api->conf.metrics_public && !auth)) {
-        size_t sl = strlen (MS_AUTH_SCHEME);
-        if (!auth)
-            return send_error (c, 401, "no credential (Authorization: MUNGE)",
-                               NULL, NULL);
-        if (strncmp (auth, MS_AUTH_SCHEME, sl) != 0 || auth[sl] != ' ')
-            return send_error (c, 401,
-                               "the credential must be \"Authorization: "
-                               "MUNGE <credential>\"",
-                               NULL, NULL);
-        if (ms_auth_verify (api->conf.munge_socket, auth + sl + 1, method,
-                            rq->target, rq->body, rq->len, &who.uid, &who.gid,
-                            &e)
-            < 0)
-            return send_error (c, err_status (&e), e.text, NULL, NULL);
-        caller_resolve (api, &who);
-    }
+    /* the body is the one the credential was made for */
+    if (rq->authed
+        && ms_auth_check_body (rq->digest, rq->body, rq->len, &e) < 0)
+        return send_error (c, err_status (&e), e.text, NULL, NULL);
 
     switch (rt) {
     case R_JOBS:
         if (!strcmp (method, "POST"))
-            return do_submit (api, c, rq, &who);
-        return do_list (api, c, &who);
+            return do_submit (api, c, rq, &rq->who);
+        return do_list (api, c, &rq->who);
     case R_JOB:
-        return do_job (api, c, method, id, &who);
+        return do_job (api, c, method, id, &rq->who);
     case R_CLAIM:
-        return do_claim (api, c, rq, id, &who);
+        return do_claim (api, c, rq, id, &rq->who);
     case R_WHATIF:
-        return do_whatif (api, c, rq, &who);
+        return do_whatif (api, c, rq, &rq->who);
     case R_CLUSTERS:
         return do_clusters (api, c);
     case R_SETTINGS:
-        return do_settings (api, c, method, rq, &who);
+        return do_settings (api, c, method, rq, &rq->who);
     case R_METRICS:
         return do_metrics (api, c);
     default:
@@ -967,18 +1324,33 @@ tcp_listen (const char *listen_s, int *portp, ms_error_t *errp)
     return fd;
 }
 
+/* A server on the listening socket fd: conf.threads threads, each
+ * polling its share of the connections (epoll where libmicrohttpd has
+ * it). libmicrohttpd's own idle timeout stays as a second guard behind the
+ * reaper's deadline. */
 static struct MHD_Daemon *
 mhd_start (ms_api_t *api, int fd, ms_error_t *errp)
 {
-    struct MHD_Daemon *d = MHD_start_daemon (
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL, handle,
-        api, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_URI_LOG_CALLBACK, uri_log,
-        NULL, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-        MHD_OPTION_END);
+    unsigned threads = api->conf.threads ? api->conf.threads : API_THREADS;
+    unsigned limit = api->conf.max_connections ? api->conf.max_connections
+                                               : API_MAX_CONNECTIONS;
+    unsigned idle = (unsigned)ceil (request_timeout (api)) + 1;
+    unsigned flags
+        = MHD_USE_INTERNAL_POLLING_THREAD
+          | (MHD_is_feature_supported (MHD_FEATURE_EPOLL) ? MHD_USE_EPOLL
+                                                          : MHD_USE_POLL);
+    struct MHD_Daemon *d;
 
+    if (limit < threads)
+        limit = threads; /* a share of at least one for each thread */
+    d = MHD_start_daemon (
+        flags, 0, NULL, NULL, handle, api, MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_URI_LOG_CALLBACK, uri_log, NULL, MHD_OPTION_NOTIFY_COMPLETED,
+        completed, api, MHD_OPTION_NOTIFY_CONNECTION, conn_notify, api,
+        MHD_OPTION_CONNECTION_TIMEOUT, idle, MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+        MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
+        MHD_OPTION_END);
     if (!d)
         ms_err (errp, MS_ERR_SYSTEM, "cannot start the HTTP server");
     return d;
@@ -1004,6 +1376,14 @@ api_start (const ms_api_conf_t *conf, const ms_api_hooks_t *hooks, void *ctx,
     api->conf = *conf;
     api->unix_fd = api->tcp_fd = -1;
     pthread_mutex_init (&api->db_lock, NULL);
+    pthread_mutex_init (&api->conn_lock, NULL);
+    {
+        pthread_condattr_t ca;
+        pthread_condattr_init (&ca);
+        pthread_condattr_setclock (&ca, CLOCK_MONOTONIC);
+        pthread_cond_init (&api->reaper_cv, &ca);
+        pthread_condattr_destroy (&ca);
+    }
     if (hooks)
         api->hooks = *hooks;
     api->ctx = ctx;
@@ -1037,6 +1417,16 @@ api_start (const ms_api_conf_t *conf, const ms_api_hooks_t *hooks, void *ctx,
         ms_err (errp, MS_ERR_INPUT, "neither a socket nor a listen address");
         goto fail;
     }
+    if (!(conf->request_timeout_s >= 0) || conf->threads > 1024) {
+        ms_err (errp, MS_ERR_INPUT,
+                "request_timeout_s or threads out of range");
+        goto fail;
+    }
+    if (pthread_create (&api->reaper, NULL, reaper_main, api) != 0) {
+        ms_err (errp, MS_ERR_SYSTEM, "cannot start the API's reaper thread");
+        goto fail;
+    }
+    api->reaper_on = true;
     if (conf->socket_path[0]) {
         if ((api->unix_fd = unix_listen (conf->socket_path, errp)) < 0)
             goto fail;
@@ -1073,6 +1463,16 @@ api_stop (ms_api_t *api)
         MHD_stop_daemon (api->tcp_d);
     else if (api->tcp_fd >= 0)
         close (api->tcp_fd);
+    /* the servers are gone, and with them every connection */
+    if (api->reaper_on) {
+        pthread_mutex_lock (&api->conn_lock);
+        api->stopping = true;
+        pthread_cond_signal (&api->reaper_cv);
+        pthread_mutex_unlock (&api->conn_lock);
+        pthread_join (api->reaper, NULL);
+    }
+    pthread_cond_destroy (&api->reaper_cv);
+    pthread_mutex_destroy (&api->conn_lock);
     if (api->db)
         db_close (api->db);
     pthread_mutex_destroy (&api->db_lock);

@@ -1,10 +1,14 @@
 /* api.h - metaschedd's HTTP API (doc/api.md): a libmicrohttpd server on a
  * unix socket and, where configured, a TCP address.
  *
- * The server runs in libmicrohttpd's own thread with its own database
- * connection (libpq connections are not shared across threads). The hooks
- * are called from that thread: the daemon guards what they touch with a
- * mutex. Every request is authenticated with ms_auth_verify (auth.h).
+ * The server runs in a pool of libmicrohttpd threads (threads) that share
+ * one database connection under a mutex (libpq connections are not for
+ * concurrent use). The hooks are called from those threads, several at
+ * once: the daemon guards what they touch with a mutex. Every request is
+ * authenticated (auth.h) from its headers, before any of its body is read;
+ * no request lives longer than request_timeout_s, and no user (unix
+ * socket: the peer's uid) or address (TCP) holds more than its share of
+ * connections.
  */
 #ifndef MS_API_H
 #define MS_API_H
@@ -36,8 +40,20 @@ typedef struct {
     size_t max_script;            /* 0: APIREQ_SCRIPT_MAX */
     const char *db_conninfo;      /* the daemon's role */
     const char *db_password_file; /* NULL or a 0600 file */
-    unsigned threads;             /* 0: 1 (one database connection each) */
+    unsigned threads;             /* 0: API_THREADS; per listening socket */
+    double request_timeout_s;     /* 0: API_REQUEST_TIMEOUT_S; a whole
+                                     request, headers to answer (408) */
+    unsigned max_connections;     /* 0: API_MAX_CONNECTIONS, per socket */
+    unsigned max_connections_per_user;    /* 0: API_MAX_CONN_PER_USER (429) */
+    unsigned max_connections_per_address; /* 0: API_MAX_CONN_PER_ADDRESS */
 } ms_api_conf_t;
+
+/* The defaults of ms_api_conf_t's limits (doc/metaschedd.conf.5). */
+#define API_THREADS 2
+#define API_REQUEST_TIMEOUT_S 30.0
+#define API_MAX_CONNECTIONS 256
+#define API_MAX_CONN_PER_USER 16
+#define API_MAX_CONN_PER_ADDRESS 64
 
 typedef struct {
     /* POST /v1/whatif: the candidates for req (doc/api.md "Candidates"),

@@ -29,11 +29,12 @@ token_ok (const char *s)
     return 1;
 }
 
-int
-ms_auth_payload (const char *method, const char *target, const void *body,
-                 size_t len, char *out, size_t outlen, ms_error_t *errp)
+/* "metasched/1 METHOD TARGET " into out: the payload without the body's
+ * digest. */
+static int
+payload_head (const char *method, const char *target, char *out, size_t outlen,
+              ms_error_t *errp)
 {
-    char hex[SHA256_HEX_LEN + 1];
     int n;
 
     if (!token_ok (method))
@@ -42,13 +43,25 @@ ms_auth_payload (const char *method, const char *target, const void *body,
         return ms_err (errp, MS_ERR_INPUT,
                        "request target is empty or holds a space or a "
                        "control character");
-    if (sha256_hex (body ? body : "", body ? len : 0, hex, errp) < 0)
-        return -1;
-    n = snprintf (out, outlen, PAYLOAD_PREFIX " %s %s %s", method, target, hex);
-    if (n < 0 || (size_t)n >= outlen)
+    n = snprintf (out, outlen, PAYLOAD_PREFIX " %s %s ", method, target);
+    if (n < 0 || (size_t)n + SHA256_HEX_LEN >= outlen)
         return ms_err (errp, MS_ERR_INPUT,
                        "request target too long for a credential (%zu bytes)",
                        strlen (target));
+    return 0;
+}
+
+int
+ms_auth_payload (const char *method, const char *target, const void *body,
+                 size_t len, char *out, size_t outlen, ms_error_t *errp)
+{
+    char hex[SHA256_HEX_LEN + 1];
+
+    if (payload_head (method, target, out, outlen, errp) < 0)
+        return -1;
+    if (sha256_hex (body ? body : "", body ? len : 0, hex, errp) < 0)
+        return -1;
+    strcat (out, hex);
     return 0;
 }
 
@@ -111,13 +124,14 @@ refuse (ms_error_t *errp, int status, const char *why, const char *what)
 }
 
 int
-ms_auth_verify (const char *munge_socket, const char *cred, const char *method,
-                const char *target, const void *body, size_t len, uid_t *uidp,
-                gid_t *gidp, ms_error_t *errp)
+ms_auth_decode (const char *munge_socket, const char *cred, const char *method,
+                const char *target, uid_t *uidp, gid_t *gidp,
+                char digest[MS_AUTH_DIGEST_LEN + 1], ms_error_t *errp)
 {
-    char payload[MS_AUTH_PAYLOAD_MAX];
+    char head[MS_AUTH_PAYLOAD_MAX];
     void *buf = NULL;
     int blen = 0, rc;
+    size_t hl;
     munge_ctx_t ctx;
     munge_err_t e;
     uid_t uid;
@@ -125,9 +139,7 @@ ms_auth_verify (const char *munge_socket, const char *cred, const char *method,
 
     if (!cred || !*cred)
         return refuse (errp, 401, "", "no credential");
-    if (ms_auth_payload (method, target, body, len, payload, sizeof (payload),
-                         errp)
-        < 0) {
+    if (payload_head (method, target, head, sizeof (head), errp) < 0) {
         if (errp)
             errp->http_status = 400;
         return -1;
@@ -164,13 +176,61 @@ ms_auth_verify (const char *munge_socket, const char *cred, const char *method,
         free (buf);
         return refuse (errp, 401, "invalid credential: ", munge_strerror (e));
     }
-    rc = blen >= 0 && (size_t)blen == strlen (payload)
-         && memcmp (buf, payload, (size_t)blen) == 0;
+    /* the payload is the head, then exactly the body's digest in lower
+     * case hex */
+    hl = strlen (head);
+    rc = blen >= 0 && (size_t)blen == hl + MS_AUTH_DIGEST_LEN
+         && memcmp (buf, head, hl) == 0;
+    for (size_t i = hl; rc && i < (size_t)blen; i++) {
+        char ch = ((const char *)buf)[i];
+        rc = (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+    }
+    if (rc) {
+        memcpy (digest, (const char *)buf + hl, MS_AUTH_DIGEST_LEN);
+        digest[MS_AUTH_DIGEST_LEN] = '\0';
+    }
     free (buf);
     if (!rc)
         return refuse (errp, 401, "",
                        "credential does not match this request (method, "
                        "target or body)");
+    *uidp = uid;
+    *gidp = gid;
+    return 0;
+}
+
+int
+ms_auth_check_body (const char *digest, const void *body, size_t len,
+                    ms_error_t *errp)
+{
+    char hex[SHA256_HEX_LEN + 1];
+
+    if (sha256_hex (body ? body : "", body ? len : 0, hex, errp) < 0) {
+        if (errp)
+            errp->http_status = 500;
+        return -1;
+    }
+    if (strcmp (hex, digest) != 0)
+        return refuse (errp, 401, "",
+                       "credential does not match this request (method, "
+                       "target or body)");
+    return 0;
+}
+
+int
+ms_auth_verify (const char *munge_socket, const char *cred, const char *method,
+                const char *target, const void *body, size_t len, uid_t *uidp,
+                gid_t *gidp, ms_error_t *errp)
+{
+    char digest[MS_AUTH_DIGEST_LEN + 1];
+    uid_t uid;
+    gid_t gid;
+
+    if (ms_auth_decode (munge_socket, cred, method, target, &uid, &gid, digest,
+                        errp)
+            < 0
+        || ms_auth_check_body (digest, body, len, errp) < 0)
+        return -1;
     *uidp = uid;
     *gidp = gid;
     return 0;

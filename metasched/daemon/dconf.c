@@ -22,7 +22,7 @@
 struct parser {
     confval_at_t at; /* the file and the line of messages */
     bool in_daemon;
-    bool seen[32];
+    bool seen[64];
     ms_dconf_t *c;
 };
 
@@ -120,6 +120,12 @@ static const char *const keys[] = {
     "log",
     "max_script_bytes",
     "gpu_profiles",
+    /* the API's limits (api.h) */
+    "threads",
+    "request_timeout_s",
+    "max_connections",
+    "max_connections_per_user",
+    "max_connections_per_address",
     NULL,
 };
 
@@ -304,6 +310,26 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
                          val);
         return 0;
     }
+    if (!strcmp (key, "threads")
+        || !strncmp (key, "max_connections", 15)) {
+        long v;
+        if (confval_long (&p->at, key, val, 1,
+                          !strcmp (key, "threads") ? 64 : 4096, &v, errp)
+            < 0)
+            return -1;
+        if (!strcmp (key, "threads"))
+            c->threads = (unsigned)v;
+        else if (!strcmp (key, "max_connections"))
+            c->max_connections = (unsigned)v;
+        else if (!strcmp (key, "max_connections_per_user"))
+            c->max_connections_per_user = (unsigned)v;
+        else
+            c->max_connections_per_address = (unsigned)v;
+        return 0;
+    }
+    if (!strcmp (key, "request_timeout_s"))
+        return confval_seconds (&p->at, key, val, 1, 600,
+                                &c->request_timeout_s, errp);
     if (!strcmp (key, "max_script_bytes")) {
         char *end;
         unsigned long long v;
@@ -334,6 +360,11 @@ defaults (ms_dconf_t *c, const char *name)
               MS_BINDIR "/metasched-collect");
     c->log = DCONF_LOG_STDERR;
     c->max_script_bytes = DCONF_SCRIPT_MAX;
+    c->threads = 2;
+    c->request_timeout_s = 30;
+    c->max_connections = 256;
+    c->max_connections_per_user = 16;
+    c->max_connections_per_address = 64;
 }
 
 int

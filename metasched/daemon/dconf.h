@@ -22,6 +22,11 @@
  *   log               = stderr                          # or syslog
  *   max_script_bytes  = 1048576
  *   gpu_profiles      = /etc/metasched/gpu-profiles.conf   # optional
+ *   threads           = 2      # the API's threads per listening socket
+ *   request_timeout_s = 30     # a whole API request, headers to answer
+ *   max_connections   = 256    # per listening socket
+ *   max_connections_per_user    = 16   # unix socket, by the peer's uid
+ *   max_connections_per_address = 64   # TCP, by the client's address
  *
  * dconf_load only parses (errors "file:line: key: ..."); dconf_check then
  * looks at what the values name: the cluster configuration, secret files
@@ -89,6 +94,11 @@ typedef struct {
     size_t max_script_bytes;
     char gpu_profiles[MS_PATH_MAX]; /* "": none */
     int gpu_profiles_line;
+    unsigned threads; /* the API's (api.h ms_api_conf_t) */
+    double request_timeout_s;
+    unsigned max_connections;
+    unsigned max_connections_per_user;
+    unsigned max_connections_per_address;
     ms_siteconf_t *site; /* dconf_check: the clusters */
     pred_gpuprof_t *gpuprof; /* dconf_check: the apps' GPU profiles */
     size_t ngpuprof;

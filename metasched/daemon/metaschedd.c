@@ -87,7 +87,11 @@ start_api (const ms_dconf_t *dc, ms_daemon_t *d, ms_error_t *e)
     ac.max_script = dc->max_script_bytes;
     ac.db_conninfo = dc->database;
     ac.db_password_file = dc->password_file[0] ? dc->password_file : NULL;
-    ac.threads = 2;
+    ac.threads = dc->threads;
+    ac.request_timeout_s = dc->request_timeout_s;
+    ac.max_connections = dc->max_connections;
+    ac.max_connections_per_user = dc->max_connections_per_user;
+    ac.max_connections_per_address = dc->max_connections_per_address;
     return api_start (&ac, daemon_api_hooks (), d, e);
 }
 
