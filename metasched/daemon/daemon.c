@@ -399,7 +399,7 @@ daemon_free (ms_daemon_t *d)
     }
     free (d->cl);
     jobmix_free (&d->mix);
-    db_close (d->lockdb);
+    daemon_lease_stop (d);
     db_close (d->db);
     predtab_free (d->tab);
     predictor_free (d->pred);

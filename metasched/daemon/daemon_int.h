@@ -101,8 +101,9 @@ struct ms_daemon {
     const ms_dconf_t *dc;
     ms_siteconf_t *site; /* the daemon's copy: settings set power caps */
     db_t *db;            /* the cycle's connection (LISTEN too) */
-    db_t *lockdb;        /* holds the advisory lock */
-    unsigned lock_reconnects;
+    struct lease *lease; /* leader.c: the lease and its thread */
+    unsigned leader_epoch; /* the lease's acquisition this leadership began
+                              with (leader.c) */
     unsigned db_reconnects_seen; /* of db, logged */
     unsigned listen_reconnects;
     bool listening;
@@ -243,6 +244,7 @@ void daemon_load_settings (ms_daemon_t *d);
 
 /* leader.c */
 bool daemon_leadership (ms_daemon_t *d);
+void daemon_lease_stop (ms_daemon_t *d);
 
 /* refresh.c */
 int cmp_jobinfo (const void *a, const void *b);
