@@ -144,6 +144,7 @@ struct ms_daemon {
     ms_settings_t set;
     ms_cands_t cs;
     double last_refit;
+    double last_retention; /* mono () of the latest retention pass */
     double leader_checked; /* when daemon_leadership () last said yes */
     double last_pred_load;
     double grace_s;
@@ -245,6 +246,9 @@ void daemon_load_settings (ms_daemon_t *d);
 /* leader.c */
 bool daemon_leadership (ms_daemon_t *d);
 void daemon_lease_stop (ms_daemon_t *d);
+
+/* retention.c */
+void daemon_retention (ms_daemon_t *d);
 
 /* refresh.c */
 int cmp_jobinfo (const void *a, const void *b);

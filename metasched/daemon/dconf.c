@@ -119,6 +119,7 @@ static const char *const keys[] = {
     "api_server_for_jobs",
     "log",
     "max_script_bytes",
+    "script_retention_days",
     "gpu_profiles",
     NULL,
 };
@@ -319,6 +320,9 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         c->max_script_bytes = (size_t)v;
         return 0;
     }
+    if (!strcmp (key, "script_retention_days"))
+        return confval_double (&p->at, key, val, 0, 36500,
+                               &c->script_retention_days, errp);
     return perr (p, errp, "unknown key '%s' in [daemon]", key);
 }
 
@@ -334,6 +338,7 @@ defaults (ms_dconf_t *c, const char *name)
               MS_BINDIR "/metasched-collect");
     c->log = DCONF_LOG_STDERR;
     c->max_script_bytes = DCONF_SCRIPT_MAX;
+    c->script_retention_days = DCONF_RETENTION_DAYS;
 }
 
 int

@@ -2,3 +2,6 @@
 # leadership only the daemon's role can hold (doc/daemon.md "Leadership")
 TESTS += tests/security/test_leader_lock_collector.sh
 EXTRA_DIST += tests/security/test_leader_lock_collector.sh
+# a finished job's script and environment kept script_retention_days only
+TESTS += tests/security/test_retention.sh
+EXTRA_DIST += tests/security/test_retention.sh
