@@ -21,7 +21,13 @@ tap_need_testbed
 [ -n "${MS_PG_COLLECTOR_CONNINFO:-}" ] && [ -n "${MS_PG_REPORT_CONNINFO:-}" ] ||
     tap_skip_all "the test bed names no collector or report conninfo"
 holders=
+app=ms-test-intruder-$$
 cleanup () {
+    # a killed psql would leave its backend asleep (and holding its locks)
+    # until the sleep ends: end the sessions first, each role its own
+    for ci in "$MS_PG_COLLECTOR_CONNINFO" "$MS_PG_REPORT_CONNINFO" ${MS_PG_SUPER_CONNINFO:+"$MS_PG_SUPER_CONNINFO"}; do
+        psql "$ci" -X -q -c "SELECT pg_terminate_backend (pid) FROM pg_stat_activity WHERE application_name = '$app'" >/dev/null 2>&1
+    done
     for p in $holders; do kill "$p" 2>/dev/null; done
     daemon_cleanup
 }
@@ -37,17 +43,17 @@ as () { # as CONNINFO SQL: one statement as that role; its output and errors
 # 1. the advisory lock of the old leadership, held by both roles (shared,
 # so that both hold it at once) in sessions that stay open
 for ci in "$MS_PG_COLLECTOR_CONNINFO" "$MS_PG_REPORT_CONNINFO"; do
-    psql "$ci" -X -q -c "SELECT pg_advisory_lock_shared (29043, 1)" \
+    PGAPPNAME=$app psql "$ci" -X -q -c "SELECT pg_advisory_lock_shared (28019, 1)" \
         -c "SELECT pg_sleep (600)" >/dev/null 2>&1 &
     holders="$holders $!"
 done
 # and the report role holds the share lock of a SELECT on the lease table
-psql "$MS_PG_REPORT_CONNINFO" -X -q -c "BEGIN" \
+PGAPPNAME=$app psql "$MS_PG_REPORT_CONNINFO" -X -q -c "BEGIN" \
     -c "LOCK TABLE leader_lease IN ACCESS SHARE MODE" \
     -c "SELECT pg_sleep (600)" >/dev/null 2>&1 &
 holders="$holders $!"
 held_by () {
-    [ "$(q "SELECT count (DISTINCT usename) FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND l.classid = 29043 AND l.objid = 1 AND l.granted AND a.usename IN ('ms_collector', 'ms_report')")" = 2 ]
+    [ "$(q "SELECT count (DISTINCT usename) FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND l.classid = 28019 AND l.objid = 1 AND l.granted AND a.usename IN ('ms_collector', 'ms_report')")" = 2 ]
 }
 wait_for 10 held_by
 tap_ok $? "ms_collector and ms_report hold the advisory lock (0x6d73, 1)"

@@ -24,7 +24,7 @@ mark=retention-mark-$$
 # three jobs with a marked environment: two cancelled, one left running
 printf '#!/bin/sh\n#SBATCH -t 3\n#SBATCH -J msd-ret\nsleep 120\n' > "$d/ret.sh"
 chmod 755 "$d/ret.sh"
-daemon_lead "script_retention_days = 30"
+daemon_lead
 ids=
 for i in 1 2 3; do
     out=$(cd "$d" && runuser -u "$u" -- env MS_RETENTION_MARK="$mark" \
@@ -52,7 +52,7 @@ q "UPDATE jobs SET submitted_at = now () - interval '40 days' WHERE id = $live" 
 st=$(q "SELECT id || ':' || state FROM jobs WHERE id IN ($old, $recent, $live) ORDER BY id" | tr '\n' ' ')
 
 # a new daemon's first cycle passes the retention
-daemon_lead "script_retention_days = 30"
+daemon_lead
 purged () { [ "$(q "SELECT count (*) FROM jobs WHERE id = $old AND script IS NULL")" = 1 ]; }
 wait_for 30 purged
 tap_ok $? "a job that ended 40 days ago: its script is emptied ($st)"
