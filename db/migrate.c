@@ -5,10 +5,11 @@
  * serialize), applies every migration up to the target that is not
  * recorded yet, in order, inside that one transaction and records each
  * (numbers may have gaps, filled by a later release: such a migration is
- * applied when it arrives, though the version is already above it); any error rolls the whole run back, so a
- * database is always at exactly one version. Re-running is a no-op apart
- * from re-applying the roles' grants (ms_apply_grants, 0002), which are
- * idempotent and pick up roles created after the schema.
+ * applied when it arrives, though the version is already above it); any error
+ * rolls the whole run back, so a database is always at exactly one version.
+ * Re-running is a no-op apart from re-applying the roles' grants
+ * (ms_apply_grants, 0002), which are idempotent and pick up roles created after
+ * the schema.
  */
 #include "config.h"
 
@@ -116,8 +117,8 @@ db_migrate (db_t *db, int target, int *applied, char *missing_roles,
                          "SELECT array_agg (version) FROM schema_migrations", 0,
                          NULL, errp)))
         goto fail;
-    ms_strlcpy (applied_list, PQgetisnull (res, 0, 0) ? "{}"
-                                                       : PQgetvalue (res, 0, 0),
+    ms_strlcpy (applied_list,
+                PQgetisnull (res, 0, 0) ? "{}" : PQgetvalue (res, 0, 0),
                 sizeof (applied_list));
     PQclear (res);
     for (size_t i = 0; i < n; i++) {

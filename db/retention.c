@@ -33,20 +33,19 @@ db_retention_purge (db_t *db, double days, size_t *np, ms_error_t *errp)
         long n;
 
         /* the predicate is jobs_retained's, word for word */
-        r = db_exec (
-            db, "retention_purge",
-            "WITH due AS (SELECT id FROM jobs"
-            "  WHERE script IS NOT NULL"
-            "   AND state IN ('completed', 'failed', 'cancelled')"
-            "   AND coalesce (finished_at, submitted_at)"
-            "    < now () - $1::double precision * interval '1 day'"
-            "  ORDER BY coalesce (finished_at, submitted_at)"
-            "  LIMIT $2::integer FOR UPDATE SKIP LOCKED),"
-            " u AS (UPDATE jobs j SET script = NULL,"
-            "   options = j.options - 'environment'"
-            "  FROM due WHERE j.id = due.id RETURNING 1)"
-            " SELECT count (*) FROM u",
-            2, p, errp);
+        r = db_exec (db, "retention_purge",
+                     "WITH due AS (SELECT id FROM jobs"
+                     "  WHERE script IS NOT NULL"
+                     "   AND state IN ('completed', 'failed', 'cancelled')"
+                     "   AND coalesce (finished_at, submitted_at)"
+                     "    < now () - $1::double precision * interval '1 day'"
+                     "  ORDER BY coalesce (finished_at, submitted_at)"
+                     "  LIMIT $2::integer FOR UPDATE SKIP LOCKED),"
+                     " u AS (UPDATE jobs j SET script = NULL,"
+                     "   options = j.options - 'environment'"
+                     "  FROM due WHERE j.id = due.id RETURNING 1)"
+                     " SELECT count (*) FROM u",
+                     2, p, errp);
         if (!r) {
             if (np)
                 *np = total;

@@ -31,16 +31,16 @@ struct lease {
     pthread_mutex_t mu;
     pthread_cond_t cond;
     bool stop;
-    db_t *db;            /* the lease's own connection (the thread's) */
-    char holder[200];    /* host:pid:nonce */
-    double lease_s;      /* how long one renewal lasts */
-    double period_s;     /* how often the thread renews (or tries) */
+    db_t *db;         /* the lease's own connection (the thread's) */
+    char holder[200]; /* host:pid:nonce */
+    double lease_s;   /* how long one renewal lasts */
+    double period_s;  /* how often the thread renews (or tries) */
     /* under mu */
-    bool held;           /* the latest answer: this instance holds it */
-    double until;        /* mono () until which a held lease counts */
-    unsigned epoch;      /* acquisitions (a lost and regained lease counts) */
-    char other[200];     /* who held it when we did not */
-    char err[256];       /* the latest error, "" after a success */
+    bool held;       /* the latest answer: this instance holds it */
+    double until;    /* mono () until which a held lease counts */
+    unsigned epoch;  /* acquisitions (a lost and regained lease counts) */
+    char other[200]; /* who held it when we did not */
+    char err[256];   /* the latest error, "" after a success */
 };
 
 /* host:pid:nonce, the same for every daemon of this process (a reload's
@@ -59,7 +59,8 @@ holder_name (char *buf, size_t size)
             snprintf (host, sizeof (host), "unknown");
         if (getrandom (&nonce, sizeof (nonce), GRND_NONBLOCK)
             != (ssize_t)sizeof (nonce))
-            nonce = (unsigned long)time (NULL) ^ ((unsigned long)getpid () << 16);
+            nonce
+                = (unsigned long)time (NULL) ^ ((unsigned long)getpid () << 16);
         snprintf (name, sizeof (name), "%.120s:%ld:%08lx", host,
                   (long)getpid (), nonce & 0xffffffffUL);
     }
