@@ -53,7 +53,7 @@ db_check_passfile (const char *conninfo, ms_error_t *errp)
         return -1;
     }
     for (o = opts; o->keyword; o++) {
-        struct stat st;
+        ms_error_t e;
         if (!strcmp (o->keyword, "password") && o->val && *o->val) {
             rc = ms_err (errp, MS_ERR_AUTH,
                          "the connection string holds a password; put it "
@@ -62,16 +62,10 @@ db_check_passfile (const char *conninfo, ms_error_t *errp)
         }
         if (strcmp (o->keyword, "passfile") || !o->val || !*o->val)
             continue;
-        if (stat (o->val, &st) < 0) {
-            rc = ms_err (errp, MS_ERR_SYSTEM, "passfile %s: %s", o->val,
-                         strerror (errno));
-            break;
-        }
-        if (!S_ISREG (st.st_mode) || (st.st_mode & 077)) {
-            rc = ms_err (errp, MS_ERR_AUTH,
-                         "passfile %s: mode %04o; it must be a regular file "
-                         "of mode 0600 (chmod 600 %s)",
-                         o->val, (unsigned)(st.st_mode & 07777), o->val);
+        /* the same checks as a password_file's (libpq opens it again
+         * by name: it must pass them there too, see its docs) */
+        if (ms_check_secret_file (o->val, &e) < 0) {
+            rc = ms_err (errp, e.kind, "passfile %s", e.text);
             break;
         }
     }

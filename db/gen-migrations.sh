@@ -17,8 +17,10 @@ for f in "$@"; do
         exit 1
     fi
     v=$(expr "$num" + 0)
-    if [ "$v" -ne $((last + 1)) ]; then
-        echo "gen-migrations.sh: $f: expected version $((last + 1))" >&2
+    # numbers grow; a gap is allowed (numbers are handed out ahead to
+    # work that lands later: db_migrate applies every one not recorded)
+    if [ "$v" -le "$last" ]; then
+        echo "gen-migrations.sh: $f: expected a version above $last" >&2
         exit 1
     fi
     last=$v

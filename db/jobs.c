@@ -66,7 +66,10 @@
 static int
 missing (ms_error_t *errp, int64_t id)
 {
-    ms_err (errp, MS_ERR_MISSING, "no job %" PRId64, id);
+    /* the same answer for a job that does not exist and for another
+     * user's: an id reveals nothing (doc/api.md "Errors") */
+    (void)id;
+    ms_err (errp, MS_ERR_MISSING, "no such job");
     if (errp)
         errp->http_status = 404;
     return -1;

@@ -7,7 +7,9 @@ DB_MIGRATIONS = \
 	db/migrations/0004_daemon_limit.sql \
 	db/migrations/0005_dispatch_cost.sql \
 	db/migrations/0006_arrays_dependencies.sql \
-	db/migrations/0007_submission_nice.sql
+	db/migrations/0007_submission_nice.sql \
+	db/migrations/0010_leader_lease.sql \
+	db/migrations/0011_retention.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \
@@ -18,7 +20,8 @@ db_libmsdb_a_SOURCES = \
 	db/accounting.c \
 	db/models.c \
 	db/fit.c \
-	db/replay.c
+	db/replay.c \
+	db/retention.c db/retention.h
 nodist_db_libmsdb_a_SOURCES = db/migrations.c
 db_libmsdb_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS)
 

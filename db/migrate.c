@@ -2,14 +2,18 @@
  *
  * The schema's version is the highest row of schema_migrations. A migrate
  * takes a transaction-scoped advisory lock (two daemons starting together
- * serialize), applies every newer migration in order inside that one
- * transaction and records each; any error rolls the whole run back, so a
- * database is always at exactly one version. Re-running is a no-op apart
- * from re-applying the roles' grants (ms_apply_grants, 0002), which are
- * idempotent and pick up roles created after the schema.
+ * serialize), applies every migration up to the target that is not
+ * recorded yet, in order, inside that one transaction and records each
+ * (numbers may have gaps, filled by a later release: such a migration is
+ * applied when it arrives, though the version is already above it); any error
+ * rolls the whole run back, so a database is always at exactly one version.
+ * Re-running is a no-op apart from re-applying the roles' grants
+ * (ms_apply_grants, 0002), which are idempotent and pick up roles created after
+ * the schema.
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +55,27 @@ db_schema_version (db_t *db, int *versionp, ms_error_t *errp)
     return 0;
 }
 
+/* Whether version v is in list, an int array's text ("{1,2,10}"). */
+static bool
+recorded (const char *list, int v)
+{
+    const char *p = list;
+
+    while (*p) {
+        char *end;
+        long x;
+        if (*p < '0' || *p > '9') {
+            p++;
+            continue;
+        }
+        x = strtol (p, &end, 10);
+        if (x == v)
+            return true;
+        p = end;
+    }
+    return false;
+}
+
 int
 db_migrate (db_t *db, int target, int *applied, char *missing_roles,
             size_t missing_len, ms_error_t *errp)
@@ -59,6 +84,7 @@ db_migrate (db_t *db, int target, int *applied, char *missing_roles,
     const db_migration_t *m = db_migrations (&n);
     PGresult *res;
     int current, count = 0;
+    char applied_list[8192];
 
     if (target <= 0)
         target = db_schema_latest ();
@@ -87,11 +113,19 @@ db_migrate (db_t *db, int target, int *applied, char *missing_roles,
                 current, db_schema_latest ());
         goto fail;
     }
+    if (!(res = db_exec (db, "migrate_applied",
+                         "SELECT array_agg (version) FROM schema_migrations", 0,
+                         NULL, errp)))
+        goto fail;
+    ms_strlcpy (applied_list,
+                PQgetisnull (res, 0, 0) ? "{}" : PQgetvalue (res, 0, 0),
+                sizeof (applied_list));
+    PQclear (res);
     for (size_t i = 0; i < n; i++) {
         char ver[16];
         const char *p[2];
 
-        if (m[i].version <= current || m[i].version > target)
+        if (m[i].version > target || recorded (applied_list, m[i].version))
             continue;
         /* Migration text is part of the program, never outside input; it
          * holds several statements, hence the simple query protocol. */

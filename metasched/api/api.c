@@ -525,21 +525,54 @@ in_group (const char *user, gid_t gid, const char *group)
     return gid == grp->gr_gid;
 }
 
-static void
-caller_resolve (const ms_api_t *api, caller_t *who)
+/* Who the credential names, by name: the clusters know users by name
+ * only, so a uid without one is refused (never sent as a made-up name),
+ * and so is a name that does not resolve back to the same uid (two
+ * passwd entries of one name, or a name that changed hands): 403 with the
+ * reason. */
+static int
+caller_resolve (const ms_api_t *api, caller_t *who, ms_error_t *errp)
 {
     struct passwd pw, *pwp = NULL;
     char buf[16384];
     size_t i;
+    int rc;
 
     who->admin = false;
-    if (getpwuid_r (who->uid, &pw, buf, sizeof (buf), &pwp) == 0 && pwp
-        && strlen (pwp->pw_name) < sizeof (who->user))
-        snprintf (who->user, sizeof (who->user), "%s", pwp->pw_name);
-    else {
-        /* no name: never an admin, stored under its number */
-        snprintf (who->user, sizeof (who->user), "uid%ld", (long)who->uid);
-        return;
+    who->user[0] = '\0';
+    rc = getpwuid_r (who->uid, &pw, buf, sizeof (buf), &pwp);
+    if (rc != 0 || !pwp) {
+        ms_err (errp, MS_ERR_AUTH,
+                "uid %ld has no user name on this host%s%s; metasched acts "
+                "for named users only",
+                (long)who->uid, rc ? ": " : "", rc ? strerror (rc) : "");
+        errp->http_status = 403;
+        return -1;
+    }
+    if (strlen (pwp->pw_name) >= sizeof (who->user)) {
+        ms_err (errp, MS_ERR_AUTH, "uid %ld: user name longer than %zu bytes",
+                (long)who->uid, sizeof (who->user) - 1);
+        errp->http_status = 403;
+        return -1;
+    }
+    snprintf (who->user, sizeof (who->user), "%s", pwp->pw_name);
+    pwp = NULL;
+    rc = getpwnam_r (who->user, &pw, buf, sizeof (buf), &pwp);
+    if (rc != 0 || !pwp || pwp->pw_uid != who->uid) {
+        if (pwp)
+            ms_err (errp, MS_ERR_AUTH,
+                    "uid %ld is named %s, but that name is uid %ld on this "
+                    "host; refused until the user database agrees",
+                    (long)who->uid, who->user, (long)pwp->pw_uid);
+        else
+            ms_err (errp, MS_ERR_AUTH,
+                    "uid %ld is named %s, but that name resolves to no "
+                    "user on this host; refused until the user database "
+                    "agrees",
+                    (long)who->uid, who->user);
+        errp->http_status = 403;
+        who->user[0] = '\0';
+        return -1;
     }
     for (i = 0; i < api->nadmins && !who->admin; i++) {
         const char *a = api->admins[i];
@@ -548,6 +581,7 @@ caller_resolve (const ms_api_t *api, caller_t *who)
         else
             who->admin = !strcmp (a, who->user);
     }
+    return 0;
 }
 
 /* ---- endpoints ---- */
@@ -1114,7 +1148,10 @@ authenticate (ms_api_t *api, struct MHD_Connection *c, const char *method,
         *retp = send_error (c, err_status (&e), e.text, NULL, NULL);
         return -1;
     }
-    caller_resolve (api, &rq->who);
+    if (caller_resolve (api, &rq->who, &e) < 0) {
+        *retp = send_error (c, err_status (&e), e.text, NULL, NULL);
+        return -1;
+    }
     rq->authed = true;
     return 0;
 }

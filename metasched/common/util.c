@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,22 +13,16 @@
 
 #include "metasched/common/util.h"
 
-int
-ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
-              ms_error_t *errp)
+/* Read what is left of fd into a NUL-terminated buffer (path names it in
+ * errors); closes fd. */
+static int
+read_fd (int fd, const char *path, size_t maxlen, char **bufp, size_t *lenp,
+         ms_error_t *errp)
 {
-    int fd;
     struct stat st;
     char *buf;
     size_t len = 0, cap;
 
-    if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0) {
-        int e = errno;
-        ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (e));
-        if (errp)
-            errp->sys_errno = e;
-        return -1;
-    }
     if (fstat (fd, &st) < 0 || S_ISDIR (st.st_mode)) {
         close (fd);
         return ms_err (errp, MS_ERR_INPUT, "%s: not a regular file", path);
@@ -71,22 +66,108 @@ ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
 }
 
 int
-ms_read_secret_file (const char *path, char **secretp, ms_error_t *errp)
+ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
+              ms_error_t *errp)
+{
+    int fd;
+
+    if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0) {
+        int e = errno;
+        ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (e));
+        if (errp)
+            errp->sys_errno = e;
+        return -1;
+    }
+    return read_fd (fd, path, maxlen, bufp, lenp, errp);
+}
+
+/* The name of uid, or "no name" (for messages). */
+static void
+uid_text (uid_t uid, char *buf, size_t size)
+{
+    struct passwd pw, *pwp = NULL;
+    char tmp[4096];
+
+    if (getpwuid_r (uid, &pw, tmp, sizeof (tmp), &pwp) == 0 && pwp)
+        snprintf (buf, size, "uid %u, %s", (unsigned)uid, pwp->pw_name);
+    else
+        snprintf (buf, size, "uid %u, no name", (unsigned)uid);
+}
+
+int
+ms_open_secret_file (const char *path, int *fdp, ms_error_t *errp)
 {
     struct stat st;
+    int fd, e;
+    char who[128], me[128];
+
+    /* the file itself, never what a link points at; O_NONBLOCK: a FIFO
+     * put in its place does not hang the open (and is refused below) */
+    fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) {
+        e = errno;
+        if (e == ELOOP)
+            return ms_err (errp, MS_ERR_AUTH,
+                           "%s: a symbolic link; a secret file must be "
+                           "named as itself, not through a link",
+                           path);
+        ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (e));
+        if (errp)
+            errp->sys_errno = e;
+        return -1;
+    }
+    if (fstat (fd, &st) < 0) {
+        e = errno;
+        close (fd);
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (e));
+    }
+    if (!S_ISREG (st.st_mode)) {
+        close (fd);
+        return ms_err (errp, MS_ERR_AUTH,
+                       "%s: not a regular file; a secret file must be one",
+                       path);
+    }
+    if (st.st_uid != 0 && st.st_uid != geteuid ()) {
+        close (fd);
+        uid_text (st.st_uid, who, sizeof (who));
+        uid_text (geteuid (), me, sizeof (me));
+        return ms_err (errp, MS_ERR_AUTH,
+                       "%s: owned by %s; a secret file must be owned by "
+                       "root or by the user this program runs as (%s)",
+                       path, who, me);
+    }
+    if (st.st_mode & 077) {
+        close (fd);
+        return ms_err (errp, MS_ERR_AUTH,
+                       "%s has mode %04o; a secret file must be 0600 or "
+                       "0400, no access for group or others (chmod 600 %s)",
+                       path, (unsigned)(st.st_mode & 07777), path);
+    }
+    *fdp = fd;
+    return 0;
+}
+
+int
+ms_check_secret_file (const char *path, ms_error_t *errp)
+{
+    int fd;
+
+    if (ms_open_secret_file (path, &fd, errp) < 0)
+        return -1;
+    close (fd);
+    return 0;
+}
+
+int
+ms_read_secret_file (const char *path, char **secretp, ms_error_t *errp)
+{
     char *buf;
     size_t len;
+    int fd;
 
-    if (stat (path, &st) < 0)
-        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
-    if (!S_ISREG (st.st_mode))
-        return ms_err (errp, MS_ERR_INPUT, "%s: not a regular file", path);
-    if (st.st_mode & 077)
-        return ms_err (errp, MS_ERR_AUTH,
-                       "%s: secret file has mode %04o; it must be 0600 "
-                       "(chmod 600 %s)",
-                       path, (unsigned)(st.st_mode & 07777), path);
-    if (ms_read_file (path, 64 * 1024, &buf, &len, errp) < 0)
+    if (ms_open_secret_file (path, &fd, errp) < 0)
+        return -1;
+    if (read_fd (fd, path, 64 * 1024, &buf, &len, errp) < 0)
         return -1;
     while (len > 0 && isspace ((unsigned char)buf[len - 1]))
         buf[--len] = '\0';

@@ -11,9 +11,20 @@
 int ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
                   ms_error_t *errp);
 
-/* Read a secret (token, password) from a file that must be a regular file
- * readable by its owner only (mode 0600 or stricter). Trailing whitespace is
- * removed. The caller frees *secretp (and should clear it first). */
+/* Open a secret file (token, password) and check it on the descriptor,
+ * so that what is checked is what is read: opened with O_NOFOLLOW (a
+ * symbolic link as the last component is refused), a regular file, owned
+ * by root or by the effective user, no access for group or others (mode
+ * 0600 or 0400). The error names the file and what is wrong. *fdp is
+ * open (O_CLOEXEC) on success; the caller closes it. */
+int ms_open_secret_file (const char *path, int *fdp, ms_error_t *errp);
+
+/* ms_open_secret_file, closed again: the file passes the checks. */
+int ms_check_secret_file (const char *path, ms_error_t *errp);
+
+/* Read a secret from a file that passes ms_open_secret_file's checks.
+ * Trailing whitespace is removed. The caller frees *secretp (and should
+ * clear it first). */
 int ms_read_secret_file (const char *path, char **secretp, ms_error_t *errp);
 
 /* Copy at most size-1 bytes and terminate; return strlen (src). */

@@ -40,22 +40,13 @@ one (const ms_dep_t *c, int64_t self_id, const ms_dep_target_t *t,
                   type, id);
         return DEP_NEVER;
     }
-    if ((int64_t)id > self_id) {
-        /* ids grow: it did not exist when this job was submitted */
-        snprintf (why, whylen,
-                  "%s:%" PRIu64 ": no such job when this one was submitted",
-                  type, id);
-        return DEP_NEVER;
-    }
-    if (!t->exists) {
+    /* A job that does not exist, did not when this one was submitted (ids
+     * grow), or is another user's where the site allows only one's own:
+     * one answer, byte for byte, so that an id says nothing about other
+     * users' jobs (doc/api.md "Errors"). */
+    if ((int64_t)id > self_id || !t->exists
+        || (t->other_user && !other_users)) {
         snprintf (why, whylen, "%s:%" PRIu64 ": no such job", type, id);
-        return DEP_NEVER;
-    }
-    if (t->other_user && !other_users) {
-        snprintf (why, whylen,
-                  "%s:%" PRIu64 ": not your job (this site allows "
-                  "dependencies on your own jobs only)",
-                  type, id);
         return DEP_NEVER;
     }
     switch (c->type) {

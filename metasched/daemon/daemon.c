@@ -149,6 +149,8 @@ cycle (ms_daemon_t *d)
                                           : d->dc->refit_s;
     if (rc == 0 && refit_s > 0 && mono () - d->last_refit > refit_s)
         daemon_refit (d);
+    if (rc == 0)
+        daemon_retention (d);
     if (db_reconnects (d->db) != d->db_reconnects_seen) {
         /* a statement found the server gone and made the connection
          * again (db/db.c): say so, once */
@@ -433,7 +435,7 @@ daemon_free (ms_daemon_t *d)
     }
     free (d->cl);
     jobmix_free (&d->mix);
-    db_close (d->lockdb);
+    daemon_lease_stop (d);
     db_close (d->db);
     predtab_free (d->tab);
     predictor_free (d->pred);

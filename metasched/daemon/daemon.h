@@ -16,10 +16,6 @@
 
 typedef struct ms_daemon ms_daemon_t;
 
-/* The advisory lock that makes one instance the leader. */
-#define DAEMON_LOCK_CLASS 0x6d73 /* "ms" */
-#define DAEMON_LOCK_OBJ 1
-
 /* Logging: stderr or syslog (dconf "log"); never tokens or passwords. */
 void daemon_log_open (dconf_log_t where);
 void daemon_log (int prio, const char *fmt, ...)

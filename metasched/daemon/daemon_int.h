@@ -101,8 +101,9 @@ struct ms_daemon {
     const ms_dconf_t *dc;
     ms_siteconf_t *site; /* the daemon's copy: settings set power caps */
     db_t *db;            /* the cycle's connection (LISTEN too) */
-    db_t *lockdb;        /* holds the advisory lock */
-    unsigned lock_reconnects;
+    struct lease *lease; /* leader.c: the lease and its thread */
+    unsigned leader_epoch; /* the lease's acquisition this leadership began
+                              with (leader.c) */
     unsigned db_reconnects_seen; /* of db, logged */
     unsigned listen_reconnects;
     bool listening;
@@ -143,6 +144,7 @@ struct ms_daemon {
     ms_settings_t set;
     ms_cands_t cs;
     double last_refit;
+    double last_retention; /* mono () of the latest retention pass */
     double leader_checked; /* when daemon_leadership () last said yes */
     double last_pred_load;
     double grace_s;
@@ -243,6 +245,10 @@ void daemon_load_settings (ms_daemon_t *d);
 
 /* leader.c */
 bool daemon_leadership (ms_daemon_t *d);
+void daemon_lease_stop (ms_daemon_t *d);
+
+/* retention.c */
+void daemon_retention (ms_daemon_t *d);
 
 /* refresh.c */
 int cmp_jobinfo (const void *a, const void *b);

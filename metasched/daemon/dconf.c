@@ -119,6 +119,7 @@ static const char *const keys[] = {
     "api_server_for_jobs",
     "log",
     "max_script_bytes",
+    "script_retention_days",
     "gpu_profiles",
     /* the API's limits (api.h) */
     "threads",
@@ -345,6 +346,9 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         c->max_script_bytes = (size_t)v;
         return 0;
     }
+    if (!strcmp (key, "script_retention_days"))
+        return confval_double (&p->at, key, val, 0, 36500,
+                               &c->script_retention_days, errp);
     return perr (p, errp, "unknown key '%s' in [daemon]", key);
 }
 
@@ -365,6 +369,7 @@ defaults (ms_dconf_t *c, const char *name)
     c->max_connections = 256;
     c->max_connections_per_user = 16;
     c->max_connections_per_address = 64;
+    c->script_retention_days = DCONF_RETENTION_DAYS;
 }
 
 int
@@ -445,26 +450,17 @@ dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp)
     return rc;
 }
 
-/* A secret file must be a regular file of mode 0600 or stricter. */
+/* A secret file passes ms_open_secret_file's checks (a regular file, not
+ * a link, owned by root or by the daemon's user, mode 0600 or 0400). */
 static int
 check_secret (const char *file, int line, const char *key, const char *path,
               ms_error_t *errp)
 {
-    struct stat st;
+    ms_error_t e;
 
-    if (stat (path, &st) < 0)
-        return ms_err (errp, MS_ERR_INPUT, "%s:%d: %s: %s: %s", file, line, key,
-                       path, strerror (errno));
-    if (!S_ISREG (st.st_mode))
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s:%d: %s: %s is not a regular file", file, line, key,
-                       path);
-    if (st.st_mode & 077)
-        return ms_err (errp, MS_ERR_AUTH,
-                       "%s:%d: %s: %s has mode %04o; a secret file must be "
-                       "0600 (chmod 600 %s)",
-                       file, line, key, path, (unsigned)(st.st_mode & 07777),
-                       path);
+    if (ms_check_secret_file (path, &e) < 0)
+        return ms_err (errp, e.kind == MS_ERR_SYSTEM ? MS_ERR_INPUT : e.kind,
+                       "%s:%d: %s: %s", file, line, key, e.text);
     return 0;
 }
 

@@ -21,6 +21,7 @@
  *   api_server_for_jobs = unix:/run/metasched/metaschedd.sock
  *   log               = stderr                          # or syslog
  *   max_script_bytes  = 1048576
+ *   script_retention_days = 30    # a finished job's script and environment
  *   gpu_profiles      = /etc/metasched/gpu-profiles.conf   # optional
  *   threads           = 2      # the API's threads per listening socket
  *   request_timeout_s = 30     # a whole API request, headers to answer
@@ -44,6 +45,7 @@
 
 #define DCONF_DEFAULT_PATH MS_SYSCONFDIR "/metasched/metaschedd.conf"
 #define DCONF_DEFAULT_SOCKET "/run/metasched/metaschedd.sock"
+#define DCONF_RETENTION_DAYS 30
 
 typedef enum { DCONF_LOG_STDERR = 0, DCONF_LOG_SYSLOG } dconf_log_t;
 
@@ -85,6 +87,8 @@ typedef struct {
     bool metrics_public;
     double cycle_s;
     double leader_takeover_s;
+    double script_retention_days; /* a finished job's script and
+                                     environment kept that long */
     double refit_s; /* 0: never */
     char collect_wrapper[MS_PATH_MAX];
     int collect_wrapper_line;
