@@ -7,7 +7,8 @@ DB_MIGRATIONS = \
 	db/migrations/0004_daemon_limit.sql \
 	db/migrations/0005_dispatch_cost.sql \
 	db/migrations/0006_arrays_dependencies.sql \
-	db/migrations/0007_submission_nice.sql
+	db/migrations/0007_submission_nice.sql \
+	db/migrations/0012_job_runs_reported.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \
