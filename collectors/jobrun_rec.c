@@ -265,7 +265,8 @@ collect_jobrun_from_rec (const spool_rec_t *s, db_job_run_t *r,
         r->reported_runtime_s = -1;
     }
     if (get_name (s, "user_reported", r->user_reported,
-                  sizeof (r->user_reported), false, errp) < 0)
+                  sizeof (r->user_reported), false, errp)
+        < 0)
         return -1;
     if (!collect_user_reported_ok (r->user_reported))
         return ms_err (errp, MS_ERR_INPUT, "%s: user_reported: '%s'", name,

@@ -577,8 +577,8 @@ run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
     buf[len] = '\0';
     if (len + 1 >= cap && cap >= SLURM_ANSWER_MAX) {
         free (buf);
-        return ms_err (errp, MS_ERR_PROTOCOL, "%s: answer over %u MiB",
-                       argv[0], SLURM_ANSWER_MAX >> 20);
+        return ms_err (errp, MS_ERR_PROTOCOL, "%s: answer over %u MiB", argv[0],
+                       SLURM_ANSWER_MAX >> 20);
     }
     if (!WIFEXITED (status) || WEXITSTATUS (status) != 0) {
         free (buf);

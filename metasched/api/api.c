@@ -558,8 +558,8 @@ do_claim (ms_api_t *api, struct MHD_Connection *c, const req_t *rq, int64_t id,
     rc = db_jobs_is_submission (api->db, id, (long)who->uid, cluster,
                                 (int64_t)aid, &sub, &open, &e);
     if (rc == 0 && !ident && sub)
-        rc = db_jobs_claim (api->db, id, (long)who->uid, cluster,
-                            (int64_t)aid, &run, &e);
+        rc = db_jobs_claim (api->db, id, (long)who->uid, cluster, (int64_t)aid,
+                            &run, &e);
     db_release (api);
     if (rc < 0)
         return send_err (c, &e, NULL);

@@ -407,21 +407,18 @@ START_TEST (slurm_json_answer)
     ck_assert_int_eq (sj.exclusive, 1);
     ck_assert (sj.start_time == 1700000000);
     ck_assert (sj.end_time == 0); /* still completing: not ended */
-    ck_assert_msg (collect_parse_slurm_json (out40, strlen (out40), 15, &sj,
-                                             &e)
+    ck_assert_msg (collect_parse_slurm_json (out40, strlen (out40), 15, &sj, &e)
                        == 0,
                    "%s", e.text);
     ck_assert_int_eq (sj.nodes, 3);
     ck_assert_int_eq (sj.exclusive, 0);
     ck_assert_uint_eq (sj.freq_max_khz, 0);
     ck_assert (sj.end_time == 1700000100);
-    ck_assert_int_eq (collect_parse_slurm_json (out, strlen (out), 16, &sj,
-                                                &e),
+    ck_assert_int_eq (collect_parse_slurm_json (out, strlen (out), 16, &sj, &e),
                       -1);
     ck_assert_int_eq (e.kind, MS_ERR_MISSING);
-    ck_assert_int_eq (collect_parse_slurm_json ("JobId=15 NumNodes=64", 20, 15,
-                                                &sj, &e),
-                      -1);
+    ck_assert_int_eq (
+        collect_parse_slurm_json ("JobId=15 NumNodes=64", 20, 15, &sj, &e), -1);
 }
 END_TEST
 
