@@ -12,6 +12,7 @@
 #     user (its task 3): the job runs once, as itself (its claim names one
 #     of its own submissions), sees none of the other job's variables, and
 #     completes; the array is untouched;
+#   - an array of the user's own still claims for itself, task by task;
 #   - msbatch --export naming SLURM_ARRAY_JOB_ID is told it is not exported;
 #   - a start gate that claims a meta job with another job's id (the real
 #     array's, of the same user, no submission of that meta job) is
@@ -30,7 +31,7 @@ ia_cleanup () {
 trap ia_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 8
+tap_plan 9
 
 log=$dtmp/msd.log
 daemon_lead
@@ -91,6 +92,26 @@ tap_ok $r "it claimed as itself ($claim; its copies: $own) and ran once without 
 st=$(on_cluster "$c" squeue -h -j "$arr" -o %T 2>/dev/null | sort -u | tr '\n' ' ')
 case $st in *RUNNING* | *PENDING*) r=0 ;; *) r=1 ;; esac
 tap_ok $r "array $arr still runs ($st)"
+
+# an array's own tasks still claim for their array: the API takes each
+# task's array from Slurm's record, and every task of one copy runs
+cat > "$d/arr.sh" <<EOS
+#!/bin/sh
+#SBATCH -t 5
+#SBATCH -J own-array
+#SBATCH --array=1-3
+echo "\$METASCHED_JOB_ID \$SLURM_CLUSTER_NAME \$SLURM_ARRAY_JOB_ID \$SLURM_ARRAY_TASK_ID" >> $d/arr.log
+sleep 1
+EOS
+chmod 755 "$d/arr.sh"
+touch "$d/arr.log" && chown "$u" "$d/arr.log"
+out=$(msb "$u" "$d" arr.sh 2>&1); aid=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+adone () { [ -n "$(q "SELECT 1 FROM jobs WHERE id = ${aid:-0} AND state IN ('completed', 'failed', 'cancelled', 'lost')")" ]; }
+wait_for 150 adone
+st=$(q "SELECT state || ' ' || coalesce (claimed_cluster || ' ' || claimed_job_id, 'unclaimed') FROM jobs WHERE id = ${aid:-0}")
+lines=$(grep "^${aid:-x} " "$d/arr.log" | sort -k4 -n | tr '\n' '|')
+want="${aid:-x} ${st#completed } 1|${aid:-x} ${st#completed } 2|${aid:-x} ${st#completed } 3|"
+tap_ok "$(ok_if [ "${st%% *}" = completed ] && [ "$lines" = "$want" ])" "array job ${aid:-?} in sibling mode: its tasks claimed for their array, all three ran in the copy that won ($st; $lines)"
 
 # naming an identity variable explicitly: not exported, and said so
 out=$(in_task "$msbatch" --export=ALL,SLURM_ARRAY_JOB_ID,SLURM_JOB_ID=7 --test-only child.sh 2>&1)
