@@ -39,6 +39,8 @@ typedef struct {
     char password_file[512];  /* or a 0600 file with the password */
     char events[512];         /* counters to read, comma-separated */
     char scontrol[256];       /* scontrol to ask Slurm about the job */
+    char squeue[256];         /* squeue, where scontrol has no --json ("":
+                                 the one beside scontrol) */
     char cluster[64];         /* default: SLURM_CLUSTER_NAME */
     double max_power_w;       /* per package, for the RAPL sampling rate */
     int db_retry_ms;          /* how long the epilog waits for PostgreSQL */
@@ -151,16 +153,30 @@ int collect_epilog (const collect_conf_t *c, const collect_job_t *j,
 /* The sampler the prolog starts (runs until the epilog stops it). */
 int collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
                          ms_error_t *errp);
-/* Parse `scontrol show job -o` output for what the row needs. */
+/* What Slurm records of the job, for the row: from Slurm's structured
+ * answer (`scontrol show job --json`, else `squeue --json`), parsed as a
+ * JSON job record of any release (partitions/slurmrest_parse.c), never
+ * from a split of text, where a job name or comment with spaces could pose
+ * as another field. */
 typedef struct {
-    uint32_t freq_max_khz;     /* CPU_max_freq / CpuFreqMax, 0: none */
-    int nodes;
-    char name[129];
+    uint32_t freq_max_khz;     /* cpu_frequency_maximum, 0: none */
+    int nodes;                 /* node_count, 0: not said */
+    char name[129];            /* the job's name (the user's) */
     int exclusive;             /* 1, 0, -1 unknown */
     char partition[64];
+    double start_time;         /* Unix time, 0: not said */
+    double end_time;           /* 0: not ended (or not said) */
 } collect_slurm_job_t;
-int collect_parse_scontrol (const char *text, size_t len,
-                            collect_slurm_job_t *sj, ms_error_t *errp);
+/* Find job job_id in a JSON answer of Slurm's (the "jobs" array of a job
+ * listing) and fill sj; errors name what was wrong (MS_ERR_MISSING: the
+ * answer has no such job). */
+int collect_parse_slurm_json (const char *text, size_t len, uint64_t job_id,
+                              collect_slurm_job_t *sj, ms_error_t *errp);
+/* The app name as a counter file may give it: 1 to 128 bytes of UTF-8,
+ * no control characters, no space at either end. */
+bool collect_app_name_ok (const char *s);
+/* A user_reported list of a row (jobrun_rec.c): known names, each once. */
+bool collect_user_reported_ok (const char *list);
 
 /* ---- spool flush (flush.c) ---- */
 

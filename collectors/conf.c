@@ -67,6 +67,9 @@ collect_conf_set (collect_conf_t *c, const char *key, const char *val,
     if (!strcmp (key, "scontrol"))
         return confval_str (NULL, key, val, c->scontrol, sizeof (c->scontrol),
                             errp);
+    if (!strcmp (key, "squeue"))
+        return confval_str (NULL, key, val, c->squeue, sizeof (c->squeue),
+                            errp);
     if (!strcmp (key, "cluster"))
         return confval_str (NULL, key, val, c->cluster, sizeof (c->cluster),
                             errp);

@@ -106,6 +106,36 @@ list_add (char *list, size_t size, const char *name)
     snprintf (list + l, size - l, "%s%s", l ? "," : "", name);
 }
 
+bool
+collect_app_name_ok (const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen (s);
+
+    if (n == 0 || n > 128 || s[0] == ' ' || s[n - 1] == ' ')
+        return false;
+    while (*p) {
+        int more = 0;
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+        if (*p >= 0x80) {
+            if (*p >= 0xc2 && *p <= 0xdf)
+                more = 1;
+            else if (*p >= 0xe0 && *p <= 0xef)
+                more = 2;
+            else if (*p >= 0xf0 && *p <= 0xf4)
+                more = 3;
+            else
+                return false;
+        }
+        p++;
+        for (; more > 0; more--, p++)
+            if ((*p & 0xc0) != 0x80)
+                return false;
+    }
+    return true;
+}
+
 int
 collect_counters_from_rec (const spool_rec_t *rec, collect_counters_t *k,
                            ms_error_t *errp)
@@ -119,8 +149,10 @@ collect_counters_from_rec (const spool_rec_t *rec, collect_counters_t *k,
     if (strcmp (spool_rec_kind (rec), "counters"))
         return ms_err (errp, MS_ERR_INPUT, "%s: not a counter file", name);
     if ((s = spool_rec_get (rec, "app"))) {
-        if (strlen (s) > 128 || !*s)
-            return ms_err (errp, MS_ERR_INPUT, "%s: app: 1 to 128 bytes",
+        if (!collect_app_name_ok (s))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s: app: expected 1 to 128 bytes of UTF-8 without "
+                           "control characters or spaces at either end",
                            name);
         ms_strlcpy (k->app, s, sizeof (k->app));
     }

@@ -140,10 +140,14 @@ collect_flush (const collect_conf_t *c, db_t *db, size_t *sent, size_t *left,
             if (db_job_runs_insert (db, &rows[r], 1, NULL, &e) == 0) {
                 remove_sent (c, &rownames[r], 1);
                 nsent++;
-            } else if (e.kind == MS_ERR_DB && strcmp (e.sqlstate, "23503")) {
+            } else if (e.kind == MS_ERR_DB && strcmp (e.sqlstate, "23503")
+                       && strcmp (e.sqlstate, "42703")) {
                 move_bad (c, rownames[r]);
             } else {
-                nleft++; /* unknown partition (not synced yet) or lost */
+                /* unknown partition (not synced yet), a schema older than
+                 * the collector (a column it does not have yet: not
+                 * migrated), or lost */
+                nleft++;
                 if (errp && !rc) {
                     *errp = e;
                     rc = -1;

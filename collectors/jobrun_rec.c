@@ -59,6 +59,10 @@ collect_jobrun_to_rec (const db_job_run_t *r)
         spool_rec_set (s, "exclusive", r->exclusive ? "true" : "false");
     spool_rec_set (s, "source", r->source);
     spool_rec_set (s, "collector_version", r->collector_version);
+    if (r->reported_runtime_s >= 0)
+        spool_rec_setf (s, "reported_runtime_s", "%.6f", r->reported_runtime_s);
+    if (r->user_reported[0])
+        spool_rec_set (s, "user_reported", r->user_reported);
     return s;
 }
 
@@ -248,6 +252,25 @@ collect_jobrun_from_rec (const spool_rec_t *s, db_job_run_t *r,
         r->has_exit_code = true;
         r->exit_code = (int)i;
     }
+    switch (spool_rec_get_double (s, "reported_runtime_s",
+                                  &r->reported_runtime_s, errp)) {
+    case -1:
+        return -1;
+    case 1:
+        if (!(r->reported_runtime_s >= 0 && r->reported_runtime_s < 1e9))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s: reported_runtime_s: out of range", name);
+        break;
+    default:
+        r->reported_runtime_s = -1;
+    }
+    if (get_name (s, "user_reported", r->user_reported,
+                  sizeof (r->user_reported), false, errp)
+        < 0)
+        return -1;
+    if (!collect_user_reported_ok (r->user_reported))
+        return ms_err (errp, MS_ERR_INPUT, "%s: user_reported: '%s'", name,
+                       r->user_reported);
     if ((v = spool_rec_get (s, "exclusive"))) {
         if (!strcmp (v, "true"))
             r->exclusive = 1;
@@ -257,4 +280,29 @@ collect_jobrun_from_rec (const spool_rec_t *s, db_job_run_t *r,
             return ms_err (errp, MS_ERR_INPUT, "%s: exclusive: '%s'", name, v);
     }
     return 0;
+}
+
+/* The columns a row may name as the user's (0012_job_runs_reported.sql),
+ * comma-separated, each once at most. */
+bool
+collect_user_reported_ok (const char *list)
+{
+    static const char *const names[]
+        = { "app", "counters", "exit_code", "freq_req_khz", "energy" };
+    bool seen[sizeof (names) / sizeof (names[0])] = { false };
+    const char *p = list;
+
+    while (*p) {
+        size_t n = strcspn (p, ","), k;
+        for (k = 0; k < sizeof (names) / sizeof (names[0]); k++)
+            if (strlen (names[k]) == n && !strncmp (p, names[k], n))
+                break;
+        if (k == sizeof (names) / sizeof (names[0]) || seen[k])
+            return false;
+        seen[k] = true;
+        p += n;
+        if (*p == ',' && !*++p)
+            return false;
+    }
+    return true;
 }

@@ -29,6 +29,7 @@
 #include "collectors/cpufreq.h"
 #include "collectors/rapl.h"
 #include "metasched/common/util.h"
+#include "partitions/slurmrest.h"
 
 static volatile sig_atomic_t sampler_stop;
 
@@ -147,16 +148,30 @@ sample_freq (const collect_conf_t *c, const collect_job_t *j)
     }
 }
 
+/* When the prolog ran (root's clock): the start of the job's window. */
+static double prolog_t;
+
 static void
 freq_from_rec (const spool_rec_t *r)
 {
     uint64_t n = 0;
-    double s = 0;
+    double s = 0, t = 0;
     if (spool_rec_get_double (r, "freq_sum_khz", &s, NULL) > 0
         && spool_rec_get_u64 (r, "freq_n", &n, NULL) > 0 && s >= 0) {
         freq_sum = s;
         freq_n = (unsigned)n;
     }
+    if (spool_rec_get_double (r, "prolog_time", &t, NULL) > 0 && t > 0
+        && t < 1e11)
+        prolog_t = t;
+}
+
+static double
+now_real (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static unsigned long long proc_start (long pid);
@@ -185,6 +200,8 @@ write_state (const collect_conf_t *c, const collect_job_t *j,
         spool_rec_setf (r, "freq_sum_khz", "%.0f", freq_sum);
         spool_rec_setf (r, "freq_n", "%u", freq_n);
     }
+    if (prolog_t > 0)
+        spool_rec_setf (r, "prolog_time", "%.6f", prolog_t);
     rc = spool_write (dir, file, r, 0600, errp);
     spool_rec_free (r);
     return rc;
@@ -316,6 +333,7 @@ collect_prolog (const collect_conf_t *c, const collect_job_t *j,
     long spid;
     int rc = 0;
 
+    prolog_t = now_real ();
     if (ensure_dir (c->spool_dir, 0700, errp) < 0)
         return -1;
     state_dir (c, dir, sizeof (dir));
@@ -464,68 +482,59 @@ stop_sampler (long pid, unsigned long long started)
     }
 }
 
-/* ---- scontrol ---- */
+/* ---- Slurm's record of the job ---- */
 
 int
-collect_parse_scontrol (const char *text, size_t len, collect_slurm_job_t *sj,
-                        ms_error_t *errp)
+collect_parse_slurm_json (const char *text, size_t len, uint64_t job_id,
+                          collect_slurm_job_t *sj, ms_error_t *errp)
 {
-    size_t i = 0;
-    bool any = false;
+    ms_job_info_t *jobs = NULL;
+    size_t n = 0;
 
     memset (sj, 0, sizeof (*sj));
     sj->exclusive = -1;
-    sj->nodes = 0;
-    while (i < len) {
-        char tok[256];
-        size_t tl = 0;
-        char *eq;
-        while (i < len && isspace ((unsigned char)text[i]))
-            i++;
-        while (i < len && !isspace ((unsigned char)text[i])) {
-            if (tl + 1 < sizeof (tok))
-                tok[tl++] = text[i];
-            i++;
-        }
-        tok[tl] = '\0';
-        if (!tl || !(eq = strchr (tok, '=')))
+    /* every release's job record reads alike (slurmrest_parse.c) */
+    if (slurmrest_parse_jobs (slurmrest_api_at (0), text, len, 200, &jobs, &n,
+                              NULL, errp)
+        < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const ms_job_info_t *j = &jobs[i];
+        if (j->id != job_id)
             continue;
-        *eq = '\0';
-        const char *k = tok, *v = eq + 1;
-        char *end;
-        if (!strcmp (k, "JobId"))
-            any = true;
-        else if (!strcmp (k, "CPU_max_freq") || !strcmp (k, "CpuFreqMax")) {
-            unsigned long f = strtoul (v, &end, 10);
-            if (end != v && *end == '\0' && f > 0 && f < 100000000)
-                sj->freq_max_khz = (uint32_t)f;
-        } else if (!strcmp (k, "NumNodes")) {
-            long n = strtol (v, &end, 10);
-            if (end != v && (*end == '\0' || *end == '-') && n > 0 && n < 100000)
-                sj->nodes = (int)n;
-        } else if (!strcmp (k, "JobName"))
-            ms_strlcpy (sj->name, v, sizeof (sj->name));
-        else if (!strcmp (k, "Partition"))
-            ms_strlcpy (sj->partition, v, sizeof (sj->partition));
-        else if (!strcmp (k, "OverSubscribe") || !strcmp (k, "Shared"))
-            sj->exclusive = !strcmp (v, "NO") || !strcmp (v, "0") ? 1 : 0;
+        /* a request with the high bit set is a keyword (low, high, a
+         * governor), no frequency */
+        if (j->cpu_freq_max_khz > 0 && j->cpu_freq_max_khz < 100000000)
+            sj->freq_max_khz = j->cpu_freq_max_khz;
+        if (j->nodes > 0 && j->nodes <= 100000)
+            sj->nodes = j->nodes;
+        ms_strlcpy (sj->name, j->name, sizeof (sj->name));
+        ms_strlcpy (sj->partition, j->partition, sizeof (sj->partition));
+        sj->exclusive = j->exclusive;
+        if (j->start_time > 0 && (double)j->start_time < 1e11)
+            sj->start_time = (double)j->start_time;
+        if (j->end_time >= j->start_time && (double)j->end_time < 1e11
+            && ms_job_state_final (j->state))
+            sj->end_time = (double)j->end_time;
+        free (jobs);
+        return 0;
     }
-    if (!any)
-        return ms_err (errp, MS_ERR_PROTOCOL, "scontrol: no JobId in its answer");
-    return 0;
+    free (jobs);
+    return ms_err (errp, MS_ERR_MISSING, "job %llu is not in Slurm's answer",
+                   (unsigned long long)job_id);
 }
 
-/* Run `scontrol show job -o ID` (no shell) and parse its answer. */
-static int
-ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
-           ms_error_t *errp)
-{
-    int p[2], status;
-    pid_t pid;
-    char ids[24], buf[16384];
-    size_t len = 0;
+#define SLURM_ANSWER_MAX (64u << 20) /* a whole queue, from squeue */
 
-    snprintf (ids, sizeof (ids), "%llu", (unsigned long long)id);
+/* Run argv (no shell), its stdout into *outp (malloc'd, NUL-ended). */
+static int
+run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
+{
+    int p[2], status = 0;
+    pid_t pid;
+    size_t len = 0, cap = 65536;
+    char *buf;
+
     if (pipe (p) < 0)
         return ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
     if ((pid = fork ()) < 0) {
@@ -542,31 +551,126 @@ ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
         }
         close (p[0]);
         close (p[1]);
-        execlp (c->scontrol, c->scontrol, "show", "job", "-o", ids, (char *)NULL);
+        execvp (argv[0], argv);
         _exit (127);
     }
     close (p[1]);
+    buf = ms_xmalloc (cap);
     for (;;) {
-        ssize_t n = read (p[0], buf + len, sizeof (buf) - 1 - len);
+        ssize_t n;
+        if (len + 1 >= cap) {
+            if (cap >= SLURM_ANSWER_MAX)
+                break;
+            cap *= 2;
+            buf = ms_xrealloc (buf, cap);
+        }
+        n = read (p[0], buf + len, cap - 1 - len);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
         len += (size_t)n;
-        if (len >= sizeof (buf) - 1)
-            break;
     }
     close (p[0]);
     while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
         ;
     buf[len] = '\0';
-    if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-        return ms_err (errp, MS_ERR_REMOTE, "%s show job %s failed", c->scontrol,
-                       ids);
-    return collect_parse_scontrol (buf, len, sj, errp);
+    if (len + 1 >= cap && cap >= SLURM_ANSWER_MAX) {
+        free (buf);
+        return ms_err (errp, MS_ERR_PROTOCOL, "%s: answer over %u MiB", argv[0],
+                       SLURM_ANSWER_MAX >> 20);
+    }
+    if (!WIFEXITED (status) || WEXITSTATUS (status) != 0) {
+        free (buf);
+        return ms_err (errp, MS_ERR_REMOTE, "%s %s %s failed (status %d)",
+                       argv[0], argv[1], argv[2],
+                       WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+    }
+    *outp = buf;
+    *lenp = len;
+    return 0;
+}
+
+/* Ask Slurm, as root on the node, for its record of the job as JSON:
+ * `scontrol show job --json ID` where the release has it (23.02 on), else
+ * `squeue --json --jobs=ID` (21.08 on; 22.05's lists every job). */
+static int
+ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
+           ms_error_t *errp)
+{
+    char ids[24], jobs[40], squeue[300];
+    char *sc[] = { (char *)c->scontrol, "show", "job", "--json", ids, NULL };
+    char *sq[] = { squeue, "--json", jobs, NULL };
+    char *out = NULL;
+    size_t len = 0;
+    ms_error_t e1;
+    int rc;
+
+    snprintf (ids, sizeof (ids), "%llu", (unsigned long long)id);
+    snprintf (jobs, sizeof (jobs), "--jobs=%llu", (unsigned long long)id);
+    if (c->squeue[0])
+        ms_strlcpy (squeue, c->squeue, sizeof (squeue));
+    else {
+        const char *slash = strrchr (c->scontrol, '/');
+        snprintf (squeue, sizeof (squeue), "%.*ssqueue",
+                  slash ? (int)(slash - c->scontrol + 1) : 0, c->scontrol);
+    }
+    if (run_capture (sc, &out, &len, &e1) == 0) {
+        rc = collect_parse_slurm_json (out, len, id, sj, errp);
+        free (out);
+        return rc;
+    }
+    if (run_capture (sq, &out, &len, errp) < 0) {
+        ms_err_prefix (errp, "%s", e1.text);
+        return -1;
+    }
+    rc = collect_parse_slurm_json (out, len, id, sj, errp);
+    free (out);
+    if (rc < 0)
+        ms_err_prefix (errp, "%s --json", squeue);
+    return rc;
 }
 
 /* ---- epilog ---- */
+
+static void
+user_reported_add (db_job_run_t *r, const char *what)
+{
+    size_t l = strlen (r->user_reported);
+    snprintf (r->user_reported + l, sizeof (r->user_reported) - l, "%s%s",
+              l ? "," : "", what);
+}
+
+/* The counters of the user's file against root's window: no process tree
+ * counts more than EVENTS_PER_S_MAX of an event a second (10 GHz on 10,000
+ * hardware threads: more than a node has), and a CPI outside CPI_MIN..CPI_MAX
+ * is no program's. Implausible counters are left out of the row (and said
+ * in the log), so that a forged file cannot steer the models' CPI. */
+#define EVENTS_PER_S_MAX 1e14
+#define CPI_MIN 0.01
+#define CPI_MAX 1000.0
+
+static bool
+counters_plausible (const collect_counters_t *k, double window_s,
+                    ms_error_t *warnings)
+{
+    double cap = (window_s > 1 ? window_s : 1) * EVENTS_PER_S_MAX;
+    const char *why = NULL;
+
+    if ((double)k->cycles > cap || (double)k->instructions > cap
+        || (double)k->mem_transactions > cap)
+        why = "more events than any node counts in the job's window";
+    else if (k->cycles > 0 && k->instructions > 0
+             && ((double)k->cycles / (double)k->instructions < CPI_MIN
+                 || (double)k->cycles / (double)k->instructions > CPI_MAX))
+        why = "cycles per instruction out of range";
+    if (!why)
+        return true;
+    if (!warnings->kind)
+        ms_err (warnings, MS_ERR_INPUT,
+                "the counter file's counters left out: %s", why);
+    return false;
+}
 
 /* Name the wrapper's note (its own notes and warnings, kept in the counter
  * file instead of the job's output) after the epilog's message. */
@@ -594,7 +698,7 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     rapl_t *rapl = NULL;
     rapl_accum_t a;
     rapl_sample_t s;
-    bool have_rapl = false, have_counters = false;
+    bool have_rapl = false, have_counters = false, have_slurm;
     double now_t, pkg = -1, dram = -1;
     ms_error_t e, warnings;
     db_t *db = NULL;
@@ -680,14 +784,18 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     }
 
     /* 3. what Slurm says about the job */
-    if (ask_slurm (c, j->job_id, &sj, &e) < 0) {
+    have_slurm = ask_slurm (c, j->job_id, &sj, &e) == 0;
+    if (!have_slurm) {
         memset (&sj, 0, sizeof (sj));
         sj.exclusive = -1;
         if (!warnings.kind)
             warnings = e;
     }
 
-    /* 4. the row */
+    /* 4. the row. Who says what (doc/collectors.md): the window, nodes,
+     * frequency request and exclusivity are root's and Slurm's; what the
+     * counter file says is the user's, bounded by its parser, and named in
+     * user_reported; its runtime is kept apart (reported_runtime_s). */
     db_job_run_init (&row);
     ms_strlcpy (row.cluster, j->cluster, sizeof (row.cluster));
     ms_strlcpy (row.partition, j->partition[0] ? j->partition : sj.partition,
@@ -696,28 +804,44 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     row.partition[strcspn (row.partition, ",")] = '\0';
     row.slurm_job_id = j->job_id;
     ms_strlcpy (row.node, j->node, sizeof (row.node));
-    ms_strlcpy (row.app, k.app[0] ? k.app : sj.name[0] ? sj.name : "unknown",
-                sizeof (row.app));
+    if (have_counters && k.app[0])
+        ms_strlcpy (row.app, k.app, sizeof (row.app));
+    else if (collect_app_name_ok (sj.name))
+        ms_strlcpy (row.app, sj.name, sizeof (row.app));
+    else
+        ms_strlcpy (row.app, "unknown", sizeof (row.app));
     ms_strlcpy (row.user_name, j->user[0] ? j->user : "unknown",
                 sizeof (row.user_name));
     row.uid = j->uid;
     row.nodes = sj.nodes > 0 ? sj.nodes : 1;
-    row.freq_req_khz = sj.freq_max_khz ? sj.freq_max_khz : k.freq_req_khz;
+    row.freq_req_khz = sj.freq_max_khz;
     row.freq_obs_khz = freq_n ? (uint32_t)(freq_sum / freq_n + 0.5) : 0;
     row.exclusive = sj.exclusive;
-    if (have_rapl) {
+    /* the window: the prolog's clock to the epilog's, else Slurm's start
+     * (and end, where the job has ended for it) */
+    if (prolog_t > 0 && prolog_t <= now_t) {
+        row.start_time = prolog_t;
+        row.end_time = now_t;
+    } else if (have_rapl && a.first.time > 0) {
         row.start_time = a.first.time;
         row.end_time = a.last.time > a.first.time ? a.last.time : a.first.time;
-    } else if (have_counters) {
-        row.start_time = k.start_time;
-        row.end_time = k.end_time;
+    } else if (sj.start_time > 0 && sj.start_time <= now_t) {
+        row.start_time = sj.start_time;
+        row.end_time = sj.end_time >= sj.start_time ? sj.end_time : now_t;
     } else {
         row.start_time = row.end_time = now_t;
+        if (!warnings.kind)
+            ms_err (&warnings, MS_ERR_INPUT,
+                    "no prolog state and no start time from Slurm: "
+                    "runtime 0 (not a run to learn from)");
     }
-    /* runtime: the command's own wall time where the wrapper ran here,
-     * else the prolog-to-epilog window */
-    row.runtime_s = have_counters ? k.end_time - k.start_time
-                                  : row.end_time - row.start_time;
+    row.runtime_s = row.end_time - row.start_time;
+    /* the app's name is the user's word either way: the wrapper's --app,
+     * or the job's name */
+    if (strcmp (row.app, "unknown"))
+        user_reported_add (&row, "app");
+    if (have_counters)
+        row.reported_runtime_s = k.end_time - k.start_time;
     if (have_rapl) {
         row.pkg_energy_j = pkg;
         row.dram_energy_j = dram;
@@ -726,16 +850,20 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
         row.pkg_energy_j = k.user_pkg_j;
         row.dram_energy_j = k.user_dram_j;
         strcpy (row.source, "user-reported");
+        user_reported_add (&row, "energy");
     }
-    if (row.pkg_energy_j >= 0 || row.dram_energy_j >= 0) {
-        double window = have_rapl ? row.end_time - row.start_time
-                                  : k.end_time - k.start_time;
+    if ((row.pkg_energy_j >= 0 || row.dram_energy_j >= 0)
+        && row.runtime_s > 0) {
         double joules = (row.pkg_energy_j > 0 ? row.pkg_energy_j : 0)
                         + (row.dram_energy_j > 0 ? row.dram_energy_j : 0);
-        if (window > 0)
-            row.avg_power_w = joules / window;
+        row.avg_power_w = joules / row.runtime_s;
     }
-    if (have_counters) {
+    if (!have_slurm && have_counters && k.freq_req_khz) {
+        /* Slurm could not be asked: the wrapper's word, marked so */
+        row.freq_req_khz = k.freq_req_khz;
+        user_reported_add (&row, "freq_req_khz");
+    }
+    if (have_counters && counters_plausible (&k, row.runtime_s, &warnings)) {
         row.cycles = k.cycles;
         row.instructions = k.instructions;
         row.mem_transactions = k.mem_transactions;
@@ -747,10 +875,13 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
         ms_strlcpy (row.events_used, k.events_used, sizeof (row.events_used));
         ms_strlcpy (row.events_unavailable, k.events_unavailable,
                     sizeof (row.events_unavailable));
-        if (k.has_exit) {
-            row.has_exit_code = true;
-            row.exit_code = k.term_signal ? 128 + k.term_signal : k.exit_code;
-        }
+        if (strcmp (row.counters_json, "{}"))
+            user_reported_add (&row, "counters");
+    }
+    if (have_counters && k.has_exit) {
+        row.has_exit_code = true;
+        row.exit_code = k.term_signal ? 128 + k.term_signal : k.exit_code;
+        user_reported_add (&row, "exit_code");
     }
     ms_strlcpy (row.collector_version, COLLECT_VERSION,
                 sizeof (row.collector_version));

@@ -19,9 +19,10 @@
  * The start gate (sibling mode, METASCHED_GATE=1 set by metaschedd): before
  * anything runs, the wrapper claims the meta job METASCHED_JOB_ID through
  * the API at METASCHED_SERVER (POST /v1/jobs/ID/claim with this cluster and
- * job id; a task of an array with its array's id, SLURM_ARRAY_JOB_ID, so
- * that every task of the copy that claimed first runs and no task of
- * another copy does). The winner runs the command; a sibling that lost exits 0 at once
+ * this job's own id, SLURM_JOB_ID; the API looks the job up on its cluster
+ * and a task of an array claims for its array, so that every task of the
+ * copy that claimed first runs and no task of another copy does). The
+ * winner runs the command; a sibling that lost exits 0 at once
  * without running it. When the API cannot be reached (or answers 5xx) the
  * wrapper retries for METASCHED_GATE_WAIT_S seconds (default 30) and then
  * refuses to run, exit status 75: a sibling that is not sure it won never
@@ -302,12 +303,12 @@ start_gate (ms_error_t *errp)
     if (bad)
         return ms_err (errp, MS_ERR_INPUT,
                        "start gate: METASCHED_JOB_ID is not a job id");
-    /* a task of an array claims for its array: the copy of the array
-     * that claims first runs every task of it, the other copies none */
-    {
-        const char *a = getenv ("SLURM_ARRAY_JOB_ID");
-        cjid = env_pos (a && *a ? "SLURM_ARRAY_JOB_ID" : "SLURM_JOB_ID", &bad);
-    }
+    /* this job's own id, which slurmd sets for the batch step whatever
+     * the job inherited; the API takes its array (a task claims for its
+     * array) from Slurm's record, never from the environment, where
+     * SLURM_ARRAY_JOB_ID may be another job's (one submitted from inside
+     * an array task inherits it) */
+    cjid = env_pos ("SLURM_JOB_ID", &bad);
     if (bad || !cluster || !*cluster)
         return ms_err (errp, MS_ERR_INPUT,
                        "start gate: SLURM_CLUSTER_NAME and SLURM_JOB_ID must "

@@ -140,6 +140,9 @@ typedef struct {
     int exclusive;             /* 1, 0, -1 unknown */
     char source[16];           /* "root-measured" or "user-reported" */
     char collector_version[64];
+    double reported_runtime_s; /* the wrapper's own figure, < 0: none */
+    char user_reported[64];    /* columns from the user's counter file,
+                                  comma-separated (0012_job_runs_reported) */
 } db_job_run_t;
 
 void db_job_run_init (db_job_run_t *r);

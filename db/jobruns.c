@@ -14,7 +14,7 @@
 #include "db/db.h"
 #include "metasched/common/util.h"
 
-#define JOBRUNS_COLS 28
+#define JOBRUNS_COLS 30
 #define JOBRUNS_BATCH 100
 
 void
@@ -30,6 +30,7 @@ db_job_run_init (db_job_run_t *r)
     strcpy (r->counters_json, "{}");
     r->exclusive = -1;
     strcpy (r->source, "root-measured");
+    r->reported_runtime_s = -1;
 }
 
 /* The value expression of each column: prefix, $n, suffix. */
@@ -62,6 +63,8 @@ static const char *const colexpr[JOBRUNS_COLS][2] = {
     { "", "::boolean" },
     { "", "" },
     { "", "" },
+    { "", "::double precision" },
+    { "coalesce (string_to_array (nullif (", ", ''), ','), '{}')" },
 };
 
 static char *
@@ -78,7 +81,7 @@ insert_sql (size_t rows)
         " end_time, runtime_s, pkg_energy_j, dram_energy_j, avg_power_w,"
         " cycles, instructions, mem_transactions, cpi, tpi, counters,"
         " events_used, events_unavailable, exit_code, exclusive, source,"
-        " collector_version) VALUES ");
+        " collector_version, reported_runtime_s, user_reported) VALUES ");
     for (size_t r = 0; r < rows; r++) {
         len += (size_t)snprintf (sql + len, cap - len, "%s(", r ? ", " : "");
         for (int c = 0; c < JOBRUNS_COLS; c++) {
@@ -134,6 +137,8 @@ row_params (const db_job_run_t *r, const char **vals, char (*buf)[40])
     vals[i++] = r->exclusive < 0 ? NULL : r->exclusive ? "true" : "false";
     vals[i++] = r->source;
     vals[i++] = r->collector_version;
+    NUM (r->reported_runtime_s >= 0, "%.6f", r->reported_runtime_s);
+    vals[i++] = r->user_reported;
 #undef NUM
 }
 

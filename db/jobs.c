@@ -287,6 +287,37 @@ db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
 }
 
 int
+db_jobs_is_submission (db_t *db, int64_t id, long uid, const char *cluster,
+                       int64_t cluster_job_id, bool *isp, bool *openp,
+                       ms_error_t *errp)
+{
+    char scj[24];
+    const char *p[2] = { cluster, scj };
+    PGresult *res;
+
+    snprintf (scj, sizeof (scj), "%" PRId64, cluster_job_id);
+    res = user_job_exec (
+        db, "jobs_is_submission",
+        "SELECT (SELECT count (*) FROM jobs WHERE id = $1::bigint"
+        "   AND owner_uid = $2::bigint),"
+        " (SELECT count (*) FROM job_submissions WHERE job_id = $1::bigint"
+        "   AND cluster = $3::text AND cluster_job_id = $4::bigint),"
+        " (SELECT count (*) FROM jobs WHERE id = $1::bigint"
+        "   AND state NOT IN " FINAL_STATES " AND claimed_cluster IS NULL)",
+        id, uid, 2, p, "claiming", errp);
+    if (!res)
+        return -1;
+    if (strcmp (PQgetvalue (res, 0, 0), "0") == 0) {
+        PQclear (res);
+        return missing (errp, id);
+    }
+    *isp = strcmp (PQgetvalue (res, 0, 1), "0") != 0;
+    *openp = strcmp (PQgetvalue (res, 0, 2), "0") != 0;
+    PQclear (res);
+    return 0;
+}
+
+int
 db_settings_read (db_t *db, json_t **outp, ms_error_t *errp)
 {
     PGresult *res;

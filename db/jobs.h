@@ -47,6 +47,15 @@ int db_jobs_cancel (db_t *db, int64_t id, long uid, char statep[16],
 int db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
                    int64_t cluster_job_id, bool *runp, ms_error_t *errp);
 
+/* Whether (cluster, cluster_job_id) is a recorded submission of job id
+ * (job_submissions: what metaschedd dispatched), the job being uid's.
+ * *isp false where it is not, or not yet (the copy may start before its
+ * submission is recorded); *openp whether the job can still be claimed
+ * (not ended, nobody claimed it). Others' jobs: MS_ERR_MISSING, as above. */
+int db_jobs_is_submission (db_t *db, int64_t id, long uid, const char *cluster,
+                           int64_t cluster_job_id, bool *isp, bool *openp,
+                           ms_error_t *errp);
+
 /* Settings rows: {"key": value, ...} in *outp. */
 int db_settings_read (db_t *db, json_t **outp, ms_error_t *errp);
 /* Upsert every key of obj in one transaction, recording updated_by. */

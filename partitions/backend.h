@@ -207,6 +207,7 @@ typedef struct {
     uint64_t array_job_id;   /* the array's id; 0: not an array */
     int64_t array_task_id;   /* this task's index; -1: the pending rest */
     char array_tasks[128];   /* the pending rest's indexes ("3-10%2") */
+    int exclusive;           /* its nodes to itself: 1, shared 0, -1 not said */
 } ms_job_info_t;
 
 typedef struct ms_backend ms_backend_t;

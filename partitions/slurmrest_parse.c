@@ -419,6 +419,53 @@ parse_items (const char *body, size_t len, long http_status, const char *key,
     return read_items (root, key, key, size, read_one, arg, n, errp);
 }
 
+/* Whether the job has its nodes to itself (1), shares them (0), or is not
+ * said (-1). Slurm's job record keeps the request in `shared`: a string in
+ * v0.0.38 ("none": --exclusive, OverSubscribe=NO; "shared"/"oversubscribe",
+ * "user", "mcs": shared in some way; null: not asked, OverSubscribe=OK), a
+ * list of such flags from v0.0.39 on, where `exclusive` ("true", "false",
+ * "user", "mcs", "topo") may say it too. Anything else is not said. */
+static int
+job_exclusive (json_t *o)
+{
+    json_t *sh = json_object_get (o, "shared"),
+           *ex = json_object_get (o, "exclusive"), *e;
+    const char *one = NULL;
+    size_t i;
+    int r = -1;
+
+    if (json_is_array (ex))
+        json_array_foreach (ex, i, e)
+        {
+            const char *v = json_string_value (e);
+            if (v && !strcmp (v, "true"))
+                return 1;
+        }
+    else if (json_is_string (ex) && !strcmp (json_string_value (ex), "true"))
+        return 1;
+    if (json_is_null (sh))
+        return 0;
+    if (json_is_string (sh))
+        one = json_string_value (sh);
+    if (one)
+        return !strcmp (one, "none") || !strcmp (one, "exclusive") ? 1
+               : one[0]                                            ? 0
+                                                                   : -1;
+    if (!json_is_array (sh))
+        return -1;
+    json_array_foreach (sh, i, e)
+    {
+        const char *v = json_string_value (e);
+        if (!v)
+            return -1;
+        if (!strcmp (v, "none") || !strcmp (v, "exclusive"))
+            return 1;
+        r = 0;
+    }
+    /* an empty list: no OverSubscribe asked, as null above */
+    return json_array_size (sh) == 0 ? 0 : r;
+}
+
 static int
 read_job (struct fctx *f, json_t *o, void *item, const void *arg)
 {
@@ -466,6 +513,7 @@ read_job (struct fctx *f, json_t *o, void *item, const void *arg)
     if (j->array_task_id < 0 || j->array_task_id > JOBSPEC_ARRAY_MAX_INDEX)
         j->array_task_id = -1;
     fstr (f, o, "array_task_string", j->array_tasks, sizeof (j->array_tasks));
+    j->exclusive = job_exclusive (o);
     return 1;
 }
 

@@ -823,7 +823,11 @@ do_claim (ms_api_t *api, struct MHD_Connection *c, const req_t *rq, int64_t id,
     ms_error_t e = { 0 };
     const char *cluster, *p;
     json_int_t cjid;
-    bool run = false;
+    uint64_t aid;
+    char cname[65];
+    bool run = false, sub = false, open = false;
+    unsigned ident = 0; /* 403, 503: the claimer is not who it says */
+    ms_error_t ie = { 0 };
     int rc;
 
     o = json_loadb (rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES,
@@ -868,16 +872,69 @@ do_claim (ms_api_t *api, struct MHD_Connection *c, const req_t *rq, int64_t id,
         return send_error (c, 400, "cluster_job_id: must be a positive integer",
                            "cluster_job_id", NULL);
     }
-    if (db_acquire (api, &e) < 0) {
-        json_decref (o);
-        return send_err (c, &e, NULL);
-    }
-    rc = db_jobs_claim (api->db, id, (long)who->uid, cluster, (int64_t)cjid,
-                        &run, &e);
-    db_release (api);
+    /* Which copy claims is the cluster's word, not the job's environment
+     * (which the user writes and a job submitted from inside another
+     * inherits): Slurm's record of the claimer's own job id names its user
+     * and, for a task, its array (a task claims for its array: the copy
+     * that was dispatched). Only a copy that metaschedd recorded as a
+     * submission of this meta job may win it; a claim on a job already
+     * claimed or ended is lost whoever asks. */
+    snprintf (cname, sizeof (cname), "%s", cluster);
+    cluster = cname; /* the name outlives the request's JSON */
     json_decref (o);
+    aid = (uint64_t)cjid;
+    if (api->hooks.cluster_job) {
+        uid_t juid = (uid_t)-1;
+        uint64_t arr = 0;
+        if (api->hooks.cluster_job (api->ctx, cluster, (uint64_t)cjid, &juid,
+                                    &arr, &ie)
+            < 0)
+            ident = ie.kind && ie.kind != MS_ERR_MISSING ? 503 : 403;
+        else if (juid != who->uid)
+            ident = 403;
+        else if (arr)
+            aid = arr;
+    }
+    if (db_acquire (api, &e) < 0)
+        return send_err (c, &e, NULL);
+    rc = db_jobs_is_submission (api->db, id, (long)who->uid, cluster,
+                                (int64_t)aid, &sub, &open, &e);
+    if (rc == 0 && !ident && sub)
+        rc = db_jobs_claim (api->db, id, (long)who->uid, cluster, (int64_t)aid,
+                            &run, &e);
+    db_release (api);
     if (rc < 0)
         return send_err (c, &e, NULL);
+    /* another copy won, or the job ended: lost, whoever asks (but a
+     * cluster that cannot be asked now may hide the winner asking again) */
+    if ((ident == 403 || !sub) && !open)
+        return send_json (c, 409, json_pack ("{s:b}", "run", false));
+    if (ident == 503) {
+        char msg[sizeof (ie.text) + 200];
+        snprintf (msg, sizeof (msg),
+                  "cluster_job_id: cannot ask cluster %s about job %lld now, "
+                  "retry later: %s",
+                  cluster, (long long)cjid, ie.text);
+        return send_error (c, 503, msg, "cluster_job_id", NULL);
+    }
+    if (ident) {
+        char msg[200];
+        snprintf (msg, sizeof (msg),
+                  "cluster_job_id: cluster %s has no job %lld of this user",
+                  cluster, (long long)cjid);
+        return send_error (c, 403, msg, "cluster_job_id", NULL);
+    }
+    if (!sub) {
+        /* not (yet) recorded: a copy may start before metaschedd has
+         * written down its submission; the start gate retries, then
+         * refuses */
+        char msg[300];
+        snprintf (msg, sizeof (msg),
+                  "cluster_job_id: job %llu on cluster %s is not a recorded "
+                  "submission of job %lld (not yet, or never): retry later",
+                  (unsigned long long)aid, cluster, (long long)id);
+        return send_error (c, 503, msg, "cluster_job_id", NULL);
+    }
     return send_json (c, run ? 200 : 409, json_pack ("{s:b}", "run", run));
 }
 

@@ -73,6 +73,14 @@ typedef struct {
      * the job is refused. NULL: every job is taken. */
     int (*admit) (void *ctx, const ms_apireq_t *req, uid_t uid,
                   ms_error_t *errp);
+    /* POST /v1/jobs/ID/claim: what the cluster records of its job id (the
+     * start gate's own, from Slurm): the user it runs as and, for a task
+     * of an array, the array's id (0: none). 0, or -1 with errp: kind
+     * MS_ERR_MISSING where the cluster knows no such job, any other where
+     * it cannot be asked now. NULL: the claimed id is taken as given, and
+     * must still be a submission of the meta job. */
+    int (*cluster_job) (void *ctx, const char *cluster, uint64_t id,
+                        uid_t *uidp, uint64_t *array_idp, ms_error_t *errp);
 } ms_api_hooks_t;
 
 typedef struct ms_api ms_api_t;

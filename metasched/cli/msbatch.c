@@ -172,6 +172,8 @@ build_environment (const ms_jobspec_t *s, json_t *env)
             const char *eq = strchr (*e, '=');
             if (!eq || !valid_env_name (*e, (size_t)(eq - *e)))
                 continue; /* e.g. exported shell functions */
+            if (jobspec_env_is_identity (*e, (size_t)(eq - *e)))
+                continue; /* the running job's: Slurm sets the new one's */
             if (strlen (*e) > 4096) {
                 fprintf (stderr,
                          PROG ": warning: not exporting %.*s (longer than "
@@ -187,6 +189,15 @@ build_environment (const ms_jobspec_t *s, json_t *env)
         }
     for (size_t i = 0; i < s->nexport; i++) {
         const char *v = s->export_vars[i];
+        size_t n = strcspn (v, "=");
+        if (jobspec_env_is_identity (v, n)) {
+            fprintf (stderr,
+                     PROG ": warning: not exporting %.*s: it names a running "
+                          "job, and Slurm sets it for this one (msbatch(1), "
+                          "ENVIRONMENT)\n",
+                     (int)(n > 64 ? 64 : n), v);
+            continue;
+        }
         if (strchr (v, '='))
             env_put (env, v);
         else {

@@ -1115,3 +1115,57 @@ jobspec_gpus_per_node (const ms_jobspec_t *s, int nodes, const char **typep)
         *typep = t ? t->type : "";
     return per > INT32_MAX ? INT32_MAX : (int)per;
 }
+
+/* What slurmd sets for a batch job (and srun for a step) that names the
+ * running job, its array, step, nodes and allocation. A job submitted from
+ * inside another inherits them; for a job that is no array, slurmd sets
+ * no SLURM_ARRAY_* and the inherited ones would stay, naming the other
+ * job. Prefixes end in '_'. */
+static const char *const identity_env[] = {
+    "SLURM_JOB_",
+    "SLURM_ARRAY_",
+    "SLURM_STEP_",
+    "SLURM_HET_JOB_",
+    "SLURM_JOBID",
+    "SLURM_STEPID",
+    "SLURM_NODELIST",
+    "SLURM_NNODES",
+    "SLURM_NODEID",
+    "SLURM_PROCID",
+    "SLURM_LOCALID",
+    "SLURM_TASK_PID",
+    "SLURM_TASKS_PER_NODE",
+    "SLURM_NTASKS",
+    "SLURM_NPROCS",
+    "SLURM_NTASKS_PER_NODE",
+    "SLURM_CPUS_ON_NODE",
+    "SLURM_CPUS_PER_TASK",
+    "SLURM_GTIDS",
+    "SLURM_CLUSTER_NAME",
+    "SLURMD_NODENAME",
+    "SLURM_SUBMIT_DIR",
+    "SLURM_SUBMIT_HOST",
+    "SLURM_TOPOLOGY_ADDR",
+    "SLURM_TOPOLOGY_ADDR_PATTERN",
+    "SLURM_PRIO_PROCESS",
+    "SLURM_RESTART_COUNT",
+    "SLURM_MEM_PER_NODE",
+    "SLURM_MEM_PER_CPU",
+    "SLURM_GPUS_ON_NODE",
+    "METASCHED_JOB_ID",
+    "METASCHED_GATE",
+};
+
+bool
+jobspec_env_is_identity (const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof (identity_env) / sizeof (identity_env[0]);
+         i++) {
+        const char *v = identity_env[i];
+        size_t l = strlen (v);
+        if (v[l - 1] == '_' ? n >= l && !strncmp (name, v, l)
+                            : n == l && !strncmp (name, v, l))
+            return true;
+    }
+    return false;
+}

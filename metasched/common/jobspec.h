@@ -270,6 +270,14 @@ const jobspec_option_t *jobspec_option_at (size_t i);
 
 /* Check the whole: a script that starts with #!, sizes within limits,
  * counts that agree. */
+/* Whether the environment variable NAME (its first n bytes; an entry
+ * "NAME=value" may be passed with n the name's length) describes a running
+ * job: its identity, array, step and allocation, which Slurm sets for each
+ * job (SLURM_JOB_ID, SLURM_ARRAY_*, ...; msbatch(1) lists them), and
+ * metasched's own job variables. A job submitted from inside another would
+ * otherwise carry the other's: such variables are never exported. */
+bool jobspec_env_is_identity (const char *name, size_t n);
+
 int jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
                    bool allow_partition, ms_error_t *errp);
 

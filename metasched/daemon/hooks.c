@@ -8,6 +8,7 @@
 #include <pwd.h>
 
 #include "metasched/daemon/daemon_int.h"
+#include "partitions/slurmrest.h"
 
 /* ---- the API's hooks (called from the API thread) ---- */
 
@@ -363,7 +364,47 @@ hook_kick (void *ctx)
     daemon_kick (ctx);
 }
 
+/* The start gate's claimer as its cluster records it: the daemon's latest
+ * listing where it shows the job, else the cluster asked now on a handle
+ * of the API thread's own (a copy that just started may not be listed
+ * yet; the daemon's handles belong to its own threads). */
+static int
+hook_cluster_job (void *ctx, const char *cluster, uint64_t id, uid_t *uidp,
+                  uint64_t *array_idp, ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    const ms_job_info_t *j;
+    cluster_t *c = NULL;
+    ms_backend_t *b = NULL;
+    ms_job_info_t info;
+    int rc;
+
+    for (size_t i = 0; i < d->ncl && !c; i++)
+        if (!strcmp (d->cl[i].conf->name, cluster))
+            c = &d->cl[i];
+    if (!c)
+        return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
+    pthread_mutex_lock (&d->mu);
+    if ((j = cluster_job (c, id))) {
+        *uidp = (uid_t)j->user_id;
+        *array_idp = j->array_job_id;
+        pthread_mutex_unlock (&d->mu);
+        return 0;
+    }
+    pthread_mutex_unlock (&d->mu);
+    if (slurmrest_from_conf (c->conf, &b, errp) < 0)
+        return -1;
+    rc = backend_job (b, id, &info, errp);
+    backend_destroy (b);
+    if (rc < 0)
+        return -1;
+    *uidp = (uid_t)info.user_id;
+    *array_idp = info.array_job_id;
+    return 0;
+}
+
 static const ms_api_hooks_t hooks = {
+    .cluster_job = hook_cluster_job,
     .whatif = hook_whatif,
     .admit = hook_admit,
     .clusters = hook_clusters,

@@ -122,8 +122,12 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
 
     for (size_t i = 0; i < nenv; i++) {
         json_t *v = json_array_get (env, i);
+        /* neither metasched's variables nor a running job's identity
+         * (one submitted from inside a job, or through the API) */
         if (json_is_string (v)
-            && strncmp (json_string_value (v), "METASCHED_", 10))
+            && strncmp (json_string_value (v), "METASCHED_", 10)
+            && !jobspec_env_is_identity (json_string_value (v),
+                                         strcspn (json_string_value (v), "=")))
             envv[ne++] = json_string_value (v);
     }
     if (ne == 0)

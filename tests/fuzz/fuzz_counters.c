@@ -1,6 +1,6 @@
 /* fuzz_counters.c - what the root epilog reads from the job's side on
  * arbitrary bytes: the wrapper's counter file (written by the user) and
- * scontrol's answer. An accepted counter file yields a counters object
+ * Slurm's JSON answer. An accepted counter file yields a counters object
  * that the database's checks accept. */
 #include "config.h"
 
@@ -20,7 +20,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     collect_counters_t k;
     collect_slurm_job_t sj;
 
-    collect_parse_scontrol ((const char *)data, size, &sj, NULL);
+    collect_parse_slurm_json ((const char *)data, size, 1, &sj, NULL);
     if (spool_rec_parse ((const char *)data, size, "fuzz.counters", &r, NULL) < 0)
         return 0;
     if (collect_counters_from_rec (r, &k, NULL) == 0) {

@@ -483,15 +483,61 @@ START_TEST (test_whatif)
 }
 END_TEST
 
+/* Record (cluster, cluster_job_id) as a submission of job id: only what
+ * metaschedd dispatched may claim a job. */
+static void
+record_submission (json_int_t id, const char *cluster, int cjid)
+{
+    char sid[24], scj[24];
+    const char *p[3] = { sid, cluster, scj };
+    ms_error_t e;
+    db_t *db = open_scratch (&e);
+    PGresult *r;
+
+    ck_assert_msg (db != NULL, "%s", e.text);
+    snprintf (sid, sizeof (sid), "%lld", (long long)id);
+    snprintf (scj, sizeof (scj), "%d", cjid);
+    r = db_exec (db, "t_cluster",
+                 "INSERT INTO clusters (name) VALUES ($1)"
+                 " ON CONFLICT DO NOTHING",
+                 1, p + 1, &e);
+    ck_assert_msg (r != NULL, "%s", e.text);
+    PQclear (r);
+    r = db_exec (db, "t_partition",
+                 "INSERT INTO partitions (cluster, name, architecture, nodes,"
+                 " cores_per_node, freqs_khz, nominal_khz, idle_power_w)"
+                 " VALUES ($1, 'p', 'x', 1, 1, '{1000}', 1000, 0)"
+                 " ON CONFLICT DO NOTHING",
+                 1, p + 1, &e);
+    ck_assert_msg (r != NULL, "%s", e.text);
+    PQclear (r);
+    r = db_exec (db, "t_submission",
+                 "INSERT INTO job_submissions (job_id, cluster, partition,"
+                 " cluster_job_id) VALUES ($1::bigint, $2, 'p', $3::bigint)",
+                 3, p, &e);
+    ck_assert_msg (r != NULL, "%s", e.text);
+    PQclear (r);
+    db_close (db);
+}
+
 START_TEST (test_claim)
 {
     json_int_t id = submit_as (user1);
     char target[80];
     const char *a = "{\"cluster\":\"alpha\",\"cluster_job_id\":101}";
     const char *b = "{\"cluster\":\"beta\",\"cluster_job_id\":202}";
+    const char *x = "{\"cluster\":\"alpha\",\"cluster_job_id\":303}";
     resp_t r;
 
     snprintf (target, sizeof (target), "/v1/jobs/%lld/claim", (long long)id);
+    record_submission (id, "alpha", 101);
+    record_submission (id, "beta", 202);
+    /* a job that is no copy of this one cannot win it (not yet recorded,
+     * or never: try again later) */
+    r = req_as (user1, "POST", target, x);
+    ck_assert_msg (r.status == 503, "%ld %s", r.status, r.text);
+    ck_assert_str_eq (jstr (&r, "field"), "cluster_job_id");
+    resp_free (&r);
     r = req_as (user1, "POST", target, a);
     ck_assert_msg (r.status == 200, "%ld %s", r.status, r.text);
     ck_assert (json_is_true (json_object_get (r.json, "run")));
@@ -499,6 +545,10 @@ START_TEST (test_claim)
     r = req_as (user1, "POST", target, b);
     ck_assert_int_eq (r.status, 409);
     ck_assert (json_is_false (json_object_get (r.json, "run")));
+    resp_free (&r);
+    /* once won, a job that is no copy loses like any other */
+    r = req_as (user1, "POST", target, x);
+    ck_assert_int_eq (r.status, 409);
     resp_free (&r);
     /* the winner asking again still runs */
     r = req_as (user1, "POST", target, a);
@@ -513,6 +563,22 @@ START_TEST (test_claim)
     ck_assert_int_eq (r.status, 400);
     ck_assert_str_eq (jstr (&r, "field"), "cluster_job_id");
     resp_free (&r);
+    /* the copies were never dispatched: the metrics count no dispatch */
+    {
+        char sid[24];
+        const char *p[1] = { sid };
+        ms_error_t e;
+        db_t *db = open_scratch (&e);
+        PGresult *res;
+        ck_assert_msg (db != NULL, "%s", e.text);
+        snprintf (sid, sizeof (sid), "%lld", (long long)id);
+        res = db_exec (db, "t_unrecord",
+                       "DELETE FROM job_submissions WHERE job_id = $1::bigint",
+                       1, p, &e);
+        ck_assert_msg (res != NULL, "%s", e.text);
+        PQclear (res);
+        db_close (db);
+    }
 }
 END_TEST
 

@@ -534,6 +534,31 @@ START_TEST (every_option_in_the_table)
 }
 END_TEST
 
+/* The variables that name a running job are never exported (msbatch(1),
+ * ENVIRONMENT); others, and look-alikes, are. */
+START_TEST (identity_variables)
+{
+    static const char *const ident[]
+        = { "SLURM_JOB_ID=5",     "SLURM_ARRAY_JOB_ID=4", "SLURM_ARRAY_TASK_ID",
+            "SLURM_JOBID",        "SLURM_STEP_ID",        "SLURM_NODELIST",
+            "SLURMD_NODENAME=a1", "SLURM_CLUSTER_NAME",   "METASCHED_JOB_ID=9",
+            "SLURM_HET_JOB_ID" };
+    static const char *const other[] = { "PATH=/bin",        "SLURM_CONF=/x",
+                                         "SLURM_JOBIDX",     "SLURM_ARRAY",
+                                         "METASCHED_SERVER", "SBATCH_ACCOUNT",
+                                         "SLURM_NTASKSX",    "HOME" };
+
+    for (size_t i = 0; i < sizeof (ident) / sizeof (ident[0]); i++)
+        ck_assert_msg (
+            jobspec_env_is_identity (ident[i], strcspn (ident[i], "=")), "%s",
+            ident[i]);
+    for (size_t i = 0; i < sizeof (other) / sizeof (other[0]); i++)
+        ck_assert_msg (
+            !jobspec_env_is_identity (other[i], strcspn (other[i], "=")), "%s",
+            other[i]);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -560,6 +585,7 @@ main (void)
     tcase_add_loop_test (tc, refusals_name_the_option, 0,
                          (int)(sizeof (refusals) / sizeof (refusals[0])));
     tcase_add_test (tc, every_option_in_the_table);
+    tcase_add_test (tc, identity_variables);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }

@@ -372,22 +372,53 @@ START_TEST (listing)
 }
 END_TEST
 
-START_TEST (scontrol_answer)
+START_TEST (slurm_json_answer)
 {
-    const char *out = "JobId=15 JobName=lu.C UserId=msuser(1001) "
-                      "Partition=batch NumNodes=2-2 OverSubscribe=NO "
-                      "CPU_max_freq=2000000 Power=\n";
+    /* 22.05's record (v0.0.38): a name and comment that pose as fields */
+    const char *out
+        = "{\"meta\": {}, \"errors\": [], \"jobs\": ["
+          "{\"job_id\": 14, \"name\": \"other\", \"node_count\": 9},"
+          "{\"job_id\": 15, \"name\": \"lu.C NumNodes=64 "
+          "OverSubscribe=YES CpuFreqMax=2400000\", \"comment\": "
+          "\" NumNodes=64 OverSubscribe=YES\", \"user_id\": 1001,"
+          " \"partition\": \"batch\", \"node_count\": 2,"
+          " \"shared\": \"none\", \"cpu_frequency_maximum\": 2000000,"
+          " \"job_state\": \"COMPLETING\", \"start_time\": 1700000000,"
+          " \"end_time\": 1700000100}]}";
+    /* 23.02 on (v0.0.39+): numbers as {set, number}, flags as lists */
+    const char *out40
+        = "{\"jobs\": [{\"job_id\": 15, \"name\": \"x\","
+          " \"partition\": \"batch\", \"job_state\": [\"COMPLETED\"],"
+          " \"node_count\": {\"set\": true, \"infinite\": false,"
+          " \"number\": 3}, \"shared\": [\"oversubscribe\"],"
+          " \"cpu_frequency_maximum\": {\"set\": false, \"infinite\":"
+          " false, \"number\": 0}, \"start_time\": {\"set\": true,"
+          " \"number\": 1700000000}, \"end_time\": {\"set\": true,"
+          " \"number\": 1700000100}}]}";
     collect_slurm_job_t sj;
     ms_error_t e;
 
-    ck_assert_int_eq (collect_parse_scontrol (out, strlen (out), &sj, &e), 0);
+    ck_assert_msg (collect_parse_slurm_json (out, strlen (out), 15, &sj, &e)
+                       == 0,
+                   "%s", e.text);
     ck_assert_uint_eq (sj.freq_max_khz, 2000000);
     ck_assert_int_eq (sj.nodes, 2);
-    ck_assert_str_eq (sj.name, "lu.C");
     ck_assert_str_eq (sj.partition, "batch");
     ck_assert_int_eq (sj.exclusive, 1);
-    ck_assert_int_eq (collect_parse_scontrol ("slurm_load_jobs error\n", 22,
-                                              &sj, &e), -1);
+    ck_assert (sj.start_time == 1700000000);
+    ck_assert (sj.end_time == 0); /* still completing: not ended */
+    ck_assert_msg (collect_parse_slurm_json (out40, strlen (out40), 15, &sj, &e)
+                       == 0,
+                   "%s", e.text);
+    ck_assert_int_eq (sj.nodes, 3);
+    ck_assert_int_eq (sj.exclusive, 0);
+    ck_assert_uint_eq (sj.freq_max_khz, 0);
+    ck_assert (sj.end_time == 1700000100);
+    ck_assert_int_eq (collect_parse_slurm_json (out, strlen (out), 16, &sj, &e),
+                      -1);
+    ck_assert_int_eq (e.kind, MS_ERR_MISSING);
+    ck_assert_int_eq (
+        collect_parse_slurm_json ("JobId=15 NumNodes=64", 20, 15, &sj, &e), -1);
 }
 END_TEST
 
@@ -436,7 +467,7 @@ main (void)
     tcase_add_test (tc, counter_file_gate);
     tcase_add_test (tc, counter_file_hostile);
     tcase_add_test (tc, listing);
-    tcase_add_test (tc, scontrol_answer);
+    tcase_add_test (tc, slurm_json_answer);
     tcase_add_test (tc, collector_config);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
