@@ -458,12 +458,24 @@ main (int argc, char **argv)
                     base && *base && strcmp (base, "-") ? base : "msbatch",
                     sizeof (s.name));
     }
-    if (s.chdir[0])
-        ms_strlcpy (cwd, s.chdir, sizeof (cwd));
-    else if (!getcwd (cwd, sizeof (cwd))) {
-        fprintf (stderr, PROG ": the current directory: %s (use --chdir)\n",
-                 strerror (errno));
-        goto out;
+    {
+        /* the submission directory: --chdir's, a relative one taken from
+         * here as sbatch does */
+        bool here = getcwd (cwd, sizeof (cwd)) != NULL;
+        int cwd_errno = errno;
+        if (jobspec_resolve_chdir (&s, here ? cwd : NULL, &err) < 0) {
+            fprintf (stderr, PROG ": %s (the current directory: %s)\n",
+                     err.text, strerror (cwd_errno));
+            goto out;
+        }
+        if (s.chdir[0])
+            ms_strlcpy (cwd, s.chdir, sizeof (cwd));
+        else if (!here) {
+            fprintf (stderr,
+                     PROG ": the current directory: %s (use --chdir)\n",
+                     strerror (cwd_errno));
+            goto out;
+        }
     }
     env = json_array ();
     if (build_environment (&s, env) < 0)
