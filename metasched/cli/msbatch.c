@@ -247,6 +247,19 @@ build_request (const ms_jobspec_t *s, const char *script, size_t len,
 }
 
 /* --test-only: the candidates as a table, the chosen one marked '*'. */
+/* The answer's notes (what the site set aside, e.g. a --cpu-freq it
+ * ignores), on standard error: standard output stays the job id. */
+static void
+print_notes (const json_t *reply)
+{
+    const json_t *notes = json_object_get (reply, "notes"), *e;
+    size_t k;
+
+    json_array_foreach (notes, k, e)
+        if (json_string_value (e))
+            fprintf (stderr, PROG ": note: %s\n", json_string_value (e));
+}
+
 static void
 print_candidates (const json_t *reply)
 {
@@ -277,6 +290,25 @@ print_candidates (const json_t *reply)
             printf ("\n");
         }
     }
+    /* ... of --clusters (cluster_requests honor, map) */
+    {
+        const json_t *cr = json_object_get (reply, "cluster_request");
+        const json_t *cc = json_object_get (cr, "clusters"), *e;
+        size_t k;
+        if (json_is_object (cr)) {
+            const char *asked
+                = json_string_value (json_object_get (cr, "asked"));
+            const char *mode = json_string_value (json_object_get (cr, "mode"));
+            printf ("--clusters=%s (%s): ", asked ? asked : "-",
+                    mode ? mode : "-");
+            json_array_foreach (cc, k, e)
+                printf ("%s%s", k ? " " : "",
+                        json_string_value (e) ? json_string_value (e) : "-");
+            printf ("\n");
+        }
+    }
+    /* what the site set aside (cpu_freq_requests = ignore) */
+    print_notes (reply);
     /* the energy odds metasched chose with (its calibration, the lean) */
     {
         const json_t *od = json_object_get (reply, "odds");
@@ -531,6 +563,7 @@ main (int argc, char **argv)
                      ms_client_address (c));
             goto out;
         }
+        print_notes (reply);
         if (parsable)
             printf ("%" JSON_INTEGER_FORMAT "\n", json_integer_value (id));
         else
