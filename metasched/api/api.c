@@ -382,12 +382,13 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
     ms_error_t e = { 0 };
     int64_t id;
     int rc;
-    json_t *notes = json_array (), *ans;
+    json_t *notes, *ans;
     const char *sf = NULL;
 
     if (apireq_parse (rq->body, rq->len, &lim, &r, field, sizeof (field), &e)
         < 0)
         return send_err (c, &e, field);
+    notes = json_array ();
     if (site_options (api, who, &r, notes, &sf, &e) < 0) {
         apireq_free (&r);
         json_decref (notes);
