@@ -32,8 +32,8 @@ static const struct {
     { "--mail-type=END,sometimes", "mail_type", "\"END\"",
       "parse_mail_type" }, /* a word it does not know is passed over */
     { "--mail-type=END,NONE", "mail_type", "\"NONE\"", "parse_mail_type" },
-    { "--mail-type=end\n#SBATCH --mail-type=Fail", "mail_type",
-      "\"END,FAIL\"", "arg_set_mail_type" }, /* added to the one before */
+    { "--mail-type=end\n#SBATCH --mail-type=Fail", "mail_type", "\"END,FAIL\"",
+      "arg_set_mail_type" }, /* added to the one before */
     { "--mail-type=sometimes", NULL, "j.sh:2: --mail-type=sometimes: expected",
       "parse_mail_type" },
     { "--mail-type=", NULL, "j.sh:2: --mail-type=: expected",
@@ -50,8 +50,7 @@ static const struct {
     { "--signal=BUSR2@30", "signal_spec.number", "12",
       "get_signal_opts" }, /* B, then the name, no ':' */
     { "--signal=R:100", "signal_spec.number", "100", "sig_name2num" },
-    { "--signal=USR1@", "signal_spec.seconds_before", "0",
-      "get_signal_opts" },
+    { "--signal=USR1@", "signal_spec.seconds_before", "0", "get_signal_opts" },
     { "--signal=B:NOPE", NULL, "j.sh:2: --signal=B:NOPE: expected",
       "sig_name2num" },
     { "--signal=USR1@-5", NULL, "j.sh:2: --signal=USR1@-5: expected",
@@ -73,8 +72,7 @@ static const struct {
       "arg_set_no_kill" },
     { "--requeue=EXPEDITE", "requeue", "true", "arg_set_requeue" },
     { "--requeue=", "requeue", "true", "arg_set_requeue" },
-    { "--get-user-env=10l", "get_user_env", "\"10L\"",
-      "arg_set_get_user_env" },
+    { "--get-user-env=10l", "get_user_env", "\"10L\"", "arg_set_get_user_env" },
     { "--get-user-env=s", "get_user_env", "\"S\"", "arg_set_get_user_env" },
     { "--get-user-env=10x", NULL, "j.sh:2: --get-user-env=10x: expected",
       "arg_set_get_user_env" },
@@ -85,14 +83,22 @@ static const struct {
     { "--export=none", "export_mode", "\"NONE\"", "arg_set_export" },
     { "--begin=NOW+1Hour", "begin", NULL, "parse_time" }, /* set: checked
                                                              below */
-    { "--time=unlimited", "time_limit_min", "\"UNLIMITED\"",
-      "time_str2mins" },
+    { "--time=unlimited", "time_limit_min", "\"UNLIMITED\"", "time_str2mins" },
     { "--time=-1", "time_limit_min", "\"UNLIMITED\"", "time_str2mins" },
     { "--time=1-0", "time_limit_min", "1440", "time_str2mins" },
     { "--time=", NULL, "j.sh:2: --time=: expected", "time_str2mins" },
     { "--mem=", NULL, "j.sh:2: --mem=: expected a size", "str_to_mbytes" },
     { "--ntasks=", NULL, "j.sh:2: --ntasks=: expected a whole number",
       "parse_int" },
+    { "--nodes=2-4", "nodes_max", "4", "verify_node_count" },
+    { "--nodes=-4", "nodes_max", "4", "verify_node_count" }, /* 1-4 */
+    { "--nodes=1k", "nodes", "1024", "verify_node_count" },
+    { "--nodes=4-2", NULL, "j.sh:2: --nodes=4-2: expected N or MIN-MAX",
+      "verify_node_count" },
+    { "--nodes=2-", NULL, "j.sh:2: --nodes=2-: expected N or MIN-MAX",
+      "verify_node_count" },
+    { "--nodes=", NULL, "j.sh:2: --nodes=: expected N or MIN-MAX",
+      "verify_node_count" },
     { "--nice=-5", "nice", "-5", "arg_set_nice" },
     { "--nice=12abc", "nice", "12", "arg_set_nice" },
     /* empty values, and values a '#' cut off: the string options keep "",
@@ -146,8 +152,8 @@ static const struct {
       "_cpu_freq_check_gov" },
     { "--cpu-freq=powersave", "cpu_freq_spec.governor", "\"PowerSave\"",
       "_cpu_freq_check_gov" },
-    { "--cpu-freq=2400000:UserSpace", "cpu_freq_spec.governor",
-      "\"UserSpace\"", "cpu_freq_verify_cmdline" }, /* 26.05 */
+    { "--cpu-freq=2400000:UserSpace", "cpu_freq_spec.governor", "\"UserSpace\"",
+      "cpu_freq_verify_cmdline" }, /* 26.05 */
     { "--cpu-freq=high:performance", NULL,
       "j.sh:2: --cpu-freq=high:performance: a governor other than "
       "UserSpace needs a range",
@@ -227,7 +233,8 @@ START_TEST (option_values)
         v = o;
         while (v && *key) {
             size_t n = strcspn (key, ".");
-            ms_strlcpy (part, key, n + 1 < sizeof (part) ? n + 1 : sizeof (part));
+            ms_strlcpy (part, key,
+                        n + 1 < sizeof (part) ? n + 1 : sizeof (part));
             v = json_object_get (v, part);
             key += n;
             if (*key == '.')
@@ -238,11 +245,10 @@ START_TEST (option_values)
         if (cases[_i].want)
             ck_assert_msg (!strcmp (got, cases[_i].want),
                            "%s (%s): %s is %s, not %s", cases[_i].lines,
-                           cases[_i].slurm, cases[_i].key, got,
-                           cases[_i].want);
+                           cases[_i].slurm, cases[_i].key, got, cases[_i].want);
         else
-            ck_assert_msg (v != NULL, "%s (%s): %s not set",
-                           cases[_i].lines, cases[_i].slurm, cases[_i].key);
+            ck_assert_msg (v != NULL, "%s (%s): %s not set", cases[_i].lines,
+                           cases[_i].slurm, cases[_i].key);
         free (got);
         json_decref (o);
     }
@@ -254,8 +260,7 @@ END_TEST
  * one (_cpu_freq_freqspec_num) */
 START_TEST (cpu_freq_pick)
 {
-    static const uint32_t f[] = { 1200000, 1500000, 1800000, 2100000,
-                                  2400000 };
+    static const uint32_t f[] = { 1200000, 1500000, 1800000, 2100000, 2400000 };
     static const struct {
         const char *val;
         bool pins;
@@ -265,10 +270,10 @@ START_TEST (cpu_freq_pick)
         { "medium", true, 1800000, 1800000 }, /* (5 - 1) / 2 */
         { "highm1", true, 2100000, 2100000 },
         { "high", true, 2400000, 2400000 },
-        { "1800000", true, 1800000, 1800000 },  /* listed */
-        { "1600000", true, 1800000, 1800000 },  /* the next above */
-        { "1000000", true, 1200000, 1200000 },  /* below: the lowest */
-        { "3000000", true, 2400000, 2400000 },  /* above: the highest */
+        { "1800000", true, 1800000, 1800000 }, /* listed */
+        { "1600000", true, 1800000, 1800000 }, /* the next above */
+        { "1000000", true, 1200000, 1200000 }, /* below: the lowest */
+        { "3000000", true, 2400000, 2400000 }, /* above: the highest */
         { "low-medium:OnDemand", true, 1200000, 1800000 },
         { "high-high:Performance", true, 2400000, 2400000 },
         { "Performance", true, 2400000, 2400000 },
