@@ -521,8 +521,11 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
     case O_JOB_NAME:
         return copy_str (where, opt, val, s->name, sizeof (s->name), errp);
     case O_OUTPUT_PATH:
-        /* %j %x %A %a %u %N %n %s %t %% stay: Slurm fills them in */
-        return copy_str (where, opt, val, field, o->size, errp);
+        /* %j %x %A %a %u %N %n %s %t %% stay: Slurm fills them in; none
+         * (any case) is /dev/null (arg_set_ofname, _efname, _ifname) */
+        return copy_str (where, opt, strcasecmp (val, "none") ? val
+                                                              : "/dev/null",
+                         field, o->size, errp);
     case O_APP:
         if (copy_str (where, opt, val, s->app, sizeof (s->app), errp) < 0)
             return -1;

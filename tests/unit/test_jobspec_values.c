@@ -113,6 +113,7 @@ static const struct {
                                        script, as sbatch does */
     { "--comment=\"a # b\"", "comment", "\"a # b\"", "get_argument" },
     { "--output=", "stdout", "null", "COMMON_STRING_OPTION_SET" },
+    { "--output=None", "stdout", "\"/dev/null\"", "arg_set_ofname" },
     { "--constraint=", "constraint", "null", "COMMON_STRING_OPTION_SET" },
     { "--dependency=", "dependency", "null", "COMMON_STRING_OPTION_SET" },
     { "--array=", "array", "null", "COMMON_SBATCH_STRING_OPTION" },
