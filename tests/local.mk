@@ -101,6 +101,12 @@ tests_unit_test_jobspec_SOURCES = tests/unit/test_jobspec.c tests/testutil.h
 tests_unit_test_jobspec_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_jobspec_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_jobspec
+check_PROGRAMS += tests/unit/test_jobspec_values
+tests_unit_test_jobspec_values_SOURCES = tests/unit/test_jobspec_values.c \
+	tests/testutil.h
+tests_unit_test_jobspec_values_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_jobspec_values_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_jobspec_values
 tests_fuzz_fuzz_jobspec_SOURCES = tests/fuzz/fuzz_jobspec.c $(FUZZ_STANDALONE)
 tests_fuzz_fuzz_jobspec_CFLAGS = $(TEST_CFLAGS)
 tests_fuzz_fuzz_jobspec_LDADD = $(TEST_LIBS)

@@ -657,6 +657,61 @@ method_allowed (const char *allow, const char *method)
     return false;
 }
 
+/* What the site makes of a request's --clusters and --cpu-freq
+ * (metaschedd.conf cluster_requests, cpu_freq_requests), and --priority by
+ * Slurm's rule: only an operator (here: metasched's admins) sets one;
+ * priority 0 holds the job (slurmctld's validate_job_create_req and its
+ * hold), a user's other priority is refused with slurmctld's answer to a user who
+ * raises a priority (ESLURM_ACCESS_DENIED). 0, or -1 with errp and *field.
+ * notes (may be NULL) gets what was ignored. */
+static int
+site_options (const ms_api_t *api, const caller_t *who, ms_apireq_t *r,
+              json_t *notes, const char **field, ms_error_t *errp)
+{
+    if (r->sb.clusters[0] && api->conf.cluster_requests == 1) {
+        *field = "clusters";
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--clusters=%s: metasched chooses the cluster; this "
+                       "site does not take a script's clusters "
+                       "(cluster_requests = refuse): remove -M/--clusters",
+                       r->sb.clusters);
+    }
+    if (r->sb.cpu_freq[0] && api->conf.cpu_freq_requests == 2) {
+        *field = "cpu_freq";
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--cpu-freq=%s: metasched chooses the CPU frequency; "
+                       "this site does not take a pinned one "
+                       "(cpu_freq_requests = refuse): remove --cpu-freq",
+                       r->sb.cpu_freq);
+    }
+    if (r->sb.cpu_freq[0] && api->conf.cpu_freq_requests == 1) {
+        if (notes)
+            json_array_append_new (
+                notes, json_sprintf ("--cpu-freq=%s: ignored: metasched "
+                                     "chooses the CPU frequency at this site "
+                                     "(cpu_freq_requests = ignore)",
+                                     r->sb.cpu_freq));
+        r->sb.cpu_freq[0] = '\0';
+        memset (&r->sb.cpu_freq_spec, 0, sizeof (r->sb.cpu_freq_spec));
+    }
+    if (r->sb.priority > 0 && !who->admin) {
+        *field = "priority";
+        ms_err (errp, MS_ERR_AUTH,
+                "--priority=%lld: Access/permission denied (only operators "
+                "set a job's priority: metasched's admins; use --nice)",
+                (long long)r->sb.priority);
+        errp->http_status = 403;
+        return -1;
+    }
+    if (r->sb.priority == 0) {
+        /* priority 0: held, as Slurm holds it (a user's hold, or an
+         * operator's) */
+        r->sb.hold = true;
+        r->sb.priority = -1;
+    }
+    return 0;
+}
+
 static enum MHD_Result
 do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
            const caller_t *who)
@@ -669,26 +724,42 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
     ms_error_t e = { 0 };
     int64_t id;
     int rc;
+    json_t *notes, *ans;
+    const char *sf = NULL;
 
     if (apireq_parse (rq->body, rq->len, &lim, &r, field, sizeof (field), &e)
         < 0)
         return send_err (c, &e, field);
+    notes = json_array ();
+    if (site_options (api, who, &r, notes, &sf, &e) < 0) {
+        apireq_free (&r);
+        json_decref (notes);
+        return send_err (c, &e, sf);
+    }
     if (api->hooks.admit && api->hooks.admit (api->ctx, &r, who->uid, &e) < 0) {
         apireq_free (&r);
+        json_decref (notes);
         return send_err (c, &e, NULL);
     }
     if (db_acquire (api, &e) < 0) {
         apireq_free (&r);
+        json_decref (notes);
         return send_err (c, &e, NULL);
     }
     rc = db_jobs_insert (api->db, who->uid, who->gid, who->user, &r, &id, &e);
     db_release (api);
     apireq_free (&r);
-    if (rc < 0)
+    if (rc < 0) {
+        json_decref (notes);
         return send_err (c, &e, NULL);
+    }
     if (api->hooks.kick)
         api->hooks.kick (api->ctx);
-    return send_json (c, 201, json_pack ("{s:I}", "id", (json_int_t)id));
+    ans = json_pack ("{s:I}", "id", (json_int_t)id);
+    if (json_array_size (notes))
+        json_object_set (ans, "notes", notes);
+    json_decref (notes);
+    return send_json (c, 201, ans);
 }
 
 static enum MHD_Result
@@ -701,21 +772,37 @@ do_whatif (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
     char field[80];
     ms_apireq_t r;
     ms_error_t e = { 0 };
-    json_t *out = NULL;
+    json_t *out = NULL, *notes = json_array ();
+    const char *sf = NULL;
     int rc;
 
     if (apireq_parse (rq->body, rq->len, &lim, &r, field, sizeof (field), &e)
-        < 0)
+        < 0) {
+        json_decref (notes);
         return send_err (c, &e, field);
+    }
+    if (site_options (api, who, &r, notes, &sf, &e) < 0) {
+        apireq_free (&r);
+        json_decref (notes);
+        return send_err (c, &e, sf);
+    }
     if (!api->hooks.whatif) {
+        json_decref (notes);
         apireq_free (&r);
         return send_error (c, 503, "what-if is not available", NULL, NULL);
     }
     rc = api->hooks.whatif (api->ctx, &r, who->uid, &out, &e);
     apireq_free (&r);
-    if (rc < 0)
+    if (rc < 0) {
+        json_decref (notes);
         return send_err (c, &e, NULL);
-    return send_json (c, 200, out ? out : json_object ());
+    }
+    if (!out)
+        out = json_object ();
+    if (json_array_size (notes))
+        json_object_set (out, "notes", notes);
+    json_decref (notes);
+    return send_json (c, 200, out);
 }
 
 /* ?state=a,b: known state names only. */

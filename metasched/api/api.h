@@ -36,6 +36,10 @@ typedef struct {
     bool allow_partition;         /* users may pin "cluster/partition" */
     bool partition_names;         /* users may name partitions (metaschedd
                                      partition_requests honor or map) */
+    int cluster_requests;  /* a job's --clusters: 0 honored, 1 refused,
+                              2 mapped (metaschedd's cluster_requests) */
+    int cpu_freq_requests; /* a job's --cpu-freq: 0 honored, 1 ignored
+                              (with a note), 2 refused */
     size_t max_body;              /* 0: APIREQ_BODY_MAX */
     size_t max_script;            /* 0: APIREQ_SCRIPT_MAX */
     const char *db_conninfo;      /* the daemon's role */

@@ -47,7 +47,10 @@ usage (FILE *f)
         "  -D, --chdir=DIR          working directory (default: here)\n"
         "      --export=ALL|NONE|VAR[=value],...  environment (default ALL)\n"
         "      --exclusive          whole nodes\n"
-        "  -p, --partition=C/P      pin a partition (only where allowed)\n"
+        "  -p, --partition=NAME     partitions, as the site takes them\n"
+        "  -M, --clusters=NAME,...  clusters, as the site takes them\n"
+        "      --cpu-freq=low|high|highm1|KHZ[-KHZ][:GOV]  pin the frequency\n"
+        "                           (as the site takes it)\n"
         "  -A, --account, -q, --qos, --mem, --mem-per-cpu, -C, --constraint,\n"
         "  --gres, -G, --gpus..., -a, --array, -d, --dependency, --mail-type,\n"
         "  --mail-user and every other option of sbatch: see msbatch(1),\n"
@@ -260,6 +263,19 @@ build_request (const ms_jobspec_t *s, const char *script, size_t len,
 }
 
 /* --test-only: the candidates as a table, the chosen one marked '*'. */
+/* The answer's notes (what the site set aside, e.g. a --cpu-freq it
+ * ignores), on standard error: standard output stays the job id. */
+static void
+print_notes (const json_t *reply)
+{
+    const json_t *notes = json_object_get (reply, "notes"), *e;
+    size_t k;
+
+    json_array_foreach (notes, k, e)
+        if (json_string_value (e))
+            fprintf (stderr, PROG ": note: %s\n", json_string_value (e));
+}
+
 static void
 print_candidates (const json_t *reply)
 {
@@ -290,6 +306,25 @@ print_candidates (const json_t *reply)
             printf ("\n");
         }
     }
+    /* ... of --clusters (cluster_requests honor, map) */
+    {
+        const json_t *cr = json_object_get (reply, "cluster_request");
+        const json_t *cc = json_object_get (cr, "clusters"), *e;
+        size_t k;
+        if (json_is_object (cr)) {
+            const char *asked
+                = json_string_value (json_object_get (cr, "asked"));
+            const char *mode = json_string_value (json_object_get (cr, "mode"));
+            printf ("--clusters=%s (%s): ", asked ? asked : "-",
+                    mode ? mode : "-");
+            json_array_foreach (cc, k, e)
+                printf ("%s%s", k ? " " : "",
+                        json_string_value (e) ? json_string_value (e) : "-");
+            printf ("\n");
+        }
+    }
+    /* what the site set aside (cpu_freq_requests = ignore) */
+    print_notes (reply);
     /* the energy odds metasched chose with (its calibration, the lean) */
     {
         const json_t *od = json_object_get (reply, "odds");
@@ -535,12 +570,24 @@ main (int argc, char **argv)
                     base && *base && strcmp (base, "-") ? base : "msbatch",
                     sizeof (s.name));
     }
-    if (s.chdir[0])
-        ms_strlcpy (cwd, s.chdir, sizeof (cwd));
-    else if (!getcwd (cwd, sizeof (cwd))) {
-        fprintf (stderr, PROG ": the current directory: %s (use --chdir)\n",
-                 strerror (errno));
-        goto out;
+    {
+        /* the submission directory: --chdir's, a relative one taken from
+         * here as sbatch does */
+        bool here = getcwd (cwd, sizeof (cwd)) != NULL;
+        int cwd_errno = errno;
+        if (jobspec_resolve_chdir (&s, here ? cwd : NULL, &err) < 0) {
+            fprintf (stderr, PROG ": %s (the current directory: %s)\n",
+                     err.text, strerror (cwd_errno));
+            goto out;
+        }
+        if (s.chdir[0])
+            ms_strlcpy (cwd, s.chdir, sizeof (cwd));
+        else if (!here) {
+            fprintf (stderr,
+                     PROG ": the current directory: %s (use --chdir)\n",
+                     strerror (cwd_errno));
+            goto out;
+        }
     }
     env = json_array ();
     if (build_environment (&s, env) < 0)
@@ -596,6 +643,7 @@ main (int argc, char **argv)
                      ms_client_address (c));
             goto out;
         }
+        print_notes (reply);
         if (parsable)
             printf ("%" JSON_INTEGER_FORMAT "\n", json_integer_value (id));
         else

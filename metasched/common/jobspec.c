@@ -47,7 +47,7 @@ typedef enum {
     O_KILL_INV_DEP, O_MAIL_TYPE, O_SIGNAL, O_REQUEUE, O_NO_REQUEUE,
     O_OPEN_MODE, O_NICE, O_GET_USER_ENV, O_HINT, O_DISTRIBUTION,
     O_EXTRA_NODE_INFO, O_CORE_SPEC, O_WAIT_ALL_NODES, O_PROPAGATE,
-    O_NO_KILL, O_SWITCHES, O_WRAP,
+    O_NO_KILL, O_SWITCHES, O_WRAP, O_CLUSTERS, O_CPU_FREQ, O_PRIORITY,
 } otype_t;
 
 #define F(field) offsetof (ms_jobspec_t, field), sizeof (((ms_jobspec_t *)0)->field)
@@ -90,9 +90,9 @@ static const opt_t options[] = {
       O_REFUSE, NOF },
     { { "begin", 'b', 1, META, NULL }, O_BEGIN, NOF },
     { { "chdir", 'D', 1, CARRY, NULL }, O_STR, F (chdir) },
-    { { "cluster", 0, 1, REFUSE, WHY_CLUSTER }, O_REFUSE, NOF },
+    { { "cluster", 0, 1, ROUTE, NULL }, O_CLUSTERS, NOF },
     { { "cluster-constraint", 0, 1, REFUSE, WHY_CLUSTER }, O_REFUSE, NOF },
-    { { "clusters", 'M', 1, REFUSE, WHY_CLUSTER }, O_REFUSE, NOF },
+    { { "clusters", 'M', 1, ROUTE, NULL }, O_CLUSTERS, NOF },
     { { "comment", 0, 1, CARRY, NULL }, O_STR, F (comment) },
     { { "consolidate-segments", 0, 0, REFUSE, WHY_NEW }, O_REFUSE, NOF },
     { { "constraint", 'C', 1, ROUTE, NULL }, O_CONSTRAINT, F (constraint) },
@@ -102,9 +102,7 @@ static const opt_t options[] = {
     { { "core-spec", 'S', 1, CARRY, NULL }, O_CORE_SPEC, NOF },
     { { "cores-per-socket", 0, 1, CARRY, NULL }, O_COUNT,
       F (cores_per_socket) },
-    { { "cpu-freq", 0, 1, REFUSE,
-        "metasched chooses the CPU frequency (its energy policy)" },
-      O_REFUSE, NOF },
+    { { "cpu-freq", 0, 1, ROUTE, NULL }, O_CPU_FREQ, NOF },
     { { "cpus-per-gpu", 0, 1, ROUTE, NULL }, O_COUNT, F (cpus_per_gpu) },
     { { "cpus-per-task", 'c', 1, ROUTE, NULL }, O_COUNT, F (cpus_per_task) },
     { { "deadline", 0, 1, CARRY, NULL }, O_DEADLINE, NOF },
@@ -174,10 +172,7 @@ static const opt_t options[] = {
         "power management flags were removed from Slurm after 22.05" },
       O_REFUSE, NOF },
     { { "prefer", 0, 1, CARRY, NULL }, O_CONSTRAINT, F (prefer) },
-    { { "priority", 0, 1, REFUSE,
-        "metasched sets the priorities of its jobs (and only operators "
-        "may set one); use --nice" },
-      O_REFUSE, NOF },
+    { { "priority", 0, 1, META, NULL }, O_PRIORITY, NOF },
     { { "profile", 0, 1, CARRY, NULL }, O_STR, F (profile) },
     { { "propagate", 0, 2, REFUSE,
         "sbatch copies the resource limits of the submitting shell; "
@@ -238,6 +233,7 @@ jobspec_init (ms_jobspec_t *s)
     s->requeue = -1;
     s->core_spec = -1;
     s->wait_all_nodes = -1;
+    s->priority = -1;
 }
 
 void
@@ -271,14 +267,15 @@ parse_count (const char *where, const char *opt, const char *val, int min,
     return 0;
 }
 
+/* A string value. An empty one is taken as sbatch takes it: its string
+ * options keep "" (slurm_opt.c's COMMON_STRING_OPTION_SET), which is what
+ * "not given" is here. */
 static int
 copy_str (const char *where, const char *opt, const char *val, char *dst,
           size_t size, ms_error_t *errp)
 {
     if (!val)
         return ms_err (errp, MS_ERR_INPUT, "%s--%s: needs a value", where, opt);
-    if (!*val)
-        return ms_err (errp, MS_ERR_INPUT, "%s--%s: empty value", where, opt);
     if (strlen (val) >= size)
         return ms_err (errp, MS_ERR_INPUT, "%s--%s: longer than %zu bytes",
                        where, opt, size - 1);
@@ -395,6 +392,33 @@ valid_nodelist (const char *val)
     return depth == 0;
 }
 
+/* A node count as Slurm's _str_to_nodes reads it: a number, then k or m
+ * (times 1024, 1024^2), then nothing but blanks (*okp false otherwise);
+ * -1 for no number at all (with *okp true only where nothing else is). */
+static long
+node_count (const char *v, bool *okp)
+{
+    char *end;
+    long n;
+
+    errno = 0;
+    n = strtol (v, &end, 10);
+    if (end == v) {
+        while (isspace ((unsigned char)*v))
+            v++;
+        *okp = !*v;
+        return -1;
+    }
+    if (*end == 'k' || *end == 'K')
+        n = n > (1L << 21) ? (1L << 30) : n * 1024, end++;
+    if (*end == 'm' || *end == 'M')
+        n = n > 1 ? (1L << 30) : n * 1024 * 1024, end++;
+    while (isspace ((unsigned char)*end))
+        end++;
+    *okp = !errno && !*end;
+    return n;
+}
+
 static int
 apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
        ms_error_t *errp)
@@ -441,18 +465,28 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
         return 0;
     }
     case O_NODES: {
-        char *end;
-        long lo, hi;
+        /* Slurm's verify_node_count: N or MIN-MAX, each with an optional
+         * k or m (times 1024, 1024^2), blanks after; "-MAX" is 1-MAX */
+        const char *dash = strchr (val, '-');
+        long lo = 0, hi = 0;
+        bool ok;
 
-        errno = 0;
-        lo = strtol (val, &end, 10);
-        hi = lo;
-        if (!errno && end != val && *end == '-' && isdigit ((unsigned char)end[1])) {
-            const char *q = end + 1;
-            hi = strtol (q, &end, 10);
+        if (dash) {
+            char minbuf[32];
+            size_t n = (size_t)(dash - val);
+            ok = n < sizeof (minbuf);
+            if (ok) {
+                memcpy (minbuf, val, n);
+                minbuf[n] = '\0';
+                lo = node_count (minbuf, &ok);
+                if (lo < 0 && ok)
+                    lo = 1; /* no number before the '-' */
+                hi = ok ? node_count (dash + 1, &ok) : 0;
+            }
+        } else {
+            lo = hi = node_count (val, &ok);
         }
-        if (errno || end == val || *end || !isdigit ((unsigned char)val[0])
-            || lo < 1 || hi < lo || hi > (1 << 20))
+        if (!ok || lo < 1 || hi < lo || hi > (1 << 20))
             return ms_err (errp, MS_ERR_INPUT,
                            "%s--nodes=%s: expected N or MIN-MAX, from 1 to "
                            "%d (lists of sizes are not supported)",
@@ -485,8 +519,11 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
     case O_JOB_NAME:
         return copy_str (where, opt, val, s->name, sizeof (s->name), errp);
     case O_OUTPUT_PATH:
-        /* %j %x %A %a %u %N %n %s %t %% stay: Slurm fills them in */
-        return copy_str (where, opt, val, field, o->size, errp);
+        /* %j %x %A %a %u %N %n %s %t %% stay: Slurm fills them in; none
+         * (any case) is /dev/null (arg_set_ofname, _efname, _ifname) */
+        return copy_str (where, opt, strcasecmp (val, "none") ? val
+                                                              : "/dev/null",
+                         field, o->size, errp);
     case O_APP:
         if (copy_str (where, opt, val, s->app, sizeof (s->app), errp) < 0)
             return -1;
@@ -498,18 +535,29 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
                                where, val);
         return 0;
     case O_EXCLUSIVE: {
-        static const char *const modes[] = { "user", "mcs", "topo", NULL };
-        s->exclusive = true;
-        s->exclusive_mode[0] = '\0';
-        if (!val)
-            return 0;
-        int k = jobspec_choice (val, strlen (val), modes);
+        /* Slurm's arg_set_exclusive (22.05: user, mcs, exclusive,
+         * oversubscribe; 26.05 adds topo and allocation), any case */
+        static const char *const modes[]
+            = { "user", "mcs", "topo", "exclusive", "allocation",
+                "oversubscribe", NULL };
+        int k = val ? jobspec_choice (val, strlen (val), modes) : 3;
         if (k < 0)
             return ms_err (errp, MS_ERR_INPUT,
-                           "%s--exclusive=%.32s: expected user, mcs or topo "
-                           "(or no value: whole nodes)",
+                           "%s--exclusive=%.32s: expected user, mcs, topo, "
+                           "exclusive, allocation or oversubscribe (or no "
+                           "value: whole nodes)",
                            where, val);
-        ms_strlcpy (s->exclusive_mode, modes[k], sizeof (s->exclusive_mode));
+        s->exclusive_mode[0] = '\0';
+        if (k == 5) { /* shared: what --oversubscribe asks */
+            s->exclusive = false;
+            s->oversubscribe = true;
+            return 0;
+        }
+        s->exclusive = true;
+        s->oversubscribe = false;
+        if (k < 3)
+            ms_strlcpy (s->exclusive_mode, modes[k],
+                        sizeof (s->exclusive_mode));
         return 0;
     }
     case O_EXPORT:
@@ -563,6 +611,10 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
                       errp)
             < 0)
             return -1;
+        if (!*val) {
+            memset (&s->deps, 0, sizeof (s->deps));
+            return 0;
+        }
         if (jobspec_parse_dependency (val, &s->deps, &e) < 0)
             return ms_err (errp, MS_ERR_INPUT, "%s--dependency=%.64s: %s",
                            where, val, e.text);
@@ -583,7 +635,7 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
     case O_SIGNAL:
         return jobspec_parse_signal (s, where, val, errp);
     case O_REQUEUE:
-        if (val && strcasecmp (val, "expedite"))
+        if (val && *val && strcasecmp (val, "expedite"))
             return ms_err (errp, MS_ERR_INPUT,
                            "%s--requeue=%.32s: expected no value (or "
                            "expedite)",
@@ -612,10 +664,11 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
             s->nice = 100;
             return 0;
         }
+        /* Slurm's arg_set_nice: strtoll's number (what follows it is not
+         * read; no number is 0) */
         errno = 0;
         v = strtol (val, &end, 10);
-        if (errno || end == val || *end || v < -2147483645L
-            || v > 2147483645L)
+        if (errno || v < -2147483645L || v > 2147483645L)
             return ms_err (errp, MS_ERR_INPUT,
                            "%s--nice=%.32s: expected a whole number from "
                            "-2147483645 to 2147483645",
@@ -630,16 +683,27 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
             ms_strlcpy (s->get_user_env, "1", sizeof (s->get_user_env));
             return 0;
         }
+        /* Slurm's arg_set_get_user_env: strtol's number, then nothing or
+         * S or L in any case (what follows it is not read) */
+        char out[sizeof (s->get_user_env)];
+        secs = 0;
         if (isdigit ((unsigned char)*p)
             && !jobspec_read_u32 (&p, 100000, &secs))
             p = "?";
-        if ((*p == 'S' || *p == 'L') && !p[1])
-            p++;
-        if (*p || !*val)
+        if (*p && !strchr ("SsLl", *p))
             return ms_err (errp, MS_ERR_INPUT,
                            "%s--get-user-env=%.32s: expected [TIMEOUT][S|L]",
                            where, val);
-        ms_strlcpy (s->get_user_env, val, sizeof (s->get_user_env));
+        if (p == val && !*p)
+            snprintf (out, sizeof (out), "1");
+        else if (p == val)
+            snprintf (out, sizeof (out), "%c", toupper ((unsigned char)*p));
+        else if (*p)
+            snprintf (out, sizeof (out), "%u%c", secs,
+                      toupper ((unsigned char)*p));
+        else
+            snprintf (out, sizeof (out), "%u", secs);
+        ms_strlcpy (s->get_user_env, out, sizeof (s->get_user_env));
         return 0;
     }
     case O_HINT: {
@@ -706,11 +770,14 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
         return copy_str (where, opt, val ? val : "ALL", s->propagate,
                          sizeof (s->propagate), errp);
     case O_NO_KILL:
-        if (val && strcasecmp (val, "off"))
+        /* Slurm's arg_set_no_kill: set, off or no, any case */
+        if (val && strcasecmp (val, "set") && strcasecmp (val, "off")
+            && strcasecmp (val, "no"))
             return ms_err (errp, MS_ERR_INPUT,
-                           "%s--no-kill=%.32s: expected no value or off",
+                           "%s--no-kill=%.32s: expected no value, set, off "
+                           "or no",
                            where, val);
-        s->no_kill = !val;
+        s->no_kill = !val || !strcasecmp (val, "set");
         return 0;
     case O_SWITCHES: {
         const char *p = val;
@@ -730,7 +797,50 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
                            "%s--wrap: only on the command line (it stands "
                            "for the script)",
                            where);
+        if (!*val)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--wrap: empty value (no command to run)", where);
         return copy_str (where, opt, val, s->wrap, sizeof (s->wrap), errp);
+    case O_CLUSTERS:
+        /* names as slurmdb_get_info_cluster takes them: "," between,
+         * "all" for every one */
+        if (copy_str (where, opt, val, s->clusters, sizeof (s->clusters), errp)
+            < 0)
+            return -1;
+        for (const char *c = val; *c; c++)
+            if (!isalnum ((unsigned char)*c) && !strchr ("_-.,", *c))
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s--%s=%.64s: '%c' has no place in a list of "
+                               "cluster names",
+                               where, opt, val, *c);
+        return 0;
+    case O_CPU_FREQ: {
+        ms_error_t e;
+        if (jobspec_parse_cpu_freq (val, &s->cpu_freq_spec, &e) < 0)
+            return ms_err (errp, MS_ERR_INPUT, "%s--cpu-freq=%.64s: %s", where,
+                           val, e.text);
+        return copy_str (where, opt, val, s->cpu_freq, sizeof (s->cpu_freq),
+                         errp);
+    }
+    case O_PRIORITY: {
+        /* Slurm's arg_set_priority: TOP, else strtoll's number (what
+         * follows it is not read; no number is 0), 0 .. below NO_VAL */
+        long long v;
+        if (!strcasecmp (val, "TOP")) {
+            s->priority = JOBSPEC_PRIORITY_TOP;
+            return 0;
+        }
+        errno = 0;
+        v = strtoll (val, NULL, 10);
+        if (v < 0 || v > JOBSPEC_PRIORITY_MAX || errno == ERANGE)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--priority=%.32s: expected TOP or a whole "
+                           "number from 0 to %lld (Priority must be >= 0 "
+                           "and < %u)",
+                           where, val, JOBSPEC_PRIORITY_MAX, 0xfffffffeu);
+        s->priority = v;
+        return 0;
+    }
     }
     return 0;
 }
@@ -885,6 +995,9 @@ split_words (const char *l, char *out, char **words, int maxw)
         if (q)
             return -1;
         *o++ = '\0';
+        if (any && !*words[nw])
+            break; /* an empty word ("") ends the line, as in sbatch's
+                    * get_argument */
         if (any)
             nw++;
         if (*l == '#')
@@ -1067,9 +1180,6 @@ jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
                        "--ntasks=%d does not fit --nodes=%d with "
                        "--ntasks-per-node=%d",
                        s->ntasks, s->nodes, s->ntasks_per_node);
-    if (s->chdir[0] && s->chdir[0] != '/')
-        return ms_err (errp, MS_ERR_INPUT,
-                       "--chdir=%s: must be an absolute path", s->chdir);
     if ((s->mem_per_node_set != 0) + (s->mem_per_cpu_mb != 0)
             + (s->mem_per_gpu_mb != 0)
         > 1)

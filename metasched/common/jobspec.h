@@ -14,6 +14,8 @@
 #define JOBSPEC_SCRIPT_MAX (1024 * 1024) /* bytes */
 #define JOBSPEC_MAX_ENV 256
 #define JOBSPEC_BEGIN_AHEAD_MAX (731 * 86400) /* --begin: the API's limit */
+#define JOBSPEC_PRIORITY_TOP 0xfffffffdLL /* --priority=TOP (Slurm's) */
+#define JOBSPEC_PRIORITY_MAX 0xfffffffdLL /* below Slurm's NO_VAL */
 
 /* A GPU or generic resource request: [type:]count, or name[:type]:count
  * for --gres. */
@@ -82,6 +84,30 @@ enum {
                        | JOBSPEC_MAIL_STAGE_OUT,
 };
 
+/* --cpu-freq as Slurm reads it (cpu_freq_verify_cmdline): a frequency, a
+ * range MIN-MAX, each kHz or a name, and a governor; or a governor alone.
+ * The names stand for places in a partition's frequency list
+ * (jobspec_cpu_freq_pick). */
+#define JOBSPEC_FREQ_LOW 0x80000001u    /* the lowest */
+#define JOBSPEC_FREQ_MEDIUM 0x80000002u /* the middle ((n - 1) / 2) */
+#define JOBSPEC_FREQ_HIGH 0x80000003u   /* the highest */
+#define JOBSPEC_FREQ_HIGHM1 0x80000004u /* the one below the highest */
+typedef enum {
+    JOBSPEC_GOV_NONE = 0,
+    JOBSPEC_GOV_CONSERVATIVE,
+    JOBSPEC_GOV_ONDEMAND,
+    JOBSPEC_GOV_PERFORMANCE,
+    JOBSPEC_GOV_POWERSAVE,
+    JOBSPEC_GOV_USERSPACE,
+    JOBSPEC_GOV_SCHEDUTIL,
+} jobspec_gov_t;
+
+typedef struct {
+    uint32_t min, max; /* kHz or JOBSPEC_FREQ_*; 0: not given (a single
+                          frequency is max with min 0) */
+    jobspec_gov_t gov;
+} ms_cpufreq_t;
+
 /* The fields are those of doc/msbatch.1 "OPTIONS UNDER METASCHED"; their
  * JSON names (jobspec_json.c, doc/api.md) are the field names. "" for a
  * string, 0 for a number, -1 for a tri-state means: not given. */
@@ -101,6 +127,12 @@ typedef struct ms_jobspec {
     char std_in[256];        /* --input */
     char chdir[256];         /* --chdir */
     char partition[64];      /* --partition: the site's setting decides */
+    char clusters[256];      /* -M --clusters: names, "," between (the
+                                site's cluster_requests decides) */
+    char cpu_freq[64];       /* --cpu-freq as given */
+    ms_cpufreq_t cpu_freq_spec; /* ... parsed */
+    int64_t priority;        /* --priority: -1 not given; 0 holds; TOP is
+                                JOBSPEC_PRIORITY_TOP (operators only) */
     bool exclusive;          /* --exclusive */
     char exclusive_mode[8];  /* --exclusive=user|mcs|topo; "" for plain */
     bool test_only;          /* --test-only: candidates, not a submission */
@@ -243,6 +275,26 @@ int jobspec_parse_dependency (const char *s, ms_deps_t *out,
  * line: the JSON readers (jobspec_json.c) check values with it. */
 int jobspec_apply_option (ms_jobspec_t *s, const char *name, const char *val,
                           ms_error_t *errp);
+
+/* --cpu-freq's value (Slurm's cpu_freq_verify_cmdline at 22.05 and
+ * 26.05: what either takes). Returns 0 or -1 with errp. */
+int jobspec_parse_cpu_freq (const char *val, ms_cpufreq_t *out,
+                            ms_error_t *errp);
+
+/* The frequencies of a partition (freqs ascending, n of them) a --cpu-freq
+ * allows, as Slurm's slurmd turns it into a frequency: *lo to *hi (equal
+ * for one frequency). A name is its place in the list, a number in kHz the
+ * listed frequency equal to it or the next above (the lowest below the
+ * list, the highest above it), a range both ends; the governor alone:
+ * Performance the highest, PowerSave the lowest, the others any.
+ * Returns false where c pins nothing. */
+bool jobspec_cpu_freq_pick (const ms_cpufreq_t *c, const uint32_t *freqs,
+                            size_t n, uint32_t *lo, uint32_t *hi);
+
+/* --chdir as sbatch resolves it: a relative path is taken from the
+ * submission directory cwd ("cwd/DIR", as sbatch writes it). */
+int jobspec_resolve_chdir (ms_jobspec_t *s, const char *cwd,
+                           ms_error_t *errp);
 
 /* "afterok" for JOBSPEC_DEP_AFTEROK ... */
 const char *jobspec_dep_name (ms_dep_type_t t);

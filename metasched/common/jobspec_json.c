@@ -27,6 +27,7 @@ typedef enum {
     J_MEM_NODE, /* mem_per_node_mb with mem_per_node_set */
     J_NICE,     /* nice with nice_set */
     J_EXCL,     /* exclusive_mode */
+    J_PRIO,     /* int64_t priority: an integer or "TOP", -1 not given */
 } jtype_t;
 
 #define F(field) offsetof (ms_jobspec_t, field), sizeof (((ms_jobspec_t *)0)->field)
@@ -104,6 +105,9 @@ static const struct {
     { "switches", J_STR, F (switches), "switches" },
     { "propagate", J_STR, F (propagate), "propagate" },
     { "container", J_STR, F (container), "container" },
+    { "clusters", J_STR, F (clusters), "clusters" },
+    { "cpu_freq", J_STR, F (cpu_freq), "cpu-freq" },
+    { "priority", J_PRIO, F (priority), "priority" },
 };
 #define NFIELDS (sizeof (fields) / sizeof (fields[0]))
 
@@ -207,6 +211,15 @@ jobspec_json_set (ms_jobspec_t *s, const char *key, json_t *v,
             return bad (errp, key, "must be true or false");
         *(int *)field = json_is_true (v) ? 1 : 0;
         return 0;
+    case J_PRIO:
+        if (json_is_string (v))
+            return through (s, key, fields[k].opt, json_string_value (v),
+                            errp);
+        if (!json_is_integer (v))
+            return bad (errp, key, "must be an integer or \"TOP\"");
+        snprintf (num, sizeof (num), "%" JSON_INTEGER_FORMAT,
+                  json_integer_value (v));
+        return through (s, key, fields[k].opt, num, errp);
     case J_TIME: {
         json_int_t n;
         if (!json_is_integer (v))
@@ -290,6 +303,11 @@ jobspec_json_put (const ms_jobspec_t *s, json_t *o)
                         ? json_integer (*(const int *)field)
                         : json_boolean (*(const int *)field));
             break;
+        case J_PRIO:
+            if (*(const int64_t *)field >= 0)
+                json_object_set_new (o, key,
+                                     json_integer (*(const int64_t *)field));
+            break;
         case J_TIME:
             if (*(const int64_t *)field)
                 json_object_set_new (o, key,
@@ -346,6 +364,32 @@ jobspec_json_put_parsed (const ms_jobspec_t *s, json_t *o)
             json_array_append_new (a, g);
         }
         json_object_set_new (o, "gres_list", a);
+    }
+    if (s->cpu_freq[0]) {
+        static const char *const govs[]
+            = { "", "Conservative", "OnDemand", "Performance",
+                "PowerSave", "UserSpace", "SchedUtil" };
+        json_t *c = json_object ();
+        const uint32_t v[2] = { s->cpu_freq_spec.min, s->cpu_freq_spec.max };
+        for (int i = 0; i < 2; i++) {
+            const char *key = i ? "max" : "min";
+            if (!v[i])
+                continue;
+            if (v[i] == JOBSPEC_FREQ_LOW)
+                json_object_set_new (c, key, json_string ("low"));
+            else if (v[i] == JOBSPEC_FREQ_MEDIUM)
+                json_object_set_new (c, key, json_string ("medium"));
+            else if (v[i] == JOBSPEC_FREQ_HIGH)
+                json_object_set_new (c, key, json_string ("high"));
+            else if (v[i] == JOBSPEC_FREQ_HIGHM1)
+                json_object_set_new (c, key, json_string ("highm1"));
+            else
+                json_object_set_new (c, key, json_integer (v[i]));
+        }
+        if (s->cpu_freq_spec.gov)
+            json_object_set_new (c, "governor",
+                                 json_string (govs[s->cpu_freq_spec.gov]));
+        json_object_set_new (o, "cpu_freq_spec", c);
     }
     if (s->signal_num)
         json_object_set_new (o, "signal_spec",

@@ -80,6 +80,8 @@ jobspec_parse_array (const char *s, ms_array_t *out, ms_error_t *errp)
     uint64_t ntasks = 0;
 
     memset (out, 0, sizeof (*out));
+    if (!*s)
+        return 0; /* empty: sbatch keeps "" (no array) */
     for (;;) {
         ms_array_range_t r = { 0, 0, 1 };
 
@@ -392,12 +394,18 @@ static const struct {
     { "ARRAY_TASKS", JOBSPEC_MAIL_ARRAY_TASKS },
 };
 
+/* Slurm's parse_mail_type: words in any case, "," between; a word it does
+ * not know is passed over where another is known, NONE ends the list (the
+ * words before it count for nothing). A repeated --mail-type adds to the
+ * one before (arg_set_mail_type). mail_type keeps the words in the order
+ * given, in upper case. */
 int
 jobspec_parse_mail_type (ms_jobspec_t *s, const char *where, const char *val,
                          ms_error_t *errp)
 {
     const char *p = val;
     unsigned flags = 0;
+    bool known = false;
     char out[sizeof (s->mail_type)] = "";
 
     while (*p) {
@@ -406,30 +414,47 @@ jobspec_parse_mail_type (ms_jobspec_t *s, const char *where, const char *val,
             if (strlen (mail_types[k].name) == n
                 && !strncasecmp (p, mail_types[k].name, n))
                 break;
-        if (k == sizeof (mail_types) / sizeof (mail_types[0]))
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s--mail-type: '%.*s' is not NONE, BEGIN, END, "
-                           "FAIL, REQUEUE, ALL, INVALID_DEPEND, STAGE_OUT, "
-                           "TIME_LIMIT, TIME_LIMIT_90, TIME_LIMIT_80, "
-                           "TIME_LIMIT_50 or ARRAY_TASKS",
-                           where, (int)(n > 32 ? 32 : n), p);
-        if (mail_types[k].flag == 0)
-            flags = 0, out[0] = '\0';
-        else {
+        if (k < sizeof (mail_types) / sizeof (mail_types[0])) {
+            known = true;
+            if (mail_types[k].flag == 0) {
+                flags = 0;
+                out[0] = '\0';
+                break;
+            }
+            if ((flags & mail_types[k].flag) != mail_types[k].flag) {
+                size_t used = strlen (out);
+                snprintf (out + used, sizeof (out) - used, "%s%s",
+                          used ? "," : "", mail_types[k].name);
+            }
             flags |= mail_types[k].flag;
-            if (strlen (out) + strlen (mail_types[k].name) + 2 > sizeof (out))
-                return ms_err (errp, MS_ERR_INPUT, "%s--mail-type: too long",
-                               where);
-            if (out[0])
-                strcat (out, ",");
-            strcat (out, mail_types[k].name);
         }
         p += n;
         if (*p == ',')
             p++;
     }
-    s->mail_flags = flags;
-    ms_strlcpy (s->mail_type, flags ? out : "NONE", sizeof (s->mail_type));
+    if (!known)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s--mail-type=%.64s: expected NONE, BEGIN, END, "
+                       "FAIL, REQUEUE, ALL, INVALID_DEPEND, STAGE_OUT, "
+                       "TIME_LIMIT, TIME_LIMIT_90, TIME_LIMIT_80, "
+                       "TIME_LIMIT_50 or ARRAY_TASKS, \",\" between",
+                       where, val);
+    if (s->mail_flags && flags) {
+        /* added to the one before */
+        char all[sizeof (s->mail_type)];
+        size_t n1 = strlen (s->mail_type), n2 = strlen (out);
+        if (n1 + n2 + 2 > sizeof (all))
+            return ms_err (errp, MS_ERR_INPUT, "%s--mail-type: too long",
+                           where);
+        memcpy (all, s->mail_type, n1);
+        all[n1] = ',';
+        memcpy (all + n1 + 1, out, n2 + 1);
+        ms_strlcpy (out, all, sizeof (out));
+    } else if (s->mail_flags)
+        ms_strlcpy (out, s->mail_type, sizeof (out));
+    s->mail_flags |= flags;
+    ms_strlcpy (s->mail_type, s->mail_flags ? out : "NONE",
+                sizeof (s->mail_type));
     return 0;
 }
 
@@ -445,46 +470,69 @@ static const struct {
     { "XCPU", SIGXCPU },
 };
 
-/* [{R|B}:]SIG[@TIME] */
+/* [{R|B}:]SIG[@TIME] as Slurm's get_signal_opts reads it: R, then B, then
+ * R again (any case), an optional ':', a signal by number (1 to 65535) or
+ * name (SIG before it or not, any case, blanks after it), then @SECONDS
+ * (0 to 65535; default 60). */
 int
 jobspec_parse_signal (ms_jobspec_t *s, const char *where, const char *val,
                       ms_error_t *errp)
 {
-    const char *p = val, *colon = strchr (val, ':');
-    char flags[4] = "";
-    uint32_t num = 0, secs = 60;
+    const char *p = val, *at;
+    char flags[4] = "", name[32];
+    long num = 0, secs = 60;
+    size_t nf = 0, n;
+    char *end;
 
-    if (colon) {
-        size_t n = (size_t)(colon - val);
-        if (n == 0 || n > 2 || strspn (val, "RBrb") != n)
-            goto bad;
-        for (size_t i = 0; i < n; i++)
-            flags[i] = (char)toupper ((unsigned char)val[i]);
-        p = colon + 1;
-    }
-    if (isdigit ((unsigned char)*p)) {
-        if (!jobspec_read_u32 (&p, 64, &num) || num == 0)
+    if (*p == 'R' || *p == 'r')
+        flags[nf++] = 'R', p++;
+    if (*p == 'B' || *p == 'b')
+        flags[nf++] = 'B', p++;
+    if ((*p == 'R' || *p == 'r') && !strchr (flags, 'R'))
+        flags[nf++] = 'R', p++;
+    if (*p == ':')
+        p++;
+    at = strchr (p, '@');
+    n = at ? (size_t)(at - p) : strlen (p);
+    if (n == 0 || n >= sizeof (name))
+        goto bad;
+    memcpy (name, p, n);
+    name[n] = '\0';
+    errno = 0;
+    num = strtol (name, &end, 10);
+    if (end != name) {
+        while (isspace ((unsigned char)*end))
+            end++;
+        if (*end || errno)
             goto bad;
     } else {
-        size_t n = strcspn (p, "@");
-        const char *name = p;
-        if (n > 3 && !strncasecmp (name, "SIG", 3))
-            name += 3, n -= 3;
-        for (size_t k = 0; k < sizeof (signals) / sizeof (signals[0]); k++)
-            if (strlen (signals[k].name) == n
-                && !strncasecmp (name, signals[k].name, n))
-                num = (uint32_t)signals[k].num;
-        if (!num)
-            goto bad;
-        p = name + n;
+        const char *q = name;
+        num = 0;
+        while (isspace ((unsigned char)*q))
+            q++;
+        if (!strncasecmp (q, "SIG", 3))
+            q += 3;
+        for (size_t k = 0; k < sizeof (signals) / sizeof (signals[0]); k++) {
+            size_t l = strlen (signals[k].name);
+            const char *r = q + l;
+            if (strncasecmp (q, signals[k].name, l))
+                continue;
+            while (isspace ((unsigned char)*r))
+                r++;
+            if (!*r) {
+                num = signals[k].num;
+                break;
+            }
+        }
     }
-    if (*p == '@') {
-        p++;
-        if (!jobspec_read_u32 (&p, 65535, &secs))
-            goto bad;
-    }
-    if (*p)
+    if (num < 1 || num > 0xffff)
         goto bad;
+    if (at) {
+        errno = 0;
+        secs = strtol (at + 1, &end, 10);
+        if (errno || secs < 0 || secs > 0xffff || *end)
+            goto bad;
+    }
     ms_strlcpy (s->signal, val, sizeof (s->signal));
     s->signal_num = (int)num;
     s->signal_time = (int)secs;
@@ -557,7 +605,9 @@ jobspec_parse_time (const char *s, uint32_t *minutes)
     const char *p = s;
     unsigned long long secs;
 
-    if (!strcasecmp (s, "UNLIMITED") || !strcasecmp (s, "INFINITE")) {
+    /* time_str2mins: -1, INFINITE and UNLIMITED in any case */
+    if (!strcasecmp (s, "UNLIMITED") || !strcasecmp (s, "INFINITE")
+        || !strcmp (s, "-1")) {
         *minutes = UINT32_MAX;
         return 0;
     }
@@ -870,5 +920,193 @@ jobspec_parse_begin (const char *s, time_t now, int64_t *out)
     if (t < 0 || t > (int64_t)now + JOBSPEC_BEGIN_AHEAD_MAX)
         return -2;
     *out = t;
+    return 0;
+}
+
+/* ---- --cpu-freq (Slurm's cpu_freq_verify_cmdline) ---- */
+
+/* A governor by the first letters Slurm looks at (_cpu_freq_check_gov). */
+static jobspec_gov_t
+cpu_gov (const char *w)
+{
+    if (!strncasecmp (w, "co", 2))
+        return JOBSPEC_GOV_CONSERVATIVE;
+    if (!strncasecmp (w, "perf", 4))
+        return JOBSPEC_GOV_PERFORMANCE;
+    if (!strncasecmp (w, "pow", 3))
+        return JOBSPEC_GOV_POWERSAVE;
+    if (!strncasecmp (w, "user", 4))
+        return JOBSPEC_GOV_USERSPACE;
+    if (!strncasecmp (w, "onde", 4))
+        return JOBSPEC_GOV_ONDEMAND;
+    if (!strncasecmp (w, "sche", 4))
+        return JOBSPEC_GOV_SCHEDUTIL;
+    return JOBSPEC_GOV_NONE;
+}
+
+/* A frequency by name or kHz (_cpu_freq_check_freq): lo..., him1 or
+ * highm1..., hi..., med..., else a number in kHz (22.05 reads its leading
+ * digits and passes over what follows, 26.05 wants nothing after them:
+ * what either takes is taken); 0 when none. */
+static uint32_t
+cpu_freq_word (const char *w)
+{
+    char *end;
+    unsigned long v;
+
+    if (!strncasecmp (w, "lo", 2))
+        return JOBSPEC_FREQ_LOW;
+    if (!strncasecmp (w, "him1", 4) || !strncasecmp (w, "highm1", 6))
+        return JOBSPEC_FREQ_HIGHM1;
+    if (!strncasecmp (w, "hi", 2))
+        return JOBSPEC_FREQ_HIGH;
+    if (!strncasecmp (w, "med", 3))
+        return JOBSPEC_FREQ_MEDIUM;
+    if (!isdigit ((unsigned char)*w))
+        return 0;
+    errno = 0;
+    v = strtoul (w, &end, 10);
+    if (errno || v == 0 || v >= JOBSPEC_FREQ_LOW)
+        return 0;
+    return (uint32_t)v;
+}
+
+int
+jobspec_parse_cpu_freq (const char *val, ms_cpufreq_t *out, ms_error_t *errp)
+{
+    char p1[64], p2[64], p3[64];
+    const char *colon = strchr (val, ':'), *dash = strchr (val, '-');
+    size_t n1;
+
+    memset (out, 0, sizeof (*out));
+    if (strlen (val) >= sizeof (p1))
+        return ms_err (errp, MS_ERR_INPUT, "longer than %zu bytes",
+                       sizeof (p1) - 1);
+    if (dash && colon && dash > colon)
+        dash = NULL; /* a '-' after the governor's ':' is the governor's */
+    n1 = dash ? (size_t)(dash - val)
+              : colon ? (size_t)(colon - val) : strlen (val);
+    memcpy (p1, val, n1);
+    p1[n1] = '\0';
+    p2[0] = p3[0] = '\0';
+    if (dash) {
+        size_t n2 = colon ? (size_t)(colon - dash - 1) : strlen (dash + 1);
+        memcpy (p2, dash + 1, n2);
+        p2[n2] = '\0';
+    }
+    if (colon)
+        ms_strlcpy (p3, colon + 1, sizeof (p3));
+    if ((out->gov = cpu_gov (p1)) != JOBSPEC_GOV_NONE) {
+        if (colon)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "a governor given twice (%s and %s)", p1, p3);
+        if (dash)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "a governor is no frequency range (expected "
+                           "MIN-MAX[:GOVERNOR] or GOVERNOR)");
+        return 0;
+    }
+    if (!(out->max = cpu_freq_word (p1)))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "'%s' is no frequency (expected low, medium, high, "
+                       "highm1, a number in kHz or a governor: "
+                       "Conservative, OnDemand, Performance, PowerSave, "
+                       "SchedUtil, UserSpace)",
+                       p1);
+    if (dash) {
+        uint32_t hi = cpu_freq_word (p2);
+        if (!hi)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "'%s' is no frequency (expected low, medium, "
+                           "high, highm1 or a number in kHz)",
+                           p2);
+        out->min = out->max;
+        out->max = hi;
+        if (out->max < out->min)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "the lowest frequency (%s) must be below the "
+                           "highest (%s)",
+                           p1, p2);
+    }
+    if (colon) {
+        out->gov = cpu_gov (p3);
+        if (out->gov == JOBSPEC_GOV_NONE)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "'%s' is no governor (Conservative, OnDemand, "
+                           "Performance, PowerSave, SchedUtil, UserSpace)",
+                           p3);
+        /* 22.05 takes a governor after a range only; 26.05 after one
+         * frequency only UserSpace, after a range any other */
+        if (!dash && out->gov != JOBSPEC_GOV_USERSPACE)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "a governor other than UserSpace needs a range "
+                           "MIN-MAX before it");
+    }
+    return 0;
+}
+
+/* Slurm's _cpu_freq_freqspec_num on a partition's list */
+static uint32_t
+freq_pick_one (uint32_t want, const uint32_t *f, size_t n)
+{
+    switch (want) {
+    case JOBSPEC_FREQ_LOW:
+        return f[0];
+    case JOBSPEC_FREQ_MEDIUM:
+        return f[(n - 1) / 2];
+    case JOBSPEC_FREQ_HIGHM1:
+        return f[n > 1 ? n - 2 : 0];
+    case JOBSPEC_FREQ_HIGH:
+        return f[n - 1];
+    }
+    if (want <= f[0])
+        return f[0];
+    for (size_t i = 0; i < n; i++)
+        if (f[i] >= want)
+            return f[i]; /* equal, or the next above */
+    return f[n - 1];
+}
+
+bool
+jobspec_cpu_freq_pick (const ms_cpufreq_t *c, const uint32_t *freqs, size_t n,
+                       uint32_t *lo, uint32_t *hi)
+{
+    if (n == 0)
+        return false;
+    if (c->max) {
+        *hi = freq_pick_one (c->max, freqs, n);
+        *lo = c->min ? freq_pick_one (c->min, freqs, n) : *hi;
+        return true;
+    }
+    if (c->gov == JOBSPEC_GOV_PERFORMANCE) {
+        *lo = *hi = freqs[n - 1];
+        return true;
+    }
+    if (c->gov == JOBSPEC_GOV_POWERSAVE) {
+        *lo = *hi = freqs[0];
+        return true;
+    }
+    return false;
+}
+
+int
+jobspec_resolve_chdir (ms_jobspec_t *s, const char *cwd, ms_error_t *errp)
+{
+    char full[sizeof (s->chdir)];
+
+    if (!s->chdir[0] || s->chdir[0] == '/')
+        return 0;
+    if (!cwd || cwd[0] != '/')
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--chdir=%s: a relative path, and no submission "
+                       "directory to take it from",
+                       s->chdir);
+    /* make_full_path: "cwd/DIR" as it stands */
+    if ((size_t)snprintf (full, sizeof (full), "%s/%s", cwd, s->chdir)
+        >= sizeof (full))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--chdir=%s: longer than %zu bytes from %s", s->chdir,
+                       sizeof (full) - 1, cwd);
+    ms_strlcpy (s->chdir, full, sizeof (s->chdir));
     return 0;
 }

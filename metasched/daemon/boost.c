@@ -33,6 +33,14 @@ boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
     pthread_mutex_unlock (&d->rmu);
 }
 
+void
+priority_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid, uint32_t prio)
+{
+    pthread_mutex_lock (&d->rmu);
+    boost_push (cl, (boost_t){ .id = bid, .at = mono (), .set = prio });
+    pthread_mutex_unlock (&d->rmu);
+}
+
 /* Boost the noted jobs of cluster c that a fresh listing (jobs, sorted by
  * id) shows pending, with handle b; a job the listing does not show yet
  * waits for the next one, for at most BOOST_WAIT_S. A failure is logged,
@@ -65,29 +73,33 @@ apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
                 q[kept++] = q[k]; /* submitted after the listing began */
             else
                 daemon_log (LOG_WARNING,
-                            "priority boost of %s job %" PRIu64
+                            "priority %s of %s job %" PRIu64
                             ": not listed by the cluster",
-                            c->conf->name, q[k].id);
+                            q[k].set ? "set" : "boost", c->conf->name,
+                            q[k].id);
             continue;
         }
         if (info->state != MS_JOB_PENDING)
             continue; /* started, ended or cancelled meanwhile */
         ms_job_update_init (&u);
         /* saturated below MS_KEEP_PRIORITY: priority/basic starts near
-         * 2^32 */
-        u.priority = info->priority < UINT32_MAX - 2 - BOOST_PRIORITY
+         * 2^32; an operator's --priority is set as given */
+        u.priority = q[k].set ? q[k].set
+                     : info->priority < UINT32_MAX - 2 - BOOST_PRIORITY
                          ? info->priority + BOOST_PRIORITY
                          : UINT32_MAX - 2;
         if (u.priority == info->priority)
             continue;
         if (backend_update (b, q[k].id, &u, &e) < 0)
-            daemon_log (LOG_WARNING, "priority boost of %s job %" PRIu64 ": %s",
-                        c->conf->name, q[k].id, e.text);
+            daemon_log (LOG_WARNING, "priority %s of %s job %" PRIu64 ": %s",
+                        q[k].set ? "set" : "boost", c->conf->name, q[k].id,
+                        e.text);
         else {
             daemon_log (LOG_INFO,
-                        "priority boost of %s job %" PRIu64 ": %u -> %u",
+                        "priority %s of %s job %" PRIu64 ": %u -> %u",
+                        q[k].set ? "set (--priority)" : "boost",
                         c->conf->name, q[k].id, info->priority, u.priority);
-            done++;
+            done += !q[k].set;
         }
     }
     pthread_mutex_lock (&d->rmu);

@@ -41,7 +41,8 @@ TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.s
 	tests/integration/test_daemon_pg.sh tests/integration/test_daemon_learn.sh \
 	tests/integration/test_daemon_boost.sh tests/integration/test_placement.sh \
 	tests/integration/test_daemon_sbatch.sh tests/integration/test_daemon_array.sh \
-	tests/integration/test_partition_requests.sh
+	tests/integration/test_partition_requests.sh \
+	tests/integration/test_clusters_cpufreq.sh
 EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_lib.sh \
 	tests/integration/test_daemon.sh tests/integration/test_daemon_kill.sh \
 	tests/integration/test_daemon_ha.sh tests/integration/test_siblings.sh \
@@ -49,7 +50,8 @@ EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_l
 	tests/integration/test_daemon_start_down.sh \
 	tests/integration/test_daemon_learn.sh tests/integration/test_daemon_boost.sh \
 	tests/integration/test_placement.sh tests/integration/test_daemon_sbatch.sh \
-	tests/integration/test_daemon_array.sh tests/integration/test_partition_requests.sh
+	tests/integration/test_daemon_array.sh tests/integration/test_partition_requests.sh \
+	tests/integration/test_clusters_cpufreq.sh
 # GPU jobs on the test bed's GPU cluster
 TESTS += tests/integration/test_daemon_gpu.sh
 EXTRA_DIST += tests/integration/test_daemon_gpu.sh

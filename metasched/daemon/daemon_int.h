@@ -42,8 +42,10 @@
 /* ---- state ---- */
 
 typedef struct {
-    uint64_t id; /* cluster job id */
-    double at;   /* mono () when noted */
+    uint64_t id;  /* cluster job id */
+    double at;    /* mono () when noted */
+    uint32_t set; /* an operator's --priority to set (0: metasched's
+                     boost) */
 } boost_t;
 
 typedef struct {
@@ -171,6 +173,8 @@ typedef struct {
                                      (placement.h); NULL: everywhere */
     int gpus; /* GPUs per node (candidates_gpus); 0: a CPU job */
     int nodes_max; /* moldable (-N MIN-MAX): the most nodes; 0: fixed */
+    ms_cpufreq_t cpufreq; /* the user's --cpu-freq (all 0: none): the
+                             candidates' frequency on each partition */
 } jobkey_t;
 
 /* One job of a dispatch batch: what was decided, then what each submit
@@ -340,6 +344,16 @@ size_t job_placement_opts (const ms_daemon_t *d, json_t *opts,
 long partition_request (const ms_daemon_t *d, const char *req,
                         unsigned char *allowed, json_t *excluded,
                         json_t **shown, ms_error_t *errp);
+/* A job's --clusters under the site's cluster_requests: honor (the
+ * partitions of the clusters named; "all": every one), map (cluster_map's
+ * class, else honor). allowed[] keeps only those, excluded only their
+ * reasons, *shown (may be NULL) gets {asked, mode, clusters}. Returns how
+ * many partitions remain, -2 when there is nothing to apply (no request, or
+ * refuse: the API refused it), -1 with errp (HTTP 400) naming a cluster
+ * the site does not have. Caller holds d->mu. */
+long cluster_request (const ms_daemon_t *d, const char *req,
+                      unsigned char *allowed, json_t *excluded,
+                      json_t **shown, ms_error_t *errp);
 /* The reasons of an excluded array as one line ("a: r1; b/p: r2"). */
 char *placement_reasons_text (json_t *excluded);
 
@@ -350,6 +364,10 @@ void *submit_worker (void *arg);
 
 /* boost.c */
 void boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid);
+/* Set the priority an operator gave (--priority) on a cluster job, at the
+ * next listing (as boosts are). */
+void priority_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid,
+                     uint32_t prio);
 void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
                    const ms_job_info_t *jobs, size_t nj);
 

@@ -110,6 +110,8 @@ static const char *const keys[] = {
     "admins",
     "allow_partition",
     "partition_requests",
+    "cluster_requests",
+    "cpu_freq_requests",
     "metrics_public",
     "cycle_s",
     "leader_takeover_s",
@@ -182,6 +184,57 @@ parse_partition_map (struct parser *p, const char *key, char *val,
     return 0;
 }
 
+/* cluster_map NAME = CLUSTER ... */
+static int
+parse_cluster_map (struct parser *p, const char *key, char *val,
+                   ms_error_t *errp)
+{
+    ms_dconf_t *c = p->c;
+    const char *name = key + strlen ("cluster_map");
+    dconf_partmap_t *m;
+    char *save = NULL, *w;
+    size_t used = 0;
+
+    while (*name == ' ' || *name == '\t')
+        name++;
+    if (!*name)
+        return perr (p, errp, "cluster_map: needs a name "
+                     "(cluster_map NAME = CLUSTER ...)");
+    for (const char *q = name; *q; q++)
+        if (!(isalnum ((unsigned char)*q) || *q == '_' || *q == '-'
+              || *q == '.'))
+            return perr (p, errp, "cluster_map %s: a cluster name is "
+                         "letters, digits, '_', '-' and '.'", name);
+    if (strlen (name) >= MS_NAME_MAX)
+        return perr (p, errp, "cluster_map %s: name too long", name);
+    for (size_t i = 0; i < c->ncluster_map; i++)
+        if (!strcmp (c->cluster_map[i].name, name))
+            return perr (p, errp, "cluster_map %s: given twice (line %d)",
+                         name, c->cluster_map[i].line);
+    c->cluster_map = ms_xrealloc (c->cluster_map,
+                                  (c->ncluster_map + 1) * sizeof (*m));
+    m = &c->cluster_map[c->ncluster_map];
+    memset (m, 0, sizeof (*m));
+    ms_strlcpy (m->name, name, sizeof (m->name));
+    m->line = p->at.line;
+    for (w = strtok_r (val, " \t,", &save); w;
+         w = strtok_r (NULL, " \t,", &save)) {
+        int n;
+        if (strchr (w, '/'))
+            return perr (p, errp, "cluster_map %s: '%s' is not a cluster "
+                         "name", name, w);
+        n = snprintf (m->targets + used, sizeof (m->targets) - used, "%s%s",
+                      used ? " " : "", w);
+        if (n < 0 || (size_t)n >= sizeof (m->targets) - used)
+            return perr (p, errp, "cluster_map %s: too long", name);
+        used += (size_t)n;
+    }
+    if (!used)
+        return perr (p, errp, "cluster_map %s: no cluster given", name);
+    c->ncluster_map++;
+    return 0;
+}
+
 static int
 set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
 {
@@ -191,6 +244,9 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
     if (!strncmp (key, "partition_map", 13)
         && (key[13] == '\0' || key[13] == ' ' || key[13] == '\t'))
         return parse_partition_map (p, key, val, errp);
+    if (!strncmp (key, "cluster_map", 11)
+        && (key[11] == '\0' || key[11] == ' ' || key[11] == '\t'))
+        return parse_cluster_map (p, key, val, errp);
     for (k = 0; keys[k] && strcmp (keys[k], key); k++)
         ;
     if (!keys[k])
@@ -254,6 +310,30 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         else
             return perr (p, errp, "partition_requests: '%s' is not one of "
                          "refuse, honor, map", val);
+        return 0;
+    }
+    if (!strcmp (key, "cluster_requests")) {
+        if (!strcmp (val, "refuse"))
+            c->cluster_requests = DCONF_PART_REFUSE;
+        else if (!strcmp (val, "honor"))
+            c->cluster_requests = DCONF_PART_HONOR;
+        else if (!strcmp (val, "map"))
+            c->cluster_requests = DCONF_PART_MAP;
+        else
+            return perr (p, errp, "cluster_requests: '%s' is not one of "
+                         "refuse, honor, map", val);
+        return 0;
+    }
+    if (!strcmp (key, "cpu_freq_requests")) {
+        if (!strcmp (val, "honor"))
+            c->cpu_freq_requests = DCONF_FREQ_HONOR;
+        else if (!strcmp (val, "ignore"))
+            c->cpu_freq_requests = DCONF_FREQ_IGNORE;
+        else if (!strcmp (val, "refuse"))
+            c->cpu_freq_requests = DCONF_FREQ_REFUSE;
+        else
+            return perr (p, errp, "cpu_freq_requests: '%s' is not one of "
+                         "honor, ignore, refuse", val);
         return 0;
     }
     if (!strcmp (key, "metrics_public"))
@@ -370,6 +450,8 @@ defaults (ms_dconf_t *c, const char *name)
     c->max_connections_per_user = 16;
     c->max_connections_per_address = 64;
     c->script_retention_days = DCONF_RETENTION_DAYS;
+    c->cluster_requests = DCONF_PART_HONOR;
+    c->cpu_freq_requests = DCONF_FREQ_HONOR;
 }
 
 int
@@ -517,6 +599,27 @@ dconf_check (ms_dconf_t *c, ms_error_t *errp)
                        "map",
                        c->path, c->partition_map[0].line,
                        c->partition_map[0].name);
+    /* every cluster a class names is configured */
+    for (size_t i = 0; i < c->ncluster_map; i++) {
+        char t[sizeof (c->cluster_map[0].targets)], *save = NULL, *w;
+        ms_strlcpy (t, c->cluster_map[i].targets, sizeof (t));
+        for (w = strtok_r (t, " ", &save); w; w = strtok_r (NULL, " ", &save)) {
+            bool found = false;
+            for (size_t k = 0; k < c->site->nclusters && !found; k++)
+                found = !strcmp (c->site->clusters[k].name, w);
+            if (!found)
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s:%d: cluster_map %s: %s is no cluster of "
+                               "%s",
+                               c->path, c->cluster_map[i].line,
+                               c->cluster_map[i].name, w, c->site->path);
+        }
+    }
+    if (c->ncluster_map && c->cluster_requests != DCONF_PART_MAP)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s:%d: cluster_map %s: needs cluster_requests = map",
+                       c->path, c->cluster_map[0].line,
+                       c->cluster_map[0].name);
     if (access (c->collect_wrapper, X_OK) < 0)
         return ms_err (errp, MS_ERR_INPUT, "%s:%d: collect_wrapper: %s: %s",
                        c->path, c->collect_wrapper_line, c->collect_wrapper,
@@ -539,6 +642,7 @@ dconf_free (ms_dconf_t *c)
     free_admins (c);
     clusterconf_free (c->site);
     free (c->partition_map);
+    free (c->cluster_map);
     free (c->gpuprof);
     free (c);
 }

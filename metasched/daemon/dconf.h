@@ -12,6 +12,9 @@
  *   allow_partition   = no
  *   partition_requests = refuse                        # or honor, map
  *   partition_map gpu = alpha/gpu beta/gpu-a100        # map: a class
+ *   cluster_requests  = honor                          # or refuse, map
+ *   cluster_map hpc2  = beta gamma                     # map: a class
+ *   cpu_freq_requests = honor                          # or ignore, refuse
  *   metrics_public    = no
  *   cycle_s           = 10
  *   leader_takeover_s = 10
@@ -61,9 +64,19 @@ typedef enum {
 
 typedef struct {
     char name[MS_NAME_MAX];
-    char targets[1024]; /* "cluster/partition" separated by spaces */
+    char targets[1024]; /* "cluster/partition" (cluster_map: "cluster")
+                           separated by spaces */
     int line;
 } dconf_partmap_t;
+
+/* What a job's --cpu-freq does (doc/metaschedd.conf.5): honored (the
+ * candidates' frequency is the one it names on each partition), ignored
+ * (metasched chooses, and says so at submission) or refused. */
+typedef enum {
+    DCONF_FREQ_HONOR = 0,
+    DCONF_FREQ_IGNORE,
+    DCONF_FREQ_REFUSE
+} dconf_freqreq_t;
 
 typedef struct {
     char path[MS_PATH_MAX];
@@ -84,6 +97,10 @@ typedef struct {
     dconf_partreq_t partition_requests;
     dconf_partmap_t *partition_map;
     size_t npartition_map;
+    dconf_partreq_t cluster_requests; /* -M/--clusters; default honor */
+    dconf_partmap_t *cluster_map;
+    size_t ncluster_map;
+    dconf_freqreq_t cpu_freq_requests; /* --cpu-freq; default honor */
     bool metrics_public;
     double cycle_s;
     double leader_takeover_s;

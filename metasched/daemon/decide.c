@@ -49,6 +49,7 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     k->allowed = NULL;
     k->gpus = 0;
     k->nodes_max = 0;
+    memset (&k->cpufreq, 0, sizeof (k->cpufreq));
     /* one cluster/partition pins (allow_partition); names are the site's
      * partition_requests' (partition_request) */
     if (pinned && *pinned && strchr (pinned, '/') && !strchr (pinned, ',')) {
@@ -82,6 +83,15 @@ daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster)
             continue;
         if (k->allowed && !k->allowed[cs->c[i].part])
             continue;
+        /* the user's --cpu-freq: the frequency it names there */
+        if (k->cpufreq.max || k->cpufreq.gov) {
+            const ms_arch_t *a = &d->site->archs[pc->arch];
+            uint32_t lo, hi;
+            if (jobspec_cpu_freq_pick (&k->cpufreq, a->freqs_khz, a->nfreqs,
+                                       &lo, &hi)
+                && (cs->c[i].f_khz < lo || cs->c[i].f_khz > hi))
+                continue;
+        }
         cs->c[n++] = cs->c[i];
     }
     cs->n = n;
@@ -539,6 +549,99 @@ partition_request (const ms_daemon_t *d, const char *req,
                        && !strcmp (c, d->site->clusters[pc->cluster].name)
                        && (!pn || !strcmp (pn, pc->name));
             }
+            if (!keep)
+                json_array_remove (excluded, i);
+        }
+    free (mask);
+    return (long)n;
+}
+
+/* Does the cluster request item (a cluster's name) name partition p's? */
+static bool
+cluster_names (const ms_daemon_t *d, const char *item, size_t p)
+{
+    return !strcmp (item, d->site->clusters[d->site->parts[p].cluster].name);
+}
+
+long
+cluster_request (const ms_daemon_t *d, const char *req, unsigned char *allowed,
+                 json_t *excluded, json_t **shown, ms_error_t *errp)
+{
+    const ms_dconf_t *dc = d->dc;
+    unsigned char *mask;
+    char buf[256], *save = NULL, *w;
+    json_t *names, *e;
+    size_t n = 0, i;
+
+    if (shown)
+        *shown = NULL;
+    if (!req || !*req || dc->cluster_requests == DCONF_PART_REFUSE)
+        return -2;
+    mask = ms_xcalloc (d->site->nparts + 1, 1);
+    ms_strlcpy (buf, req, sizeof (buf));
+    for (w = strtok_r (buf, ",", &save); w; w = strtok_r (NULL, ",", &save)) {
+        const dconf_partmap_t *m = NULL;
+        size_t found = 0;
+        bool all = !strcasecmp (w, "all"); /* sbatch -M all */
+        if (dc->cluster_requests == DCONF_PART_MAP)
+            for (i = 0; i < dc->ncluster_map; i++)
+                if (!strcmp (dc->cluster_map[i].name, w))
+                    m = &dc->cluster_map[i];
+        for (size_t p = 0; p < d->site->nparts; p++) {
+            bool hit = all;
+            if (m) {
+                char t[sizeof (m->targets)], *s2 = NULL, *x;
+                ms_strlcpy (t, m->targets, sizeof (t));
+                for (x = strtok_r (t, " ", &s2); x && !hit;
+                     x = strtok_r (NULL, " ", &s2))
+                    hit = cluster_names (d, x, p);
+            } else if (!hit)
+                hit = cluster_names (d, w, p);
+            if (hit) {
+                mask[p] = 1;
+                found++;
+            }
+        }
+        if (!found) {
+            free (mask);
+            ms_err (errp, MS_ERR_INPUT,
+                    "--clusters=%s: this site has no cluster %s%s", req, w,
+                    dc->cluster_requests == DCONF_PART_MAP
+                        ? " (and cluster_map names no such class)"
+                        : "");
+            errp->http_status = 400;
+            return -1;
+        }
+    }
+    names = json_array ();
+    for (size_t c = 0; c < d->site->nclusters; c++) {
+        bool any = false;
+        for (size_t p = 0; p < d->site->nparts && !any; p++)
+            any = mask[p] && d->site->parts[p].cluster == c;
+        if (any)
+            json_array_append_new (names,
+                                   json_string (d->site->clusters[c].name));
+    }
+    if (shown)
+        *shown = json_pack ("{s:s, s:s, s:o}", "asked", req, "mode",
+                            dc->cluster_requests == DCONF_PART_MAP ? "map"
+                                                                   : "honor",
+                            "clusters", names);
+    else
+        json_decref (names);
+    for (size_t p = 0; p < d->site->nparts; p++) {
+        allowed[p] = allowed[p] && mask[p];
+        n += allowed[p] != 0;
+    }
+    /* the reasons that matter: those of the clusters asked for */
+    if (excluded)
+        for (i = json_array_size (excluded); i-- > 0;) {
+            const char *c;
+            bool keep = false;
+            e = json_array_get (excluded, i);
+            c = json_string_value (json_object_get (e, "cluster"));
+            for (size_t p = 0; p < d->site->nparts && !keep; p++)
+                keep = mask[p] && c && cluster_names (d, c, p);
             if (!keep)
                 json_array_remove (excluded, i);
         }

@@ -167,6 +167,26 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                               allowed, &ex);
     np = partition_request (d, daemon_jstr (opts, "partition"), allowed, ex,
                             NULL, &pe);
+    /* ... and on the clusters its --clusters names (honor, map) */
+    if (np != -1 && nok > 0 && np != 0) {
+        long nc = cluster_request (d, daemon_jstr (opts, "clusters"), allowed,
+                                   ex, NULL, &pe);
+        if (nc == -1 || nc == 0) {
+            char *r = placement_reasons_text (ex);
+            if (nc == -1)
+                *whyp = ms_xstrdup (pe.text);
+            else if (asprintf (whyp, "--clusters=%s: %s",
+                               daemon_jstr (opts, "clusters"), r)
+                     < 0)
+                *whyp = NULL;
+            if (!*whyp)
+                *whyp = r;
+            else
+                free (r);
+            json_decref (ex);
+            return -1;
+        }
+    }
     if (nok == 0 || np == 0 || np == -1) {
         char *r = placement_reasons_text (ex);
         if (np == -1)
@@ -186,6 +206,14 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     json_decref (ex);
     k->allowed = allowed;
     k->gpus = job_gpus_opts (opts, k->nodes);
+    /* the user's --cpu-freq (cpu_freq_requests honor; the API dropped it
+     * for ignore and refused it for refuse) */
+    if (d->dc->cpu_freq_requests == DCONF_FREQ_HONOR
+        && daemon_jstr (opts, "cpu_freq")
+        && jobspec_parse_cpu_freq (daemon_jstr (opts, "cpu_freq"),
+                                   &k->cpufreq, &pe)
+               < 0)
+        memset (&k->cpufreq, 0, sizeof (k->cpufreq));
     nm = json_object_get (opts, "nodes_max");
     if (json_is_integer (nm) && json_integer_value (nm) > k->nodes
         && json_integer_value (nm) <= 100000)
@@ -203,6 +231,7 @@ mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
 
     any.allowed = NULL;
     any.pinned = -1;
+    memset (&any.cpufreq, 0, sizeof (any.cpufreq));
     daemon_candidates (d, &any, true);
     jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k->nodes, when);
 }
@@ -657,9 +686,22 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                     subs[i][0].partition, subs[i][0].freq_khz, x->limit,
                     subs[i][0].cluster_job_id,
                     nsub[i] > 1 ? " and siblings" : "");
-        if (!siblings && x->opt && d->set.priority_boost)
-            boost_later (d, &d->cl[cluster_index (d, subs[i][0].cluster)],
-                         subs[i][0].cluster_job_id);
+        {
+            /* an operator's --priority (the API took it from admins only)
+             * is the job's on every copy; metasched's boost then stays
+             * off it */
+            json_t *pr = json_object_get (x->opts, "priority");
+            if (json_is_integer (pr) && json_integer_value (pr) > 0
+                && json_integer_value (pr) <= JOBSPEC_PRIORITY_MAX) {
+                for (size_t s = 0; s < nsub[i]; s++)
+                    priority_later (
+                        d, &d->cl[cluster_index (d, subs[i][s].cluster)],
+                        subs[i][s].cluster_job_id,
+                        (uint32_t)json_integer_value (pr));
+            } else if (!siblings && x->opt && d->set.priority_boost)
+                boost_later (d, &d->cl[cluster_index (d, subs[i][0].cluster)],
+                             subs[i][0].cluster_job_id);
+        }
     }
     goto out;
 rollback:

@@ -29,7 +29,7 @@ uid_name (uid_t uid, char *buf, size_t size)
 static int
 placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
                   unsigned char *allowed, json_t **excluded, json_t **shown,
-                  ms_error_t *errp)
+                  json_t **cshown, ms_error_t *errp)
 {
     char user[64];
     size_t n;
@@ -45,6 +45,22 @@ placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
                             errp);
     if (np == -1)
         return -1;
+    /* ... and on the clusters its --clusters names (honor, map) */
+    if (n > 0 && np != 0) {
+        long nc = cluster_request (d, req->sb.clusters, allowed, *excluded,
+                                   cshown, errp);
+        if (nc == -1)
+            return -1;
+        if (nc == 0) {
+            char *why = placement_reasons_text (*excluded);
+            ms_err (errp, MS_ERR_INPUT,
+                    "no partition may run this job on --clusters=%s: %s",
+                    req->sb.clusters, why);
+            errp->http_status = 409;
+            free (why);
+            return -1;
+        }
+    }
     if (n == 0 || np == 0) {
         char *why = placement_reasons_text (*excluded);
         ms_err (errp, MS_ERR_INPUT, "no partition may run this job%s%s: %s",
@@ -76,7 +92,7 @@ hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, ms_error_t *errp)
     pthread_mutex_lock (&d->mu);
     if (d->tab && d->view) {
         allowed = ms_xcalloc (d->site->nparts + 1, 1);
-        rc = placement_of_req (d, req, uid, allowed, &ex, NULL, errp);
+        rc = placement_of_req (d, req, uid, allowed, &ex, NULL, NULL, errp);
         free (allowed);
         json_decref (ex);
     }
@@ -91,7 +107,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     ms_daemon_t *d = ctx;
     jobkey_t k;
     ms_decision_t dec;
-    json_t *o, *cands, *ex = NULL, *shown = NULL;
+    json_t *o, *cands, *ex = NULL, *shown = NULL, *cshown = NULL;
     unsigned char *allowed;
     const char *gtype;
     int gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
@@ -119,14 +135,19 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         return -1;
     }
     allowed = ms_xcalloc (d->site->nparts + 1, 1);
-    if (placement_of_req (d, req, uid, allowed, &ex, &shown, errp) < 0) {
+    if (placement_of_req (d, req, uid, allowed, &ex, &shown, &cshown, errp)
+        < 0) {
         pthread_mutex_unlock (&d->mu);
         free (allowed);
         json_decref (ex);
+        json_decref (shown);
+        json_decref (cshown);
         return -1;
     }
     k.allowed = allowed;
     k.gpus = jobspec_gpus_per_node (&req->sb, k.nodes, NULL);
+    if (req->sb.cpu_freq[0])
+        k.cpufreq = req->sb.cpu_freq_spec;
     k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;
     /* a private candidate list: the cycle's is d->cs */
     {
@@ -147,6 +168,9 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         /* what the user's --partition became (honor, map) */
         if (o && shown)
             json_object_set (o, "partition_request", shown);
+        /* ... and its --clusters */
+        if (o && cshown)
+            json_object_set (o, "cluster_request", cshown);
         /* the energy odds the choice was made with, and what set them */
         if (o && policy_is_metasched (d->pol.kind))
             json_object_set_new (
@@ -163,6 +187,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     pthread_mutex_unlock (&d->mu);
     free (allowed);
     json_decref (shown);
+    json_decref (cshown);
     if (!o) {
         ms_err (errp, MS_ERR_SYSTEM, "could not encode the candidates");
         errp->http_status = 500;

@@ -84,6 +84,12 @@ start_api (const ms_dconf_t *dc, ms_daemon_t *d, ms_error_t *e)
     ac.metrics_public = dc->metrics_public;
     ac.allow_partition = dc->allow_partition;
     ac.partition_names = dc->partition_requests != DCONF_PART_REFUSE;
+    ac.cluster_requests = dc->cluster_requests == DCONF_PART_HONOR    ? 0
+                          : dc->cluster_requests == DCONF_PART_REFUSE ? 1
+                                                                      : 2;
+    ac.cpu_freq_requests = dc->cpu_freq_requests == DCONF_FREQ_HONOR ? 0
+                           : dc->cpu_freq_requests == DCONF_FREQ_IGNORE ? 1
+                                                                        : 2;
     ac.max_script = dc->max_script_bytes;
     ac.db_conninfo = dc->database;
     ac.db_password_file = dc->password_file[0] ? dc->password_file : NULL;

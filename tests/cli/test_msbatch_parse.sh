@@ -52,10 +52,18 @@ misc_escaped.sh comment "run\u0020with\u0020escaped\u0020spaces" name "a#b"
 misc_slurm_prefix.sh time_limit_min 20
 misc_crlf.sh name "from-windows" mem_per_node_mb 1024
 misc_prefix_abbrev.sh name "abbrev" tasks_per_node 2
+misc_keywords_case.sh mail_type "BEGIN,END,FAIL" open_mode "append" signal_spec.number 10 signal_spec.flags "B" kill_on_invalid_dep true exclusive_mode "user" requeue true get_user_env "30L"
+misc_empty_values.sh name "template" account null mail_user null mail_type "NONE" stdout null constraint null nodes 1
+misc_clusters_named.sh clusters "beta" nodes 2
+misc_clusters_list.sh clusters "alpha,gamma" tasks 16
+misc_cpu_freq_highm1.sh cpu_freq "HighM1" cpu_freq_spec.max "highm1" exclusive true
+misc_cpu_freq_governor.sh cpu_freq_spec.min "high" cpu_freq_spec.max "high" cpu_freq_spec.governor "Performance"
+misc_cpu_freq_range.sh cpu_freq_spec.min 1200000 cpu_freq_spec.max 2000000 cpu_freq_spec.governor "OnDemand"
+misc_priority_operator.sh priority 4294967293
 '
 n_scripts=$(ls *.sh | wc -l)
 n_checks=$(printf '%s\n' "$checks" | grep -c .)
-tap_plan $((n_scripts + n_checks + 6))
+tap_plan $((n_scripts + n_checks + 8))
 
 ok=0
 for f in *.sh; do
@@ -92,14 +100,25 @@ printf '#!/bin/sh\n#SBATCH -N 2\n#SBATCH --mem=4X\n' > "$tmp/bad.sh"
 rc=$?
 [ $rc = 1 ] && grep -q "bad.sh:3: --mem=4X: expected a size" "$tmp/err"
 tap_ok $? "a bad memory size: exit $rc, $(cat "$tmp/err")"
-printf '#!/bin/sh\n#SBATCH --clusters=a\n' > "$tmp/bad.sh"
+printf '#!/bin/sh\n#SBATCH --uid=alice\n' > "$tmp/bad.sh"
 "$msbatch" --parse "$tmp/bad.sh" > /dev/null 2> "$tmp/err"
-grep -q "bad.sh:2: --clusters: not supported: metasched chooses the cluster" "$tmp/err"
+grep -q "bad.sh:2: --uid: not supported: the job runs as the user who submits it" "$tmp/err"
 tap_ok $? "a refused option names itself and why: $(cat "$tmp/err")"
 printf '#!/bin/sh\n#SBATCH --frobnicate\n' > "$tmp/bad.sh"
 "$msbatch" --parse "$tmp/bad.sh" > /dev/null 2> "$tmp/err"
 grep -q "bad.sh:2: unknown option '--frobnicate'" "$tmp/err"
 tap_ok $? "an unknown option: $(cat "$tmp/err")"
+# a relative --chdir is taken from the submission directory (sbatch's
+# make_full_path): the job's cwd is here/runs/case01
+here=$(pwd)
+"$msbatch" --parse misc_chdir_relative.sh > "$tmp/cd.json" \
+    && grep -q "\"cwd\": \"$here/runs/case01\"" "$tmp/cd.json"
+tap_ok $? "a relative --chdir is under the submission directory: $(grep cwd "$tmp/cd.json")"
+# a heterogeneous job is refused whole, naming the line (not half routed)
+printf '#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH -n 2\n' > "$tmp/bad.sh"
+"$msbatch" --parse "$tmp/bad.sh" > /dev/null 2> "$tmp/err"
+[ $? = 1 ] && grep -q "bad.sh:3: hetjob: not supported" "$tmp/err"
+tap_ok $? "hetjob is refused with its line: $(cat "$tmp/err")"
 # the command line wins over the script
 "$msbatch" --parse -A other --mem 1G misc_everyday.sh > "$tmp/cl.json" \
     && grep -q '"account": "other"' "$tmp/cl.json" \

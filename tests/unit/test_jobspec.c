@@ -287,7 +287,7 @@ static const struct {
       "job.sh:2: --nodes=0: expected N or MIN-MAX, from 1 to" },
     { "#!/bin/sh\n#SBATCH -N\n", "job.sh:2: -N: needs a value" },
     { "#!/bin/sh\n#SBATCH --exclusive=yes\n",
-      "job.sh:2: --exclusive=yes: expected user, mcs or topo" },
+      "job.sh:2: --exclusive=yes: expected user, mcs, topo" },
     { "#!/bin/sh\n#SBATCH -N 2 -n 4 --mem 4Q\n",
       "job.sh:2: --mem=4Q: expected a size" },
     { "#!/bin/sh\n#SBATCH --job-name 'open\n", "job.sh:2: a quote is not closed" },
@@ -336,9 +336,17 @@ START_TEST (checks)
     ck_assert_int_eq (jobspec_check (&s, ok, strlen (ok), false, &err), -1);
     ck_assert_ptr_nonnull (strstr (err.text, "--ntasks=10 does not fit"));
     s.ntasks = 8;
+    /* a relative --chdir is sbatch's too: taken from the submission
+     * directory (make_full_path) */
     ms_strlcpy (s.chdir, "rel/dir", sizeof (s.chdir));
-    ck_assert_int_eq (jobspec_check (&s, ok, strlen (ok), false, &err), -1);
-    ck_assert_ptr_nonnull (strstr (err.text, "--chdir=rel/dir: must be an absolute"));
+    ck_assert_int_eq (jobspec_check (&s, ok, strlen (ok), false, &err), 0);
+    ck_assert_int_eq (jobspec_resolve_chdir (&s, "/home/u", &err), 0);
+    ck_assert_str_eq (s.chdir, "/home/u/rel/dir");
+    ck_assert_int_eq (jobspec_resolve_chdir (&s, "/elsewhere", &err), 0);
+    ck_assert_str_eq (s.chdir, "/home/u/rel/dir"); /* absolute now: kept */
+    ms_strlcpy (s.chdir, "../x", sizeof (s.chdir));
+    ck_assert_int_eq (jobspec_resolve_chdir (&s, NULL, &err), -1);
+    ck_assert_ptr_nonnull (strstr (err.text, "--chdir=../x: a relative path"));
     ck_assert_int_eq (jobspec_parse_script (&s, "#!/bin/sh\n\0x", 12, "j", &err), -1);
     ck_assert_ptr_nonnull (strstr (err.text, "NUL byte"));
     jobspec_free (&s);
@@ -480,15 +488,15 @@ END_TEST
 static const struct {
     const char *line, *want;
 } refusals[] = {
-    { "-M cluster2", "j.sh:2: --clusters: not supported: metasched chooses the cluster" },
-    { "--cpu-freq=high", "j.sh:2: --cpu-freq: not supported: metasched chooses the CPU frequency" },
+    { "-M 'a b'", "j.sh:2: --clusters=a b: ' ' has no place in a list of cluster names" },
+    { "--cpu-freq=fast", "j.sh:2: --cpu-freq=fast: 'fast' is no frequency" },
     { "--uid=bob", "j.sh:2: --uid: not supported: the job runs as the user who submits it" },
     { "--bb=x", "j.sh:2: --bb: not supported: burst buffers" },
-    { "--priority=5", "j.sh:2: --priority: not supported: metasched sets the priorities" },
+    { "--priority=-5", "j.sh:2: --priority=-5: expected TOP or a whole number" },
     { "--wrap=date", "j.sh:2: --wrap: only on the command line" },
     { "hetjob", "j.sh:2: hetjob: not supported" },
     { "--frobnicate", "j.sh:2: unknown option '--frobnicate'" },
-    { "--mail-type=SOMETIMES", "j.sh:2: --mail-type: 'SOMETIMES' is not NONE" },
+    { "--mail-type=SOMETIMES", "j.sh:2: --mail-type=SOMETIMES: expected NONE, BEGIN" },
     { "--signal=B:NOPE@5", "j.sh:2: --signal=B:NOPE@5: expected" },
     { "--gpus=a100:", "j.sh:2: --gpus=a100:: expected [TYPE:]COUNT" },
     { "--gres=gpu:a100:2:3", "j.sh:2: --gres=gpu:a100:2:3: expected NAME" },

@@ -86,6 +86,9 @@ START_TEST (test_filesystems)
     ck_assert (!placement_path_mounted (&c, "out.txt", "/tmp"));
     ck_assert (!placement_path_mounted (&c, "../../tmp/x", "/home/msuser"));
     ck_assert (!placement_path_mounted (&c, "out.txt", NULL));
+    /* --output=none is /dev/null, on every node */
+    ck_assert (placement_path_mounted (&c, "/dev/null", "/tmp"));
+    ck_assert (!placement_path_mounted (&c, "/dev/nullx", NULL));
     ms_strlcpy (c.filesystems[2], "/", sizeof (c.filesystems[0]));
     c.nfilesystems = 3;
     ck_assert (placement_path_mounted (&c, "/etc", NULL));
