@@ -72,6 +72,8 @@ typedef struct conn {
     int fd;
     bool counted; /* counts against its peer's limit */
     bool closing; /* answered on the socket or shut down: nothing more */
+    double linger_until; /* a refusal's answer is being read: shut down
+                            for good then (0: already) */
     phase_t phase;
     double deadline; /* CLOCK_MONOTONIC seconds */
     char peer[80];   /* "uid 1001" (unix socket), "address 192.0.2.1" */
@@ -250,16 +252,13 @@ request_timeout (const ms_api_t *api)
  * (On TCP the answer may be lost to the reset that closing a socket with
  * unread data sends; the connection is closed all the same.) */
 static void
-conn_refuse_locked (conn_t *k, unsigned status, const char *reason,
+conn_answer_locked (conn_t *k, unsigned status, const char *reason,
                     const char *msg, const char *limit)
 {
     char head[256], *body = NULL;
     json_t *o;
     int n;
 
-    if (k->closing)
-        return;
-    k->closing = true;
     if (status && (o = json_pack ("{s:s,s:s}", "error", msg, "limit", limit))) {
         body = json_dumps (o, JSON_COMPACT);
         json_decref (o);
@@ -281,7 +280,39 @@ conn_refuse_locked (conn_t *k, unsigned status, const char *reason,
                          MSG_DONTWAIT | MSG_NOSIGNAL);
         free (body);
     }
+}
+
+static void
+conn_refuse_locked (conn_t *k, unsigned status, const char *reason,
+                    const char *msg, const char *limit)
+{
+    if (k->closing)
+        return;
+    k->closing = true;
+    conn_answer_locked (k, status, reason, msg, limit);
     shutdown (k->fd, SHUT_RDWR);
+}
+
+/* A refusal at accept (a peer over its limit) while the socket is not
+ * crowded: answered, then only its writing side shut, so that a client
+ * that sends its request as it connects can still read the 429 (a socket
+ * shut for reading makes its write fail before it reads the answer); the
+ * handler drops the request when it arrives, and the reaper shuts the
+ * connection for good after API_REFUSE_LINGER_S. A crowded socket (half
+ * its connections in use) gets conn_refuse_locked at once instead, so a
+ * flood of refused connections never holds the slots others need. */
+#define API_REFUSE_LINGER_S 0.5
+
+static void
+conn_refuse_linger_locked (conn_t *k, unsigned status, const char *reason,
+                           const char *msg, const char *limit)
+{
+    if (k->closing)
+        return;
+    k->closing = true;
+    conn_answer_locked (k, status, reason, msg, limit);
+    shutdown (k->fd, SHUT_WR);
+    k->linger_until = mono_now () + API_REFUSE_LINGER_S;
 }
 
 static void
@@ -385,7 +416,7 @@ conn_notify (void *cls, struct MHD_Connection *c, void **socket_context,
     ms_api_t *api = cls;
     const union MHD_ConnectionInfo *ci;
     const char *limit_name = "";
-    unsigned limit = 0, n = 0;
+    unsigned limit = 0, n = 0, nall = 0;
     conn_t *k, *o;
     char msg[200];
 
@@ -428,14 +459,21 @@ conn_notify (void *cls, struct MHD_Connection *c, void **socket_context,
         pthread_mutex_unlock (&api->conn_lock);
         return;
     }
-    for (o = api->conns; o; o = o->next)
+    for (o = api->conns; o; o = o->next) {
         if (o->counted && !strcmp (o->peer, k->peer))
             n++;
+        nall++;
+    }
     if (n >= limit) {
         snprintf (msg, sizeof (msg),
                   "too many connections from %s: at most %u at once (%s)",
                   k->peer, limit, limit_name);
-        conn_refuse_locked (k, 429, "Too Many Requests", msg, limit_name);
+        if (2 * nall < (api->conf.max_connections ? api->conf.max_connections
+                                                 : API_MAX_CONNECTIONS))
+            conn_refuse_linger_locked (k, 429, "Too Many Requests", msg,
+                                       limit_name);
+        else
+            conn_refuse_locked (k, 429, "Too Many Requests", msg, limit_name);
         api->refused[strcmp (limit_name, refused_names[REFUSED_PER_USER])
                          ? REFUSED_PER_ADDRESS
                          : REFUSED_PER_USER]++;
@@ -456,9 +494,15 @@ reaper_main (void *arg)
     pthread_mutex_lock (&api->conn_lock);
     while (!api->stopping) {
         double now = mono_now ();
-        for (k = api->conns; k; k = k->next)
+        for (k = api->conns; k; k = k->next) {
             if (!k->closing && now >= k->deadline)
                 conn_expire_locked (api, k);
+            else if (k->closing && k->linger_until > 0
+                     && now >= k->linger_until) {
+                shutdown (k->fd, SHUT_RDWR);
+                k->linger_until = 0;
+            }
+        }
         clock_gettime (CLOCK_MONOTONIC, &ts);
         ts.tv_nsec += 250 * 1000 * 1000;
         if (ts.tv_nsec >= 1000 * 1000 * 1000) {
