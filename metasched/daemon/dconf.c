@@ -120,6 +120,7 @@ static const char *const keys[] = {
     "log",
     "max_script_bytes",
     "gpu_profiles",
+    "tag_key_file",
     NULL,
 };
 
@@ -279,6 +280,11 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return confval_path (&p->at, key, val, c->gpu_profiles,
                              sizeof (c->gpu_profiles), errp);
     }
+    if (!strcmp (key, "tag_key_file")) {
+        c->tag_key_file_line = p->at.line;
+        return confval_path (&p->at, key, val, c->tag_key_file,
+                             sizeof (c->tag_key_file), errp);
+    }
     if (!strcmp (key, "collect_config"))
         return confval_path (&p->at, key, val, c->collect_config,
                              sizeof (c->collect_config), errp);
@@ -334,6 +340,8 @@ defaults (ms_dconf_t *c, const char *name)
               MS_BINDIR "/metasched-collect");
     c->log = DCONF_LOG_STDERR;
     c->max_script_bytes = DCONF_SCRIPT_MAX;
+    ms_strlcpy (c->tag_key_file, DCONF_DEFAULT_TAG_KEY,
+                sizeof (c->tag_key_file));
 }
 
 int
@@ -445,6 +453,12 @@ dconf_check (ms_dconf_t *c, ms_error_t *errp)
     if (c->password_file[0]
         && check_secret (c->path, c->password_file_line, "password_file",
                          c->password_file, errp)
+               < 0)
+        return -1;
+    /* the tag key: a secret where it exists (the daemon makes it) */
+    if (access (c->tag_key_file, F_OK) == 0
+        && check_secret (c->path, c->tag_key_file_line, "tag_key_file",
+                         c->tag_key_file, errp)
                < 0)
         return -1;
     /* a passfile named in the conninfo: the same rule */

@@ -48,7 +48,7 @@ for pair in "$id1:$u1:$d1" "$id2:$u2:$d2"; do
 $row
 EOR
     # every cluster: exactly one job with this tag
-    n=$(cluster_jobs_tagged | grep -c "^metasched:$id|")
+    n=$(cluster_jobs_tagged | grep -c "^metasched:$id:")
     tap_ok "$([ "$n" = 1 ] && echo 0 || echo 1)" "job $id: exactly one cluster job carries metasched:$id (saw $n)"
     sq=$(on_cluster "$cl" squeue -h -a -t all -j "$cjid" -o '%P|%u|%k|%T|%l' 2>&1)
     tap_ok "$(ok_if [ "$sq" = "$part|$u|metasched:$id|COMPLETED|$(printf '%d:00' "$lim")" ])" \
