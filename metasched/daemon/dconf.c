@@ -422,26 +422,30 @@ dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp)
     return rc;
 }
 
-/* A secret file must be a regular file of mode 0600 or stricter. */
+/* A secret file must be a regular file of mode 0600 or stricter. line 0:
+ * the key was not given (its default). */
 static int
 check_secret (const char *file, int line, const char *key, const char *path,
               ms_error_t *errp)
 {
     struct stat st;
+    char at[MS_PATH_MAX + 32];
 
+    if (line > 0)
+        snprintf (at, sizeof (at), "%s:%d: %s", file, line, key);
+    else
+        snprintf (at, sizeof (at), "%s: %s (default)", file, key);
     if (stat (path, &st) < 0)
-        return ms_err (errp, MS_ERR_INPUT, "%s:%d: %s: %s: %s", file, line, key,
-                       path, strerror (errno));
+        return ms_err (errp, MS_ERR_INPUT, "%s: %s: %s", at, path,
+                       strerror (errno));
     if (!S_ISREG (st.st_mode))
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s:%d: %s: %s is not a regular file", file, line, key,
+        return ms_err (errp, MS_ERR_INPUT, "%s: %s is not a regular file", at,
                        path);
     if (st.st_mode & 077)
         return ms_err (errp, MS_ERR_AUTH,
-                       "%s:%d: %s: %s has mode %04o; a secret file must be "
+                       "%s: %s has mode %04o; a secret file must be "
                        "0600 (chmod 600 %s)",
-                       file, line, key, path, (unsigned)(st.st_mode & 07777),
-                       path);
+                       at, path, (unsigned)(st.st_mode & 07777), path);
     return 0;
 }
 
