@@ -315,8 +315,8 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
             ms_err (errp, e.kind, "%s:%d: tag_key_file: %s", dc->path,
                     dc->tag_key_file_line, e.text);
         else
-            ms_err (errp, e.kind, "%s: tag_key_file (default %s): %s",
-                    dc->path, dc->tag_key_file, e.text);
+            ms_err (errp, e.kind, "%s: tag_key_file (default %s): %s", dc->path,
+                    dc->tag_key_file, e.text);
         goto fail;
     }
     if (made)

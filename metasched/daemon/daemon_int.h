@@ -372,8 +372,8 @@ int dispatch_queued (ms_daemon_t *d);
 int daemon_dependencies (ms_daemon_t *d);
 
 /* reconcile.c */
-tagged_t *collect_tags (ms_daemon_t *d, const queue_live_t *live,
-                        size_t nlive, size_t *np);
+tagged_t *collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
+                        size_t *np);
 int daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                       const tagged_t *tags, size_t ntags);
 int daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive);

@@ -22,7 +22,7 @@
  *   log               = stderr                          # or syslog
  *   max_script_bytes  = 1048576
  *   gpu_profiles      = /etc/metasched/gpu-profiles.conf   # optional
- *   tag_key_file      = /etc/metasched/tag.key         # 0600, shared by standbys
+ *   tag_key_file      = /etc/metasched/tag.key         # 0600, standbys too
  *
  * dconf_load only parses (errors "file:line: key: ..."); dconf_check then
  * looks at what the values name: the cluster configuration, secret files

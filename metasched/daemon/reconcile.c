@@ -132,8 +132,8 @@ collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                           "a valid tag of another cluster job (the meta "
                           "job's owner is %s)",
                           l->owner);
-                forgery (d, i, j, claim, why, d->forgeries, d->nforgeries,
-                         &f, &nf, &fcap);
+                forgery (d, i, j, claim, why, d->forgeries, d->nforgeries, &f,
+                         &nf, &fcap);
                 continue;
             }
             if (n == cap) {

@@ -1,7 +1,7 @@
 /* submit.c - one submit to a cluster: the batch script (the user's
  * script under metasched-collect), the request with the keyed tag
- * metasched:<id>:<dispatch>.<copy>:<mac> (tag.h), and the submit workers that send a batch's submits to
- * one cluster each, in batch order.
+ * metasched:<id>:<dispatch>.<copy>:<mac> (tag.h), and the submit workers that
+ * send a batch's submits to one cluster each, in batch order.
  */
 #define _GNU_SOURCE
 #include "config.h"

@@ -19,10 +19,10 @@
 
 #include "metasched/common/error.h"
 
-#define TAG_KEY_MIN 32     /* bytes of a key file, at least */
-#define TAG_KEY_MAX 1024   /* and at most */
-#define TAG_MAC_HEX 32     /* 128 bits of the HMAC */
-#define TAG_MAX 96         /* a tag's length, with its NUL */
+#define TAG_KEY_MIN 32   /* bytes of a key file, at least */
+#define TAG_KEY_MAX 1024 /* and at most */
+#define TAG_MAC_HEX 32   /* 128 bits of the HMAC */
+#define TAG_MAX 96       /* a tag's length, with its NUL */
 
 typedef struct {
     unsigned char k[TAG_KEY_MAX];
@@ -44,8 +44,8 @@ typedef enum {
  * the one that won. The file must be a secret file (0600, regular) of
  * TAG_KEY_MIN to TAG_KEY_MAX bytes; errors name the file. *createdp (may
  * be NULL) tells whether this call made it. */
-int tag_key_load (const char *path, bool create, tag_key_t *key,
-                  bool *createdp, ms_error_t *errp);
+int tag_key_load (const char *path, bool create, tag_key_t *key, bool *createdp,
+                  ms_error_t *errp);
 
 /* Wipe the key from memory. */
 void tag_key_clear (tag_key_t *key);

@@ -138,8 +138,8 @@ START_TEST (claims_without_proof)
     for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
         tag_check_t r = tag_check (&key, cases[i].c, "alpha", &id);
         ck_assert_msg (r == cases[i].want && id == cases[i].id,
-                       "'%s': %d (id %lld), expected %d (id %lld)",
-                       cases[i].c, (int)r, (long long)id, (int)cases[i].want,
+                       "'%s': %d (id %lld), expected %d (id %lld)", cases[i].c,
+                       (int)r, (long long)id, (int)cases[i].want,
                        (long long)cases[i].id);
         ck_assert (strlen (tag_check_why (r)) > 0);
     }
@@ -170,14 +170,12 @@ START_TEST (the_key_file)
     ck_assert_int_eq (tag_key_load (path, false, &a, &made, &e), -1);
     ck_assert_ptr_nonnull (strstr (e.text, path));
     /* made once, 0600, then read back the same */
-    ck_assert_msg (tag_key_load (path, true, &a, &made, &e) == 0, "%s",
-                   e.text);
+    ck_assert_msg (tag_key_load (path, true, &a, &made, &e) == 0, "%s", e.text);
     ck_assert (made);
     ck_assert_int_eq (stat (path, &st), 0);
     ck_assert_int_eq (st.st_mode & 0777, 0600);
     ck_assert_int_eq (a.len, 2 * TAG_KEY_MIN);
-    ck_assert_msg (tag_key_load (path, true, &b, &made, &e) == 0, "%s",
-                   e.text);
+    ck_assert_msg (tag_key_load (path, true, &b, &made, &e) == 0, "%s", e.text);
     ck_assert (!made);
     ck_assert (a.len == b.len && !memcmp (a.k, b.k, a.len));
     tag_make (&a, 7, "alpha", 1, 0, t, sizeof (t));
