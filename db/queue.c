@@ -400,6 +400,7 @@ live_row (PGresult *r, int i, void *out)
                   ? a.ntasks
                   : 1;
     }
+    cp (l->owner, sizeof (l->owner), r, i, 14);
 }
 
 int
@@ -413,7 +414,7 @@ queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
         " claimed_cluster, claimed_job_id,"
         " extract (epoch FROM now () - updated_at), nodes, reroutes,"
         " predicted_time_s, app, attempts,"
-        " options->>'array' FROM jobs"
+        " options->>'array', owner_name FROM jobs"
         " WHERE state IN ('deciding', 'dispatching', 'submitted', 'running')"
         " OR (state = 'cancelled' AND EXISTS (SELECT 1 FROM job_submissions s"
         " WHERE s.job_id = jobs.id AND s.state IN ('submitted', 'running')))"

@@ -116,6 +116,7 @@ typedef struct {
     double predicted_time_s;
     char app[129];
     uint32_t array_tasks; /* an array's tasks; 0: not an array */
+    char owner[65];       /* the user it runs as on the clusters */
 } queue_live_t;
 
 int queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np,

@@ -123,7 +123,7 @@ cycle (ms_daemon_t *d)
         daemon_log (LOG_ERR, "reading the queue: %s", e.text);
         return -1;
     }
-    tags = collect_tags (d, &ntags);
+    tags = collect_tags (d, live, nlive, &ntags);
     if (daemon_reconcile (d, live, nlive, tags, ntags) < 0)
         rc = -1;
     if (!d->reconciled && rc == 0 && all_fresh (d)) {
@@ -293,6 +293,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     ms_error_t e;
     int version = 0;
     long tmo = 0;
+    bool made = false;
 
     d->dc = dc;
     d->wake[0] = d->wake[1] = -1;
@@ -309,6 +310,22 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
         ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
         goto fail;
     }
+    /* the key of the tags: made at the first start (daemons starting
+     * together share the one made first) */
+    if (tag_key_load (dc->tag_key_file, true, &d->tag_key, &made, &e) < 0) {
+        if (dc->tag_key_file_line)
+            ms_err (errp, e.kind, "%s:%d: tag_key_file: %s", dc->path,
+                    dc->tag_key_file_line, e.text);
+        else
+            ms_err (errp, e.kind, "%s: tag_key_file (default %s): %s", dc->path,
+                    dc->tag_key_file, e.text);
+        goto fail;
+    }
+    if (made)
+        daemon_log (LOG_NOTICE,
+                    "tag key %s made (mode 0600): copy it to every standby "
+                    "before it starts",
+                    dc->tag_key_file);
     /* a private copy of the site: settings change its power caps */
     if (clusterconf_load (s->path, &d->site, &e) < 0) {
         ms_err (errp, e.kind, "%s", e.text);
@@ -452,5 +469,7 @@ daemon_free (ms_daemon_t *d)
     pthread_mutex_destroy (&d->wmu);
     pthread_cond_destroy (&d->wcond);
     free (d->late);
+    free (d->forgeries);
+    tag_key_clear (&d->tag_key);
     free (d);
 }

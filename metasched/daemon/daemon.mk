@@ -3,7 +3,7 @@
 # the decision benchmark. The API server is metasched/libmsapi.a
 # (api.mk).
 DAEMON_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(JANSSON_CFLAGS) $(CURL_CFLAGS) \
-	$(GSL_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) -DMS_BINDIR='"$(bindir)"'
+	$(GSL_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) $(CRYPTO_CFLAGS) -DMS_BINDIR='"$(bindir)"'
 
 noinst_LIBRARIES += metasched/libmsdaemon.a
 metasched_libmsdaemon_a_SOURCES = \
@@ -15,7 +15,7 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/submit.c metasched/daemon/boost.c \
 	metasched/daemon/reconcile.c metasched/daemon/hooks.c \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
-	db/queue.c db/queue.h
+	metasched/daemon/tag.c metasched/daemon/tag.h db/queue.c db/queue.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
 DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \

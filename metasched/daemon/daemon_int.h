@@ -34,12 +34,19 @@
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
 #include "metasched/daemon/daemon.h"
+#include "metasched/daemon/tag.h"
 #include "predictor/predictor.h"
 
 #define UNKNOWN_APP "unknown"
 #define MAX_REFUSED 5 /* dispatches a cluster refused: then cancelled */
 
 /* ---- state ---- */
+
+/* A cluster job seen with a tag that does not prove its claim. */
+typedef struct {
+    size_t cl;
+    uint64_t id;
+} forgery_t;
 
 typedef struct {
     uint64_t id;  /* cluster job id */
@@ -157,6 +164,14 @@ struct ms_daemon {
     uint64_t batches;
     double commit_s, submit_s, record_s; /* of the dispatch batches */
     double submit_mark; /* when the latest batch's submits were done */
+    /* the site's key of the cluster jobs' tags (tag.h) */
+    tag_key_t tag_key;
+    /* cluster jobs whose tag claims a meta job it does not prove
+     * (reconcile.c, collect_tags): counted and logged once each while a
+     * cluster lists them (forgeries: sorted by cluster and id) */
+    uint64_t forged;
+    forgery_t *forgeries;
+    size_t nforgeries;
 };
 
 /* The job's place in the prediction table (decide.c). */
@@ -222,7 +237,9 @@ typedef struct {
     bool threaded;
 } sworker_t;
 
-/* A cluster job with the tag metasched:<id> (reconcile.c). */
+/* A cluster job whose tag proves that it is meta job <tag>'s: its MAC
+ * verifies on its cluster and its user is the meta job's owner
+ * (reconcile.c, collect_tags). */
 typedef struct {
     int64_t tag;
     size_t cl;
@@ -264,7 +281,6 @@ void refresher_start (ms_daemon_t *d);
 bool all_fresh (const ms_daemon_t *d);
 long cluster_index (const ms_daemon_t *d, const char *name);
 long part_index (const ms_daemon_t *d, const char *cluster, const char *part);
-int64_t tag_of (const ms_job_info_t *j);
 void rebuild_view (ms_daemon_t *d);
 
 /* predict.c */
@@ -380,7 +396,8 @@ int dispatch_queued (ms_daemon_t *d);
 int daemon_dependencies (ms_daemon_t *d);
 
 /* reconcile.c */
-tagged_t *collect_tags (ms_daemon_t *d, size_t *np);
+tagged_t *collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
+                        size_t *np);
 int daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                       const tagged_t *tags, size_t ntags);
 int daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive);

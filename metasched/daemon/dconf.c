@@ -129,6 +129,7 @@ static const char *const keys[] = {
     "max_connections",
     "max_connections_per_user",
     "max_connections_per_address",
+    "tag_key_file",
     NULL,
 };
 
@@ -366,6 +367,11 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return confval_path (&p->at, key, val, c->gpu_profiles,
                              sizeof (c->gpu_profiles), errp);
     }
+    if (!strcmp (key, "tag_key_file")) {
+        c->tag_key_file_line = p->at.line;
+        return confval_path (&p->at, key, val, c->tag_key_file,
+                             sizeof (c->tag_key_file), errp);
+    }
     if (!strcmp (key, "collect_config"))
         return confval_path (&p->at, key, val, c->collect_config,
                              sizeof (c->collect_config), errp);
@@ -452,6 +458,8 @@ defaults (ms_dconf_t *c, const char *name)
     c->script_retention_days = DCONF_RETENTION_DAYS;
     c->cluster_requests = DCONF_PART_HONOR;
     c->cpu_freq_requests = DCONF_FREQ_HONOR;
+    ms_strlcpy (c->tag_key_file, DCONF_DEFAULT_TAG_KEY,
+                sizeof (c->tag_key_file));
 }
 
 int
@@ -532,17 +540,23 @@ dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp)
     return rc;
 }
 
-/* A secret file passes ms_open_secret_file's checks (a regular file, not
- * a link, owned by root or by the daemon's user, mode 0600 or 0400). */
+/* A secret file passes ms_check_secret_file's checks (a regular file, not
+ * a link, owned by root or by the daemon's user, mode 0600 or 0400).
+ * line 0: the key was not given (its default). */
 static int
 check_secret (const char *file, int line, const char *key, const char *path,
               ms_error_t *errp)
 {
     ms_error_t e;
 
-    if (ms_check_secret_file (path, &e) < 0)
+    if (ms_check_secret_file (path, &e) < 0) {
+        if (line > 0)
+            return ms_err (errp,
+                           e.kind == MS_ERR_SYSTEM ? MS_ERR_INPUT : e.kind,
+                           "%s:%d: %s: %s", file, line, key, e.text);
         return ms_err (errp, e.kind == MS_ERR_SYSTEM ? MS_ERR_INPUT : e.kind,
-                       "%s:%d: %s: %s", file, line, key, e.text);
+                       "%s: %s (default): %s", file, key, e.text);
+    }
     return 0;
 }
 
@@ -554,6 +568,12 @@ dconf_check (ms_dconf_t *c, ms_error_t *errp)
     if (c->password_file[0]
         && check_secret (c->path, c->password_file_line, "password_file",
                          c->password_file, errp)
+               < 0)
+        return -1;
+    /* the tag key: a secret where it exists (the daemon makes it) */
+    if (access (c->tag_key_file, F_OK) == 0
+        && check_secret (c->path, c->tag_key_file_line, "tag_key_file",
+                         c->tag_key_file, errp)
                < 0)
         return -1;
     /* a passfile named in the conninfo: the same rule */

@@ -31,6 +31,7 @@
  *   max_connections   = 256    # per listening socket
  *   max_connections_per_user    = 16   # unix socket, by the peer's uid
  *   max_connections_per_address = 64   # TCP, by the client's address
+ *   tag_key_file      = /etc/metasched/tag.key         # 0600, standbys too
  *
  * dconf_load only parses (errors "file:line: key: ..."); dconf_check then
  * looks at what the values name: the cluster configuration, secret files
@@ -49,6 +50,7 @@
 #define DCONF_DEFAULT_PATH MS_SYSCONFDIR "/metasched/metaschedd.conf"
 #define DCONF_DEFAULT_SOCKET "/run/metasched/metaschedd.sock"
 #define DCONF_RETENTION_DAYS 30
+#define DCONF_DEFAULT_TAG_KEY MS_SYSCONFDIR "/metasched/tag.key"
 
 typedef enum { DCONF_LOG_STDERR = 0, DCONF_LOG_SYSLOG } dconf_log_t;
 
@@ -120,6 +122,8 @@ typedef struct {
     unsigned max_connections;
     unsigned max_connections_per_user;
     unsigned max_connections_per_address;
+    char tag_key_file[MS_PATH_MAX]; /* the key of the cluster jobs' tags */
+    int tag_key_file_line;          /* 0: the default */
     ms_siteconf_t *site; /* dconf_check: the clusters */
     pred_gpuprof_t *gpuprof; /* dconf_check: the apps' GPU profiles */
     size_t ngpuprof;
@@ -129,7 +133,8 @@ typedef struct {
 int dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp);
 int dconf_parse (const char *text, size_t len, const char *name,
                  ms_dconf_t **confp, ms_error_t *errp);
-/* Load the cluster configuration, check the password file and every
+/* Load the cluster configuration, check the password file, the tag key
+ * file where it exists (the daemon makes it at its first start) and every
  * cluster's token file (regular, 0600), and the wrapper (executable);
  * read the apps' GPU profiles (gpu_profiles). */
 int dconf_check (ms_dconf_t *conf, ms_error_t *errp);

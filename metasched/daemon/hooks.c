@@ -338,6 +338,9 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     P ("# TYPE metaschedd_duplicates_cancelled_total counter\n"
        "metaschedd_duplicates_cancelled_total %" PRIu64 "\n",
        d->dup_cancelled);
+    P ("# TYPE metaschedd_forged_tags_total counter\n"
+       "metaschedd_forged_tags_total %" PRIu64 "\n",
+       d->forged);
     P ("# TYPE metaschedd_reroutes_total counter\n"
        "metaschedd_reroutes_total %" PRIu64 "\n",
        d->reroutes);

@@ -1,6 +1,6 @@
 /* refresh.c - reading the clusters: the refresher thread and its
  * readings taken by the cycle, backoff of an unreachable cluster, lookups
- * in the cluster state (jobs, tags, clusters and partitions by name), and
+ * in the cluster state (jobs, clusters and partitions by name), and
  * the view the policies see, rebuilt from the readings.
  */
 #define _GNU_SOURCE
@@ -369,21 +369,6 @@ part_index (const ms_daemon_t *d, const char *cluster, const char *part)
 {
     const ms_partconf_t *p = clusterconf_partition (d->site, cluster, part);
     return p ? (long)(p - d->site->parts) : -1;
-}
-
-/* The tag metasched:<id> of a cluster job, 0 if none; the user's
- * --comment may follow it after a space. */
-int64_t
-tag_of (const ms_job_info_t *j)
-{
-    const char *s = j->comment;
-    char *end;
-    long long v;
-
-    if (strncmp (s, "metasched:", 10))
-        return 0;
-    v = strtoll (s + 10, &end, 10);
-    return (*end == '\0' || *end == ' ') && v > 0 ? (int64_t)v : 0;
 }
 
 /* The predicted end of a cluster job that holds its nodes (running,

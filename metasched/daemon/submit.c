@@ -1,7 +1,7 @@
 /* submit.c - one submit to a cluster: the batch script (the user's
- * script under metasched-collect), the request with the tag
- * metasched:<id>, and the submit workers that send a batch's submits to
- * one cluster each, in batch order.
+ * script under metasched-collect), the request with the keyed tag
+ * metasched:<id>:<dispatch>.<copy>:<mac> (tag.h), and the submit workers that
+ * send a batch's submits to one cluster each, in batch order.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -102,18 +102,18 @@ jint (json_t *o, const char *key)
     return json_is_integer (v) ? (int)json_integer_value (v) : 0;
 }
 
-/* Submit one choice of job j; *bidp the cluster's id. */
+/* Submit choice `copy` of job j; *bidp the cluster's id. */
 static int
 submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
-            const ms_cand_t *c, const ms_choice_t *ch, uint32_t limit_min,
-            bool gate, uint64_t *bidp, ms_error_t *errp)
+            const ms_cand_t *c, const ms_choice_t *ch, int copy,
+            uint32_t limit_min, bool gate, uint64_t *bidp, ms_error_t *errp)
 {
     const ms_partconf_t *pc = &d->site->parts[c->part];
     cluster_t *cl = &d->cl[pc->cluster];
     json_t *env = json_object_get (opts, "environment");
     size_t nenv = json_is_array (env) ? json_array_size (env) : 0;
     const char **envv = ms_xcalloc (nenv + 8, sizeof (char *));
-    char comment[48], idenv[64], srv[600], munge[600], name[160];
+    char comment[TAG_MAX], idenv[64], srv[600], munge[600], name[160];
     char *script;
     ms_job_request_t req;
     ms_jobspec_t sb;
@@ -148,7 +148,10 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         }
     }
     envv[ne] = NULL;
-    snprintf (comment, sizeof (comment), "metasched:%" PRId64, j->id);
+    /* the tag proves the copy metasched's (reconcile.c): this dispatch
+     * is the job's attempts + 1 (queue_dispatching_many counted it) */
+    tag_make (&d->tag_key, j->id, cl->conf->name, j->attempts + 1, copy,
+              comment, sizeof (comment));
     snprintf (name, sizeof (name), "%s", j->name[0] ? j->name : "metasched");
     script = wrap_script (d, j->id, j->app, j->script);
 
@@ -243,7 +246,7 @@ submit_worker (void *arg)
             }
             double t0 = mono ();
             b->rc[c] = submit_one (
-                d, &b->j, b->opts, &b->chosen[c], &b->choices[c],
+                d, &b->j, b->opts, &b->chosen[c], &b->choices[c], (int)c,
                 cap_limit (scaled_limit (b->j.time_limit_min, &b->chosen[c],
                                          b->base_s
                                              * (b->waves[c] > 0 ? b->waves[c]

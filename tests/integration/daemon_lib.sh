@@ -69,6 +69,9 @@ write_conf () {
         echo "leader_takeover_s = 5"
         echo "refit_s = ${DAEMON_REFIT_S:-0}"
         echo "collect_wrapper = $collect"
+        # the key of the cluster jobs' tags: the first daemon makes it,
+        # the others of the test (standbys) share it
+        echo "tag_key_file = ${DAEMON_TAG_KEY:-$dtmp/tag.key}"
         # the test bed's collector settings: the wrapper writes the job's
         # counters and app where the Prolog and Epilog look for them
         echo "collect_config = ${MS_COLLECT_CONF_FILE:-$MS_TESTBED_RUN/collect.conf}"
@@ -181,8 +184,8 @@ daemon_answers () {
     return 1
 }
 
-# count_tagged ID: live or finished (not cancelled) cluster jobs tagged
-# metasched:ID on all clusters
+# cluster_jobs_tagged: "COMMENT|STATE|JOBID|CLUSTER" of every job on all
+# clusters (a copy's comment starts metasched:ID:)
 cluster_jobs_tagged () {
     for c in $MS_CLUSTERS; do
         on_cluster "$c" squeue -h -a -t all -o "%k|%T|%i|$c" 2>/dev/null

@@ -94,6 +94,7 @@ allow_partition = no
 cycle_s         = 1
 refit_s         = 0
 collect_wrapper = $MS_BUILDDIR/collectors/metasched-collect
+tag_key_file    = $tmp/tag.key
 EOF
 ASAN_OPTIONS=detect_leaks=0 "$daemon" -f "$tmp/metaschedd.conf" -D >"$tmp/daemon.log" 2>&1 &
 daemon_pid=$!

@@ -48,10 +48,12 @@ for pair in "$id1:$u1:$d1" "$id2:$u2:$d2"; do
 $row
 EOR
     # every cluster: exactly one job with this tag
-    n=$(cluster_jobs_tagged | grep -c "^metasched:$id|")
+    n=$(cluster_jobs_tagged | grep -c "^metasched:$id:")
     tap_ok "$([ "$n" = 1 ] && echo 0 || echo 1)" "job $id: exactly one cluster job carries metasched:$id (saw $n)"
     sq=$(on_cluster "$cl" squeue -h -a -t all -j "$cjid" -o '%P|%u|%k|%T|%l' 2>&1)
-    tap_ok "$(ok_if [ "$sq" = "$part|$u|metasched:$id|COMPLETED|$(printf '%d:00' "$lim")" ])" \
+    # the tag: metasched:ID, the dispatch and copy numbers, the MAC
+    sqt=$(printf '%s' "$sq" | sed 's/|metasched:\([0-9]*\):[0-9]*\.[0-9]*:[0-9a-f]\{32\}|/|metasched:\1|/')
+    tap_ok "$(ok_if [ "$sqt" = "$part|$u|metasched:$id|COMPLETED|$(printf '%d:00' "$lim")" ])" \
         "job $id: $cl job $cjid is on $part, as $u, tagged, COMPLETED, limit $lim min ($sq)"
     sf=$(on_cluster "$cl" scontrol show job "$cjid" 2>/dev/null | grep -o 'CPU_max_freq=[0-9]*')
     [ "$sf" = "CPU_max_freq=$freq" ] && [ "$lim" -ge "$ulim" ] && [ "$ulim" = 7 ]

@@ -68,11 +68,11 @@ tap_ok $? "the array's meta job completes ($(q "SELECT state, cluster, cluster_j
 cl=$(q "SELECT cluster FROM jobs WHERE id = $aid")
 bid=$(q "SELECT cluster_job_id FROM jobs WHERE id = $aid")
 # every record of the array on its cluster: one array job id, ten tasks
-recs=$(on_cluster "$cl" squeue -h -a -r -t all -o '%F %K %T %k' 2>/dev/null | grep " metasched:$aid\$")
+recs=$(on_cluster "$cl" squeue -h -a -r -t all -o '%F %K %T %k' 2>/dev/null | grep " metasched:$aid:[^ ]*\$")
 other=0
 for c in $MS_CLUSTERS; do
     [ "$c" = "$cl" ] && continue
-    n=$(on_cluster "$c" squeue -h -a -t all -o '%k' 2>/dev/null | grep -c "^metasched:$aid\$")
+    n=$(on_cluster "$c" squeue -h -a -t all -o '%k' 2>/dev/null | grep -c "^metasched:$aid:")
     other=$((other + n))
 done
 n=$(printf '%s\n' "$recs" | grep -c "^$bid [0-9]* COMPLETED ")

@@ -104,7 +104,7 @@ for id in $(printf '%s' "$ids" | tr ',' ' '); do
     fi
 done
 tap_ok "$(ok_if [ -z "$other" ])" "every other copy was cancelled ($cancelled) or lost the start gate ($lost)${other:+; not so:$other}"
-n=$(cluster_jobs_tagged | grep -c "^metasched:\($(printf '%s' "$ids" | sed 's/,/\\|/g')\)|\(RUNNING\|PENDING\)")
+n=$(cluster_jobs_tagged | grep -c "^metasched:\($(printf '%s' "$ids" | sed 's/,/\\|/g')\):[^|]*|\(RUNNING\|PENDING\)")
 tap_ok "$(ok_if [ "$n" = 0 ])" "no copy is left pending or running ($n)"
 
 # the gate by hand, as the owner: a claim lost exits 0 without running
