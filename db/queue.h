@@ -173,19 +173,24 @@ int queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp);
 typedef struct {
     int64_t id;
     long uid;
-    char dependency[520];   /* options.dependency as the user gave it */
+    char *dependency;       /* options.dependency as the user gave it */
     bool kill_on_invalid;   /* false: --kill-on-invalid-dep=no */
     bool singleton_clear;   /* no other live job of the user's with its
                                name comes first */
-    char last_error[300];
+    char *last_error;       /* "" if none */
 } queue_held_t;
 
+/* Every held job, oldest first, in one statement (singleton_clear in one
+ * pass over the live jobs grouped by user and name); free with
+ * queue_held_free. */
 int queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np,
                      ms_error_t *errp);
+void queue_held_free (queue_held_t *h, size_t n);
 
-/* What a dependency sees of the meta jobs ids[0..n): exists[i], uid[i],
- * state[i] (16 bytes each), started[i], since_s[i] (since it started, or
- * ended where it never started). */
+/* What a dependency sees of the meta jobs ids[0..n) (sorted, each once:
+ * every held job's targets in one statement): exists[i], uid[i], state[i]
+ * (16 bytes each), started[i], since_s[i] (since it started, or ended
+ * where it never started). */
 typedef struct {
     bool exists;
     long uid;
@@ -196,6 +201,17 @@ typedef struct {
 
 int queue_dep_jobs (db_t *db, const int64_t *ids, size_t n,
                     queue_dep_job_t *out, ms_error_t *errp);
+
+/* held 'Dependency' -> NULL for every job of ids[0..n) still so held, in
+ * one statement; *releasedp (malloc'd, *nreleased of them) gets those it
+ * released. */
+int queue_release_many (db_t *db, const int64_t *ids, size_t n,
+                        int64_t **releasedp, size_t *nreleased,
+                        ms_error_t *errp);
+/* last_error = why[i] for each job ids[i] whose note differs, in one
+ * statement. */
+int queue_note_many (db_t *db, const int64_t *ids, const char *const *why,
+                     size_t n, ms_error_t *errp);
 
 /* held 'Dependency' -> NULL (the dispatch takes it); *changed false when
  * the job was no longer held so (cancelled meanwhile). */

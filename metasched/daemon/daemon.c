@@ -115,6 +115,7 @@ cycle (ms_daemon_t *d)
     }
     pthread_mutex_lock (&d->mu);
     rebuild_view (d);
+    snapshot_publish (d);
     pthread_mutex_unlock (&d->mu);
     if (!d->mix_loaded)
         daemon_mix_history (d);
@@ -295,6 +296,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     d->dc = dc;
     d->wake[0] = d->wake[1] = -1;
     pthread_mutex_init (&d->mu, NULL);
+    pthread_mutex_init (&d->smu, NULL);
     pthread_mutex_init (&d->rmu, NULL);
     pthread_cond_init (&d->rcond, NULL);
     pthread_mutex_init (&d->wmu, NULL);
@@ -401,7 +403,11 @@ daemon_free (ms_daemon_t *d)
     jobmix_free (&d->mix);
     db_close (d->lockdb);
     db_close (d->db);
-    predtab_free (d->tab);
+    snapshot_fini (d);
+    if (d->tabh)
+        tabhold_release (d, d->tabh);
+    else
+        predtab_free (d->tab);
     predictor_free (d->pred);
     view_free (d->view);
     candidates_free (&d->cs);
@@ -411,6 +417,7 @@ daemon_free (ms_daemon_t *d)
     if (d->wake[1] >= 0)
         close (d->wake[1]);
     pthread_mutex_destroy (&d->mu);
+    pthread_mutex_destroy (&d->smu);
     pthread_mutex_destroy (&d->rmu);
     pthread_cond_destroy (&d->rcond);
     pthread_mutex_destroy (&d->wmu);

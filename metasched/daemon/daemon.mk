@@ -14,7 +14,7 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/decide.c metasched/daemon/dispatch.c \
 	metasched/daemon/submit.c metasched/daemon/boost.c \
 	metasched/daemon/reconcile.c metasched/daemon/hooks.c \
-	metasched/daemon/depend.c \
+	metasched/daemon/depend.c metasched/daemon/snapshot.c \
 	db/queue.c db/queue.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 

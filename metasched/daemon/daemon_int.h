@@ -41,6 +41,9 @@
 
 /* ---- state ---- */
 
+typedef struct tabhold tabhold_t; /* a prediction table and its holders */
+typedef struct snap snap_t;       /* the picture the hooks read */
+
 typedef struct {
     uint64_t id; /* cluster job id */
     double at;   /* mono () when noted */
@@ -153,6 +156,12 @@ struct ms_daemon {
     uint64_t batches;
     double commit_s, submit_s, record_s; /* of the dispatch batches */
     double submit_mark; /* when the latest batch's submits were done */
+
+    /* the hooks decide on a snapshot of the picture, not under mu
+     * (snapshot.c); smu guards snap and the counts of their readers */
+    pthread_mutex_t smu;
+    snap_t *snap;
+    tabhold_t *tabh; /* tab and its holders (set with tab) */
 };
 
 /* The job's place in the prediction table (decide.c). */
@@ -351,6 +360,27 @@ void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
 int cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
                     const char *why, ms_error_t *errp);
 int dispatch_queued (ms_daemon_t *d);
+
+/* snapshot.c */
+tabhold_t *tabhold_new (ms_predtab_t *tab);
+/* Drop one hold; the last frees the table. */
+void tabhold_release (ms_daemon_t *d, tabhold_t *h);
+/* Copy the picture (tab, view, clusters' partitions and accounting,
+ * policy, settings) into a new snapshot for the hooks. Caller holds
+ * d->mu; nothing before the first table and view. */
+void snapshot_publish (ms_daemon_t *d);
+/* The latest snapshot, counted in (NULL: none yet); snapshot_drop when
+ * done. Takes only d->smu. */
+snap_t *snapshot_take (ms_daemon_t *d);
+void snapshot_drop (ms_daemon_t *d, snap_t *s);
+void snapshot_fini (ms_daemon_t *d);
+/* A private daemon over the snapshot's picture, for decide.c's functions
+ * (its own candidate list; free it with candidates_free of its cs and
+ * free). */
+ms_daemon_t *snapshot_daemon (const snap_t *s);
+/* The energy odds' figures the snapshot was taken with. */
+void snapshot_odds (const snap_t *s, double *lean, double *wait_share,
+                    size_t *nseen, size_t *nring);
 
 /* depend.c */
 int daemon_dependencies (ms_daemon_t *d);
