@@ -698,8 +698,8 @@ queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
 }
 
 int
-queue_release_many (db_t *db, const int64_t *ids, size_t n,
-                    int64_t **releasedp, size_t *nreleased, ms_error_t *errp)
+queue_release_many (db_t *db, const int64_t *ids, size_t n, int64_t **releasedp,
+                    size_t *nreleased, ms_error_t *errp)
 {
     char *arr = id_array (ids, n);
     const char *p[1] = { arr };
@@ -726,8 +726,8 @@ queue_release_many (db_t *db, const int64_t *ids, size_t n,
 }
 
 int
-queue_note_many (db_t *db, const int64_t *ids, const char *const *why,
-                 size_t n, ms_error_t *errp)
+queue_note_many (db_t *db, const int64_t *ids, const char *const *why, size_t n,
+                 ms_error_t *errp)
 {
     char *arr = id_array (ids, n), *texts;
     const char *p[2];

@@ -363,9 +363,8 @@ send_limited (struct MHD_Connection *c, const char *limit, long value,
     char ra[24];
 
     json_decref (o);
-    r = MHD_create_response_from_buffer (text ? strlen (text) : 2,
-                                         text ? text : "{}",
-                                         MHD_RESPMEM_MUST_COPY);
+    r = MHD_create_response_from_buffer (
+        text ? strlen (text) : 2, text ? text : "{}", MHD_RESPMEM_MUST_COPY);
     free (text);
     if (!r)
         return MHD_NO;

@@ -35,7 +35,7 @@ void limits_set (ms_limits_t *l, double now, const ms_settings_t *s);
  * limit): true when it may go. Each user has a bucket of per_minute
  * what-ifs that fills again at per_minute / 60 a second; when it is empty
  * *retry_after_s (whole seconds, at least 1) says when one is back. */
-bool limits_whatif_take (ms_limits_t *l, uid_t uid, int per_minute,
-                         double now, int *retry_after_s);
+bool limits_whatif_take (ms_limits_t *l, uid_t uid, int per_minute, double now,
+                         int *retry_after_s);
 
 #endif /* MS_API_LIMITS_H */

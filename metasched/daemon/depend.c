@@ -77,9 +77,9 @@ static const queue_dep_job_t *
 known (const depset_t *s, int64_t id)
 {
     static const queue_dep_job_t none = { 0 };
-    const int64_t *at = s->nids ? bsearch (&id, s->ids, s->nids,
-                                           sizeof (*s->ids), cmp_id)
-                                : NULL;
+    const int64_t *at
+        = s->nids ? bsearch (&id, s->ids, s->nids, sizeof (*s->ids), cmp_id)
+                  : NULL;
 
     return at ? &s->q[at - s->ids] : &none;
 }
@@ -100,8 +100,8 @@ depend_one (ms_daemon_t *d, depset_t *s, const queue_held_t *h,
     memset (t, 0, sizeof (t));
     if (jobspec_parse_dependency (h->dependency, &deps, &e) < 0) {
         /* the API checked it; a row written otherwise is named here */
-        snprintf (why, sizeof (why), "--dependency=%.64s: %.200s", h->dependency,
-                  e.text);
+        snprintf (why, sizeof (why), "--dependency=%.64s: %.200s",
+                  h->dependency, e.text);
         r = DEP_NEVER;
     } else {
         for (size_t i = 0; i < deps.n; i++) {
@@ -115,8 +115,8 @@ depend_one (ms_daemon_t *d, depset_t *s, const queue_held_t *h,
             t[i].started = q->started;
             t[i].since_s = q->since_s;
         }
-        r = depend_eval (&deps, h->id, t, h->singleton_clear, other_users,
-                         why, sizeof (why));
+        r = depend_eval (&deps, h->id, t, h->singleton_clear, other_users, why,
+                         sizeof (why));
     }
     switch (r) {
     case DEP_READY:
@@ -190,11 +190,9 @@ daemon_dependencies (ms_daemon_t *d)
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = depend_one (d, &s, &held[i], other_users);
     if (rc == 0 && s.nrel) {
-        if (queue_release_many (d->db, s.rel, s.nrel, &released, &nreleased,
-                                &e)
+        if (queue_release_many (d->db, s.rel, s.nrel, &released, &nreleased, &e)
             < 0) {
-            daemon_log (LOG_ERR, "releasing %zu held jobs: %s", s.nrel,
-                        e.text);
+            daemon_log (LOG_ERR, "releasing %zu held jobs: %s", s.nrel, e.text);
             rc = -1;
         }
         for (size_t i = 0; i < nreleased; i++) {
@@ -207,11 +205,11 @@ daemon_dependencies (ms_daemon_t *d)
         }
     }
     if (rc == 0 && s.nnote
-        && queue_note_many (d->db, s.nid, (const char *const *)s.note,
-                            s.nnote, &e)
+        && queue_note_many (d->db, s.nid, (const char *const *)s.note, s.nnote,
+                            &e)
                < 0) {
-        daemon_log (LOG_ERR, "noting what %zu held jobs wait for: %s",
-                    s.nnote, e.text);
+        daemon_log (LOG_ERR, "noting what %zu held jobs wait for: %s", s.nnote,
+                    e.text);
         rc = -1;
     }
 out:

@@ -165,10 +165,9 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     if (o && policy_is_metasched (w->pol.kind))
         json_object_set_new (
             o, "odds",
-            json_pack ("{s:f, s:f, s:I, s:f, s:I}", "scale",
-                       w->pol.odds_scale, "lean", lean, "seen_to_end",
-                       (json_int_t)nseen, "wait_share", wait_share, "kept",
-                       (json_int_t)nring));
+            json_pack ("{s:f, s:f, s:I, s:f, s:I}", "scale", w->pol.odds_scale,
+                       "lean", lean, "seen_to_end", (json_int_t)nseen,
+                       "wait_share", wait_share, "kept", (json_int_t)nring));
     snapshot_daemon_free (w);
     snapshot_drop (d, snap);
     free (allowed);

@@ -27,7 +27,7 @@ struct tabhold {
 };
 
 struct snap {
-    unsigned refs; /* under d->smu; the published one counts one more */
+    unsigned refs;  /* under d->smu; the published one counts one more */
     ms_daemon_t sh; /* the picture, as decide.c reads a daemon: dc, site,
                        cl, ncl, tab, view, pol, set; the rest zero */
     tabhold_t *tabh;
@@ -191,8 +191,8 @@ snapshot_daemon (const snap_t *s)
 }
 
 void
-snapshot_odds (const snap_t *s, double *lean, double *wait_share,
-               size_t *nseen, size_t *nring)
+snapshot_odds (const snap_t *s, double *lean, double *wait_share, size_t *nseen,
+               size_t *nring)
 {
     *lean = s->lean;
     *wait_share = s->wait_share;
