@@ -587,10 +587,8 @@ held_row (PGresult *r, int i, void *out)
 
     h->id = (int64_t)u64 (r, i, 0);
     h->uid = atol (PQgetvalue (r, i, 1));
-    h->dependency = ms_xstrdup (PQgetvalue (r, i, 2));
-    h->kill_on_invalid = !strcmp (PQgetvalue (r, i, 3), "t");
-    h->singleton_clear = !strcmp (PQgetvalue (r, i, 4), "t");
-    h->last_error = ms_xstrdup (PQgetvalue (r, i, 5));
+    h->singleton_clear = !strcmp (PQgetvalue (r, i, 2), "t");
+    h->last_error = ms_xstrdup (PQgetvalue (r, i, 3));
 }
 
 int
@@ -603,13 +601,12 @@ queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np, ms_error_t *errp)
      * run. One pass over the live jobs, grouped by user and name: a group
      * clears only its oldest job held by a dependency, and only while none
      * of the group is unheld. (A test per held job of the others of its
-     * name cost the square of a user's jobs of one name.) The options are
-     * read of the held jobs only. */
+     * name cost the square of a user's jobs of one name.) No options: a
+     * job's options (its environment, kilobytes each) cost most of the
+     * statement, and they never change (queue_held_deps). */
     r = db_exec (
         db, "q_held",
-        "SELECT j.id, j.owner_uid, coalesce (j.options->>'dependency', ''),"
-        " coalesce (j.options->'kill_on_invalid_dep' <> 'false'::jsonb, true),"
-        " NOT g.busy AND g.first = j.id,"
+        "SELECT j.id, j.owner_uid, NOT g.busy AND g.first = j.id,"
         " coalesce (j.last_error, '')"
         " FROM (SELECT id, held, state,"
         "  bool_or (held IS NULL) OVER w AS busy,"
@@ -631,10 +628,8 @@ queue_held_free (queue_held_t *h, size_t n)
 {
     if (!h)
         return;
-    for (size_t i = 0; i < n; i++) {
-        free (h[i].dependency);
+    for (size_t i = 0; i < n; i++)
         free (h[i].last_error);
-    }
     free (h);
 }
 
@@ -692,6 +687,41 @@ queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
         cp (o->state, sizeof (o->state), r, i, 2);
         o->started = !strcmp (PQgetvalue (r, i, 3), "t");
         o->since_s = dbl (r, i, 4);
+    }
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_held_deps (db_t *db, const int64_t *ids, size_t n, queue_held_dep_t *out,
+                 ms_error_t *errp)
+{
+    char *arr = id_array (ids, n);
+    const char *p[1] = { arr };
+    PGresult *r;
+
+    memset (out, 0, n * sizeof (*out));
+    r = db_exec (db, "q_held_deps",
+                 "SELECT id, coalesce (options->>'dependency', ''),"
+                 " coalesce (options->'kill_on_invalid_dep' <> 'false'::jsonb,"
+                 " true)"
+                 " FROM jobs WHERE id = ANY ($1::bigint[])",
+                 1, p, errp);
+    free (arr);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples (r); i++) {
+        int64_t id = (int64_t)u64 (r, i, 0);
+        const int64_t *at
+            = n ? bsearch (&id, ids, n, sizeof (*ids), cmp_id) : NULL;
+        queue_held_dep_t *o;
+
+        if (!at)
+            continue;
+        o = &out[at - ids];
+        o->found = true;
+        o->dependency = ms_xstrdup (PQgetvalue (r, i, 1));
+        o->kill_on_invalid = !strcmp (PQgetvalue (r, i, 2), "t");
     }
     PQclear (r);
     return 0;

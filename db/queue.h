@@ -173,8 +173,6 @@ int queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp);
 typedef struct {
     int64_t id;
     long uid;
-    char *dependency;       /* options.dependency as the user gave it */
-    bool kill_on_invalid;   /* false: --kill-on-invalid-dep=no */
     bool singleton_clear;   /* no other live job of the user's with its
                                name comes first */
     char *last_error;       /* "" if none */
@@ -186,6 +184,20 @@ typedef struct {
 int queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np,
                      ms_error_t *errp);
 void queue_held_free (queue_held_t *h, size_t n);
+
+/* What a held job asks, from its options (which never change: read once
+ * per job, queue_held_deps). */
+typedef struct {
+    bool found;
+    char *dependency;     /* options.dependency as the user gave it
+                             (malloc'd) */
+    bool kill_on_invalid; /* false: --kill-on-invalid-dep=no */
+} queue_held_dep_t;
+
+/* The dependencies of the jobs ids[0..n) (sorted, each once) in one
+ * statement; out[i].found false for a job that is gone. */
+int queue_held_deps (db_t *db, const int64_t *ids, size_t n,
+                     queue_held_dep_t *out, ms_error_t *errp);
 
 /* What a dependency sees of the meta jobs ids[0..n) (sorted, each once:
  * every held job's targets in one statement): exists[i], uid[i], state[i]

@@ -404,6 +404,7 @@ daemon_free (ms_daemon_t *d)
     db_close (d->lockdb);
     db_close (d->db);
     snapshot_fini (d);
+    depcache_free (d->depcache);
     if (d->tabh)
         tabhold_release (d, d->tabh);
     else

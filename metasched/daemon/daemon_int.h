@@ -43,6 +43,7 @@
 
 typedef struct tabhold tabhold_t; /* a prediction table and its holders */
 typedef struct snap snap_t;       /* the picture the hooks read */
+typedef struct depcache depcache_t; /* held jobs' dependencies (depend.c) */
 
 typedef struct {
     uint64_t id; /* cluster job id */
@@ -162,6 +163,8 @@ struct ms_daemon {
     pthread_mutex_t smu;
     snap_t *snap;
     tabhold_t *tabh; /* tab and its holders (set with tab) */
+    depcache_t *depcache; /* the dependencies of the held jobs, read once
+                             per job (depend.c) */
 };
 
 /* The job's place in the prediction table (decide.c). */
@@ -384,6 +387,7 @@ void snapshot_odds (const snap_t *s, double *lean, double *wait_share,
 
 /* depend.c */
 int daemon_dependencies (ms_daemon_t *d);
+void depcache_free (depcache_t *c);
 
 /* reconcile.c */
 tagged_t *collect_tags (ms_daemon_t *d, size_t *np);

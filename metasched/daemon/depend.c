@@ -10,14 +10,92 @@
  * The held jobs are checked set-wise: one statement reads them all (with
  * singleton in one pass over the live jobs), one reads every job they
  * name, one releases those whose condition holds and one writes the notes
- * that changed, whatever the number of held jobs. Only a job that can
- * never run costs a statement of its own, once in its life.
+ * that changed, whatever the number of held jobs. A job's --dependency is
+ * in its options, which hold its environment too (kilobytes a job): they
+ * never change, so the daemon reads them once per held job (one statement
+ * for the jobs held since the last cycle) and keeps the dependency in a
+ * cache of the held jobs (depcache_t). Only a job that can never run
+ * costs a statement of its own, once in its life.
  */
 #define _GNU_SOURCE
 #include "config.h"
 
 #include "metasched/core/depend.h"
 #include "metasched/daemon/daemon_int.h"
+
+/* A held job's dependency as its options say. */
+typedef struct {
+    int64_t id;
+    char *dependency; /* NULL: not read yet */
+    bool kill_on_invalid;
+} depent_t;
+
+/* The held jobs of the last cycle, sorted by id. */
+struct depcache {
+    depent_t *e;
+    size_t n;
+};
+
+void
+depcache_free (depcache_t *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        free (c->e[i].dependency);
+    free (c->e);
+    free (c);
+}
+
+/* The cache for the held jobs held[0..n) (sorted by id): the entries of
+ * those still held are kept, the others go, and the dependencies of the
+ * new ones are read in one statement. -1 on a database error (the cache
+ * then has the new ones unread, read at the next cycle). */
+static int
+depcache_update (ms_daemon_t *d, const queue_held_t *held, size_t n,
+                 ms_error_t *errp)
+{
+    depcache_t *c = d->depcache;
+    depent_t *ne = ms_xcalloc (n + 1, sizeof (*ne));
+    int64_t *miss = ms_xcalloc (n + 1, sizeof (*miss));
+    size_t *at = ms_xcalloc (n + 1, sizeof (*at));
+    queue_held_dep_t *got;
+    size_t k = 0, nmiss = 0;
+    int rc = 0;
+
+    if (!c)
+        c = d->depcache = ms_xcalloc (1, sizeof (*c));
+    for (size_t i = 0; i < n; i++) {
+        while (k < c->n && c->e[k].id < held[i].id)
+            free (c->e[k++].dependency);
+        ne[i].id = held[i].id;
+        if (k < c->n && c->e[k].id == held[i].id) {
+            ne[i] = c->e[k++];
+            if (ne[i].dependency)
+                continue;
+        }
+        at[nmiss] = i;
+        miss[nmiss++] = held[i].id;
+    }
+    while (k < c->n)
+        free (c->e[k++].dependency);
+    free (c->e);
+    c->e = ne;
+    c->n = n;
+    if (nmiss) {
+        got = ms_xcalloc (nmiss + 1, sizeof (*got));
+        rc = queue_held_deps (d->db, miss, nmiss, got, errp);
+        for (size_t j = 0; rc == 0 && j < nmiss; j++) {
+            /* a job gone meanwhile stays unread: it is not evaluated */
+            ne[at[j]].dependency = got[j].found ? got[j].dependency : NULL;
+            ne[at[j]].kill_on_invalid = got[j].kill_on_invalid;
+        }
+        free (got);
+    }
+    free (miss);
+    free (at);
+    return rc;
+}
 
 /* What the cycle does with the held jobs, gathered for its statements. */
 typedef struct {
@@ -38,14 +116,14 @@ cmp_id (const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The job ids h names (singleton names none) into s->ids. */
+/* The job ids dependency names (singleton names none) into s->ids. */
 static void
-collect_ids (depset_t *s, const queue_held_t *h)
+collect_ids (depset_t *s, const char *dependency)
 {
     ms_deps_t deps;
     ms_error_t e;
 
-    if (jobspec_parse_dependency (h->dependency, &deps, &e) < 0)
+    if (jobspec_parse_dependency (dependency, &deps, &e) < 0)
         return;
     for (size_t i = 0; i < deps.n; i++) {
         if (deps.d[i].type == JOBSPEC_DEP_SINGLETON)
@@ -88,7 +166,7 @@ known (const depset_t *s, int64_t id)
  * never run is held or cancelled at once; -1 on a database error. */
 static int
 depend_one (ms_daemon_t *d, depset_t *s, const queue_held_t *h,
-            bool other_users)
+            const depent_t *de, bool other_users)
 {
     ms_deps_t deps;
     ms_dep_target_t t[JOBSPEC_MAX_DEPS];
@@ -97,11 +175,13 @@ depend_one (ms_daemon_t *d, depset_t *s, const queue_held_t *h,
     ms_error_t e;
     bool ok;
 
+    if (!de->dependency)
+        return 0; /* gone since it was read as held */
     memset (t, 0, sizeof (t));
-    if (jobspec_parse_dependency (h->dependency, &deps, &e) < 0) {
+    if (jobspec_parse_dependency (de->dependency, &deps, &e) < 0) {
         /* the API checked it; a row written otherwise is named here */
         snprintf (why, sizeof (why), "--dependency=%.64s: %.200s",
-                  h->dependency, e.text);
+                  de->dependency, e.text);
         r = DEP_NEVER;
     } else {
         for (size_t i = 0; i < deps.n; i++) {
@@ -124,7 +204,7 @@ depend_one (ms_daemon_t *d, depset_t *s, const queue_held_t *h,
         return 0;
     case DEP_NEVER:
         snprintf (msg, sizeof (msg), "dependency never satisfied: %s", why);
-        if (!h->kill_on_invalid) {
+        if (!de->kill_on_invalid) {
             if (queue_hold_never (d->db, h->id, msg, &ok, &e) < 0)
                 goto fail;
             if (ok)
@@ -175,8 +255,14 @@ daemon_dependencies (ms_daemon_t *d)
     pthread_mutex_lock (&d->mu);
     other_users = d->set.dependency_other_users;
     pthread_mutex_unlock (&d->mu);
+    if (depcache_update (d, held, n, &e) < 0) {
+        daemon_log (LOG_ERR, "reading the held jobs' dependencies: %s", e.text);
+        queue_held_free (held, n);
+        return -1;
+    }
     for (size_t i = 0; i < n; i++)
-        collect_ids (&s, &held[i]);
+        if (d->depcache->e[i].dependency)
+            collect_ids (&s, d->depcache->e[i].dependency);
     unique_ids (&s);
     s.q = ms_xcalloc (s.nids + 1, sizeof (*s.q));
     if (s.nids && queue_dep_jobs (d->db, s.ids, s.nids, s.q, &e) < 0) {
@@ -188,7 +274,7 @@ daemon_dependencies (ms_daemon_t *d)
     s.nid = ms_xcalloc (n, sizeof (*s.nid));
     s.note = ms_xcalloc (n, sizeof (*s.note));
     for (size_t i = 0; i < n && rc == 0; i++)
-        rc = depend_one (d, &s, &held[i], other_users);
+        rc = depend_one (d, &s, &held[i], &d->depcache->e[i], other_users);
     if (rc == 0 && s.nrel) {
         if (queue_release_many (d->db, s.rel, s.nrel, &released, &nreleased, &e)
             < 0) {
@@ -196,9 +282,9 @@ daemon_dependencies (ms_daemon_t *d)
             rc = -1;
         }
         for (size_t i = 0; i < nreleased; i++) {
-            queue_held_t key = { .id = released[i] };
-            const queue_held_t *h
-                = bsearch (&key, held, n, sizeof (*held), cmp_id);
+            depent_t key = { .id = released[i] };
+            const depent_t *h
+                = bsearch (&key, d->depcache->e, n, sizeof (*h), cmp_id);
             daemon_log (LOG_INFO,
                         "job %" PRId64 ": dependency %s holds; released",
                         released[i], h ? h->dependency : "");
