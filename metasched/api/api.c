@@ -379,6 +379,41 @@ send_limited (struct MHD_Connection *c, const char *limit, long value,
     return ret;
 }
 
+/* Would one more job of uid (held: with --dependency) pass its limit? 0
+ * yes, 1 no (*keyp, *capp and msg name the limit), -1 on an error. */
+static int
+submit_over_limit (ms_api_t *api, uid_t uid, bool held, const char **keyp,
+                   long *capp, char *msg, size_t msglen, ms_error_t *errp)
+{
+    ms_limits_values_t v;
+    long cap, nq = 0, nh = 0, n;
+    int rc;
+
+    *keyp = held ? "max_held_per_user" : "max_queued_per_user";
+    if (user_limits (api, &v, errp) < 0)
+        return -1;
+    *capp = cap = held ? v.max_held_per_user : v.max_queued_per_user;
+    if (cap <= 0)
+        return 0;
+    if (db_acquire (api, errp) < 0)
+        return -1;
+    rc = db_jobs_waiting (api->db, uid, held ? 0 : cap, held ? cap : 0, &nq,
+                          &nh, errp);
+    db_release (api);
+    if (rc < 0)
+        return -1;
+    n = held ? nh : nq;
+    if (n < cap)
+        return 0;
+    snprintf (msg, msglen,
+              "limit %s = %ld reached: you have %ld %s jobs already; submit "
+              "again when some have %s",
+              *keyp, cap, n, held ? "held" : "queued",
+              held ? "been released or cancelled"
+                   : "been dispatched or cancelled");
+    return 1;
+}
+
 static enum MHD_Result
 do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
            const caller_t *who)
@@ -397,39 +432,15 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
         return send_err (c, &e, field);
     if (!who->admin) {
         /* a job with --dependency waits held; any other waits queued */
-        bool held = r.sb.dependency[0] != '\0';
-        const char *key = held ? "max_held_per_user" : "max_queued_per_user";
-        ms_limits_values_t v;
-        long cap, nq = 0, nh = 0;
-
-        if (user_limits (api, &v, &e) < 0) {
+        const char *key;
+        long cap;
+        char msg[300];
+        int over = submit_over_limit (api, who->uid, r.sb.dependency[0] != '\0',
+                                      &key, &cap, msg, sizeof (msg), &e);
+        if (over != 0) {
             apireq_free (&r);
-            return send_err (c, &e, NULL);
-        }
-        cap = held ? v.max_held_per_user : v.max_queued_per_user;
-        if (cap > 0) {
-            if (db_acquire (api, &e) < 0) {
-                apireq_free (&r);
-                return send_err (c, &e, NULL);
-            }
-            rc = db_jobs_waiting (api->db, who->uid, held ? 0 : cap,
-                                  held ? cap : 0, &nq, &nh, &e);
-            db_release (api);
-            if (rc < 0) {
-                apireq_free (&r);
-                return send_err (c, &e, NULL);
-            }
-            if ((held ? nh : nq) >= cap) {
-                char msg[300];
-                snprintf (msg, sizeof (msg),
-                          "limit %s = %ld reached: you have %ld %s jobs "
-                          "already; submit again when some have %s",
-                          key, cap, held ? nh : nq, held ? "held" : "queued",
-                          held ? "been released or cancelled"
-                               : "been dispatched or cancelled");
-                apireq_free (&r);
-                return send_limited (c, key, cap, 0, msg);
-            }
+            return over < 0 ? send_err (c, &e, NULL)
+                            : send_limited (c, key, cap, 0, msg);
         }
     }
     if (api->hooks.admit && api->hooks.admit (api->ctx, &r, who->uid, &e) < 0) {
