@@ -3,3 +3,5 @@
 EXTRA_DIST += bench/README
 .PHONY: bench
 bench: $(bench_programs)
+# bench_held.sh: a script on the test bed (README)
+EXTRA_DIST += bench/bench_held.sh

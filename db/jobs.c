@@ -318,6 +318,39 @@ db_jobs_is_submission (db_t *db, int64_t id, long uid, const char *cluster,
 }
 
 int
+db_jobs_waiting (db_t *db, uid_t uid, long queued_cap, long held_cap,
+                 long *queued, long *held, ms_error_t *errp)
+{
+    char suid[24], sq[24], sh[24];
+    const char *p[3] = { suid, sq, sh };
+    PGresult *res;
+
+    snprintf (suid, sizeof (suid), "%ld", (long)uid);
+    snprintf (sq, sizeof (sq), "%ld", queued_cap > 0 ? queued_cap : 0);
+    snprintf (sh, sizeof (sh), "%ld", held_cap > 0 ? held_cap : 0);
+    /* the live states again, so that the partial index of the user's live
+     * jobs (jobs_owner_name, migration 0006) serves both counts */
+    res = db_exec (db, "jobs_waiting",
+                   "SELECT (SELECT count (*) FROM (SELECT 1 FROM jobs"
+                   "  WHERE owner_uid = $1::integer AND held IS NULL"
+                   "  AND state IN ('queued', 'deciding', 'dispatching')"
+                   "  AND state NOT IN ('completed', 'failed', 'cancelled')"
+                   "  LIMIT $2::bigint) q),"
+                   " (SELECT count (*) FROM (SELECT 1 FROM jobs"
+                   "  WHERE owner_uid = $1::integer AND held IS NOT NULL"
+                   "  AND state = 'queued'"
+                   "  AND state NOT IN ('completed', 'failed', 'cancelled')"
+                   "  LIMIT $3::bigint) h)",
+                   3, p, errp);
+    if (!res)
+        return ms_err_prefix (errp, "counting the user's waiting jobs");
+    *queued = atol (PQgetvalue (res, 0, 0));
+    *held = atol (PQgetvalue (res, 0, 1));
+    PQclear (res);
+    return 0;
+}
+
+int
 db_settings_read (db_t *db, json_t **outp, ms_error_t *errp)
 {
     PGresult *res;

@@ -56,6 +56,14 @@ int db_jobs_is_submission (db_t *db, int64_t id, long uid, const char *cluster,
                            int64_t cluster_job_id, bool *isp, bool *openp,
                            ms_error_t *errp);
 
+/* The jobs of uid that wait in metasched, for the per-user limits:
+ * *queued those not held (queued, deciding, dispatching), *held those held
+ * by a dependency. Each count stops at its cap (cap <= 0: not counted, 0),
+ * so that checking a limit costs at most the limit's rows, whatever the
+ * user's history holds. */
+int db_jobs_waiting (db_t *db, uid_t uid, long queued_cap, long held_cap,
+                     long *queued, long *held, ms_error_t *errp);
+
 /* Settings rows: {"key": value, ...} in *outp. */
 int db_settings_read (db_t *db, json_t **outp, ms_error_t *errp);
 /* Upsert every key of obj in one transaction, recording updated_by. */

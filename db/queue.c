@@ -588,10 +588,8 @@ held_row (PGresult *r, int i, void *out)
 
     h->id = (int64_t)u64 (r, i, 0);
     h->uid = atol (PQgetvalue (r, i, 1));
-    cp (h->dependency, sizeof (h->dependency), r, i, 2);
-    h->kill_on_invalid = !strcmp (PQgetvalue (r, i, 3), "t");
-    h->singleton_clear = !strcmp (PQgetvalue (r, i, 4), "t");
-    cp (h->last_error, sizeof (h->last_error), r, i, 5);
+    h->singleton_clear = !strcmp (PQgetvalue (r, i, 2), "t");
+    h->last_error = ms_xstrdup (PQgetvalue (r, i, 3));
 }
 
 int
@@ -601,17 +599,23 @@ queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np, ms_error_t *errp)
 
     /* singleton: a live job of the same user and name blocks, unless it is
      * held itself and came later (the oldest goes first) or can never
-     * run */
+     * run. One pass over the live jobs, grouped by user and name: a group
+     * clears only its oldest job held by a dependency, and only while none
+     * of the group is unheld. (A test per held job of the others of its
+     * name cost the square of a user's jobs of one name.) No options: a
+     * job's options (its environment, kilobytes each) cost most of the
+     * statement, and they never change (queue_held_deps). */
     r = db_exec (
         db, "q_held",
-        "SELECT j.id, j.owner_uid, j.options->>'dependency',"
-        " coalesce (j.options->'kill_on_invalid_dep' <> 'false'::jsonb, true),"
-        " NOT EXISTS (SELECT 1 FROM jobs o WHERE o.owner_uid = j.owner_uid"
-        "  AND o.name IS NOT DISTINCT FROM j.name AND o.id <> j.id"
-        "  AND o.state NOT IN ('completed', 'failed', 'cancelled')"
-        "  AND (o.held IS NULL OR (o.held = 'Dependency' AND o.id < j.id))),"
+        "SELECT j.id, j.owner_uid, NOT g.busy AND g.first = j.id,"
         " coalesce (j.last_error, '')"
-        " FROM jobs j WHERE j.held = 'Dependency' AND j.state = 'queued'"
+        " FROM (SELECT id, held, state,"
+        "  bool_or (held IS NULL) OVER w AS busy,"
+        "  min (id) FILTER (WHERE held = 'Dependency') OVER w AS first"
+        "  FROM jobs WHERE state NOT IN ('completed', 'failed', 'cancelled')"
+        "  WINDOW w AS (PARTITION BY owner_uid, name)) g"
+        " JOIN jobs j ON j.id = g.id"
+        " WHERE g.held = 'Dependency' AND g.state = 'queued'"
         " ORDER BY j.id",
         0, NULL, errp);
     if (!r)
@@ -620,22 +624,47 @@ queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np, ms_error_t *errp)
     return 0;
 }
 
-int
-queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
-                ms_error_t *errp)
+void
+queue_held_free (queue_held_t *h, size_t n)
 {
-    size_t len = 3 + n * 21;
-    char *arr = ms_xmalloc (len);
-    const char *p[1] = { arr };
-    size_t k = 0;
-    PGresult *r;
+    if (!h)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free (h[i].last_error);
+    free (h);
+}
 
-    memset (out, 0, n * sizeof (*out));
+/* ids[0..n) as a PostgreSQL array literal (malloc'd). */
+static char *
+id_array (const int64_t *ids, size_t n)
+{
+    size_t len = 3 + n * 21, k = 0;
+    char *arr = ms_xmalloc (len);
+
     k += (size_t)snprintf (arr + k, len - k, "{");
     for (size_t i = 0; i < n; i++)
         k += (size_t)snprintf (arr + k, len - k, "%s%" PRId64, i ? "," : "",
                                ids[i]);
     snprintf (arr + k, len - k, "}");
+    return arr;
+}
+
+static int
+cmp_id (const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int
+queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
+                ms_error_t *errp)
+{
+    char *arr = id_array (ids, n);
+    const char *p[1] = { arr };
+    PGresult *r;
+
+    memset (out, 0, n * sizeof (*out));
     r = db_exec (db, "q_dep_jobs",
                  "SELECT id, owner_uid, state::text, started_at IS NOT NULL,"
                  " extract (epoch FROM now () - coalesce (started_at,"
@@ -647,18 +676,125 @@ queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
         return -1;
     for (int i = 0; i < PQntuples (r); i++) {
         int64_t id = (int64_t)u64 (r, i, 0);
-        for (size_t j = 0; j < n; j++) {
-            if (ids[j] != id)
-                continue;
-            out[j].exists = true;
-            out[j].uid = atol (PQgetvalue (r, i, 1));
-            cp (out[j].state, sizeof (out[j].state), r, i, 2);
-            out[j].started = !strcmp (PQgetvalue (r, i, 3), "t");
-            out[j].since_s = dbl (r, i, 4);
-        }
+        const int64_t *at
+            = n ? bsearch (&id, ids, n, sizeof (*ids), cmp_id) : NULL;
+        queue_dep_job_t *o;
+
+        if (!at)
+            continue;
+        o = &out[at - ids];
+        o->exists = true;
+        o->uid = atol (PQgetvalue (r, i, 1));
+        cp (o->state, sizeof (o->state), r, i, 2);
+        o->started = !strcmp (PQgetvalue (r, i, 3), "t");
+        o->since_s = dbl (r, i, 4);
     }
     PQclear (r);
     return 0;
+}
+
+int
+queue_held_deps (db_t *db, const int64_t *ids, size_t n, queue_held_dep_t *out,
+                 ms_error_t *errp)
+{
+    char *arr = id_array (ids, n);
+    const char *p[1] = { arr };
+    PGresult *r;
+
+    memset (out, 0, n * sizeof (*out));
+    r = db_exec (db, "q_held_deps",
+                 "SELECT id, coalesce (options->>'dependency', ''),"
+                 " coalesce (options->'kill_on_invalid_dep' <> 'false'::jsonb,"
+                 " true)"
+                 " FROM jobs WHERE id = ANY ($1::bigint[])",
+                 1, p, errp);
+    free (arr);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples (r); i++) {
+        int64_t id = (int64_t)u64 (r, i, 0);
+        const int64_t *at
+            = n ? bsearch (&id, ids, n, sizeof (*ids), cmp_id) : NULL;
+        queue_held_dep_t *o;
+
+        if (!at)
+            continue;
+        o = &out[at - ids];
+        o->found = true;
+        o->dependency = ms_xstrdup (PQgetvalue (r, i, 1));
+        o->kill_on_invalid = !strcmp (PQgetvalue (r, i, 2), "t");
+    }
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_release_many (db_t *db, const int64_t *ids, size_t n, int64_t **releasedp,
+                    size_t *nreleased, ms_error_t *errp)
+{
+    char *arr = id_array (ids, n);
+    const char *p[1] = { arr };
+    int64_t *out;
+    PGresult *r;
+
+    *releasedp = NULL;
+    *nreleased = 0;
+    r = db_exec (db, "q_release_many",
+                 "UPDATE jobs SET held = NULL, last_error = NULL"
+                 " WHERE id = ANY ($1::bigint[]) AND state = 'queued'"
+                 " AND held = 'Dependency' RETURNING id",
+                 1, p, errp);
+    free (arr);
+    if (!r)
+        return -1;
+    out = ms_xcalloc ((size_t)PQntuples (r) + 1, sizeof (*out));
+    for (int i = 0; i < PQntuples (r); i++)
+        out[i] = (int64_t)u64 (r, i, 0);
+    *nreleased = (size_t)PQntuples (r);
+    *releasedp = out;
+    PQclear (r);
+    return 0;
+}
+
+int
+queue_note_many (db_t *db, const int64_t *ids, const char *const *why, size_t n,
+                 ms_error_t *errp)
+{
+    char *arr = id_array (ids, n), *texts;
+    const char *p[2];
+    size_t len = 3, k = 0;
+    int rc;
+
+    /* the notes as a text array literal: each quoted, '"' and '\'
+     * escaped */
+    for (size_t i = 0; i < n; i++)
+        len += 3 + 2 * strlen (why[i]);
+    texts = ms_xmalloc (len);
+    texts[k++] = '{';
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            texts[k++] = ',';
+        texts[k++] = '"';
+        for (const char *c = why[i]; *c; c++) {
+            if (*c == '"' || *c == '\\')
+                texts[k++] = '\\';
+            texts[k++] = *c;
+        }
+        texts[k++] = '"';
+    }
+    texts[k++] = '}';
+    texts[k] = '\0';
+    p[0] = arr;
+    p[1] = texts;
+    rc = db_command (db, "q_note_many",
+                     "UPDATE jobs SET last_error = u.why"
+                     " FROM unnest ($1::bigint[], $2::text[]) AS u (id, why)"
+                     " WHERE jobs.id = u.id"
+                     " AND jobs.last_error IS DISTINCT FROM u.why",
+                     2, p, NULL, errp);
+    free (arr);
+    free (texts);
+    return rc;
 }
 
 int

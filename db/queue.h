@@ -174,19 +174,36 @@ int queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp);
 typedef struct {
     int64_t id;
     long uid;
-    char dependency[520];   /* options.dependency as the user gave it */
-    bool kill_on_invalid;   /* false: --kill-on-invalid-dep=no */
     bool singleton_clear;   /* no other live job of the user's with its
                                name comes first */
-    char last_error[300];
+    char *last_error;       /* "" if none */
 } queue_held_t;
 
+/* Every held job, oldest first, in one statement (singleton_clear in one
+ * pass over the live jobs grouped by user and name); free with
+ * queue_held_free. */
 int queue_held_jobs (db_t *db, queue_held_t **outp, size_t *np,
                      ms_error_t *errp);
+void queue_held_free (queue_held_t *h, size_t n);
 
-/* What a dependency sees of the meta jobs ids[0..n): exists[i], uid[i],
- * state[i] (16 bytes each), started[i], since_s[i] (since it started, or
- * ended where it never started). */
+/* What a held job asks, from its options (which never change: read once
+ * per job, queue_held_deps). */
+typedef struct {
+    bool found;
+    char *dependency;     /* options.dependency as the user gave it
+                             (malloc'd) */
+    bool kill_on_invalid; /* false: --kill-on-invalid-dep=no */
+} queue_held_dep_t;
+
+/* The dependencies of the jobs ids[0..n) (sorted, each once) in one
+ * statement; out[i].found false for a job that is gone. */
+int queue_held_deps (db_t *db, const int64_t *ids, size_t n,
+                     queue_held_dep_t *out, ms_error_t *errp);
+
+/* What a dependency sees of the meta jobs ids[0..n) (sorted, each once:
+ * every held job's targets in one statement): exists[i], uid[i], state[i]
+ * (16 bytes each), started[i], since_s[i] (since it started, or ended
+ * where it never started). */
 typedef struct {
     bool exists;
     long uid;
@@ -197,6 +214,17 @@ typedef struct {
 
 int queue_dep_jobs (db_t *db, const int64_t *ids, size_t n,
                     queue_dep_job_t *out, ms_error_t *errp);
+
+/* held 'Dependency' -> NULL for every job of ids[0..n) still so held, in
+ * one statement; *releasedp (malloc'd, *nreleased of them) gets those it
+ * released. */
+int queue_release_many (db_t *db, const int64_t *ids, size_t n,
+                        int64_t **releasedp, size_t *nreleased,
+                        ms_error_t *errp);
+/* last_error = why[i] for each job ids[i] whose note differs, in one
+ * statement. */
+int queue_note_many (db_t *db, const int64_t *ids, const char *const *why,
+                     size_t n, ms_error_t *errp);
 
 /* held 'Dependency' -> NULL (the dispatch takes it); *changed false when
  * the job was no longer held so (cancelled meanwhile). */

@@ -49,6 +49,7 @@
 #include "db/jobs.h"
 #include "metasched/api/api.h"
 #include "metasched/api/auth.h"
+#include "metasched/api/limits.h"
 #include "metasched/api/settings.h"
 
 /* Where a connection's current request stands: PH_HEAD no handler call
@@ -98,6 +99,7 @@ struct ms_api {
     unsigned long refused[3]; /* by REFUSED_*, since the start */
     pthread_t reaper;
     bool reaper_on, stopping;
+    ms_limits_t *limits; /* the per-user limits (limits.h) */
 };
 
 typedef struct {
@@ -756,6 +758,102 @@ site_options (const ms_api_t *api, const caller_t *who, ms_apireq_t *r,
     return 0;
 }
 
+/* ---- per-user limits (doc/api.md "Limits") ---- */
+
+/* The admin's limits, read again from the settings when the server's
+ * copy is older than LIMITS_TTL_S. Caller does not hold the database. */
+static int
+user_limits (ms_api_t *api, ms_limits_values_t *v, ms_error_t *errp)
+{
+    struct timespec ts;
+    ms_settings_t *s;
+    double now;
+    int rc;
+
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    if (limits_get (api->limits, now, v))
+        return 0;
+    if (!(s = malloc (sizeof (*s))))
+        return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    if (db_acquire (api, errp) < 0) {
+        free (s);
+        return -1;
+    }
+    rc = settings_load (api->db, s, NULL, 0, errp);
+    db_release (api);
+    if (rc == 0) {
+        limits_set (api->limits, now, s);
+        (void)limits_get (api->limits, now, v);
+    }
+    free (s);
+    return rc;
+}
+
+/* 429 naming the limit and its value; Retry-After where it is known. */
+static enum MHD_Result
+send_limited (struct MHD_Connection *c, const char *limit, long value,
+              int retry_after_s, const char *msg)
+{
+    json_t *o = json_pack ("{s:s, s:s, s:I}", "error", msg, "limit", limit,
+                           "value", (json_int_t)value);
+    char *text = o ? json_dumps (o, JSON_COMPACT) : NULL;
+    struct MHD_Response *r;
+    enum MHD_Result ret;
+    char ra[24];
+
+    json_decref (o);
+    r = MHD_create_response_from_buffer (
+        text ? strlen (text) : 2, text ? text : "{}", MHD_RESPMEM_MUST_COPY);
+    free (text);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header (r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                             "application/json");
+    if (retry_after_s > 0) {
+        snprintf (ra, sizeof (ra), "%d", retry_after_s);
+        MHD_add_response_header (r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
+    }
+    ret = MHD_queue_response (c, 429, r);
+    MHD_destroy_response (r);
+    return ret;
+}
+
+/* Would one more job of uid (held: with --dependency) pass its limit? 0
+ * yes, 1 no (*keyp, *capp and msg name the limit), -1 on an error. */
+static int
+submit_over_limit (ms_api_t *api, uid_t uid, bool held, const char **keyp,
+                   long *capp, char *msg, size_t msglen, ms_error_t *errp)
+{
+    ms_limits_values_t v;
+    long cap, nq = 0, nh = 0, n;
+    int rc;
+
+    *keyp = held ? "max_held_per_user" : "max_queued_per_user";
+    if (user_limits (api, &v, errp) < 0)
+        return -1;
+    *capp = cap = held ? v.max_held_per_user : v.max_queued_per_user;
+    if (cap <= 0)
+        return 0;
+    if (db_acquire (api, errp) < 0)
+        return -1;
+    rc = db_jobs_waiting (api->db, uid, held ? 0 : cap, held ? cap : 0, &nq,
+                          &nh, errp);
+    db_release (api);
+    if (rc < 0)
+        return -1;
+    n = held ? nh : nq;
+    if (n < cap)
+        return 0;
+    snprintf (msg, msglen,
+              "limit %s = %ld reached: you have %ld %s jobs already; submit "
+              "again when some have %s",
+              *keyp, cap, n, held ? "held" : "queued",
+              held ? "been released or cancelled"
+                   : "been dispatched or cancelled");
+    return 1;
+}
+
 static enum MHD_Result
 do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
            const caller_t *who)
@@ -779,6 +877,20 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
         apireq_free (&r);
         json_decref (notes);
         return send_err (c, &e, sf);
+    }
+    if (!who->admin) {
+        /* a job with --dependency waits held; any other waits queued */
+        const char *key;
+        long cap;
+        char msg[300];
+        int over = submit_over_limit (api, who->uid, r.sb.dependency[0] != '\0',
+                                      &key, &cap, msg, sizeof (msg), &e);
+        if (over != 0) {
+            apireq_free (&r);
+            json_decref (notes);
+            return over < 0 ? send_err (c, &e, NULL)
+                            : send_limited (c, key, cap, 0, msg);
+        }
     }
     if (api->hooks.admit && api->hooks.admit (api->ctx, &r, who->uid, &e) < 0) {
         apireq_free (&r);
@@ -834,6 +946,28 @@ do_whatif (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
         json_decref (notes);
         apireq_free (&r);
         return send_error (c, 503, "what-if is not available", NULL, NULL);
+    }
+    if (!who->admin) {
+        ms_limits_values_t v;
+        struct timespec ts;
+        int retry;
+
+        if (user_limits (api, &v, &e) < 0) {
+            apireq_free (&r);
+            return send_err (c, &e, NULL);
+        }
+        clock_gettime (CLOCK_MONOTONIC, &ts);
+        if (!limits_whatif_take (api->limits, who->uid, v.whatif_per_minute,
+                                 (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9,
+                                 &retry)) {
+            char msg[200];
+            snprintf (msg, sizeof (msg),
+                      "limit whatif_per_minute = %d reached: retry in %d s",
+                      v.whatif_per_minute, retry);
+            apireq_free (&r);
+            return send_limited (c, "whatif_per_minute", v.whatif_per_minute,
+                                 retry, msg);
+        }
     }
     rc = api->hooks.whatif (api->ctx, &r, who->uid, &out, &e);
     apireq_free (&r);
@@ -1601,6 +1735,12 @@ api_start (const ms_api_conf_t *conf, const ms_api_hooks_t *hooks, void *ctx,
     api->conf = *conf;
     api->unix_fd = api->tcp_fd = -1;
     pthread_mutex_init (&api->db_lock, NULL);
+    if (!(api->limits = limits_new ())) {
+        ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+        pthread_mutex_destroy (&api->db_lock);
+        free (api);
+        return NULL;
+    }
     pthread_mutex_init (&api->conn_lock, NULL);
     {
         pthread_condattr_t ca;
@@ -1701,6 +1841,7 @@ api_stop (ms_api_t *api)
     if (api->db)
         db_close (api->db);
     pthread_mutex_destroy (&api->db_lock);
+    limits_free (api->limits);
     for (i = 0; i < api->nadmins; i++)
         free (api->admins[i]);
     free (api->admins);

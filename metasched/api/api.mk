@@ -11,6 +11,7 @@ metasched_libmsapi_a_SOURCES = \
 	metasched/api/auth.c metasched/api/auth.h \
 	metasched/api/sha256.c metasched/api/sha256.h \
 	metasched/api/settings.c metasched/api/settings.h \
+	metasched/api/limits.c metasched/api/limits.h \
 	metasched/api/apireq.c metasched/api/apireq.h \
 	db/jobs.c db/jobs.h
 metasched_libmsapi_a_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) \

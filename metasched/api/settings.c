@@ -37,6 +37,14 @@ settings_init (ms_settings_t *s)
     s->priority_boost = true;
     s->dependency_other_users = true; /* as Slurm */
     s->refit_interval_s = 0; /* not set: the daemon's refit_s */
+    /* Slurm's own default MaxJobCount holds 10,000 jobs for a whole
+     * cluster: one user may queue as many here, and hold as many behind
+     * dependencies (the cycle reads every held job each time: bench_held
+     * measures what 10,000 cost). One what-if a second on average is more
+     * than msbatch --test-only by hand asks. */
+    s->max_queued_per_user = 10000;
+    s->max_held_per_user = 10000;
+    s->whatif_per_minute = 60;
 }
 
 static int bad (ms_error_t *errp, const char *key, const char *fmt, ...)
@@ -222,6 +230,21 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
         else if (number (value, key, 60, INFINITY, &t.refit_interval_s, errp)
                  < 0)
             return -1;
+    } else if (!strcmp (key, "max_queued_per_user")) {
+        if (integer (value, key, 0, SETTINGS_LIMIT_MAX, &t.max_queued_per_user,
+                     errp)
+            < 0)
+            return -1;
+    } else if (!strcmp (key, "max_held_per_user")) {
+        if (integer (value, key, 0, SETTINGS_LIMIT_MAX, &t.max_held_per_user,
+                     errp)
+            < 0)
+            return -1;
+    } else if (!strcmp (key, "whatif_per_minute")) {
+        if (integer (value, key, 0, SETTINGS_LIMIT_MAX, &t.whatif_per_minute,
+                     errp)
+            < 0)
+            return -1;
     } else {
         return bad (errp, key, "unknown setting");
     }
@@ -300,6 +323,12 @@ settings_to_json (const ms_settings_t *s)
                          json_boolean (s->dependency_other_users));
     json_object_set_new (o, "refit_interval_s",
                          json_real (s->refit_interval_s));
+    json_object_set_new (o, "max_queued_per_user",
+                         json_integer (s->max_queued_per_user));
+    json_object_set_new (o, "max_held_per_user",
+                         json_integer (s->max_held_per_user));
+    json_object_set_new (o, "whatif_per_minute",
+                         json_integer (s->whatif_per_minute));
     return o;
 }
 

@@ -55,7 +55,13 @@ typedef struct {
     bool priority_boost;
     bool dependency_other_users; /* --dependency on other users' jobs */
     double refit_interval_s;
+    /* per-user limits (0: none); admins are exempt (doc/api.md "Limits") */
+    int max_queued_per_user; /* jobs waiting for dispatch, not held */
+    int max_held_per_user;   /* jobs held by their --dependency */
+    int whatif_per_minute;   /* what-ifs a user may ask each minute */
 } ms_settings_t;
+
+#define SETTINGS_LIMIT_MAX 10000000
 
 /* The defaults of doc/api.md (power caps: those of the configuration). */
 void settings_init (ms_settings_t *s);

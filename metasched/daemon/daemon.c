@@ -115,6 +115,7 @@ cycle (ms_daemon_t *d)
     }
     pthread_mutex_lock (&d->mu);
     rebuild_view (d);
+    snapshot_publish (d);
     pthread_mutex_unlock (&d->mu);
     if (!d->mix_loaded)
         daemon_mix_history (d);
@@ -298,6 +299,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     d->dc = dc;
     d->wake[0] = d->wake[1] = -1;
     pthread_mutex_init (&d->mu, NULL);
+    pthread_mutex_init (&d->smu, NULL);
     pthread_mutex_init (&d->rmu, NULL);
     pthread_cond_init (&d->rcond, NULL);
     pthread_mutex_init (&d->wmu, NULL);
@@ -454,7 +456,12 @@ daemon_free (ms_daemon_t *d)
     jobmix_free (&d->mix);
     daemon_lease_stop (d);
     db_close (d->db);
-    predtab_free (d->tab);
+    snapshot_fini (d);
+    depcache_free (d->depcache);
+    if (d->tabh)
+        tabhold_release (d, d->tabh);
+    else
+        predtab_free (d->tab);
     predictor_free (d->pred);
     view_free (d->view);
     candidates_free (&d->cs);
@@ -464,6 +471,7 @@ daemon_free (ms_daemon_t *d)
     if (d->wake[1] >= 0)
         close (d->wake[1]);
     pthread_mutex_destroy (&d->mu);
+    pthread_mutex_destroy (&d->smu);
     pthread_mutex_destroy (&d->rmu);
     pthread_cond_destroy (&d->rcond);
     pthread_mutex_destroy (&d->wmu);

@@ -15,7 +15,8 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/submit.c metasched/daemon/boost.c \
 	metasched/daemon/reconcile.c metasched/daemon/hooks.c \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
-	metasched/daemon/tag.c metasched/daemon/tag.h db/queue.c db/queue.h
+	metasched/daemon/tag.c metasched/daemon/tag.h \
+	metasched/daemon/snapshot.c db/queue.c db/queue.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
 DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \

@@ -42,6 +42,10 @@
 
 /* ---- state ---- */
 
+typedef struct tabhold tabhold_t; /* a prediction table and its holders */
+typedef struct snap snap_t;       /* the picture the hooks read */
+typedef struct depcache depcache_t; /* held jobs' dependencies (depend.c) */
+
 /* A cluster job seen with a tag that does not prove its claim. */
 typedef struct {
     size_t cl;
@@ -172,6 +176,14 @@ struct ms_daemon {
     uint64_t forged;
     forgery_t *forgeries;
     size_t nforgeries;
+
+    /* the hooks decide on a snapshot of the picture, not under mu
+     * (snapshot.c); smu guards snap and the counts of their readers */
+    pthread_mutex_t smu;
+    snap_t *snap;
+    tabhold_t *tabh; /* tab and its holders (set with tab) */
+    depcache_t *depcache; /* the dependencies of the held jobs, read once
+                             per job (depend.c) */
 };
 
 /* The job's place in the prediction table (decide.c). */
@@ -392,8 +404,30 @@ int cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
                     const char *why, ms_error_t *errp);
 int dispatch_queued (ms_daemon_t *d);
 
+/* snapshot.c */
+tabhold_t *tabhold_new (ms_predtab_t *tab);
+/* Drop one hold; the last frees the table. */
+void tabhold_release (ms_daemon_t *d, tabhold_t *h);
+/* Copy the picture (tab, view, clusters' partitions and accounting,
+ * policy, settings) into a new snapshot for the hooks. Caller holds
+ * d->mu; nothing before the first table and view. */
+void snapshot_publish (ms_daemon_t *d);
+/* The latest snapshot, counted in (NULL: none yet); snapshot_drop when
+ * done. Takes only d->smu. */
+snap_t *snapshot_take (ms_daemon_t *d);
+void snapshot_drop (ms_daemon_t *d, snap_t *s);
+void snapshot_fini (ms_daemon_t *d);
+/* A private daemon over the snapshot's picture, for decide.c's functions
+ * (its own candidate list; free it with candidates_free of its cs and
+ * free). */
+ms_daemon_t *snapshot_daemon (const snap_t *s);
+/* The energy odds' figures the snapshot was taken with. */
+void snapshot_odds (const snap_t *s, double *lean, double *wait_share,
+                    size_t *nseen, size_t *nring);
+
 /* depend.c */
 int daemon_dependencies (ms_daemon_t *d);
+void depcache_free (depcache_t *c);
 
 /* reconcile.c */
 tagged_t *collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,

@@ -331,7 +331,7 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
                const char *in, int tasks, int tasks_per_node,
                int cpus_per_task, unsigned char *allowed, json_t **excluded)
 {
-    static char gnames[MAX_GROUPS][64]; /* under d->mu */
+    char gnames[MAX_GROUPS][64]; /* the hooks run this beside the cycle */
     const char *groups[MAX_GROUPS];
     ms_place_req_t r;
     json_t *ex = excluded ? json_array () : NULL;

@@ -1,6 +1,7 @@
 /* hooks.c - the API's hooks (daemon_api_hooks), called from the API
- * thread: what-if, the clusters' state, the metrics. They take d->mu
- * around what they read.
+ * thread: admission and what-if on the latest snapshot of the cycle's
+ * picture (snapshot.c, without d->mu), the clusters' state and the
+ * metrics under d->mu around what they read.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -25,7 +26,7 @@ uid_name (uid_t uid, char *buf, size_t size)
 
 /* Where req may run (placement.h): allowed[] and the excluded places; 0
  * where it may run nowhere, with errp (HTTP 409) listing every reason.
- * Caller holds d->mu. */
+ * d: a snapshot's daemon (snapshot_daemon). */
 static int
 placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
                   unsigned char *allowed, json_t **excluded, json_t **shown,
@@ -73,13 +74,25 @@ placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
     return 0;
 }
 
+/* The hooks below read the latest snapshot of the cycle's picture
+ * (snapshot.c), never the cycle's own under d->mu: a storm of requests
+ * does not hold the cycle up. */
+
+static void
+snapshot_daemon_free (ms_daemon_t *w)
+{
+    candidates_free (&w->cs);
+    free (w);
+}
+
 /* A submission that may run nowhere is refused with every reason. A
  * daemon without the clusters' picture yet (standby, starting) takes it:
  * the dispatch checks again. */
 static int
 hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, ms_error_t *errp)
 {
-    ms_daemon_t *d = ctx;
+    ms_daemon_t *d = ctx, *w;
+    snap_t *snap;
     unsigned char *allowed;
     json_t *ex = NULL;
     const char *gtype;
@@ -89,14 +102,15 @@ hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, ms_error_t *errp)
      * (clusters.conf alone decides) */
     if (job_gpus_check (d, gpus, gtype, errp) < 0)
         return -1;
-    pthread_mutex_lock (&d->mu);
-    if (d->tab && d->view) {
-        allowed = ms_xcalloc (d->site->nparts + 1, 1);
-        rc = placement_of_req (d, req, uid, allowed, &ex, NULL, NULL, errp);
-        free (allowed);
-        json_decref (ex);
-    }
-    pthread_mutex_unlock (&d->mu);
+    if (!(snap = snapshot_take (d)))
+        return 0;
+    w = snapshot_daemon (snap);
+    allowed = ms_xcalloc (w->site->nparts + 1, 1);
+    rc = placement_of_req (w, req, uid, allowed, &ex, NULL, NULL, errp);
+    free (allowed);
+    json_decref (ex);
+    snapshot_daemon_free (w);
+    snapshot_drop (d, snap);
     return rc;
 }
 
@@ -104,29 +118,33 @@ static int
 hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
              ms_error_t *errp)
 {
-    ms_daemon_t *d = ctx;
+    ms_daemon_t *d = ctx, *w;
+    snap_t *snap;
     jobkey_t k;
     ms_decision_t dec;
     json_t *o, *cands, *ex = NULL, *shown = NULL, *cshown = NULL;
     unsigned char *allowed;
     const char *gtype;
+    char *text;
+    double lean, wait_share;
+    size_t nseen, nring;
     int gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
 
     if (job_gpus_check (d, gpus, gtype, errp) < 0)
         return -1;
 
-    pthread_mutex_lock (&d->mu);
-    if (!d->tab || !d->view) {
-        pthread_mutex_unlock (&d->mu);
+    if (!(snap = snapshot_take (d))) {
         ms_err (errp, MS_ERR_MISSING,
                 "this instance has no predictions yet (standby or starting)");
         errp->http_status = 503;
         return -1;
     }
-    if (job_key (d, req->app, req->nodes, req->time_limit_min, req->partition,
+    w = snapshot_daemon (snap);
+    if (job_key (w, req->app, req->nodes, req->time_limit_min, req->partition,
                  &k)
         < 0) {
-        pthread_mutex_unlock (&d->mu);
+        snapshot_daemon_free (w);
+        snapshot_drop (d, snap);
         ms_err (errp, MS_ERR_INPUT,
                 "no configured partition can run this job (nodes %d%s%s)",
                 req->nodes, req->partition[0] ? ", partition " : "",
@@ -134,10 +152,11 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         errp->http_status = 400;
         return -1;
     }
-    allowed = ms_xcalloc (d->site->nparts + 1, 1);
-    if (placement_of_req (d, req, uid, allowed, &ex, &shown, &cshown, errp)
+    allowed = ms_xcalloc (w->site->nparts + 1, 1);
+    if (placement_of_req (w, req, uid, allowed, &ex, &shown, &cshown, errp)
         < 0) {
-        pthread_mutex_unlock (&d->mu);
+        snapshot_daemon_free (w);
+        snapshot_drop (d, snap);
         free (allowed);
         json_decref (ex);
         json_decref (shown);
@@ -149,42 +168,33 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     if (req->sb.cpu_freq[0])
         k.cpufreq = req->sb.cpu_freq_spec;
     k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;
-    /* a private candidate list: the cycle's is d->cs */
-    {
-        ms_cands_t save = d->cs;
-        char *text;
-        memset (&d->cs, 0, sizeof (d->cs));
-        daemon_decide (d, &k, false, &dec);
-        /* the same JSON as the decision rows hold */
-        text = candidates_json (d, &d->cs, &dec, NULL);
-        cands = json_loads (text, 0, NULL);
-        free (text);
-        o = cands ? json_pack ("{s:s, s:s, s:o, s:o}", "policy", d->pol.label,
-                               "app", req->app[0] ? req->app : UNKNOWN_APP,
-                               "candidates", cands, "excluded", ex)
-                  : NULL;
-        if (!cands)
-            json_decref (ex);
-        /* what the user's --partition became (honor, map) */
-        if (o && shown)
-            json_object_set (o, "partition_request", shown);
-        /* ... and its --clusters */
-        if (o && cshown)
-            json_object_set (o, "cluster_request", cshown);
-        /* the energy odds the choice was made with, and what set them */
-        if (o && policy_is_metasched (d->pol.kind))
-            json_object_set_new (
-                o, "odds",
-                json_pack ("{s:f, s:f, s:I, s:f, s:I}", "scale",
-                           d->pol.odds_scale, "lean",
-                           jobmix_lean (&d->mix, &d->pol), "seen_to_end",
-                           (json_int_t)d->mix.nseen, "wait_share",
-                           jobmix_wait_share (&d->mix), "kept",
-                           (json_int_t)d->mix.nring));
-        candidates_free (&d->cs);
-        d->cs = save;
-    }
-    pthread_mutex_unlock (&d->mu);
+    daemon_decide (w, &k, false, &dec);
+    /* the same JSON as the decision rows hold */
+    text = candidates_json (w, &w->cs, &dec, NULL);
+    cands = json_loads (text, 0, NULL);
+    free (text);
+    o = cands ? json_pack ("{s:s, s:s, s:o, s:o}", "policy", w->pol.label,
+                           "app", req->app[0] ? req->app : UNKNOWN_APP,
+                           "candidates", cands, "excluded", ex)
+              : NULL;
+    if (!cands)
+        json_decref (ex);
+    /* what the user's --partition became (honor, map) */
+    if (o && shown)
+        json_object_set (o, "partition_request", shown);
+    /* ... and its --clusters */
+    if (o && cshown)
+        json_object_set (o, "cluster_request", cshown);
+    /* the energy odds the choice was made with, and what set them */
+    snapshot_odds (snap, &lean, &wait_share, &nseen, &nring);
+    if (o && policy_is_metasched (w->pol.kind))
+        json_object_set_new (
+            o, "odds",
+            json_pack ("{s:f, s:f, s:I, s:f, s:I}", "scale", w->pol.odds_scale,
+                       "lean", lean, "seen_to_end", (json_int_t)nseen,
+                       "wait_share", wait_share, "kept", (json_int_t)nring));
+    snapshot_daemon_free (w);
+    snapshot_drop (d, snap);
     free (allowed);
     json_decref (shown);
     json_decref (cshown);

@@ -61,6 +61,9 @@ START_TEST (test_defaults)
     ck_assert_int_eq (s.max_reroutes, 2);
     ck_assert (s.priority_boost);
     ck_assert_double_eq (s.refit_interval_s, 0); /* the daemon's refit_s */
+    ck_assert_int_eq (s.max_queued_per_user, 10000);
+    ck_assert_int_eq (s.max_held_per_user, 10000);
+    ck_assert_int_eq (s.whatif_per_minute, 60);
     ck_assert_uint_eq (s.ncaps, 0);
     j = settings_to_json (&s);
     ck_assert_str_eq (json_string_value (json_object_get (j, "policy")),
@@ -74,7 +77,7 @@ START_TEST (test_defaults)
     ck_assert (json_real_value (json_object_get (j, "stake_margin")) == 3);
     ck_assert (json_real_value (json_object_get (j, "cal_lean")) == 1.2);
     ck_assert (json_real_value (json_object_get (j, "cal_lean_idle")) == 0.95);
-    ck_assert_uint_eq (json_object_size (j), 20);
+    ck_assert_uint_eq (json_object_size (j), 23);
     json_decref (j);
 }
 END_TEST
@@ -196,6 +199,18 @@ START_TEST (test_each_key)
     refused ("refit_interval_s", "59");
     refused ("refit_interval_s", "-1");
     ck_assert_int_eq (set ("refit_interval_s", "0"), 0);
+
+    /* the per-user limits: integers, 0 for none */
+    ck_assert_int_eq (set ("max_queued_per_user", "0"), 0);
+    ck_assert_int_eq (s.max_queued_per_user, 0);
+    ck_assert_int_eq (set ("max_held_per_user", "100000"), 0);
+    ck_assert_int_eq (s.max_held_per_user, 100000);
+    ck_assert_int_eq (set ("whatif_per_minute", "5"), 0);
+    ck_assert_int_eq (s.whatif_per_minute, 5);
+    refused ("max_queued_per_user", "-1");
+    refused ("max_held_per_user", "1.5");
+    refused ("whatif_per_minute", "10000001");
+    refused ("whatif_per_minute", "\"5\"");
 
     refused ("weight_energy", "0.5");
 }
