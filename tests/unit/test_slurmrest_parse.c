@@ -581,7 +581,7 @@ START_TEST (create_checks_options)
     ck_assert_int_eq (backend_ping (b, &err), -1);
     ck_assert_int_eq (err.kind, MS_ERR_CONNECT);
     ck_assert_msg (strstr (err.text, "cluster x: negotiating the OpenAPI version: "
-                                     "GET http://127.0.0.1:1/slurm/v0.0.45/ping"),
+                                     "GET http://127.0.0.1:1/slurm/v0.0.46/ping"),
                    "%s", err.text);
     backend_destroy (b);
     /* a pinned version is used as it is; an unknown one is refused */
