@@ -232,8 +232,10 @@ START_TEST (association_max_wall)
 {
     static const char *const recs[]
         = { "slurmdb/22.05.8-v0.0.38-associations-maxwall.json",
-            "slurmdb/26.05.3-v0.0.45-associations-maxwall.json" };
-    static const char *const versions[] = { "v0.0.38", "v0.0.45" };
+            "slurmdb/26.05.3-v0.0.45-associations-maxwall.json",
+            "slurmdb/26.11.0-v0.0.46-associations-maxwall.json" };
+    static const char *const versions[] = { "v0.0.38", "v0.0.45",
+                                            "v0.0.46" };
     size_t len, n;
     char *body = load (recs[_i], &len);
     ms_assoc_t *as;
@@ -612,7 +614,7 @@ main (void)
     tcase_add_test (tc, partitions_and_nodes);
     tcase_add_loop_test (tc, accounting_answers, 0,
                          (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
-    tcase_add_loop_test (tc, association_max_wall, 0, 2);
+    tcase_add_loop_test (tc, association_max_wall, 0, 3);
     tcase_add_test (tc, accounting_bad_shape);
     tcase_add_loop_test (tc, accounted_jobs, 0,
                          (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
