@@ -1,4 +1,4 @@
-/* slurmrest.c - the slurmrestd backend (OpenAPI v0.0.38 to v0.0.45, JWT):
+/* slurmrest.c - the slurmrestd backend (OpenAPI v0.0.38 to v0.0.46, JWT):
  * the transport (libcurl), the negotiation of the version, and the
  * operations of backend.h. What each version's requests and answers look
  * like is in slurmrest_proto.c (the table of versions), slurmrest_parse.c

@@ -1,6 +1,6 @@
 /* slurmrest.h - the backend for a real Slurm cluster: a libcurl client of
  * slurmrestd, authenticated by JWT, speaking every OpenAPI version from
- * v0.0.38 (Slurm 22.05, 23.02) to v0.0.45 (Slurm 26.05).
+ * v0.0.38 (Slurm 22.05, 23.02) to v0.0.46 (Slurm 26.11).
  *
  * metasched holds one token of the site's root user per cluster
  * (`scontrol token username=root`); with it slurmrestd accepts
@@ -36,7 +36,7 @@ const char *slurmrest_api_name (const slurmrest_api_t *api);
  * ("?update_time=..."), or "" where the version cannot ask for them. */
 void slurmrest_jobs_query (const slurmrest_api_t *api, time_t since,
                            char *buf, size_t size);
-/* "v0.0.38, v0.0.39, ..., v0.0.45" */
+/* "v0.0.38, v0.0.39, ..., v0.0.46" */
 const char *slurmrest_api_list (void);
 /* Is api a version spoken only where the server serves no older one?
  * (23.02's v0.0.39: its slurmrestd exits on a job's nice) */

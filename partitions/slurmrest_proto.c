@@ -28,9 +28,10 @@ static const struct slurmrest_api apis[] = {
     { "v0.0.40", "23.11 to 25.05", V40 },
     { "v0.0.41", "24.05 to 25.11", V40 },
     { "v0.0.42", "24.11 to 26.05", V40 | V_JOBS_STATE },
-    { "v0.0.43", "25.05 to 26.05", V40 | V_JOBS_STATE },
-    { "v0.0.44", "25.11, 26.05", V40 | V_JOBS_STATE },
-    { "v0.0.45", "26.05", V40 | V_JOBS_STATE },
+    { "v0.0.43", "25.05 to 26.11", V40 | V_JOBS_STATE },
+    { "v0.0.44", "25.11 to 26.11", V40 | V_JOBS_STATE },
+    { "v0.0.45", "26.05, 26.11", V40 | V_JOBS_STATE },
+    { "v0.0.46", "26.11", V40 | V_JOBS_STATE },
 };
 #define NAPIS (sizeof (apis) / sizeof (apis[0]))
 
@@ -87,5 +88,5 @@ const char *
 slurmrest_api_list (void)
 {
     return "v0.0.38, v0.0.39, v0.0.40, v0.0.41, v0.0.42, v0.0.43, v0.0.44, "
-           "v0.0.45";
+           "v0.0.45, v0.0.46";
 }

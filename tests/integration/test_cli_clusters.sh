@@ -43,7 +43,7 @@ tap_ok "$([ $? = 0 ] && [ $rc = 1 ] && echo 0 || echo 1)" "a misspelt key names 
 
 sed "s|^url        = $MS_ALPHA_URL\$|url = http://127.0.0.1:1|" "$MS_CLUSTERS_CONF" > "$tmp/down.conf"
 out=$("$ms" clusters -c "$tmp/down.conf" 2>&1); rc=$?
-printf '%s\n' "$out" | grep -q "unreachable: cluster alpha: negotiating the OpenAPI version: GET http://127.0.0.1:1/slurm/v0.0.45/ping: Couldn't connect"
+printf '%s\n' "$out" | grep -q "unreachable: cluster alpha: negotiating the OpenAPI version: GET http://127.0.0.1:1/slurm/v0.0.46/ping: Couldn't connect"
 tap_ok "$([ $? = 0 ] && [ $rc = 1 ] && echo 0 || echo 1)" "an unreachable cluster is named, the others still answer (rc $rc)"
 
 "$ms" clusters --bogus >/dev/null 2>&1; rc=$?

@@ -221,7 +221,7 @@ START_TEST (newest_in_common)
     ck_assert_msg (backend_ping (b, &err) == 0, "%s", err.text);
     ck_assert_str_eq (slurmrest_version (b), "v0.0.41");
     ck_assert_str_eq (slurmrest_version_source (b), "negotiated");
-    ck_assert (logged ("/slurm/v0.0.45/ping")); /* asked newest first */
+    ck_assert (logged ("/slurm/v0.0.46/ping")); /* asked newest first */
     ck_assert (logged ("/slurm/v0.0.41/ping"));
     ck_assert (!logged ("/slurm/v0.0.40/ping"));
     backend_destroy (b);
@@ -300,7 +300,7 @@ START_TEST (nothing_in_common_names_both_lists)
     ck_assert_msg (strstr (err.text, "serves none of the versions metasched "
                                      "speaks (v0.0.38, v0.0.39, v0.0.40, "
                                      "v0.0.41, v0.0.42, v0.0.43, v0.0.44, "
-                                     "v0.0.45)")
+                                     "v0.0.45, v0.0.46)")
                        && strstr (err.text, "it serves v0.0.36, v0.0.37"),
                    "%s", err.text);
     ck_assert_str_eq (slurmrest_version (b), "");

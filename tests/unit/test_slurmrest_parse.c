@@ -107,6 +107,8 @@ static const struct {
     { "25.11.7", "v0.0.43" }, { "25.11.7", "v0.0.44" },
     { "26.05.3", "v0.0.42" }, { "26.05.3", "v0.0.43" },
     { "26.05.3", "v0.0.44" }, { "26.05.3", "v0.0.45" },
+    { "26.11.0", "v0.0.43" }, { "26.11.0", "v0.0.44" },
+    { "26.11.0", "v0.0.45" }, { "26.11.0", "v0.0.46" },
 };
 
 static char *
@@ -230,8 +232,10 @@ START_TEST (association_max_wall)
 {
     static const char *const recs[]
         = { "slurmdb/22.05.8-v0.0.38-associations-maxwall.json",
-            "slurmdb/26.05.3-v0.0.45-associations-maxwall.json" };
-    static const char *const versions[] = { "v0.0.38", "v0.0.45" };
+            "slurmdb/26.05.3-v0.0.45-associations-maxwall.json",
+            "slurmdb/26.11.0-v0.0.46-associations-maxwall.json" };
+    static const char *const versions[] = { "v0.0.38", "v0.0.45",
+                                            "v0.0.46" };
     size_t len, n;
     char *body = load (recs[_i], &len);
     ms_assoc_t *as;
@@ -581,7 +585,7 @@ START_TEST (create_checks_options)
     ck_assert_int_eq (backend_ping (b, &err), -1);
     ck_assert_int_eq (err.kind, MS_ERR_CONNECT);
     ck_assert_msg (strstr (err.text, "cluster x: negotiating the OpenAPI version: "
-                                     "GET http://127.0.0.1:1/slurm/v0.0.45/ping"),
+                                     "GET http://127.0.0.1:1/slurm/v0.0.46/ping"),
                    "%s", err.text);
     backend_destroy (b);
     /* a pinned version is used as it is; an unknown one is refused */
@@ -610,7 +614,7 @@ main (void)
     tcase_add_test (tc, partitions_and_nodes);
     tcase_add_loop_test (tc, accounting_answers, 0,
                          (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
-    tcase_add_loop_test (tc, association_max_wall, 0, 2);
+    tcase_add_loop_test (tc, association_max_wall, 0, 3);
     tcase_add_test (tc, accounting_bad_shape);
     tcase_add_loop_test (tc, accounted_jobs, 0,
                          (int)(sizeof (acct_recs) / sizeof (acct_recs[0])));
