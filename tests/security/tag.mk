@@ -10,3 +10,15 @@ tests_security_test_tag_mac_CFLAGS = $(TEST_CFLAGS) $(CRYPTO_CFLAGS)
 tests_security_test_tag_mac_LDADD = metasched/libmsdaemon.a $(TEST_LIBS) \
 	$(CRYPTO_LIBS)
 TESTS += tests/security/test_tag_mac
+# the tag's parser on arbitrary comments (run by tests/fuzz/run-fuzz.sh)
+check_PROGRAMS += tests/fuzz/fuzz_tag
+tests_fuzz_fuzz_tag_SOURCES = tests/fuzz/fuzz_tag.c $(FUZZ_STANDALONE)
+tests_fuzz_fuzz_tag_CFLAGS = $(TEST_CFLAGS) $(CRYPTO_CFLAGS)
+tests_fuzz_fuzz_tag_LDADD = metasched/libmsdaemon.a $(TEST_LIBS) $(CRYPTO_LIBS)
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/libfuzzer_tag
+tests_fuzz_libfuzzer_tag_SOURCES = tests/fuzz/fuzz_tag.c
+tests_fuzz_libfuzzer_tag_CFLAGS = $(TEST_CFLAGS) $(CRYPTO_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_libfuzzer_tag_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_libfuzzer_tag_LDADD = metasched/libmsdaemon.a $(TEST_LIBS) $(CRYPTO_LIBS)
+endif
