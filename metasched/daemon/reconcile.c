@@ -272,6 +272,25 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                                 "job %" PRId64 ": interrupted "
                                 "dispatch, on no cluster: queued again",
                                 l->id);
+            } else {
+                /* a cluster that was not read may hold the copy: queued
+                 * again now, the job could run twice; it waits, and says
+                 * why, until every cluster answers */
+                char why[600];
+                size_t len = (size_t)snprintf (
+                    why, sizeof (why),
+                    "dispatch interrupted; waiting for");
+                for (size_t c = 0; c < d->ncl && len < sizeof (why); c++)
+                    if (!d->cl[c].fresh)
+                        len += (size_t)snprintf (why + len, sizeof (why) - len,
+                                                 " %s", d->cl[c].conf->name);
+                if (len < sizeof (why))
+                    snprintf (why + len, sizeof (why) - len,
+                              " to answer: it may hold the job");
+                if (queue_note (d->db, l->id, why, &e) < 0) {
+                    free (subs);
+                    return -1;
+                }
             }
             free (subs);
             continue;

@@ -5,7 +5,11 @@
 # job of the burst is on exactly one cluster: counting the cluster jobs
 # tagged metasched:<id> over all three clusters (cancelled ones aside),
 # none is lost and none duplicated, and the row names that cluster job.
-# The jobs are tiny sleeps, cancelled at the end. TAP output.
+# The jobs are tiny sleeps, cancelled at the end. Every cluster stays up
+# here: a row left dispatching to a cluster that then goes away stays
+# dispatching, with the reason, until that cluster answers (it may hold the
+# copy), and is then adopted or queued again; test_dispatch_cluster_gone.sh
+# checks that case on purpose. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
