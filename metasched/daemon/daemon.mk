@@ -39,6 +39,7 @@ TESTS += tests/integration/test_daemon_config.sh tests/integration/test_daemon.s
 	tests/integration/test_daemon_kill.sh tests/integration/test_daemon_ha.sh \
 	tests/integration/test_siblings.sh tests/integration/test_daemon_down.sh \
 	tests/integration/test_daemon_start_down.sh tests/integration/test_dispatch_cluster_gone.sh \
+	tests/integration/test_daemon_start_none.sh \
 	tests/integration/test_daemon_pg.sh tests/integration/test_daemon_learn.sh \
 	tests/integration/test_daemon_boost.sh tests/integration/test_placement.sh \
 	tests/integration/test_daemon_sbatch.sh tests/integration/test_daemon_array.sh \
@@ -49,6 +50,7 @@ EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_l
 	tests/integration/test_daemon_ha.sh tests/integration/test_siblings.sh \
 	tests/integration/test_daemon_down.sh tests/integration/test_daemon_pg.sh \
 	tests/integration/test_daemon_start_down.sh tests/integration/test_dispatch_cluster_gone.sh \
+	tests/integration/test_daemon_start_none.sh \
 	tests/integration/test_daemon_learn.sh tests/integration/test_daemon_boost.sh \
 	tests/integration/test_placement.sh tests/integration/test_daemon_sbatch.sh \
 	tests/integration/test_daemon_array.sh tests/integration/test_partition_requests.sh \
