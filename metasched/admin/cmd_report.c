@@ -714,25 +714,45 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
     fprintf (f,
              "set title 'metasched: prediction error per %s'\n"
              "set xdata time\nset timefmt '%%Y-%%m-%%dT%%H:%%M:%%SZ'\n"
-             "set format x '%s'\nset xtics rotate by -30\n"
+             "set format x '%s'\nset xtics %d rotate by -30\n"
              "set datafile missing '?'\n"
              "set ylabel 'mean absolute percentage error (%%)'\n"
-             "set yrange [0:*]\nset grid\nset key outside right top\n"
+             "set yrange [0:*]\nset grid\nset key below horizontal\n"
+             "set offsets graph 0.05, graph 0.05, 0, 0\nset rmargin 10\n"
              "plot 'report-error.dat' using 1:3 with linespoints pt 7 lw 2 "
              "title 'time', \\\n"
              "     '' using 1:5 with linespoints pt 5 lw 2 title 'energy'\n",
-             rep->by, strcmp (rep->by, "hour") ? "%Y-%m-%d" : "%m-%d %H:00");
+             rep->by, strcmp (rep->by, "hour") ? "%Y-%m-%d" : "%m-%d %H:00",
+             /* whole buckets between tics, so no label repeats, and
+              * at most about 12 of them */
+             (strcmp (rep->by, "hour") ? 86400 : 3600)
+                 * (int)(rep->nerr > 12 ? (rep->nerr + 11) / 12 : 1));
     if (plot_file_close (f, dir, "report-error-plot.gp", errp) < 0)
         return -1;
 
+    /* the unit that keeps the figures readable: kWh, or Wh for a small
+     * site or period */
+    double top = 0, unit_j = 3.6e6;
+    const char *unit = "kWh";
+    for (size_t i = 0; i < rep->clusters.n; i++) {
+        const rgroup_t *g = &rep->clusters.v[i];
+        if (g->energy_j > top)
+            top = g->energy_j;
+        if (g->baseline_j > top)
+            top = g->baseline_j;
+    }
+    if (top < 3.6e6) {
+        unit_j = 3600;
+        unit = "Wh";
+    }
     if (!(f = plot_file_open (dir, "report-energy.dat", errp)))
         return -1;
-    fprintf (f, "# cluster energy_kWh baseline_kWh saved_kWh\n");
+    fprintf (f, "# cluster energy_%s baseline_%s saved_%s\n", unit, unit, unit);
     for (size_t i = 0; i < rep->clusters.n; i++) {
         const rgroup_t *g = &rep->clusters.v[i];
         dat_label (f, g->name);
-        fprintf (f, " %.6f %.6f %.6f\n", g->energy_j / 3.6e6,
-                 g->baseline_j / 3.6e6, (g->baseline_j - g->energy_j) / 3.6e6);
+        fprintf (f, " %.6f %.6f %.6f\n", g->energy_j / unit_j,
+                 g->baseline_j / unit_j, (g->baseline_j - g->energy_j) / unit_j);
     }
     if (plot_file_close (f, dir, "report-energy.dat", errp) < 0)
         return -1;
@@ -743,11 +763,16 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
              "nominal-frequency baseline'\n"
              "set style data histograms\nset style histogram clustered gap 1\n"
              "set style fill solid 0.8 border -1\nset boxwidth 0.9\n"
-             "set ylabel 'energy (kWh)'\nset yrange [0:*]\nset grid ytics\n"
-             "set key outside right top\n"
+             "set ylabel 'energy (%s)'\nset yrange [0:*]\nset offsets 0, 0, "
+             "graph 0.1, 0\nset grid ytics\nset key below horizontal\n"
              "plot 'report-energy.dat' using 3:xtic(1) title 'baseline "
              "(nominal frequency)', \\\n"
-             "     '' using 2 title 'measured'\n");
+             "     '' using 2 title 'measured', \\\n"
+             /* the saving above each cluster's pair of bars */
+             "     '' using 0:($3 > $2 ? $3 : $2):($3 > 0 ? "
+             "sprintf ('%%+.1f%%%% saved', 100 * $4 / $3) : '') "
+             "with labels offset 0, 1 notitle\n",
+             unit);
     if (plot_file_close (f, dir, "report-energy-plot.gp", errp) < 0)
         return -1;
 
