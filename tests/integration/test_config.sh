@@ -63,6 +63,7 @@ cycle_s         = 5
 collect_wrapper = $MS_BUILDDIR/collectors/metasched-collect
 api_server_for_jobs = unix:$sock
 log             = stderr
+tag_key_file    = $tmp/tag.key
 EOF
 
 # no daemon yet: the client says where it looked
