@@ -87,18 +87,20 @@ db_replay_decided (db_t *db, double before, size_t max,
     /* the user's own limit (user_time_limit_min), as the decision had it */
     res = db_exec (
         db, "replay_decided",
-        "SELECT * FROM (SELECT id, coalesce (app, ''), nodes,"
-        " coalesce (user_time_limit_min, time_limit_min, 0),"
-        " extract (epoch FROM submitted_at), options::text, owner_name,"
-        " coalesce (extract (epoch FROM started_at), 0),"
-        " coalesce (extract (epoch FROM finished_at), 0),"
-        " extract (epoch FROM greatest (submitted_at, CASE WHEN jsonb_typeof"
-        "   (options->'begin_time') = 'number' THEN to_timestamp"
-        "   ((options->>'begin_time')::float8) END))"
-        " FROM jobs WHERE EXISTS (SELECT 1 FROM decisions"
-        " WHERE decisions.job_id = jobs.id)"
-        " AND ($1::float8 <= 0 OR submitted_at < to_timestamp ($1::float8))"
-        " ORDER BY id DESC LIMIT $2::integer) AS recent ORDER BY id",
+        /* the options through job_options (migration 0013): without the
+         * environment, which the report role may not read */
+        "SELECT * FROM (SELECT j.id, coalesce (j.app, ''), j.nodes,"
+        " coalesce (j.user_time_limit_min, j.time_limit_min, 0),"
+        " extract (epoch FROM j.submitted_at), o.options::text, j.owner_name,"
+        " coalesce (extract (epoch FROM j.started_at), 0),"
+        " coalesce (extract (epoch FROM j.finished_at), 0),"
+        " extract (epoch FROM greatest (j.submitted_at, CASE WHEN jsonb_typeof"
+        "   (o.options->'begin_time') = 'number' THEN to_timestamp"
+        "   ((o.options->>'begin_time')::float8) END))"
+        " FROM jobs j JOIN job_options o ON o.id = j.id"
+        " WHERE EXISTS (SELECT 1 FROM decisions WHERE decisions.job_id = j.id)"
+        " AND ($1::float8 <= 0 OR j.submitted_at < to_timestamp ($1::float8))"
+        " ORDER BY j.id DESC LIMIT $2::integer) AS recent ORDER BY id",
         2, p, errp);
     if (!res)
         return -1;
