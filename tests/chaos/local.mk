@@ -1,0 +1,3 @@
+# tests/chaos/: seeded chaos runs (doc/daemon.md, "Faults"): users submit and
+# cancel while the daemon, a slurmrestd, a slurmctld and PostgreSQL are
+# killed and restarted at times drawn from the seed; a ledger at the end.

@@ -1,0 +1,1 @@
+# tests/faults/acct.mk: see tests/faults/local.mk.

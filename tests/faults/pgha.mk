@@ -1,0 +1,1 @@
+# tests/faults/pgha.mk: see tests/faults/local.mk.

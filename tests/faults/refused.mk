@@ -1,0 +1,1 @@
+# tests/faults/refused.mk: see tests/faults/local.mk.

@@ -1,0 +1,1 @@
+# tests/faults/spool.mk: see tests/faults/local.mk.
