@@ -54,6 +54,18 @@ wait_for () { # wait_for SECONDS TEST...: poll every 0.2 s until a deadline
     done
 }
 
+# daemon_cycles N: wait until the daemon has run N more scheduling cycles
+# (metaschedd_cycles_total on its socket's /metrics), so that its view holds
+# what the clusters showed before the call; 1 if it does not within 120 s
+daemon_cycles () {
+    _dc_read () { curl -s --unix-socket "${DAEMON_SOCKET:-$dtmp/msd.sock}" http://localhost/metrics 2>/dev/null |
+        sed -n 's/^metaschedd_cycles_total //p'; }
+    _dc_from=$(_dc_read)
+    [ -n "$_dc_from" ] || return 1
+    _dc_past () { _dc_now=$(_dc_read); [ -n "$_dc_now" ] && [ "$_dc_now" -ge $((_dc_from + $1)) ]; }
+    wait_for 120 _dc_past "$1"
+}
+
 # write_conf FILE [EXTRA KEY=VALUE LINES...]
 write_conf () {
     f=$1; shift

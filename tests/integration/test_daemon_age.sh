@@ -48,7 +48,7 @@ block_partition gamma short msd-ageblock
 full () { [ -z "$(on_cluster gamma sinfo -h -t idle -o %D 2>/dev/null)" ]; }
 wait_for 60 full
 tap_ok $? "gamma's nodes are busy ($(on_cluster gamma squeue -h -n msd-ageblock -o %P:%T:%D 2>/dev/null | tr '\n' ' '))"
-sleep 3 # two of the daemon's cycles: its view has it
+daemon_cycles 2 # a whole cycle after the blocker: the daemon's view has it
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
@@ -73,7 +73,7 @@ pred=$(q "SELECT round (predicted_time_s) FROM jobs WHERE id = ${id:-0}")
 aged () { [ "$(slurm_nice "$c0" "$j0")" = 0 ] && [ "$(copy_of "${id:-0}" 0 | cut -d' ' -f3)" = 0 ]; }
 wait_for 150 aged
 tap_ok $? "the first choice's nice is taken back after it waited first_age x its predicted runtime (${pred}s): Nice=$(slurm_nice "$c0" "$j0"), recorded $(copy_of "${id:-0}" 0 | cut -d' ' -f3); $(grep "job ${id:-0}: first choice" "$log" | tail -1)"
-sleep 3 # more of the daemon's cycles: nothing more is taken back
+daemon_cycles 3 # more of the daemon's cycles: nothing more is taken back
 [ "$(slurm_nice "$c1" "$j1")" = "$n1" ] && [ "$(copy_of "${id:-0}" 1 | cut -d' ' -f3)" = "$n1" ] &&
     [ "$(grep -c "job ${id:-0}: first choice" "$log")" = 1 ] && [ "$(slurm_nice "$c0" "$j0")" = 0 ]
 tap_ok $? "the second copy keeps its nice (Nice=$(slurm_nice "$c1" "$j1"), recorded $(copy_of "${id:-0}" 1 | cut -d' ' -f3)), and the first choice's was taken back once ($(grep -c "job ${id:-0}: first choice" "$log") log line, Nice=$(slurm_nice "$c0" "$j0"))"

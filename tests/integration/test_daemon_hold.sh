@@ -41,7 +41,7 @@ tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100, s
 nblock=$(block_all msd-block)
 wait_for 60 all_full
 tap_ok $? "every node of every cluster is busy: $nblock blocker jobs ($(for c in $MS_CLUSTERS; do on_cluster "$c" squeue -h -n msd-block -o "$c/%P:%T" 2>/dev/null; done | tr '\n' ' '))"
-sleep 3 # two of the daemon's cycles: its view has them
+daemon_cycles 2 # a whole cycle after the blockers: the daemon's view has them
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
@@ -62,7 +62,7 @@ fi
 
 out=$(cfg set sibling_hold=0 2>&1)
 tap_ok $? "an admin sets sibling_hold=0 ($out)"
-sleep 2
+daemon_cycles 2 # a whole cycle since: the daemon runs with the setting
 out=$(msb "$u" "$d" hold.sh 2>&1); id2=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 if wait_for 30 two_copies "${id2:-0}"; then
     set -- $(copy_of "$id2" 1); c1=$1 j1=$2

@@ -108,7 +108,7 @@ tap_ok "$([ -n "$ja" ] && [ -n "$jd" ] && [ -n "$ka" ] && [ -n "$ba1" ]; echo $?
 forged="$xa:$(forge "$xa" "metasched:$ja" 3 0) $ya:$(forge "$ya" "metasched:$ja:1.0:$badmac" 3 0) $xa:$(forge "$xa" "$ka" 3 0)"
 echo "# forged by $f: $forged"
 wait_for 90 forged_ended
-sleep 5 # cycles of 1 s see them ended
+daemon_cycles 3 # whole cycles since: the daemon sees them ended
 tap_ok "$(ok_if [ "$(jstate "$ja")" = submitted ])" \
     "the forged jobs ran and ended, $ja is still submitted ($(q "SELECT state, cluster, cluster_job_id, exit_code, last_error FROM jobs WHERE id = $ja" | tr '\n' ' '))"
 n=$(subs_of_forged "$ja")
@@ -166,7 +166,7 @@ wait_for 120 [ "$(jstate "$jb")" != dispatching ]
 set -- $(q "SELECT state || ' ' || cluster || ' ' || coalesce (cluster_job_id, 0) FROM jobs WHERE id = $jb") ""
 tap_ok "$(ok_if [ "$1 $2 $3" = "submitted $xb $bb" ])" \
     "reconciliation adopts $u's own copy $xb $bb, no forged one ($*; $(grep "job $jb: " "$log" | tail -2 | tr '\n' ' '))"
-sleep 5 # cycles of 1 s
+daemon_cycles 3 # whole cycles since
 n=$(subs_of_forged "$jb")
 tap_ok "$([ "$n" = 0 ] && [ "$(cstate "$xb" "$bb")" = PENDING ]; echo $?)" \
     "no forged job is recorded as its copy ($n), the owner's copy survives ($(cstate "$xb" "$bb"))"
