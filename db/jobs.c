@@ -132,6 +132,13 @@ server_key (char key[APIREQ_KEY_MAX + 1])
 
 int
 db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
+                const ms_apireq_t *req, int64_t *idp, ms_error_t *errp)
+{
+    return db_jobs_submit (db, uid, gid, owner, req, idp, NULL, errp);
+}
+
+int
+db_jobs_submit (db_t *db, uid_t uid, gid_t gid, const char *owner,
                 const ms_apireq_t *req, int64_t *idp, bool *replayedp,
                 ms_error_t *errp)
 {

@@ -24,9 +24,12 @@
  * gets its id and *replayedp (may be NULL) true, and nothing is stored. A
  * request without a key gets a random one, so that the retry of a lost
  * connection (db_exec) never stores it twice either. */
-int db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
+int db_jobs_submit (db_t *db, uid_t uid, gid_t gid, const char *owner,
                     const ms_apireq_t *req, int64_t *idp, bool *replayedp,
                     ms_error_t *errp);
+/* The same without *replayedp. */
+int db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
+                    const ms_apireq_t *req, int64_t *idp, ms_error_t *errp);
 
 /* Jobs of uid (DB_JOBS_ANY_UID: all) whose state is in states (a
  * comma-separated list of job_state names; NULL or "": any), newest

@@ -931,7 +931,7 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
         json_decref (notes);
         return send_err (c, &e, NULL);
     }
-    rc = db_jobs_insert (api->db, who->uid, who->gid, who->user, &r, &id,
+    rc = db_jobs_submit (api->db, who->uid, who->gid, who->user, &r, &id,
                          &replayed, &e);
     db_release (api);
     apireq_free (&r);
