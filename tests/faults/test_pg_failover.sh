@@ -1,0 +1,166 @@
+#!/bin/sh
+# PostgreSQL's failover under load: 500 submissions (msbatch, two users,
+# several at a time) while the primary is stopped in immediate mode (as if
+# its host died) and the streaming standby is promoted. metaschedd and its
+# API connect through the test bed's multi-host conninfo (host=...,...
+# target_session_attrs=read-write) and are not restarted. What is promised
+# and checked here (doc/daemon.md "Database failover"):
+#   - every submission gets an id, or a clear refusal (the API's 503
+#     "database unavailable, retry later", which msbatch sends again with
+#     the same submit_key until METASCHED_RETRY_S runs out); nothing else;
+#   - while no read-write database answers, the API answers 503 with a
+#     Retry-After, and msbatch says that it sends the submission again;
+#   - 0 lost: every id given out is a job in the promoted database;
+#   - 0 duplicated: the database holds exactly one job per id given out,
+#     no two ids for one submission (one job per submit_key, as many jobs
+#     of the test as ids), and no two clusters' jobs carry one meta job's
+#     tag;
+#   - every accepted job is routed once: it leaves the queue and exactly
+#     one cluster job carries its tag;
+#   - the daemon lives through it and logs the reconnect.
+# Needs the standby (testbed/start --pg-standby). On exit the test bed is
+# restored: testbed/pgctl failback makes the promoted standby the primary
+# again on the primary's port (everything written kept) and a fresh
+# standby streams from it, so the next test finds the test bed as before.
+# Takes the services lock and pg-down.lock exclusive. TAP output.
+. "${MS_SRCDIR:-.}/tests/tap.sh"
+tap_need_testbed
+[ -n "${MS_PG_STANDBY_PORT:-}" ] \
+    || tap_skip_all "the test bed runs no PostgreSQL standby (start it with testbed/start --pg-standby)"
+. "$MS_SRCDIR/tests/integration/daemon_lib.sh"
+[ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
+pgctl=$MS_SRCDIR/testbed/pgctl
+N=${MS_FAILOVER_SUBMISSIONS:-500}  # submissions in all
+W=4                                # submitting at a time (two per user)
+BEFORE=$((N / 5))                  # accepted before the primary stops
+METASCHED_RETRY_S=300              # msbatch's bound on its retries
+export METASCHED_RETRY_S
+failover_cleanup () {
+    [ -n "${wpids:-}" ] && kill $wpids 2>/dev/null
+    [ -n "${watcher:-}" ] && kill "$watcher" 2>/dev/null
+    # the promoted standby becomes the primary again, with a fresh standby
+    if ! "$pgctl" standby-status 2>/dev/null || ! "$pgctl" status 2>/dev/null; then
+        "$pgctl" failback || echo "# testbed/pgctl failback failed: restart the test bed" >&2
+    fi
+    daemon_cleanup
+}
+trap failover_cleanup EXIT
+"$pgctl" status && "$pgctl" standby-status || tap_skip_all "the primary or the standby is not running"
+daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
+tap_services_exclusive
+exec 9>"$MS_TESTBED_RUN/pg-down.lock"
+flock -x 9
+daemon_lock
+tap_plan 9
+
+log=$dtmp/msd.log
+daemon_lead
+tag=msd-failover-$$
+u1=$MS_TEST_USER u2=$MS_TEST_USER2
+for u in "$u1" "$u2"; do
+    d=$(job_dir "$u")
+    printf '#!/bin/sh\n#SBATCH -t 1\n#SBATCH -J %s\ntrue\n' "$tag" > "$d/tiny.sh"
+    chmod 755 "$d/tiny.sh"
+done
+restore=$(settings_now max_queued_per_user)
+cfg set max_queued_per_user=0 >/dev/null 2>&1
+
+# worker W USER COUNT: COUNT submissions; each a line in res.W: "ok ID",
+# "refused MESSAGE" (the clear 503, after msbatch's retries) or "other RC
+# MESSAGE"; msbatch's retry notes in retried.W
+worker () {
+    wd=$(job_dir "$2")
+    i=0
+    while [ "$i" -lt "$3" ]; do
+        out=$(msb "$2" "$wd" tiny.sh 2>"$dtmp/err.$1"); rc=$?
+        err=$(tr '\n' ' ' < "$dtmp/err.$1")
+        grep 'sending it again' "$dtmp/err.$1" >> "$dtmp/retried.$1"
+        case $rc:$out in
+        "0:Submitted meta job "*) echo "ok ${out##* }" ;;
+        *) case $err in
+           *"database unavailable, retry later"*"HTTP 503"*) echo "refused $err" ;;
+           *) echo "other $rc $out $err" ;;
+           esac ;;
+        esac >> "$dtmp/res.$1"
+        i=$((i + 1))
+    done
+}
+accepted () { cat "$dtmp"/res.* 2>/dev/null | grep -c '^ok '; }
+retried () { cat "$dtmp"/retried.* 2>/dev/null | wc -l; }
+# a msbatch under way says it sends a submission again (its standard error)
+some_retried () { cat "$dtmp"/retried.* "$dtmp"/err.* 2>/dev/null | grep -q 'sending it again'; }
+
+# the clusters' jobs of the test, as seen while it runs (a finished job
+# leaves the controller's list after its MinJobAge): "COMMENT|JOBID|CLUSTER"
+# lines, once each, in seen.*
+watch_clusters () {
+    while :; do
+        cluster_jobs_tagged | grep "^metasched:" | cut -d'|' -f1,3,4 >> "$dtmp/seen.raw"
+        sleep 1
+    done
+}
+watch_clusters &
+watcher=$!
+wpids=
+w=0
+while [ $w -lt $W ]; do
+    u=$u1; [ $((w % 2)) = 1 ] && u=$u2
+    n=$((N / W)); [ $w = 0 ] && n=$((n + N % W))
+    : > "$dtmp/res.$w"; : > "$dtmp/retried.$w"
+    worker $w "$u" $n &
+    wpids="$wpids $!"
+    w=$((w + 1))
+done
+
+# the primary's host dies once BEFORE are in; the standby is promoted
+# once a submission has met the gap (503, msbatch retrying), so that the
+# gap is seen on every machine, however fast
+above () { [ "$(accepted)" -ge "$1" ]; }
+wait_for 600 above $BEFORE
+"$pgctl" stop-primary; rs=$?
+at_stop=$(accepted)
+wait_for 120 some_retried; seen=$?
+"$pgctl" promote; rp=$?
+for p in $wpids; do wait "$p"; done
+wpids=
+
+cat "$dtmp"/res.* > "$dtmp/all"
+nok=$(grep -c '^ok ' "$dtmp/all")
+nref=$(grep -c '^refused ' "$dtmp/all")
+noth=$(grep -c '^other ' "$dtmp/all")
+echo "# $nok accepted ($at_stop before the primary stopped), $nref refused, $noth otherwise; $(retried) retries by msbatch"
+[ "$rs" = 0 ] && [ "$rp" = 0 ]
+tap_ok $? "the primary stopped in immediate mode (rc $rs) and the standby promoted (rc $rp) under load"
+tap_ok "$(ok_if [ $((nok + nref)) = "$N" ] && [ "$noth" = 0 ])" \
+    "each of the $N submissions got an id ($nok) or the clear 503 ($nref); otherwise $noth: $(grep '^other ' "$dtmp/all" | head -1)"
+tap_ok "$seen" "while no read-write database answered, the API answered 503 with Retry-After and msbatch sent the submission again ($(retried) times: $(cat "$dtmp"/retried.* | head -1))"
+
+grep '^ok ' "$dtmp/all" | cut -d' ' -f2 | sort -n > "$dtmp/ids"
+ids=$(paste -sd, "$dtmp/ids")
+dups=$(uniq -d "$dtmp/ids" | wc -l)
+tap_ok "$(ok_if [ "$dups" = 0 ])" "no id given out twice ($dups)"
+
+# 0 lost, 0 duplicated in the promoted database
+inq=$(q "SELECT id FROM jobs WHERE name = '$tag' ORDER BY id" | paste -sd,)
+tap_ok "$(ok_if [ "$inq" = "$ids" ])" \
+    "the promoted database holds exactly the $nok jobs given ids: none lost, none doubled ($(printf '%s' "$inq" | tr ',' '\n' | grep -c .) rows; missing: $(printf '%s' "$inq" | tr ',' '\n' | comm -13 - "$dtmp/ids" | head -3 | paste -sd' '); extra: $(printf '%s' "$inq" | tr ',' '\n' | comm -23 - "$dtmp/ids" | head -3 | paste -sd' '))"
+nkeys=$(q "SELECT count(DISTINCT submit_key) FROM jobs WHERE name = '$tag'")
+tap_ok "$(ok_if [ "$nkeys" = "$nok" ])" "one job per submission: $nkeys distinct submit keys for $nok jobs"
+
+# every accepted job routed once
+settled () { [ "$(q "SELECT count(*) FROM jobs WHERE name = '$tag' AND state IN ('queued', 'deciding', 'dispatching')")" = 0 ]; }
+wait_for 900 settled; r=$?
+tap_ok "$r" "every accepted job left the queue ($(q "SELECT state, count(*) FROM jobs WHERE name = '$tag' GROUP BY 1" | tr '\n' ' '))"
+kill "$watcher" 2>/dev/null; watcher=
+cluster_jobs_tagged | grep "^metasched:" | cut -d'|' -f1,3,4 >> "$dtmp/seen.raw"
+sort -u "$dtmp/seen.raw" > "$dtmp/tagged"
+awk -F'[:|]' 'NR == FNR { n[$2]++; next } { c = n[$1] + 0; if (c == 0) z++; else if (c > 1) m++ } END { printf "%d %d\n", z + 0, m + 0 }' "$dtmp/tagged" "$dtmp/ids" > "$dtmp/counts"
+read -r zero multi < "$dtmp/counts"
+tap_ok "$(ok_if [ "$zero" = 0 ] && [ "$multi" = 0 ])" \
+    "each accepted job is on a cluster exactly once ($zero on none, $multi on more than one)"
+said_reconnect () { kill -0 "$daemon_pid" && grep -q 'database connection lost and made again' "$log"; }
+wait_for 60 said_reconnect; r=$?
+tap_ok "$r" "the daemon lives through the failover and logs the reconnect: $(grep 'database connection lost and made again' "$log" | tail -1)"
+[ "$r" = 0 ] || sed 's/^/# /' "$log" | tail -20
+[ -n "$restore" ] && cfg set $restore >/dev/null 2>&1
+exit $tap_failed
