@@ -275,6 +275,16 @@ tb_pg_standby_ensure () {
     tb_pg_standby_make
 }
 
+# tb_pg_standby_remove: no standby any more (a test that made one for
+# itself); the primary commits on its own again
+tb_pg_standby_remove () {
+    tb_pg_standby_stop immediate
+    tb_pg_psql "$TB_PG_PORT" "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null \
+        && tb_pg_psql "$TB_PG_PORT" "SELECT pg_reload_conf ()" >/dev/null \
+        || tb_log "cannot reset synchronous_standby_names on port $TB_PG_PORT"
+    rm -rf "$(tb_pg_standby_data)" "$TB_RUN/pg/standby.pgpass"
+}
+
 # tb_pg_failback: after a failover (the primary stopped, the standby
 # promoted), the promoted standby's data becomes the primary's, on the
 # primary's port, and a fresh standby streams from it: the test bed as it

@@ -18,18 +18,20 @@
 #   - every accepted job is routed once: it leaves the queue and exactly
 #     one cluster job carries its tag;
 #   - the daemon lives through it and logs the reconnect.
-# Needs the standby (testbed/start --pg-standby). On exit the test bed is
-# restored: testbed/pgctl failback makes the promoted standby the primary
-# again on the primary's port (everything written kept) and a fresh
-# standby streams from it, so the next test finds the test bed as before.
-# Takes the services lock and pg-down.lock exclusive. TAP output.
+# Uses the test bed's standby (testbed/start --pg-standby), or makes one
+# for itself (testbed/pgctl standby-make) and the multi-host conninfo to
+# go with it. On exit the test bed is restored: testbed/pgctl failback
+# makes the promoted standby the primary again on the primary's port
+# (everything written kept) and a fresh standby streams from it; a
+# standby the test made is then removed (testbed/pgctl standby-remove), so
+# the next test finds the test bed as before. Takes the services lock and
+# pg-down.lock exclusive. TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
-[ -n "${MS_PG_STANDBY_PORT:-}" ] \
-    || tap_skip_all "the test bed runs no PostgreSQL standby (start it with testbed/start --pg-standby)"
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
 pgctl=$MS_SRCDIR/testbed/pgctl
+own_standby=
 N=${MS_FAILOVER_SUBMISSIONS:-500}  # submissions in all
 W=4                                # submitting at a time (two per user)
 BEFORE=$((N / 5))                  # accepted before the primary stops
@@ -39,17 +41,28 @@ failover_cleanup () {
     [ -n "${wpids:-}" ] && kill $wpids 2>/dev/null
     [ -n "${watcher:-}" ] && kill "$watcher" 2>/dev/null
     # the promoted standby becomes the primary again, with a fresh standby
-    if ! "$pgctl" standby-status 2>/dev/null || ! "$pgctl" status 2>/dev/null; then
+    if [ -n "${failing_over:-}" ] && { ! "$pgctl" standby-status 2>/dev/null || ! "$pgctl" status 2>/dev/null; }; then
         "$pgctl" failback || echo "# testbed/pgctl failback failed: restart the test bed" >&2
     fi
+    [ -n "$own_standby" ] && "$pgctl" standby-remove
     daemon_cleanup
 }
 trap failover_cleanup EXIT
-"$pgctl" status && "$pgctl" standby-status || tap_skip_all "the primary or the standby is not running"
-daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 exec 9>"$MS_TESTBED_RUN/pg-down.lock"
 flock -x 9
+"$pgctl" status || tap_skip_all "the test bed's PostgreSQL is not running"
+if [ -z "${MS_PG_STANDBY_PORT:-}" ]; then
+    # a standby of the test's own, and the conninfo naming both
+    own_standby=1
+    "$pgctl" standby-make >"$dtmp/standby.log" 2>&1 \
+        || tap_skip_all "cannot make a standby: $(tail -1 "$dtmp/standby.log")"
+    MS_PG_STANDBY_PORT=$("$pgctl" standby-port)
+    MS_PG_CONNINFO="host=$MS_PG_HOST,$MS_PG_HOST port=$MS_PG_PORT,$MS_PG_STANDBY_PORT target_session_attrs=read-write dbname=$MS_PG_DB user=ms_daemon passfile=$MS_PG_PASSFILE"
+    export MS_PG_STANDBY_PORT MS_PG_CONNINFO
+fi
+"$pgctl" standby-status || tap_skip_all "the test bed's PostgreSQL standby is not running"
+daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
 tap_plan 9
 
@@ -117,6 +130,7 @@ done
 # gap is seen on every machine, however fast
 above () { [ "$(accepted)" -ge "$1" ]; }
 wait_for 600 above $BEFORE
+failing_over=1
 "$pgctl" stop-primary; rs=$?
 at_stop=$(accepted)
 wait_for 120 some_retried; seen=$?
