@@ -287,8 +287,7 @@ is_prepared (db_t *db, const char *name, const char *sql)
 static bool
 session_lost (db_t *db, const PGresult *res)
 {
-    const char *state = res ? PQresultErrorField (res, PG_DIAG_SQLSTATE)
-                            : NULL;
+    const char *state = res ? PQresultErrorField (res, PG_DIAG_SQLSTATE) : NULL;
 
     if (PQstatus (db->conn) != CONNECTION_OK || !state)
         return true;

@@ -192,8 +192,9 @@ db_jobs_submit (db_t *db, uid_t uid, gid_t gid, const char *owner,
         PQclear (res);
         /* the key's row went between the INSERT's conflict and the
          * SELECT (purged): the client sends the submission again */
-        ms_err (errp, MS_ERR_DB, "storing the job: submit_key %s conflicts "
-                                 "with a job no longer stored; retry",
+        ms_err (errp, MS_ERR_DB,
+                "storing the job: submit_key %s conflicts "
+                "with a job no longer stored; retry",
                 key);
         if (errp)
             errp->http_status = 409;

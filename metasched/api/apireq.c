@@ -212,8 +212,8 @@ get_submit_key (json_t *v, ms_apireq_t *r, ms_error_t *errp, char *field,
     const char *s;
     size_t len;
 
-    if (get_string (v, "submit_key", APIREQ_KEY_MAX, false, 400, &s, &len,
-                    errp, field, fieldlen)
+    if (get_string (v, "submit_key", APIREQ_KEY_MAX, false, 400, &s, &len, errp,
+                    field, fieldlen)
         < 0)
         return -1;
     if (len < APIREQ_KEY_MIN)

@@ -166,13 +166,15 @@ post_retrying (ms_client_t *c, const char *target, json_t *req, long bound_s,
         left = bound_s - (long)(mono_s () - t0);
         if (ra > left) {
             if (tries)
-                ms_err_prefix (errp, "gave up after %u %s in %.0f s ("
-                                     ENV_RETRY "=%ld)",
-                               tries, tries == 1 ? "retry" : "retries",
-                               mono_s () - t0, bound_s);
+                ms_err_prefix (
+                    errp, "gave up after %u %s in %.0f s (" ENV_RETRY "=%ld)",
+                    tries, tries == 1 ? "retry" : "retries", mono_s () - t0,
+                    bound_s);
             return -1;
         }
-        fprintf (stderr, PROG ": %s; sending it again in %ld s (for up to %ld s more, " ENV_RETRY ")\n",
+        fprintf (stderr,
+                 PROG ": %s; sending it again in %ld s (for up to %ld s "
+                      "more, " ENV_RETRY ")\n",
                  errp->text, ra, left);
         sleep ((unsigned)ra);
         tries++;
