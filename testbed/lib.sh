@@ -285,6 +285,12 @@ tb_pg_standby_remove () {
     rm -rf "$(tb_pg_standby_data)" "$TB_RUN/pg/standby.pgpass"
 }
 
+tb_pg_start_primary () {
+    tb_pg_ctl "$(tb_pg_data)" -l "$TB_RUN/pg/server.log" -w -t 60 start >/dev/null 2>&1 && return 0
+    sleep 0.9
+    return 1
+}
+
 # tb_pg_failback: after a failover (the primary stopped, the standby
 # promoted), the promoted standby's data becomes the primary's, on the
 # primary's port, and a fresh standby streams from it: the test bed as it
@@ -301,7 +307,9 @@ tb_pg_failback () {
     mv "$sd" "$pd"
     rm -rf "$pd.old"
     runuser -u postgres -- sed -i "s/^port = .*/port = $TB_PG_PORT/" "$pd/postgresql.conf"
-    tb_pg_ctl "$pd" -l "$TB_RUN/pg/server.log" -w -t 60 start >/dev/null \
-        || tb_die "PostgreSQL did not start on port $TB_PG_PORT; see $TB_RUN/pg/server.log"
+    # the port lies in the ephemeral range: while the primary was down an
+    # outgoing connection of this machine may hold it for a while
+    tb_wait tb_pg_start_primary 600 \
+        || tb_die "PostgreSQL did not start on port $TB_PG_PORT in a minute; see $TB_RUN/pg/server.log"
     tb_pg_standby_make
 }
