@@ -190,14 +190,15 @@ db_jobs_submit (db_t *db, uid_t uid, gid_t gid, const char *owner,
         return ms_err_prefix (errp, "storing the job");
     if (PQntuples (res) != 1) {
         PQclear (res);
-        /* the key's row went between the INSERT's conflict and the
-         * SELECT (purged): the client sends the submission again */
+        /* the key's row is another statement's, committed after this
+         * one's snapshot (the same submission sent twice at once): the
+         * client sends it again and finds the job (503, Retry-After) */
         ms_err (errp, MS_ERR_DB,
-                "storing the job: submit_key %s conflicts "
-                "with a job no longer stored; retry",
+                "storing the job: another request of submit_key %s was "
+                "stored at the same time; send it again",
                 key);
         if (errp)
-            errp->http_status = 409;
+            errp->http_status = 503;
         return -1;
     }
     *idp = strtoll (PQgetvalue (res, 0, 0), NULL, 10);
