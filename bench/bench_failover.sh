@@ -104,6 +104,6 @@ END {
     printf "promote (pg_ctl promote -w)       %.2f s (after a delay of %.1f s)\n", p1 - p0, p0 - td
     printf "time without acceptance           %.2f s (primary stop to the first acceptance after it)\n", first - ts
     printf "accepted after it                 %d in %.1f s: %.2f submissions/s\n", na, last - first, ra
-    printf "ratio after/before                %.2f\n", rb > 0 ? ra / rb : 0
+    printf "ratio after/before                %.2f\n", (rb > 0 ? ra / rb : 0)
     printf "sent again by msbatch (503)       %d; refused in the end %d\n", retries, refused + 0
 }' "$dtmp/all"
