@@ -8,9 +8,10 @@
 # MS_BENCH_PROMOTE_DELAY_S, default 0: an automatic failover). It prints:
 #   - submissions/s before the stop and after the first acceptance on the
 #     promoted standby, and their ratio;
-#   - the time without acceptance: from the primary's stop to the first
-#     submission accepted after it (on the promoted standby), and the part
-#     of it that pg_ctl promote took;
+#   - the time without acceptance: from the primary's end (pg_ctl stop
+#     -m immediate returned) to the first submission accepted after it
+#     (on the promoted standby), and the part of it that pg_ctl promote
+#     took;
 #   - how many submissions msbatch sent again meanwhile (503, Retry-After).
 # Prints figures; never fails on time. The test bed is failed back at the
 # end (testbed/pgctl failback): the promoted standby becomes the primary on
@@ -93,7 +94,7 @@ cat "$dtmp"/t.* | sort -n > "$dtmp/all"
 awk -v t0="$t_start" -v ts="$t_stop" -v td="$t_down" -v p0="$t_p0" -v p1="$t_p1" \
     -v retries="$(cat "$dtmp"/r.* | awk '{ s += $1 } END { print s + 0 }')" -v w="$W" '
 $2 == "ok" && $1 <= ts { nb++ }
-$2 == "ok" && $1 > ts { if (!first) first = $1; na++; last = $1 }
+$2 == "ok" && $1 > td { if (!first) first = $1; na++; last = $1 }
 $2 == "no" { refused++ }
 END {
     rb = nb / (ts - t0)
@@ -102,7 +103,7 @@ END {
     printf "accepted before the stop          %d in %.1f s: %.2f submissions/s\n", nb, ts - t0, rb
     printf "primary stop (immediate)          %.2f s\n", td - ts
     printf "promote (pg_ctl promote -w)       %.2f s (after a delay of %.1f s)\n", p1 - p0, p0 - td
-    printf "time without acceptance           %.2f s (primary stop to the first acceptance after it)\n", first - ts
+    printf "time without acceptance           %.2f s (the primary down to the first acceptance after it; %.2f s from the stop command)\n", first - td, first - ts
     printf "accepted after it                 %d in %.1f s: %.2f submissions/s\n", na, last - first, ra
     printf "ratio after/before                %.2f\n", (rb > 0 ? ra / rb : 0)
     printf "sent again by msbatch (503)       %d; refused in the end %d\n", retries, refused + 0
