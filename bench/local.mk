@@ -5,3 +5,6 @@ EXTRA_DIST += bench/README
 bench: $(bench_programs)
 # bench_held.sh: a script on the test bed (README)
 EXTRA_DIST += bench/bench_held.sh
+# bench_failover.sh: PostgreSQL's failover under submissions, on the test
+# bed with its standby (README)
+EXTRA_DIST += bench/bench_failover.sh

@@ -91,15 +91,47 @@ forget_prepared (db_t *db)
     db->nprepared = 0;
 }
 
+/* Whether the conninfo names several hosts and no target_session_attrs:
+ * then this layer asks for a read-write session (every program of ours
+ * writes, or reads what was just written), so that a standby in recovery
+ * is passed over and a promoted one found (doc/database.md "Failover"). */
+static bool
+wants_read_write (const char *conninfo)
+{
+    PQconninfoOption *opts, *o;
+    bool multi = false, tsa = false;
+
+    if (!(opts = PQconninfoParse (conninfo, NULL)))
+        return false;
+    for (o = opts; o->keyword; o++) {
+        if (!o->val || !*o->val)
+            continue;
+        if (!strcmp (o->keyword, "host") || !strcmp (o->keyword, "hostaddr"))
+            multi = multi || strchr (o->val, ',') != NULL;
+        else if (!strcmp (o->keyword, "target_session_attrs"))
+            tsa = true;
+    }
+    PQconninfoFree (opts);
+    return multi && !tsa;
+}
+
 static int
 connect_once (db_t *db, ms_error_t *errp)
 {
-    const char *keys[8], *vals[8];
+    const char *keys[16], *vals[16];
     char timeout[16];
     int k = 0;
 
     snprintf (timeout, sizeof (timeout), "%d",
               db->opts.connect_timeout_s > 0 ? db->opts.connect_timeout_s : 5);
+    /* defaults the conninfo may override (it comes after them): a peer
+     * that vanishes without closing (a host down, a network cut) is seen
+     * within about 15 s instead of the system's two hours */
+    keys[k] = "keepalives_idle", vals[k++] = "5";
+    keys[k] = "keepalives_interval", vals[k++] = "2";
+    keys[k] = "keepalives_count", vals[k++] = "5";
+    if (wants_read_write (db->conninfo))
+        keys[k] = "target_session_attrs", vals[k++] = "read-write";
     keys[k] = "dbname", vals[k++] = db->conninfo ? db->conninfo : "";
     keys[k] = "application_name", vals[k++] = db->appname;
     keys[k] = "connect_timeout", vals[k++] = timeout;
@@ -246,6 +278,23 @@ is_prepared (db_t *db, const char *name, const char *sql)
     return false;
 }
 
+/* Whether a failed result means the session is gone: the connection is
+ * down, or the error is libpq's own (no SQL state: the server closed the
+ * connection, it could not be read), or the server ends the session
+ * (class 08 connection exception, 57P01-57P03 shutdown or crash, which
+ * a server stopped in immediate mode or failing over sends). A fresh
+ * connection, maybe to another host of the conninfo, may then succeed. */
+static bool
+session_lost (db_t *db, const PGresult *res)
+{
+    const char *state = res ? PQresultErrorField (res, PG_DIAG_SQLSTATE) : NULL;
+
+    if (PQstatus (db->conn) != CONNECTION_OK || !state)
+        return true;
+    return !strncmp (state, "08", 2) || !strcmp (state, "57P01")
+           || !strcmp (state, "57P02") || !strcmp (state, "57P03");
+}
+
 /* Fill errp from a failed result: "name: message" with the SQL state. */
 static int
 result_error (db_t *db, const char *name, PGresult *res, ms_error_t *errp)
@@ -261,8 +310,7 @@ result_error (db_t *db, const char *name, PGresult *res, ms_error_t *errp)
         ms_strlcpy (msg, PQerrorMessage (db->conn), sizeof (msg));
         prim = ms_strtrim (msg);
     }
-    ms_err (errp, PQstatus (db->conn) == CONNECTION_OK ? MS_ERR_DB
-                                                       : MS_ERR_CONNECT,
+    ms_err (errp, session_lost (db, res) ? MS_ERR_CONNECT : MS_ERR_DB,
             "statement %s: %s%s%s%s%s", name, prim, state ? " (SQLSTATE " : "",
             state ? state : "", state ? ")" : "", detail ? "; " : "");
     if (errp && detail) {
@@ -287,7 +335,7 @@ prepare (db_t *db, const char *name, const char *sql, int n, bool *lost,
         return 0;
     res = PQprepare (db->conn, name, sql, n, NULL);
     if (!res || PQresultStatus (res) != PGRES_COMMAND_OK) {
-        *lost = PQstatus (db->conn) != CONNECTION_OK;
+        *lost = session_lost (db, res);
         result_error (db, name, res, errp);
         PQclear (res);
         return -1;
@@ -322,7 +370,7 @@ exec_once (db_t *db, const char *name, const char *sql, int n,
     res = PQexecPrepared (db->conn, name, n, params, NULL, NULL, 0);
     st = res ? PQresultStatus (res) : PGRES_FATAL_ERROR;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        *lost = PQstatus (db->conn) != CONNECTION_OK;
+        *lost = session_lost (db, res);
         result_error (db, name, res, errp);
         PQclear (res);
         return NULL;

@@ -3,13 +3,18 @@
  * so the shape lives in one place, JOB_JSON below. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "db/jobs.h"
+#include "metasched/common/util.h"
 
 /* A job as doc/api.md shows it; measured figures from the collectors'
  * totals of the cluster job it ran as (of an array: its tasks, the
@@ -97,17 +102,57 @@ user_job_exec (db_t *db, const char *name, const char *sql, int64_t id,
     return res;
 }
 
+/* A key for a submission that came without one (an older client): random,
+ * so that this layer's own retry after a lost connection (db_exec) finds
+ * the row its first try may have stored rather than storing a second. */
+static void
+server_key (char key[APIREQ_KEY_MAX + 1])
+{
+    unsigned char b[16];
+    size_t got = 0;
+
+    while (got < sizeof (b)) {
+        ssize_t n = getrandom (b + got, sizeof (b) - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) { /* no entropy call: time and pid, unique enough here */
+            struct timespec ts;
+            clock_gettime (CLOCK_REALTIME, &ts);
+            snprintf (key, APIREQ_KEY_MAX + 1, "s-%lx-%lx-%x",
+                      (unsigned long)ts.tv_sec, (unsigned long)ts.tv_nsec,
+                      (unsigned)getpid ());
+            return;
+        }
+        got += (size_t)n;
+    }
+    memcpy (key, "s-", 2);
+    for (size_t i = 0; i < sizeof (b); i++)
+        snprintf (key + 2 + 2 * i, 3, "%02x", b[i]);
+}
+
 int
 db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
                 const ms_apireq_t *req, int64_t *idp, ms_error_t *errp)
 {
-    char suid[24], sgid[24], snodes[24], slimit[24];
+    return db_jobs_submit (db, uid, gid, owner, req, idp, NULL, errp);
+}
+
+int
+db_jobs_submit (db_t *db, uid_t uid, gid_t gid, const char *owner,
+                const ms_apireq_t *req, int64_t *idp, bool *replayedp,
+                ms_error_t *errp)
+{
+    char suid[24], sgid[24], snodes[24], slimit[24], key[APIREQ_KEY_MAX + 1];
     char *options = apireq_options_json (req);
-    const char *p[9];
+    const char *p[10];
     PGresult *res;
 
     if (!options)
         return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    if (req->submit_key[0])
+        ms_strlcpy (key, req->submit_key, sizeof (key));
+    else
+        server_key (key);
     snprintf (suid, sizeof (suid), "%ld", (long)uid);
     snprintf (sgid, sizeof (sgid), "%ld", (long)gid);
     snprintf (snodes, sizeof (snodes), "%d", req->nodes);
@@ -121,18 +166,44 @@ db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
     p[6] = options;
     p[7] = snodes;
     p[8] = req->time_limit_min ? slimit : NULL;
-    res = db_exec (db, "jobs_insert",
-                   "INSERT INTO jobs (owner_uid, owner_gid, owner_name, name,"
-                   " app, script, options, nodes, time_limit_min, held)"
+    p[9] = key;
+    /* one statement, so that a lost connection retries it whole
+     * (db_exec); a row of this user's key already there (an earlier try
+     * of the same submission, committed though its answer was lost) is
+     * found, not doubled */
+    res = db_exec (db, "jobs_insert_keyed",
+                   "WITH n AS (INSERT INTO jobs (owner_uid, owner_gid,"
+                   " owner_name, name, app, script, options, nodes,"
+                   " time_limit_min, held, submit_key)"
                    " VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9,"
                    " CASE WHEN $7::jsonb ? 'dependency' THEN 'Dependency'"
-                   " END)"
-                   " RETURNING id",
-                   9, p, errp);
+                   " END, $10)"
+                   " ON CONFLICT (owner_uid, submit_key)"
+                   " WHERE submit_key IS NOT NULL DO NOTHING"
+                   " RETURNING id)"
+                   " SELECT id, false FROM n UNION ALL"
+                   " SELECT id, true FROM jobs WHERE owner_uid = $1"
+                   " AND submit_key = $10 AND NOT EXISTS (SELECT FROM n)",
+                   10, p, errp);
     free (options);
     if (!res)
         return ms_err_prefix (errp, "storing the job");
+    if (PQntuples (res) != 1) {
+        PQclear (res);
+        /* the key's row is another statement's, committed after this
+         * one's snapshot (the same submission sent twice at once): the
+         * client sends it again and finds the job (503, Retry-After) */
+        ms_err (errp, MS_ERR_DB,
+                "storing the job: another request of submit_key %s was "
+                "stored at the same time; send it again",
+                key);
+        if (errp)
+            errp->http_status = 503;
+        return -1;
+    }
     *idp = strtoll (PQgetvalue (res, 0, 0), NULL, 10);
+    if (replayedp)
+        *replayedp = PQgetvalue (res, 0, 1)[0] == 't';
     PQclear (res);
     return 0;
 }

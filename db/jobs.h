@@ -19,7 +19,15 @@
 #define DB_JOBS_ANY_UID ((long)-1)
 
 /* Insert a queued job owned by (uid, gid, owner); *idp gets its id. The
- * insert trigger notifies metasched_jobs. */
+ * insert trigger notifies metasched_jobs. Idempotent per (uid,
+ * req->submit_key): where the user has a job of that key already, *idp
+ * gets its id and *replayedp (may be NULL) true, and nothing is stored. A
+ * request without a key gets a random one, so that the retry of a lost
+ * connection (db_exec) never stores it twice either. */
+int db_jobs_submit (db_t *db, uid_t uid, gid_t gid, const char *owner,
+                    const ms_apireq_t *req, int64_t *idp, bool *replayedp,
+                    ms_error_t *errp);
+/* The same without *replayedp. */
 int db_jobs_insert (db_t *db, uid_t uid, gid_t gid, const char *owner,
                     const ms_apireq_t *req, int64_t *idp, ms_error_t *errp);
 

@@ -165,3 +165,151 @@ tb_stop_accounting () {
     tb_stop_pidfile "$TB_RUN/slurmdbd/slurmdbd.pid" "slurmdbd"
     tb_stop_pidfile "$TB_RUN/mariadb/mariadbd.pid" "MariaDB"
 }
+
+# ---- PostgreSQL streaming hot standby (testbed/start --pg-standby) ----------
+# A second PostgreSQL 15 instance fed by streaming replication from the
+# primary (run/pg/data): its data in run/pg/standby, the same socket
+# directory, its own port (the primary's + 17: never another test bed's,
+# whose offsets are multiples of 100). The primary waits for the standby's
+# flush at each COMMIT (synchronous_standby_names), so that what a client
+# was told is committed survives the primary's loss. testbed/pgctl
+# promote and stop-primary make a failover; testbed/pgctl failback makes
+# the promoted standby the primary again on the primary's port, with a
+# fresh standby.
+TB_PG_STANDBY_PORT=$((TB_PG_PORT + 17))
+TB_PG_STANDBY_NAME=ms_standby
+tb_pg_data () { echo "$TB_RUN/pg/data"; }
+tb_pg_standby_data () { echo "$TB_RUN/pg/standby"; }
+tb_pg_ctl () { # tb_pg_ctl DATADIR ARGS...: pg_ctl as postgres
+    local d=$1
+    shift
+    runuser -u postgres -- "$TB_PG_BINDIR/pg_ctl" -D "$d" "$@"
+}
+tb_pg_psql () { # tb_pg_psql PORT SQL: as the superuser, on that instance
+    PGPASSFILE=$TB_RUN/pg/pgpass "$TB_PG_BINDIR/psql" -X -q -A -t -v ON_ERROR_STOP=1 \
+        "host=$TB_RUN/pg/sock port=$1 dbname=postgres user=postgres" -c "$2"
+}
+# tb_pg_standby_wanted: the standby is asked for (--pg-standby, or
+# MS_TESTBED_PG_STANDBY=1, or a standby made by an earlier start)
+tb_pg_standby_wanted () {
+    [ "${MS_TESTBED_PG_STANDBY:-0}" = 1 ] || [ -s "$(tb_pg_standby_data)/PG_VERSION" ]
+}
+
+# tb_pg_standby_make: a fresh standby from the running primary (any old
+# one removed), started and streaming; the primary then commits
+# synchronously with it.
+tb_pg_standby_make () {
+    local sd
+    sd=$(tb_pg_standby_data)
+    tb_pg_standby_stop immediate
+    rm -rf "$sd"
+    # no synchronous standby while there is none: a COMMIT would wait for ever
+    tb_pg_psql "$TB_PG_PORT" "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null \
+        && tb_pg_psql "$TB_PG_PORT" "SELECT pg_reload_conf ()" >/dev/null \
+        || tb_die "cannot configure the primary on port $TB_PG_PORT for a standby"
+    # as root, who reads the passfile; -R writes standby.signal and a
+    # primary_conninfo, which gets a passfile of postgres's own below
+    install -d -m 0700 "$sd"
+    PGPASSFILE="$TB_RUN/pg/pgpass" "$TB_PG_BINDIR/pg_basebackup" -D "$sd" -X stream -R -c fast \
+        -d "host=$TB_RUN/pg/sock port=$TB_PG_PORT user=postgres application_name=$TB_PG_STANDBY_NAME" \
+        >"$TB_RUN/pg/basebackup.log" 2>&1 \
+        || tb_die "pg_basebackup from the primary failed; see $TB_RUN/pg/basebackup.log"
+    chown -R postgres:postgres "$sd"
+    # its own port; never a synchronous primary itself once promoted (no
+    # standby of its own would ever answer)
+    runuser -u postgres -- sed -i "s/^port = .*/port = $TB_PG_STANDBY_PORT/" "$sd/postgresql.conf"
+    install -o postgres -g postgres -m 0600 /dev/null "$TB_RUN/pg/standby.pgpass"
+    grep '^\*:\*:\*:postgres:' "$TB_RUN/pg/pgpass" > "$TB_RUN/pg/standby.pgpass"
+    printf "%s\n" "primary_conninfo = 'host=$TB_RUN/pg/sock port=$TB_PG_PORT user=postgres passfile=$TB_RUN/pg/standby.pgpass application_name=$TB_PG_STANDBY_NAME'" \
+        "synchronous_standby_names = ''" >> "$sd/postgresql.auto.conf"
+    tb_pg_standby_start
+    tb_pg_psql "$TB_PG_PORT" "ALTER SYSTEM SET synchronous_standby_names = '$TB_PG_STANDBY_NAME'" >/dev/null \
+        && tb_pg_psql "$TB_PG_PORT" "SELECT pg_reload_conf ()" >/dev/null \
+        || tb_die "cannot make the standby synchronous"
+    tb_wait tb_pg_standby_synced 300 \
+        || tb_die "the standby on port $TB_PG_STANDBY_PORT does not stream from the primary; see $TB_RUN/pg/standby.log"
+    tb_log "PostgreSQL standby streaming on port $TB_PG_STANDBY_PORT (synchronous)"
+}
+
+# the primary sees the standby streaming, synchronously
+tb_pg_standby_synced () {
+    [ "$(tb_pg_psql "$TB_PG_PORT" "SELECT sync_state FROM pg_stat_replication WHERE application_name = '$TB_PG_STANDBY_NAME'" 2>/dev/null)" = sync ]
+}
+
+tb_pg_standby_start () {
+    local sd
+    sd=$(tb_pg_standby_data)
+    [ -s "$sd/PG_VERSION" ] || return 0
+    tb_pg_ctl "$sd" status >/dev/null 2>&1 && return 0
+    runuser -u postgres -- sed -i "s/^port = .*/port = $TB_PG_STANDBY_PORT/" "$sd/postgresql.conf"
+    tb_pg_ctl "$sd" -l "$TB_RUN/pg/standby.log" -w -t 60 start >/dev/null \
+        || tb_die "the PostgreSQL standby did not start; see $TB_RUN/pg/standby.log"
+}
+
+# tb_pg_standby_stop [MODE]: stop the standby (fast unless MODE)
+tb_pg_standby_stop () {
+    local sd
+    sd=$(tb_pg_standby_data)
+    [ -s "$sd/postmaster.pid" ] || return 0
+    tb_pg_ctl "$sd" -m "${1:-fast}" -w stop >/dev/null 2>&1 \
+        || tb_log "PostgreSQL standby did not stop cleanly"
+}
+
+# the primary sees the standby streaming (synchronously or not yet)
+tb_pg_standby_streams () {
+    [ "$(tb_pg_psql "$TB_PG_PORT" "SELECT state FROM pg_stat_replication WHERE application_name = '$TB_PG_STANDBY_NAME'" 2>/dev/null)" = streaming ]
+}
+
+# tb_pg_standby_ensure: started and streaming synchronously; made afresh
+# where there is none or it does not stream
+tb_pg_standby_ensure () {
+    if [ -e "$(tb_pg_standby_data)/standby.signal" ]; then
+        tb_pg_standby_start
+        if tb_wait tb_pg_standby_streams 100; then
+            tb_pg_psql "$TB_PG_PORT" "ALTER SYSTEM SET synchronous_standby_names = '$TB_PG_STANDBY_NAME'" >/dev/null
+            tb_pg_psql "$TB_PG_PORT" "SELECT pg_reload_conf ()" >/dev/null
+            tb_wait tb_pg_standby_synced 300 && return 0
+        fi
+        tb_log "the standby does not stream from the primary: made afresh"
+    fi
+    tb_pg_standby_make
+}
+
+# tb_pg_standby_remove: no standby any more (a test that made one for
+# itself); the primary commits on its own again
+tb_pg_standby_remove () {
+    tb_pg_standby_stop immediate
+    tb_pg_psql "$TB_PG_PORT" "ALTER SYSTEM RESET synchronous_standby_names" >/dev/null \
+        && tb_pg_psql "$TB_PG_PORT" "SELECT pg_reload_conf ()" >/dev/null \
+        || tb_log "cannot reset synchronous_standby_names on port $TB_PG_PORT"
+    rm -rf "$(tb_pg_standby_data)" "$TB_RUN/pg/standby.pgpass"
+}
+
+tb_pg_start_primary () {
+    tb_pg_ctl "$(tb_pg_data)" -l "$TB_RUN/pg/server.log" -w -t 60 start >/dev/null 2>&1 && return 0
+    sleep 0.9
+    return 1
+}
+
+# tb_pg_failback: after a failover (the primary stopped, the standby
+# promoted), the promoted standby's data becomes the primary's, on the
+# primary's port, and a fresh standby streams from it: the test bed as it
+# was, with everything written during and after the failover.
+tb_pg_failback () {
+    local pd sd
+    pd=$(tb_pg_data) sd=$(tb_pg_standby_data)
+    [ -s "$sd/PG_VERSION" ] || tb_die "no standby in $sd: nothing to fail back"
+    [ -e "$sd/standby.signal" ] && tb_die "the standby in $sd was not promoted: nothing to fail back"
+    [ -s "$pd/postmaster.pid" ] && tb_pg_ctl "$pd" -m immediate -w stop >/dev/null 2>&1
+    tb_pg_standby_stop
+    rm -rf "$pd.old"
+    mv "$pd" "$pd.old"
+    mv "$sd" "$pd"
+    rm -rf "$pd.old"
+    runuser -u postgres -- sed -i "s/^port = .*/port = $TB_PG_PORT/" "$pd/postgresql.conf"
+    # the port lies in the ephemeral range: while the primary was down an
+    # outgoing connection of this machine may hold it for a while
+    tb_wait tb_pg_start_primary 600 \
+        || tb_die "PostgreSQL did not start on port $TB_PG_PORT in a minute; see $TB_RUN/pg/server.log"
+    tb_pg_standby_make
+}

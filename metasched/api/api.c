@@ -122,9 +122,14 @@ typedef struct {
 
 /* ---- responses ---- */
 
+/* Retry-After of a 503 while no read-write database answers: each
+ * request tries one connection (through every host of the conninfo), so
+ * a client may come back soon (doc/api.md "Errors"). */
+#define API_DB_RETRY_AFTER "2"
+
 static enum MHD_Result
-send_text (struct MHD_Connection *c, unsigned status, const char *ctype,
-           const char *text, const char *allow)
+send_text_retry (struct MHD_Connection *c, unsigned status, const char *ctype,
+                 const char *text, const char *allow, const char *retry_after)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer (
         strlen (text), (void *)text, MHD_RESPMEM_MUST_COPY);
@@ -138,9 +143,18 @@ send_text (struct MHD_Connection *c, unsigned status, const char *ctype,
     if (status == MHD_HTTP_UNAUTHORIZED)
         MHD_add_response_header (r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
                                  MS_AUTH_SCHEME);
+    if (status == MHD_HTTP_SERVICE_UNAVAILABLE && retry_after)
+        MHD_add_response_header (r, MHD_HTTP_HEADER_RETRY_AFTER, retry_after);
     ret = MHD_queue_response (c, status, r);
     MHD_destroy_response (r);
     return ret;
+}
+
+static enum MHD_Result
+send_text (struct MHD_Connection *c, unsigned status, const char *ctype,
+           const char *text, const char *allow)
+{
+    return send_text_retry (c, status, ctype, text, allow, NULL);
 }
 
 /* Send o (reference stolen). */
@@ -160,8 +174,8 @@ send_json (struct MHD_Connection *c, unsigned status, json_t *o)
 }
 
 static enum MHD_Result
-send_error (struct MHD_Connection *c, unsigned status, const char *msg,
-            const char *field, const char *allow)
+send_error_retry (struct MHD_Connection *c, unsigned status, const char *msg,
+                  const char *field, const char *allow, const char *retry)
 {
     json_t *o = json_pack ("{s:s}", "error", msg);
     char *s;
@@ -171,9 +185,17 @@ send_error (struct MHD_Connection *c, unsigned status, const char *msg,
         json_object_set_new (o, "field", json_string (field));
     s = json_dumps (o, JSON_COMPACT);
     json_decref (o);
-    ret = send_text (c, status, "application/json", s ? s : "{}", allow);
+    ret = send_text_retry (c, status, "application/json", s ? s : "{}", allow,
+                           retry);
     free (s);
     return ret;
+}
+
+static enum MHD_Result
+send_error (struct MHD_Connection *c, unsigned status, const char *msg,
+            const char *field, const char *allow)
+{
+    return send_error_retry (c, status, msg, field, allow, NULL);
 }
 
 /* A refusal by a limit of the server: {"error": msg, "limit": limit}. */
@@ -208,6 +230,9 @@ err_status (const ms_error_t *e)
         /* connection exceptions (08), operator intervention (57) */
         if (!strncmp (e->sqlstate, "08", 2) || !strncmp (e->sqlstate, "57", 2))
             return 503;
+        /* read-only: the server is a standby (a failover under way) */
+        if (!strcmp (e->sqlstate, "25006"))
+            return 503;
         return 500;
     default:
         return 500;
@@ -220,11 +245,14 @@ send_err (struct MHD_Connection *c, const ms_error_t *e, const char *field)
     unsigned st = err_status (e);
     char msg[1100];
 
-    if (st == 503 && (e->kind == MS_ERR_CONNECT || e->kind == MS_ERR_DB))
+    if (st == 503 && (e->kind == MS_ERR_CONNECT || e->kind == MS_ERR_DB)) {
+        /* no read-write database answers (down, failing over): the
+         * client retries after Retry-After */
         snprintf (msg, sizeof (msg), "database unavailable, retry later: %s",
                   e->text);
-    else
-        snprintf (msg, sizeof (msg), "%s", e->text);
+        return send_error_retry (c, st, msg, field, NULL, API_DB_RETRY_AFTER);
+    }
+    snprintf (msg, sizeof (msg), "%s", e->text);
     return send_error (c, st, msg, field, NULL);
 }
 
@@ -866,6 +894,7 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
     ms_error_t e = { 0 };
     int64_t id;
     int rc;
+    bool replayed = false;
     json_t *notes, *ans;
     const char *sf = NULL;
 
@@ -902,7 +931,8 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
         json_decref (notes);
         return send_err (c, &e, NULL);
     }
-    rc = db_jobs_insert (api->db, who->uid, who->gid, who->user, &r, &id, &e);
+    rc = db_jobs_submit (api->db, who->uid, who->gid, who->user, &r, &id,
+                         &replayed, &e);
     db_release (api);
     apireq_free (&r);
     if (rc < 0) {
@@ -912,6 +942,8 @@ do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
     if (api->hooks.kick)
         api->hooks.kick (api->ctx);
     ans = json_pack ("{s:I}", "id", (json_int_t)id);
+    if (replayed) /* the submission's key names a job stored before */
+        json_object_set_new (ans, "replayed", json_true ());
     if (json_array_size (notes))
         json_object_set (ans, "notes", notes);
     json_decref (notes);

@@ -203,6 +203,32 @@ check_partition (const char *s, ms_error_t *errp, char *field, size_t fieldlen)
     return 0;
 }
 
+/* submit_key: APIREQ_KEY_MIN..APIREQ_KEY_MAX letters, digits, '_' and
+ * '-' (a random key of the client's, sent again with each retry). */
+static int
+get_submit_key (json_t *v, ms_apireq_t *r, ms_error_t *errp, char *field,
+                size_t fieldlen)
+{
+    const char *s;
+    size_t len;
+
+    if (get_string (v, "submit_key", APIREQ_KEY_MAX, false, 400, &s, &len, errp,
+                    field, fieldlen)
+        < 0)
+        return -1;
+    if (len < APIREQ_KEY_MIN)
+        return bad (errp, 400, field, fieldlen, "submit_key",
+                    "%zu bytes; a key has %d to %d", len, APIREQ_KEY_MIN,
+                    APIREQ_KEY_MAX);
+    for (const char *p = s; *p; p++)
+        if (!(isalnum ((unsigned char)*p) || *p == '_' || *p == '-'))
+            return bad (errp, 400, field, fieldlen, "submit_key",
+                        "holds a character other than letters, digits, "
+                        "'_' and '-'");
+    memcpy (r->submit_key, s, len + 1);
+    return 0;
+}
+
 static int
 parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
            ms_error_t *errp, char *field, size_t fieldlen)
@@ -342,6 +368,9 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
             } else if (check_partition (s, errp, field, fieldlen) < 0)
                 return -1;
             memcpy (r->partition, s, len + 1);
+        } else if (!strcmp (key, "submit_key")) {
+            if (get_submit_key (v, r, errp, field, fieldlen) < 0)
+                return -1;
         } else if (jobspec_json_known (key)) {
             if (jobspec_json_set (&r->sb, key, v, errp) < 0) {
                 /* the text names the field already */

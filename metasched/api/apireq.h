@@ -22,6 +22,8 @@
 #define APIREQ_NAME_MAX 128               /* name, app: bytes */
 #define APIREQ_PATH_MAX 4096              /* cwd, stdout, stderr, stdin */
 #define APIREQ_COUNT_MAX 100000           /* nodes, tasks, ... */
+#define APIREQ_KEY_MIN 16                 /* submit_key: bytes */
+#define APIREQ_KEY_MAX 64
 
 /* begin_time: at most this many seconds after now (two years) */
 #define APIREQ_BEGIN_AHEAD_MAX (731 * 86400)
@@ -45,6 +47,10 @@ typedef struct {
     char **environment; /* owned "NAME=value" strings */
     size_t nenvironment;
     char partition[130]; /* "cluster/partition" or "" */
+    /* the submission's idempotency key (doc/api.md "submit_key"): a
+     * request sent again with the key of a stored job of the same user
+     * gets that job's id, never a second job; "" when not given */
+    char submit_key[APIREQ_KEY_MAX + 1];
     /* the other options of sbatch (account, qos, mem_per_node_mb, ...:
      * jobspec_json.c's fields, doc/api.md); only their fields are set */
     ms_jobspec_t sb;

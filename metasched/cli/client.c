@@ -27,6 +27,7 @@ struct ms_client {
     char *munge_socket; /* NULL: libmunge's default */
     long connect_timeout_s;
     long timeout_s;
+    long retry_after_s; /* the last answer's Retry-After; 0: none */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -193,6 +194,12 @@ ms_client_address (const ms_client_t *c)
     return c->server;
 }
 
+long
+ms_client_retry_after (const ms_client_t *c)
+{
+    return c->retry_after_s;
+}
+
 void
 ms_client_close (ms_client_t *c)
 {
@@ -297,8 +304,15 @@ exchange (ms_client_t *c, const char *method, const char *target,
     curl_easy_setopt (c->curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt (c->curl, CURLOPT_PROTOCOLS_STR, "http");
     curl_easy_setopt (c->curl, CURLOPT_FOLLOWLOCATION, 0L);
+    c->retry_after_s = 0;
     rc = curl_easy_perform (c->curl);
     curl_slist_free_all (hdrs);
+    if (rc == CURLE_OK) {
+        curl_off_t ra = 0;
+        if (curl_easy_getinfo (c->curl, CURLINFO_RETRY_AFTER, &ra) == CURLE_OK
+            && ra > 0)
+            c->retry_after_s = ra > 3600 ? 3600 : (long)ra;
+    }
     if (rc != CURLE_OK) {
         char why[256];
         int overflow = ans->overflow;

@@ -91,6 +91,11 @@ int ms_client_answer_raw (const char *server, const char *method,
                           const char *target, long status, const char *data,
                           size_t len, ms_error_t *errp);
 
+/* The last answer's Retry-After in seconds (at most an hour; 0: it had
+ * none): metaschedd sends one with a 503 while no read-write database
+ * answers, and a client may send the same request again after it. */
+long ms_client_retry_after (const ms_client_t *c);
+
 /* The address the client talks to, as given ("unix:/run/..."). */
 const char *ms_client_address (const ms_client_t *c);
 

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "metasched/cli/client.h"
@@ -23,6 +25,13 @@
 extern char **environ;
 
 #define PROG "msbatch"
+
+/* How long a submission is sent again while metaschedd answers 503 with a
+ * Retry-After (its database failing over), by default; METASCHED_RETRY_S
+ * sets it (0: never). */
+#define RETRY_DEFAULT_S 60
+#define RETRY_MAX_S 86400
+#define ENV_RETRY "METASCHED_RETRY_S"
 
 static void
 usage (FILE *f)
@@ -65,8 +74,113 @@ usage (FILE *f)
         "      --server=ADDR        unix:/path or http://host:port\n"
         "                           (default $METASCHED_SERVER or %s)\n"
         "  -h, --help               this text\n"
-        "  -V, --version            the version\n",
-        MS_CLIENT_DEFAULT_SERVER);
+        "  -V, --version            the version\n\n"
+        "While metaschedd answers 503 with a Retry-After (its database\n"
+        "failing over), the submission is sent again, with the same key, for\n"
+        "up to $" ENV_RETRY " seconds (default %d; 0: never).\n",
+        MS_CLIENT_DEFAULT_SERVER, RETRY_DEFAULT_S);
+}
+
+/* $METASCHED_RETRY_S, or the default; -1 (said) when it is not a number
+ * of seconds. */
+static long
+retry_bound (void)
+{
+    const char *v = getenv (ENV_RETRY);
+    char *end;
+    long n;
+
+    if (!v || !*v)
+        return RETRY_DEFAULT_S;
+    errno = 0;
+    n = strtol (v, &end, 10);
+    if (errno || *end || end == v || n < 0 || n > RETRY_MAX_S) {
+        fprintf (stderr,
+                 PROG ": " ENV_RETRY ": '%.40s' is not a number of seconds "
+                      "(0..%d)\n",
+                 v, RETRY_MAX_S);
+        return -1;
+    }
+    return n;
+}
+
+/* The submission's key (doc/api.md "submit_key"): random, the same in
+ * every retry, so that metaschedd stores it once however often it
+ * arrives. */
+static void
+submit_key (char key[33])
+{
+    unsigned char b[16];
+    size_t got = 0;
+
+    while (got < sizeof (b)) {
+        ssize_t n = getrandom (b + got, sizeof (b) - got, 0);
+        if (n > 0)
+            got += (size_t)n;
+        else if (n < 0 && errno != EINTR) {
+            /* no entropy call: the time and pid, unique enough per user */
+            struct timespec ts;
+            clock_gettime (CLOCK_REALTIME, &ts);
+            snprintf (key, 33, "%016lx%08lx%08x", (unsigned long)ts.tv_sec,
+                      (unsigned long)ts.tv_nsec & 0xffffffffUL,
+                      (unsigned)getpid ());
+            return;
+        }
+    }
+    for (size_t i = 0; i < sizeof (b); i++)
+        snprintf (key + 2 * i, 3, "%02x", b[i]);
+}
+
+static double
+mono_s (void)
+{
+    struct timespec ts;
+
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* POST req to target; while the answer is a 503 with a Retry-After, wait
+ * that long and send it again, for at most bound_s seconds in all, saying
+ * so on standard error each time. */
+static int
+post_retrying (ms_client_t *c, const char *target, json_t *req, long bound_s,
+               json_t **replyp, ms_error_t *errp)
+{
+    double t0 = mono_s ();
+    unsigned tries = 0;
+
+    for (;;) {
+        long ra, left;
+
+        if (ms_client_call (c, "POST", target, req, NULL, replyp, errp) == 0) {
+            if (tries)
+                fprintf (stderr, PROG ": accepted after %u %s in %.0f s\n",
+                         tries, tries == 1 ? "retry" : "retries",
+                         mono_s () - t0);
+            return 0;
+        }
+        ra = ms_client_retry_after (c);
+        if (errp->kind != MS_ERR_HTTP || errp->http_status != 503 || ra <= 0)
+            return -1;
+        left = bound_s - (long)(mono_s () - t0);
+        if (ra > left) {
+            if (tries)
+                ms_err_prefix (
+                    errp, "gave up after %u %s in %.0f s (" ENV_RETRY "=%ld)",
+                    tries, tries == 1 ? "retry" : "retries", mono_s () - t0,
+                    bound_s);
+            return -1;
+        }
+        fprintf (stderr,
+                 PROG ": %s; sending it again in %ld s (for up to %ld s "
+                      "more, " ENV_RETRY ")\n",
+                 errp->text, ra, left);
+        sleep ((unsigned)ra);
+        tries++;
+        json_decref (*replyp);
+        *replyp = NULL;
+    }
 }
 
 /* jobspec's options that take a value in the next word, to find where
@@ -457,6 +571,7 @@ main (int argc, char **argv)
     char *script = NULL, cwd[4096];
     size_t len = 0;
     json_t *env = NULL, *req = NULL, *reply = NULL;
+    long bound;
     ms_client_t *c = NULL;
 
     jobspec_init (&s);
@@ -616,12 +731,19 @@ main (int argc, char **argv)
     }
     parsable = parsable || s.parsable;
 
+    if ((bound = retry_bound ()) < 0)
+        goto out;
+    if (!s.test_only) {
+        char key[33];
+        submit_key (key);
+        json_object_set_new (req, "submit_key", json_string (key));
+    }
     if (ms_client_open (server, &c, &err) < 0) {
         fprintf (stderr, PROG ": %s\n", err.text);
         goto out;
     }
-    if (ms_client_call (c, "POST", s.test_only ? "/v1/whatif" : "/v1/jobs", req,
-                        NULL, &reply, &err)
+    if (post_retrying (c, s.test_only ? "/v1/whatif" : "/v1/jobs", req,
+                       s.test_only ? 0 : bound, &reply, &err)
         < 0) {
         fprintf (stderr, PROG ": %s\n", err.text);
         goto out;

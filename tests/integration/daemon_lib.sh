@@ -166,10 +166,13 @@ job_dir () {
 }
 
 # msb USER DIR ARGS...: msbatch as USER in DIR, against the daemon
+# (METASCHED_RETRY_S, where set: how long it sends a submission again on
+# a 503 with Retry-After)
 msb () {
     u=$1 dir=$2; shift 2
     (cd "$dir" && runuser -u "$u" -- env METASCHED_SERVER="unix:${DAEMON_SOCKET:-$dtmp/msd.sock}" \
-        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$msbatch" "$@")
+        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" ${METASCHED_RETRY_S:+METASCHED_RETRY_S=$METASCHED_RETRY_S} \
+        "$msbatch" "$@")
 }
 
 # msb_sleep USER DIR NAME MINUTES [DIRECTIVE]: writes DIR/NAME.sh, a job

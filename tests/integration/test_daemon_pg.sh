@@ -34,6 +34,9 @@ tap_services_exclusive
 exec 9>"$MS_TESTBED_RUN/pg-down.lock"
 flock -x 9
 daemon_lock
+# msbatch sends a submission refused with 503 again for a while; here
+# each refusal itself is checked
+METASCHED_RETRY_S=0
 RECOVER_S=60   # the API accepts again within this long after PostgreSQL is back
 N=5            # submissions before, during and after the outage
 tap_plan 10
