@@ -136,7 +136,7 @@ typedef struct {
 } ms_node_state_t;
 
 /* A job to submit. Strings may be NULL where optional. */
-typedef struct {
+typedef struct ms_job_request {
     const char *user;        /* run as this user (required) */
     const char *name;        /* job name */
     const char *partition;   /* required */
@@ -160,6 +160,11 @@ typedef struct {
                                         NULL: none */
     const void *backend_hint;/* backend-specific data: the simulated cluster
                                 reads its job model here, slurmrest ignores it */
+    /* a heterogeneous job: the components after this one, submitted with
+     * it as one job (each its own partition, counts and options; the
+     * script is this one's); NULL/0: an ordinary job */
+    const struct ms_job_request *het;
+    size_t nhet;
 } ms_job_request_t;
 
 /* A change to a submitted job; fields set to their "keep" value are left. */

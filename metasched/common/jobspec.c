@@ -242,6 +242,7 @@ jobspec_free (ms_jobspec_t *s)
     for (size_t i = 0; i < s->nexport; i++)
         free (s->export_vars[i]);
     s->nexport = 0;
+    jobspec_het_free (s);
 }
 
 
@@ -1015,6 +1016,7 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
 {
     size_t pos = 0;
     int line = 0, nw = 0, rc = -1;
+    ms_jobspec_t *cur = s; /* the component read */
     char **words = ms_xcalloc (WORDS_MAX, sizeof (char *));
     int *lines = ms_xcalloc (WORDS_MAX, sizeof (int));
     char *store = NULL;
@@ -1064,20 +1066,30 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
         memcpy (buf, l + k, n - (size_t)k);
         buf[n - (size_t)k] = '\0';
         {
-            const char *t = buf;
+            char *t = buf;
+            size_t hl;
             while (*t == ' ' || *t == '\t')
                 t++;
-            size_t hl = !strncasecmp (t, "hetjob", 6)    ? 6
-                        : !strncasecmp (t, "packjob", 7) ? 7
-                                                         : 0;
-            if (hl && (!t[hl] || isspace ((unsigned char)t[hl]))) {
-                ms_err (errp, MS_ERR_INPUT,
-                        "%s:%d: hetjob: not supported: metasched does not "
-                        "route heterogeneous jobs",
-                        name, line);
-                goto out;
-            }
-            if (buf[0] && !isspace ((unsigned char)buf[0]) && buf[0] != '-')
+            if (jobspec_het_separator (t, &hl)) {
+                /* the next component, whose options may follow on the
+                 * line (sbatch blanks the word out) */
+                memset (t, ' ', hl);
+                if (nw + 1 > WORDS_MAX) {
+                    ms_err (errp, MS_ERR_INPUT,
+                            "%s:%d: more than %d words of options", name,
+                            line, WORDS_MAX);
+                    goto out;
+                }
+                if (used + 2 > cap) {
+                    cap = used + 2 + 4096;
+                    store = ms_xrealloc (store, cap);
+                }
+                memcpy (store + used, ":", 2);
+                words[nw] = (char *)(uintptr_t)used;
+                lines[nw++] = line;
+                used += 2;
+            } else if (buf[0] && !isspace ((unsigned char)buf[0])
+                       && buf[0] != '-')
                 continue; /* "#SBATCHED ...": a comment, not a directive */
         }
         char wbuf[LINE_MAX_BYTES * 2];
@@ -1111,6 +1123,12 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
         int u;
 
         snprintf (where, sizeof (where), "%s:%d: ", name, lines[i]);
+        if (!strcmp (words[i], ":")) {
+            if (!(cur = jobspec_het_add (s, where, errp)))
+                goto out;
+            i++;
+            continue;
+        }
         if (words[i][0] != '-' || !words[i][1]) {
             ms_err (errp, MS_ERR_INPUT,
                     "%s'%.64s' is not an option (the script's arguments go "
@@ -1118,12 +1136,15 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
                     where, words[i]);
             goto out;
         }
-        u = one_option (s, where, words[i], i + 1 < nw ? words[i + 1] : NULL,
+        u = one_option (cur, where, words[i],
+                        i + 1 < nw && strcmp (words[i + 1], ":") ? words[i + 1]
+                                                                 : NULL,
                         errp);
         if (u < 0)
             goto out;
         i += u;
     }
+    jobspec_het_merge (s);
     rc = 0;
 out:
     free (store);
@@ -1136,6 +1157,8 @@ int
 jobspec_parse_args (ms_jobspec_t *s, int argc, char **argv, int *argip,
                     ms_error_t *errp)
 {
+    ms_jobspec_t *cur = s; /* ':' separates components, as in sbatch */
+    size_t comp = 0;
     int i = 1;
 
     while (i < argc) {
@@ -1144,14 +1167,27 @@ jobspec_parse_args (ms_jobspec_t *s, int argc, char **argv, int *argip,
             i++;
             break;
         }
+        if (!strcmp (w, ":") && i + 1 < argc) {
+            char where[64];
+            snprintf (where, sizeof (where), "component %zu: ", comp + 1);
+            cur = jobspec_het_at (s, ++comp);
+            if (!cur && !(cur = jobspec_het_add (s, where, errp)))
+                return -1;
+            i++;
+            continue;
+        }
         if (w[0] != '-' || !w[1])
             break;
-        int used = one_option (s, "", w, i + 1 < argc ? argv[i + 1] : NULL,
+        int used = one_option (cur, "", w,
+                               i + 1 < argc && strcmp (argv[i + 1], ":")
+                                   ? argv[i + 1]
+                                   : NULL,
                                errp);
         if (used < 0)
             return -1;
         i += used;
     }
+    jobspec_het_merge (s);
     *argip = i;
     return 0;
 }
@@ -1160,6 +1196,9 @@ int
 jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
                bool allow_partition, ms_error_t *errp)
 {
+    for (size_t k = 0; k < s->nhet; k++)
+        if (jobspec_check (s->het[k], script, len, allow_partition, errp) < 0)
+            return ms_err_prefix (errp, "component %zu", k + 1);
     if (len < 2 || strncmp (script, "#!", 2))
         return ms_err (errp, MS_ERR_INPUT,
                        "script: must start with #! (an interpreter line, as "

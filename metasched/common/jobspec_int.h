@@ -38,4 +38,11 @@ int jobspec_parse_signal (ms_jobspec_t *s, const char *where,
  * [,Pack|NoPack] */
 bool jobspec_valid_distribution (const char *val);
 
+/* Free the components of a heterogeneous job (jobspec_het.c). */
+void jobspec_het_free (ms_jobspec_t *s);
+
+/* What sbatch reads from every component (its first pass): --parsable,
+ * --wait, --test-only in any component hold for the job. */
+void jobspec_het_merge (ms_jobspec_t *s);
+
 #endif

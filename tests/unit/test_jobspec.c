@@ -494,7 +494,7 @@ static const struct {
     { "--bb=x", "j.sh:2: --bb: not supported: burst buffers" },
     { "--priority=-5", "j.sh:2: --priority=-5: expected TOP or a whole number" },
     { "--wrap=date", "j.sh:2: --wrap: only on the command line" },
-    { "hetjob", "j.sh:2: hetjob: not supported" },
+    { "hetjob --frobnicate", "j.sh:2: unknown option '--frobnicate'" },
     { "--frobnicate", "j.sh:2: unknown option '--frobnicate'" },
     { "--mail-type=SOMETIMES", "j.sh:2: --mail-type=SOMETIMES: expected NONE, BEGIN" },
     { "--signal=B:NOPE@5", "j.sh:2: --signal=B:NOPE@5: expected" },
