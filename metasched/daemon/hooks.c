@@ -37,7 +37,9 @@ placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
     long np;
 
     uid_name (uid, user, sizeof (user));
-    n = job_placement (d, &req->sb, user, req->nodes, req->time_limit_min,
+    n = job_placement (d, &req->sb, user,
+                       req->sb.nhet ? req->first_nodes : req->nodes,
+                       req->time_limit_min,
                        req->cwd, req->std_out, req->std_err, req->std_in,
                        req->tasks, req->tasks_per_node, req->cpus_per_task,
                        allowed, excluded);
