@@ -18,7 +18,7 @@ trap daemon_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 daemon_lock
-tap_plan 11
+tap_plan 12
 
 log=$dtmp/msd.log
 daemon_lead
@@ -76,6 +76,11 @@ if [ -n "$gc" ]; then
 else
     tap_skip 2 "no test bed cluster has GPUs"
 fi
+
+# a component no cluster can hold: refused whole at submission, saying why
+out=$(msb "$u" "$d" -o /dev/null -n 1 : --gres=gpu:9 -n 1 het.sh 2>&1); rc=$?
+[ $rc != 0 ] && printf '%s' "$out" | grep -q "HTTP 409" && printf '%s' "$out" | grep -q "component 1 fits no partition"
+tap_ok $? "a hetjob whose component fits no cluster is refused: $out"
 
 # 3: mscancel ends every component
 printf '#!/bin/sh\n#SBATCH -t 5 -J msd-hetlong -n 1\n#SBATCH hetjob -n 1\nsleep 300\n' > "$d/hetlong.sh"
