@@ -5,7 +5,9 @@
 # HetJobId) and completes; a job whose second component asks for a GPU
 # goes only where that component fits (the GPU cluster), each component
 # on a partition of that cluster; mscancel of a running hetjob ends every
-# component. Takes the services lock exclusive. TAP.
+# component; on each cluster of the test bed (each Slurm release it runs,
+# testbed/start --slurm-prefix) a hetjob runs as one. Takes the services
+# lock exclusive. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
@@ -18,7 +20,7 @@ trap daemon_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 daemon_lock
-tap_plan 12
+tap_plan $((12 + $(echo $MS_CLUSTERS | wc -w)))
 
 log=$dtmp/msd.log
 daemon_lead
@@ -76,6 +78,20 @@ if [ -n "$gc" ]; then
 else
     tap_skip 2 "no test bed cluster has GPUs"
 fi
+
+# on each cluster of the test bed (each Slurm release and OpenAPI version
+# it runs): one Slurm hetjob of two components that completes
+printf '#!/bin/sh\n#SBATCH -t 3 -J msd-hetc -n 1\n#SBATCH hetjob -n 1\nsleep 1\n' > "$d/hetc.sh"
+chmod 755 "$d/hetc.sh"
+for c in $MS_CLUSTERS; do
+    out=$(msb "$u" "$d" -o /dev/null -M "$c" hetc.sh 2>&1); idc=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+    donec () { [ "$(q "SELECT state FROM jobs WHERE id = ${idc:-0}")" = completed ]; }
+    wait_for 120 donec; r=$?
+    cjc=$(q "SELECT cluster_job_id FROM jobs WHERE id = ${idc:-0}")
+    sj=$(on_cluster "$c" scontrol show job "${cjc:-0}" 2>&1 | grep -o "HetJobId=[0-9]* HetJobOffset=[0-9]*" | sort -u | tr '\n' ' ')
+    [ $r = 0 ] && [ -n "$cjc" ] && [ "$sj" = "HetJobId=$cjc HetJobOffset=0 HetJobId=$cjc HetJobOffset=1 " ]
+    tap_ok $? "on $c ($(on_cluster "$c" scontrol --version 2>/dev/null)): $out, $(q "SELECT state FROM jobs WHERE id = ${idc:-0}"), $sj"
+done
 
 # a component no cluster can hold: refused whole at submission, saying why
 out=$(msb "$u" "$d" -o /dev/null -n 1 : --gres=gpu:9 -n 1 het.sh 2>&1); rc=$?
