@@ -113,8 +113,7 @@ static const opt_t options[] = {
     { { "exclude", 'x', 1, ROUTE, NULL }, O_NODELIST, F (exclude) },
     { { "exclusive", 0, 2, ROUTE, NULL }, O_EXCLUSIVE, NOF },
     { { "export", 0, 1, CARRY, NULL }, O_EXPORT, NOF },
-    { { "export-file", 0, 1, REFUSE, WHY_HOST "; use --export" }, O_REFUSE,
-      NOF },
+    { { "export-file", 0, 1, CMD, NULL }, O_STR, F (export_file) },
     { { "extra", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
     { { "extra-node-info", 'B', 1, CARRY, NULL }, O_EXTRA_NODE_INFO, NOF },
     { { "get-user-env", 0, 2, CARRY, NULL }, O_GET_USER_ENV, NOF },
@@ -174,10 +173,7 @@ static const opt_t options[] = {
     { { "prefer", 0, 1, CARRY, NULL }, O_CONSTRAINT, F (prefer) },
     { { "priority", 0, 1, META, NULL }, O_PRIORITY, NOF },
     { { "profile", 0, 1, CARRY, NULL }, O_STR, F (profile) },
-    { { "propagate", 0, 2, REFUSE,
-        "sbatch copies the resource limits of the submitting shell; "
-        "metasched's jobs are submitted by its daemon" },
-      O_REFUSE, NOF },
+    { { "propagate", 0, 2, CMD, NULL }, O_PROPAGATE, NOF },
     { { "qos", 'q', 1, ROUTE, NULL }, O_NAME, F (qos) },
     { { "quiet", 'Q', 0, CMD, NULL }, O_NONE, NOF },
     { { "reboot", 0, 0, CARRY, NULL }, O_FLAG, F (reboot) },
@@ -767,9 +763,15 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
                            val);
         s->wait_all_nodes = val[0] - '0';
         return 0;
-    case O_PROPAGATE:
+    case O_PROPAGATE: {
+        /* sbatch's parse_rlimits: ALL (bare), NONE or names */
+        unsigned mask;
+        if (jobspec_parse_propagate (val ? val : "ALL", &mask, errp) < 0)
+            return ms_err_prefix (errp, "%s--%s=%.64s", where, opt,
+                                  val ? val : "ALL");
         return copy_str (where, opt, val ? val : "ALL", s->propagate,
                          sizeof (s->propagate), errp);
+    }
     case O_NO_KILL:
         /* Slurm's arg_set_no_kill: set, off or no, any case */
         if (val && strcasecmp (val, "set") && strcasecmp (val, "off")

@@ -223,7 +223,10 @@ typedef struct ms_jobspec {
     char mcs_label[64];       /* --mcs-label */
     char batch_features[128]; /* --batch */
     char switches[32];        /* --switches=N[@TIME] */
-    char propagate[128];      /* --propagate[=LIMITS]: "ALL" when bare */
+    char propagate[128];      /* --propagate[=LIMITS]: "ALL" when bare;
+                                 msbatch sends the limits of its shell */
+    char export_file[1024];   /* --export-file: msbatch reads the job's
+                                 environment from it */
     char container[256];      /* --container */
     char wrap[4096];          /* --wrap: the command of a script msbatch
                                  writes (command line only) */
@@ -298,6 +301,16 @@ int jobspec_parse_cpu_freq (const char *val, ms_cpufreq_t *out,
  * Returns false where c pins nothing. */
 bool jobspec_cpu_freq_pick (const ms_cpufreq_t *c, const uint32_t *freqs,
                             size_t n, uint32_t *lo, uint32_t *hi);
+
+/* --propagate's resource limits, in Slurm's order (slurm_rlimits_info.c):
+ * CPU FSIZE DATA STACK CORE RSS NPROC NOFILE MEMLOCK AS; NULL past them. */
+const char *jobspec_rlimit_name (size_t i);
+
+/* --propagate's value as sbatch's parse_rlimits reads it: ALL, NONE, or
+ * names ([RLIMIT_]NAME, upper case) separated by ',' or blanks; *maskp
+ * gets bit i for jobspec_rlimit_name (i). Returns 0 or -1 with errp. */
+int jobspec_parse_propagate (const char *val, unsigned *maskp,
+                             ms_error_t *errp);
 
 /* --chdir as sbatch resolves it: a relative path is taken from the
  * submission directory cwd ("cwd/DIR", as sbatch writes it). */

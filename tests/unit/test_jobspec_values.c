@@ -183,6 +183,22 @@ static const struct {
       "arg_set_priority" },
     { "--priority=4294967294", NULL,
       "j.sh:2: --priority=4294967294: expected TOP", "arg_set_priority" },
+    /* --propagate: the names of slurm_rlimits_info.c, with case */
+    { "--propagate", "propagate", "\"ALL\"", "arg_set_propagate" },
+    { "--propagate=NOFILE,RLIMIT_CORE", "propagate",
+      "\"NOFILE,RLIMIT_CORE\"", "parse_rlimits" },
+    { "'--propagate=STACK AS'", "propagate", "\"STACK AS\"",
+      "parse_rlimits" }, /* blanks separate too */
+    { "--propagate=NONE", "propagate", "\"NONE\"", "parse_rlimits" },
+    { "--propagate=", "propagate", "null", "parse_rlimits" }, /* none */
+    { "--propagate=nofile", NULL,
+      "j.sh:2: --propagate=nofile: bad rlimit name 'nofile'",
+      "parse_rlimits" },
+    { "--propagate=NOFILE,VMEM", NULL,
+      "j.sh:2: --propagate=NOFILE,VMEM: bad rlimit name 'VMEM'",
+      "parse_rlimits" },
+    /* --export-file: a path (msbatch reads it), not refused */
+    { "--export-file=env.list", "name", "\"job\"", "arg_set_export_file" },
 };
 
 START_TEST (option_values)
