@@ -392,30 +392,6 @@ valid_nodelist (const char *val)
 /* A node count as Slurm's _str_to_nodes reads it: a number, then k or m
  * (times 1024, 1024^2), then nothing but blanks (*okp false otherwise);
  * -1 for no number at all (with *okp true only where nothing else is). */
-static long
-node_count (const char *v, bool *okp)
-{
-    char *end;
-    long n;
-
-    errno = 0;
-    n = strtol (v, &end, 10);
-    if (end == v) {
-        while (isspace ((unsigned char)*v))
-            v++;
-        *okp = !*v;
-        return -1;
-    }
-    if (*end == 'k' || *end == 'K')
-        n = n > (1L << 21) ? (1L << 30) : n * 1024, end++;
-    if (*end == 'm' || *end == 'M')
-        n = n > 1 ? (1L << 30) : n * 1024 * 1024, end++;
-    while (isspace ((unsigned char)*end))
-        end++;
-    *okp = !errno && !*end;
-    return n;
-}
-
 static int
 apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
        ms_error_t *errp)
@@ -461,37 +437,8 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
             s->mem_per_node_set = true;
         return 0;
     }
-    case O_NODES: {
-        /* Slurm's verify_node_count: N or MIN-MAX, each with an optional
-         * k or m (times 1024, 1024^2), blanks after; "-MAX" is 1-MAX */
-        const char *dash = strchr (val, '-');
-        long lo = 0, hi = 0;
-        bool ok;
-
-        if (dash) {
-            char minbuf[32];
-            size_t n = (size_t)(dash - val);
-            ok = n < sizeof (minbuf);
-            if (ok) {
-                memcpy (minbuf, val, n);
-                minbuf[n] = '\0';
-                lo = node_count (minbuf, &ok);
-                if (lo < 0 && ok)
-                    lo = 1; /* no number before the '-' */
-                hi = ok ? node_count (dash + 1, &ok) : 0;
-            }
-        } else {
-            lo = hi = node_count (val, &ok);
-        }
-        if (!ok || lo < 1 || hi < lo || hi > (1 << 20))
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s--nodes=%s: expected N or MIN-MAX, from 1 to "
-                           "%d (lists of sizes are not supported)",
-                           where, val, 1 << 20);
-        s->nodes = (int)lo;
-        s->nodes_max = hi > lo ? (int)hi : 0;
-        return 0;
-    }
+    case O_NODES:
+        return jobspec_parse_nodes (s, where, val, errp);
     case O_TIME:
         if (jobspec_parse_time (val, &s->time_limit_min) < 0)
             return time_err (where, opt, val, errp);
