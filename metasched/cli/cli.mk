@@ -55,6 +55,10 @@ EXTRA_DIST += tests/integration/test_cli.sh
 TESTS += tests/integration/test_msbatch_env.sh
 EXTRA_DIST += tests/integration/test_msbatch_env.sh
 
+# mscancel --signal: the signal reaches the job on its cluster.
+TESTS += tests/integration/test_mscancel_signal.sh
+EXTRA_DIST += tests/integration/test_mscancel_signal.sh
+
 # The commands as tools that drive sbatch, squeue and scancel use them.
 TESTS += tests/integration/test_cli_tools.sh
 EXTRA_DIST += tests/integration/test_cli_tools.sh

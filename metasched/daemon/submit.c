@@ -38,7 +38,10 @@ append (char **buf, size_t *len, size_t *cap, const char *s)
 
 /* The user's script travels in a here-document with a delimiter that is
  * no line of it; Slurm runs this as the user, so nothing here runs with
- * more rights than the user's own script. */
+ * more rights than the user's own script. USR1 and USR2 sent to the whole
+ * job (mscancel --signal, --signal=B:...) are the script's: this shell
+ * catches them with a no-op (caught, not ignored, so the script may trap
+ * them) and metasched-collect forwards them. */
 static char *
 wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
              const char *script)
@@ -59,6 +62,7 @@ wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
               "#!/bin/sh\n"
               "# metasched job %" PRId64 ": the submitted script runs under "
               "metasched-collect\n"
+              "trap : USR1 USR2\n"
               "ms_script=$(mktemp \"${TMPDIR:-/tmp}/metasched-%" PRId64
               ".XXXXXX\") || exit 1\n"
               "cat > \"$ms_script\" <<'%s'\n",
