@@ -12,7 +12,8 @@
 #include "metasched/common/jobspec_int.h"
 
 #define NODES_MAX (1 << 20)
-#define SIZE_LIST_MAX 16384 /* MAX_JOB_SIZE_BITMAP (slurm.h): sizes below it */
+/* MAX_JOB_SIZE_BITMAP (slurm.h): a size is below it */
+#define SIZE_LIST_MAX 16384
 
 /* A count with an optional k or m (times 1024, 1024^2), blanks after
  * (_str_to_nodes); -1 with *okp true where v holds no number. */

@@ -34,17 +34,15 @@ hetjob_first_nodes (json_t *opts, int nodes)
 
 /* Where component c may run (its own allowed[], nparts bytes). */
 static size_t
-component_places (const ms_daemon_t *d, const ms_jobspec_t *c,
-                  const char *user, uint32_t limit_min, const char *cwd,
-                  unsigned char *allowed)
+component_places (const ms_daemon_t *d, const ms_jobspec_t *c, const char *user,
+                  uint32_t limit_min, const char *cwd, unsigned char *allowed)
 {
     return job_placement (d, c, user, c->nodes > 0 ? c->nodes : 1,
                           c->time_limit_min && c->time_limit_min != UINT32_MAX
                               ? c->time_limit_min
                               : limit_min,
-                          cwd, NULL, NULL, NULL, c->ntasks,
-                          c->ntasks_per_node, c->cpus_per_task, allowed,
-                          NULL);
+                          cwd, NULL, NULL, NULL, c->ntasks, c->ntasks_per_node,
+                          c->cpus_per_task, allowed, NULL);
 }
 
 void
@@ -75,10 +73,10 @@ hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
                           "heterogeneous job: component %zu fits no "
                           "partition of this cluster",
                           k + 1);
-                json_array_append_new (
-                    excluded, json_pack ("{s:s, s:n, s:s}", "cluster",
-                                         d->cl[i].conf->name, "partition",
-                                         "reason", why));
+                json_array_append_new (excluded,
+                                       json_pack ("{s:s, s:n, s:s}", "cluster",
+                                                  d->cl[i].conf->name,
+                                                  "partition", "reason", why));
             }
         }
     }
@@ -101,8 +99,7 @@ hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
         const ms_jobspec_t *c = spec->het[k];
         size_t pick = np;
 
-        component_places (d, c, user, first->time_limit_min, first->cwd,
-                          mine);
+        component_places (d, c, user, first->time_limit_min, first->cwd, mine);
         if (mine[part])
             pick = part;
         for (size_t p = 0; p < np && pick == np; p++)
@@ -121,7 +118,7 @@ hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
         r[k] = *first;
         r[k].het = NULL;
         r[k].nhet = 0;
-        r[k].script = NULL; /* the first component's */
+        r[k].script = NULL;  /* the first component's */
         r[k].comment = NULL; /* the tag marks the first component only */
         r[k].partition = d->site->parts[pick].name;
         /* a frequency chosen for the first component's partition */
@@ -129,10 +126,9 @@ hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
         if (c->time_limit_min && c->time_limit_min != UINT32_MAX)
             r[k].time_limit_min = (uint32_t)ceil (c->time_limit_min * scale);
         r[k].nodes = c->nodes > 0 ? c->nodes : 1;
-        r[k].tasks = c->ntasks > 0 ? c->ntasks
-                     : c->ntasks_per_node > 0
-                         ? c->ntasks_per_node * r[k].nodes
-                         : 0;
+        r[k].tasks = c->ntasks > 0            ? c->ntasks
+                     : c->ntasks_per_node > 0 ? c->ntasks_per_node * r[k].nodes
+                                              : 0;
         r[k].cpus_per_task = c->cpus_per_task;
         r[k].exclusive = c->exclusive;
         r[k].sbatch = c;

@@ -118,8 +118,8 @@ START_TEST (command_line_components)
 {
     ms_jobspec_t s;
     ms_error_t err;
-    char *argv[] = { "msbatch", "-n", "3", ":", "-n", "5", ":", "-N", "2",
-                     "job.sh", NULL };
+    char *argv[] = { "msbatch", "-n", "3", ":",      "-n", "5",
+                     ":",       "-N", "2", "job.sh", NULL };
     int argi;
 
     parse_ok (&s, "#!/bin/sh\n#SBATCH -n 1 -A physics\n#SBATCH hetjob -n 2\n"
@@ -268,7 +268,9 @@ START_TEST (components_json_refused)
     ck_assert_ptr_nonnull (o);
     jobspec_init (&s);
     json_object_foreach (o, key, v)
+    {
         rc = jobspec_json_set (&s, key, v, &err);
+    }
     ck_assert_int_eq (rc, -1);
     ck_assert_msg (strstr (err.text, bad_json[_i].want) == err.text,
                    "'%s' gave '%s'", bad_json[_i].json, err.text);
@@ -336,9 +338,9 @@ START_TEST (submit_body_every_version)
         ck_assert_ptr_null (
             json_object_get (json_array_get (jobs, 1), "script"));
         if (json_object_get (root, "script"))
-            ck_assert_str_eq (json_string_value (
-                                  json_object_get (root, "script")),
-                              req.script);
+            ck_assert_str_eq (
+                json_string_value (json_object_get (root, "script")),
+                req.script);
         else
             ck_assert_str_eq (json_string_value (json_object_get (
                                   json_array_get (jobs, 0), "script")),
