@@ -36,6 +36,8 @@
     " 'claimed_job_id', j.claimed_job_id,"                                     \
     " 'held', j.held, 'dependency', j.options->>'dependency',"                 \
     " 'array', j.options->>'array',"                                          \
+    " 'het_components', CASE WHEN jsonb_typeof (j.options->'components')"     \
+    "   = 'array' THEN jsonb_array_length (j.options->'components') + 1 END,"  \
     " 'tasks', CASE WHEN j.options ? 'array' THEN coalesce ((SELECT"             \
     "   json_agg (json_build_object ('task_id', t.task_id,"                    \
     "   'state', t.state, 'cluster', t.cluster,"                               \

@@ -107,6 +107,15 @@ backend_cancel (ms_backend_t *b, uint64_t id, ms_error_t *errp)
 }
 
 int
+backend_signal (ms_backend_t *b, uint64_t id, int sig, ms_error_t *errp)
+{
+    if (!b->ops->signal)
+        return ms_err (errp, MS_ERR_INPUT, "cluster %s: cannot signal a job",
+                       b->cluster);
+    WRAP (b->ops->signal (b->ctx, id, sig, errp));
+}
+
+int
 backend_jobs (ms_backend_t *b, ms_job_info_t **out, size_t *n,
               ms_error_t *errp)
 {

@@ -136,7 +136,7 @@ typedef struct {
 } ms_node_state_t;
 
 /* A job to submit. Strings may be NULL where optional. */
-typedef struct {
+typedef struct ms_job_request {
     const char *user;        /* run as this user (required) */
     const char *name;        /* job name */
     const char *partition;   /* required */
@@ -160,6 +160,11 @@ typedef struct {
                                         NULL: none */
     const void *backend_hint;/* backend-specific data: the simulated cluster
                                 reads its job model here, slurmrest ignores it */
+    /* a heterogeneous job: the components after this one, submitted with
+     * it as one job (each its own partition, counts and options; the
+     * script is this one's); NULL/0: an ordinary job */
+    const struct ms_job_request *het;
+    size_t nhet;
 } ms_job_request_t;
 
 /* A change to a submitted job; fields set to their "keep" value are left. */
@@ -224,6 +229,9 @@ struct ms_backend_ops {
     int (*update) (void *ctx, uint64_t id, const ms_job_update_t *upd,
                    ms_error_t *errp);
     int (*cancel) (void *ctx, uint64_t id, ms_error_t *errp);
+    /* Send signal sig (1..64) to job id, its batch shell and every step
+     * (scancel --full --signal); NULL where the backend cannot. */
+    int (*signal) (void *ctx, uint64_t id, int sig, ms_error_t *errp);
     /* All jobs the cluster knows of (pending, running, recently ended). */
     int (*jobs) (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp);
     int (*job) (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp);
@@ -250,6 +258,8 @@ int backend_submit (ms_backend_t *b, const ms_job_request_t *req, uint64_t *idp,
 int backend_update (ms_backend_t *b, uint64_t id, const ms_job_update_t *upd,
                     ms_error_t *errp);
 int backend_cancel (ms_backend_t *b, uint64_t id, ms_error_t *errp);
+/* -1 (MS_ERR_INPUT) where the backend has no signal operation. */
+int backend_signal (ms_backend_t *b, uint64_t id, int sig, ms_error_t *errp);
 int backend_jobs (ms_backend_t *b, ms_job_info_t **out, size_t *n,
                   ms_error_t *errp);
 int backend_job (ms_backend_t *b, uint64_t id, ms_job_info_t *out,

@@ -655,6 +655,28 @@ sr_cancel (void *ctx, uint64_t id, ms_error_t *errp)
     return rest_done (s, &c, rc, false, errp);
 }
 
+/* DELETE job/ID?signal=N: every version takes a number and, without
+ * flags, signals the batch shell and every step (KILL_FULL_JOB: v0.0.38's
+ * _handle_job_delete, v0.0.39's _handle_job_delete, the slurmctld
+ * plugin's default from 23.11 on). */
+static int
+sr_signal (void *ctx, uint64_t id, int sig, ms_error_t *errp)
+{
+    slurmrest_t *s = ctx;
+    rest_call_t c = { .method = "DELETE" };
+    int rc;
+
+    if (sig < 1 || sig > 64)
+        return ms_err (errp, MS_ERR_INPUT, "signal %d: expected 1 to 64",
+                       sig);
+    if (rest_send (s, &c, "/slurm", NULL, NULL, errp,
+                   "/job/%llu?signal=%d", (unsigned long long)id, sig)
+        < 0)
+        return -1;
+    rc = slurmrest_parse_update (s->api, c.ans.data, c.ans.len, c.status, errp);
+    return rest_done (s, &c, rc, false, errp);
+}
+
 static void
 sr_destroy (void *ctx)
 {
@@ -734,6 +756,7 @@ static const struct ms_backend_ops slurmrest_ops = {
     .submit = sr_submit,
     .update = sr_update,
     .cancel = sr_cancel,
+    .signal = sr_signal,
     .jobs = sr_jobs,
     .job = sr_job,
     .accounting = sr_accounting,

@@ -518,18 +518,15 @@ static const char draft_nice[]
       "slurmrestd exits on one): load openapi/v0.0.38 beside it, or set "
       "api_version = v0.0.38 for the cluster in clusters.conf";
 
-char *
-slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
-                       time_t now, ms_error_t *errp)
+/* The job object of one request (one component of a heterogeneous job),
+ * without its script. */
+static json_t *
+build_job (const slurmrest_api_t *api, const ms_job_request_t *req,
+           time_t now, ms_error_t *errp)
 {
-    json_t *job, *env, *root;
-    char *body;
+    json_t *job, *env;
     unsigned fl = api->flags;
 
-    if (!req->script || strncmp (req->script, "#!", 2) != 0) {
-        ms_err (errp, MS_ERR_INPUT, "script: must start with #!");
-        return NULL;
-    }
     if (!req->partition || !*req->partition) {
         ms_err (errp, MS_ERR_INPUT, "partition: required");
         return NULL;
@@ -666,6 +663,69 @@ slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
         json_decref (job);
         return NULL;
     }
+    return job;
+}
+
+/* A heterogeneous job: its components as the list "jobs", which every
+ * version takes in place of "job" (v0.0.38 _parse_job_list; v0.0.39 on
+ * the submit request's "jobs"); the script goes with the first component
+ * (v0.0.38: beside the list, as for one job), which slurmrestd checks. */
+static char *
+het_body (const slurmrest_api_t *api, const ms_job_request_t *req,
+          json_t *first, time_t now, ms_error_t *errp)
+{
+    json_t *jobs = json_array (), *root;
+    char *body;
+
+    json_array_append_new (jobs, first);
+    for (size_t i = 0; i < req->nhet; i++) {
+        json_t *c = build_job (api, &req->het[i], now, errp);
+        if (!c) {
+            json_decref (jobs);
+            return NULL;
+        }
+        json_array_append_new (jobs, c);
+    }
+    if (api->flags & V_JOB_SCRIPT) {
+        json_t *s = json_string (req->script);
+        if (s)
+            json_object_set_new (json_array_get (jobs, 0), "script", s);
+        root = s ? json_pack ("{s:o}", "jobs", jobs) : NULL;
+        if (!s)
+            json_decref (jobs);
+    } else
+        root = json_pack ("{s:s, s:o}", "script", req->script, "jobs", jobs);
+    body = root ? json_dumps (root, JSON_COMPACT) : NULL;
+    json_decref (root);
+    if (!body)
+        ms_err (errp, MS_ERR_INPUT,
+                "script or a field is not valid UTF-8 text");
+    return body;
+}
+
+char *
+slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
+                       time_t now, ms_error_t *errp)
+{
+    json_t *job, *root;
+    char *body;
+    unsigned fl = api->flags;
+
+    if (!req->script || strncmp (req->script, "#!", 2) != 0) {
+        ms_err (errp, MS_ERR_INPUT, "script: must start with #!");
+        return NULL;
+    }
+    if (req->nhet + 1 > SLURMREST_MAX_HET) {
+        ms_err (errp, MS_ERR_INPUT,
+                "a heterogeneous job of %zu components: Slurm takes at "
+                "most %d",
+                req->nhet + 1, SLURMREST_MAX_HET);
+        return NULL;
+    }
+    if (!(job = build_job (api, req, now, errp)))
+        return NULL;
+    if (req->nhet)
+        return het_body (api, req, job, now, errp);
     if (fl & V_JOB_SCRIPT) {
         json_t *s = json_string (req->script);
         if (!s) {

@@ -5,6 +5,10 @@
 #ifndef MS_SLURMREST_INT_H
 #define MS_SLURMREST_INT_H
 
+/* The components of a heterogeneous job slurmrestd takes
+ * (MAX_HET_JOB_COMPONENTS) */
+#define SLURMREST_MAX_HET 128
+
 /* What differs between versions. Readers accept every shape anyway; the
  * flags choose what requests are written in and where fields are read. */
 enum {

@@ -101,6 +101,12 @@ tests_unit_test_jobspec_SOURCES = tests/unit/test_jobspec.c tests/testutil.h
 tests_unit_test_jobspec_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_jobspec_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_jobspec
+
+check_PROGRAMS += tests/unit/test_jobspec_het
+tests_unit_test_jobspec_het_SOURCES = tests/unit/test_jobspec_het.c tests/testutil.h
+tests_unit_test_jobspec_het_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_jobspec_het_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_jobspec_het
 check_PROGRAMS += tests/unit/test_jobspec_values
 tests_unit_test_jobspec_values_SOURCES = tests/unit/test_jobspec_values.c \
 	tests/testutil.h

@@ -1083,6 +1083,63 @@ do_list (ms_api_t *api, struct MHD_Connection *c, const caller_t *who)
     return send_json (c, 200, out);
 }
 
+/* DELETE /v1/jobs/ID?signal=N: the signal to the job where it runs, as
+ * scancel --signal; the job is not cancelled. Only a job on a cluster
+ * (submitted or running) takes one. */
+static enum MHD_Result
+do_signal (ms_api_t *api, struct MHD_Connection *c, int64_t id, long uid,
+           const char *sigtext)
+{
+    ms_error_t e = { 0 };
+    json_t *job = NULL;
+    const char *st, *cl;
+    char *end;
+    long sig;
+    int rc;
+
+    errno = 0;
+    sig = strtol (sigtext, &end, 10);
+    if (errno || end == sigtext || *end || sig < 1 || sig > 64)
+        return send_error (c, 400,
+                           "signal: expected a signal number from 1 to 64",
+                           "signal", NULL);
+    if (db_acquire (api, &e) < 0)
+        return send_err (c, &e, NULL);
+    rc = db_jobs_get (api->db, id, uid, &job, &e);
+    db_release (api);
+    if (rc < 0)
+        return send_err (c, &e, NULL);
+    st = json_string_value (json_object_get (job, "state"));
+    cl = json_string_value (json_object_get (job, "cluster"));
+    if (!st || (strcmp (st, "submitted") && strcmp (st, "running")) || !cl
+        || !json_is_integer (json_object_get (job, "cluster_job_id"))) {
+        char msg[160];
+        snprintf (msg, sizeof (msg),
+                  "job %" PRId64 " is %s: only a job on a cluster (submitted "
+                  "or running) takes a signal",
+                  id, st ? st : "unknown");
+        json_decref (job);
+        return send_error (c, 409, msg, NULL, NULL);
+    }
+    if (!api->hooks.signal) {
+        json_decref (job);
+        return send_error (c, 503, "signals are not available", NULL, NULL);
+    }
+    rc = api->hooks.signal (
+        api->ctx, cl,
+        (uint64_t)json_integer_value (json_object_get (job, "cluster_job_id")),
+        (int)sig, &e);
+    json_decref (job);
+    if (rc < 0) {
+        if (!e.http_status)
+            e.http_status = 502;
+        return send_err (c, &e, NULL);
+    }
+    return send_json (c, 200,
+                      json_pack ("{s:I,s:i}", "id", (json_int_t)id, "signal",
+                                 (int)sig));
+}
+
 static enum MHD_Result
 do_job (ms_api_t *api, struct MHD_Connection *c, const char *method, int64_t id,
         const caller_t *who)
@@ -1091,8 +1148,12 @@ do_job (ms_api_t *api, struct MHD_Connection *c, const char *method, int64_t id,
     ms_error_t e = { 0 };
     char state[16];
     json_t *out = NULL;
+    const char *sig = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND,
+                                                   "signal");
     int rc;
 
+    if (sig && strcmp (method, "GET"))
+        return do_signal (api, c, id, uid, sig);
     if (db_acquire (api, &e) < 0)
         return send_err (c, &e, NULL);
     if (!strcmp (method, "GET"))

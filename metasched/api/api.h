@@ -85,6 +85,11 @@ typedef struct {
      * must still be a submission of the meta job. */
     int (*cluster_job) (void *ctx, const char *cluster, uint64_t id,
                         uid_t *uidp, uint64_t *array_idp, ms_error_t *errp);
+    /* DELETE /v1/jobs/ID?signal=N: send signal sig to cluster job id of
+     * that cluster (its batch shell and steps). 0, or -1 with errp. NULL:
+     * signals are refused (503). */
+    int (*signal) (void *ctx, const char *cluster, uint64_t id, int sig,
+                   ms_error_t *errp);
 } ms_api_hooks_t;
 
 typedef struct ms_api ms_api_t;

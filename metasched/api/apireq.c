@@ -229,6 +229,36 @@ get_submit_key (json_t *v, ms_apireq_t *r, ms_error_t *errp, char *field,
     return 0;
 }
 
+/* A heterogeneous job is predicted as the sum of its components: the
+ * nodes of all, the longest time limit (doc/api.md "components"). */
+static int
+het_totals (ms_apireq_t *r, ms_error_t *errp, char *field, size_t fieldlen)
+{
+    long nodes = r->nodes;
+    uint32_t limit = r->time_limit_min;
+
+    r->first_nodes = r->nodes;
+    r->first_time_limit_min = r->time_limit_min;
+    for (size_t i = 0; i < r->sb.nhet; i++) {
+        const ms_jobspec_t *c = r->sb.het[i];
+        if (c->time_limit_min == UINT32_MAX)
+            return bad (errp, 400, field, fieldlen, "components",
+                        "component %zu: time_limit_min: UNLIMITED is not "
+                        "taken (give minutes)",
+                        i + 1);
+        nodes += c->nodes > 0 ? c->nodes : 1;
+        if (c->time_limit_min > limit)
+            limit = c->time_limit_min;
+    }
+    if (nodes > APIREQ_COUNT_MAX)
+        return bad (errp, 400, field, fieldlen, "components",
+                    "%ld nodes in all: more than %d", nodes,
+                    APIREQ_COUNT_MAX);
+    r->nodes = (int)nodes;
+    r->time_limit_min = limit;
+    return 0;
+}
+
 static int
 parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
            ms_error_t *errp, char *field, size_t fieldlen)
@@ -413,7 +443,7 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
     if (r->sb.deadline && r->begin_time && r->sb.deadline < r->begin_time)
         return bad (errp, 400, field, fieldlen, "deadline",
                     "is before begin_time");
-    return 0;
+    return het_totals (r, errp, field, fieldlen);
 }
 
 int
@@ -481,6 +511,13 @@ apireq_options_json (const ms_apireq_t *r)
     json_object_set_new (o, "stdin",
                          r->std_in ? json_string (r->std_in) : json_null ());
     json_object_set_new (o, "environment", env);
+    if (r->sb.nhet) {
+        /* the columns hold the whole job's: the first component's own */
+        json_object_set_new (o, "nodes", json_integer (r->first_nodes));
+        if (r->first_time_limit_min)
+            json_object_set_new (o, "time_limit_min",
+                                 json_integer (r->first_time_limit_min));
+    }
     json_object_set_new (o, "partition",
                          r->partition[0] ? json_string (r->partition)
                                          : json_null ());

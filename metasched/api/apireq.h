@@ -54,6 +54,12 @@ typedef struct {
     /* the other options of sbatch (account, qos, mem_per_node_mb, ...:
      * jobspec_json.c's fields, doc/api.md); only their fields are set */
     ms_jobspec_t sb;
+    /* a heterogeneous job (sb.nhet components after the first): nodes and
+     * time_limit_min above are the whole job's, as it is predicted (the
+     * nodes of all components, the longest limit); these the first
+     * component's own */
+    int first_nodes;
+    uint32_t first_time_limit_min;
 } ms_apireq_t;
 
 typedef struct {

@@ -50,6 +50,15 @@ EXTRA_DIST += tests/cli/test_msbatch_parse.sh tests/data/scripts
 TESTS += tests/integration/test_cli.sh
 EXTRA_DIST += tests/integration/test_cli.sh
 
+# What msbatch takes from the submitting shell (--propagate, --export-file)
+# as jobs on the test bed see it.
+TESTS += tests/integration/test_msbatch_env.sh
+EXTRA_DIST += tests/integration/test_msbatch_env.sh
+
+# mscancel --signal: the signal reaches the job on its cluster.
+TESTS += tests/integration/test_mscancel_signal.sh
+EXTRA_DIST += tests/integration/test_mscancel_signal.sh
+
 # The commands as tools that drive sbatch, squeue and scancel use them.
 TESTS += tests/integration/test_cli_tools.sh
 EXTRA_DIST += tests/integration/test_cli_tools.sh

@@ -8,11 +8,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -277,6 +280,92 @@ env_put (json_t *env, const char *entry)
     json_array_append_new (env, json_string (entry));
 }
 
+/* --export-file: the environment sbatch's env_array_from_file reads, NAME=value
+ * entries each ended by a NUL (a number of 3 or more that is an open file
+ * descriptor is read instead of a file of that name), in place of this
+ * environment; entries without '=' are passed over, an empty one ends. */
+static int
+env_from_file (const char *path, json_t *env)
+{
+    char *end, *buf = NULL;
+    size_t len = 0, cap = 0;
+    long fdn = strtol (path, &end, 10);
+    int fd = -1;
+    ssize_t r;
+
+    if (*path && !*end && fdn >= 3 && fdn < INT_MAX && fcntl ((int)fdn, F_GETFL) >= 0)
+        fd = (int)fdn;
+    else if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0) {
+        fprintf (stderr, PROG ": --export-file=%s: cannot open: %s\n", path,
+                 strerror (errno));
+        return -1;
+    }
+    do {
+        if (len + 4096 + 1 > cap) {
+            cap = (len + 4096) * 2;
+            buf = ms_xrealloc (buf, cap);
+        }
+        r = read (fd, buf + len, cap - len - 1);
+        if (r > 0)
+            len += (size_t)r;
+    } while (r > 0 || (r < 0 && errno == EINTR));
+    if (r < 0 || len > JOBSPEC_SCRIPT_MAX) {
+        fprintf (stderr, PROG ": --export-file=%s: %s\n", path,
+                 r < 0 ? strerror (errno) : "larger than 1 MiB");
+        if (fd != (int)fdn)
+            close (fd);
+        free (buf);
+        return -1;
+    }
+    if (fd != (int)fdn)
+        close (fd);
+    buf[len] = '\0';
+    for (size_t at = 0; at < len;) {
+        const char *e = buf + at, *eq;
+        size_t n = strnlen (e, len - at);
+        if (n == 0 || at + n >= len)
+            break; /* an empty entry, or one no NUL ends */
+        at += n + 1;
+        eq = strchr (e, '=');
+        if (!eq || !valid_env_name (e, (size_t)(eq - e)))
+            continue;
+        if (jobspec_env_is_identity (e, (size_t)(eq - e)) || n > 4096)
+            continue;
+        json_t *utf8 = json_string (e);
+        if (!utf8)
+            continue; /* not UTF-8: JSON cannot carry it */
+        json_decref (utf8);
+        env_put (env, e);
+    }
+    free (buf);
+    return 0;
+}
+
+/* --propagate: the limits of this shell as sbatch sends them
+ * (SLURM_RLIMIT_NAME=U<soft limit>: the user asked; slurmd applies it
+ * whatever the cluster's PropagateResourceLimits). */
+static void
+rlimit_env (const ms_jobspec_t *s, json_t *env)
+{
+    static const int res[]
+        = { RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_DATA,  RLIMIT_STACK,   RLIMIT_CORE,
+            RLIMIT_RSS, RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_MEMLOCK, RLIMIT_AS };
+    unsigned mask;
+    ms_error_t e;
+
+    if (!s->propagate[0] || jobspec_parse_propagate (s->propagate, &mask, &e) < 0)
+        return;
+    for (size_t i = 0; jobspec_rlimit_name (i); i++) {
+        struct rlimit rl;
+        char entry[96];
+        if (!(mask & (1u << i)) || getrlimit (res[i], &rl) < 0)
+            continue;
+        snprintf (entry, sizeof (entry), "SLURM_RLIMIT_%s=U%lu",
+                  jobspec_rlimit_name (i), (unsigned long)rl.rlim_cur);
+        env_put (env, entry);
+    }
+}
+
 /* The job's environment by --export (sbatch's meaning): ALL is this
  * environment, NONE nothing; listed VAR=value are set, listed VAR are taken
  * from here. Variables the API cannot carry (a name that is not a shell
@@ -284,7 +373,10 @@ env_put (json_t *env, const char *entry)
 static int
 build_environment (const ms_jobspec_t *s, json_t *env)
 {
-    if (!strcmp (s->export_mode, "ALL"))
+    if (s->export_file[0]) {
+        if (env_from_file (s->export_file, env) < 0)
+            return -1;
+    } else if (!strcmp (s->export_mode, "ALL"))
         for (char **e = environ; e && *e; e++) {
             const char *eq = strchr (*e, '=');
             if (!eq || !valid_env_name (*e, (size_t)(eq - *e)))
@@ -328,6 +420,7 @@ build_environment (const ms_jobspec_t *s, json_t *env)
             free (entry);
         }
     }
+    rlimit_env (s, env);
     if (json_array_size (env) > 256) {
         fprintf (stderr,
                  PROG ": the environment has %zu variables, more than the 256 "

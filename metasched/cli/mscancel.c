@@ -16,6 +16,7 @@
 #include "metasched/cli/client.h"
 #include "metasched/cli/clifmt.h"
 #include "metasched/cli/slurmfmt.h"
+#include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 
 #define PROG "mscancel"
@@ -111,6 +112,24 @@ filter_match (const filter_t *f, const json_t *job)
     return slurmfmt_states_match (&f->st, job);
 }
 
+/* --signal's value as scancel reads it (sig_name2num): a name with or
+ * without SIG, in any case, or a number; -1 when none. */
+static int
+signal_number (const char *val)
+{
+    ms_jobspec_t t;
+    ms_error_t e;
+    int n;
+
+    if (!*val || strchr (val, ':') || strchr (val, '@'))
+        return -1;
+    jobspec_init (&t);
+    /* the same names as --signal of msbatch (Slurm's sig_name2num) */
+    n = jobspec_apply_option (&t, "signal", val, &e) < 0 ? -1 : t.signal_num;
+    jobspec_free (&t);
+    return n >= 1 && n <= 64 ? n : -1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -126,6 +145,7 @@ main (int argc, char **argv)
     static const char *const l_name[] = { "name", "jobname", NULL };
     static const char *const l_state[] = { "state", "states", NULL };
     static const char *const l_signal[] = { "signal", NULL };
+    int sig = 0; /* --signal: a signal in place of cancelling */
 
     if (!ids) {
         fprintf (stderr, PROG ": out of memory\n");
@@ -194,12 +214,16 @@ main (int argc, char **argv)
                 }
                 flt.any = true;
             } else if ((r = opt_value (argc, argv, &i, 's', l_signal, &val))) {
-                fprintf (stderr,
-                         PROG ": --signal: metasched cancels jobs and does "
-                              "not deliver other signals; signal a running "
-                              "job with scancel --signal on its cluster "
-                              "(msqueue shows the cluster and its job id)\n");
-                goto usage_error;
+                if (r < 0)
+                    goto usage_error;
+                if ((sig = signal_number (val)) < 0) {
+                    fprintf (stderr,
+                             PROG ": --signal=%.32s: expected a signal name "
+                                  "(USR1, SIGTERM ...) or number from 1 to "
+                                  "64\n",
+                             val);
+                    goto usage_error;
+                }
             } else {
                 fprintf (stderr,
                          PROG ": unknown option '%.64s' (see mscancel "
@@ -296,7 +320,11 @@ main (int argc, char **argv)
     for (size_t k = 0; k < nids; k++) {
         char target[64];
 
-        snprintf (target, sizeof (target), "/v1/jobs/%lld", ids[k]);
+        if (sig > 0)
+            snprintf (target, sizeof (target), "/v1/jobs/%lld?signal=%d",
+                      ids[k], sig);
+        else
+            snprintf (target, sizeof (target), "/v1/jobs/%lld", ids[k]);
         if (ms_client_call (c, "DELETE", target, NULL, NULL, NULL, &err) < 0) {
             bool gone = err.kind == MS_ERR_HTTP
                         && (err.http_status == 404 || err.http_status == 409);
@@ -315,7 +343,8 @@ main (int argc, char **argv)
             continue;
         }
         if (verbose)
-            printf ("job %lld cancelled\n", ids[k]);
+            printf (sig > 0 ? "job %lld signalled\n" : "job %lld cancelled\n",
+                    ids[k]);
     }
     ms_client_close (c);
     free (ids);

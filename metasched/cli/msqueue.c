@@ -218,6 +218,54 @@ format_tasks (const slurmfmt_t *f, const json_t *j, long long now)
         }
 }
 
+static void print_row (const json_t *j);
+
+/* Component k of heterogeneous job j as a row of its own, named as Slurm
+ * names it (JobId+offset, the cluster's job id too); the partition and the
+ * prediction (of the whole job) on the first component's row only. */
+static json_t *
+het_row (const json_t *j, json_int_t k)
+{
+    json_t *o = json_deep_copy (j), *cj = json_object_get (j, "cluster_job_id");
+    char id[64];
+
+    snprintf (id, sizeof (id), "%" JSON_INTEGER_FORMAT "+%" JSON_INTEGER_FORMAT,
+              json_integer_value (json_object_get (j, "id")), k);
+    json_object_set_new (o, "id", json_string (id));
+    if (json_is_integer (cj)) {
+        snprintf (id, sizeof (id),
+                  "%" JSON_INTEGER_FORMAT "+%" JSON_INTEGER_FORMAT,
+                  json_integer_value (cj), k);
+        json_object_set_new (o, "cluster_job_id", json_string (id));
+    }
+    if (k > 0) {
+        json_object_set_new (o, "partition", json_null ());
+        json_object_set_new (o, "predicted_time_s", json_null ());
+        json_object_set_new (o, "predicted_energy_j", json_null ());
+    }
+    return o;
+}
+
+/* A row per component of a heterogeneous job (as squeue prints them),
+ * through print (the table's or -o's); false for any other job. */
+static bool
+het_rows (const slurmfmt_t *f, const json_t *j, long long now)
+{
+    json_int_t n = json_integer_value (json_object_get (j, "het_components"));
+
+    if (n < 2)
+        return false;
+    for (json_int_t k = 0; k < n; k++) {
+        json_t *r = het_row (j, k);
+        if (f)
+            slurmfmt_row (f, r, now, stdout);
+        else
+            print_row (r);
+        json_decref (r);
+    }
+    return true;
+}
+
 /* The REASON column: why a queued job waits (held by its dependency),
  * an array's tasks by state, or the job's last error. */
 static void
@@ -556,7 +604,7 @@ main (int argc, char **argv)
         {
             if (per_task && json_is_string (json_object_get (job, "array")))
                 format_tasks (fmt, job, now);
-            else
+            else if (!het_rows (fmt, job, now))
                 slurmfmt_row (fmt, job, now, stdout);
         }
     } else {
@@ -573,7 +621,7 @@ main (int argc, char **argv)
         {
             if (per_task && json_is_string (json_object_get (job, "array")))
                 print_tasks (job);
-            else
+            else if (!het_rows (NULL, job, now))
                 print_row (job);
         }
     }

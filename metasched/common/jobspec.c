@@ -113,8 +113,7 @@ static const opt_t options[] = {
     { { "exclude", 'x', 1, ROUTE, NULL }, O_NODELIST, F (exclude) },
     { { "exclusive", 0, 2, ROUTE, NULL }, O_EXCLUSIVE, NOF },
     { { "export", 0, 1, CARRY, NULL }, O_EXPORT, NOF },
-    { { "export-file", 0, 1, REFUSE, WHY_HOST "; use --export" }, O_REFUSE,
-      NOF },
+    { { "export-file", 0, 1, CMD, NULL }, O_STR, F (export_file) },
     { { "extra", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
     { { "extra-node-info", 'B', 1, CARRY, NULL }, O_EXTRA_NODE_INFO, NOF },
     { { "get-user-env", 0, 2, CARRY, NULL }, O_GET_USER_ENV, NOF },
@@ -174,10 +173,7 @@ static const opt_t options[] = {
     { { "prefer", 0, 1, CARRY, NULL }, O_CONSTRAINT, F (prefer) },
     { { "priority", 0, 1, META, NULL }, O_PRIORITY, NOF },
     { { "profile", 0, 1, CARRY, NULL }, O_STR, F (profile) },
-    { { "propagate", 0, 2, REFUSE,
-        "sbatch copies the resource limits of the submitting shell; "
-        "metasched's jobs are submitted by its daemon" },
-      O_REFUSE, NOF },
+    { { "propagate", 0, 2, CMD, NULL }, O_PROPAGATE, NOF },
     { { "qos", 'q', 1, ROUTE, NULL }, O_NAME, F (qos) },
     { { "quiet", 'Q', 0, CMD, NULL }, O_NONE, NOF },
     { { "reboot", 0, 0, CARRY, NULL }, O_FLAG, F (reboot) },
@@ -242,6 +238,7 @@ jobspec_free (ms_jobspec_t *s)
     for (size_t i = 0; i < s->nexport; i++)
         free (s->export_vars[i]);
     s->nexport = 0;
+    jobspec_het_free (s);
 }
 
 
@@ -395,30 +392,6 @@ valid_nodelist (const char *val)
 /* A node count as Slurm's _str_to_nodes reads it: a number, then k or m
  * (times 1024, 1024^2), then nothing but blanks (*okp false otherwise);
  * -1 for no number at all (with *okp true only where nothing else is). */
-static long
-node_count (const char *v, bool *okp)
-{
-    char *end;
-    long n;
-
-    errno = 0;
-    n = strtol (v, &end, 10);
-    if (end == v) {
-        while (isspace ((unsigned char)*v))
-            v++;
-        *okp = !*v;
-        return -1;
-    }
-    if (*end == 'k' || *end == 'K')
-        n = n > (1L << 21) ? (1L << 30) : n * 1024, end++;
-    if (*end == 'm' || *end == 'M')
-        n = n > 1 ? (1L << 30) : n * 1024 * 1024, end++;
-    while (isspace ((unsigned char)*end))
-        end++;
-    *okp = !errno && !*end;
-    return n;
-}
-
 static int
 apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
        ms_error_t *errp)
@@ -464,37 +437,8 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
             s->mem_per_node_set = true;
         return 0;
     }
-    case O_NODES: {
-        /* Slurm's verify_node_count: N or MIN-MAX, each with an optional
-         * k or m (times 1024, 1024^2), blanks after; "-MAX" is 1-MAX */
-        const char *dash = strchr (val, '-');
-        long lo = 0, hi = 0;
-        bool ok;
-
-        if (dash) {
-            char minbuf[32];
-            size_t n = (size_t)(dash - val);
-            ok = n < sizeof (minbuf);
-            if (ok) {
-                memcpy (minbuf, val, n);
-                minbuf[n] = '\0';
-                lo = node_count (minbuf, &ok);
-                if (lo < 0 && ok)
-                    lo = 1; /* no number before the '-' */
-                hi = ok ? node_count (dash + 1, &ok) : 0;
-            }
-        } else {
-            lo = hi = node_count (val, &ok);
-        }
-        if (!ok || lo < 1 || hi < lo || hi > (1 << 20))
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s--nodes=%s: expected N or MIN-MAX, from 1 to "
-                           "%d (lists of sizes are not supported)",
-                           where, val, 1 << 20);
-        s->nodes = (int)lo;
-        s->nodes_max = hi > lo ? (int)hi : 0;
-        return 0;
-    }
+    case O_NODES:
+        return jobspec_parse_nodes (s, where, val, errp);
     case O_TIME:
         if (jobspec_parse_time (val, &s->time_limit_min) < 0)
             return time_err (where, opt, val, errp);
@@ -766,9 +710,15 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
                            val);
         s->wait_all_nodes = val[0] - '0';
         return 0;
-    case O_PROPAGATE:
+    case O_PROPAGATE: {
+        /* sbatch's parse_rlimits: ALL (bare), NONE or names */
+        unsigned mask;
+        if (jobspec_parse_propagate (val ? val : "ALL", &mask, errp) < 0)
+            return ms_err_prefix (errp, "%s--%s=%.64s", where, opt,
+                                  val ? val : "ALL");
         return copy_str (where, opt, val ? val : "ALL", s->propagate,
                          sizeof (s->propagate), errp);
+    }
     case O_NO_KILL:
         /* Slurm's arg_set_no_kill: set, off or no, any case */
         if (val && strcasecmp (val, "set") && strcasecmp (val, "off")
@@ -1015,6 +965,7 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
 {
     size_t pos = 0;
     int line = 0, nw = 0, rc = -1;
+    ms_jobspec_t *cur = s; /* the component read */
     char **words = ms_xcalloc (WORDS_MAX, sizeof (char *));
     int *lines = ms_xcalloc (WORDS_MAX, sizeof (int));
     char *store = NULL;
@@ -1064,20 +1015,30 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
         memcpy (buf, l + k, n - (size_t)k);
         buf[n - (size_t)k] = '\0';
         {
-            const char *t = buf;
+            char *t = buf;
+            size_t hl;
             while (*t == ' ' || *t == '\t')
                 t++;
-            size_t hl = !strncasecmp (t, "hetjob", 6)    ? 6
-                        : !strncasecmp (t, "packjob", 7) ? 7
-                                                         : 0;
-            if (hl && (!t[hl] || isspace ((unsigned char)t[hl]))) {
-                ms_err (errp, MS_ERR_INPUT,
-                        "%s:%d: hetjob: not supported: metasched does not "
-                        "route heterogeneous jobs",
-                        name, line);
-                goto out;
-            }
-            if (buf[0] && !isspace ((unsigned char)buf[0]) && buf[0] != '-')
+            if (jobspec_het_separator (t, &hl)) {
+                /* the next component, whose options may follow on the
+                 * line (sbatch blanks the word out) */
+                memset (t, ' ', hl);
+                if (nw + 1 > WORDS_MAX) {
+                    ms_err (errp, MS_ERR_INPUT,
+                            "%s:%d: more than %d words of options", name,
+                            line, WORDS_MAX);
+                    goto out;
+                }
+                if (used + 2 > cap) {
+                    cap = used + 2 + 4096;
+                    store = ms_xrealloc (store, cap);
+                }
+                memcpy (store + used, ":", 2);
+                words[nw] = (char *)(uintptr_t)used;
+                lines[nw++] = line;
+                used += 2;
+            } else if (buf[0] && !isspace ((unsigned char)buf[0])
+                       && buf[0] != '-')
                 continue; /* "#SBATCHED ...": a comment, not a directive */
         }
         char wbuf[LINE_MAX_BYTES * 2];
@@ -1111,6 +1072,12 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
         int u;
 
         snprintf (where, sizeof (where), "%s:%d: ", name, lines[i]);
+        if (!strcmp (words[i], ":")) {
+            if (!(cur = jobspec_het_add (s, where, errp)))
+                goto out;
+            i++;
+            continue;
+        }
         if (words[i][0] != '-' || !words[i][1]) {
             ms_err (errp, MS_ERR_INPUT,
                     "%s'%.64s' is not an option (the script's arguments go "
@@ -1118,12 +1085,15 @@ jobspec_parse_script (ms_jobspec_t *s, const char *script, size_t len,
                     where, words[i]);
             goto out;
         }
-        u = one_option (s, where, words[i], i + 1 < nw ? words[i + 1] : NULL,
+        u = one_option (cur, where, words[i],
+                        i + 1 < nw && strcmp (words[i + 1], ":") ? words[i + 1]
+                                                                 : NULL,
                         errp);
         if (u < 0)
             goto out;
         i += u;
     }
+    jobspec_het_merge (s);
     rc = 0;
 out:
     free (store);
@@ -1136,6 +1106,8 @@ int
 jobspec_parse_args (ms_jobspec_t *s, int argc, char **argv, int *argip,
                     ms_error_t *errp)
 {
+    ms_jobspec_t *cur = s; /* ':' separates components, as in sbatch */
+    size_t comp = 0;
     int i = 1;
 
     while (i < argc) {
@@ -1144,14 +1116,27 @@ jobspec_parse_args (ms_jobspec_t *s, int argc, char **argv, int *argip,
             i++;
             break;
         }
+        if (!strcmp (w, ":") && i + 1 < argc) {
+            char where[64];
+            snprintf (where, sizeof (where), "component %zu: ", comp + 1);
+            cur = jobspec_het_at (s, ++comp);
+            if (!cur && !(cur = jobspec_het_add (s, where, errp)))
+                return -1;
+            i++;
+            continue;
+        }
         if (w[0] != '-' || !w[1])
             break;
-        int used = one_option (s, "", w, i + 1 < argc ? argv[i + 1] : NULL,
+        int used = one_option (cur, "", w,
+                               i + 1 < argc && strcmp (argv[i + 1], ":")
+                                   ? argv[i + 1]
+                                   : NULL,
                                errp);
         if (used < 0)
             return -1;
         i += used;
     }
+    jobspec_het_merge (s);
     *argip = i;
     return 0;
 }
@@ -1160,6 +1145,9 @@ int
 jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
                bool allow_partition, ms_error_t *errp)
 {
+    for (size_t k = 0; k < s->nhet; k++)
+        if (jobspec_check (s->het[k], script, len, allow_partition, errp) < 0)
+            return ms_err_prefix (errp, "component %zu", k + 1);
     if (len < 2 || strncmp (script, "#!", 2))
         return ms_err (errp, MS_ERR_INPUT,
                        "script: must start with #! (an interpreter line, as "

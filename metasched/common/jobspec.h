@@ -28,6 +28,8 @@ typedef struct {
 #define JOBSPEC_MAX_GRES 8
 #define JOBSPEC_MAX_ARRAY_RANGES 64
 #define JOBSPEC_MAX_DEPS 32
+#define JOBSPEC_MAX_HET 128 /* components of a heterogeneous job (Slurm's
+                               MAX_HET_JOB_COMPONENTS) */
 #define JOBSPEC_ARRAY_MAX_INDEX 4000000 /* the highest index an array takes */
 
 /* --array=1-10:2,15,20-30%4 */
@@ -221,10 +223,19 @@ typedef struct ms_jobspec {
     char mcs_label[64];       /* --mcs-label */
     char batch_features[128]; /* --batch */
     char switches[32];        /* --switches=N[@TIME] */
-    char propagate[128];      /* --propagate[=LIMITS]: "ALL" when bare */
+    char propagate[128];      /* --propagate[=LIMITS]: "ALL" when bare;
+                                 msbatch sends the limits of its shell */
+    char export_file[1024];   /* --export-file: msbatch reads the job's
+                                 environment from it */
     char container[256];      /* --container */
     char wrap[4096];          /* --wrap: the command of a script msbatch
                                  writes (command line only) */
+
+    /* A heterogeneous job (#SBATCH hetjob, ':' on the command line): this
+     * spec is its first component, het[] the others in order, each with
+     * its own options (owned; jobspec_het.c) */
+    struct ms_jobspec **het;
+    size_t nhet;
 } ms_jobspec_t;
 
 /* The GPUs per node the job asks for, on `nodes` nodes (0: not given, 1):
@@ -291,6 +302,16 @@ int jobspec_parse_cpu_freq (const char *val, ms_cpufreq_t *out,
 bool jobspec_cpu_freq_pick (const ms_cpufreq_t *c, const uint32_t *freqs,
                             size_t n, uint32_t *lo, uint32_t *hi);
 
+/* --propagate's resource limits, in Slurm's order (slurm_rlimits_info.c):
+ * CPU FSIZE DATA STACK CORE RSS NPROC NOFILE MEMLOCK AS; NULL past them. */
+const char *jobspec_rlimit_name (size_t i);
+
+/* --propagate's value as sbatch's parse_rlimits reads it: ALL, NONE, or
+ * names ([RLIMIT_]NAME, upper case) separated by ',' or blanks; *maskp
+ * gets bit i for jobspec_rlimit_name (i). Returns 0 or -1 with errp. */
+int jobspec_parse_propagate (const char *val, unsigned *maskp,
+                             ms_error_t *errp);
+
 /* --chdir as sbatch resolves it: a relative path is taken from the
  * submission directory cwd ("cwd/DIR", as sbatch writes it). */
 int jobspec_resolve_chdir (ms_jobspec_t *s, const char *cwd,
@@ -322,6 +343,23 @@ const jobspec_option_t *jobspec_option_at (size_t i);
 
 /* Check the whole: a script that starts with #!, sizes within limits,
  * counts that agree. */
+/* ---- heterogeneous jobs (jobspec_het.c) ---- */
+
+/* Is the directive text t (after "#SBATCH" and blanks) a component
+ * separator, "hetjob" or "packjob" alone or before blanks? *lenp: its
+ * length. */
+bool jobspec_het_separator (const char *t, size_t *lenp);
+
+/* Add a component after the last one of s, as sbatch starts its next
+ * component: the previous one's options, less those sbatch resets for each
+ * component (slurm_reset_all_options: counts, partition, memory per CPU,
+ * GPUs ...). NULL with errp ("WHERE...") past JOBSPEC_MAX_HET. */
+struct ms_jobspec *jobspec_het_add (ms_jobspec_t *s, const char *where,
+                                    ms_error_t *errp);
+
+/* Component k of s (0: s itself); NULL past the last. */
+struct ms_jobspec *jobspec_het_at (ms_jobspec_t *s, size_t k);
+
 /* Whether the environment variable NAME (its first n bytes; an entry
  * "NAME=value" may be passed with n the name's length) describes a running
  * job: its identity, array, step and allocation, which Slurm sets for each

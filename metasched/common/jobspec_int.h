@@ -38,4 +38,16 @@ int jobspec_parse_signal (ms_jobspec_t *s, const char *where,
  * [,Pack|NoPack] */
 bool jobspec_valid_distribution (const char *val);
 
+/* --nodes=N, MIN-MAX or a list of sizes into s->nodes, s->nodes_max
+ * (jobspec_nodes.c). */
+int jobspec_parse_nodes (ms_jobspec_t *s, const char *where, const char *val,
+                         ms_error_t *errp);
+
+/* Free the components of a heterogeneous job (jobspec_het.c). */
+void jobspec_het_free (ms_jobspec_t *s);
+
+/* What sbatch reads from every component (its first pass): --parsable,
+ * --wait, --test-only in any component hold for the job. */
+void jobspec_het_merge (ms_jobspec_t *s);
+
 #endif

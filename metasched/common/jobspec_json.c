@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metasched/common/jobspec_int.h"
 #include "metasched/common/jobspec_json.h"
 #include "metasched/common/util.h"
 
@@ -123,7 +124,7 @@ field_index (const char *key)
 bool
 jobspec_json_known (const char *key)
 {
-    return field_index (key) >= 0;
+    return field_index (key) >= 0 || !strcmp (key, "components");
 }
 
 static int
@@ -144,6 +145,8 @@ through (ms_jobspec_t *s, const char *key, const char *opt, const char *val,
     return 0;
 }
 
+static int components_set (ms_jobspec_t *s, json_t *v, ms_error_t *errp);
+
 int
 jobspec_json_set (ms_jobspec_t *s, const char *key, json_t *v,
                   ms_error_t *errp)
@@ -151,6 +154,8 @@ jobspec_json_set (ms_jobspec_t *s, const char *key, json_t *v,
     int k = field_index (key);
     char *field, num[32];
 
+    if (!strcmp (key, "components"))
+        return components_set (s, v, errp);
     if (k < 0)
         return bad (errp, key, "unknown key");
     if (json_is_null (v))
@@ -248,9 +253,12 @@ put_gpu (json_t *o, const char *key, const ms_tres_req_t *t)
     json_object_set_new (o, key, json_string (buf));
 }
 
+static void components_put (const ms_jobspec_t *s, json_t *o);
+
 void
 jobspec_json_put (const ms_jobspec_t *s, json_t *o)
 {
+    components_put (s, o);
     for (size_t k = 0; k < NFIELDS; k++) {
         const char *key = fields[k].key;
         const char *field = (const char *)s + fields[k].off;
@@ -409,10 +417,142 @@ jobspec_json_read (ms_jobspec_t *s, json_t *options, ms_error_t *errp)
         return 0;
     json_object_foreach (options, key, v)
     {
-        if (field_index (key) < 0)
+        if (!jobspec_json_known (key))
             continue;
         if (jobspec_json_set (s, key, v, errp) < 0)
             return -1;
     }
     return 0;
+}
+
+/* ---- heterogeneous jobs: "components" --------------------------------------- */
+
+/* The fields a component has beyond the list above: those of a request's
+ * first component (doc/api.md), each checked by its sbatch option. */
+static const struct {
+    const char *key;
+    const char *opt;
+} comp_fields[] = {
+    { "nodes", "nodes" },
+    { "tasks", "ntasks" },
+    { "tasks_per_node", "ntasks-per-node" },
+    { "cpus_per_task", "cpus-per-task" },
+    { "time_limit_min", "time" },
+    { "exclusive", "exclusive" },
+    { "partition", "partition" },
+};
+#define NCOMP_FIELDS (sizeof (comp_fields) / sizeof (comp_fields[0]))
+
+static int
+component_set (ms_jobspec_t *c, const char *key, json_t *v, ms_error_t *errp)
+{
+    char num[32];
+
+    for (size_t k = 0; k < NCOMP_FIELDS; k++) {
+        if (strcmp (comp_fields[k].key, key))
+            continue;
+        if (json_is_null (v))
+            return 0;
+        if (!strcmp (key, "exclusive")) {
+            if (!json_is_boolean (v))
+                return bad (errp, key, "must be true or false");
+            c->exclusive = json_is_true (v);
+            return 0;
+        }
+        if (!strcmp (key, "partition")) {
+            if (!json_is_string (v)
+                || strlen (json_string_value (v)) != json_string_length (v))
+                return bad (errp, key, "must be a string");
+            return through (c, key, comp_fields[k].opt,
+                            json_string_value (v), errp);
+        }
+        if (!json_is_integer (v) || json_integer_value (v) < 1)
+            return bad (errp, key, "must be an integer of at least 1");
+        snprintf (num, sizeof (num), "%" JSON_INTEGER_FORMAT,
+                  json_integer_value (v));
+        return through (c, key, comp_fields[k].opt, num, errp);
+    }
+    if (!strcmp (key, "components"))
+        return bad (errp, key, "a component has no components of its own");
+    return jobspec_json_set (c, key, v, errp);
+}
+
+/* "components": the components after the first, objects of the fields of
+ * a component; refusals name the component as sbatch counts them (the
+ * first is 0). */
+static int
+components_set (ms_jobspec_t *s, json_t *v, ms_error_t *errp)
+{
+    json_t *e;
+    size_t i;
+
+    if (!json_is_array (v))
+        return bad (errp, "components",
+                    "must be a list of objects (the components after the "
+                    "first of a heterogeneous job)");
+    if (json_array_size (v) + 1 > JOBSPEC_MAX_HET)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "field 'components': more than %d components "
+                       "(Slurm's limit)",
+                       JOBSPEC_MAX_HET);
+    jobspec_het_free (s);
+    json_array_foreach (v, i, e)
+    {
+        ms_jobspec_t *c = jobspec_het_add (s, "", errp);
+        const char *key;
+        json_t *f;
+
+        if (!c)
+            return -1;
+        /* stored components hold all their fields: nothing carries over */
+        jobspec_free (c);
+        jobspec_init (c);
+        if (!json_is_object (e))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "field 'components': component %zu: must be an "
+                           "object",
+                           i + 1);
+        json_object_foreach (e, key, f)
+        {
+            if (component_set (c, key, f, errp) < 0)
+                return ms_err_prefix (errp, "field 'components': component "
+                                            "%zu",
+                                      i + 1);
+        }
+    }
+    return 0;
+}
+
+static void
+components_put (const ms_jobspec_t *s, json_t *o)
+{
+    json_t *a;
+
+    if (!s->nhet)
+        return;
+    a = json_array ();
+    for (size_t i = 0; i < s->nhet; i++) {
+        const ms_jobspec_t *c = s->het[i];
+        json_t *e = json_object ();
+
+        json_object_set_new (e, "nodes", json_integer (c->nodes ? c->nodes : 1));
+        if (c->ntasks)
+            json_object_set_new (e, "tasks", json_integer (c->ntasks));
+        if (c->ntasks_per_node)
+            json_object_set_new (e, "tasks_per_node",
+                                 json_integer (c->ntasks_per_node));
+        if (c->cpus_per_task)
+            json_object_set_new (e, "cpus_per_task",
+                                 json_integer (c->cpus_per_task));
+        if (c->time_limit_min && c->time_limit_min != UINT32_MAX)
+            json_object_set_new (e, "time_limit_min",
+                                 json_integer (c->time_limit_min));
+        if (c->exclusive)
+            json_object_set_new (e, "exclusive", json_true ());
+        if (c->partition[0])
+            json_object_set_new (e, "partition", json_string (c->partition));
+        jobspec_json_put (c, e);
+        json_array_append_new (a, e);
+    }
+    json_object_set_new (o, "components", a);
 }

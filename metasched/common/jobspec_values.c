@@ -1110,3 +1110,60 @@ jobspec_resolve_chdir (ms_jobspec_t *s, const char *cwd, ms_error_t *errp)
     ms_strlcpy (s->chdir, full, sizeof (s->chdir));
     return 0;
 }
+
+/* ---- --propagate ------------------------------------------------------------ */
+
+static const char *const rlimit_names[] = {
+    "CPU", "FSIZE", "DATA", "STACK", "CORE", "RSS", "NPROC", "NOFILE",
+    "MEMLOCK", "AS", NULL,
+};
+
+const char *
+jobspec_rlimit_name (size_t i)
+{
+    return i < sizeof (rlimit_names) / sizeof (rlimit_names[0])
+               ? rlimit_names[i]
+               : NULL;
+}
+
+int
+jobspec_parse_propagate (const char *val, unsigned *maskp, ms_error_t *errp)
+{
+    unsigned mask = 0;
+    const char *p = val;
+
+    /* parse_rlimits: NONE and ALL whole, else tokens of ", \t\n", each
+     * RLIMIT_NAME or NAME, compared with case */
+    if (!strcmp (val, "NONE")) {
+        *maskp = 0;
+        return 0;
+    }
+    if (!strcmp (val, "ALL")) {
+        *maskp = (1u << 10) - 1;
+        return 0;
+    }
+    while (*p) {
+        size_t n, i;
+        p += strspn (p, ", \t\n");
+        n = strcspn (p, ", \t\n");
+        if (!n)
+            break;
+        if (n > 7 && !strncmp (p, "RLIMIT_", 7)) {
+            p += 7;
+            n -= 7;
+        }
+        for (i = 0; rlimit_names[i]; i++)
+            if (strlen (rlimit_names[i]) == n && !strncmp (p, rlimit_names[i], n))
+                break;
+        if (!rlimit_names[i])
+            return ms_err (errp, MS_ERR_INPUT,
+                           "bad rlimit name '%.*s' (expected ALL, NONE or "
+                           "names of CPU, FSIZE, DATA, STACK, CORE, RSS, "
+                           "NPROC, NOFILE, MEMLOCK, AS)",
+                           (int)(n > 32 ? 32 : n), p);
+        mask |= 1u << i;
+        p += n;
+    }
+    *maskp = mask; /* none named: none, as sbatch */
+    return 0;
+}

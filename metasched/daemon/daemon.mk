@@ -16,7 +16,8 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/reconcile.c metasched/daemon/hooks.c \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
-	metasched/daemon/snapshot.c db/queue.c db/queue.h
+	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \
+	db/queue.c db/queue.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
 DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \
@@ -58,6 +59,8 @@ EXTRA_DIST += tests/integration/test_daemon_config.sh tests/integration/daemon_l
 # GPU jobs on the test bed's GPU cluster
 TESTS += tests/integration/test_daemon_gpu.sh
 EXTRA_DIST += tests/integration/test_daemon_gpu.sh
+TESTS += tests/integration/test_daemon_hetjob.sh
+EXTRA_DIST += tests/integration/test_daemon_hetjob.sh
 # moldable jobs (-N MIN-MAX) sized from their app's history
 TESTS += tests/integration/test_daemon_mold.sh
 EXTRA_DIST += tests/integration/test_daemon_mold.sh

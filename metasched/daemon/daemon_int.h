@@ -385,6 +385,27 @@ long cluster_request (const ms_daemon_t *d, const char *req,
 /* The reasons of an excluded array as one line ("a: r1; b/p: r2"). */
 char *placement_reasons_text (json_t *excluded);
 
+/* hetjob.c: heterogeneous jobs */
+/* The first component's nodes of a job's stored options (the column holds
+ * all components'); nodes for an ordinary job. */
+int hetjob_first_nodes (json_t *opts, int nodes);
+/* Keep in allowed[] (of the first component) only the clusters where every
+ * other component of spec fits a partition; each cluster dropped is a
+ * reason in excluded (may be NULL). Caller holds d->mu. */
+void hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                      const char *user, uint32_t limit_min, const char *cwd,
+                      unsigned char *allowed, json_t *excluded);
+/* The requests of the components after the first (spec->nhet of them,
+ * malloc'd; their sbatch point into spec), on the cluster of partition
+ * part, where first goes: each component the same partition where it fits,
+ * else the first of that cluster it fits; each its own time limit times
+ * scale (the job's scaled limit over the one asked). NULL with errp where
+ * one fits none now. Takes d->mu. */
+ms_job_request_t *hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
+                                   const ms_job_request_t *first, size_t part,
+                                   const char *user, double scale,
+                                   ms_error_t *errp);
+
 /* submit.c */
 const char *daemon_jstr (json_t *o, const char *key);
 bool unknown_outcome (const ms_error_t *e);

@@ -413,6 +413,8 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
             }
         }
     }
+    if (spec && spec->nhet)
+        hetjob_restrict (d, spec, user, limit_min, cwd, allowed, ex);
     for (size_t p = 0; p < d->site->nparts; p++)
         nok += allowed[p] != 0;
     if (excluded)
@@ -440,8 +442,8 @@ job_placement_opts (const ms_daemon_t *d, json_t *opts, const char *user,
     /* stored options were checked when they came in: a field that does not
      * read now is left at its default */
     (void)jobspec_json_read (&spec, opts, &e);
-    n = job_placement (d, &spec, user, nodes, limit_min,
-                       daemon_jstr (opts, "cwd"), daemon_jstr (opts, "stdout"),
+    n = job_placement (d, &spec, user, hetjob_first_nodes (opts, nodes),
+                       limit_min, daemon_jstr (opts, "cwd"), daemon_jstr (opts, "stdout"),
                        daemon_jstr (opts, "stderr"),
                        daemon_jstr (opts, "stdin"), opt_int (opts, "tasks"),
                        opt_int (opts, "tasks_per_node"),

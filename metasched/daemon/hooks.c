@@ -37,7 +37,9 @@ placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
     long np;
 
     uid_name (uid, user, sizeof (user));
-    n = job_placement (d, &req->sb, user, req->nodes, req->time_limit_min,
+    n = job_placement (d, &req->sb, user,
+                       req->sb.nhet ? req->first_nodes : req->nodes,
+                       req->time_limit_min,
                        req->cwd, req->std_out, req->std_err, req->std_in,
                        req->tasks, req->tasks_per_node, req->cpus_per_task,
                        allowed, excluded);
@@ -441,8 +443,32 @@ hook_cluster_job (void *ctx, const char *cluster, uint64_t id, uid_t *uidp,
     return 0;
 }
 
+/* A signal to a cluster job (mscancel --signal), through a connection of
+ * its own as hook_cluster_job asks. */
+static int
+hook_signal (void *ctx, const char *cluster, uint64_t id, int sig,
+             ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    cluster_t *c = NULL;
+    ms_backend_t *b = NULL;
+    int rc;
+
+    for (size_t i = 0; i < d->ncl && !c; i++)
+        if (!strcmp (d->cl[i].conf->name, cluster))
+            c = &d->cl[i];
+    if (!c)
+        return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
+    if (slurmrest_from_conf (c->conf, &b, errp) < 0)
+        return -1;
+    rc = backend_signal (b, id, sig, errp);
+    backend_destroy (b);
+    return rc;
+}
+
 static const ms_api_hooks_t hooks = {
     .cluster_job = hook_cluster_job,
+    .signal = hook_signal,
     .whatif = hook_whatif,
     .admit = hook_admit,
     .clusters = hook_clusters,

@@ -38,7 +38,10 @@ append (char **buf, size_t *len, size_t *cap, const char *s)
 
 /* The user's script travels in a here-document with a delimiter that is
  * no line of it; Slurm runs this as the user, so nothing here runs with
- * more rights than the user's own script. */
+ * more rights than the user's own script. USR1 and USR2 sent to the whole
+ * job (mscancel --signal, --signal=B:...) are the script's: this shell
+ * catches them with a no-op (caught, not ignored, so the script may trap
+ * them) and metasched-collect forwards them. */
 static char *
 wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
              const char *script)
@@ -59,6 +62,7 @@ wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
               "#!/bin/sh\n"
               "# metasched job %" PRId64 ": the submitted script runs under "
               "metasched-collect\n"
+              "trap : USR1 USR2\n"
               "ms_script=$(mktemp \"${TMPDIR:-/tmp}/metasched-%" PRId64
               ".XXXXXX\") || exit 1\n"
               "cat > \"$ms_script\" <<'%s'\n",
@@ -115,7 +119,7 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     const char **envv = ms_xcalloc (nenv + 8, sizeof (char *));
     char comment[TAG_MAX], idenv[64], srv[600], munge[600], name[160];
     char *script;
-    ms_job_request_t req;
+    ms_job_request_t req, *het = NULL;
     ms_jobspec_t sb;
     size_t ne = 0;
     int rc;
@@ -198,7 +202,32 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     sb.nodes = req.nodes;
     sb.nodes_max = 0;
     req.sbatch = &sb;
+    if (sb.nhet) {
+        /* a heterogeneous job: its first component's own count, the others
+         * beside it on this cluster */
+        req.nodes = sb.nodes = hetjob_first_nodes (opts, j->nodes);
+        if (jint (opts, "tasks") == 0 && jint (opts, "tasks_per_node") > 0)
+            req.tasks = jint (opts, "tasks_per_node") * req.nodes;
+        /* each component its own limit, scaled as the job's was (the
+         * job's column holds the longest) */
+        double scale = j->time_limit_min
+                           ? (double)limit_min / j->time_limit_min
+                           : 1.0;
+        if (jint (opts, "time_limit_min") > 0)
+            req.time_limit_min
+                = (uint32_t)ceil (jint (opts, "time_limit_min") * scale);
+        if (!(het = hetjob_requests (d, &sb, &req, c->part, j->owner, scale,
+                                     errp))) {
+            jobspec_free (&sb);
+            free (script);
+            free (envv);
+            return -1;
+        }
+        req.het = het;
+        req.nhet = sb.nhet;
+    }
     rc = backend_submit (cl->b, &req, bidp, errp);
+    free (het);
     cl->last_action = mono ();
     pthread_mutex_lock (&d->rmu);
     cl->submitted_at = cl->last_action;

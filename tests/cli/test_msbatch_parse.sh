@@ -60,10 +60,11 @@ misc_cpu_freq_highm1.sh cpu_freq "HighM1" cpu_freq_spec.max "highm1" exclusive t
 misc_cpu_freq_governor.sh cpu_freq_spec.min "high" cpu_freq_spec.max "high" cpu_freq_spec.governor "Performance"
 misc_cpu_freq_range.sh cpu_freq_spec.min 1200000 cpu_freq_spec.max 2000000 cpu_freq_spec.governor "OnDemand"
 misc_priority_operator.sh priority 4294967293
+cfd_hetjob_coupled.sh nodes 2 components.0.tasks 1 components.0.cpus_per_task 2 components.0.account "physics" components.0.time_limit_min 30 components.1.tasks 1
 '
 n_scripts=$(ls *.sh | wc -l)
 n_checks=$(printf '%s\n' "$checks" | grep -c .)
-tap_plan $((n_scripts + n_checks + 8))
+tap_plan $((n_scripts + n_checks + 9))
 
 ok=0
 for f in *.sh; do
@@ -114,11 +115,17 @@ here=$(pwd)
 "$msbatch" --parse misc_chdir_relative.sh > "$tmp/cd.json" \
     && grep -q "\"cwd\": \"$here/runs/case01\"" "$tmp/cd.json"
 tap_ok $? "a relative --chdir is under the submission directory: $(grep cwd "$tmp/cd.json")"
-# a heterogeneous job is refused whole, naming the line (not half routed)
-printf '#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH -n 2\n' > "$tmp/bad.sh"
+# a heterogeneous job: its components, each with its own options; a bad
+# option in a component names its line
+printf '#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH -n 2\n' > "$tmp/het.sh"
+"$msbatch" --parse "$tmp/het.sh" > "$tmp/het.json" \
+    && grep -q '"components"' "$tmp/het.json" \
+    && grep -q '"tasks": 2' "$tmp/het.json"
+tap_ok $? "hetjob separates the components: $(tr -d ' \n' < "$tmp/het.json" | grep -o '"components":[^]]*]')"
+printf '#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH -n 0\n' > "$tmp/bad.sh"
 "$msbatch" --parse "$tmp/bad.sh" > /dev/null 2> "$tmp/err"
-[ $? = 1 ] && grep -q "bad.sh:3: hetjob: not supported" "$tmp/err"
-tap_ok $? "hetjob is refused with its line: $(cat "$tmp/err")"
+[ $? = 1 ] && grep -q "bad.sh:4: --ntasks=0" "$tmp/err"
+tap_ok $? "a bad option of a component names its line: $(cat "$tmp/err")"
 # the command line wins over the script
 "$msbatch" --parse -A other --mem 1G misc_everyday.sh > "$tmp/cl.json" \
     && grep -q '"account": "other"' "$tmp/cl.json" \

@@ -61,7 +61,7 @@ out=$(as "$MS_TEST_USER" "$bin/msbatch" --bogus job.sh 2>&1); rc=$?
 tap_ok "$( [ "$rc" = 1 ] && [ "$out" = "msbatch: unknown option '--bogus' (not an option of sbatch; see msbatch --help)" ]; echo $? )" \
     "msbatch refuses an unknown option, naming it (rc $rc: $out)"
 out=$(as "$MS_TEST_USER" "$bin/msbatch" bad.sh 2>&1); rc=$?
-tap_ok "$( [ "$rc" = 1 ] && [ "$out" = "msbatch: bad.sh:3: --nodes=two: expected N or MIN-MAX, from 1 to 1048576 (lists of sizes are not supported)" ]; echo $? )" \
+tap_ok "$( [ "$rc" = 1 ] && [ "$out" = "msbatch: bad.sh:3: --nodes=two: expected N or MIN-MAX, from 1 to 1048576, or a list of sizes (N,N-M[:STEP],...)" ]; echo $? )" \
     "a bad #SBATCH line is named script:line (rc $rc: $out)"
 out=$(as "$MS_TEST_USER" "$bin/msbatch" job.sh 2>&1); rc=$?
 tap_ok "$( [ "$rc" = 1 ] && [ "$out" = "msbatch: metaschedd not reachable at unix:$sock: no such file or directory" ]; echo $? )" \

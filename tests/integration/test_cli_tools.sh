@@ -127,7 +127,7 @@ out=$(as "$u" "$mscancel" -u "$u" -t PD,R 2>&1); rc=$?
 tap_ok "$([ "$rc" = 0 ] && [ "$(st "$idk")" = CANCELLED ]; echo $?)" \
     "mscancel -u USER -t PD,R cancels the rest ($(st "$idk"); rc $rc: $out)"
 out=$(as "$u" "$mscancel" --signal=USR1 "$idk" 2>&1); rc=$?
-tap_ok "$([ "$rc" = 1 ] && printf '%s' "$out" | grep -q '^mscancel: --signal: '; echo $?)" \
-    "--signal is refused with the reason (rc $rc: $out)"
+tap_ok "$([ "$rc" = 1 ] && printf '%s' "$out" | grep -q "^mscancel: job $idk: job $idk is [a-z]*: only a job on a cluster"; echo $?)" \
+    "--signal to a job that ended is refused with its state (rc $rc: $out)"
 : "$idw" "$ids"
 exit $tap_failed

@@ -494,7 +494,7 @@ static const struct {
     { "--bb=x", "j.sh:2: --bb: not supported: burst buffers" },
     { "--priority=-5", "j.sh:2: --priority=-5: expected TOP or a whole number" },
     { "--wrap=date", "j.sh:2: --wrap: only on the command line" },
-    { "hetjob", "j.sh:2: hetjob: not supported" },
+    { "hetjob --frobnicate", "j.sh:2: unknown option '--frobnicate'" },
     { "--frobnicate", "j.sh:2: unknown option '--frobnicate'" },
     { "--mail-type=SOMETIMES", "j.sh:2: --mail-type=SOMETIMES: expected NONE, BEGIN" },
     { "--signal=B:NOPE@5", "j.sh:2: --signal=B:NOPE@5: expected" },
@@ -504,7 +504,7 @@ static const struct {
     { "--hint=fast", "j.sh:2: --hint=fast: expected compute_bound" },
     { "--distribution=round", "j.sh:2: --distribution=round: expected" },
     { "--open-mode=x", "j.sh:2: --open-mode=x: expected append or truncate" },
-    { "--nodes=1,2,4", "j.sh:2: --nodes=1,2,4: expected N or MIN-MAX" },
+    { "--nodes=1,x", "j.sh:2: --nodes=1,x: \"1,x\" is not a valid node count" },
     { "--nod=2", "j.sh:2: option '--nod' is ambiguous" },
     { "--array=1-5 --time", "j.sh:2: --time: needs a value" },
 };

@@ -183,6 +183,35 @@ static const struct {
       "arg_set_priority" },
     { "--priority=4294967294", NULL,
       "j.sh:2: --priority=4294967294: expected TOP", "arg_set_priority" },
+    /* --propagate: the names of slurm_rlimits_info.c, with case */
+    { "--propagate", "propagate", "\"ALL\"", "arg_set_propagate" },
+    { "--propagate=NOFILE,RLIMIT_CORE", "propagate",
+      "\"NOFILE,RLIMIT_CORE\"", "parse_rlimits" },
+    { "'--propagate=STACK AS'", "propagate", "\"STACK AS\"",
+      "parse_rlimits" }, /* blanks separate too */
+    { "--propagate=NONE", "propagate", "\"NONE\"", "parse_rlimits" },
+    { "--propagate=", "propagate", "null", "parse_rlimits" }, /* none */
+    { "--propagate=nofile", NULL,
+      "j.sh:2: --propagate=nofile: bad rlimit name 'nofile'",
+      "parse_rlimits" },
+    { "--propagate=NOFILE,VMEM", NULL,
+      "j.sh:2: --propagate=NOFILE,VMEM: bad rlimit name 'VMEM'",
+      "parse_rlimits" },
+    /* --nodes: lists of sizes (23.02 on), metasched sends the least */
+    { "--nodes=1,2,4", "nodes", "1", "verify_node_count" },
+    { "--nodes=4,2", "nodes", "2", "verify_node_count" },
+    { "--nodes=2-8:2,16", "nodes", "2", "verify_node_count" },
+    { "--nodes=2-8:2", "nodes_max", "null", "verify_node_count" },
+    { "--nodes=2:4", NULL, "j.sh:2: --nodes=2:4: \"2:4\" is not a valid",
+      "bit_unfmt" }, /* a step needs a range */
+    { "--nodes=1,16384", NULL,
+      "j.sh:2: --nodes=1,16384: \"1,16384\" is not a valid",
+      "verify_node_count" }, /* MAX_JOB_SIZE_BITMAP */
+    { "--nodes=1,,2", NULL, "j.sh:2: --nodes=1,,2: \"1,,2\" is not a valid",
+      "bit_unfmt" },
+    { "--nodes=2-4", "nodes_max", "4", "verify_node_count" },
+    /* --export-file: a path (msbatch reads it), not refused */
+    { "--export-file=env.list", "name", "\"job\"", "arg_set_export_file" },
 };
 
 START_TEST (option_values)
