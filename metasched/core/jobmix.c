@@ -27,8 +27,6 @@ jobmix_init (ms_jobmix_t *m)
     memset (m, 0, sizeof (*m));
     m->first_s = m->last_s = 0;
     m->seen = false;
-    m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
-    m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
 }
 
 void
@@ -36,53 +34,147 @@ jobmix_free (ms_jobmix_t *m)
 {
     free (m->ring);
     free (m->wj);
+    free (m->pick);
     m->ring = NULL;
     m->wj = NULL;
+    m->pick = NULL;
 }
 
-/* The job's front into the ring (mix_calibrate): of its candidates within
- * the maximum slowdown, those that no other is both leaner and faster
- * than (the first of equal ones); kept are its energy-delay and
- * energy-delay^1.5 choices and the front's lower convex hull, the only
- * points a weighted score of energy and runtime can choose. */
-static void
-mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
-          int nodes)
+void
+jobmix_keep_fronts (ms_jobmix_t *m, bool on)
 {
-    struct ms_mixjob *r = &m->ring[m->ringpos];
-    double fe[256], ft[256], tbest = INFINITY, b1 = INFINITY, b15 = INFINITY;
-    int nf = 0, nh = 0;
+    m->no_fronts = !on;
+}
+
+/* A kept job's hull vertex during a bisection: the odds of the scale
+ * at lo and at hi choose vertices lo_i <= hi_i (the vertex chosen grows
+ * with the odds); where they are equal the vertex is known for every
+ * scale between, and its energy and runtime are kept here. */
+struct ms_mixpick {
+    float e, t;
+    unsigned char lo_i, hi_i, mid_i; /* mid_i: the vertex at the last mid */
+};
+
+/* The candidates that may take part in the front, as mix_keep orders
+ * them: by runtime, then energy, then index. */
+struct mixcand {
+    double t, e;
+    size_t i;
+    bool kept; /* within the slowdown, with a positive e and t */
+};
+
+static int
+mixcand_cmp (const void *pa, const void *pb)
+{
+    const struct mixcand *a = pa, *b = pb;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    if (a->e != b->e)
+        return a->e < b->e ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* The job's front (fe, ft: at most 256 points, fastest first) of its
+ * candidates within the maximum slowdown: those that no other is both
+ * leaner and faster than (of equal ones the first), the first 256 of
+ * them in candidate order. A candidate b dominates a when b is within
+ * the slowdown, e_b <= e_a, t_b <= t_a and one of them is less or b
+ * comes first; sorted by (t, e, index), that is when some candidate
+ * before a has e_b <= e_a, so one sweep with the least energy so far
+ * finds the front: n log n in the candidates. Returns the points. */
+static int
+mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe,
+           double *ft)
+{
+    struct mixcand buf[64], *mc = buf;
+    bool infront[256], *in = infront;
+    double tbest = INFINITY, emin = INFINITY;
+    size_t nc = 0;
+    int nf = 0;
 
     for (size_t i = 0; i < cs->n; i++)
         if (cs->c[i].t < tbest)
             tbest = cs->c[i].t;
-    for (size_t i = 0; i < cs->n && nf < 256; i++) {
+    if (cs->n > 64)
+        mc = ms_xcalloc (cs->n, sizeof (*mc));
+    if (cs->n > 256)
+        in = ms_xcalloc (cs->n, sizeof (*in));
+    for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *a = &cs->c[i];
-        bool dominated = false;
-        if (!(a->t_hi <= pol->max_slowdown * tbest) || !(a->e > 0)
-            || !(a->t > 0))
+        in[i] = false;
+        /* a NaN energy or runtime never dominates nor is kept */
+        if (!(a->t_hi <= pol->max_slowdown * tbest) || isnan (a->e)
+            || isnan (a->t))
             continue;
-        for (size_t k = 0; k < cs->n && !dominated; k++) {
-            const ms_cand_t *b = &cs->c[k];
-            dominated = k != i && b->t_hi <= pol->max_slowdown * tbest
-                        && b->e <= a->e && b->t <= a->t
-                        && (b->e < a->e || b->t < a->t || k < i);
+        mc[nc].t = a->t;
+        mc[nc].e = a->e;
+        mc[nc].i = i;
+        mc[nc].kept = a->e > 0 && a->t > 0;
+        nc++;
+    }
+    /* a job has a few dozen candidates: insertion sort, in place */
+    if (nc > 64)
+        qsort (mc, nc, sizeof (*mc), mixcand_cmp);
+    else
+        for (size_t k = 1; k < nc; k++) {
+            struct mixcand x = mc[k];
+            size_t at = k;
+            while (at > 0 && mixcand_cmp (&mc[at - 1], &x) > 0) {
+                mc[at] = mc[at - 1];
+                at--;
+            }
+            mc[at] = x;
         }
-        if (dominated)
+    for (size_t k = 0; k < nc; k++) {
+        if (mc[k].kept && !(emin <= mc[k].e))
+            in[mc[k].i] = true;
+        if (mc[k].e < emin)
+            emin = mc[k].e;
+    }
+    /* the first 256 of the front in candidate order, then by runtime
+     * (front points have distinct runtimes) */
+    for (size_t i = 0; i < cs->n && nf < 256; i++) {
+        if (!in[i])
             continue;
-        /* by runtime, fastest first (a front's energy then falls) */
         int at = nf++;
-        while (at > 0 && ft[at - 1] > a->t) {
+        while (at > 0 && ft[at - 1] > cs->c[i].t) {
             fe[at] = fe[at - 1];
             ft[at] = ft[at - 1];
             at--;
         }
-        fe[at] = a->e;
-        ft[at] = a->t;
+        fe[at] = cs->c[i].e;
+        ft[at] = cs->c[i].t;
     }
+    if (mc != buf)
+        free (mc);
+    if (in != infront)
+        free (in);
+    return nf;
+}
+
+/* The job's front into the ring (mix_calibrate): of its candidates within
+ * the maximum slowdown, those that no other is both leaner and faster
+ * than (mix_front); kept are its energy-delay and energy-delay^1.5
+ * choices and the front's lower convex hull, the only points a weighted
+ * score of energy and runtime can choose. The ring and its scratch are
+ * allocated at the first job kept. */
+static void
+mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
+          int nodes)
+{
+    struct ms_mixjob *r;
+    double fe[256], ft[256], b1 = INFINITY, b15 = INFINITY;
+    int nf = mix_front (pol, cs, fe, ft), nh = 0;
+
     /* a job with one choice has nothing to calibrate */
     if (nf < 2)
         return;
+    if (!m->ring) {
+        m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
+        m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
+        m->pick = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->pick));
+    }
+    r = &m->ring[m->ringpos];
     for (int i = 0; i < nf; i++) {
         double l1 = log (fe[i]) + log (ft[i]);
         double l15 = log (fe[i]) + 1.5 * log (ft[i]);
@@ -134,7 +226,7 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
     m->seen = true;
     m->njobs++;
     m->nodes_sum += nodes;
-    if (m->ring)
+    if (!m->no_fronts)
         mix_keep (m, pol, cs, nodes);
     for (size_t i = 0; i < cs->n; i++)
         if (cs->c[i].part < np && !in[cs->c[i].part]) {
@@ -201,20 +293,67 @@ jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
     return m->nring;
 }
 
+/* The references' sums (energy-delay energy, energy-delay^1.5 runtime),
+ * which no scale changes, in the order mix_sums adds them. */
+static void
+mix_refs (const ms_jobmix_t *m, double *e1, double *t15)
+{
+    *e1 = *t15 = 0;
+    for (size_t j = 0; j < m->nring; j++) {
+        *e1 += m->ring[j].e1;
+        *t15 += m->ring[j].t15;
+    }
+}
+
 /* The log scale in [lo, hi] where the energy margin stops trailing the
  * runtime margin (with ties_up, stops trailing or matching it), to
- * 2^-24 of the range by bisection. */
+ * 2^-24 of the range by bisection. Each step sums what mix_sums sums,
+ * in its order and with its values; a job whose vertex the bounds
+ * already fix is not looked up again, so the bisection reads the hulls
+ * of fewer jobs at every step (the sums are the same to the bit). */
 static double
 mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 {
-    double es, ts, e1, t15;
+    struct ms_mixpick *pk = m->pick;
+    double e1, t15;
+    bool moved = false, up = false;
 
+    mix_refs (m, &e1, &t15);
+    for (size_t j = 0; j < m->nring; j++) {
+        pk[j].lo_i = pk[j].mid_i = 0;
+        pk[j].hi_i = (unsigned char)(m->ring[j].nh - 1);
+        pk[j].e = m->ring[j].e[0];
+        pk[j].t = m->ring[j].t[0];
+    }
     for (int it = 0; it < 24; it++) {
-        double mid = (lo + hi) / 2, em, tm;
-        mix_sums (m, exp (mid), &es, &ts, &e1, &t15);
-        em = 1 - es / e1;
-        tm = 1 - ts / t15;
-        if (ties_up ? em <= tm : em < tm)
+        double mid = (lo + hi) / 2, scale = exp (mid), es = 0, ts = 0;
+        for (size_t j = 0; j < m->nring; j++) {
+            struct ms_mixpick *p = &pk[j];
+            if (p->lo_i != p->hi_i) {
+                /* the last mid became lo (up) or hi */
+                if (moved && up)
+                    p->lo_i = p->mid_i;
+                else if (moved)
+                    p->hi_i = p->mid_i;
+                /* once equal, e and t are already the vertex's */
+                if (p->lo_i != p->hi_i) {
+                    const struct ms_mixjob *r = &m->ring[j];
+                    double odds = scale * m->wj[j];
+                    int i = p->lo_i;
+                    while (i + 1 < r->nh && odds > r->bp[i])
+                        i++;
+                    p->mid_i = (unsigned char)i;
+                    p->e = r->e[i];
+                    p->t = r->t[i];
+                }
+            }
+            es += p->e;
+            ts += p->t;
+        }
+        double em = 1 - es / e1, tm = 1 - ts / t15;
+        up = ties_up ? em <= tm : em < tm;
+        moved = true;
+        if (up)
             lo = mid;
         else
             hi = mid;
@@ -248,6 +387,26 @@ mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
     if (1 - es / e1 == 1 - ts / t15)
         a = (a + mix_edge (m, a, 8, true)) / 2;
     m->scale = exp (a);
+}
+
+size_t
+jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t,
+              size_t max, float *e1, float *t15)
+{
+    const struct ms_mixjob *r;
+
+    if (back >= m->nring)
+        return 0;
+    r = &m->ring[(m->ringpos + MS_MIX_JOBS - 1 - back) % MS_MIX_JOBS];
+    for (int i = 0; i < r->nh && (size_t)i < max; i++) {
+        e[i] = r->e[i];
+        t[i] = r->t[i];
+    }
+    if (e1)
+        *e1 = r->e1;
+    if (t15)
+        *t15 = r->t15;
+    return (size_t)r->nh;
 }
 
 void

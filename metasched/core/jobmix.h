@@ -28,8 +28,11 @@ typedef struct {
      * candidates within the maximum slowdown that no other is both leaner
      * and faster than (predicted energy and runtime), for the
      * calibration of the energy odds (mix_calibrate). */
-    struct ms_mixjob *ring;
+    struct ms_mixjob *ring; /* allocated at the first job kept */
     float *wj;        /* scratch: each kept job's width term */
+    struct ms_mixpick *pick; /* scratch of the bisection (mix_edge) */
+    bool no_fronts;   /* keep no fronts: the policy does not calibrate
+                         (jobmix_keep_fronts) */
     size_t nring, ringpos;
     size_t since_cal; /* jobs added since the last calibration */
     double scale;     /* the calibrated scale (0: none yet) */
@@ -51,6 +54,12 @@ typedef struct {
 
 void jobmix_init (ms_jobmix_t *m);
 void jobmix_free (ms_jobmix_t *m);
+/* Whether jobmix_add keeps each job's front for the calibration (on
+ * after jobmix_init). A user whose policy never calibrates (not
+ * metasched, or cal_lean 0, for the whole run) turns it off, and the
+ * calibration then costs nothing; ref_nodes and the drain price's counts
+ * are kept either way. */
+void jobmix_keep_fronts (ms_jobmix_t *m, bool on);
 /* Count a job of `nodes` nodes come at now with candidates cs (every
  * partition it could run on, before any the user asked for); pol gives
  * the maximum slowdown of its front. */
@@ -71,6 +80,13 @@ void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf,
  * counted (0: none, margins 0): what mix_calibrate balances, for tests. */
 size_t jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol,
                        double scale, double *em, double *tm);
+/* The front kept for the job `back` jobs before the last one kept (0:
+ * the last): its hull's vertices, fastest first (at most max into e and
+ * t), and its energy-delay choice's energy and energy-delay^1.5 choice's
+ * runtime (e1, t15, each may be NULL); returns the vertices, 0 where no
+ * such job is kept (back >= nring). For tests. */
+size_t jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t,
+                     size_t max, float *e1, float *t15);
 /* Count a job seen to end: how long it waited (from its submission to
  * its start) and ran, in seconds; a negative or non-finite one is not
  * counted. */

@@ -816,6 +816,9 @@ sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
     s->tab = tab;
     s->view = view_new (conf);
     jobmix_init (&s->mix);
+    /* the calibration's fronts only where the run's policy calibrates */
+    jobmix_keep_fronts (&s->mix,
+                        policy_is_metasched (pol->kind) && pol->cal_lean > 0);
     return s;
 }
 
