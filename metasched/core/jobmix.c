@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,13 +47,15 @@ jobmix_keep_fronts (ms_jobmix_t *m, bool on)
     m->no_fronts = !on;
 }
 
-/* A kept job's hull vertex during a bisection: the odds of the scale
- * at lo and at hi choose vertices lo_i <= hi_i (the vertex chosen grows
- * with the odds); where they are equal the vertex is known for every
- * scale between, and its energy and runtime are kept here. */
+/* The bisection's scratch (mix_edge), by kept job: the odds of the
+ * scale at lo and at hi choose hull vertices lo <= hi (the vertex chosen
+ * grows with the odds); where they are equal the vertex is known for
+ * every scale between. e and t are each job's vertex at the last scale
+ * looked at, und the jobs whose vertex the bounds do not fix yet. */
 struct ms_mixpick {
-    float e, t;
-    unsigned char lo_i, hi_i, mid_i; /* mid_i: the vertex at the last mid */
+    float e[MS_MIX_JOBS], t[MS_MIX_JOBS];
+    uint32_t und[MS_MIX_JOBS];
+    unsigned char lo[MS_MIX_JOBS], hi[MS_MIX_JOBS], mid[MS_MIX_JOBS];
 };
 
 /* The candidates that may take part in the front, as mix_keep orders
@@ -172,12 +175,12 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
     if (!m->ring) {
         m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
         m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
-        m->pick = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->pick));
+        m->pick = ms_xcalloc (1, sizeof (*m->pick));
     }
     r = &m->ring[m->ringpos];
     for (int i = 0; i < nf; i++) {
-        double l1 = log (fe[i]) + log (ft[i]);
-        double l15 = log (fe[i]) + 1.5 * log (ft[i]);
+        double le = log (fe[i]), lt = log (ft[i]);
+        double l1 = le + lt, l15 = le + 1.5 * lt;
         if (l1 < b1) {
             b1 = l1;
             r->e1 = (float)fe[i];
@@ -273,8 +276,13 @@ mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
     double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
     if (!m->nring || !(ref > 0))
         return false;
-    for (size_t j = 0; j < m->nring; j++)
-        m->wj[j] = (float)pow (m->ring[j].nodes / ref, pol->width_exp);
+    /* x^1 is x (pow is exact where the power is a double) */
+    if (pol->width_exp == 1)
+        for (size_t j = 0; j < m->nring; j++)
+            m->wj[j] = (float)(m->ring[j].nodes / ref);
+    else
+        for (size_t j = 0; j < m->nring; j++)
+            m->wj[j] = (float)pow (m->ring[j].nodes / ref, pol->width_exp);
     return true;
 }
 
@@ -316,47 +324,57 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 {
     struct ms_mixpick *pk = m->pick;
     double e1, t15;
-    bool moved = false, up = false;
+    size_t nu = 0;
 
     mix_refs (m, &e1, &t15);
     for (size_t j = 0; j < m->nring; j++) {
-        pk[j].lo_i = pk[j].mid_i = 0;
-        pk[j].hi_i = (unsigned char)(m->ring[j].nh - 1);
-        pk[j].e = m->ring[j].e[0];
-        pk[j].t = m->ring[j].t[0];
+        pk->lo[j] = 0;
+        pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
+        pk->e[j] = m->ring[j].e[0];
+        pk->t[j] = m->ring[j].t[0];
+        if (pk->lo[j] != pk->hi[j])
+            pk->und[nu++] = (uint32_t)j;
     }
     for (int it = 0; it < 24; it++) {
         double mid = (lo + hi) / 2, scale = exp (mid), es = 0, ts = 0;
-        for (size_t j = 0; j < m->nring; j++) {
-            struct ms_mixpick *p = &pk[j];
-            if (p->lo_i != p->hi_i) {
-                /* the last mid became lo (up) or hi */
-                if (moved && up)
-                    p->lo_i = p->mid_i;
-                else if (moved)
-                    p->hi_i = p->mid_i;
-                /* once equal, e and t are already the vertex's */
-                if (p->lo_i != p->hi_i) {
-                    const struct ms_mixjob *r = &m->ring[j];
-                    double odds = scale * m->wj[j];
-                    int i = p->lo_i;
-                    while (i + 1 < r->nh && odds > r->bp[i])
-                        i++;
-                    p->mid_i = (unsigned char)i;
-                    p->e = r->e[i];
-                    p->t = r->t[i];
-                }
-            }
-            es += p->e;
-            ts += p->t;
+        double em, tm;
+        bool up;
+        size_t k = 0;
+        /* the vertices the bounds leave open, at mid */
+        for (size_t u = 0; u < nu; u++) {
+            size_t j = pk->und[u];
+            const struct ms_mixjob *r = &m->ring[j];
+            double odds = scale * m->wj[j];
+            int i = pk->lo[j];
+            while (i + 1 < r->nh && odds > r->bp[i])
+                i++;
+            pk->mid[j] = (unsigned char)i;
+            pk->e[j] = r->e[i];
+            pk->t[j] = r->t[i];
         }
-        double em = 1 - es / e1, tm = 1 - ts / t15;
+        /* mix_sums' sums: the same values in the same order */
+        for (size_t j = 0; j < m->nring; j++) {
+            es += pk->e[j];
+            ts += pk->t[j];
+        }
+        em = 1 - es / e1;
+        tm = 1 - ts / t15;
         up = ties_up ? em <= tm : em < tm;
-        moved = true;
         if (up)
             lo = mid;
         else
             hi = mid;
+        /* mid is a bound now; a job it fixes keeps its vertex in e, t */
+        for (size_t u = 0; u < nu; u++) {
+            size_t j = pk->und[u];
+            if (up)
+                pk->lo[j] = pk->mid[j];
+            else
+                pk->hi[j] = pk->mid[j];
+            if (pk->lo[j] != pk->hi[j])
+                pk->und[k++] = (uint32_t)j;
+        }
+        nu = k;
     }
     return (lo + hi) / 2;
 }
