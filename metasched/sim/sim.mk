@@ -54,6 +54,7 @@ bench_bench_sim_LDADD = metasched/libmssim.a metasched/libmscore.a \
 	partitions/libsim.a partitions/libpartitions.a predictor/libpredictor.a \
 	metasched/libmscommon.a $(GSL_LIBS) -lm
 bench_programs += bench/bench_sim
+EXTRA_DIST += bench/sim_tables.sh
 
 dist_man_MANS += doc/metasched-simulate.1
 dist_doc_DATA += doc/simulator.md doc/evaluation.md
