@@ -67,8 +67,8 @@ cpu_self (void)
 {
     struct rusage ru;
     getrusage (RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6
-           + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec
+           + ru.ru_stime.tv_usec * 1e-6;
 }
 
 static int
@@ -105,12 +105,12 @@ run_once (char *const *argv, double *wall, double *cpu, long *maxrss_kb)
         if (errno != EINTR)
             return -1;
     *wall = now () - t0;
-    *cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6
-           + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    *cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec
+           + ru.ru_stime.tv_usec * 1e-6;
     *maxrss_kb = ru.ru_maxrss;
     if (!WIFEXITED (status) || WEXITSTATUS (status) != 0) {
-        fprintf (stderr, "bench_sim: %s simulate failed (status %d)\n",
-                 argv[0], status);
+        fprintf (stderr, "bench_sim: %s simulate failed (status %d)\n", argv[0],
+                 status);
         return -1;
     }
     return 0;
@@ -120,8 +120,7 @@ run_once (char *const *argv, double *wall, double *cpu, long *maxrss_kb)
  * into wall, cpu; the largest peak memory into kb. */
 static int
 run_median (const char *prog, const char *data, const char *policy,
-            const char *extra, int runs, double *wall, double *cpu,
-            long *kb)
+            const char *extra, int runs, double *wall, double *cpu, long *kb)
 {
     char dir[] = "/tmp/bench_sim.XXXXXX";
     char *argv[16];
@@ -198,17 +197,17 @@ in_process (const char *data, ms_error_t *errp)
                 conf->archs[i].nominal_khz, conf->archs[i].idle_power_w, errp)
             < 0)
             goto out;
-    if (predictor_load_table61 (pred, "skx8168", "clx6254", "skx6148", errp)
-            < 0
+    if (predictor_load_table61 (pred, "skx8168", "clx6254", "skx6148", errp) < 0
         || predtab_build (pred, conf, &tab, errp) < 0
         || workload_from_swf (t, 1, 100, 1, &wl, errp) < 0)
         goto out;
     workload_assign_apps (wl, wts, 8, 1);
     recs = ms_xcalloc (wl->njobs, sizeof (*recs));
     printf ("1. In process, KTH-SP2 (%zu jobs) on the kth configuration, "
-            "EASY backfill\n\n", wl->njobs);
-    printf ("%-24s %8s %8s %10s %10s %10s %7s\n", "policy", "wall_s",
-            "cpu_s", "cpu_us/job", "decide_us", "target_us", "ratio");
+            "EASY backfill\n\n",
+            wl->njobs);
+    printf ("%-24s %8s %8s %10s %10s %10s %7s\n", "policy", "wall_s", "cpu_s",
+            "cpu_us/job", "decide_us", "target_us", "ratio");
     for (int k = 0; k < POL_NKINDS; k++) {
         ms_simsetup_t su;
         ms_policy_t pol;
@@ -226,8 +225,8 @@ in_process (const char *data, ms_error_t *errp)
         dt = now () - t0;
         dc = cpu_self () - c0;
         us = s.decisions_per_s > 0 ? 1e6 / s.decisions_per_s : 0;
-        printf ("%-24s %8.3f %8.3f %10.2f %10.2f %10d %7.2f\n", pol.label,
-                dt, dc, 1e6 * dc / wl->njobs, us, TARGET_DECIDE_US,
+        printf ("%-24s %8.3f %8.3f %10.2f %10.2f %10d %7.2f\n", pol.label, dt,
+                dc, 1e6 * dc / wl->njobs, us, TARGET_DECIDE_US,
                 us / TARGET_DECIDE_US);
     }
     printf ("cpu_us/job: the whole run's CPU time a job; decide_us: the "
@@ -253,17 +252,19 @@ whole_process (const char *prog, const char *data, int runs)
     long kb;
 
     printf ("2. Whole process, `%s simulate -s kth [-p POLICY] --no-plots "
-            "-q`, median of %d\n", prog, runs);
+            "-q`, median of %d\n",
+            prog, runs);
     printf ("   AccaSim EASY backfilling, KTH-SP2: %.1f s, %.0f MiB "
-            "(recorded)\n\n", ACCASIM_KTH_S, ACCASIM_KTH_MIB);
+            "(recorded)\n\n",
+            ACCASIM_KTH_S, ACCASIM_KTH_MIB);
     printf ("%-24s %8s %8s %9s %9s %9s %9s\n", "policy", "wall_s", "cpu_s",
             "peak_MiB", "x_wall", "x_cpu", "target_x");
     for (int k = 0; k < POL_NKINDS; k++) {
         const char *name = policy_kind_name ((ms_polkind_t)k);
         if (run_median (prog, data, name, NULL, runs, &wall, &cpu, &kb) < 0)
             return -1;
-        printf ("%-24s %8.3f %8.3f %9.1f %9.1f %9.1f %9.0f\n", name, wall,
-                cpu, kb / 1024.0, ACCASIM_KTH_S / wall, ACCASIM_KTH_S / cpu,
+        printf ("%-24s %8.3f %8.3f %9.1f %9.1f %9.1f %9.0f\n", name, wall, cpu,
+                kb / 1024.0, ACCASIM_KTH_S / wall, ACCASIM_KTH_S / cpu,
                 TARGET_RATIO);
     }
     if (run_median (prog, data, NULL, NULL, runs, &wall, &cpu, &kb) < 0)
@@ -273,8 +274,9 @@ whole_process (const char *prog, const char *data, int runs)
     printf ("x_wall, x_cpu: AccaSim's time over ours (wall; CPU, which is "
             "the wall time of a\nprocess alone on a core); full table: "
             "%.3f s wall, %.3f s CPU against a target\nof %.1f s (ratios "
-            "%.2f, %.2f; <= 1 meets it)\n\n", wall, cpu, TARGET_TABLE_S,
-            wall / TARGET_TABLE_S, cpu / TARGET_TABLE_S);
+            "%.2f, %.2f; <= 1 meets it)\n\n",
+            wall, cpu, TARGET_TABLE_S, wall / TARGET_TABLE_S,
+            cpu / TARGET_TABLE_S);
     return 0;
 }
 
@@ -288,14 +290,14 @@ million (const char *prog, const char *data)
 
     snprintf (copies, sizeof (copies), "%d", MILLION_COPIES);
     printf ("3. A million jobs: the full table on KTH-SP2 repeated %d times "
-            "(--replicate %d), once\n\n", MILLION_COPIES, MILLION_COPIES);
+            "(--replicate %d), once\n\n",
+            MILLION_COPIES, MILLION_COPIES);
     if (run_median (prog, data, NULL, copies, 1, &wall, &cpu, &kb) < 0)
         return -1;
     printf ("%-24s %9s %9s %9s %9s %8s\n", "", "wall_s", "cpu_s", "peak_MiB",
             "target_s", "ratio");
     printf ("%-24s %9.1f %9.1f %9.1f %9d %8.2f\n", "full table, 1,024,812",
-            wall, cpu, kb / 1024.0, TARGET_MILLION_S,
-            wall / TARGET_MILLION_S);
+            wall, cpu, kb / 1024.0, TARGET_MILLION_S, wall / TARGET_MILLION_S);
     printf ("ratio = wall / target (<= 1 meets it); CPU over target: %.2f\n",
             cpu / TARGET_MILLION_S);
     return 0;
@@ -334,16 +336,21 @@ main (int argc, char **argv)
             return 2;
         }
     if (access (prog, X_OK) != 0) {
-        fprintf (stderr, "bench_sim: %s: %s (give the metasched program "
-                         "with -m)\n", prog, strerror (errno));
+        fprintf (stderr,
+                 "bench_sim: %s: %s (give the metasched program "
+                 "with -m)\n",
+                 prog, strerror (errno));
         return 77;
     }
     if (in_process (data, &err) < 0) {
-        fprintf (stderr, "bench_sim: %s (give the shared data directory "
-                         "with -d)\n", err.text);
+        fprintf (stderr,
+                 "bench_sim: %s (give the shared data directory "
+                 "with -d)\n",
+                 err.text);
         return 77;
     }
-    if (whole_process (prog, data, runs) < 0 || (big && million (prog, data) < 0))
+    if (whole_process (prog, data, runs) < 0
+        || (big && million (prog, data) < 0))
         return 1;
     return 0;
 }

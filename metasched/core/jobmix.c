@@ -86,8 +86,7 @@ mixcand_cmp (const void *pa, const void *pb)
  * before a has e_b <= e_a, so one sweep with the least energy so far
  * finds the front: n log n in the candidates. Returns the points. */
 static int
-mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe,
-           double *ft)
+mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
 {
     struct mixcand buf[64], *mc = buf;
     bool infront[256], *in = infront;
@@ -408,8 +407,8 @@ mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
 }
 
 size_t
-jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t,
-              size_t max, float *e1, float *t15)
+jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t, size_t max,
+              float *e1, float *t15)
 {
     const struct ms_mixjob *r;
 
@@ -484,10 +483,10 @@ jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
         mix_calibrate (m, pol);
         m->since_cal = 0;
     }
-    pol->odds_scale = policy_is_metasched (pol->kind) && pol->cal_lean > 0
-                              && m->scale > 0
-                          ? jobmix_lean (m, pol) * m->scale
-                          : 0;
+    pol->odds_scale
+        = policy_is_metasched (pol->kind) && pol->cal_lean > 0 && m->scale > 0
+              ? jobmix_lean (m, pol) * m->scale
+              : 0;
     for (size_t q = 0; q < np; q++) {
         pol->captive_rate[q] = m->captive[q] / span;
         pol->restricted_rate[q] = m->restricted[q] / span;

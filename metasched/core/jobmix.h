@@ -28,11 +28,11 @@ typedef struct {
      * candidates within the maximum slowdown that no other is both leaner
      * and faster than (predicted energy and runtime), for the
      * calibration of the energy odds (mix_calibrate). */
-    struct ms_mixjob *ring; /* allocated at the first job kept */
-    float *wj;        /* scratch: each kept job's width term */
+    struct ms_mixjob *ring;  /* allocated at the first job kept */
+    float *wj;               /* scratch: each kept job's width term */
     struct ms_mixpick *pick; /* scratch of the bisection (mix_edge) */
-    bool no_fronts;   /* keep no fronts: the policy does not calibrate
-                         (jobmix_keep_fronts) */
+    bool no_fronts;          /* keep no fronts: the policy does not calibrate
+                                (jobmix_keep_fronts) */
     size_t nring, ringpos;
     size_t since_cal; /* jobs added since the last calibration */
     double scale;     /* the calibrated scale (0: none yet) */
@@ -72,14 +72,13 @@ void jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf,
  * rate), and for metasched the calibrated odds (odds_scale; from
  * MS_MIX_MIN jobs with a choice on, calibrated again every 32 jobs and a
  * sixteenth of the jobs kept; 0 before). */
-void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf,
-                   ms_policy_t *pol);
+void jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol);
 /* The margins of the kept jobs' static choices at w_E 0.5 and energy odds
  * scale `scale` (1 - their energy over the energy-delay choices', 1 -
  * their runtime over the energy-delay^1.5 choices'); returns the jobs
  * counted (0: none, margins 0): what mix_calibrate balances, for tests. */
-size_t jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol,
-                       double scale, double *em, double *tm);
+size_t jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
+                       double *em, double *tm);
 /* The front kept for the job `back` jobs before the last one kept (0:
  * the last): its hull's vertices, fastest first (at most max into e and
  * t), and its energy-delay choice's energy and energy-delay^1.5 choice's

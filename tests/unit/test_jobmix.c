@@ -67,8 +67,8 @@ random_cands (ms_cands_t *cs, uint64_t *rng)
  * doc/simulator.md, "metasched's policy" (the calibration). Returns the
  * hull's vertices, 0 where the job has under two points. */
 static int
-ref_front (const ms_policy_t *pol, const ms_cands_t *cs, float *he,
-           float *ht, float *e1, float *t15)
+ref_front (const ms_policy_t *pol, const ms_cands_t *cs, float *he, float *ht,
+           float *e1, float *t15)
 {
     double fe[256], ft[256], tbest = INFINITY, b1 = INFINITY, b15 = INFINITY;
     int nf = 0, nh = 0;
@@ -83,9 +83,8 @@ ref_front (const ms_policy_t *pol, const ms_cands_t *cs, float *he,
             continue;
         for (size_t k = 0; k < cs->n; k++) {
             const ms_cand_t *b = &cs->c[k];
-            if (k != i && b->t_hi <= pol->max_slowdown * tbest
-                && b->e <= a->e && b->t <= a->t
-                && (b->e < a->e || b->t < a->t || k < i))
+            if (k != i && b->t_hi <= pol->max_slowdown * tbest && b->e <= a->e
+                && b->t <= a->t && (b->e < a->e || b->t < a->t || k < i))
                 dom = true;
         }
         if (!dom) {
@@ -190,13 +189,12 @@ START_TEST (test_jobmix_random)
         kept++;
         ck_assert_uint_eq (m.nring, kept < MS_MIX_JOBS ? kept : MS_MIX_JOBS);
         ck_assert_uint_eq (
-            jobmix_front (&m, 0, ge, gt, MS_MIX_PTS, &ge1, &gt15),
-            (size_t)nh);
+            jobmix_front (&m, 0, ge, gt, MS_MIX_PTS, &ge1, &gt15), (size_t)nh);
         ck_assert (ge1 == e1 && gt15 == t15);
         for (int i = 0; i < nh; i++) {
             ck_assert_msg (ge[i] == he[i] && gt[i] == ht[i],
-                           "job %zu vertex %d: (%g, %g), want (%g, %g)", j,
-                           i, ge[i], gt[i], he[i], ht[i]);
+                           "job %zu vertex %d: (%g, %g), want (%g, %g)", j, i,
+                           ge[i], gt[i], he[i], ht[i]);
             if (i > 0)
                 ck_assert (gt[i] > gt[i - 1] && ge[i] < ge[i - 1]);
         }
@@ -221,11 +219,10 @@ START_TEST (test_jobmix_random)
     {
         float ge[MS_MIX_PTS], gt[MS_MIX_PTS];
         size_t oldest = kept - MS_MIX_JOBS; /* 0-based index of it */
-        ck_assert_uint_eq (jobmix_front (&m, MS_MIX_JOBS, ge, gt, MS_MIX_PTS,
-                                         NULL, NULL),
-                           0);
-        size_t nh = jobmix_front (&m, MS_MIX_JOBS - 1, ge, gt, MS_MIX_PTS,
-                                  NULL, NULL);
+        ck_assert_uint_eq (
+            jobmix_front (&m, MS_MIX_JOBS, ge, gt, MS_MIX_PTS, NULL, NULL), 0);
+        size_t nh = jobmix_front (&m, MS_MIX_JOBS - 1, ge, gt, MS_MIX_PTS, NULL,
+                                  NULL);
         ck_assert (oldest == 50);
         ck_assert_uint_eq (nh, (size_t)first_n[oldest]);
         ck_assert (memcmp (ge, first_e[oldest], nh * sizeof (float)) == 0);
