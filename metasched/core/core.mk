@@ -7,6 +7,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/candidates.c metasched/core/candidates.h \
 	metasched/core/score.c metasched/core/score.h \
 	metasched/core/policy.c metasched/core/policy.h \
+	metasched/core/jobmix.c metasched/core/jobmix.h \
 	metasched/core/placement.c metasched/core/placement.h \
 	metasched/core/depend.c metasched/core/depend.h \
 	metasched/core/window.c metasched/core/window.h

@@ -41,6 +41,12 @@ tests_unit_test_gpuprof_SOURCES = tests/unit/test_gpuprof.c tests/testutil.h tes
 tests_unit_test_gpuprof_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_gpuprof_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_gpuprof
+# the job mix's fronts and calibration against a reference (core/jobmix.c)
+check_PROGRAMS += tests/unit/test_jobmix
+tests_unit_test_jobmix_SOURCES = tests/unit/test_jobmix.c tests/testutil.h
+tests_unit_test_jobmix_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_jobmix_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_jobmix
 
 EXTRA_PROGRAMS += bench/bench_sim
 bench_bench_sim_SOURCES = bench/bench_sim.c
@@ -48,6 +54,7 @@ bench_bench_sim_LDADD = metasched/libmssim.a metasched/libmscore.a \
 	partitions/libsim.a partitions/libpartitions.a predictor/libpredictor.a \
 	metasched/libmscommon.a $(GSL_LIBS) -lm
 bench_programs += bench/bench_sim
+EXTRA_DIST += bench/sim_tables.sh
 
 dist_man_MANS += doc/metasched-simulate.1
 dist_doc_DATA += doc/simulator.md doc/evaluation.md

@@ -1,0 +1,494 @@
+/* jobmix.c - the jobs seen so far: the site's mean width, the drain
+ * price's arrival counts and the calibration of metasched's energy odds
+ * (see jobmix.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/core/jobmix.h"
+#include "metasched/common/util.h"
+
+/* One job of the mix's ring: its front (mix_keep). */
+struct ms_mixjob {
+    float nodes;
+    float e1, t15; /* its energy-delay choice's energy and its
+                      energy-delay^1.5 choice's runtime */
+    int nh;        /* its front's lower convex hull, fastest first */
+    float e[MS_MIX_PTS], t[MS_MIX_PTS];
+    float bp[MS_MIX_PTS]; /* the energy odds over which vertex i + 1
+                             scores better than vertex i */
+};
+
+void
+jobmix_init (ms_jobmix_t *m)
+{
+    memset (m, 0, sizeof (*m));
+    m->first_s = m->last_s = 0;
+    m->seen = false;
+}
+
+void
+jobmix_free (ms_jobmix_t *m)
+{
+    free (m->ring);
+    free (m->wj);
+    free (m->pick);
+    m->ring = NULL;
+    m->wj = NULL;
+    m->pick = NULL;
+}
+
+void
+jobmix_keep_fronts (ms_jobmix_t *m, bool on)
+{
+    m->no_fronts = !on;
+}
+
+/* The bisection's scratch (mix_edge), by kept job: the odds of the
+ * scale at lo and at hi choose hull vertices lo <= hi (the vertex chosen
+ * grows with the odds); where they are equal the vertex is known for
+ * every scale between. e and t are each job's vertex at the last scale
+ * looked at, und the jobs whose vertex the bounds do not fix yet. */
+struct ms_mixpick {
+    float e[MS_MIX_JOBS], t[MS_MIX_JOBS];
+    uint32_t und[MS_MIX_JOBS];
+    unsigned char lo[MS_MIX_JOBS], hi[MS_MIX_JOBS], mid[MS_MIX_JOBS];
+};
+
+/* The candidates that may take part in the front, as mix_keep orders
+ * them: by runtime, then energy, then index. */
+struct mixcand {
+    double t, e;
+    size_t i;
+    bool kept; /* within the slowdown, with a positive e and t */
+};
+
+static int
+mixcand_cmp (const void *pa, const void *pb)
+{
+    const struct mixcand *a = pa, *b = pb;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    if (a->e != b->e)
+        return a->e < b->e ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* The job's front (fe, ft: at most 256 points, fastest first) of its
+ * candidates within the maximum slowdown: those that no other is both
+ * leaner and faster than (of equal ones the first), the first 256 of
+ * them in candidate order. A candidate b dominates a when b is within
+ * the slowdown, e_b <= e_a, t_b <= t_a and one of them is less or b
+ * comes first; sorted by (t, e, index), that is when some candidate
+ * before a has e_b <= e_a, so one sweep with the least energy so far
+ * finds the front: n log n in the candidates. Returns the points. */
+static int
+mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
+{
+    struct mixcand buf[64], *mc = buf;
+    bool infront[256], *in = infront;
+    double tbest = INFINITY, emin = INFINITY;
+    size_t nc = 0;
+    int nf = 0;
+
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].t < tbest)
+            tbest = cs->c[i].t;
+    if (cs->n > 64)
+        mc = ms_xcalloc (cs->n, sizeof (*mc));
+    if (cs->n > 256)
+        in = ms_xcalloc (cs->n, sizeof (*in));
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *a = &cs->c[i];
+        in[i] = false;
+        /* a NaN energy or runtime never dominates nor is kept */
+        if (!(a->t_hi <= pol->max_slowdown * tbest) || isnan (a->e)
+            || isnan (a->t))
+            continue;
+        mc[nc].t = a->t;
+        mc[nc].e = a->e;
+        mc[nc].i = i;
+        mc[nc].kept = a->e > 0 && a->t > 0;
+        nc++;
+    }
+    /* a job has a few dozen candidates: insertion sort, in place */
+    if (nc > 64)
+        qsort (mc, nc, sizeof (*mc), mixcand_cmp);
+    else
+        for (size_t k = 1; k < nc; k++) {
+            struct mixcand x = mc[k];
+            size_t at = k;
+            while (at > 0 && mixcand_cmp (&mc[at - 1], &x) > 0) {
+                mc[at] = mc[at - 1];
+                at--;
+            }
+            mc[at] = x;
+        }
+    for (size_t k = 0; k < nc; k++) {
+        if (mc[k].kept && !(emin <= mc[k].e))
+            in[mc[k].i] = true;
+        if (mc[k].e < emin)
+            emin = mc[k].e;
+    }
+    /* the first 256 of the front in candidate order, then by runtime
+     * (front points have distinct runtimes) */
+    for (size_t i = 0; i < cs->n && nf < 256; i++) {
+        if (!in[i])
+            continue;
+        int at = nf++;
+        while (at > 0 && ft[at - 1] > cs->c[i].t) {
+            fe[at] = fe[at - 1];
+            ft[at] = ft[at - 1];
+            at--;
+        }
+        fe[at] = cs->c[i].e;
+        ft[at] = cs->c[i].t;
+    }
+    if (mc != buf)
+        free (mc);
+    if (in != infront)
+        free (in);
+    return nf;
+}
+
+/* The job's front into the ring (mix_calibrate): of its candidates within
+ * the maximum slowdown, those that no other is both leaner and faster
+ * than (mix_front); kept are its energy-delay and energy-delay^1.5
+ * choices and the front's lower convex hull, the only points a weighted
+ * score of energy and runtime can choose. The ring and its scratch are
+ * allocated at the first job kept. */
+static void
+mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
+          int nodes)
+{
+    struct ms_mixjob *r;
+    double fe[256], ft[256], b1 = INFINITY, b15 = INFINITY;
+    int nf = mix_front (pol, cs, fe, ft), nh = 0;
+
+    /* a job with one choice has nothing to calibrate */
+    if (nf < 2)
+        return;
+    if (!m->ring) {
+        m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
+        m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
+        m->pick = ms_xcalloc (1, sizeof (*m->pick));
+    }
+    r = &m->ring[m->ringpos];
+    for (int i = 0; i < nf; i++) {
+        double le = log (fe[i]), lt = log (ft[i]);
+        double l1 = le + lt, l15 = le + 1.5 * lt;
+        if (l1 < b1) {
+            b1 = l1;
+            r->e1 = (float)fe[i];
+        }
+        if (l15 < b15) {
+            b15 = l15;
+            r->t15 = (float)ft[i];
+        }
+    }
+    for (int i = 0; i < nf; i++) {
+        /* drop the last vertex while it lies on or over the chord */
+        while (nh >= 2
+               && (r->e[nh - 1] - r->e[nh - 2]) * (ft[i] - r->t[nh - 1])
+                      >= (fe[i] - r->e[nh - 1]) * (r->t[nh - 1] - r->t[nh - 2]))
+            nh--;
+        if (nh == MS_MIX_PTS)
+            break;
+        r->e[nh] = (float)fe[i];
+        r->t[nh] = (float)ft[i];
+        nh++;
+    }
+    for (int i = 0; i + 1 < nh; i++)
+        r->bp[i] = (float)(((r->t[i + 1] - r->t[i]) / r->t[0])
+                           / ((r->e[i] - r->e[i + 1]) / r->e[nh - 1]));
+    r->nh = nh;
+    r->nodes = (float)nodes;
+    m->ringpos = (m->ringpos + 1) % MS_MIX_JOBS;
+    if (m->nring < MS_MIX_JOBS)
+        m->nring++;
+    m->since_cal++;
+}
+
+void
+jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
+            const ms_cands_t *cs, int nodes, double now)
+{
+    bool in[MS_MAX_RANKED] = { false };
+    size_t k = 0, last = 0, np = conf->nparts;
+
+    if (np > MS_MAX_RANKED)
+        np = MS_MAX_RANKED;
+    if (!m->seen || now < m->first_s)
+        m->first_s = now;
+    if (!m->seen || now > m->last_s)
+        m->last_s = now;
+    m->seen = true;
+    m->njobs++;
+    m->nodes_sum += nodes;
+    if (!m->no_fronts)
+        mix_keep (m, pol, cs, nodes);
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].part < np && !in[cs->c[i].part]) {
+            in[cs->c[i].part] = true;
+            last = cs->c[i].part;
+            k++;
+        }
+    if (k && k < conf->nparts)
+        for (size_t q = 0; q < np; q++)
+            if (in[q])
+                m->restricted[q]++;
+    /* a narrow job that only one partition can run waits only when it is
+     * full, not for a drain: drain_delay's model is not its own */
+    if (k == 1 && 2 * nodes > conf->parts[last].nodes)
+        m->captive[last]++;
+}
+
+/* The kept jobs' energy and runtime at energy odds scale times each one's
+ * width term wj (metasched's score chooses the hull vertex past whose
+ * breakpoints the odds are), and the references' (energy-delay energy,
+ * energy-delay^1.5 runtime). */
+static void
+mix_sums (const ms_jobmix_t *m, double scale, double *es, double *ts,
+          double *e1, double *t15)
+{
+    *es = *ts = *e1 = *t15 = 0;
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        double odds = scale * m->wj[j];
+        int i = 0;
+        while (i + 1 < r->nh && odds > r->bp[i])
+            i++;
+        *es += r->e[i];
+        *ts += r->t[i];
+        *e1 += r->e1;
+        *t15 += r->t15;
+    }
+}
+
+/* Each kept job's width term into m->wj: (nodes / the mean width)^exp. */
+static bool
+mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
+{
+    double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
+    if (!m->nring || !(ref > 0))
+        return false;
+    /* x^1 is x (pow is exact where the power is a double) */
+    if (pol->width_exp == 1)
+        for (size_t j = 0; j < m->nring; j++)
+            m->wj[j] = (float)(m->ring[j].nodes / ref);
+    else
+        for (size_t j = 0; j < m->nring; j++)
+            m->wj[j] = (float)pow (m->ring[j].nodes / ref, pol->width_exp);
+    return true;
+}
+
+size_t
+jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
+                double *em, double *tm)
+{
+    double es, ts, e1, t15;
+
+    *em = *tm = 0;
+    if (!mix_widths (m, pol))
+        return 0;
+    mix_sums (m, scale, &es, &ts, &e1, &t15);
+    *em = 1 - es / e1;
+    *tm = 1 - ts / t15;
+    return m->nring;
+}
+
+/* The references' sums (energy-delay energy, energy-delay^1.5 runtime),
+ * which no scale changes, in the order mix_sums adds them. */
+static void
+mix_refs (const ms_jobmix_t *m, double *e1, double *t15)
+{
+    *e1 = *t15 = 0;
+    for (size_t j = 0; j < m->nring; j++) {
+        *e1 += m->ring[j].e1;
+        *t15 += m->ring[j].t15;
+    }
+}
+
+/* The log scale in [lo, hi] where the energy margin stops trailing the
+ * runtime margin (with ties_up, stops trailing or matching it), to
+ * 2^-24 of the range by bisection. Each step sums what mix_sums sums,
+ * in its order and with its values; a job whose vertex the bounds
+ * already fix is not looked up again, so the bisection reads the hulls
+ * of fewer jobs at every step (the sums are the same to the bit). */
+static double
+mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
+{
+    struct ms_mixpick *pk = m->pick;
+    double e1, t15;
+    size_t nu = 0;
+
+    mix_refs (m, &e1, &t15);
+    for (size_t j = 0; j < m->nring; j++) {
+        pk->lo[j] = 0;
+        pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
+        pk->e[j] = m->ring[j].e[0];
+        pk->t[j] = m->ring[j].t[0];
+        if (pk->lo[j] != pk->hi[j])
+            pk->und[nu++] = (uint32_t)j;
+    }
+    for (int it = 0; it < 24; it++) {
+        double mid = (lo + hi) / 2, scale = exp (mid), es = 0, ts = 0;
+        double em, tm;
+        bool up;
+        size_t k = 0;
+        /* the vertices the bounds leave open, at mid */
+        for (size_t u = 0; u < nu; u++) {
+            size_t j = pk->und[u];
+            const struct ms_mixjob *r = &m->ring[j];
+            double odds = scale * m->wj[j];
+            int i = pk->lo[j];
+            while (i + 1 < r->nh && odds > r->bp[i])
+                i++;
+            pk->mid[j] = (unsigned char)i;
+            pk->e[j] = r->e[i];
+            pk->t[j] = r->t[i];
+        }
+        /* mix_sums' sums: the same values in the same order */
+        for (size_t j = 0; j < m->nring; j++) {
+            es += pk->e[j];
+            ts += pk->t[j];
+        }
+        em = 1 - es / e1;
+        tm = 1 - ts / t15;
+        up = ties_up ? em <= tm : em < tm;
+        if (up)
+            lo = mid;
+        else
+            hi = mid;
+        /* mid is a bound now; a job it fixes keeps its vertex in e, t */
+        for (size_t u = 0; u < nu; u++) {
+            size_t j = pk->und[u];
+            if (up)
+                pk->lo[j] = pk->mid[j];
+            else
+                pk->hi[j] = pk->mid[j];
+            if (pk->lo[j] != pk->hi[j])
+                pk->und[k++] = (uint32_t)j;
+        }
+        nu = k;
+    }
+    return (lo + hi) / 2;
+}
+
+/* The scale of metasched's energy odds at which the kept jobs' static
+ * choices (each job's front, at w_E 0.5 and the width term) beat the
+ * published criteria by equal margins: their energy against every job at
+ * its energy-delay choice (PriorityInc-V at t_weight 1) and their
+ * runtime against every job at its energy-delay^1.5 choice (t_weight
+ * 1.5). The energy margin grows with the scale and the runtime margin
+ * shrinks, so the balance is found by bisection (e^-8 to e^8, to 1e-6 of
+ * the scale). One price of a second then means the same on every
+ * workload: the odds that give both margins alike. */
+static void
+mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
+{
+    double es, ts, e1, t15, a;
+
+    if (!mix_widths (m, pol))
+        return;
+    a = mix_edge (m, -8, 8, false);
+    /* Where the margins are equal over a range of scales (every job's
+     * choice the same there: a site whose jobs have one sensible choice
+     * each), the bisection stops at the range's low end; the scale is
+     * then the range's middle (log), found by a second bisection for
+     * its high end. */
+    mix_sums (m, exp (a), &es, &ts, &e1, &t15);
+    if (1 - es / e1 == 1 - ts / t15)
+        a = (a + mix_edge (m, a, 8, true)) / 2;
+    m->scale = exp (a);
+}
+
+size_t
+jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t, size_t max,
+              float *e1, float *t15)
+{
+    const struct ms_mixjob *r;
+
+    if (back >= m->nring)
+        return 0;
+    r = &m->ring[(m->ringpos + MS_MIX_JOBS - 1 - back) % MS_MIX_JOBS];
+    for (int i = 0; i < r->nh && (size_t)i < max; i++) {
+        e[i] = r->e[i];
+        t[i] = r->t[i];
+    }
+    if (e1)
+        *e1 = r->e1;
+    if (t15)
+        *t15 = r->t15;
+    return (size_t)r->nh;
+}
+
+void
+jobmix_observe (ms_jobmix_t *m, double wait_s, double run_s)
+{
+    const double keep = 1 - 1.0 / MS_MIX_OBS;
+
+    if (!(wait_s >= 0 && run_s >= 0 && isfinite (wait_s) && isfinite (run_s)))
+        return;
+    m->wait_sum = keep * m->wait_sum + wait_s;
+    m->run_sum = keep * m->run_sum + run_s;
+    m->nseen++;
+}
+
+/* Where the jobs wait, metasched's choices win response in the queue
+ * that the static margins do not see (the drain price, the nice grading
+ * and the siblings' holds shorten waits), and its odds may lean to
+ * energy; where they do not wait, response is runtime alone, the
+ * siblings that start a job at once elsewhere cost runtime, and the odds
+ * lean less (doc/evaluation.md (14)). */
+double
+jobmix_wait_share (const ms_jobmix_t *m)
+{
+    return m->wait_sum + m->run_sum > 0
+               ? m->wait_sum / (m->wait_sum + m->run_sum)
+               : 0;
+}
+
+double
+jobmix_lean (const ms_jobmix_t *m, const ms_policy_t *pol)
+{
+    double q;
+
+    if (!(pol->cal_lean_idle > 0) || !m->nseen
+        || !(m->wait_sum + m->run_sum > 0))
+        return pol->cal_lean;
+    q = jobmix_wait_share (m) / MS_LEAN_WAIT_FULL;
+    return pol->cal_lean_idle
+           + (pol->cal_lean - pol->cal_lean_idle) * (q < 1 ? q : 1);
+}
+
+void
+jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
+{
+    size_t np = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
+    double span = m->seen ? m->last_s - m->first_s : 0;
+
+    if (span < 86400)
+        span = 86400;
+    /* the site's mean job width, as the jobs come */
+    pol->ref_nodes = m->njobs ? m->nodes_sum / m->njobs : 0;
+    /* a few jobs are not a workload: the odds are calibrated once
+     * MS_MIX_MIN jobs with a choice are kept, and stay plain before */
+    if (policy_is_metasched (pol->kind) && pol->cal_lean > 0
+        && m->nring >= MS_MIX_MIN
+        && (m->since_cal >= 32 + m->nring / 16 || !(m->scale > 0))) {
+        mix_calibrate (m, pol);
+        m->since_cal = 0;
+    }
+    pol->odds_scale
+        = policy_is_metasched (pol->kind) && pol->cal_lean > 0 && m->scale > 0
+              ? jobmix_lean (m, pol) * m->scale
+              : 0;
+    for (size_t q = 0; q < np; q++) {
+        pol->captive_rate[q] = m->captive[q] / span;
+        pol->restricted_rate[q] = m->restricted[q] / span;
+    }
+}
