@@ -14,6 +14,7 @@ collectors_libcollect_a_SOURCES = \
 	collectors/papi_sampler.c collectors/papi_sampler.h \
 	collectors/rapl.c collectors/rapl.h \
 	collectors/spool.c collectors/spool.h \
+	collectors/spoolcap.c \
 	collectors/wrapper.c
 collectors_libcollect_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 	$(CURL_CFLAGS) $(JANSSON_CFLAGS)

@@ -701,7 +701,6 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     bool have_rapl = false, have_counters = false, have_slurm;
     double now_t, pkg = -1, dram = -1;
     ms_error_t e, warnings;
-    db_t *db = NULL;
     struct timespec ts;
 
     ms_err_clear (&warnings);
@@ -886,23 +885,18 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     ms_strlcpy (row.collector_version, COLLECT_VERSION,
                 sizeof (row.collector_version));
 
-    /* 5. into PostgreSQL, or the spool; then older spooled rows */
-    if (collect_db_open (c, c->db_retry_ms, &db, &e) == 0
-        && db_job_runs_insert (db, &row, 1, NULL, &e) == 0) {
-        size_t sent, left;
-        if (collect_flush (c, db, &sent, &left, &e) < 0 && !warnings.kind)
-            warnings = e;
-        db_close (db);
-    } else {
+    /* 5. the spool first: from here the row is safe whatever PostgreSQL
+     * does; then one try, bounded by epilog_send_ms, to send it now. The
+     * other spooled rows are the flush's (a timer), never the job's end. */
+    if (collect_spool_row (c, &row, errp) < 0) {
+        ms_err_prefix (errp, "job %llu: row not spooled, lost",
+                       (unsigned long long)j->job_id);
+        add_wrapper_note (errp, k.note);
+        return -1;
+    }
+    if (collect_send_row (c, &row, c->epilog_send_ms, &e) < 0) {
         bool data_error = e.kind == MS_ERR_DB && e.sqlstate[0]
                           && (e.sqlstate[0] == '2' || e.sqlstate[0] == '4');
-        db_close (db);
-        if (collect_spool_row (c, &row, errp) < 0) {
-            ms_err_prefix (errp, "job %llu: row lost (%s)",
-                           (unsigned long long)j->job_id, e.text);
-            add_wrapper_note (errp, k.note);
-            return -1;
-        }
         if (spooled)
             *spooled = true;
         /* the row is safe in the spool; say why it is there */
