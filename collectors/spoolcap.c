@@ -50,7 +50,7 @@ typedef struct {
     char name[256];
     bool bad;
     off_t size;
-    time_t mtime;
+    struct timespec mtime;
 } entry_t;
 
 typedef struct {
@@ -109,7 +109,7 @@ entries_add (entries_t *es, const char *name, bool bad, const struct stat *st)
     ms_strlcpy (e->name, name, sizeof (e->name));
     e->bad = bad;
     e->size = st->st_size;
-    e->mtime = st->st_mtime;
+    e->mtime = st->st_mtim;
     es->bytes += (uint64_t)st->st_size;
 }
 
@@ -174,8 +174,10 @@ by_drop_order (const void *a, const void *b)
 
     if (x->bad != y->bad)
         return x->bad ? -1 : 1;
-    if (x->mtime != y->mtime)
-        return x->mtime < y->mtime ? -1 : 1;
+    if (x->mtime.tv_sec != y->mtime.tv_sec)
+        return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+    if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+        return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
     return strcmp (x->name, y->name);
 }
 
@@ -324,7 +326,7 @@ collect_spool_trim (const collect_conf_t *c, const char *keep,
                      (unsigned long long)c->spool_max_files,
                      (unsigned long long)c->spool_max_bytes, path,
                      x->bad ? "file in bad/" : "spooled row",
-                     (long long)(t - x->mtime));
+                     (long long)(t - x->mtime.tv_sec));
     }
     drops_add (c, &now);
 out:
