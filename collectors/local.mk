@@ -35,7 +35,9 @@ collectors_metasched_collect_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 collectors_metasched_collect_LDADD = $(COLLECT_LIBS) \
 	$(PQ_LIBS) $(PAPI_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) -lm
 
-EXTRA_DIST += collectors/README collectors/lsan.supp
+EXTRA_DIST += collectors/README collectors/lsan.supp \
+	collectors/metasched-collect-flush.service \
+	collectors/metasched-collect-flush.timer
 
 # `metasched db` and `metasched collect` (wired in metasched/admin/main.c)
 metasched_metasched_SOURCES += metasched/admin/cmd_db.c metasched/admin/cmd_collect.c

@@ -118,6 +118,7 @@ cmd_collect (int argc, char **argv)
                                                  : "dbname=metasched user=ms_daemon";
         o.password_file = pwfile;
         o.retry_max_ms = 5000;
+        o.connect_timeout_s = 5; /* libpq's connect_timeout: never hang */
         o.application_name = "metasched collect ingest";
         if (db_open (&o, &db, &e) < 0) {
             fprintf (stderr, "metasched collect ingest: %s\n", e.text);
