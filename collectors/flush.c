@@ -134,6 +134,7 @@ collect_send_row (const collect_conf_t *c, const db_job_run_t *r,
     struct pollfd pfd;
     size_t len = 0;
     int p[2], status, kind;
+    bool killed = false;
     pid_t pid;
 
     if (timeout_ms <= 0)
@@ -163,8 +164,15 @@ collect_send_row (const collect_conf_t *c, const db_job_run_t *r,
         clock_gettime (CLOCK_MONOTONIC, &t1);
         left = timeout_ms - ((t1.tv_sec - t0.tv_sec) * 1000
                              + (t1.tv_nsec - t0.tv_nsec) / 1000000);
-        if (left <= 0 || poll (&pfd, 1, (int)left) == 0) {
+        if (left > 0) {
+            int pr = poll (&pfd, 1, (int)left);
+            if (pr < 0 && errno == EINTR)
+                continue;
+            left = pr > 0 ? 1 : 0;
+        }
+        if (left <= 0) {
             kill (pid, SIGKILL);
+            killed = true;
             len = 0;
             break;
         }
@@ -181,6 +189,11 @@ collect_send_row (const collect_conf_t *c, const db_job_run_t *r,
     while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
         ;
     buf[len] = '\0';
+    if (!len && !killed)
+        return ms_err (errp, MS_ERR_SYSTEM,
+                       "the process sending the row ended without an "
+                       "answer (wait status %d)",
+                       status);
     if (!len)
         return ms_err (errp, MS_ERR_TIMEOUT,
                        "PostgreSQL did not take the row within "

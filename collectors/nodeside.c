@@ -904,8 +904,10 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
             *errp = e;
         if (data_error)
             ms_err_prefix (errp, "row rejected, spooled");
-        else
+        else if (c->epilog_send_ms > 0)
             ms_err_prefix (errp, "PostgreSQL unreachable, row spooled");
+        else
+            ms_err_prefix (errp, "row spooled");
         add_wrapper_note (errp, k.note);
         return -1;
     }
