@@ -49,8 +49,8 @@ conf_u64 (const char *key, const char *val, unsigned long long lo,
     errno = 0;
     v = strtoull (val, &end, 10);
     if (end == val || *end || errno || val[0] == '-' || v < lo || v > hi)
-        return ms_err (errp, MS_ERR_INPUT, "%s: '%.40s' is not %llu..%llu",
-                       key, val, lo, hi);
+        return ms_err (errp, MS_ERR_INPUT, "%s: '%.40s' is not %llu..%llu", key,
+                       val, lo, hi);
     *out = v;
     return 0;
 }
@@ -103,19 +103,26 @@ collect_conf_set (collect_conf_t *c, const char *key, const char *val,
         c->max_power_w = w;
         return 0;
     }
-    if (!strcmp (key, "db_connect_timeout_s")
-        || !strcmp (key, "epilog_send_ms")
-        || !strcmp (key, "bad_max_age_days")) {
-        bool t = !strcmp (key, "db_connect_timeout_s");
-        bool s = !strcmp (key, "epilog_send_ms");
+    if (!strcmp (key, "db_connect_timeout_s")) {
         uint64_t v;
         /* libpq takes 2 s as its least connect_timeout */
-        if (conf_u64 (key, val, t ? 2 : s ? 0 : 1, t ? 60 : s ? 10000 : 3650,
-                      &v, errp)
-            < 0)
+        if (conf_u64 (key, val, 2, 60, &v, errp) < 0)
             return -1;
-        *(t ? &c->db_connect_timeout_s
-            : s ? &c->epilog_send_ms : &c->bad_max_age_days) = (int)v;
+        c->db_connect_timeout_s = (int)v;
+        return 0;
+    }
+    if (!strcmp (key, "epilog_send_ms")) {
+        uint64_t v;
+        if (conf_u64 (key, val, 0, 10000, &v, errp) < 0)
+            return -1;
+        c->epilog_send_ms = (int)v;
+        return 0;
+    }
+    if (!strcmp (key, "bad_max_age_days")) {
+        uint64_t v;
+        if (conf_u64 (key, val, 1, 3650, &v, errp) < 0)
+            return -1;
+        c->bad_max_age_days = (int)v;
         return 0;
     }
     /* at least one record fits (spool.h: SPOOL_MAX_BYTES) */

@@ -102,7 +102,7 @@ collect_spool_row (const collect_conf_t *c, const db_job_run_t *r,
 static void
 send_child (const collect_conf_t *c, const db_job_run_t *r, int fd)
 {
-    char file[256], path[1024], msg[sizeof (((ms_error_t *)0)->text) + 64];
+    char msg[sizeof (((ms_error_t *)0)->text) + 64];
     db_t *db = NULL;
     ms_error_t e;
     int lock = -1, n;
@@ -111,6 +111,7 @@ send_child (const collect_conf_t *c, const db_job_run_t *r, int fd)
     if (collect_db_open (c, 0, &db, &e) == 0
         && (lock = collect_spool_lock (c, -1, &e)) >= 0
         && db_job_runs_insert (db, r, 1, NULL, &e) == 0) {
+        char file[256], path[1024];
         collect_spool_name (r, file, sizeof (file));
         snprintf (path, sizeof (path), "%s/%s", c->spool_dir, file);
         unlink (path);
@@ -162,8 +163,9 @@ collect_send_row (const collect_conf_t *c, const db_job_run_t *r,
         ssize_t n;
 
         clock_gettime (CLOCK_MONOTONIC, &t1);
-        left = timeout_ms - ((t1.tv_sec - t0.tv_sec) * 1000
-                             + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+        left = timeout_ms
+               - ((t1.tv_sec - t0.tv_sec) * 1000
+                  + (t1.tv_nsec - t0.tv_nsec) / 1000000);
         if (left > 0) {
             int pr = poll (&pfd, 1, (int)left);
             if (pr < 0 && errno == EINTR)

@@ -253,8 +253,10 @@ drops_add (const collect_conf_t *c, const collect_drops_t *now)
     if (!now->rows && !now->bad && !now->aged)
         return;
     if (collect_drops_read (c, &d, &e) < 0) {
-        collect_log (LOG_WARNING, "spool: %s; the count of dropped files "
-                     "starts again from 0", e.text);
+        collect_log (LOG_WARNING,
+                     "spool: %s; the count of dropped files "
+                     "starts again from 0",
+                     e.text);
         memset (&d, 0, sizeof (d));
     }
     d.rows += now->rows;
@@ -263,14 +265,15 @@ drops_add (const collect_conf_t *c, const collect_drops_t *now)
     d.bytes += now->bytes;
     d.last = (uint64_t)time (NULL);
     if (drops_write (c, &d, &e) < 0)
-        collect_log (LOG_WARNING, "spool: count of dropped files not "
-                     "written: %s", e.text);
+        collect_log (LOG_WARNING,
+                     "spool: count of dropped files not "
+                     "written: %s",
+                     e.text);
 }
 
 int
-collect_spool_trim (const collect_conf_t *c, const char *keep,
-                    size_t add_bytes, collect_drops_t *dropped,
-                    ms_error_t *errp)
+collect_spool_trim (const collect_conf_t *c, const char *keep, size_t add_bytes,
+                    collect_drops_t *dropped, ms_error_t *errp)
 {
     char bad[600];
     entries_t es = { 0 };
@@ -383,6 +386,5 @@ collect_drops_format (const collect_drops_t *d, const collect_drops_t *since,
               "report: %llu, %llu, %llu)",
               (unsigned long long)d->rows, (unsigned long long)d->bad,
               (unsigned long long)d->aged, (unsigned long long)since->rows,
-              (unsigned long long)since->bad,
-              (unsigned long long)since->aged);
+              (unsigned long long)since->bad, (unsigned long long)since->aged);
 }
