@@ -497,9 +497,9 @@ START_TEST (spool_cap)
     db_job_run_t r;
     ms_error_t e;
     char path[256];
-    const char *refused[] = { "spool_max_files=0",   "spool_max_bytes=65535",
-                              "epilog_send_ms=10001", "epilog_send_ms=-1",
-                              "bad_max_age_days=0",  "bad_max_age_days=x",
+    const char *refused[] = { "spool_max_files=0",     "spool_max_bytes=65535",
+                              "epilog_send_ms=10001",  "epilog_send_ms=-1",
+                              "bad_max_age_days=0",    "bad_max_age_days=x",
                               "db_connect_timeout_s=1" };
 
     mkdir_tmp ();
@@ -559,7 +559,8 @@ START_TEST (spool_cap)
     collect_log_capture (NULL, NULL);
     ck_assert_uint_eq (since.rows + since.bad + since.aged, 0);
     ck_assert_uint_eq (d.rows, 3); /* the totals stay */
-    ck_assert_int_eq (drop_lines, 6); /* the first report logged, not the second */
+    ck_assert_int_eq (drop_lines,
+                      6); /* the first report logged, not the second */
     rm_dir ();
 }
 END_TEST
