@@ -108,6 +108,12 @@ endif
 EXTRA_PROGRAMS += bench/bench_collect
 bench_programs += bench/bench_collect
 bench_bench_collect_SOURCES = bench/bench_collect.c
+# what the spool's cap costs a job end (a write at a full spool)
+EXTRA_PROGRAMS += bench/bench_spool
+bench_programs += bench/bench_spool
+bench_bench_spool_SOURCES = bench/bench_spool.c
+bench_bench_spool_CFLAGS = $(COLLECT_TEST_CFLAGS)
+bench_bench_spool_LDADD = $(COLLECT_TEST_LIBS)
 
 dist_man_MANS += doc/metasched-collect.1
 dist_doc_DATA += doc/collectors.md

@@ -181,6 +181,31 @@ by_drop_order (const void *a, const void *b)
     return strcmp (x->name, y->name);
 }
 
+/* Bring the next file to drop to v[i]: at a full spool one write drops
+ * one file, found in one pass; past a few (the cap lowered) sort the rest
+ * once. */
+#define SELECT_MAX 8
+
+static void
+next_oldest (entries_t *es, size_t i)
+{
+    size_t m = i;
+    entry_t tmp;
+
+    if (i == SELECT_MAX)
+        qsort (es->v + i, es->n - i, sizeof (*es->v), by_drop_order);
+    if (i >= SELECT_MAX)
+        return;
+    for (size_t j = i + 1; j < es->n; j++)
+        if (by_drop_order (&es->v[j], &es->v[m]) < 0)
+            m = j;
+    if (m != i) {
+        tmp = es->v[i];
+        es->v[i] = es->v[m];
+        es->v[m] = tmp;
+    }
+}
+
 int
 collect_drops_read (const collect_conf_t *c, collect_drops_t *d,
                     ms_error_t *errp)
@@ -303,13 +328,14 @@ collect_spool_trim (const collect_conf_t *c, const char *keep, size_t add_bytes,
         files++;
         bytes += add_bytes;
     }
-    if (files > c->spool_max_files || bytes > c->spool_max_bytes)
-        qsort (es.v, es.n, sizeof (*es.v), by_drop_order);
     for (size_t i = 0;
          i < es.n && (files > c->spool_max_files || bytes > c->spool_max_bytes);
          i++) {
         char path[1200];
-        const entry_t *x = &es.v[i];
+        const entry_t *x;
+
+        next_oldest (&es, i);
+        x = &es.v[i];
 
         snprintf (path, sizeof (path), "%s/%s", x->bad ? bad : c->spool_dir,
                   x->name);
