@@ -376,8 +376,19 @@ collect_drops_report (const collect_conf_t *c, collect_drops_t *d,
         return -1;
     memset (since, 0, sizeof (*since));
     if (collect_drops_read (c, d, errp) < 0) {
-        collect_spool_unlock (fd);
-        return -1;
+        if (!errp || errp->kind == MS_ERR_SYSTEM) {
+            collect_spool_unlock (fd);
+            return -1;
+        }
+        /* not a record of ours (cut, edited): say so and count again,
+         * rather than fail every flush from now on */
+        collect_log (LOG_WARNING,
+                     "spool: %s; the count of dropped files starts again "
+                     "from 0",
+                     errp->text);
+        ms_err_clear (errp);
+        memset (d, 0, sizeof (*d));
+        rc = drops_write (c, d, errp);
     }
     since->rows = d->rows - d->reported_rows;
     since->bad = d->bad - d->reported_bad;

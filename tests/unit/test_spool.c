@@ -559,8 +559,23 @@ START_TEST (spool_cap)
     collect_log_capture (NULL, NULL);
     ck_assert_uint_eq (since.rows + since.bad + since.aged, 0);
     ck_assert_uint_eq (d.rows, 3); /* the totals stay */
-    ck_assert_int_eq (drop_lines,
-                      6); /* the first report logged, not the second */
+    /* the first report logged, not the second */
+    ck_assert_int_eq (drop_lines, 6);
+    /* a count file that is not a record of ours is said and started over */
+    snprintf (path, sizeof (path), "%s/dropped", dir);
+    {
+        FILE *f = fopen (path, "w");
+        ck_assert_ptr_nonnull (f);
+        fputs ("metasched-spool 1 spool_drops\nrows=x\nend\n", f);
+        fclose (f);
+    }
+    collect_log_capture (count_drops, NULL);
+    ck_assert_msg (collect_drops_report (&c, &d, &since, &e) == 0, "%s",
+                   e.text);
+    collect_log_capture (NULL, NULL);
+    ck_assert_uint_eq (d.rows, 0);
+    ck_assert_int_eq (drop_lines, 7);
+    ck_assert_int_eq (collect_drops_read (&c, &d, &e), 0);
     rm_dir ();
 }
 END_TEST
