@@ -108,8 +108,10 @@ send_child (const collect_conf_t *c, const db_job_run_t *r, int fd)
     int lock = -1, n;
 
     ms_err_clear (&e);
+    /* no lock to take (the spool cannot be written): no file to remove
+     * either, the row is sent all the same */
     if (collect_db_open (c, 0, &db, &e) == 0
-        && (lock = collect_spool_lock (c, -1, &e)) >= 0
+        && ((lock = collect_spool_lock (c, -1, &e)), 1)
         && db_job_runs_insert (db, r, 1, NULL, &e) == 0) {
         char file[256], path[1024];
         collect_spool_name (r, file, sizeof (file));

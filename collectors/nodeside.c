@@ -686,6 +686,53 @@ add_wrapper_note (ms_error_t *errp, const char *note)
               "%sthe wrapper's note: %.600s", l ? "; " : "", note);
 }
 
+/* The spool first: from there the row is safe whatever PostgreSQL does;
+ * then one try, bounded by epilog_send_ms, to send it now. The other
+ * spooled rows are the flush's (a timer), never the job's end. 0: inserted
+ * (*warnings may say what went wrong on the way); -1: spooled or lost,
+ * errp says which and why. */
+static int
+store_row (const collect_conf_t *c, const collect_job_t *j,
+           const db_job_run_t *row, const char *note, ms_error_t *warnings,
+           bool *spooled, ms_error_t *errp)
+{
+    ms_error_t e, se;
+    bool data_error;
+
+    if (collect_spool_row (c, row, &se) < 0) {
+        /* no spool (a full or read-only disk): the send is the row's only
+         * way, and the row is lost if it fails too */
+        if (collect_send_row (c, row, c->epilog_send_ms, &e) < 0) {
+            if (errp)
+                *errp = e;
+            ms_err_prefix (errp, "job %llu: row lost: not spooled (%s)",
+                           (unsigned long long)j->job_id, se.text);
+            add_wrapper_note (errp, note);
+            return -1;
+        }
+        *warnings = se;
+        ms_err_prefix (warnings, "row inserted but could not be spooled");
+        return 0;
+    }
+    if (collect_send_row (c, row, c->epilog_send_ms, &e) == 0)
+        return 0;
+    data_error = e.kind == MS_ERR_DB && e.sqlstate[0]
+                 && (e.sqlstate[0] == '2' || e.sqlstate[0] == '4');
+    if (spooled)
+        *spooled = true;
+    /* the row is safe in the spool; say why it is there */
+    if (errp)
+        *errp = e;
+    if (data_error)
+        ms_err_prefix (errp, "row rejected, spooled");
+    else if (c->epilog_send_ms > 0)
+        ms_err_prefix (errp, "PostgreSQL unreachable, row spooled");
+    else
+        ms_err_prefix (errp, "row spooled");
+    add_wrapper_note (errp, note);
+    return -1;
+}
+
 int
 collect_epilog (const collect_conf_t *c, const collect_job_t *j,
                 bool *spooled, ms_error_t *errp)
@@ -885,32 +932,9 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     ms_strlcpy (row.collector_version, COLLECT_VERSION,
                 sizeof (row.collector_version));
 
-    /* 5. the spool first: from here the row is safe whatever PostgreSQL
-     * does; then one try, bounded by epilog_send_ms, to send it now. The
-     * other spooled rows are the flush's (a timer), never the job's end. */
-    if (collect_spool_row (c, &row, errp) < 0) {
-        ms_err_prefix (errp, "job %llu: row not spooled, lost",
-                       (unsigned long long)j->job_id);
-        add_wrapper_note (errp, k.note);
+    /* 5. the spool, and one bounded try to send the row now */
+    if (store_row (c, j, &row, k.note, &warnings, spooled, errp) < 0)
         return -1;
-    }
-    if (collect_send_row (c, &row, c->epilog_send_ms, &e) < 0) {
-        bool data_error = e.kind == MS_ERR_DB && e.sqlstate[0]
-                          && (e.sqlstate[0] == '2' || e.sqlstate[0] == '4');
-        if (spooled)
-            *spooled = true;
-        /* the row is safe in the spool; say why it is there */
-        if (errp)
-            *errp = e;
-        if (data_error)
-            ms_err_prefix (errp, "row rejected, spooled");
-        else if (c->epilog_send_ms > 0)
-            ms_err_prefix (errp, "PostgreSQL unreachable, row spooled");
-        else
-            ms_err_prefix (errp, "row spooled");
-        add_wrapper_note (errp, k.note);
-        return -1;
-    }
     if (warnings.kind || k.note[0]) {
         if (errp) {
             *errp = warnings;
