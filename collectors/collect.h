@@ -47,6 +47,8 @@ typedef struct {
     double max_power_w;       /* per package, for the RAPL sampling rate */
     int db_retry_ms;          /* how long a flush waits for PostgreSQL */
     int db_connect_timeout_s; /* libpq connect_timeout of every connection */
+    int slurm_query_ms;       /* the most the epilog waits for Slurm's
+                                 record of the job */
     int epilog_send_ms;       /* the most the epilog spends sending its row
                                  (0: leave it to the flush) */
     uint64_t spool_max_files; /* the spool's cap: rows and bad/ together */

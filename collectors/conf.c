@@ -33,6 +33,7 @@ collect_conf_defaults (collect_conf_t *c)
     c->db_retry_ms = 2000;
     c->db_connect_timeout_s = 3;
     c->epilog_send_ms = 1000;
+    c->slurm_query_ms = 3000;
     c->spool_max_files = 20000;
     c->spool_max_bytes = 256ULL << 20;
     c->bad_max_age_days = 30;
@@ -116,6 +117,13 @@ collect_conf_set (collect_conf_t *c, const char *key, const char *val,
         if (conf_u64 (key, val, 0, 10000, &v, errp) < 0)
             return -1;
         c->epilog_send_ms = (int)v;
+        return 0;
+    }
+    if (!strcmp (key, "slurm_query_ms")) {
+        uint64_t v;
+        if (conf_u64 (key, val, 100, 60000, &v, errp) < 0)
+            return -1;
+        c->slurm_query_ms = (int)v;
         return 0;
     }
     if (!strcmp (key, "bad_max_age_days")) {

@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -526,14 +527,27 @@ collect_parse_slurm_json (const char *text, size_t len, uint64_t job_id,
 
 #define SLURM_ANSWER_MAX (64u << 20) /* a whole queue, from squeue */
 
-/* Run argv (no shell), its stdout into *outp (malloc'd, NUL-ended). */
+static double
+mono_ms (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Run argv (no shell), its stdout into *outp (malloc'd, NUL-ended); killed
+ * at end_ms (mono_ms's clock): a slurmctld that does not answer must not
+ * hold the job's end (MS_ERR_TIMEOUT). */
 static int
-run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
+run_capture (char *const argv[], double end_ms, char **outp, size_t *lenp,
+             ms_error_t *errp)
 {
     int p[2], status = 0;
     pid_t pid;
     size_t len = 0, cap = 65536;
     char *buf;
+    bool late = false;
+    struct pollfd pfd;
 
     if (pipe (p) < 0)
         return ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
@@ -556,13 +570,27 @@ run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
     }
     close (p[1]);
     buf = ms_xmalloc (cap);
+    pfd.fd = p[0];
+    pfd.events = POLLIN;
     for (;;) {
         ssize_t n;
+        double left = end_ms - mono_ms ();
+        int pr;
         if (len + 1 >= cap) {
-            if (cap >= SLURM_ANSWER_MAX)
+            if (cap >= SLURM_ANSWER_MAX) {
+                kill (pid, SIGKILL);
                 break;
+            }
             cap *= 2;
             buf = ms_xrealloc (buf, cap);
+        }
+        pr = left > 0 ? poll (&pfd, 1, (int)left + 1) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0) {
+            kill (pid, SIGKILL);
+            late = true;
+            break;
         }
         n = read (p[0], buf + len, cap - 1 - len);
         if (n < 0 && errno == EINTR)
@@ -575,6 +603,12 @@ run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
     while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
         ;
     buf[len] = '\0';
+    if (late) {
+        free (buf);
+        return ms_err (errp, MS_ERR_TIMEOUT,
+                       "%s %s: no answer within slurm_query_ms", argv[0],
+                       argv[1]);
+    }
     if (len + 1 >= cap && cap >= SLURM_ANSWER_MAX) {
         free (buf);
         return ms_err (errp, MS_ERR_PROTOCOL, "%s: answer over %u MiB", argv[0],
@@ -604,8 +638,10 @@ ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
     char *out = NULL;
     size_t len = 0;
     ms_error_t e1;
+    double end;
     int rc;
 
+    end = mono_ms () + c->slurm_query_ms;
     snprintf (ids, sizeof (ids), "%llu", (unsigned long long)id);
     snprintf (jobs, sizeof (jobs), "--jobs=%llu", (unsigned long long)id);
     if (c->squeue[0])
@@ -615,12 +651,12 @@ ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
         snprintf (squeue, sizeof (squeue), "%.*ssqueue",
                   slash ? (int)(slash - c->scontrol + 1) : 0, c->scontrol);
     }
-    if (run_capture (sc, &out, &len, &e1) == 0) {
+    if (run_capture (sc, end, &out, &len, &e1) == 0) {
         rc = collect_parse_slurm_json (out, len, id, sj, errp);
         free (out);
         return rc;
     }
-    if (run_capture (sq, &out, &len, errp) < 0) {
+    if (run_capture (sq, end, &out, &len, errp) < 0) {
         ms_err_prefix (errp, "%s", e1.text);
         return -1;
     }

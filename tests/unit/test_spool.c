@@ -500,7 +500,7 @@ START_TEST (spool_cap)
     const char *refused[] = { "spool_max_files=0",     "spool_max_bytes=65535",
                               "epilog_send_ms=10001",  "epilog_send_ms=-1",
                               "bad_max_age_days=0",    "bad_max_age_days=x",
-                              "db_connect_timeout_s=1" };
+                              "db_connect_timeout_s=1", "slurm_query_ms=50" };
 
     mkdir_tmp ();
     collect_conf_defaults (&c);
