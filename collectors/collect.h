@@ -9,9 +9,11 @@
  *     creates that counter file for the job's user, reads RAPL, and
  *     starts a sampler that reads RAPL often enough to see every wrap.
  *   epilog (root, every node)
- *     stops the sampler, reads RAPL, merges the counter file, inserts one
- *     job_runs row with the collector role, or spools it when PostgreSQL
- *     cannot be reached; then flushes older spooled rows.
+ *     stops the sampler, reads RAPL, merges the counter file, writes one
+ *     job_runs row to the spool (under its cap), then tries for at most
+ *     epilog_send_ms to insert it with the collector role; what is not
+ *     sent waits for the flush (`metasched-collect flush`, run by a timer),
+ *     never for the job's end.
  *
  * Nothing here may fail a job or drain a node: the programs log and exit 0
  * (the wrapper exits with its command's status).
@@ -43,7 +45,15 @@ typedef struct {
                                  the one beside scontrol) */
     char cluster[64];         /* default: SLURM_CLUSTER_NAME */
     double max_power_w;       /* per package, for the RAPL sampling rate */
-    int db_retry_ms;          /* how long the epilog waits for PostgreSQL */
+    int db_retry_ms;          /* how long a flush waits for PostgreSQL */
+    int db_connect_timeout_s; /* libpq connect_timeout of every connection */
+    int slurm_query_ms;       /* the most the epilog waits for Slurm's
+                                 record of the job */
+    int epilog_send_ms;       /* the most the epilog spends sending its row
+                                 (0: leave it to the flush) */
+    uint64_t spool_max_files; /* the spool's cap: rows and bad/ together */
+    uint64_t spool_max_bytes;
+    int bad_max_age_days;     /* files in bad/ older than this go */
 } collect_conf_t;
 
 void collect_conf_defaults (collect_conf_t *c);
@@ -181,15 +191,68 @@ bool collect_user_reported_ok (const char *list);
 /* ---- spool flush (flush.c) ---- */
 
 /* Send every spooled row (batched, one transaction), then remove the
- * files sent; unreadable files move to SPOOL/bad/. */
+ * files sent; unreadable files move to SPOOL/bad/. Files in bad/ past
+ * their age go (spoolcap.c). */
 int collect_flush (const collect_conf_t *c, db_t *db, size_t *sent,
                    size_t *left, ms_error_t *errp);
-/* Spool one row as SPOOL/CLUSTER.JOBID.NODE.SOURCE.run. */
+/* Spool one row as SPOOL/CLUSTER.JOBID.NODE.SOURCE.run, after making room
+ * for it under the spool's cap (dropping the oldest, logged and counted;
+ * spoolcap.c). */
 int collect_spool_row (const collect_conf_t *c, const db_job_run_t *r,
                        ms_error_t *errp);
+/* The spool file's name of a row. */
+void collect_spool_name (const db_job_run_t *r, char *out, size_t len);
+/* Insert a row that is already in the spool, then remove its file; in a
+ * child process that is killed after timeout_ms, so that the caller waits
+ * no longer than that whatever PostgreSQL does (a row sent but still in
+ * the spool is stored once by the next flush: ON CONFLICT DO NOTHING).
+ * 0 sent; -1 not (errp says why: MS_ERR_TIMEOUT, the connection's or the
+ * database's error). */
+int collect_send_row (const collect_conf_t *c, const db_job_run_t *r,
+                      int timeout_ms, ms_error_t *errp);
 /* Connect with the collector's settings. */
 int collect_db_open (const collect_conf_t *c, int retry_ms, db_t **dbp,
                      ms_error_t *errp);
+
+/* ---- the spool's cap (spoolcap.c) ---- */
+
+/* What the spool dropped: the totals in SPOOL/dropped, since it began. */
+typedef struct {
+    uint64_t rows;     /* spooled rows dropped for the cap */
+    uint64_t bad;      /* files of bad/ dropped for the cap */
+    uint64_t aged;     /* files of bad/ removed for their age */
+    uint64_t bytes;    /* their bytes */
+    uint64_t reported_rows, reported_bad, reported_aged; /* last report */
+    uint64_t last;     /* Unix time of the last drop, 0: none */
+} collect_drops_t;
+
+/* Take SPOOL/.lock, waiting at most wait_ms (-1: as long as it takes);
+ * returns its descriptor. Whoever removes spooled rows holds it. */
+int collect_spool_lock (const collect_conf_t *c, int wait_ms,
+                        ms_error_t *errp);
+void collect_spool_unlock (int fd);
+/* Under the lock: remove bad/ files past their age, then drop the oldest
+ * files (bad/ first) until the spool with one more file `keep` of
+ * add_bytes (keep NULL: none) is within its cap; log each drop and add it
+ * to SPOOL/dropped. *dropped (may be NULL): this call's drops. */
+int collect_spool_trim (const collect_conf_t *c, const char *keep,
+                        size_t add_bytes, collect_drops_t *dropped,
+                        ms_error_t *errp);
+/* Read SPOOL/dropped (none: zeros). */
+int collect_drops_read (const collect_conf_t *c, collect_drops_t *d,
+                        ms_error_t *errp);
+/* The totals (*d) and what was dropped since the last report (*since),
+ * logged when not nothing; marks it reported. */
+int collect_drops_report (const collect_conf_t *c, collect_drops_t *d,
+                          collect_drops_t *since, ms_error_t *errp);
+/* One line for an admin: "dropped for the spool's cap: ..." */
+void collect_drops_format (const collect_drops_t *d,
+                           const collect_drops_t *since, char *out,
+                           size_t len);
+/* `flush` of the programs: report the drops (stdout and the log; the
+ * spool's count needs no database), then send the spooled rows. Returns
+ * the exit status (0, or 1 with the reason on stderr as "PROG: ..."). */
+int collect_flush_main (const collect_conf_t *c, const char *prog);
 
 /* ---- accounting ingest (ingest.c) ---- */
 

@@ -31,6 +31,29 @@ collect_conf_defaults (collect_conf_t *c)
     ms_strlcpy (c->scontrol, "scontrol", sizeof (c->scontrol));
     c->max_power_w = 1000;
     c->db_retry_ms = 2000;
+    c->db_connect_timeout_s = 3;
+    c->epilog_send_ms = 1000;
+    c->slurm_query_ms = 3000;
+    c->spool_max_files = 20000;
+    c->spool_max_bytes = 256ULL << 20;
+    c->bad_max_age_days = 30;
+}
+
+/* A whole number lo..hi for key; errors name the key and the value. */
+static int
+conf_u64 (const char *key, const char *val, unsigned long long lo,
+          unsigned long long hi, uint64_t *out, ms_error_t *errp)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    v = strtoull (val, &end, 10);
+    if (end == val || *end || errno || val[0] == '-' || v < lo || v > hi)
+        return ms_err (errp, MS_ERR_INPUT, "%s: '%.40s' is not %llu..%llu", key,
+                       val, lo, hi);
+    *out = v;
+    return 0;
 }
 
 int
@@ -81,6 +104,41 @@ collect_conf_set (collect_conf_t *c, const char *key, const char *val,
         c->max_power_w = w;
         return 0;
     }
+    if (!strcmp (key, "db_connect_timeout_s")) {
+        uint64_t v;
+        /* libpq takes 2 s as its least connect_timeout */
+        if (conf_u64 (key, val, 2, 60, &v, errp) < 0)
+            return -1;
+        c->db_connect_timeout_s = (int)v;
+        return 0;
+    }
+    if (!strcmp (key, "epilog_send_ms")) {
+        uint64_t v;
+        if (conf_u64 (key, val, 0, 10000, &v, errp) < 0)
+            return -1;
+        c->epilog_send_ms = (int)v;
+        return 0;
+    }
+    if (!strcmp (key, "slurm_query_ms")) {
+        uint64_t v;
+        if (conf_u64 (key, val, 100, 60000, &v, errp) < 0)
+            return -1;
+        c->slurm_query_ms = (int)v;
+        return 0;
+    }
+    if (!strcmp (key, "bad_max_age_days")) {
+        uint64_t v;
+        if (conf_u64 (key, val, 1, 3650, &v, errp) < 0)
+            return -1;
+        c->bad_max_age_days = (int)v;
+        return 0;
+    }
+    /* at least one record fits (spool.h: SPOOL_MAX_BYTES) */
+    if (!strcmp (key, "spool_max_files"))
+        return conf_u64 (key, val, 1, 100000000ULL, &c->spool_max_files, errp);
+    if (!strcmp (key, "spool_max_bytes"))
+        return conf_u64 (key, val, SPOOL_MAX_BYTES, 1ULL << 40,
+                         &c->spool_max_bytes, errp);
     if (!strcmp (key, "db_retry_ms")) {
         long ms = strtol (val, &end, 10);
         if (end == val || *end || ms < 0 || ms > 600000)

@@ -14,6 +14,7 @@ collectors_libcollect_a_SOURCES = \
 	collectors/papi_sampler.c collectors/papi_sampler.h \
 	collectors/rapl.c collectors/rapl.h \
 	collectors/spool.c collectors/spool.h \
+	collectors/spoolcap.c \
 	collectors/wrapper.c
 collectors_libcollect_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 	$(CURL_CFLAGS) $(JANSSON_CFLAGS)
@@ -34,7 +35,9 @@ collectors_metasched_collect_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 collectors_metasched_collect_LDADD = $(COLLECT_LIBS) \
 	$(PQ_LIBS) $(PAPI_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) -lm
 
-EXTRA_DIST += collectors/README collectors/lsan.supp
+EXTRA_DIST += collectors/README collectors/lsan.supp \
+	collectors/metasched-collect-flush.service \
+	collectors/metasched-collect-flush.timer
 
 # `metasched db` and `metasched collect` (wired in metasched/admin/main.c)
 metasched_metasched_SOURCES += metasched/admin/cmd_db.c metasched/admin/cmd_collect.c
@@ -105,6 +108,12 @@ endif
 EXTRA_PROGRAMS += bench/bench_collect
 bench_programs += bench/bench_collect
 bench_bench_collect_SOURCES = bench/bench_collect.c
+# what the spool's cap costs a job end (a write at a full spool)
+EXTRA_PROGRAMS += bench/bench_spool
+bench_programs += bench/bench_spool
+bench_bench_spool_SOURCES = bench/bench_spool.c
+bench_bench_spool_CFLAGS = $(COLLECT_TEST_CFLAGS)
+bench_bench_spool_LDADD = $(COLLECT_TEST_LIBS)
 
 dist_man_MANS += doc/metasched-collect.1
 dist_doc_DATA += doc/collectors.md

@@ -88,28 +88,6 @@ run_hook (const char *what, const collect_conf_t *c)
     return 0;
 }
 
-static int
-run_flush (const collect_conf_t *c)
-{
-    db_t *db;
-    ms_error_t e;
-    size_t sent = 0, left = 0;
-
-    if (collect_db_open (c, c->db_retry_ms, &db, &e) < 0) {
-        fprintf (stderr, "metasched-collect flush: %s\n", e.text);
-        return 1;
-    }
-    if (collect_flush (c, db, &sent, &left, &e) < 0) {
-        fprintf (stderr, "metasched-collect flush: %s\n", e.text);
-        db_close (db);
-        printf ("sent %zu, left %zu\n", sent, left);
-        return 1;
-    }
-    db_close (db);
-    printf ("sent %zu, left %zu\n", sent, left);
-    return 0;
-}
-
 /* the admin subcommands, also reachable as `metasched db|collect` */
 int cmd_db (int argc, char **argv);
 int cmd_collect (int argc, char **argv);
@@ -184,7 +162,9 @@ main (int argc, char **argv)
      * only, its stderr is the job's */
     if (hook)
         collect_log_open (LOG_DAEMON, true);
-    else if (!flush)
+    else if (flush)
+        collect_log_open (LOG_DAEMON, false); /* a timer's: the journal */
+    else
         collect_log_open (LOG_USER, false);
     collect_conf_defaults (&conf);
     if (collect_conf_load (confpath ? confpath : COLLECT_DEFAULT_CONF,
@@ -229,7 +209,7 @@ main (int argc, char **argv)
     if (hook)
         return run_hook (argv[optind], &conf);
     if (flush)
-        return run_flush (&conf);
+        return collect_flush_main (&conf, "metasched-collect flush");
 wrap:
     {
         collect_counters_t k;

@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -526,14 +527,27 @@ collect_parse_slurm_json (const char *text, size_t len, uint64_t job_id,
 
 #define SLURM_ANSWER_MAX (64u << 20) /* a whole queue, from squeue */
 
-/* Run argv (no shell), its stdout into *outp (malloc'd, NUL-ended). */
+static double
+mono_ms (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Run argv (no shell), its stdout into *outp (malloc'd, NUL-ended); killed
+ * at end_ms (mono_ms's clock): a slurmctld that does not answer must not
+ * hold the job's end (MS_ERR_TIMEOUT). */
 static int
-run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
+run_capture (char *const argv[], double end_ms, char **outp, size_t *lenp,
+             ms_error_t *errp)
 {
     int p[2], status = 0;
     pid_t pid;
     size_t len = 0, cap = 65536;
     char *buf;
+    bool late = false;
+    struct pollfd pfd;
 
     if (pipe (p) < 0)
         return ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
@@ -556,13 +570,27 @@ run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
     }
     close (p[1]);
     buf = ms_xmalloc (cap);
+    pfd.fd = p[0];
+    pfd.events = POLLIN;
     for (;;) {
         ssize_t n;
+        double left = end_ms - mono_ms ();
+        int pr;
         if (len + 1 >= cap) {
-            if (cap >= SLURM_ANSWER_MAX)
+            if (cap >= SLURM_ANSWER_MAX) {
+                kill (pid, SIGKILL);
                 break;
+            }
             cap *= 2;
             buf = ms_xrealloc (buf, cap);
+        }
+        pr = left > 0 ? poll (&pfd, 1, (int)left + 1) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0) {
+            kill (pid, SIGKILL);
+            late = true;
+            break;
         }
         n = read (p[0], buf + len, cap - 1 - len);
         if (n < 0 && errno == EINTR)
@@ -575,6 +603,12 @@ run_capture (char *const argv[], char **outp, size_t *lenp, ms_error_t *errp)
     while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
         ;
     buf[len] = '\0';
+    if (late) {
+        free (buf);
+        return ms_err (errp, MS_ERR_TIMEOUT,
+                       "%s %s: no answer within slurm_query_ms", argv[0],
+                       argv[1]);
+    }
     if (len + 1 >= cap && cap >= SLURM_ANSWER_MAX) {
         free (buf);
         return ms_err (errp, MS_ERR_PROTOCOL, "%s: answer over %u MiB", argv[0],
@@ -604,8 +638,10 @@ ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
     char *out = NULL;
     size_t len = 0;
     ms_error_t e1;
+    double end;
     int rc;
 
+    end = mono_ms () + c->slurm_query_ms;
     snprintf (ids, sizeof (ids), "%llu", (unsigned long long)id);
     snprintf (jobs, sizeof (jobs), "--jobs=%llu", (unsigned long long)id);
     if (c->squeue[0])
@@ -615,12 +651,12 @@ ask_slurm (const collect_conf_t *c, uint64_t id, collect_slurm_job_t *sj,
         snprintf (squeue, sizeof (squeue), "%.*ssqueue",
                   slash ? (int)(slash - c->scontrol + 1) : 0, c->scontrol);
     }
-    if (run_capture (sc, &out, &len, &e1) == 0) {
+    if (run_capture (sc, end, &out, &len, &e1) == 0) {
         rc = collect_parse_slurm_json (out, len, id, sj, errp);
         free (out);
         return rc;
     }
-    if (run_capture (sq, &out, &len, errp) < 0) {
+    if (run_capture (sq, end, &out, &len, errp) < 0) {
         ms_err_prefix (errp, "%s", e1.text);
         return -1;
     }
@@ -686,6 +722,53 @@ add_wrapper_note (ms_error_t *errp, const char *note)
               "%sthe wrapper's note: %.600s", l ? "; " : "", note);
 }
 
+/* The spool first: from there the row is safe whatever PostgreSQL does;
+ * then one try, bounded by epilog_send_ms, to send it now. The other
+ * spooled rows are the flush's (a timer), never the job's end. 0: inserted
+ * (*warnings may say what went wrong on the way); -1: spooled or lost,
+ * errp says which and why. */
+static int
+store_row (const collect_conf_t *c, const collect_job_t *j,
+           const db_job_run_t *row, const char *note, ms_error_t *warnings,
+           bool *spooled, ms_error_t *errp)
+{
+    ms_error_t e, se;
+    bool data_error;
+
+    if (collect_spool_row (c, row, &se) < 0) {
+        /* no spool (a full or read-only disk): the send is the row's only
+         * way, and the row is lost if it fails too */
+        if (collect_send_row (c, row, c->epilog_send_ms, &e) < 0) {
+            if (errp)
+                *errp = e;
+            ms_err_prefix (errp, "job %llu: row lost: not spooled (%s)",
+                           (unsigned long long)j->job_id, se.text);
+            add_wrapper_note (errp, note);
+            return -1;
+        }
+        *warnings = se;
+        ms_err_prefix (warnings, "row inserted but could not be spooled");
+        return 0;
+    }
+    if (collect_send_row (c, row, c->epilog_send_ms, &e) == 0)
+        return 0;
+    data_error = e.kind == MS_ERR_DB && e.sqlstate[0]
+                 && (e.sqlstate[0] == '2' || e.sqlstate[0] == '4');
+    if (spooled)
+        *spooled = true;
+    /* the row is safe in the spool; say why it is there */
+    if (errp)
+        *errp = e;
+    if (data_error)
+        ms_err_prefix (errp, "row rejected, spooled");
+    else if (c->epilog_send_ms > 0)
+        ms_err_prefix (errp, "PostgreSQL unreachable, row spooled");
+    else
+        ms_err_prefix (errp, "row spooled");
+    add_wrapper_note (errp, note);
+    return -1;
+}
+
 int
 collect_epilog (const collect_conf_t *c, const collect_job_t *j,
                 bool *spooled, ms_error_t *errp)
@@ -701,7 +784,6 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     bool have_rapl = false, have_counters = false, have_slurm;
     double now_t, pkg = -1, dram = -1;
     ms_error_t e, warnings;
-    db_t *db = NULL;
     struct timespec ts;
 
     ms_err_clear (&warnings);
@@ -886,35 +968,9 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     ms_strlcpy (row.collector_version, COLLECT_VERSION,
                 sizeof (row.collector_version));
 
-    /* 5. into PostgreSQL, or the spool; then older spooled rows */
-    if (collect_db_open (c, c->db_retry_ms, &db, &e) == 0
-        && db_job_runs_insert (db, &row, 1, NULL, &e) == 0) {
-        size_t sent, left;
-        if (collect_flush (c, db, &sent, &left, &e) < 0 && !warnings.kind)
-            warnings = e;
-        db_close (db);
-    } else {
-        bool data_error = e.kind == MS_ERR_DB && e.sqlstate[0]
-                          && (e.sqlstate[0] == '2' || e.sqlstate[0] == '4');
-        db_close (db);
-        if (collect_spool_row (c, &row, errp) < 0) {
-            ms_err_prefix (errp, "job %llu: row lost (%s)",
-                           (unsigned long long)j->job_id, e.text);
-            add_wrapper_note (errp, k.note);
-            return -1;
-        }
-        if (spooled)
-            *spooled = true;
-        /* the row is safe in the spool; say why it is there */
-        if (errp)
-            *errp = e;
-        if (data_error)
-            ms_err_prefix (errp, "row rejected, spooled");
-        else
-            ms_err_prefix (errp, "PostgreSQL unreachable, row spooled");
-        add_wrapper_note (errp, k.note);
+    /* 5. the spool, and one bounded try to send the row now */
+    if (store_row (c, j, &row, k.note, &warnings, spooled, errp) < 0)
         return -1;
-    }
     if (warnings.kind || k.note[0]) {
         if (errp) {
             *errp = warnings;

@@ -81,9 +81,6 @@ cmd_collect (int argc, char **argv)
         return 2;
     }
     if (!strcmp (argv[optind], "flush")) {
-        size_t sent = 0, left = 0;
-        int rc;
-
         collect_conf_defaults (&conf);
         if (collect_conf_load (confpath ? confpath : COLLECT_DEFAULT_CONF,
                                confpath == NULL, &conf, &e) < 0) {
@@ -104,18 +101,7 @@ cmd_collect (int argc, char **argv)
                 return 2;
             }
         }
-        if (collect_db_open (&conf, conf.db_retry_ms, &db, &e) < 0) {
-            fprintf (stderr, "metasched collect flush: %s\n", e.text);
-            return 1;
-        }
-        rc = collect_flush (&conf, db, &sent, &left, &e);
-        db_close (db);
-        printf ("sent %zu, left %zu\n", sent, left);
-        if (rc < 0) {
-            fprintf (stderr, "metasched collect flush: %s\n", e.text);
-            return 1;
-        }
-        return 0;
+        return collect_flush_main (&conf, "metasched collect flush");
     }
     if (!strcmp (argv[optind], "ingest")) {
         const char *path = optind + 1 < argc ? argv[optind + 1]
@@ -132,6 +118,7 @@ cmd_collect (int argc, char **argv)
                                                  : "dbname=metasched user=ms_daemon";
         o.password_file = pwfile;
         o.retry_max_ms = 5000;
+        o.connect_timeout_s = 5; /* libpq's connect_timeout: never hang */
         o.application_name = "metasched collect ingest";
         if (db_open (&o, &db, &e) < 0) {
             fprintf (stderr, "metasched collect ingest: %s\n", e.text);

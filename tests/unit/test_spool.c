@@ -7,10 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collectors/collect.h"
+#include "collectors/log.h"
 #include "collectors/spool.h"
 #include "tests/testutil.h"
 
@@ -452,6 +458,175 @@ START_TEST (collector_config)
 }
 END_TEST
 
+static int drop_lines;
+
+static void
+count_drops (int prio, const char *line, void *arg)
+{
+    (void)prio;
+    (void)arg;
+    if (strstr (line, "dropped") || strstr (line, "bad_max_age_days"))
+        drop_lines++;
+}
+
+static void
+put_bad (const char *name, time_t age_s)
+{
+    char path[256];
+    struct timespec ts[2];
+    FILE *f;
+
+    snprintf (path, sizeof (path), "%s/bad/%s", dir, name);
+    f = fopen (path, "w");
+    ck_assert_ptr_nonnull (f);
+    fputs ("metasched-spool 1 job_run\ncluster=c\nend\n", f);
+    fclose (f);
+    clock_gettime (CLOCK_REALTIME, &ts[0]);
+    ts[0].tv_sec -= age_s;
+    ts[1] = ts[0];
+    ck_assert_int_eq (utimensat (AT_FDCWD, path, ts, 0), 0);
+}
+
+/* The spool's cap: bad/ aged and dropped first, then the oldest rows;
+ * each drop logged and counted in SPOOL/dropped; a flush's report marks
+ * them reported. Settings out of range are refused with the key named. */
+START_TEST (spool_cap)
+{
+    collect_conf_t c;
+    collect_drops_t d, since;
+    db_job_run_t r;
+    ms_error_t e;
+    char path[256];
+    const char *refused[] = { "spool_max_files=0",     "spool_max_bytes=65535",
+                              "epilog_send_ms=10001",  "epilog_send_ms=-1",
+                              "bad_max_age_days=0",    "bad_max_age_days=x",
+                              "db_connect_timeout_s=1", "slurm_query_ms=50" };
+
+    mkdir_tmp ();
+    collect_conf_defaults (&c);
+    ck_assert_int_eq (collect_conf_set (&c, "spool_dir", dir, &e), 0);
+    ck_assert_int_eq (collect_conf_set (&c, "spool_max_files", "5", &e), 0);
+    for (size_t i = 0; i < sizeof (refused) / sizeof (refused[0]); i++) {
+        char kv[64], *eq;
+        snprintf (kv, sizeof (kv), "%s", refused[i]);
+        eq = strchr (kv, '=');
+        *eq = '\0';
+        ck_assert_int_eq (collect_conf_set (&c, kv, eq + 1, &e), -1);
+        ck_assert_msg (strncmp (e.text, kv, strlen (kv)) == 0, "%s", e.text);
+    }
+    snprintf (path, sizeof (path), "%s/bad", dir);
+    ck_assert_int_eq (mkdir (path, 0700), 0);
+    put_bad ("c.100.n1.root.run", 40 * 86400); /* past bad_max_age_days */
+    put_bad ("c.101.n1.root.run", 3600);
+    drop_lines = 0;
+    collect_log_capture (count_drops, NULL);
+    for (int id = 1; id <= 8; id++) {
+        db_job_run_init (&r);
+        strcpy (r.cluster, "c");
+        strcpy (r.partition, "p");
+        strcpy (r.node, "n1");
+        strcpy (r.app, "a");
+        strcpy (r.user_name, "u");
+        strcpy (r.source, "root-measured");
+        strcpy (r.collector_version, "t");
+        r.slurm_job_id = (uint64_t)id;
+        r.nodes = 1;
+        r.start_time = 1;
+        r.end_time = 2;
+        r.runtime_s = 1;
+        ck_assert_msg (collect_spool_row (&c, &r, &e) == 0, "%s", e.text);
+    }
+    collect_log_capture (NULL, NULL);
+    /* rows 4..8 kept; 1..3, the recent bad/ file and the aged one gone */
+    for (int id = 1; id <= 8; id++) {
+        snprintf (path, sizeof (path), "%s/c.%d.n1.root.run", dir, id);
+        ck_assert_int_eq (access (path, F_OK), id >= 4 ? 0 : -1);
+    }
+    snprintf (path, sizeof (path), "%s/bad/c.101.n1.root.run", dir);
+    ck_assert_int_eq (access (path, F_OK), -1);
+    ck_assert_int_eq (drop_lines, 5);
+    ck_assert_int_eq (collect_drops_read (&c, &d, &e), 0);
+    ck_assert_uint_eq (d.rows, 3);
+    ck_assert_uint_eq (d.bad, 1);
+    ck_assert_uint_eq (d.aged, 1);
+    ck_assert (d.last > 0);
+    collect_log_capture (count_drops, NULL);
+    ck_assert_int_eq (collect_drops_report (&c, &d, &since, &e), 0);
+    ck_assert_uint_eq (since.rows, 3);
+    ck_assert_uint_eq (since.bad, 1);
+    ck_assert_uint_eq (since.aged, 1);
+    ck_assert_int_eq (collect_drops_report (&c, &d, &since, &e), 0);
+    collect_log_capture (NULL, NULL);
+    ck_assert_uint_eq (since.rows + since.bad + since.aged, 0);
+    ck_assert_uint_eq (d.rows, 3); /* the totals stay */
+    /* the first report logged, not the second */
+    ck_assert_int_eq (drop_lines, 6);
+    /* a count file that is not a record of ours is said and started over */
+    snprintf (path, sizeof (path), "%s/dropped", dir);
+    {
+        FILE *f = fopen (path, "w");
+        ck_assert_ptr_nonnull (f);
+        fputs ("metasched-spool 1 spool_drops\nrows=x\nend\n", f);
+        fclose (f);
+    }
+    collect_log_capture (count_drops, NULL);
+    ck_assert_msg (collect_drops_report (&c, &d, &since, &e) == 0, "%s",
+                   e.text);
+    collect_log_capture (NULL, NULL);
+    ck_assert_uint_eq (d.rows, 0);
+    ck_assert_int_eq (drop_lines, 7);
+    ck_assert_int_eq (collect_drops_read (&c, &d, &e), 0);
+    rm_dir ();
+}
+END_TEST
+
+/* The epilog's send of its row waits no longer than its bound, even for a
+ * host that takes the connection and never answers; the row stays. */
+START_TEST (send_row_bounded)
+{
+    collect_conf_t c;
+    db_job_run_t r;
+    ms_error_t e;
+    struct sockaddr_in a;
+    socklen_t al = sizeof (a);
+    struct timespec t0, t1;
+    char ci[200];
+    double s;
+    int fd = socket (AF_INET, SOCK_STREAM, 0);
+
+    memset (&a, 0, sizeof (a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+    ck_assert_int_eq (bind (fd, (struct sockaddr *)&a, sizeof (a)), 0);
+    ck_assert_int_eq (listen (fd, 8), 0); /* and never accept */
+    ck_assert_int_eq (getsockname (fd, (struct sockaddr *)&a, &al), 0);
+    mkdir_tmp ();
+    collect_conf_defaults (&c);
+    ck_assert_int_eq (collect_conf_set (&c, "spool_dir", dir, &e), 0);
+    snprintf (ci, sizeof (ci), "host=127.0.0.1 port=%d dbname=x user=y",
+              ntohs (a.sin_port));
+    ck_assert_int_eq (collect_conf_set (&c, "conninfo", ci, &e), 0);
+    db_job_run_init (&r);
+    strcpy (r.cluster, "c");
+    strcpy (r.node, "n1");
+    strcpy (r.source, "root-measured");
+    r.slurm_job_id = 9;
+    clock_gettime (CLOCK_MONOTONIC, &t0);
+    ck_assert_int_eq (collect_send_row (&c, &r, 500, &e), -1);
+    clock_gettime (CLOCK_MONOTONIC, &t1);
+    s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    ck_assert_int_eq (e.kind, MS_ERR_TIMEOUT);
+    ck_assert_msg (strstr (e.text, "epilog_send_ms = 500") != NULL, "%s",
+                   e.text);
+    /* libpq alone would wait its connect_timeout (3 s) */
+    ck_assert_msg (s < 2.5, "took %.2f s", s);
+    ck_assert_int_eq (collect_send_row (&c, &r, 0, &e), -1);
+    ck_assert (strstr (e.text, "left to the flush") != NULL);
+    close (fd);
+    rm_dir ();
+}
+END_TEST
+
 int
 main (void)
 {
@@ -469,6 +644,8 @@ main (void)
     tcase_add_test (tc, listing);
     tcase_add_test (tc, slurm_json_answer);
     tcase_add_test (tc, collector_config);
+    tcase_add_test (tc, spool_cap);
+    tcase_add_test (tc, send_row_bounded);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
