@@ -1725,3 +1725,9 @@ sched_view (const ms_sched_t *s)
 {
     return s->view;
 }
+
+const ms_cands_t *
+sched_candidates (const ms_sched_t *s)
+{
+    return &s->cs;
+}

@@ -396,5 +396,8 @@ size_t sched_npending (const ms_sched_t *s);
 
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);
 const ms_view_t *sched_view (const ms_sched_t *s);
+/* The candidates of the job the core decided last (sched_submit), with the
+ * predictions it chose by. */
+const ms_cands_t *sched_candidates (const ms_sched_t *s);
 
 #endif /* MS_POLICY_H */

@@ -214,6 +214,8 @@ typedef struct {
     ms_cand_t chosen[MS_MAX_CHOICES];
     ms_choice_t choices[MS_MAX_CHOICES];
     uint32_t limit; /* the first choice's scaled limit */
+    uint32_t limits[MS_MAX_CHOICES]; /* each choice's (daemon_choice_limit),
+                                        minutes (0: none) */
     bool opt;       /* the first choice is the job's optimal partition */
     uint32_t maxlim[MS_MAX_CHOICES]; /* each choice's partition MaxTime,
                                         minutes (0: none) */
@@ -305,6 +307,27 @@ int job_key (const ms_daemon_t *d, const char *app, int nodes,
 void daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster);
 void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
                     ms_decision_t *dec);
+/* The job's candidates on every partition it could run on by its size,
+ * GPUs and time limit, whatever was asked for it, counted in d->mix at
+ * when. Caller holds d->mu. */
+void daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when);
+/* One queued job j (its options opts) decided as the dispatch decides it:
+ * its constraints (job_constraints, allowed the caller's buffer of
+ * site->nparts), its array, its count in the job mix, then the policy's
+ * decision on the partitions of reachable clusters into dec over d->cs.
+ * Returns -1 when it fits nowhere (*whyp: the rules' reasons, malloc'd, or
+ * NULL), else 0; dec->n 0 when every cluster that could run it is
+ * unreachable, *downp (malloc'd, may be NULL) saying which. Caller holds
+ * d->mu. */
+int daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+                       unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
+                       char **whyp, char **downp);
+/* The time limit (minutes, 0: none) of job k's entry on candidate c, whose
+ * predictions count `waves` waves of an array's tasks (1 for a job), on a
+ * partition that allows max_min at most (job_time_cap; 0: no maximum). */
+uint32_t daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
+                              const ms_cand_t *c, double waves,
+                              uint32_t max_min);
 void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                        const ms_decision_t *dec, double *chosen_score);

@@ -134,6 +134,80 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
     policy_decide (&d->pol, d->site, &d->cs, d->view, dec);
 }
 
+/* Why a job that some partition could run may wait: the clusters of its
+ * candidates (d->cs with every cluster's) that are unreachable; NULL when
+ * none is. Caller holds d->mu. */
+static char *
+waiting_why (const ms_daemon_t *d)
+{
+    char names[512] = "";
+    size_t len = 0;
+    unsigned char *seen = ms_xcalloc (d->ncl + 1, 1);
+    char *why;
+
+    for (size_t i = 0; i < d->cs.n; i++) {
+        size_t c = d->site->parts[d->cs.c[i].part].cluster;
+        if (seen[c] || d->cl[c].up || len >= sizeof (names))
+            continue;
+        seen[c] = 1;
+        int w = snprintf (names + len, sizeof (names) - len, "%s%s",
+                          len ? ", " : "", d->cl[c].conf->name);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    free (seen);
+    if (!names[0]
+        || asprintf (&why,
+                     "waits: every cluster that can run it is unreachable (%s)",
+                     names)
+               < 0)
+        return NULL;
+    return why;
+}
+
+/* The job's candidates on every partition it could run on by its size,
+ * GPUs and time limit, whatever was asked for it, into d->mix (the drain
+ * price's counts and the calibration); under d->mu. */
+void
+daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
+{
+    jobkey_t any = *k;
+
+    any.allowed = NULL;
+    any.pinned = -1;
+    memset (&any.cpufreq, 0, sizeof (any.cpufreq));
+    daemon_candidates (d, &any, true);
+    jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k->nodes, when);
+}
+
+int
+daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+                   unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
+                   char **whyp, char **downp)
+{
+    *downp = NULL;
+    if (job_constraints (d, j, opts, allowed, k, whyp) < 0)
+        return -1;
+    if (daemon_jstr (opts, "array")) {
+        /* an array is decided as a whole (array_scale) */
+        ms_array_t a;
+        ms_error_t e;
+        if (jobspec_parse_array (daemon_jstr (opts, "array"), &a, &e) == 0) {
+            k->ntasks = a.ntasks;
+            k->max_running = a.max_running;
+        }
+    }
+    /* the drain price's counts: the partitions the job could run on by its
+     * size, GPUs and time limit, whatever was asked for it */
+    daemon_mix_count (d, k, wall ());
+    jobmix_apply (&d->mix, d->site, &d->pol);
+    daemon_decide (d, k, true, dec);
+    if (dec->n == 0)
+        return -1;
+    *downp = waiting_why (d);
+    daemon_decide (d, k, false, dec);
+    return 0;
+}
+
 /* ---- arrays: one meta job, one Slurm array ---- */
 
 double
@@ -812,6 +886,16 @@ job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
         cap = (uint32_t)pa.max_wall_min;
     jobspec_free (&spec);
     return cap;
+}
+
+uint32_t
+daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
+                     const ms_cand_t *c, double waves, uint32_t max_min)
+{
+    (void)d;
+    return cap_limit (scaled_limit (k->limit_min, c,
+                                    k->base_s * (waves > 0 ? waves : 1)),
+                      k->limit_min, max_min);
 }
 
 uint32_t
