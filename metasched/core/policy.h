@@ -169,7 +169,7 @@ typedef struct {
                                (0.5) */
     bool power_caps;   /* metasched: honour power_cap_w */
     bool scale_limits; /* time limits from the upper bound of the job's
-                          runtime there (policy_entry_limit) */
+                          runtime there (engine_limit) */
     double job_sd;     /* relative SD of one job's runtime around its app's
                           prediction away from its home architecture and
                           nominal frequency (0.05; the simulator sets the
@@ -206,28 +206,6 @@ typedef struct {
 /* The EAMC-favoured partition of a job (equation 6.5 with t_weight 1 at
  * each partition's f_opt): "its optimal partition". SIZE_MAX if none. */
 size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
-
-/* The time limit (s) of an entry of a job on candidate c: the user's
- * limit where the job's length was measured (its home architecture at
- * nominal frequency); elsewhere the user's limit times the upper bound of
- * the predicted runtime ratio T(p, f) / T(home, nominal), that bound
- * covering the predictor's interval and the job's own spread (job_sd) at
- * limit_z SDs; never below the user's limit, nor above the partition's
- * max_time (clusters.conf) unless the user's own is. 0 when the job has
- * none. */
-double policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                           size_t home, double limit_s, double base_s,
-                           const ms_cand_t *c);
-
-/* Keep the candidates whose limit (policy_entry_limit before the
- * partition's maximum: the upper bound of the job's runtime there) fits
- * the partition's max_time in clusters.conf: elsewhere the job could be
- * killed at the maximum before it ends. The home partition at nominal
- * frequency keeps the user's limit and stays when that fits; when no
- * candidate fits, all stay (their limits stop at the maximum). */
-void policy_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                        size_t home, double limit_s, double base_s,
-                        ms_cands_t *cs);
 
 /* Decide for one job; cs must carry predicted waits for metasched. An
  * empty decision means the job fits nowhere. */

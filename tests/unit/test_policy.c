@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "metasched/core/candidates.h"
+#include "metasched/core/engine.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
 #include "tests/testutil.h"
@@ -952,28 +953,28 @@ START_TEST (test_max_time)
     pol.limit_z = 4;
     /* p2 at 1 GHz: 100 s * 2.5 * exp (0.2) = 305 s, over p2's 120 s: the
      * limit stops at 120 s. */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 100, 100, &cs.c[3]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 100, 100, &cs.c[3]) == 120);
     /* A user's limit over the maximum stays (the partition refuses it;
      * candidates_limits drops such candidates). */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 200, 100, &cs.c[3]) == 200);
+    ck_assert (engine_limit (&pol, conf, 0, 200, 100, &cs.c[3]) == 200);
     /* p1 has no maximum: 100 * 1.1 * exp (0.2). */
-    ck_assert (fabs (policy_entry_limit (&pol, conf, 0, 100, 100, &cs.c[1])
+    ck_assert (fabs (engine_limit (&pol, conf, 0, 100, 100, &cs.c[1])
                      - 110 * exp (0.2))
                < 1e-9);
     /* Dropped: p2 at 1 GHz (305 s > 120 s); p2 at 2 GHz is the home's
      * architecture at nominal (the user's 100 s) and stays. */
-    policy_fit_limits (&pol, conf, 0, 100, 100, &cs);
+    engine_fit_limits (&pol, conf, 0, 100, 100, &cs);
     ck_assert_uint_eq (cs.n, 3);
     for (size_t i = 0; i < cs.n; i++)
         ck_assert (!(cs.c[i].part == 1 && cs.c[i].f_khz == 1000000));
     /* When none fits (the user asked for p2), none is dropped. */
     cs.n = 0;
     cand (&cs, 1, 1, 250, 250);
-    policy_fit_limits (&pol, conf, 0, 100, 100, &cs);
+    engine_fit_limits (&pol, conf, 0, 100, 100, &cs);
     ck_assert_uint_eq (cs.n, 1);
     /* No user limit: nothing is dropped. */
     two_parts (&cs);
-    policy_fit_limits (&pol, conf, 0, 0, 100, &cs);
+    engine_fit_limits (&pol, conf, 0, 0, 100, &cs);
     ck_assert_uint_eq (cs.n, 4);
     candidates_free (&cs);
     clusterconf_free (conf);
@@ -992,26 +993,26 @@ START_TEST (test_entry_limit)
     pol.job_sd = 0.05;
     pol.limit_z = 4;
     /* Home p1 at nominal (2 GHz): base 100 s, the user's 120 s stands. */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[0]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[0]) == 120);
     /* p1 at 1 GHz, no predictor interval: 120 * 1.1 * exp (4 * 0.05). */
-    l = policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
+    l = engine_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
     want = 120 * 1.1 * exp (0.2);
     ck_assert_msg (fabs (l - want) < 1e-9, "%g != %g", l, want);
     /* A 90% interval of +10% joins the job's spread. */
     cs.c[1].t_hi = 110 * 1.1;
-    l = policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
+    l = engine_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
     want = 120 * 1.1
            * exp (4 * sqrt (pow (log (1.1) / 1.6448536269514722, 2) + 0.0025));
     ck_assert_msg (fabs (l - want) < 1e-9, "%g != %g", l, want);
     /* Faster than home: never below the user's limit. */
     cs.c[3].t = cs.c[3].t_hi = 50;
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[3]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[3]) == 120);
     /* The same architecture at nominal on another partition: the user's. */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[2]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[2]) == 120);
     /* Scaling off, or no user limit. */
     pol.scale_limits = false;
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]) == 120);
-    ck_assert (policy_entry_limit (&pol, conf, 0, 0, 100, &cs.c[1]) == 0);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[1]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 0, 100, &cs.c[1]) == 0);
     candidates_free (&cs);
     clusterconf_free (conf);
 }
