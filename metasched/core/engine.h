@@ -10,30 +10,50 @@
 #ifndef MS_ENGINE_H
 #define MS_ENGINE_H
 
+#include <stdint.h>
+
 #include "metasched/core/candidates.h"
 #include "metasched/core/policy.h"
 #include "partitions/clusterconf.h"
+
+/* One time limit rule for metaschedd and the simulator (doc/daemon.md,
+ * "One engine: time limits"): the rule the simulator's evaluation proved to
+ * kill no more jobs than min_runtime (doc/evaluation.md (1)). */
+
+/* A bound on a limit past which the predictions are not believed. */
+#define MS_ENGINE_LIMIT_MAX_S (365 * 86400.0)
+
+/* The partition's maximum time (s) as clusters.conf declares it;
+ * INFINITY without one. */
+double engine_part_max_s (const ms_siteconf_t *conf, size_t part);
 
 /* The time limit (s) of an entry of a job on candidate c: the user's
  * limit where the job's length was measured (its home architecture at
  * nominal frequency); elsewhere the user's limit times the upper bound of
  * the predicted runtime ratio T(p, f) / T(home, nominal), that bound
  * covering the predictor's interval and the job's own spread (job_sd) at
- * limit_z SDs; never below the user's limit, nor above the partition's
- * max_time (clusters.conf) unless the user's own is. 0 when the job has
- * none. */
+ * limit_z SDs (a bound past MS_ENGINE_LIMIT_MAX_S: the user's limit);
+ * never below the user's limit, nor above max_s (the partition's maximum
+ * as the caller knows it, INFINITY: none) unless the user's own is. 0 when
+ * the job has none. base_s is the job's length at home (c's predictions
+ * are scaled from it: an array's by its waves). */
 double engine_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
                      size_t home, double limit_s, double base_s,
-                     const ms_cand_t *c);
+                     const ms_cand_t *c, double max_s);
+/* ... in whole minutes as Slurm takes it (rounded up; 0: none). */
+uint32_t engine_limit_min (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                           size_t home, double limit_s, double base_s,
+                           const ms_cand_t *c, double max_s);
 
-/* Keep the candidates whose limit (engine_limit before the
- * partition's maximum: the upper bound of the job's runtime there) fits
- * the partition's max_time in clusters.conf: elsewhere the job could be
- * killed at the maximum before it ends. The home partition at nominal
- * frequency keeps the user's limit and stays when that fits; when no
- * candidate fits, all stay (their limits stop at the maximum). */
+/* Keep the candidates whose limit (engine_limit before the partition's
+ * maximum: the upper bound of the job's runtime there) fits the
+ * partition's maximum, max_s[part] (s, INFINITY: none; max_s NULL: the
+ * maxima of clusters.conf): elsewhere the job could be killed at the
+ * maximum before it ends. The home partition at nominal frequency keeps
+ * the user's limit and stays when that fits; when no candidate fits, all
+ * stay (their limits stop at the maximum). */
 void engine_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         size_t home, double limit_s, double base_s,
-                        ms_cands_t *cs);
+                        const double *max_s, ms_cands_t *cs);
 
 #endif /* MS_ENGINE_H */

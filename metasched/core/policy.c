@@ -806,13 +806,9 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         ms_job_request_t req;
         sim_hint_t hint;
         uint64_t bid;
-        double limit_s;
 
         if (!b)
             continue;
-        /* Time limits scaled with the chosen candidate (DESIGN.md 5). */
-        limit_s = engine_limit (&s->pol, s->conf, j->jd.home,
-                                      j->jd.limit_s, j->jd.base_s, c);
         memset (&req, 0, sizeof (req));
         memset (&hint, 0, sizeof (hint));
         hint.job = j->jd.record;
@@ -824,9 +820,10 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         req.name = j->jd.name;
         req.partition = pc->name;
         req.cpu_freq_khz = c->f_khz;
-        req.time_limit_min = isfinite (limit_s) && limit_s > 0
-                                 ? (uint32_t)ceil (limit_s / 60.0)
-                                 : 0;
+        /* the time limit scaled to the chosen candidate (engine.h) */
+        req.time_limit_min = engine_limit_min (
+            &s->pol, s->conf, j->jd.home, j->jd.limit_s, j->jd.base_s, c,
+            engine_part_max_s (s->conf, c->part));
         req.nice = d->c[k].nice;
         if (d->c[k].hold_s > 0)
             req.begin_time = (int64_t)ceil (now + d->c[k].hold_s);
@@ -1186,7 +1183,7 @@ job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
     candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
     candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
     engine_fit_limits (&s->pol, s->conf, jd->home, jd->limit_s, jd->base_s,
-                       &s->cs);
+                       NULL, &s->cs);
     mold (s, jd, now);
 }
 

@@ -30,6 +30,7 @@
 #include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 #include "metasched/core/candidates.h"
+#include "metasched/core/engine.h"
 #include "metasched/core/placement.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
@@ -324,14 +325,14 @@ int daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                        char **whyp, char **downp);
 /* The time limit (minutes, 0: none) of job k's entry on candidate c, whose
  * predictions count `waves` waves of an array's tasks (1 for a job), on a
- * partition that allows max_min at most (job_time_cap; 0: no maximum). */
+ * partition that allows max_min at most (job_time_cap; 0: no maximum):
+ * the engine's rule (engine_limit_min). */
 uint32_t daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
                               const ms_cand_t *c, double waves,
                               uint32_t max_min);
 void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                        const ms_decision_t *dec, double *chosen_score);
-uint32_t scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s);
 /* The MaxTime of partition part as its cluster reports it (clusters.conf
  * over it), minutes; 0: unlimited or unknown. Caller holds d->mu. */
 uint32_t partition_max_time (const ms_daemon_t *d, size_t part);
@@ -340,9 +341,6 @@ uint32_t partition_max_time (const ms_daemon_t *d, size_t part);
  * association there (minutes; 0: none). Caller holds d->mu. */
 uint32_t job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
                        size_t part);
-/* A scaled limit kept within the partition's MaxTime (0: none), never
- * below the user's own: Slurm refuses a limit over MaxTime. */
-uint32_t cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min);
 /* An array (k->ntasks > 1) on partition part: the tasks that run at once
  * (*concp, may be NULL: its %N limit, the partition's nodes) and in how
  * many waves they run (1 for a job). */

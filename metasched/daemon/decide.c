@@ -97,24 +97,19 @@ daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster)
     cs->n = n;
     /* GPU jobs only where GPUs are, with their busy power */
     candidates_gpus (d->site, k->nodes, k->gpus, cs);
-    /* the limit scaled to cover the job's runtime there (its upper bound)
+    /* the limit that covers the job's runtime there (its upper bound)
      * should fit the partition's MaxTime, or the job could be killed
      * there: such candidates go, unless none would be left (the user asked
      * for those partitions: the limit then stops at MaxTime) */
-    n = 0;
-    for (size_t i = 0; i < cs->n; i++) {
-        uint32_t mx = partition_max_time (d, cs->c[i].part);
-        if (!mx || scaled_limit (k->limit_min, &cs->c[i], k->base_s) <= mx)
-            n++;
-    }
-    if (n > 0 && n < cs->n) {
-        n = 0;
-        for (size_t i = 0; i < cs->n; i++) {
-            uint32_t mx = partition_max_time (d, cs->c[i].part);
-            if (!mx || scaled_limit (k->limit_min, &cs->c[i], k->base_s) <= mx)
-                cs->c[n++] = cs->c[i];
+    if (k->limit_min > 0) {
+        double *mx = ms_xcalloc (d->site->nparts + 1, sizeof (*mx));
+        for (size_t p = 0; p < d->site->nparts; p++) {
+            uint32_t m = partition_max_time (d, p);
+            mx[p] = m ? m * 60.0 : INFINITY;
         }
-        cs->n = n;
+        engine_fit_limits (&d->pol, d->site, k->home, k->limit_min * 60.0,
+                           k->base_s, mx, cs);
+        free (mx);
     }
     candidates_gpu_profile (d->tab, (size_t)k->app, k->gpus, cs);
     /* a moldable job's node count per candidate, from its app's speedup
@@ -840,8 +835,6 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
     return buf;
 }
 
-/* The user's limit scaled by the predicted slowdown there (DESIGN.md 5),
- * never below the user's own. */
 uint32_t
 partition_max_time (const ms_daemon_t *d, size_t part)
 {
@@ -892,30 +885,8 @@ uint32_t
 daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
                      const ms_cand_t *c, double waves, uint32_t max_min)
 {
-    (void)d;
-    return cap_limit (scaled_limit (k->limit_min, c,
-                                    k->base_s * (waves > 0 ? waves : 1)),
-                      k->limit_min, max_min);
-}
-
-uint32_t
-cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min)
-{
-    if (max_min == 0 || scaled <= max_min)
-        return scaled;
-    return user_min > max_min ? user_min : max_min;
-}
-
-uint32_t
-scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s)
-{
-    double lim = user_min * 60.0;
-    if (user_min == 0)
-        return 0;
-    if (base_s > 0 && c->t_hi > base_s)
-        lim *= c->t_hi / base_s;
-    if (!isfinite (lim) || lim > 365 * 86400.0)
-        return user_min;
-    uint32_t m = (uint32_t)ceil (lim / 60.0 - 1e-9);
-    return m < user_min ? user_min : m;
+    /* an array's candidates count its waves: so does its length */
+    return engine_limit_min (&d->pol, d->site, k->home, k->limit_min * 60.0,
+                             k->base_s * (waves > 0 ? waves : 1), c,
+                             max_min ? max_min * 60.0 : INFINITY);
 }
