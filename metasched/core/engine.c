@@ -113,3 +113,100 @@ engine_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
             cs->c[k++] = cs->c[i];
     cs->n = k;
 }
+
+/* ---- the candidate list ---- */
+
+double
+engine_array_waves (const ms_siteconf_t *conf, const ms_ejob_t *j, size_t part,
+                    int *concp)
+{
+    uint32_t conc, per;
+
+    if (concp)
+        *concp = 1;
+    if (j->ntasks <= 1)
+        return 1;
+    per = (uint32_t)(conf->parts[part].nodes / (j->nodes > 0 ? j->nodes : 1));
+    conc = j->ntasks;
+    if (j->max_running && j->max_running < conc)
+        conc = j->max_running;
+    if (per < conc)
+        conc = per > 0 ? per : 1;
+    if (concp)
+        *concp = (int)conc;
+    return ceil ((double)j->ntasks / conc);
+}
+
+/* The policy weighs the whole array: its energy (every task), its width
+ * (nodes x the tasks that run at once: the policy reads it as energy over
+ * power x time) and its makespan (waves of tasks). */
+static void
+array_scale (const ms_siteconf_t *conf, const ms_view_t *view,
+             const ms_ejob_t *j, double now, ms_cands_t *cs)
+{
+    if (j->ntasks <= 1)
+        return;
+    for (size_t i = 0; i < cs->n; i++) {
+        ms_cand_t *c = &cs->c[i];
+        int conc;
+        double waves = engine_array_waves (conf, j, c->part, &conc);
+        c->t *= waves;
+        c->t_hi *= waves;
+        c->e *= j->ntasks;
+        c->e_hi *= j->ntasks;
+        if (view) {
+            ms_partwaits_t pw;
+            view_part_waits (view, c->part, j->nodes * conc, now, &pw);
+            part_waits_apply (&pw, c);
+        }
+    }
+}
+
+/* The allowed partitions, and on each the frequency the user's --cpu-freq
+ * names. */
+static void
+keep_allowed (const ms_siteconf_t *conf, const ms_ejob_t *j, ms_cands_t *cs)
+{
+    bool freq = j->cpufreq.max || j->cpufreq.gov;
+    size_t n = 0;
+
+    if (!j->allowed && !freq)
+        return;
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_partconf_t *pc = &conf->parts[cs->c[i].part];
+        if (j->allowed && !j->allowed[cs->c[i].part])
+            continue;
+        if (freq) {
+            const ms_arch_t *a = &conf->archs[pc->arch];
+            uint32_t lo, hi;
+            if (jobspec_cpu_freq_pick (&j->cpufreq, a->freqs_khz, a->nfreqs,
+                                       &lo, &hi)
+                && (cs->c[i].f_khz < lo || cs->c[i].f_khz > hi))
+                continue;
+        }
+        cs->c[n++] = cs->c[i];
+    }
+    cs->n = n;
+}
+
+void
+engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                   const ms_predtab_t *tab, const ms_view_t *view,
+                   const ms_ejob_t *j, const double *max_s, double now,
+                   ms_cands_t *cs)
+{
+    candidates_build (tab, j->app, j->home, j->nodes, j->base_s, view, now, cs);
+    keep_allowed (conf, j, cs);
+    candidates_gpus (conf, j->nodes, j->gpus, cs);
+    candidates_limits (conf, j->nodes, j->limit_s, cs);
+    engine_fit_limits (pol, conf, j->home, j->limit_s, j->base_s, max_s, cs);
+    candidates_gpu_profile (tab, j->app, j->gpus, cs);
+    /* a moldable job's node count per candidate, from its app's speedup
+     * model, under metasched's kinds (the others take its minimum; an
+     * array keeps its minimum) */
+    if (j->ntasks <= 1 && j->nodes_max > j->nodes
+        && policy_is_metasched (pol->kind))
+        candidates_mold (tab, j->app, j->nodes, j->nodes_max, pol->w_energy,
+                         view, now, cs);
+    array_scale (conf, view, j, now, cs);
+}

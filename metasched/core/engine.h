@@ -5,13 +5,15 @@
  * Slurm, threads; the simulator: its clock and modelled clusters).
  *
  * Time limits: the limit of a job's entry on each candidate and which
- * candidates a partition's maximum time leaves.
+ * candidates a partition's maximum time leaves. Candidates: every
+ * (partition, frequency) a job may run on, with its predictions.
  */
 #ifndef MS_ENGINE_H
 #define MS_ENGINE_H
 
 #include <stdint.h>
 
+#include "metasched/common/jobspec.h"
 #include "metasched/core/candidates.h"
 #include "metasched/core/policy.h"
 #include "partitions/clusterconf.h"
@@ -55,5 +57,46 @@ uint32_t engine_limit_min (const ms_policy_t *pol, const ms_siteconf_t *conf,
 void engine_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         size_t home, double limit_s, double base_s,
                         const double *max_s, ms_cands_t *cs);
+
+/* ---- the candidate list ---- */
+
+/* A job as the engine sees it. */
+typedef struct {
+    size_t app;           /* index into the prediction table */
+    size_t home;          /* its home partition: the fastest at nominal f */
+    int nodes;            /* a moldable job's minimum */
+    int nodes_max;        /* moldable: at most this many (0: nodes) */
+    int gpus;             /* GPUs per node; 0: a CPU job */
+    double base_s;        /* its length at home, nominal f (its limit, or the
+                             app's signature runtime without one) */
+    double limit_s;       /* the user's time limit; 0: none */
+    uint32_t ntasks;      /* an array's tasks (0 or 1: one job) */
+    uint32_t max_running; /* its %N: at most N tasks at once; 0: any */
+    const unsigned char *allowed; /* per partition: may it run there
+                                     (placement, the clusters reachable,
+                                     what the user asked); NULL: all */
+    ms_cpufreq_t cpufreq;         /* the user's --cpu-freq (all 0: none): the
+                                     frequency it names on each partition */
+} ms_ejob_t;
+
+/* An array on partition part: the tasks that run at once (*concp, may be
+ * NULL: its %N, the partition's nodes) and in how many waves they run (1
+ * for a job). */
+double engine_array_waves (const ms_siteconf_t *conf, const ms_ejob_t *j,
+                           size_t part, int *concp);
+
+/* The job's candidates into cs: its predictions on every allowed
+ * partition and frequency (with each partition's predicted wait at now
+ * where view is not NULL), less the partitions without its GPUs, whose
+ * limits (clusters.conf) refuse it, or whose maximum time (max_s as for
+ * engine_fit_limits) its lengthened limit would pass; a GPU job's app
+ * profile; a moldable job's node count on each (metasched's kinds; the
+ * others take its minimum); an array's whole size (its runtime times its
+ * waves, its energy times its tasks, the wait of the nodes its tasks take
+ * at once). metaschedd and the simulator decide on this list. */
+void engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                        const ms_predtab_t *tab, const ms_view_t *view,
+                        const ms_ejob_t *j, const double *max_s, double now,
+                        ms_cands_t *cs);
 
 #endif /* MS_ENGINE_H */

@@ -850,19 +850,6 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
     return 0;
 }
 
-/* A GPU job's app profile (candidates_gpu_profile); a moldable job's node
- * count per candidate (candidates_mold), under
- * metasched and metasched_window; the other policies take its minimum. */
-static void
-mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
-{
-    /* and a GPU job's app profile: its GPUs' power, its GPU model's time */
-    candidates_gpu_profile (s->tab, jd->app, jd->gpus, &s->cs);
-    if (jd->nodes_max > jd->nodes && policy_is_metasched (s->pol.kind))
-        candidates_mold (s->tab, jd->app, jd->nodes, jd->nodes_max,
-                         s->pol.w_energy, s->view, now, &s->cs);
-}
-
 /* One job of the mix's ring: its front (mix_keep). */
 struct ms_mixjob {
     float nodes;
@@ -1170,21 +1157,24 @@ jobmix_apply (ms_jobmix_t *m, const ms_siteconf_t *conf, ms_policy_t *pol)
     }
 }
 
-/* A job's candidates, in s->cs: its predictions on every partition it fits
- * (with each partition's predicted wait where view is not NULL), less the
- * partitions without its GPUs or whose limits refuse it, with time limits
- * fitted to each, and a GPU or moldable job's profile (mold). */
+/* A job's candidates, in s->cs (engine_candidates), with each
+ * partition's predicted wait where view is not NULL. */
 static void
 job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
                 double now)
 {
-    candidates_build (s->tab, jd->app, jd->home, jd->nodes, jd->base_s, view,
-                      now, &s->cs);
-    candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
-    candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
-    engine_fit_limits (&s->pol, s->conf, jd->home, jd->limit_s, jd->base_s,
-                       NULL, &s->cs);
-    mold (s, jd, now);
+    ms_ejob_t ej;
+
+    memset (&ej, 0, sizeof (ej));
+    ej.app = jd->app;
+    ej.home = jd->home;
+    ej.nodes = jd->nodes;
+    ej.nodes_max = jd->nodes_max;
+    ej.gpus = jd->gpus;
+    ej.base_s = jd->base_s;
+    ej.limit_s = jd->limit_s;
+    engine_candidates (&s->pol, s->conf, s->tab, view, &ej, NULL, now,
+                       &s->cs);
 }
 
 void

@@ -343,12 +343,9 @@ uint32_t job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
                        size_t part);
 /* An array (k->ntasks > 1) on partition part: the tasks that run at once
  * (*concp, may be NULL: its %N limit, the partition's nodes) and in how
- * many waves they run (1 for a job). */
+ * many waves they run (1 for a job): engine_array_waves. */
 double array_waves (const ms_daemon_t *d, const jobkey_t *k, size_t part,
                     int *concp);
-/* The array's size into its candidates: runtime times waves, energy times
- * tasks, the wait of as many nodes as its tasks take at once. */
-void array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs);
 /* Where the job of spec (its user, nodes, limit, paths) may run: allowed[p]
  * for each configured partition, and in *excluded (when not NULL) a new
  * JSON array of {cluster, partition, reason} for each place it may not

@@ -65,59 +65,49 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     return 0;
 }
 
-/* Candidates of the job, in d->cs, on partitions of reachable clusters
- * (all of them with every_cluster). Caller holds d->mu. */
+/* The job of key k as the engine sees it (allowed: NULL). */
+static void
+key_ejob (const jobkey_t *k, ms_ejob_t *ej)
+{
+    memset (ej, 0, sizeof (*ej));
+    ej->app = (size_t)k->app;
+    ej->home = k->home;
+    ej->nodes = k->nodes;
+    ej->nodes_max = k->nodes_max;
+    ej->gpus = k->gpus;
+    ej->base_s = k->base_s;
+    ej->limit_s = k->limit_min * 60.0;
+    ej->ntasks = k->ntasks;
+    ej->max_running = k->max_running;
+    ej->cpufreq = k->cpufreq;
+}
+
+/* Candidates of the job, in d->cs (engine_candidates), on partitions of
+ * reachable clusters (all of them with every_cluster) that it may run on
+ * and the user asked for, each partition's MaxTime as its cluster reports
+ * it. Caller holds d->mu. */
 void
 daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster)
 {
-    ms_cands_t *cs = &d->cs;
-    size_t n = 0;
+    size_t np = d->site->nparts;
+    unsigned char *ok = ms_xcalloc (np + 1, 1);
+    double *mx = ms_xcalloc (np + 1, sizeof (*mx));
+    ms_ejob_t ej;
 
-    candidates_build (d->tab, (size_t)k->app, k->home, k->nodes, k->base_s,
-                      d->view, wall (), cs);
-    for (size_t i = 0; i < cs->n; i++) {
-        const ms_partconf_t *pc = &d->site->parts[cs->c[i].part];
-        if (!every_cluster && !d->cl[pc->cluster].up)
-            continue;
-        if (k->pinned >= 0 && (long)cs->c[i].part != k->pinned)
-            continue;
-        if (k->allowed && !k->allowed[cs->c[i].part])
-            continue;
-        /* the user's --cpu-freq: the frequency it names there */
-        if (k->cpufreq.max || k->cpufreq.gov) {
-            const ms_arch_t *a = &d->site->archs[pc->arch];
-            uint32_t lo, hi;
-            if (jobspec_cpu_freq_pick (&k->cpufreq, a->freqs_khz, a->nfreqs,
-                                       &lo, &hi)
-                && (cs->c[i].f_khz < lo || cs->c[i].f_khz > hi))
-                continue;
-        }
-        cs->c[n++] = cs->c[i];
+    for (size_t p = 0; p < np; p++) {
+        const ms_partconf_t *pc = &d->site->parts[p];
+        uint32_t m = partition_max_time (d, p);
+        ok[p] = (every_cluster || d->cl[pc->cluster].up)
+                && (k->pinned < 0 || (long)p == k->pinned)
+                && (!k->allowed || k->allowed[p]);
+        mx[p] = m ? m * 60.0 : INFINITY;
     }
-    cs->n = n;
-    /* GPU jobs only where GPUs are, with their busy power */
-    candidates_gpus (d->site, k->nodes, k->gpus, cs);
-    /* the limit that covers the job's runtime there (its upper bound)
-     * should fit the partition's MaxTime, or the job could be killed
-     * there: such candidates go, unless none would be left (the user asked
-     * for those partitions: the limit then stops at MaxTime) */
-    if (k->limit_min > 0) {
-        double *mx = ms_xcalloc (d->site->nparts + 1, sizeof (*mx));
-        for (size_t p = 0; p < d->site->nparts; p++) {
-            uint32_t m = partition_max_time (d, p);
-            mx[p] = m ? m * 60.0 : INFINITY;
-        }
-        engine_fit_limits (&d->pol, d->site, k->home, k->limit_min * 60.0,
-                           k->base_s, mx, cs);
-        free (mx);
-    }
-    candidates_gpu_profile (d->tab, (size_t)k->app, k->gpus, cs);
-    /* a moldable job's node count per candidate, from its app's speedup
-     * model (one job; an array keeps its minimum) */
-    if (k->ntasks <= 1 && k->nodes_max > k->nodes)
-        candidates_mold (d->tab, (size_t)k->app, k->nodes, k->nodes_max,
-                         d->pol.w_energy, d->view, wall (), cs);
-    array_scale (d, k, cs);
+    key_ejob (k, &ej);
+    ej.allowed = ok;
+    engine_candidates (&d->pol, d->site, d->tab, d->view, &ej, mx, wall (),
+                       &d->cs);
+    free (ok);
+    free (mx);
 }
 
 /* ... and the policy's decision on them. Caller holds d->mu. */
@@ -183,7 +173,7 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     if (job_constraints (d, j, opts, allowed, k, whyp) < 0)
         return -1;
     if (daemon_jstr (opts, "array")) {
-        /* an array is decided as a whole (array_scale) */
+        /* an array is decided as a whole (engine_candidates) */
         ms_array_t a;
         ms_error_t e;
         if (jobspec_parse_array (daemon_jstr (opts, "array"), &a, &e) == 0) {
@@ -208,45 +198,10 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
 double
 array_waves (const ms_daemon_t *d, const jobkey_t *k, size_t part, int *concp)
 {
-    uint32_t conc, per;
+    ms_ejob_t ej;
 
-    if (concp)
-        *concp = 1;
-    if (k->ntasks <= 1)
-        return 1;
-    per = (uint32_t)(d->site->parts[part].nodes / (k->nodes > 0 ? k->nodes : 1));
-    conc = k->ntasks;
-    if (k->max_running && k->max_running < conc)
-        conc = k->max_running;
-    if (per < conc)
-        conc = per > 0 ? per : 1;
-    if (concp)
-        *concp = (int)conc;
-    return ceil ((double)k->ntasks / conc);
-}
-
-/* The policy weighs the whole array: its energy (every task), its width
- * (nodes x the tasks that run at once: the policy reads it as energy over
- * power x time) and its makespan (waves of tasks). */
-void
-array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs)
-{
-    if (k->ntasks <= 1)
-        return;
-    for (size_t i = 0; i < cs->n; i++) {
-        ms_cand_t *c = &cs->c[i];
-        int conc;
-        double waves = array_waves (d, k, c->part, &conc);
-        c->t *= waves;
-        c->t_hi *= waves;
-        c->e *= k->ntasks;
-        c->e_hi *= k->ntasks;
-        if (d->view) {
-            ms_partwaits_t pw;
-            view_part_waits (d->view, c->part, k->nodes * conc, wall (), &pw);
-            part_waits_apply (&pw, c);
-        }
-    }
+    key_ejob (k, &ej);
+    return engine_array_waves (d->site, &ej, part, concp);
 }
 
 /* ---- where a job may run (placement.h) ---- */

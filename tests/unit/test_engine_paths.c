@@ -3,11 +3,15 @@
  * (daemon_decide_job and daemon_choice_limit, the dispatch's own calls,
  * over the same site, prediction table and empty partitions): each job
  * must get the same candidates, the same choice and the same time limit
- * on both (doc/architecture.md: one engine, two callers). */
+ * on both (doc/architecture.md: one engine, two callers). Several apps,
+ * wide and narrow, with and without a limit, one near a partition's
+ * maximum time, GPU jobs and a moldable job, under metasched and (the
+ * moldable one) other policies. */
 #include "config.h"
 
 #include "metasched/daemon/daemon_int.h"
 #include "partitions/simcluster.h"
+#include "predictor/speedup.h"
 #include "tests/simworld.h"
 
 /* doc/examples/sim-gpu.conf's site; its last partition (gpu/v100) with a
@@ -31,7 +35,16 @@ static const tjob_t jobs[] = {
     { "STREAM", 1, 45, "{\"gpus_per_node\": \"1\"}" },
     { "sp-mz.C", 1, 0, "{\"gpus_per_node\": \"1\"}" },
     { "ua.C", 16, 240, "{}" },
+    { "lu-mz.C", 2, 90, "{\"nodes_max\": 8}" },
 };
+#define NJOBS (sizeof (jobs) / sizeof (jobs[0]))
+/* The moldable one: sized by its app's speedup model under metasched's
+ * kinds, its minimum under the others. */
+#define MOLDABLE (NJOBS - 1)
+
+/* The policies of the second test: the moldable job under each. */
+static const ms_polkind_t kinds[]
+    = { POL_METASCHED, POL_BASE, POL_MIN_ENERGY, POL_EAMC_PRIO_V };
 
 /* The simulated clusters' truth: never consulted before a job starts. */
 static int
@@ -47,7 +60,7 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
 /* The daemon's state as its refresh leaves it: every cluster up, each
  * partition with clusters.conf's limits, no job anywhere. */
 static void
-daemon_setup (ms_daemon_t *d, ms_dconf_t *dc, world_t *w)
+daemon_setup (ms_daemon_t *d, ms_dconf_t *dc, world_t *w, ms_polkind_t kind)
 {
     memset (d, 0, sizeof (*d));
     memset (dc, 0, sizeof (*dc));
@@ -55,7 +68,7 @@ daemon_setup (ms_daemon_t *d, ms_dconf_t *dc, world_t *w)
     d->site = w->conf;
     d->tab = w->tab;
     d->view = view_new (w->conf);
-    policy_init (&d->pol, POL_METASCHED);
+    policy_init (&d->pol, kind);
     jobmix_init (&d->mix);
     d->ncl = w->conf->nclusters;
     d->cl = ms_xcalloc (d->ncl, sizeof (*d->cl));
@@ -112,7 +125,8 @@ copy_cands (ms_cands_t *dst, const ms_cands_t *src)
 
 /* The daemon's path: the dispatch's decision and limits (take_decision). */
 static void
-daemon_path (world_t *w, const tjob_t *tj, outcome_t *o, jobkey_t *kp)
+daemon_path (world_t *w, ms_polkind_t kind, const tjob_t *tj, outcome_t *o,
+             jobkey_t *kp)
 {
     ms_daemon_t d;
     ms_dconf_t dc;
@@ -122,7 +136,7 @@ daemon_path (world_t *w, const tjob_t *tj, outcome_t *o, jobkey_t *kp)
     char *why = NULL, *down = NULL;
     json_t *opts = json_loads (tj->opts, 0, NULL);
 
-    daemon_setup (&d, &dc, w);
+    daemon_setup (&d, &dc, w, kind);
     memset (&qj, 0, sizeof (qj));
     ms_strlcpy (qj.owner, "nobody", sizeof (qj.owner));
     ms_strlcpy (qj.app, tj->app, sizeof (qj.app));
@@ -152,7 +166,7 @@ daemon_path (world_t *w, const tjob_t *tj, outcome_t *o, jobkey_t *kp)
 /* The simulator's path: the job as siminput describes a decided job, one
  * sched_submit, the entries as the simulated clusters hold them. */
 static void
-sim_path (world_t *w, const jobkey_t *k, outcome_t *o)
+sim_path (world_t *w, ms_polkind_t kind, const jobkey_t *k, outcome_t *o)
 {
     simworld_t *sw;
     ms_backend_t *bk[8];
@@ -168,7 +182,7 @@ sim_path (world_t *w, const jobkey_t *k, outcome_t *o)
                    "%s", err.text);
     for (size_t i = 0; i < w->conf->nclusters; i++)
         bk[i] = simworld_backend (sw, i);
-    policy_init (&pol, POL_METASCHED);
+    policy_init (&pol, kind);
     s = sched_new (&pol, w->conf, bk, w->tab);
     memset (&jd, 0, sizeof (jd));
     jd.user = "nobody";
@@ -218,19 +232,38 @@ find_entry (const outcome_t *o, size_t part, uint32_t f_khz)
     return -1;
 }
 
-START_TEST (test_same_decision)
+/* An exact speedup model of serial fraction 0.1 for the moldable job's
+ * app. */
+static void
+speedup_model (world_t *w, const char *app)
+{
+    static const int nodes[] = { 1, 2, 4, 8 };
+    double t[4];
+    ms_speedup_t sp;
+    ms_error_t err;
+    int a = predtab_app_index (w->tab, app);
+
+    ck_assert (a >= 0);
+    for (size_t i = 0; i < 4; i++)
+        t[i] = 1000 * (0.1 + 0.9 / nodes[i]);
+    ck_assert_msg (speedup_fit (nodes, t, 4, &sp, &err) == 0, "%s", err.text);
+    predtab_set_speedup (w->tab, (size_t)a, &sp);
+}
+
+static void
+same_decision (ms_polkind_t kind, const tjob_t *tj)
 {
     world_t w;
-    const tjob_t *tj = &jobs[_i];
     outcome_t od, os;
     jobkey_t k;
     long e;
 
     world_init_site (&w, site_text, "paths");
+    speedup_model (&w, jobs[MOLDABLE].app);
     memset (&od, 0, sizeof (od));
     memset (&os, 0, sizeof (os));
-    daemon_path (&w, tj, &od, &k);
-    sim_path (&w, &k, &os);
+    daemon_path (&w, kind, tj, &od, &k);
+    sim_path (&w, kind, &k, &os);
 
     /* the same candidates, in the same order, with the same predictions */
     ck_assert_msg (od.cs.n == os.cs.n, "%s: %zu candidates (daemon) vs %zu",
@@ -239,8 +272,10 @@ START_TEST (test_same_decision)
         const ms_cand_t *a = &od.cs.c[i], *b = &os.cs.c[i];
         ck_assert_msg (a->part == b->part && a->f_khz == b->f_khz
                            && a->nodes == b->nodes,
-                       "%s: candidate %zu: %zu/%u vs %zu/%u", tj->app, i,
-                       a->part, a->f_khz, b->part, b->f_khz);
+                       "%s (%s): candidate %zu: partition %zu at %u kHz on "
+                       "%d nodes (daemon) vs %zu at %u kHz on %d",
+                       tj->app, policy_kind_name (kind), i, a->part, a->f_khz,
+                       a->nodes, b->part, b->f_khz, b->nodes);
         ck_assert_msg (fabs (a->t - b->t) <= 1e-9 * a->t
                            && fabs (a->e - b->e) <= 1e-9 * a->e,
                        "%s: candidate %zu: T %g vs %g, E %g vs %g", tj->app, i,
@@ -270,6 +305,19 @@ START_TEST (test_same_decision)
     candidates_free (&os.cs);
     world_fini (&w);
 }
+
+/* Each job under metasched, the policy users run. */
+START_TEST (test_same_decision)
+{
+    same_decision (POL_METASCHED, &jobs[_i]);
+}
+END_TEST
+
+/* The moldable job under other policies as well. */
+START_TEST (test_same_decision_kinds)
+{
+    same_decision (kinds[_i], &jobs[MOLDABLE]);
+}
 END_TEST
 
 int
@@ -278,8 +326,9 @@ main (void)
     Suite *s = suite_create ("engine_paths");
     TCase *tc = tcase_create ("paths");
     tcase_set_timeout (tc, 120);
-    tcase_add_loop_test (tc, test_same_decision, 0,
-                         (int)(sizeof (jobs) / sizeof (jobs[0])));
+    tcase_add_loop_test (tc, test_same_decision, 0, (int)NJOBS);
+    tcase_add_loop_test (tc, test_same_decision_kinds, 0,
+                         (int)(sizeof (kinds) / sizeof (kinds[0])));
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
