@@ -66,3 +66,7 @@ tests_unit_test_engine_paths_SOURCES = tests/unit/test_engine_paths.c \
 tests_unit_test_engine_paths_CFLAGS = $(DAEMON_CFLAGS) $(CHECK_CFLAGS)
 tests_unit_test_engine_paths_LDADD = $(DAEMON_LIBS) $(CHECK_LIBS)
 TESTS += tests/unit/test_engine_paths
+
+# the score stored and shown is the one the choice was made by
+TESTS += tests/integration/test_decision_score.sh
+EXTRA_DIST += tests/integration/test_decision_score.sh

@@ -246,11 +246,12 @@ decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
 
 /* metasched's admissible candidates (ok) and the job's energy weight:
  * the maximum slowdown, the power caps, the job's width. Returns how many
- * are admissible (at least the fastest when there is any candidate). */
+ * are admissible (at least the fastest when there is any candidate);
+ * why, when not NULL, gets each candidate's reason (ms_cand_why_t). */
 static size_t
 metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view, bool *ok,
-                  double *wep)
+                  double *wep, const char **why)
 {
     double tbest = INFINITY;
     size_t nok = 0, fastest = SIZE_MAX;
@@ -286,22 +287,30 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
          * when it would end before any candidate within the cap could (the
          * job is not held for a busy fast partition while another is
          * free). */
-        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap)
+        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap) {
+            if (why)
+                why[i] = "over the maximum slowdown against the fastest";
             continue;
+        }
         /* The partition's power cap: what runs there now plus this job
          * must stay under it. */
         if (pol->power_caps && pc->power_cap_w > 0 && view) {
             int nodes = (int)lround (c->e / (c->p * c->t));
             double idle = conf->archs[pc->arch].idle_power_w;
             if (view_power (view, c->part) + nodes * (c->p - idle)
-                > pc->power_cap_w)
+                > pc->power_cap_w) {
+                if (why)
+                    why[i] = "over the partition's power cap";
                 continue;
+            }
         }
         ok[i] = true;
         nok++;
     }
     if (!nok && fastest != SIZE_MAX) {
         ok[fastest] = true;
+        if (why)
+            why[fastest] = NULL;
         nok = 1;
     }
     *wep = we;
@@ -518,7 +527,7 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
     double emin = INFINITY, wtmin = INFINITY, we, shared;
     size_t nr = 0;
 
-    metasched_filter (pol, conf, cs, view, ok, &we);
+    metasched_filter (pol, conf, cs, view, ok, &we, NULL);
     shared = shared_wait (pol, cs, ok);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
@@ -613,6 +622,64 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                          r[0].key, key_s);
     }
     free (ok);
+}
+
+bool
+policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                const ms_cands_t *cs, const ms_view_t *view, ms_explain_t *ex,
+                ms_cand_why_t *cw)
+{
+    size_t nparts = conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED;
+    bool *ok;
+    double *fs, emin = INFINITY, wtmin, key_s;
+    const char **why;
+    ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
+    size_t nr;
+
+    memset (ex, 0, sizeof (*ex));
+    if (!policy_is_metasched (pol->kind) || !cs->n)
+        return false;
+    ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    fs = ms_xcalloc (cs->n + 1, sizeof (double));
+    why = ms_xcalloc (cs->n + 1, sizeof (*why));
+    metasched_filter (pol, conf, cs, view, ok, &ex->w_energy, why);
+    nr = metasched_rank (pol, conf, cs, view, ok, fs, r, nparts, &wtmin,
+                         &key_s);
+    ex->shared_wait_s = shared_wait (pol, cs, ok);
+    ex->wait_weight = wait_weight (pol);
+    ex->best_response_s = ex->shared_wait_s + wtmin;
+    ex->odds_scale = pol->odds_scale;
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i] && cs->c[i].e < emin)
+            emin = cs->c[i].e;
+    /* each admissible candidate's key as metasched_rank makes its
+     * partition's (the partition's own frequency's is that key) */
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        ms_cand_why_t *w = &cw[i];
+        bool dr;
+        memset (w, 0, sizeof (*w));
+        w->admissible = ok[i];
+        w->excluded = why[i];
+        w->key = w->freq_score = NAN;
+        if (!ok[i])
+            continue;
+        dr = drain_open (pol, cs, c->part);
+        w->drain_s = dr ? drain_delay (pol, conf, c) : 0;
+        w->freq_score = fs[i];
+        w->key = score_metasched (c->e, emin,
+                                  ex->shared_wait_s
+                                      + ex->wait_weight * c->w + c->t
+                                      + w->drain_s,
+                                  ex->best_response_s, ex->w_energy);
+        for (size_t k = 0; k < nr; k++)
+            if (r[k].cand == i)
+                w->part_pick = true;
+    }
+    free (ok);
+    free (fs);
+    free (why);
+    return true;
 }
 
 void

@@ -212,6 +212,43 @@ size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
 void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                     const ms_cands_t *cs, const ms_view_t *view,
                     ms_decision_t *d);
+/* What metasched's decision over a job's candidates was made by
+ * (policy_explain): the terms of its ranking. */
+typedef struct {
+    double w_energy;        /* the job's energy weight: w_E's odds times
+                               its width term and the calibrated scale */
+    double odds_scale;      /* the calibrated scale (0: none) */
+    double shared_wait_s;   /* the wait counted on every partition alike
+                               (wait_share of the least) */
+    double wait_weight;     /* the predicted wait's weight in the response
+                               term */
+    double best_response_s; /* the response the keys are against (the
+                               shared wait plus the job's best) */
+} ms_explain_t;
+
+/* ... and per candidate. */
+typedef struct {
+    bool admissible;      /* within the maximum slowdown and power caps */
+    const char *excluded; /* why not admissible (static text), or NULL */
+    double key;           /* its rank key: w E / E_min + (1 - w) R / R_best,
+                             R its response with the shared wait, the
+                             weighted wait and the drain delay (lower is
+                             better; the partitions are ranked by their
+                             picks' keys); NAN when not admissible */
+    double freq_score;    /* its score among its partition's frequencies
+                             (the least is the partition's pick) */
+    double drain_s;       /* the drain delay its response counts, s */
+    bool part_pick;       /* the frequency its partition is ranked by */
+} ms_cand_why_t;
+
+/* The terms metasched's ranking (policy_decide) used on cs, into *ex and
+ * cw[i] for each candidate (cw: cs->n of them). false, and nothing
+ * filled, for the other kinds (their rules: policy.h above) or without
+ * candidates. */
+bool policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                     const ms_cands_t *cs, const ms_view_t *view,
+                     ms_explain_t *ex, ms_cand_why_t *cw);
+
 /* metasched_window's decision for a batch of jobs at once (window.h):
  * cs[k] the candidates of job k (cs must carry predicted waits) and
  * nodes[k] its nodes; dec[k] gets job k's choices (n 0 when it has no

@@ -331,8 +331,15 @@ uint32_t daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
                               const ms_cand_t *c, double waves,
                               uint32_t max_min);
 void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
+/* Every candidate of decision dec over cs as the JSON text of
+ * decisions.candidates, with the score the choice was made by;
+ * *chosen_score (may be NULL) the first choice's (-1: none). Caller holds
+ * d->mu (or decides on a snapshot). */
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                        const ms_decision_t *dec, double *chosen_score);
+/* The job-wide terms of metasched's ranking over cs (policy_explain) as a
+ * new JSON object; NULL under the other policies. */
+json_t *ranking_json (const ms_daemon_t *d, const ms_cands_t *cs);
 /* The MaxTime of partition part as its cluster reports it (clusters.conf
  * over it), minutes; 0: unlimited or unknown. Caller holds d->mu. */
 uint32_t partition_max_time (const ms_daemon_t *d, size_t part);

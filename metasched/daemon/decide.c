@@ -740,35 +740,36 @@ cat_num (char **buf, size_t *len, size_t *cap, const char *key, double v)
 
 /* Every candidate of a decision with its prediction, score and rank, as
  * the JSON text of decisions.candidates (written directly: a jansson
- * object per candidate cost more than the decision itself). Cluster and
- * partition names are configuration names (clusterconf.c admits letters,
- * digits, '-', '_' and '.'), which need no escaping. */
+ * object per candidate cost more than the decision itself). Under
+ * metasched's kinds the score is the key the ranking chose by
+ * (policy_explain: the calibrated energy odds, the width term, the shared
+ * wait, the drain delay), with the frequency score and, for a candidate
+ * the ranking set aside, why; the other policies rank by rules of their
+ * own (policy.h) and show no score. Cluster and partition names are
+ * configuration names (clusterconf.c admits letters, digits, '-', '_'
+ * and '.'), which need no escaping; the reasons are the core's own
+ * text. */
 char *
 candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                  const ms_decision_t *dec, double *chosen_score)
 {
-    double emin = INFINITY, wtmin = INFINITY;
-    size_t len = 0, cap = 256 + cs->n * 256;
+    size_t len = 0, cap = 256 + cs->n * 320;
     char *buf = ms_xmalloc (cap);
+    ms_cand_why_t *cw = ms_xcalloc (cs->n + 1, sizeof (*cw));
+    ms_explain_t ex;
+    bool why = policy_explain (&d->pol, d->site, cs, d->view, &ex, cw);
 
-    for (size_t i = 0; i < cs->n; i++) {
-        if (cs->c[i].e < emin)
-            emin = cs->c[i].e;
-        if (cs->c[i].w + cs->c[i].t < wtmin)
-            wtmin = cs->c[i].w + cs->c[i].t;
-    }
     cat_printf (&buf, &len, &cap, "[");
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
         const ms_partconf_t *pc = &d->site->parts[c->part];
-        double s
-            = score_metasched (c->e, emin, c->w + c->t, wtmin, d->pol.w_energy);
+        double s = why ? cw[i].key : NAN;
         int rank = -1;
         for (size_t k = 0; k < dec->n; k++)
             if (dec->c[k].cand == i)
                 rank = (int)k;
         if (rank == 0 && chosen_score)
-            *chosen_score = s;
+            *chosen_score = isfinite (s) ? s : -1.0;
         cat_printf (&buf, &len, &cap,
                     "%s{\"cluster\":\"%s\",\"partition\":\"%s\","
                     "\"freq_khz\":%u,\"nodes\":%d",
@@ -779,7 +780,17 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
         cat_num (&buf, &len, &cap, "power_w", c->p);
         cat_num (&buf, &len, &cap, "energy_j", c->e);
         cat_num (&buf, &len, &cap, "wait_s", isfinite (c->w) ? c->w : -1.0);
-        cat_num (&buf, &len, &cap, "score", isfinite (s) ? s : -1.0);
+        cat_num (&buf, &len, &cap, "score", s);
+        if (why) {
+            cat_num (&buf, &len, &cap, "freq_score", cw[i].freq_score);
+            cat_num (&buf, &len, &cap, "drain_s", cw[i].drain_s);
+            cat_printf (&buf, &len, &cap, ",\"admissible\":%s,\"pick\":%s",
+                        cw[i].admissible ? "true" : "false",
+                        cw[i].part_pick ? "true" : "false");
+            if (cw[i].excluded)
+                cat_printf (&buf, &len, &cap, ",\"excluded\":\"%s\"",
+                            cw[i].excluded);
+        }
         cat_printf (&buf, &len, &cap, ",\"chosen\":%s",
                     rank == 0 ? "true" : "false");
         if (rank >= 0)
@@ -787,7 +798,24 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
         cat_printf (&buf, &len, &cap, "}");
     }
     cat_printf (&buf, &len, &cap, "]");
+    free (cw);
     return buf;
+}
+
+json_t *
+ranking_json (const ms_daemon_t *d, const ms_cands_t *cs)
+{
+    ms_cand_why_t *cw = ms_xcalloc (cs->n + 1, sizeof (*cw));
+    ms_explain_t ex;
+    json_t *o = NULL;
+
+    if (policy_explain (&d->pol, d->site, cs, d->view, &ex, cw))
+        o = json_pack ("{s:f, s:f, s:f, s:f, s:f}", "w_energy", ex.w_energy,
+                       "odds_scale", ex.odds_scale, "shared_wait_s",
+                       ex.shared_wait_s, "wait_weight", ex.wait_weight,
+                       "best_response_s", ex.best_response_s);
+    free (cw);
+    return o;
 }
 
 uint32_t
