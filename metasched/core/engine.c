@@ -210,3 +210,26 @@ engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
                          view, now, cs);
     array_scale (conf, view, j, now, cs);
 }
+
+/* ---- holds, ageing and re-routing ---- */
+
+bool
+engine_age_due (const ms_policy_t *pol, double waited_s, double pred_s)
+{
+    return pol->first_age > 0 && pred_s > 0
+           && waited_s >= pol->first_age * pred_s;
+}
+
+bool
+engine_reroute_due (const ms_policy_t *pol, double waited_s, int reroutes)
+{
+    return pol->reroute_after_s > 0 && waited_s >= pol->reroute_after_s
+           && reroutes < pol->max_reroutes;
+}
+
+bool
+engine_reroute_gains (const ms_policy_t *pol, bool elsewhere, double wait_cur_s,
+                      double wait_new_s)
+{
+    return elsewhere && wait_new_s < pol->reroute_gain * wait_cur_s;
+}

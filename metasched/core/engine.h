@@ -99,4 +99,32 @@ void engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         const ms_ejob_t *j, const double *max_s, double now,
                         ms_cands_t *cs);
 
+/* ---- holds, ageing and re-routing ---- */
+
+/* The defaults of the rules below, for metaschedd's settings and the
+ * simulator's policy alike: those the evaluation ran with
+ * (doc/evaluation.md). */
+#define MS_FIRST_AGE 3                  /* predicted runtimes */
+#define MS_REROUTE_AFTER_S (4 * 3600.0) /* s; 0: never */
+#define MS_MAX_REROUTES 1
+#define MS_REROUTE_GAIN 0.25
+
+/* A first choice held back behind jobs that prefer its partition more
+ * (its nice metasched's) goes to nice 0 once its job has waited waited_s
+ * of first_age times its predicted runtime there, pred_s: a job nearly
+ * indifferent between partitions waits behind others for a while, never
+ * for ever. */
+bool engine_age_due (const ms_policy_t *pol, double waited_s, double pred_s);
+
+/* Re-routing (doc/daemon.md, "One engine: ageing and re-routing"): a job
+ * pending for waited_s after reroute_after_s, re-routed `reroutes` times
+ * so far (fewer than max_reroutes), is decided again (engine_reroute_due);
+ * it is cancelled and sent again when the new decision's first choice is
+ * on another partition (elsewhere) whose predicted wait, wait_new_s, is
+ * below reroute_gain times its predicted wait where it is, wait_cur_s
+ * (engine_reroute_gains). */
+bool engine_reroute_due (const ms_policy_t *pol, double waited_s, int reroutes);
+bool engine_reroute_gains (const ms_policy_t *pol, bool elsewhere,
+                           double wait_cur_s, double wait_new_s);
+
 #endif /* MS_ENGINE_H */

@@ -84,7 +84,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->sibling_slack = INFINITY;
     pol->sibling_grade = 1;
     pol->pref_margin = 0.2;
-    pol->first_age = policy_is_metasched (k) ? 3 : 0;
+    pol->first_age = policy_is_metasched (k) ? MS_FIRST_AGE : 0;
     pol->sibling_hold = policy_is_metasched (k) ? 1 : 0;
     pol->hold_busy = 0.5;
     pol->width_exp = 1;
@@ -103,10 +103,10 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
      * the predicted wait counts in full. */
     pol->wait_weight = 0;
     pol->sibling_same_class = false;
-    pol->reroute_after_s = policy_is_metasched (k) ? 4 * 3600 : 0;
+    pol->reroute_after_s = policy_is_metasched (k) ? MS_REROUTE_AFTER_S : 0;
     pol->window_budget_s = 0.5;
-    pol->reroute_gain = 0.25;
-    pol->max_reroutes = 1;
+    pol->reroute_gain = MS_REROUTE_GAIN;
+    pol->max_reroutes = MS_MAX_REROUTES;
     pol->power_caps = true;
     pol->scale_limits = true;
     pol->job_sd = 0.05;
@@ -1400,7 +1400,7 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
         ms_job_update_t u;
 
         if (!j->nent || !e->live || e->nice <= 0
-            || now - j->jd.submit < s->pol.first_age * e->pred_t)
+            || !engine_age_due (&s->pol, now - j->jd.submit, e->pred_t))
             continue;
         ms_job_update_init (&u);
         u.nice = 0;
@@ -1431,8 +1431,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         double wcur = INFINITY, wnew;
         bool elsewhere = true;
 
-        if (now - j->jd.submit < s->pol.reroute_after_s
-            || j->reroutes >= s->pol.max_reroutes)
+        if (!engine_reroute_due (&s->pol, now - j->jd.submit, j->reroutes))
             continue;
         job_candidates (s, &j->jd, s->view, now);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
@@ -1448,7 +1447,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
                     elsewhere = false;
             }
         wnew = s->cs.c[d.c[0].cand].w;
-        if (!elsewhere || !(wnew < s->pol.reroute_gain * wcur))
+        if (!engine_reroute_gains (&s->pol, elsewhere, wcur, wnew))
             continue;
         for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
             if (s->ents[k].live) {

@@ -320,6 +320,38 @@ START_TEST (test_same_decision_kinds)
 }
 END_TEST
 
+/* The rules after dispatch: metaschedd's default settings give the policy
+ * the simulator evaluates its ageing and re-routing with. */
+START_TEST (test_same_defaults)
+{
+    ms_settings_t set;
+    ms_policy_t dpol, spol;
+
+    settings_init (&set);
+    settings_apply_policy (&set, &dpol);
+    policy_init (&spol, POL_METASCHED);
+    ck_assert_msg (dpol.first_age == spol.first_age, "first_age %g vs %g",
+                   dpol.first_age, spol.first_age);
+    ck_assert_msg (dpol.reroute_after_s == spol.reroute_after_s,
+                   "reroute_after_s %g (daemon) vs %g (simulator)",
+                   dpol.reroute_after_s, spol.reroute_after_s);
+    ck_assert_msg (dpol.max_reroutes == spol.max_reroutes,
+                   "max_reroutes %d (daemon) vs %d (simulator)",
+                   dpol.max_reroutes, spol.max_reroutes);
+    ck_assert (dpol.reroute_gain == spol.reroute_gain);
+    /* and the same decisions from them */
+    ck_assert (!engine_reroute_due (&dpol, 3 * 3600, 0));
+    ck_assert (engine_reroute_due (&dpol, 4 * 3600, 0));
+    ck_assert (!engine_reroute_due (&dpol, 5 * 3600, 1));
+    ck_assert (engine_reroute_gains (&dpol, true, 1000, 200));
+    ck_assert (!engine_reroute_gains (&dpol, true, 1000, 300));
+    ck_assert (!engine_reroute_gains (&dpol, false, 1000, 0));
+    ck_assert (!engine_age_due (&dpol, 299, 100));
+    ck_assert (engine_age_due (&dpol, 300, 100));
+    ck_assert (!engine_age_due (&dpol, 1e9, 0));
+}
+END_TEST
+
 int
 main (void)
 {
@@ -327,6 +359,7 @@ main (void)
     TCase *tc = tcase_create ("paths");
     tcase_set_timeout (tc, 120);
     tcase_add_loop_test (tc, test_same_decision, 0, (int)NJOBS);
+    tcase_add_test (tc, test_same_defaults);
     tcase_add_loop_test (tc, test_same_decision_kinds, 0,
                          (int)(sizeof (kinds) / sizeof (kinds[0])));
     suite_add_tcase (s, tc);
