@@ -10,6 +10,7 @@
 
 #include "db/jobs.h"
 #include "metasched/api/settings.h"
+#include "metasched/core/engine.h"
 
 #define CAP_PREFIX "power_cap_w."
 
@@ -24,7 +25,7 @@ settings_init (ms_settings_t *s)
     s->siblings = 2;
     s->sibling_hold = 1;
     s->pref_margin = 0.2;
-    s->first_age = 3;
+    s->first_age = MS_FIRST_AGE;
     s->drain_weight = 1;
     s->wait_share = 0.02;
     s->sibling_ahead = 0.25;
@@ -32,8 +33,9 @@ settings_init (ms_settings_t *s)
     s->cal_lean = 1.2;
     s->cal_lean_idle = 0.95;
     s->exploration = 0;
-    s->reroute_after_s = 600;
-    s->max_reroutes = 2;
+    /* the engine's, which the simulator evaluates (engine.h) */
+    s->reroute_after_s = MS_REROUTE_AFTER_S;
+    s->max_reroutes = MS_MAX_REROUTES;
     s->priority_boost = true;
     s->dependency_other_users = true; /* as Slurm */
     s->refit_interval_s = 0; /* not set: the daemon's refit_s */

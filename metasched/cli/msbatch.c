@@ -549,6 +549,17 @@ print_candidates (const json_t *reply)
                     json_integer_value (json_object_get (od, "kept")),
                     json_integer_value (json_object_get (od, "seen_to_end")));
     }
+    /* the job-wide terms of metasched's ranking: the score is its key */
+    {
+        const json_t *rk = json_object_get (reply, "ranking");
+        if (json_is_object (rk))
+            printf ("score: w E/E_min + (1 - w) R/R_best, energy weight w "
+                    "%.4g, R_best %.0f s (shared wait %.0f s), lower is "
+                    "better\n",
+                    json_number_value (json_object_get (rk, "w_energy")),
+                    json_number_value (json_object_get (rk, "best_response_s")),
+                    json_number_value (json_object_get (rk, "shared_wait_s")));
+    }
     printf ("  %-12s %-12s %8s %12s %10s %12s %8s\n", "CLUSTER", "PARTITION",
             "FREQ_GHZ", "PRED_TIME", "ENERGY_KJ", "WAIT", "SCORE");
     json_array_foreach (cands, i, c)
@@ -566,9 +577,16 @@ print_candidates (const json_t *reply)
             snprintf (kj, sizeof (kj), "%.1f", json_number_value (e) / 1000.0);
         if (json_is_number (score))
             snprintf (sc, sizeof (sc), "%.3f", json_number_value (score));
-        printf ("%c %-12s %-12s %8s %12s %10s %12s %8s\n",
+        printf ("%c %-12s %-12s %8s %12s %10s %12s %8s",
                 json_is_true (json_object_get (c, "chosen")) ? '*' : ' ', cl,
                 pa, fr, tm, kj, wt, sc);
+        /* why metasched's ranking set it aside */
+        if (json_is_string (json_object_get (c, "excluded"))) {
+            char why[128];
+            clifmt_text (json_object_get (c, "excluded"), why, sizeof (why));
+            printf ("  (%s)", why);
+        }
+        putchar ('\n');
     }    /* the places the job may not go, each with its reason */
     cands = json_object_get (reply, "excluded");
     if (json_array_size (cands))

@@ -6,6 +6,7 @@ noinst_LIBRARIES += metasched/libmscore.a
 metasched_libmscore_a_SOURCES = \
 	metasched/core/candidates.c metasched/core/candidates.h \
 	metasched/core/score.c metasched/core/score.h \
+	metasched/core/engine.c metasched/core/engine.h \
 	metasched/core/policy.c metasched/core/policy.h \
 	metasched/core/jobmix.c metasched/core/jobmix.h \
 	metasched/core/placement.c metasched/core/placement.h \
@@ -57,3 +58,16 @@ bench_programs += bench/bench_window
 bench_bench_window_SOURCES = bench/bench_window.c
 bench_bench_window_LDADD = metasched/libmscore.a metasched/libmscommon.a -lm
 CLEANFILES += bench/bench_window
+
+# the same jobs through the simulator's decision path and metaschedd's:
+# the same candidates, choice and time limits (doc/architecture.md)
+check_PROGRAMS += tests/unit/test_engine_paths
+tests_unit_test_engine_paths_SOURCES = tests/unit/test_engine_paths.c \
+	tests/testutil.h tests/simworld.h
+tests_unit_test_engine_paths_CFLAGS = $(DAEMON_CFLAGS) $(CHECK_CFLAGS)
+tests_unit_test_engine_paths_LDADD = $(DAEMON_LIBS) $(CHECK_LIBS)
+TESTS += tests/unit/test_engine_paths
+
+# the score stored and shown is the one the choice was made by
+TESTS += tests/integration/test_decision_score.sh
+EXTRA_DIST += tests/integration/test_decision_score.sh

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "metasched/core/engine.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
 #include "metasched/core/window.h"
@@ -83,7 +84,7 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
     pol->sibling_slack = INFINITY;
     pol->sibling_grade = 1;
     pol->pref_margin = 0.2;
-    pol->first_age = policy_is_metasched (k) ? 3 : 0;
+    pol->first_age = policy_is_metasched (k) ? MS_FIRST_AGE : 0;
     pol->sibling_hold = policy_is_metasched (k) ? 1 : 0;
     pol->hold_busy = 0.5;
     pol->width_exp = 1;
@@ -102,10 +103,10 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
      * the predicted wait counts in full. */
     pol->wait_weight = 0;
     pol->sibling_same_class = false;
-    pol->reroute_after_s = policy_is_metasched (k) ? 4 * 3600 : 0;
+    pol->reroute_after_s = policy_is_metasched (k) ? MS_REROUTE_AFTER_S : 0;
     pol->window_budget_s = 0.5;
-    pol->reroute_gain = 0.25;
-    pol->max_reroutes = 1;
+    pol->reroute_gain = MS_REROUTE_GAIN;
+    pol->max_reroutes = MS_MAX_REROUTES;
     pol->power_caps = true;
     pol->scale_limits = true;
     pol->job_sd = 0.05;
@@ -139,91 +140,6 @@ policy_optimal_partition (const ms_cands_t *cs, size_t nparts)
             }
         }
     return opt;
-}
-
-/* The partition's maximum time (s) as clusters.conf declares it;
- * INFINITY without one. */
-static double
-part_max_s (const ms_partconf_t *pc)
-{
-    if ((pc->limits.set & MS_LIM_MAX_TIME) && pc->limits.max_time_min > 0)
-        return pc->limits.max_time_min * 60.0;
-    return INFINITY;
-}
-
-/* The limit that covers the upper bound of the job's runtime on c, before
- * the partition's maximum. */
-static double
-entry_bound (const ms_policy_t *pol, const ms_siteconf_t *conf, size_t home,
-             double limit_s, double base_s, const ms_cand_t *c)
-{
-    const ms_partconf_t *hp = &conf->parts[home], *pc = &conf->parts[c->part];
-    double r, sp, h;
-
-    if (!(limit_s > 0) || !isfinite (limit_s))
-        return 0;
-    if (!pol->scale_limits || !(base_s > 0) || !(c->t > 0))
-        return limit_s;
-    if (pc->arch == hp->arch
-        && c->f_khz == conf->archs[hp->arch].nominal_khz)
-        return limit_s;
-    /* The predictor's 90% half-width (log) as an SD, and the job's own
-     * spread around its app, together at limit_z SDs. */
-    sp = c->t_hi > c->t ? log (c->t_hi / c->t) / 1.6448536269514722 : 0;
-    h = pol->limit_z * sqrt (sp * sp + pol->job_sd * pol->job_sd);
-    r = c->t / base_s * exp (h);
-    return r > 1 ? limit_s * r : limit_s;
-}
-
-double
-policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                    size_t home, double limit_s, double base_s,
-                    const ms_cand_t *c)
-{
-    double l = entry_bound (pol, conf, home, limit_s, base_s, c);
-    double mx = part_max_s (&conf->parts[c->part]);
-    /* Slurm refuses a limit over the partition's MaxTime: the scaled limit
-     * stops there (never below the user's own, which candidates_limits
-     * has checked). */
-    if (l > mx)
-        l = limit_s > mx ? limit_s : mx;
-    return l;
-}
-
-/* Whether the limit that covers c's upper bound is within its
- * partition's maximum (always, without one). */
-static bool
-entry_fits (const ms_policy_t *pol, const ms_siteconf_t *conf, size_t home,
-            double limit_s, double base_s, const ms_cand_t *c)
-{
-    double mx = part_max_s (&conf->parts[c->part]);
-    return !isfinite (mx)
-           || entry_bound (pol, conf, home, limit_s, base_s, c) <= mx;
-}
-
-void
-policy_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                   size_t home, double limit_s, double base_s, ms_cands_t *cs)
-{
-    size_t k = 0;
-    bool any_max = false;
-
-    /* without a partition maximum every candidate fits (the usual case,
-     * and the bounds need not be computed) */
-    for (size_t i = 0; i < cs->n && !any_max; i++)
-        any_max = isfinite (part_max_s (&conf->parts[cs->c[i].part]));
-    if (!any_max)
-        return;
-    for (size_t i = 0; i < cs->n; i++)
-        if (entry_fits (pol, conf, home, limit_s, base_s, &cs->c[i]))
-            k++;
-    if (k == 0) /* none fits: keep them, the limit stops at the maximum */
-        return;
-    k = 0;
-    for (size_t i = 0; i < cs->n; i++)
-        if (entry_fits (pol, conf, home, limit_s, base_s, &cs->c[i]))
-            cs->c[k++] = cs->c[i];
-    cs->n = k;
 }
 
 static ms_choice_t *
@@ -330,11 +246,12 @@ decide_eamc (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
 
 /* metasched's admissible candidates (ok) and the job's energy weight:
  * the maximum slowdown, the power caps, the job's width. Returns how many
- * are admissible (at least the fastest when there is any candidate). */
+ * are admissible (at least the fastest when there is any candidate);
+ * why, when not NULL, gets each candidate's reason (ms_cand_why_t). */
 static size_t
 metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view, bool *ok,
-                  double *wep)
+                  double *wep, const char **why)
 {
     double tbest = INFINITY;
     size_t nok = 0, fastest = SIZE_MAX;
@@ -370,22 +287,30 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
          * when it would end before any candidate within the cap could (the
          * job is not held for a busy fast partition while another is
          * free). */
-        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap)
+        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap) {
+            if (why)
+                why[i] = "over the maximum slowdown against the fastest";
             continue;
+        }
         /* The partition's power cap: what runs there now plus this job
          * must stay under it. */
         if (pol->power_caps && pc->power_cap_w > 0 && view) {
             int nodes = (int)lround (c->e / (c->p * c->t));
             double idle = conf->archs[pc->arch].idle_power_w;
             if (view_power (view, c->part) + nodes * (c->p - idle)
-                > pc->power_cap_w)
+                > pc->power_cap_w) {
+                if (why)
+                    why[i] = "over the partition's power cap";
                 continue;
+            }
         }
         ok[i] = true;
         nok++;
     }
     if (!nok && fastest != SIZE_MAX) {
         ok[fastest] = true;
+        if (why)
+            why[fastest] = NULL;
         nok = 1;
     }
     *wep = we;
@@ -602,7 +527,7 @@ metasched_rank (const ms_policy_t *pol, const ms_siteconf_t *conf,
     double emin = INFINITY, wtmin = INFINITY, we, shared;
     size_t nr = 0;
 
-    metasched_filter (pol, conf, cs, view, ok, &we);
+    metasched_filter (pol, conf, cs, view, ok, &we, NULL);
     shared = shared_wait (pol, cs, ok);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
@@ -697,6 +622,64 @@ decide_metasched (const ms_policy_t *pol, const ms_siteconf_t *conf,
                          r[0].key, key_s);
     }
     free (ok);
+}
+
+bool
+policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                const ms_cands_t *cs, const ms_view_t *view, ms_explain_t *ex,
+                ms_cand_why_t *cw)
+{
+    size_t nparts = conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED;
+    bool *ok;
+    double *fs, emin = INFINITY, wtmin, key_s;
+    const char **why;
+    ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
+    size_t nr;
+
+    memset (ex, 0, sizeof (*ex));
+    if (!policy_is_metasched (pol->kind) || !cs->n)
+        return false;
+    ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    fs = ms_xcalloc (cs->n + 1, sizeof (double));
+    why = ms_xcalloc (cs->n + 1, sizeof (*why));
+    metasched_filter (pol, conf, cs, view, ok, &ex->w_energy, why);
+    nr = metasched_rank (pol, conf, cs, view, ok, fs, r, nparts, &wtmin,
+                         &key_s);
+    ex->shared_wait_s = shared_wait (pol, cs, ok);
+    ex->wait_weight = wait_weight (pol);
+    ex->best_response_s = ex->shared_wait_s + wtmin;
+    ex->odds_scale = pol->odds_scale;
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i] && cs->c[i].e < emin)
+            emin = cs->c[i].e;
+    /* each admissible candidate's key as metasched_rank makes its
+     * partition's (the partition's own frequency's is that key) */
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        ms_cand_why_t *w = &cw[i];
+        bool dr;
+        memset (w, 0, sizeof (*w));
+        w->admissible = ok[i];
+        w->excluded = why[i];
+        w->key = w->freq_score = NAN;
+        if (!ok[i])
+            continue;
+        dr = drain_open (pol, cs, c->part);
+        w->drain_s = dr ? drain_delay (pol, conf, c) : 0;
+        w->freq_score = fs[i];
+        w->key = score_metasched (c->e, emin,
+                                  ex->shared_wait_s
+                                      + ex->wait_weight * c->w + c->t
+                                      + w->drain_s,
+                                  ex->best_response_s, ex->w_energy);
+        for (size_t k = 0; k < nr; k++)
+            if (r[k].cand == i)
+                w->part_pick = true;
+    }
+    free (ok);
+    free (fs);
+    free (why);
+    return true;
 }
 
 void
@@ -893,13 +876,9 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         ms_job_request_t req;
         sim_hint_t hint;
         uint64_t bid;
-        double limit_s;
 
         if (!b)
             continue;
-        /* Time limits scaled with the chosen candidate (DESIGN.md 5). */
-        limit_s = policy_entry_limit (&s->pol, s->conf, j->jd.home,
-                                      j->jd.limit_s, j->jd.base_s, c);
         memset (&req, 0, sizeof (req));
         memset (&hint, 0, sizeof (hint));
         hint.job = j->jd.record;
@@ -911,9 +890,10 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         req.name = j->jd.name;
         req.partition = pc->name;
         req.cpu_freq_khz = c->f_khz;
-        req.time_limit_min = isfinite (limit_s) && limit_s > 0
-                                 ? (uint32_t)ceil (limit_s / 60.0)
-                                 : 0;
+        /* the time limit scaled to the chosen candidate (engine.h) */
+        req.time_limit_min = engine_limit_min (
+            &s->pol, s->conf, j->jd.home, j->jd.limit_s, j->jd.base_s, c,
+            engine_part_max_s (s->conf, c->part));
         req.nice = d->c[k].nice;
         if (d->c[k].hold_s > 0)
             req.begin_time = (int64_t)ceil (now + d->c[k].hold_s);
@@ -940,34 +920,24 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
     return 0;
 }
 
-/* A GPU job's app profile (candidates_gpu_profile); a moldable job's node
- * count per candidate (candidates_mold), under
- * metasched and metasched_window; the other policies take its minimum. */
-static void
-mold (ms_sched_t *s, const ms_jobdesc_t *jd, double now)
-{
-    /* and a GPU job's app profile: its GPUs' power, its GPU model's time */
-    candidates_gpu_profile (s->tab, jd->app, jd->gpus, &s->cs);
-    if (jd->nodes_max > jd->nodes && policy_is_metasched (s->pol.kind))
-        candidates_mold (s->tab, jd->app, jd->nodes, jd->nodes_max,
-                         s->pol.w_energy, s->view, now, &s->cs);
-}
-
-/* A job's candidates, in s->cs: its predictions on every partition it fits
- * (with each partition's predicted wait where view is not NULL), less the
- * partitions without its GPUs or whose limits refuse it, with time limits
- * fitted to each, and a GPU or moldable job's profile (mold). */
+/* A job's candidates, in s->cs (engine_candidates), with each
+ * partition's predicted wait where view is not NULL. */
 static void
 job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
                 double now)
 {
-    candidates_build (s->tab, jd->app, jd->home, jd->nodes, jd->base_s, view,
-                      now, &s->cs);
-    candidates_gpus (s->conf, jd->nodes, jd->gpus, &s->cs);
-    candidates_limits (s->conf, jd->nodes, jd->limit_s, &s->cs);
-    policy_fit_limits (&s->pol, s->conf, jd->home, jd->limit_s, jd->base_s,
+    ms_ejob_t ej;
+
+    memset (&ej, 0, sizeof (ej));
+    ej.app = jd->app;
+    ej.home = jd->home;
+    ej.nodes = jd->nodes;
+    ej.nodes_max = jd->nodes_max;
+    ej.gpus = jd->gpus;
+    ej.base_s = jd->base_s;
+    ej.limit_s = jd->limit_s;
+    engine_candidates (&s->pol, s->conf, s->tab, view, &ej, NULL, now,
                        &s->cs);
-    mold (s, jd, now);
 }
 
 void
@@ -1126,7 +1096,7 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
         ms_job_update_t u;
 
         if (!j->nent || !e->live || e->nice <= 0
-            || now - j->jd.submit < s->pol.first_age * e->pred_t)
+            || !engine_age_due (&s->pol, now - j->jd.submit, e->pred_t))
             continue;
         ms_job_update_init (&u);
         u.nice = 0;
@@ -1157,8 +1127,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         double wcur = INFINITY, wnew;
         bool elsewhere = true;
 
-        if (now - j->jd.submit < s->pol.reroute_after_s
-            || j->reroutes >= s->pol.max_reroutes)
+        if (!engine_reroute_due (&s->pol, now - j->jd.submit, j->reroutes))
             continue;
         job_candidates (s, &j->jd, s->view, now);
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
@@ -1174,7 +1143,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
                     elsewhere = false;
             }
         wnew = s->cs.c[d.c[0].cand].w;
-        if (!elsewhere || !(wnew < s->pol.reroute_gain * wcur))
+        if (!engine_reroute_gains (&s->pol, elsewhere, wcur, wnew))
             continue;
         for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
             if (s->ents[k].live) {
@@ -1420,4 +1389,10 @@ const ms_view_t *
 sched_view (const ms_sched_t *s)
 {
     return s->view;
+}
+
+const ms_cands_t *
+sched_candidates (const ms_sched_t *s)
+{
+    return &s->cs;
 }

@@ -169,7 +169,7 @@ typedef struct {
                                (0.5) */
     bool power_caps;   /* metasched: honour power_cap_w */
     bool scale_limits; /* time limits from the upper bound of the job's
-                          runtime there (policy_entry_limit) */
+                          runtime there (engine_limit) */
     double job_sd;     /* relative SD of one job's runtime around its app's
                           prediction away from its home architecture and
                           nominal frequency (0.05; the simulator sets the
@@ -207,33 +207,48 @@ typedef struct {
  * each partition's f_opt): "its optimal partition". SIZE_MAX if none. */
 size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
 
-/* The time limit (s) of an entry of a job on candidate c: the user's
- * limit where the job's length was measured (its home architecture at
- * nominal frequency); elsewhere the user's limit times the upper bound of
- * the predicted runtime ratio T(p, f) / T(home, nominal), that bound
- * covering the predictor's interval and the job's own spread (job_sd) at
- * limit_z SDs; never below the user's limit, nor above the partition's
- * max_time (clusters.conf) unless the user's own is. 0 when the job has
- * none. */
-double policy_entry_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                           size_t home, double limit_s, double base_s,
-                           const ms_cand_t *c);
-
-/* Keep the candidates whose limit (policy_entry_limit before the
- * partition's maximum: the upper bound of the job's runtime there) fits
- * the partition's max_time in clusters.conf: elsewhere the job could be
- * killed at the maximum before it ends. The home partition at nominal
- * frequency keeps the user's limit and stays when that fits; when no
- * candidate fits, all stay (their limits stop at the maximum). */
-void policy_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
-                        size_t home, double limit_s, double base_s,
-                        ms_cands_t *cs);
-
 /* Decide for one job; cs must carry predicted waits for metasched. An
  * empty decision means the job fits nowhere. */
 void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                     const ms_cands_t *cs, const ms_view_t *view,
                     ms_decision_t *d);
+/* What metasched's decision over a job's candidates was made by
+ * (policy_explain): the terms of its ranking. */
+typedef struct {
+    double w_energy;        /* the job's energy weight: w_E's odds times
+                               its width term and the calibrated scale */
+    double odds_scale;      /* the calibrated scale (0: none) */
+    double shared_wait_s;   /* the wait counted on every partition alike
+                               (wait_share of the least) */
+    double wait_weight;     /* the predicted wait's weight in the response
+                               term */
+    double best_response_s; /* the response the keys are against (the
+                               shared wait plus the job's best) */
+} ms_explain_t;
+
+/* ... and per candidate. */
+typedef struct {
+    bool admissible;      /* within the maximum slowdown and power caps */
+    const char *excluded; /* why not admissible (static text), or NULL */
+    double key;           /* its rank key: w E / E_min + (1 - w) R / R_best,
+                             R its response with the shared wait, the
+                             weighted wait and the drain delay (lower is
+                             better; the partitions are ranked by their
+                             picks' keys); NAN when not admissible */
+    double freq_score;    /* its score among its partition's frequencies
+                             (the least is the partition's pick) */
+    double drain_s;       /* the drain delay its response counts, s */
+    bool part_pick;       /* the frequency its partition is ranked by */
+} ms_cand_why_t;
+
+/* The terms metasched's ranking (policy_decide) used on cs, into *ex and
+ * cw[i] for each candidate (cw: cs->n of them). false, and nothing
+ * filled, for the other kinds (their rules: policy.h above) or without
+ * candidates. */
+bool policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                     const ms_cands_t *cs, const ms_view_t *view,
+                     ms_explain_t *ex, ms_cand_why_t *cw);
+
 /* metasched_window's decision for a batch of jobs at once (window.h):
  * cs[k] the candidates of job k (cs must carry predicted waits) and
  * nodes[k] its nodes; dec[k] gets job k's choices (n 0 when it has no
@@ -324,5 +339,8 @@ size_t sched_npending (const ms_sched_t *s);
 
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);
 const ms_view_t *sched_view (const ms_sched_t *s);
+/* The candidates of the job the core decided last (sched_submit), with the
+ * predictions it chose by. */
+const ms_cands_t *sched_candidates (const ms_sched_t *s);
 
 #endif /* MS_POLICY_H */

@@ -30,6 +30,7 @@
 #include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 #include "metasched/core/candidates.h"
+#include "metasched/core/engine.h"
 #include "metasched/core/placement.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
@@ -214,6 +215,8 @@ typedef struct {
     ms_cand_t chosen[MS_MAX_CHOICES];
     ms_choice_t choices[MS_MAX_CHOICES];
     uint32_t limit; /* the first choice's scaled limit */
+    uint32_t limits[MS_MAX_CHOICES]; /* each choice's (daemon_choice_limit),
+                                        minutes (0: none) */
     bool opt;       /* the first choice is the job's optimal partition */
     uint32_t maxlim[MS_MAX_CHOICES]; /* each choice's partition MaxTime,
                                         minutes (0: none) */
@@ -305,10 +308,38 @@ int job_key (const ms_daemon_t *d, const char *app, int nodes,
 void daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster);
 void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
                     ms_decision_t *dec);
+/* The job's candidates on every partition it could run on by its size,
+ * GPUs and time limit, whatever was asked for it, counted in d->mix at
+ * when. Caller holds d->mu. */
+void daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when);
+/* One queued job j (its options opts) decided as the dispatch decides it:
+ * its constraints (job_constraints, allowed the caller's buffer of
+ * site->nparts), its array, its count in the job mix, then the policy's
+ * decision on the partitions of reachable clusters into dec over d->cs.
+ * Returns -1 when it fits nowhere (*whyp: the rules' reasons, malloc'd, or
+ * NULL), else 0; dec->n 0 when every cluster that could run it is
+ * unreachable, *downp (malloc'd, may be NULL) saying which. Caller holds
+ * d->mu. */
+int daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+                       unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
+                       char **whyp, char **downp);
+/* The time limit (minutes, 0: none) of job k's entry on candidate c, whose
+ * predictions count `waves` waves of an array's tasks (1 for a job), on a
+ * partition that allows max_min at most (job_time_cap; 0: no maximum):
+ * the engine's rule (engine_limit_min). */
+uint32_t daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
+                              const ms_cand_t *c, double waves,
+                              uint32_t max_min);
 void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
+/* Every candidate of decision dec over cs as the JSON text of
+ * decisions.candidates, with the score the choice was made by;
+ * *chosen_score (may be NULL) the first choice's (-1: none). Caller holds
+ * d->mu (or decides on a snapshot). */
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                        const ms_decision_t *dec, double *chosen_score);
-uint32_t scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s);
+/* The job-wide terms of metasched's ranking over cs (policy_explain) as a
+ * new JSON object; NULL under the other policies. */
+json_t *ranking_json (const ms_daemon_t *d, const ms_cands_t *cs);
 /* The MaxTime of partition part as its cluster reports it (clusters.conf
  * over it), minutes; 0: unlimited or unknown. Caller holds d->mu. */
 uint32_t partition_max_time (const ms_daemon_t *d, size_t part);
@@ -317,17 +348,11 @@ uint32_t partition_max_time (const ms_daemon_t *d, size_t part);
  * association there (minutes; 0: none). Caller holds d->mu. */
 uint32_t job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
                        size_t part);
-/* A scaled limit kept within the partition's MaxTime (0: none), never
- * below the user's own: Slurm refuses a limit over MaxTime. */
-uint32_t cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min);
 /* An array (k->ntasks > 1) on partition part: the tasks that run at once
  * (*concp, may be NULL: its %N limit, the partition's nodes) and in how
- * many waves they run (1 for a job). */
+ * many waves they run (1 for a job): engine_array_waves. */
 double array_waves (const ms_daemon_t *d, const jobkey_t *k, size_t part,
                     int *concp);
-/* The array's size into its candidates: runtime times waves, energy times
- * tasks, the wait of as many nodes as its tasks take at once. */
-void array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs);
 /* Where the job of spec (its user, nodes, limit, paths) may run: allowed[p]
  * for each configured partition, and in *excluded (when not NULL) a new
  * JSON array of {cluster, partition, reason} for each place it may not

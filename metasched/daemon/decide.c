@@ -65,64 +65,49 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     return 0;
 }
 
-/* Candidates of the job, in d->cs, on partitions of reachable clusters
- * (all of them with every_cluster). Caller holds d->mu. */
+/* The job of key k as the engine sees it (allowed: NULL). */
+static void
+key_ejob (const jobkey_t *k, ms_ejob_t *ej)
+{
+    memset (ej, 0, sizeof (*ej));
+    ej->app = (size_t)k->app;
+    ej->home = k->home;
+    ej->nodes = k->nodes;
+    ej->nodes_max = k->nodes_max;
+    ej->gpus = k->gpus;
+    ej->base_s = k->base_s;
+    ej->limit_s = k->limit_min * 60.0;
+    ej->ntasks = k->ntasks;
+    ej->max_running = k->max_running;
+    ej->cpufreq = k->cpufreq;
+}
+
+/* Candidates of the job, in d->cs (engine_candidates), on partitions of
+ * reachable clusters (all of them with every_cluster) that it may run on
+ * and the user asked for, each partition's MaxTime as its cluster reports
+ * it. Caller holds d->mu. */
 void
 daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster)
 {
-    ms_cands_t *cs = &d->cs;
-    size_t n = 0;
+    size_t np = d->site->nparts;
+    unsigned char *ok = ms_xcalloc (np + 1, 1);
+    double *mx = ms_xcalloc (np + 1, sizeof (*mx));
+    ms_ejob_t ej;
 
-    candidates_build (d->tab, (size_t)k->app, k->home, k->nodes, k->base_s,
-                      d->view, wall (), cs);
-    for (size_t i = 0; i < cs->n; i++) {
-        const ms_partconf_t *pc = &d->site->parts[cs->c[i].part];
-        if (!every_cluster && !d->cl[pc->cluster].up)
-            continue;
-        if (k->pinned >= 0 && (long)cs->c[i].part != k->pinned)
-            continue;
-        if (k->allowed && !k->allowed[cs->c[i].part])
-            continue;
-        /* the user's --cpu-freq: the frequency it names there */
-        if (k->cpufreq.max || k->cpufreq.gov) {
-            const ms_arch_t *a = &d->site->archs[pc->arch];
-            uint32_t lo, hi;
-            if (jobspec_cpu_freq_pick (&k->cpufreq, a->freqs_khz, a->nfreqs,
-                                       &lo, &hi)
-                && (cs->c[i].f_khz < lo || cs->c[i].f_khz > hi))
-                continue;
-        }
-        cs->c[n++] = cs->c[i];
+    for (size_t p = 0; p < np; p++) {
+        const ms_partconf_t *pc = &d->site->parts[p];
+        uint32_t m = partition_max_time (d, p);
+        ok[p] = (every_cluster || d->cl[pc->cluster].up)
+                && (k->pinned < 0 || (long)p == k->pinned)
+                && (!k->allowed || k->allowed[p]);
+        mx[p] = m ? m * 60.0 : INFINITY;
     }
-    cs->n = n;
-    /* GPU jobs only where GPUs are, with their busy power */
-    candidates_gpus (d->site, k->nodes, k->gpus, cs);
-    /* the limit scaled to cover the job's runtime there (its upper bound)
-     * should fit the partition's MaxTime, or the job could be killed
-     * there: such candidates go, unless none would be left (the user asked
-     * for those partitions: the limit then stops at MaxTime) */
-    n = 0;
-    for (size_t i = 0; i < cs->n; i++) {
-        uint32_t mx = partition_max_time (d, cs->c[i].part);
-        if (!mx || scaled_limit (k->limit_min, &cs->c[i], k->base_s) <= mx)
-            n++;
-    }
-    if (n > 0 && n < cs->n) {
-        n = 0;
-        for (size_t i = 0; i < cs->n; i++) {
-            uint32_t mx = partition_max_time (d, cs->c[i].part);
-            if (!mx || scaled_limit (k->limit_min, &cs->c[i], k->base_s) <= mx)
-                cs->c[n++] = cs->c[i];
-        }
-        cs->n = n;
-    }
-    candidates_gpu_profile (d->tab, (size_t)k->app, k->gpus, cs);
-    /* a moldable job's node count per candidate, from its app's speedup
-     * model (one job; an array keeps its minimum) */
-    if (k->ntasks <= 1 && k->nodes_max > k->nodes)
-        candidates_mold (d->tab, (size_t)k->app, k->nodes, k->nodes_max,
-                         d->pol.w_energy, d->view, wall (), cs);
-    array_scale (d, k, cs);
+    key_ejob (k, &ej);
+    ej.allowed = ok;
+    engine_candidates (&d->pol, d->site, d->tab, d->view, &ej, mx, wall (),
+                       &d->cs);
+    free (ok);
+    free (mx);
 }
 
 /* ... and the policy's decision on them. Caller holds d->mu. */
@@ -134,50 +119,89 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
     policy_decide (&d->pol, d->site, &d->cs, d->view, dec);
 }
 
+/* Why a job that some partition could run may wait: the clusters of its
+ * candidates (d->cs with every cluster's) that are unreachable; NULL when
+ * none is. Caller holds d->mu. */
+static char *
+waiting_why (const ms_daemon_t *d)
+{
+    char names[512] = "";
+    size_t len = 0;
+    unsigned char *seen = ms_xcalloc (d->ncl + 1, 1);
+    char *why;
+
+    for (size_t i = 0; i < d->cs.n; i++) {
+        size_t c = d->site->parts[d->cs.c[i].part].cluster;
+        if (seen[c] || d->cl[c].up || len >= sizeof (names))
+            continue;
+        seen[c] = 1;
+        int w = snprintf (names + len, sizeof (names) - len, "%s%s",
+                          len ? ", " : "", d->cl[c].conf->name);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    free (seen);
+    if (!names[0]
+        || asprintf (&why,
+                     "waits: every cluster that can run it is unreachable (%s)",
+                     names)
+               < 0)
+        return NULL;
+    return why;
+}
+
+/* The job's candidates on every partition it could run on by its size,
+ * GPUs and time limit, whatever was asked for it, into d->mix (the drain
+ * price's counts and the calibration); under d->mu. */
+void
+daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
+{
+    jobkey_t any = *k;
+
+    any.allowed = NULL;
+    any.pinned = -1;
+    memset (&any.cpufreq, 0, sizeof (any.cpufreq));
+    daemon_candidates (d, &any, true);
+    jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k->nodes, when);
+}
+
+int
+daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
+                   unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
+                   char **whyp, char **downp)
+{
+    *downp = NULL;
+    if (job_constraints (d, j, opts, allowed, k, whyp) < 0)
+        return -1;
+    if (daemon_jstr (opts, "array")) {
+        /* an array is decided as a whole (engine_candidates) */
+        ms_array_t a;
+        ms_error_t e;
+        if (jobspec_parse_array (daemon_jstr (opts, "array"), &a, &e) == 0) {
+            k->ntasks = a.ntasks;
+            k->max_running = a.max_running;
+        }
+    }
+    /* the drain price's counts: the partitions the job could run on by its
+     * size, GPUs and time limit, whatever was asked for it */
+    daemon_mix_count (d, k, wall ());
+    jobmix_apply (&d->mix, d->site, &d->pol);
+    daemon_decide (d, k, true, dec);
+    if (dec->n == 0)
+        return -1;
+    *downp = waiting_why (d);
+    daemon_decide (d, k, false, dec);
+    return 0;
+}
+
 /* ---- arrays: one meta job, one Slurm array ---- */
 
 double
 array_waves (const ms_daemon_t *d, const jobkey_t *k, size_t part, int *concp)
 {
-    uint32_t conc, per;
+    ms_ejob_t ej;
 
-    if (concp)
-        *concp = 1;
-    if (k->ntasks <= 1)
-        return 1;
-    per = (uint32_t)(d->site->parts[part].nodes / (k->nodes > 0 ? k->nodes : 1));
-    conc = k->ntasks;
-    if (k->max_running && k->max_running < conc)
-        conc = k->max_running;
-    if (per < conc)
-        conc = per > 0 ? per : 1;
-    if (concp)
-        *concp = (int)conc;
-    return ceil ((double)k->ntasks / conc);
-}
-
-/* The policy weighs the whole array: its energy (every task), its width
- * (nodes x the tasks that run at once: the policy reads it as energy over
- * power x time) and its makespan (waves of tasks). */
-void
-array_scale (ms_daemon_t *d, const jobkey_t *k, ms_cands_t *cs)
-{
-    if (k->ntasks <= 1)
-        return;
-    for (size_t i = 0; i < cs->n; i++) {
-        ms_cand_t *c = &cs->c[i];
-        int conc;
-        double waves = array_waves (d, k, c->part, &conc);
-        c->t *= waves;
-        c->t_hi *= waves;
-        c->e *= k->ntasks;
-        c->e_hi *= k->ntasks;
-        if (d->view) {
-            ms_partwaits_t pw;
-            view_part_waits (d->view, c->part, k->nodes * conc, wall (), &pw);
-            part_waits_apply (&pw, c);
-        }
-    }
+    key_ejob (k, &ej);
+    return engine_array_waves (d->site, &ej, part, concp);
 }
 
 /* ---- where a job may run (placement.h) ---- */
@@ -718,35 +742,36 @@ cat_num (char **buf, size_t *len, size_t *cap, const char *key, double v)
 
 /* Every candidate of a decision with its prediction, score and rank, as
  * the JSON text of decisions.candidates (written directly: a jansson
- * object per candidate cost more than the decision itself). Cluster and
- * partition names are configuration names (clusterconf.c admits letters,
- * digits, '-', '_' and '.'), which need no escaping. */
+ * object per candidate cost more than the decision itself). Under
+ * metasched's kinds the score is the key the ranking chose by
+ * (policy_explain: the calibrated energy odds, the width term, the shared
+ * wait, the drain delay), with the frequency score and, for a candidate
+ * the ranking set aside, why; the other policies rank by rules of their
+ * own (policy.h) and show no score. Cluster and partition names are
+ * configuration names (clusterconf.c admits letters, digits, '-', '_'
+ * and '.'), which need no escaping; the reasons are the core's own
+ * text. */
 char *
 candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                  const ms_decision_t *dec, double *chosen_score)
 {
-    double emin = INFINITY, wtmin = INFINITY;
-    size_t len = 0, cap = 256 + cs->n * 256;
+    size_t len = 0, cap = 256 + cs->n * 320;
     char *buf = ms_xmalloc (cap);
+    ms_cand_why_t *cw = ms_xcalloc (cs->n + 1, sizeof (*cw));
+    ms_explain_t ex;
+    bool why = policy_explain (&d->pol, d->site, cs, d->view, &ex, cw);
 
-    for (size_t i = 0; i < cs->n; i++) {
-        if (cs->c[i].e < emin)
-            emin = cs->c[i].e;
-        if (cs->c[i].w + cs->c[i].t < wtmin)
-            wtmin = cs->c[i].w + cs->c[i].t;
-    }
     cat_printf (&buf, &len, &cap, "[");
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
         const ms_partconf_t *pc = &d->site->parts[c->part];
-        double s
-            = score_metasched (c->e, emin, c->w + c->t, wtmin, d->pol.w_energy);
+        double s = why ? cw[i].key : NAN;
         int rank = -1;
         for (size_t k = 0; k < dec->n; k++)
             if (dec->c[k].cand == i)
                 rank = (int)k;
         if (rank == 0 && chosen_score)
-            *chosen_score = s;
+            *chosen_score = isfinite (s) ? s : -1.0;
         cat_printf (&buf, &len, &cap,
                     "%s{\"cluster\":\"%s\",\"partition\":\"%s\","
                     "\"freq_khz\":%u,\"nodes\":%d",
@@ -757,7 +782,17 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
         cat_num (&buf, &len, &cap, "power_w", c->p);
         cat_num (&buf, &len, &cap, "energy_j", c->e);
         cat_num (&buf, &len, &cap, "wait_s", isfinite (c->w) ? c->w : -1.0);
-        cat_num (&buf, &len, &cap, "score", isfinite (s) ? s : -1.0);
+        cat_num (&buf, &len, &cap, "score", s);
+        if (why) {
+            cat_num (&buf, &len, &cap, "freq_score", cw[i].freq_score);
+            cat_num (&buf, &len, &cap, "drain_s", cw[i].drain_s);
+            cat_printf (&buf, &len, &cap, ",\"admissible\":%s,\"pick\":%s",
+                        cw[i].admissible ? "true" : "false",
+                        cw[i].part_pick ? "true" : "false");
+            if (cw[i].excluded)
+                cat_printf (&buf, &len, &cap, ",\"excluded\":\"%s\"",
+                            cw[i].excluded);
+        }
         cat_printf (&buf, &len, &cap, ",\"chosen\":%s",
                     rank == 0 ? "true" : "false");
         if (rank >= 0)
@@ -765,11 +800,26 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
         cat_printf (&buf, &len, &cap, "}");
     }
     cat_printf (&buf, &len, &cap, "]");
+    free (cw);
     return buf;
 }
 
-/* The user's limit scaled by the predicted slowdown there (DESIGN.md 5),
- * never below the user's own. */
+json_t *
+ranking_json (const ms_daemon_t *d, const ms_cands_t *cs)
+{
+    ms_cand_why_t *cw = ms_xcalloc (cs->n + 1, sizeof (*cw));
+    ms_explain_t ex;
+    json_t *o = NULL;
+
+    if (policy_explain (&d->pol, d->site, cs, d->view, &ex, cw))
+        o = json_pack ("{s:f, s:f, s:f, s:f, s:f}", "w_energy", ex.w_energy,
+                       "odds_scale", ex.odds_scale, "shared_wait_s",
+                       ex.shared_wait_s, "wait_weight", ex.wait_weight,
+                       "best_response_s", ex.best_response_s);
+    free (cw);
+    return o;
+}
+
 uint32_t
 partition_max_time (const ms_daemon_t *d, size_t part)
 {
@@ -817,23 +867,11 @@ job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
 }
 
 uint32_t
-cap_limit (uint32_t scaled, uint32_t user_min, uint32_t max_min)
+daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
+                     const ms_cand_t *c, double waves, uint32_t max_min)
 {
-    if (max_min == 0 || scaled <= max_min)
-        return scaled;
-    return user_min > max_min ? user_min : max_min;
-}
-
-uint32_t
-scaled_limit (uint32_t user_min, const ms_cand_t *c, double base_s)
-{
-    double lim = user_min * 60.0;
-    if (user_min == 0)
-        return 0;
-    if (base_s > 0 && c->t_hi > base_s)
-        lim *= c->t_hi / base_s;
-    if (!isfinite (lim) || lim > 365 * 86400.0)
-        return user_min;
-    uint32_t m = (uint32_t)ceil (lim / 60.0 - 1e-9);
-    return m < user_min ? user_min : m;
+    /* an array's candidates count its waves: so does its length */
+    return engine_limit_min (&d->pol, d->site, k->home, k->limit_min * 60.0,
+                             k->base_s * (waves > 0 ? waves : 1), c,
+                             max_min ? max_min * 60.0 : INFINITY);
 }

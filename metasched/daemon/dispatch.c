@@ -24,36 +24,6 @@
 #define CYCLE_DISPATCH_MAX_S 20.0 /* then refresh the clusters */
 #define LEADER_CHECK_S 1.0 /* leadership asked again while dispatching */
 
-/* Why a job that some partition could run may wait: the clusters of its
- * candidates (d->cs with every cluster's) that are unreachable; NULL when
- * none is. Caller holds d->mu. */
-static char *
-waiting_why (const ms_daemon_t *d)
-{
-    char names[512] = "";
-    size_t len = 0;
-    unsigned char *seen = ms_xcalloc (d->ncl + 1, 1);
-    char *why;
-
-    for (size_t i = 0; i < d->cs.n; i++) {
-        size_t c = d->site->parts[d->cs.c[i].part].cluster;
-        if (seen[c] || d->cl[c].up || len >= sizeof (names))
-            continue;
-        seen[c] = 1;
-        int w = snprintf (names + len, sizeof (names) - len, "%s%s",
-                          len ? ", " : "", d->cl[c].conf->name);
-        len += w > 0 ? (size_t)w : 0;
-    }
-    free (seen);
-    if (!names[0]
-        || asprintf (&why,
-                     "waits: every cluster that can run it is unreachable (%s)",
-                     names)
-               < 0)
-        return NULL;
-    return why;
-}
-
 /* Take the policy's decision dec over the job's candidates cs: its
  * entries, the candidates as JSON, the view's queue, the time limit.
  * down (taken) says why it waits when no cluster of a choice is up.
@@ -103,9 +73,10 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
                               : 0);
     }
     /* the limit is each task's */
-    x->limit = cap_limit (scaled_limit (x->j.time_limit_min, &x->chosen[0],
-                                        k->base_s * x->waves[0]),
-                          x->j.time_limit_min, x->maxlim[0]);
+    for (size_t c = 0; c < x->nch; c++)
+        x->limits[c] = daemon_choice_limit (d, k, &x->chosen[c], x->waves[c],
+                                            x->maxlim[c]);
+    x->limit = x->limits[0];
 }
 
 /* metasched_window: the batch's jobs placed together (window.h), each
@@ -221,21 +192,6 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     return 0;
 }
 
-/* The job's candidates on every partition it could run on by its size,
- * GPUs and time limit, whatever was asked for it, into d->mix (the drain
- * price's counts and the calibration); under d->mu. */
-static void
-mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
-{
-    jobkey_t any = *k;
-
-    any.allowed = NULL;
-    any.pinned = -1;
-    memset (&any.cpufreq, 0, sizeof (any.cpufreq));
-    daemon_candidates (d, &any, true);
-    jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k->nodes, when);
-}
-
 void
 daemon_mix_history (ms_daemon_t *d)
 {
@@ -273,7 +229,7 @@ daemon_mix_history (ms_daemon_t *d)
         /* a job the site's partitions or rules no longer admit is left
          * out, as dispatch would leave it */
         if (job_constraints (d, &qj, opts, allowed, &k, &why) == 0) {
-            mix_count (d, &k, jobs[i].submit);
+            daemon_mix_count (d, &k, jobs[i].submit);
             used++;
         }
         /* its wait and runtime, as the daemon saw them (the lean) */
@@ -337,31 +293,12 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         ms_decision_t dec;
         char *down;
 
-        if (job_constraints (d, &x->j, x->opts, allowed, &k, &x->why) < 0) {
+        if (daemon_decide_job (d, &x->j, x->opts, allowed, &k, &dec, &x->why,
+                               &down)
+            < 0) {
             x->fits_nowhere = true;
             continue;
         }
-        if (daemon_jstr (x->opts, "array")) {
-            /* an array is decided as a whole (array_scale) */
-            ms_array_t a;
-            ms_error_t e;
-            if (jobspec_parse_array (daemon_jstr (x->opts, "array"), &a, &e)
-                == 0) {
-                k.ntasks = a.ntasks;
-                k.max_running = a.max_running;
-            }
-        }
-        /* the drain price's counts: the partitions the job could run on
-         * by its size, GPUs and time limit, whatever was asked for it */
-        mix_count (d, &k, wall ());
-        jobmix_apply (&d->mix, d->site, &d->pol);
-        daemon_decide (d, &k, true, &dec);
-        if (dec.n == 0) {
-            x->fits_nowhere = true;
-            continue;
-        }
-        down = waiting_why (d);
-        daemon_decide (d, &k, false, &dec);
         if (win.job) {
             /* decided with the rest of the batch (window_decide) */
             size_t m = win.n++;

@@ -187,6 +187,12 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     /* ... and its --clusters */
     if (o && cshown)
         json_object_set (o, "cluster_request", cshown);
+    /* the terms of the ranking the choice was made by */
+    if (o) {
+        json_t *rk = ranking_json (w, &w->cs);
+        if (rk)
+            json_object_set_new (o, "ranking", rk);
+    }
     /* the energy odds the choice was made with, and what set them */
     snapshot_odds (snap, &lean, &wait_share, &nseen, &nring);
     if (o && policy_is_metasched (w->pol.kind))

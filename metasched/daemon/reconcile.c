@@ -639,17 +639,16 @@ fail:
 /* A first choice sent with a nice of metasched's (a nearly tied first
  * choice waits behind the jobs that prefer its partition more: entry_nice
  * in policy.c) that has waited first_age times its predicted runtime
- * (policy.c, sched_age, as the simulator does). */
+ * (engine_age_due, the simulator's rule too). */
 static bool
 first_aged (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s)
 {
-    double age;
+    bool due;
 
     pthread_mutex_lock (&d->mu);
-    age = d->pol.first_age;
+    due = engine_age_due (&d->pol, s->age_s, l->predicted_time_s);
     pthread_mutex_unlock (&d->mu);
-    return age > 0 && l->predicted_time_s > 0
-           && s->age_s >= age * l->predicted_time_s;
+    return due;
 }
 
 /* Take metasched's part of the first choice's nice back (the user's own
@@ -879,14 +878,14 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         size_t best;
 
         /* an array is not re-routed: some of its tasks may run already */
-        if (strcmp (l->state, "submitted") || l->reroutes >= d->set.max_reroutes
-            || !l->cluster[0] || l->array_tasks)
+        if (strcmp (l->state, "submitted") || !l->cluster[0] || l->array_tasks)
             continue;
         ci = cluster_index (d, l->cluster);
         if (ci < 0 || !d->cl[ci].fresh
             || !(cj = cluster_job (&d->cl[ci], l->cluster_job_id))
             || cj->state != MS_JOB_PENDING || cj->submit_time <= 0
-            || wall () - (double)cj->submit_time < d->set.reroute_after_s)
+            || !engine_reroute_due (&d->pol, wall () - (double)cj->submit_time,
+                                    l->reroutes))
             continue;
         cur = part_index (d, l->cluster, l->partition);
         if (cur < 0)
@@ -927,7 +926,7 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         wnew = d->cs.c[dec.c[0].cand].w;
         wcur = view_predicted_wait (d->view, (size_t)cur, k.nodes, wall ());
         pthread_mutex_unlock (&d->mu);
-        if ((long)best == cur || !(wnew < d->pol.reroute_gain * wcur))
+        if (!engine_reroute_gains (&d->pol, (long)best != cur, wcur, wnew))
             continue;
         int crc = backend_cancel (d->cl[ci].b, l->cluster_job_id, &e);
         d->cl[ci].last_action = mono ();

@@ -276,11 +276,7 @@ submit_worker (void *arg)
             double t0 = mono ();
             b->rc[c] = submit_one (
                 d, &b->j, b->opts, &b->chosen[c], &b->choices[c], (int)c,
-                cap_limit (scaled_limit (b->j.time_limit_min, &b->chosen[c],
-                                         b->base_s
-                                             * (b->waves[c] > 0 ? b->waves[c]
-                                                                : 1)),
-                           b->j.time_limit_min, b->maxlim[c]),
+                b->limits[c],
                 w->siblings, &b->bid[c], e);
             w->busy_s += mono () - t0;
             if (b->rc[c] == 0) {

@@ -88,8 +88,12 @@ out=$(msb "$u" "$d" --test-only -M nosuch job.sh 2>&1); rc=$?
 tap_ok "$(if [ $rc != 0 ] && has "$out" "--clusters=nosuch: this site has no cluster nosuch"; then echo 0; else echo 1; fi)" \
     "a cluster the site does not have is refused naming it ($out)"
 # --cpu-freq: the frequency Slurm's names stand for on each partition
+# (at its lowest clock, gamma/short is not offered: the job's 5 minutes,
+# lengthened by the slowdown there and the wide interval of an app the
+# predictor does not know, pass short's MaxTime of 30 minutes;
+# doc/daemon.md, "One engine: time limits")
 out=$(msb "$u" "$d" --test-only --cpu-freq=low job.sh 2>&1)
-tap_ok "$(ok_if [ "$(pairs_of "$out")" = "batch@1200000 compute@1200000 long@1000000 short@1000000" ])" \
+tap_ok "$(ok_if [ "$(pairs_of "$out")" = "batch@1200000 compute@1200000 long@1000000" ])" \
     "--cpu-freq=low: each partition's lowest, on every cluster ($(pairs_of "$out"))"
 out=$(msb "$u" "$d" --test-only --cpu-freq=HighM1 job.sh 2>&1)
 tap_ok "$(ok_if [ "$(pairs_of "$out")" = "batch@2600000 compute@3000000 long@2300000 short@2300000" ])" \

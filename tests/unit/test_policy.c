@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "metasched/core/candidates.h"
+#include "metasched/core/engine.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
 #include "tests/testutil.h"
@@ -779,8 +780,9 @@ START_TEST (test_jobmix_lean)
     ck_assert (fabs (m.wait_sum - k * half * 1000) < 1e-9
                && fabs (m.run_sum - (k * (1 - half) * 1000 + 1000)) < 1e-9);
     ck_assert (fabs (jobmix_lean (&m, &pol)
-                     - (0.95 + 0.25 * (m.wait_sum / (m.wait_sum + m.run_sum))
-                                   / MS_LEAN_WAIT_FULL))
+                     - (0.95
+                        + 0.25 * (m.wait_sum / (m.wait_sum + m.run_sum))
+                              / MS_LEAN_WAIT_FULL))
                < 1e-12);
     /* waits of days: cal_lean, no more */
     jobmix_observe (&m, 86400 * 3, 60);
@@ -929,6 +931,9 @@ END_TEST
  * user's limit. */
 /* A partition's max_time: the scaled limit stops there, and a candidate
  * whose upper bound does not fit is dropped. */
+/* The maximum of candidate i's partition in clusters.conf. */
+#define M(i) engine_part_max_s (conf, cs.c[i].part)
+
 START_TEST (test_max_time)
 {
     static const char text[]
@@ -952,28 +957,28 @@ START_TEST (test_max_time)
     pol.limit_z = 4;
     /* p2 at 1 GHz: 100 s * 2.5 * exp (0.2) = 305 s, over p2's 120 s: the
      * limit stops at 120 s. */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 100, 100, &cs.c[3]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 100, 100, &cs.c[3], M (3)) == 120);
     /* A user's limit over the maximum stays (the partition refuses it;
      * candidates_limits drops such candidates). */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 200, 100, &cs.c[3]) == 200);
+    ck_assert (engine_limit (&pol, conf, 0, 200, 100, &cs.c[3], M (3)) == 200);
     /* p1 has no maximum: 100 * 1.1 * exp (0.2). */
-    ck_assert (fabs (policy_entry_limit (&pol, conf, 0, 100, 100, &cs.c[1])
+    ck_assert (fabs (engine_limit (&pol, conf, 0, 100, 100, &cs.c[1], M (1))
                      - 110 * exp (0.2))
                < 1e-9);
     /* Dropped: p2 at 1 GHz (305 s > 120 s); p2 at 2 GHz is the home's
      * architecture at nominal (the user's 100 s) and stays. */
-    policy_fit_limits (&pol, conf, 0, 100, 100, &cs);
+    engine_fit_limits (&pol, conf, 0, 100, 100, NULL, &cs);
     ck_assert_uint_eq (cs.n, 3);
     for (size_t i = 0; i < cs.n; i++)
         ck_assert (!(cs.c[i].part == 1 && cs.c[i].f_khz == 1000000));
     /* When none fits (the user asked for p2), none is dropped. */
     cs.n = 0;
     cand (&cs, 1, 1, 250, 250);
-    policy_fit_limits (&pol, conf, 0, 100, 100, &cs);
+    engine_fit_limits (&pol, conf, 0, 100, 100, NULL, &cs);
     ck_assert_uint_eq (cs.n, 1);
     /* No user limit: nothing is dropped. */
     two_parts (&cs);
-    policy_fit_limits (&pol, conf, 0, 0, 100, &cs);
+    engine_fit_limits (&pol, conf, 0, 0, 100, NULL, &cs);
     ck_assert_uint_eq (cs.n, 4);
     candidates_free (&cs);
     clusterconf_free (conf);
@@ -992,26 +997,26 @@ START_TEST (test_entry_limit)
     pol.job_sd = 0.05;
     pol.limit_z = 4;
     /* Home p1 at nominal (2 GHz): base 100 s, the user's 120 s stands. */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[0]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[0], M (0)) == 120);
     /* p1 at 1 GHz, no predictor interval: 120 * 1.1 * exp (4 * 0.05). */
-    l = policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
+    l = engine_limit (&pol, conf, 0, 120, 100, &cs.c[1], M (1));
     want = 120 * 1.1 * exp (0.2);
     ck_assert_msg (fabs (l - want) < 1e-9, "%g != %g", l, want);
     /* A 90% interval of +10% joins the job's spread. */
     cs.c[1].t_hi = 110 * 1.1;
-    l = policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]);
+    l = engine_limit (&pol, conf, 0, 120, 100, &cs.c[1], M (1));
     want = 120 * 1.1
            * exp (4 * sqrt (pow (log (1.1) / 1.6448536269514722, 2) + 0.0025));
     ck_assert_msg (fabs (l - want) < 1e-9, "%g != %g", l, want);
     /* Faster than home: never below the user's limit. */
     cs.c[3].t = cs.c[3].t_hi = 50;
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[3]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[3], M (3)) == 120);
     /* The same architecture at nominal on another partition: the user's. */
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[2]) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[2], M (2)) == 120);
     /* Scaling off, or no user limit. */
     pol.scale_limits = false;
-    ck_assert (policy_entry_limit (&pol, conf, 0, 120, 100, &cs.c[1]) == 120);
-    ck_assert (policy_entry_limit (&pol, conf, 0, 0, 100, &cs.c[1]) == 0);
+    ck_assert (engine_limit (&pol, conf, 0, 120, 100, &cs.c[1], M (1)) == 120);
+    ck_assert (engine_limit (&pol, conf, 0, 0, 100, &cs.c[1], M (1)) == 0);
     candidates_free (&cs);
     clusterconf_free (conf);
 }

@@ -57,8 +57,8 @@ START_TEST (test_defaults)
     ck_assert_double_eq (s.cal_lean, 1.2);
     ck_assert_double_eq (s.cal_lean_idle, 0.95);
     ck_assert_double_eq (s.exploration, 0);
-    ck_assert_double_eq (s.reroute_after_s, 600);
-    ck_assert_int_eq (s.max_reroutes, 2);
+    ck_assert_double_eq (s.reroute_after_s, 4 * 3600);
+    ck_assert_int_eq (s.max_reroutes, 1);
     ck_assert (s.priority_boost);
     ck_assert_double_eq (s.refit_interval_s, 0); /* the daemon's refit_s */
     ck_assert_int_eq (s.max_queued_per_user, 10000);

@@ -1,0 +1,235 @@
+/* engine.c - the decision rules metaschedd and the simulator share (see
+ * engine.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#include "metasched/core/engine.h"
+
+double
+engine_part_max_s (const ms_siteconf_t *conf, size_t part)
+{
+    const ms_partconf_t *pc = &conf->parts[part];
+    if ((pc->limits.set & MS_LIM_MAX_TIME) && pc->limits.max_time_min > 0)
+        return pc->limits.max_time_min * 60.0;
+    return INFINITY;
+}
+
+/* The limit that covers the upper bound of the job's runtime on c, before
+ * the partition's maximum. */
+static double
+entry_bound (const ms_policy_t *pol, const ms_siteconf_t *conf, size_t home,
+             double limit_s, double base_s, const ms_cand_t *c)
+{
+    const ms_partconf_t *hp = &conf->parts[home], *pc = &conf->parts[c->part];
+    double r, sp, h;
+
+    if (!(limit_s > 0) || !isfinite (limit_s))
+        return 0;
+    if (!pol->scale_limits || !(base_s > 0) || !(c->t > 0))
+        return limit_s;
+    if (pc->arch == hp->arch && c->f_khz == conf->archs[hp->arch].nominal_khz)
+        return limit_s;
+    /* The predictor's 90% half-width (log) as an SD, and the job's own
+     * spread around its app, together at limit_z SDs. */
+    sp = c->t_hi > c->t ? log (c->t_hi / c->t) / 1.6448536269514722 : 0;
+    h = pol->limit_z * sqrt (sp * sp + pol->job_sd * pol->job_sd);
+    r = c->t / base_s * exp (h);
+    return r > 1 ? limit_s * r : limit_s;
+}
+
+double
+engine_limit (const ms_policy_t *pol, const ms_siteconf_t *conf, size_t home,
+              double limit_s, double base_s, const ms_cand_t *c, double max_s)
+{
+    double l = entry_bound (pol, conf, home, limit_s, base_s, c);
+    /* a bound past a year is no prediction (a broken model): the user's
+     * own limit */
+    if (!isfinite (l) || l > MS_ENGINE_LIMIT_MAX_S)
+        l = limit_s;
+    /* Slurm refuses a limit over the partition's MaxTime (or holds the job
+     * over its QOS's MaxWall): the scaled limit stops there, never below
+     * the user's own (placement has checked that one) */
+    if (l > max_s)
+        l = limit_s > max_s ? limit_s : max_s;
+    return l;
+}
+
+uint32_t
+engine_limit_min (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                  size_t home, double limit_s, double base_s,
+                  const ms_cand_t *c, double max_s)
+{
+    double l = engine_limit (pol, conf, home, limit_s, base_s, c, max_s);
+    double m;
+
+    if (!(l > 0) || !isfinite (l))
+        return 0;
+    m = ceil (l / 60.0 - 1e-9);
+    return m > UINT32_MAX ? UINT32_MAX : (uint32_t)m;
+}
+
+/* Whether the limit that covers c's upper bound is within its
+ * partition's maximum mx (always, without one). */
+static bool
+entry_fits (const ms_policy_t *pol, const ms_siteconf_t *conf, size_t home,
+            double limit_s, double base_s, const ms_cand_t *c, double mx)
+{
+    return !isfinite (mx)
+           || entry_bound (pol, conf, home, limit_s, base_s, c) <= mx;
+}
+
+static double
+max_of (const ms_siteconf_t *conf, const double *max_s, size_t part)
+{
+    return max_s ? max_s[part] : engine_part_max_s (conf, part);
+}
+
+void
+engine_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                   size_t home, double limit_s, double base_s,
+                   const double *max_s, ms_cands_t *cs)
+{
+    size_t k = 0;
+    bool any_max = false;
+
+    /* without a partition maximum every candidate fits (the usual case,
+     * and the bounds need not be computed) */
+    for (size_t i = 0; i < cs->n && !any_max; i++)
+        any_max = isfinite (max_of (conf, max_s, cs->c[i].part));
+    if (!any_max)
+        return;
+    for (size_t i = 0; i < cs->n; i++)
+        if (entry_fits (pol, conf, home, limit_s, base_s, &cs->c[i],
+                        max_of (conf, max_s, cs->c[i].part)))
+            k++;
+    if (k == 0) /* none fits: keep them, the limit stops at the maximum */
+        return;
+    k = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        if (entry_fits (pol, conf, home, limit_s, base_s, &cs->c[i],
+                        max_of (conf, max_s, cs->c[i].part)))
+            cs->c[k++] = cs->c[i];
+    cs->n = k;
+}
+
+/* ---- the candidate list ---- */
+
+double
+engine_array_waves (const ms_siteconf_t *conf, const ms_ejob_t *j, size_t part,
+                    int *concp)
+{
+    uint32_t conc, per;
+
+    if (concp)
+        *concp = 1;
+    if (j->ntasks <= 1)
+        return 1;
+    per = (uint32_t)(conf->parts[part].nodes / (j->nodes > 0 ? j->nodes : 1));
+    conc = j->ntasks;
+    if (j->max_running && j->max_running < conc)
+        conc = j->max_running;
+    if (per < conc)
+        conc = per > 0 ? per : 1;
+    if (concp)
+        *concp = (int)conc;
+    return ceil ((double)j->ntasks / conc);
+}
+
+/* The policy weighs the whole array: its energy (every task), its width
+ * (nodes x the tasks that run at once: the policy reads it as energy over
+ * power x time) and its makespan (waves of tasks). */
+static void
+array_scale (const ms_siteconf_t *conf, const ms_view_t *view,
+             const ms_ejob_t *j, double now, ms_cands_t *cs)
+{
+    if (j->ntasks <= 1)
+        return;
+    for (size_t i = 0; i < cs->n; i++) {
+        ms_cand_t *c = &cs->c[i];
+        int conc;
+        double waves = engine_array_waves (conf, j, c->part, &conc);
+        c->t *= waves;
+        c->t_hi *= waves;
+        c->e *= j->ntasks;
+        c->e_hi *= j->ntasks;
+        if (view) {
+            ms_partwaits_t pw;
+            view_part_waits (view, c->part, j->nodes * conc, now, &pw);
+            part_waits_apply (&pw, c);
+        }
+    }
+}
+
+/* The allowed partitions, and on each the frequency the user's --cpu-freq
+ * names. */
+static void
+keep_allowed (const ms_siteconf_t *conf, const ms_ejob_t *j, ms_cands_t *cs)
+{
+    bool freq = j->cpufreq.max || j->cpufreq.gov;
+    size_t n = 0;
+
+    if (!j->allowed && !freq)
+        return;
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_partconf_t *pc = &conf->parts[cs->c[i].part];
+        if (j->allowed && !j->allowed[cs->c[i].part])
+            continue;
+        if (freq) {
+            const ms_arch_t *a = &conf->archs[pc->arch];
+            uint32_t lo, hi;
+            if (jobspec_cpu_freq_pick (&j->cpufreq, a->freqs_khz, a->nfreqs,
+                                       &lo, &hi)
+                && (cs->c[i].f_khz < lo || cs->c[i].f_khz > hi))
+                continue;
+        }
+        cs->c[n++] = cs->c[i];
+    }
+    cs->n = n;
+}
+
+void
+engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                   const ms_predtab_t *tab, const ms_view_t *view,
+                   const ms_ejob_t *j, const double *max_s, double now,
+                   ms_cands_t *cs)
+{
+    candidates_build (tab, j->app, j->home, j->nodes, j->base_s, view, now, cs);
+    keep_allowed (conf, j, cs);
+    candidates_gpus (conf, j->nodes, j->gpus, cs);
+    candidates_limits (conf, j->nodes, j->limit_s, cs);
+    engine_fit_limits (pol, conf, j->home, j->limit_s, j->base_s, max_s, cs);
+    candidates_gpu_profile (tab, j->app, j->gpus, cs);
+    /* a moldable job's node count per candidate, from its app's speedup
+     * model, under metasched's kinds (the others take its minimum; an
+     * array keeps its minimum) */
+    if (j->ntasks <= 1 && j->nodes_max > j->nodes
+        && policy_is_metasched (pol->kind))
+        candidates_mold (tab, j->app, j->nodes, j->nodes_max, pol->w_energy,
+                         view, now, cs);
+    array_scale (conf, view, j, now, cs);
+}
+
+/* ---- holds, ageing and re-routing ---- */
+
+bool
+engine_age_due (const ms_policy_t *pol, double waited_s, double pred_s)
+{
+    return pol->first_age > 0 && pred_s > 0
+           && waited_s >= pol->first_age * pred_s;
+}
+
+bool
+engine_reroute_due (const ms_policy_t *pol, double waited_s, int reroutes)
+{
+    return pol->reroute_after_s > 0 && waited_s >= pol->reroute_after_s
+           && reroutes < pol->max_reroutes;
+}
+
+bool
+engine_reroute_gains (const ms_policy_t *pol, bool elsewhere, double wait_cur_s,
+                      double wait_new_s)
+{
+    return elsewhere && wait_new_s < pol->reroute_gain * wait_cur_s;
+}

@@ -1,0 +1,130 @@
+/* engine.h - the decision rules that metaschedd and the simulator share
+ * (doc/architecture.md, "The engine"): functions of the settings
+ * (ms_policy_t), the site, the job and its candidates that return what to
+ * do; the callers keep only their input and output (the daemon: database,
+ * Slurm, threads; the simulator: its clock and modelled clusters).
+ *
+ * Time limits: the limit of a job's entry on each candidate and which
+ * candidates a partition's maximum time leaves. Candidates: every
+ * (partition, frequency) a job may run on, with its predictions.
+ */
+#ifndef MS_ENGINE_H
+#define MS_ENGINE_H
+
+#include <stdint.h>
+
+#include "metasched/common/jobspec.h"
+#include "metasched/core/candidates.h"
+#include "metasched/core/policy.h"
+#include "partitions/clusterconf.h"
+
+/* One time limit rule for metaschedd and the simulator (doc/daemon.md,
+ * "One engine: time limits"): the rule the simulator's evaluation proved to
+ * kill no more jobs than min_runtime (doc/evaluation.md (1)). */
+
+/* A bound on a limit past which the predictions are not believed. */
+#define MS_ENGINE_LIMIT_MAX_S (365 * 86400.0)
+
+/* The partition's maximum time (s) as clusters.conf declares it;
+ * INFINITY without one. */
+double engine_part_max_s (const ms_siteconf_t *conf, size_t part);
+
+/* The time limit (s) of an entry of a job on candidate c: the user's
+ * limit where the job's length was measured (its home architecture at
+ * nominal frequency); elsewhere the user's limit times the upper bound of
+ * the predicted runtime ratio T(p, f) / T(home, nominal), that bound
+ * covering the predictor's interval and the job's own spread (job_sd) at
+ * limit_z SDs (a bound past MS_ENGINE_LIMIT_MAX_S: the user's limit);
+ * never below the user's limit, nor above max_s (the partition's maximum
+ * as the caller knows it, INFINITY: none) unless the user's own is. 0 when
+ * the job has none. base_s is the job's length at home (c's predictions
+ * are scaled from it: an array's by its waves). */
+double engine_limit (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                     size_t home, double limit_s, double base_s,
+                     const ms_cand_t *c, double max_s);
+/* ... in whole minutes as Slurm takes it (rounded up; 0: none). */
+uint32_t engine_limit_min (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                           size_t home, double limit_s, double base_s,
+                           const ms_cand_t *c, double max_s);
+
+/* Keep the candidates whose limit (engine_limit before the partition's
+ * maximum: the upper bound of the job's runtime there) fits the
+ * partition's maximum, max_s[part] (s, INFINITY: none; max_s NULL: the
+ * maxima of clusters.conf): elsewhere the job could be killed at the
+ * maximum before it ends. The home partition at nominal frequency keeps
+ * the user's limit and stays when that fits; when no candidate fits, all
+ * stay (their limits stop at the maximum). */
+void engine_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                        size_t home, double limit_s, double base_s,
+                        const double *max_s, ms_cands_t *cs);
+
+/* ---- the candidate list ---- */
+
+/* A job as the engine sees it. */
+typedef struct {
+    size_t app;           /* index into the prediction table */
+    size_t home;          /* its home partition: the fastest at nominal f */
+    int nodes;            /* a moldable job's minimum */
+    int nodes_max;        /* moldable: at most this many (0: nodes) */
+    int gpus;             /* GPUs per node; 0: a CPU job */
+    double base_s;        /* its length at home, nominal f (its limit, or the
+                             app's signature runtime without one) */
+    double limit_s;       /* the user's time limit; 0: none */
+    uint32_t ntasks;      /* an array's tasks (0 or 1: one job) */
+    uint32_t max_running; /* its %N: at most N tasks at once; 0: any */
+    const unsigned char *allowed; /* per partition: may it run there
+                                     (placement, the clusters reachable,
+                                     what the user asked); NULL: all */
+    ms_cpufreq_t cpufreq;         /* the user's --cpu-freq (all 0: none): the
+                                     frequency it names on each partition */
+} ms_ejob_t;
+
+/* An array on partition part: the tasks that run at once (*concp, may be
+ * NULL: its %N, the partition's nodes) and in how many waves they run (1
+ * for a job). */
+double engine_array_waves (const ms_siteconf_t *conf, const ms_ejob_t *j,
+                           size_t part, int *concp);
+
+/* The job's candidates into cs: its predictions on every allowed
+ * partition and frequency (with each partition's predicted wait at now
+ * where view is not NULL), less the partitions without its GPUs, whose
+ * limits (clusters.conf) refuse it, or whose maximum time (max_s as for
+ * engine_fit_limits) its lengthened limit would pass; a GPU job's app
+ * profile; a moldable job's node count on each (metasched's kinds; the
+ * others take its minimum); an array's whole size (its runtime times its
+ * waves, its energy times its tasks, the wait of the nodes its tasks take
+ * at once). metaschedd and the simulator decide on this list. */
+void engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                        const ms_predtab_t *tab, const ms_view_t *view,
+                        const ms_ejob_t *j, const double *max_s, double now,
+                        ms_cands_t *cs);
+
+/* ---- holds, ageing and re-routing ---- */
+
+/* The defaults of the rules below, for metaschedd's settings and the
+ * simulator's policy alike: those the evaluation ran with
+ * (doc/evaluation.md). */
+#define MS_FIRST_AGE 3                  /* predicted runtimes */
+#define MS_REROUTE_AFTER_S (4 * 3600.0) /* s; 0: never */
+#define MS_MAX_REROUTES 1
+#define MS_REROUTE_GAIN 0.25
+
+/* A first choice held back behind jobs that prefer its partition more
+ * (its nice metasched's) goes to nice 0 once its job has waited waited_s
+ * of first_age times its predicted runtime there, pred_s: a job nearly
+ * indifferent between partitions waits behind others for a while, never
+ * for ever. */
+bool engine_age_due (const ms_policy_t *pol, double waited_s, double pred_s);
+
+/* Re-routing (doc/daemon.md, "One engine: ageing and re-routing"): a job
+ * pending for waited_s after reroute_after_s, re-routed `reroutes` times
+ * so far (fewer than max_reroutes), is decided again (engine_reroute_due);
+ * it is cancelled and sent again when the new decision's first choice is
+ * on another partition (elsewhere) whose predicted wait, wait_new_s, is
+ * below reroute_gain times its predicted wait where it is, wait_cur_s
+ * (engine_reroute_gains). */
+bool engine_reroute_due (const ms_policy_t *pol, double waited_s, int reroutes);
+bool engine_reroute_gains (const ms_policy_t *pol, bool elsewhere,
+                           double wait_cur_s, double wait_new_s);
+
+#endif /* MS_ENGINE_H */

@@ -1,0 +1,367 @@
+/* test_engine_paths.c - the same jobs through the simulator's decision path
+ * (sched_submit over the simulated clusters) and metaschedd's
+ * (daemon_decide_job and daemon_choice_limit, the dispatch's own calls,
+ * over the same site, prediction table and empty partitions): each job
+ * must get the same candidates, the same choice and the same time limit
+ * on both (doc/architecture.md: one engine, two callers). Several apps,
+ * wide and narrow, with and without a limit, one near a partition's
+ * maximum time, GPU jobs and a moldable job, under metasched and (the
+ * moldable one) other policies. */
+#include "config.h"
+
+#include "metasched/daemon/daemon_int.h"
+#include "partitions/simcluster.h"
+#include "predictor/speedup.h"
+#include "tests/simworld.h"
+
+/* doc/examples/sim-gpu.conf's site; its last partition (gpu/v100) with a
+ * maximum time, so that the limit's fit and cap count. */
+static const char site_text[] = SIMWORLD_GPU_SITE "max_time = 120\n";
+
+typedef struct {
+    const char *app;
+    int nodes;
+    uint32_t limit_min; /* 0: none */
+    const char *opts;   /* the job's options, as the API stores them */
+} tjob_t;
+
+/* Several apps, wide and narrow, with and without a time limit, one near
+ * gpu/v100's maximum, a GPU job. */
+static const tjob_t jobs[] = {
+    { "lu.C", 2, 60, "{}" },
+    { "ep.D", 1, 0, "{}" },
+    { "DGEMM", 4, 100, "{}" },
+    { "bt-mz.C", 8, 30, "{}" },
+    { "STREAM", 1, 45, "{\"gpus_per_node\": \"1\"}" },
+    { "sp-mz.C", 1, 0, "{\"gpus_per_node\": \"1\"}" },
+    { "ua.C", 16, 240, "{}" },
+    { "lu-mz.C", 2, 90, "{\"nodes_max\": 8}" },
+};
+#define NJOBS (sizeof (jobs) / sizeof (jobs[0]))
+/* The moldable one: sized by its app's speedup model under metasched's
+ * kinds, its minimum under the others. */
+#define MOLDABLE (NJOBS - 1)
+
+/* The policies of the second test: the moldable job under each. */
+static const ms_polkind_t kinds[]
+    = { POL_METASCHED, POL_BASE, POL_MIN_ENERGY, POL_EAMC_PRIO_V };
+
+/* The simulated clusters' truth: never consulted before a job starts. */
+static int
+truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
+       double *runtime_s, double *power_w, ms_error_t *errp)
+{
+    (void)arg, (void)job, (void)part, (void)f_khz, (void)nodes, (void)errp;
+    *runtime_s = 60;
+    *power_w = 200;
+    return 0;
+}
+
+/* The daemon's state as its refresh leaves it: every cluster up, each
+ * partition with clusters.conf's limits, no job anywhere. */
+static void
+daemon_setup (ms_daemon_t *d, ms_dconf_t *dc, world_t *w, ms_polkind_t kind)
+{
+    memset (d, 0, sizeof (*d));
+    memset (dc, 0, sizeof (*dc));
+    d->dc = dc;
+    d->site = w->conf;
+    d->tab = w->tab;
+    d->view = view_new (w->conf);
+    policy_init (&d->pol, kind);
+    jobmix_init (&d->mix);
+    d->ncl = w->conf->nclusters;
+    d->cl = ms_xcalloc (d->ncl, sizeof (*d->cl));
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        c->conf = &w->conf->clusters[i];
+        c->up = c->have = true;
+        c->parts = ms_xcalloc (w->conf->nparts, sizeof (*c->parts));
+        for (size_t p = 0; p < w->conf->nparts; p++) {
+            const ms_partconf_t *pc = &w->conf->parts[p];
+            ms_partition_state_t *st = &c->parts[c->nparts];
+            if (pc->cluster != i)
+                continue;
+            ms_strlcpy (st->name, pc->name, sizeof (st->name));
+            st->up = true;
+            st->nodes_total = st->nodes_idle = pc->nodes;
+            st->max_time_min = -1;
+            st->default_time_min = -1;
+            ms_partition_limits_init (st);
+            ms_partition_apply_conf (st, &pc->limits, pc->nodes);
+            c->nparts++;
+        }
+    }
+}
+
+static void
+daemon_teardown (ms_daemon_t *d)
+{
+    for (size_t i = 0; i < d->ncl; i++)
+        free (d->cl[i].parts);
+    free (d->cl);
+    view_free (d->view);
+    jobmix_free (&d->mix);
+    candidates_free (&d->cs);
+}
+
+/* What one path decided: its candidates, and each entry's partition,
+ * frequency and limit (minutes). */
+typedef struct {
+    ms_cands_t cs;
+    size_t n;
+    size_t part[MS_MAX_CHOICES];
+    uint32_t f_khz[MS_MAX_CHOICES];
+    uint32_t limit[MS_MAX_CHOICES];
+} outcome_t;
+
+static void
+copy_cands (ms_cands_t *dst, const ms_cands_t *src)
+{
+    dst->n = dst->cap = src->n;
+    dst->c = ms_xcalloc (src->n + 1, sizeof (*dst->c));
+    memcpy (dst->c, src->c, src->n * sizeof (*src->c));
+}
+
+/* The daemon's path: the dispatch's decision and limits (take_decision). */
+static void
+daemon_path (world_t *w, ms_polkind_t kind, const tjob_t *tj, outcome_t *o,
+             jobkey_t *kp)
+{
+    ms_daemon_t d;
+    ms_dconf_t dc;
+    queue_job_t qj;
+    ms_decision_t dec;
+    unsigned char allowed[MS_MAX_RANKED];
+    char *why = NULL, *down = NULL;
+    json_t *opts = json_loads (tj->opts, 0, NULL);
+
+    daemon_setup (&d, &dc, w, kind);
+    memset (&qj, 0, sizeof (qj));
+    ms_strlcpy (qj.owner, "nobody", sizeof (qj.owner));
+    ms_strlcpy (qj.app, tj->app, sizeof (qj.app));
+    qj.nodes = tj->nodes;
+    qj.time_limit_min = tj->limit_min;
+    ck_assert_msg (
+        daemon_decide_job (&d, &qj, opts, allowed, kp, &dec, &why, &down) == 0,
+        "%s: %s", tj->app, why ? why : "fits nowhere");
+    ck_assert_msg (dec.n > 0, "%s: no choice", tj->app);
+    copy_cands (&o->cs, &d.cs);
+    o->n = dec.n;
+    for (size_t c = 0; c < dec.n; c++) {
+        const ms_cand_t *cd = &d.cs.c[dec.c[c].cand];
+        o->part[c] = cd->part;
+        o->f_khz[c] = cd->f_khz;
+        o->limit[c] = daemon_choice_limit (
+            &d, kp, cd, array_waves (&d, kp, cd->part, NULL),
+            job_time_cap (&d, opts, qj.owner, cd->part));
+    }
+    free (why);
+    free (down);
+    json_decref (opts);
+    kp->allowed = NULL;
+    daemon_teardown (&d);
+}
+
+/* The simulator's path: the job as siminput describes a decided job, one
+ * sched_submit, the entries as the simulated clusters hold them. */
+static void
+sim_path (world_t *w, ms_polkind_t kind, const jobkey_t *k, outcome_t *o)
+{
+    simworld_t *sw;
+    ms_backend_t *bk[8];
+    ms_sched_t *s;
+    ms_policy_t pol;
+    ms_jobdesc_t jd;
+    ms_error_t err;
+    uint64_t id;
+
+    ck_assert (w->conf->nclusters <= 8);
+    ck_assert_msg (simworld_new (w->conf, SIM_EASY, truth, NULL, &sw, &err)
+                       == 0,
+                   "%s", err.text);
+    for (size_t i = 0; i < w->conf->nclusters; i++)
+        bk[i] = simworld_backend (sw, i);
+    policy_init (&pol, kind);
+    s = sched_new (&pol, w->conf, bk, w->tab);
+    memset (&jd, 0, sizeof (jd));
+    jd.user = "nobody";
+    jd.name = "job";
+    jd.nodes = k->nodes;
+    jd.nodes_max = k->nodes_max;
+    jd.gpus = k->gpus;
+    jd.app = (size_t)k->app;
+    jd.home = k->home;
+    jd.base_s = k->base_s;
+    jd.limit_s = k->limit_min * 60.0;
+    ck_assert_msg (sched_submit (s, &jd, 0, &id, &err) == 0, "%s", err.text);
+    ck_assert (id != 0);
+    copy_cands (&o->cs, sched_candidates (s));
+    o->n = 0;
+    for (size_t i = 0; i < w->conf->nclusters; i++) {
+        ms_job_info_t *ji = NULL;
+        size_t n = 0;
+        ck_assert (backend_jobs (bk[i], &ji, &n, &err) == 0);
+        for (size_t j = 0; j < n && o->n < MS_MAX_CHOICES; j++) {
+            long p = -1;
+            for (size_t q = 0; q < w->conf->nparts; q++)
+                if (w->conf->parts[q].cluster == i
+                    && !strcmp (w->conf->parts[q].name, ji[j].partition))
+                    p = (long)q;
+            ck_assert (p >= 0);
+            /* entries in the order submitted: rank 0 first */
+            o->part[o->n] = (size_t)p;
+            o->f_khz[o->n] = ji[j].cpu_freq_max_khz;
+            o->limit[o->n] = ji[j].time_limit_min;
+            o->n++;
+        }
+        free (ji);
+    }
+    sched_free (s);
+    simworld_free (sw);
+}
+
+/* The simulator's entries are listed by cluster; find the daemon's first
+ * choice among them. */
+static long
+find_entry (const outcome_t *o, size_t part, uint32_t f_khz)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (o->part[i] == part && o->f_khz[i] == f_khz)
+            return (long)i;
+    return -1;
+}
+
+/* An exact speedup model of serial fraction 0.1 for the moldable job's
+ * app. */
+static void
+speedup_model (world_t *w, const char *app)
+{
+    static const int nodes[] = { 1, 2, 4, 8 };
+    double t[4];
+    ms_speedup_t sp;
+    ms_error_t err;
+    int a = predtab_app_index (w->tab, app);
+
+    ck_assert (a >= 0);
+    for (size_t i = 0; i < 4; i++)
+        t[i] = 1000 * (0.1 + 0.9 / nodes[i]);
+    ck_assert_msg (speedup_fit (nodes, t, 4, &sp, &err) == 0, "%s", err.text);
+    predtab_set_speedup (w->tab, (size_t)a, &sp);
+}
+
+static void
+same_decision (ms_polkind_t kind, const tjob_t *tj)
+{
+    world_t w;
+    outcome_t od, os;
+    jobkey_t k;
+    long e;
+
+    world_init_site (&w, site_text, "paths");
+    speedup_model (&w, jobs[MOLDABLE].app);
+    memset (&od, 0, sizeof (od));
+    memset (&os, 0, sizeof (os));
+    daemon_path (&w, kind, tj, &od, &k);
+    sim_path (&w, kind, &k, &os);
+
+    /* the same candidates, in the same order, with the same predictions */
+    ck_assert_msg (od.cs.n == os.cs.n, "%s: %zu candidates (daemon) vs %zu",
+                   tj->app, od.cs.n, os.cs.n);
+    for (size_t i = 0; i < od.cs.n; i++) {
+        const ms_cand_t *a = &od.cs.c[i], *b = &os.cs.c[i];
+        ck_assert_msg (a->part == b->part && a->f_khz == b->f_khz
+                           && a->nodes == b->nodes,
+                       "%s (%s): candidate %zu: partition %zu at %u kHz on "
+                       "%d nodes (daemon) vs %zu at %u kHz on %d",
+                       tj->app, policy_kind_name (kind), i, a->part, a->f_khz,
+                       a->nodes, b->part, b->f_khz, b->nodes);
+        ck_assert_msg (fabs (a->t - b->t) <= 1e-9 * a->t
+                           && fabs (a->e - b->e) <= 1e-9 * a->e,
+                       "%s: candidate %zu: T %g vs %g, E %g vs %g", tj->app, i,
+                       a->t, b->t, a->e, b->e);
+    }
+    /* the same choice (the simulator submits every sibling; the first
+     * choice is among them) */
+    e = find_entry (&os, od.part[0], od.f_khz[0]);
+    ck_assert_msg (e >= 0,
+                   "%s: the daemon's choice %s/%u is not the "
+                   "simulator's",
+                   tj->app, w.conf->parts[od.part[0]].name, od.f_khz[0]);
+    ck_assert_msg (od.n == os.n, "%s: %zu entries (daemon) vs %zu", tj->app,
+                   od.n, os.n);
+    /* the same time limit on every entry */
+    for (size_t c = 0; c < od.n; c++) {
+        long x = find_entry (&os, od.part[c], od.f_khz[c]);
+        ck_assert_msg (x >= 0, "%s: entry %zu %s/%u not in the simulator's",
+                       tj->app, c, w.conf->parts[od.part[c]].name, od.f_khz[c]);
+        ck_assert_msg (od.limit[c] == os.limit[x],
+                       "%s: limit on %s at %u kHz: %u min (daemon) vs %u "
+                       "min (simulator)",
+                       tj->app, w.conf->parts[od.part[c]].name, od.f_khz[c],
+                       od.limit[c], os.limit[x]);
+    }
+    candidates_free (&od.cs);
+    candidates_free (&os.cs);
+    world_fini (&w);
+}
+
+/* Each job under metasched, the policy users run. */
+START_TEST (test_same_decision)
+{
+    same_decision (POL_METASCHED, &jobs[_i]);
+}
+END_TEST
+
+/* The moldable job under other policies as well. */
+START_TEST (test_same_decision_kinds)
+{
+    same_decision (kinds[_i], &jobs[MOLDABLE]);
+}
+END_TEST
+
+/* The rules after dispatch: metaschedd's default settings give the policy
+ * the simulator evaluates its ageing and re-routing with. */
+START_TEST (test_same_defaults)
+{
+    ms_settings_t set;
+    ms_policy_t dpol, spol;
+
+    settings_init (&set);
+    settings_apply_policy (&set, &dpol);
+    policy_init (&spol, POL_METASCHED);
+    ck_assert_msg (dpol.first_age == spol.first_age, "first_age %g vs %g",
+                   dpol.first_age, spol.first_age);
+    ck_assert_msg (dpol.reroute_after_s == spol.reroute_after_s,
+                   "reroute_after_s %g (daemon) vs %g (simulator)",
+                   dpol.reroute_after_s, spol.reroute_after_s);
+    ck_assert_msg (dpol.max_reroutes == spol.max_reroutes,
+                   "max_reroutes %d (daemon) vs %d (simulator)",
+                   dpol.max_reroutes, spol.max_reroutes);
+    ck_assert (dpol.reroute_gain == spol.reroute_gain);
+    /* and the same decisions from them */
+    ck_assert (!engine_reroute_due (&dpol, 3 * 3600, 0));
+    ck_assert (engine_reroute_due (&dpol, 4 * 3600, 0));
+    ck_assert (!engine_reroute_due (&dpol, 5 * 3600, 1));
+    ck_assert (engine_reroute_gains (&dpol, true, 1000, 200));
+    ck_assert (!engine_reroute_gains (&dpol, true, 1000, 300));
+    ck_assert (!engine_reroute_gains (&dpol, false, 1000, 0));
+    ck_assert (!engine_age_due (&dpol, 299, 100));
+    ck_assert (engine_age_due (&dpol, 300, 100));
+    ck_assert (!engine_age_due (&dpol, 1e9, 0));
+}
+END_TEST
+
+int
+main (void)
+{
+    Suite *s = suite_create ("engine_paths");
+    TCase *tc = tcase_create ("paths");
+    tcase_set_timeout (tc, 120);
+    tcase_add_loop_test (tc, test_same_decision, 0, (int)NJOBS);
+    tcase_add_test (tc, test_same_defaults);
+    tcase_add_loop_test (tc, test_same_decision_kinds, 0,
+                         (int)(sizeof (kinds) / sizeof (kinds[0])));
+    suite_add_tcase (s, tc);
+    return test_run_suite (s);
+}
