@@ -12,7 +12,8 @@ metasched_metasched_SOURCES = \
 	metasched/admin/cmd_model.c \
 	metasched/admin/cmd_simulate.c metasched/admin/siminput.c \
 	metasched/admin/siminput.h \
-	metasched/admin/cmd_config.c metasched/admin/cmd_report.c
+	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
+	metasched/admin/cmd_job.c
 metasched_metasched_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS)
 # Link order: each library before the libraries it uses (libmsdb.a and
 # the collectors come after, from collectors/local.mk).
