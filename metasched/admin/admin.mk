@@ -30,5 +30,6 @@ TESTS += tests/integration/test_report.sh tests/integration/test_config.sh \
 EXTRA_DIST += tests/integration/test_report.sh tests/integration/test_config.sh \
 	tests/integration/test_simulate_history.sh
 
-dist_man_MANS += doc/metasched-config.1 doc/metasched-report.1
+dist_man_MANS += doc/metasched-config.1 doc/metasched-report.1 \
+	doc/metasched-job.1
 EXTRA_DIST += metasched/admin/README

@@ -103,16 +103,24 @@ finish_from (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                            errp);
 }
 
-/* The newest proven record of l among rs (NULL: none). */
+/* The newest proven record of l among rs (NULL: none). *blindp: a record
+ * of l's owner (of want_id, when given) has no comment at all: the
+ * accounting keeps none (slurm.conf without AccountingStoreFlags=
+ * job_comment), so no record there can prove or disprove a copy. */
 static const ms_acct_job_t *
 pick (ms_daemon_t *d, size_t ci, const queue_live_t *l,
-      const ms_acct_job_t *rs, size_t n, uint64_t want_id)
+      const ms_acct_job_t *rs, size_t n, uint64_t want_id, bool *blindp)
 {
     const ms_acct_job_t *best = NULL;
 
+    *blindp = false;
     for (size_t k = 0; k < n; k++) {
         const ms_acct_job_t *r = &rs[k];
-        if ((want_id && r->id != want_id) || !proven (d, ci, l, r))
+        if (want_id && r->id != want_id)
+            continue;
+        if (!r->comment[0] && !strcmp (r->user, l->owner))
+            *blindp = true;
+        if (!proven (d, ci, l, r))
             continue;
         /* a copy cancelled by metasched loses to one that ran */
         if (!best || (best->state == MS_JOB_CANCELLED
@@ -167,6 +175,7 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
         const ms_acct_job_t *r;
         size_t n = 0;
         ms_error_t e;
+        bool blind;
         int rc;
 
         /* one cluster holds a job's copy, the choice; siblings: any */
@@ -195,7 +204,10 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
                 none_on = c->conf->name;
             continue;
         }
-        r = pick (d, ci, l, rs, n, 0);
+        r = pick (d, ci, l, rs, n, 0, &blind);
+        if (!r && blind && l->age_s >= (double)c->conf->min_job_age_s
+            && !none_on)
+            none_on = c->conf->name; /* its records cannot tell */
         if (r) {
             queue_sub_new_t s = { c->conf->name, r->partition, 0, r->id, 0, 0 };
             const ms_acct_job_t rec = *r;
@@ -222,8 +234,9 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
         char why[400];
         snprintf (why, sizeof (why),
                   "dispatch interrupted %.0f s ago, longer than %s's "
-                  "min_job_age, which keeps no accounting: whether a copy "
-                  "ran there cannot be known (metasched job resolve)",
+                  "min_job_age, whose accounting (none, or without job "
+                  "comments) cannot say whether a copy ran there "
+                  "(metasched job resolve)",
                   l->age_s, none_on);
         return to_unknown (d, l, why, errp) < 0 ? -1 : 1;
     }
@@ -245,6 +258,7 @@ missing_sub (ms_daemon_t *d, size_t ci, const queue_live_t *l,
     size_t n = 0;
     ms_error_t e;
     char why[400];
+    bool blind;
     int rc;
 
     switch (acct_kind (d, ci)) {
@@ -261,10 +275,19 @@ missing_sub (ms_daemon_t *d, size_t ci, const queue_live_t *l,
         return note_wait (d, l, c->conf->name, e.text, errp) < 0 ? -1 : 1;
     if (rc == 1)
         goto unknown;
-    r = pick (d, ci, l, rs, n, s->cluster_job_id);
+    r = pick (d, ci, l, rs, n, s->cluster_job_id, &blind);
     if (!r) {
         free (rs);
-        return 0;
+        if (!blind)
+            return 0;
+        snprintf (why, sizeof (why),
+                  "%s no longer lists job %" PRIu64
+                  " and its accounting keeps no job comments "
+                  "(AccountingStoreFlags=job_comment), which would prove the "
+                  "record this job's copy: how it ended is not known "
+                  "(metasched job resolve)",
+                  c->conf->name, s->cluster_job_id);
+        goto to_unknown;
     }
     if (!ms_job_state_final (r->state)) {
         /* the accounting has not seen its end yet (slurmdbd's queue) */
@@ -287,6 +310,7 @@ unknown:
               " and keeps no accounting: how it ended cannot be known "
               "(metasched job resolve)",
               c->conf->name, s->cluster_job_id);
+to_unknown:
     if (queue_sub_state (d->db, s->cluster, s->cluster_job_id, "unknown", errp)
         < 0)
         return -1;
