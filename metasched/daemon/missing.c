@@ -209,8 +209,9 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
             && !none_on)
             none_on = c->conf->name; /* its records cannot tell */
         if (r) {
-            queue_sub_new_t s = { c->conf->name, r->partition, 0, r->id, 0, 0 };
             const ms_acct_job_t rec = *r;
+            queue_sub_new_t s = { c->conf->name, rec.partition, 0, rec.id, 0,
+                                  0 };
             bool ok;
             free (rs);
             if (queue_sub_record (d->db, l->id, &s, "submitted", errp) < 0
