@@ -270,7 +270,7 @@ db_jobs_resolve (db_t *db, int64_t id, const char *state, int exit_code,
         "WITH v AS (SELECT id, state::text AS state, last_error FROM jobs"
         "  WHERE id = $1::bigint FOR UPDATE),"
         " u AS (UPDATE jobs j SET state = $2::job_state,"
-        "   exit_code = $3::integer, finished_at = now (),"
+        "   exit_code = $3::integer, finished_at = now (), resolved_by = $4,"
         "   last_error = 'resolved by ' || $4 || ' as ' || $2"
         "    || coalesce (': ' || $5, '')"
         "  FROM v WHERE j.id = v.id AND v.state = 'unknown' RETURNING j.id),"

@@ -12,6 +12,16 @@ ALTER TABLE job_submissions ADD CONSTRAINT job_submissions_state_check
     CHECK (state IN ('submitted', 'running', 'ended', 'cancelled', 'lost',
                      'unknown'));
 
+-- Who resolved an unknown job (metasched job resolve). A job whose dispatch
+-- was interrupted can be unknown without a cluster job id (nothing listed
+-- it): once resolved it may be completed without one.
+ALTER TABLE jobs ADD COLUMN resolved_by text
+    CHECK (length (resolved_by) BETWEEN 1 AND 64);
+ALTER TABLE jobs DROP CONSTRAINT jobs_check1;
+ALTER TABLE jobs ADD CONSTRAINT jobs_has_cluster_job
+    CHECK (state NOT IN ('submitted', 'running', 'completed')
+           OR cluster_job_id IS NOT NULL OR resolved_by IS NOT NULL);
+
 -- 0005's transitions, and: dispatching, submitted or running -> unknown;
 -- unknown -> completed or failed (resolved; cancelled as from any live
 -- state). The new value is compared as text: it cannot be used as a

@@ -389,13 +389,16 @@ used_s (const json_t *job, long long now)
     return en > st ? en - st : 0;
 }
 
-/* squeue's %r: why a pending job waits; None otherwise. */
+/* squeue's %r: why a pending job waits, why an unknown one is unknown;
+ * None otherwise. */
 static const char *
 reason_str (const json_t *job)
 {
     const char *held = str_or (job, "held", NULL);
     int k = meta_index (json_string_value (json_object_get (job, "state")));
 
+    if (k == 9)
+        return str_or (job, "last_error", "None");
     if (k >= 0 && k <= 3)
         return held ? held : k == 3 ? "Priority" : "None";
     if (held)
@@ -477,7 +480,8 @@ field_value (char c, const json_t *job, long long now, char *buf, size_t len)
     case 'N':
     case 'R':
         if (c == 'R'
-            && (!json_object_get (job, "started_at")
+            && (!strcmp (slurmfmt_state (job), "UNKNOWN")
+                || !json_object_get (job, "started_at")
                 || json_is_null (json_object_get (job, "started_at"))
                 || !strcmp (slurmfmt_state (job), "PENDING"))) {
             snprintf (buf, len, "(%s)", reason_str (job));
