@@ -75,6 +75,10 @@ has_copy () { [ -n "$(copy_on "$1" "$2")" ]; }
 # listed CLUSTER SLURMID: slurmctld still lists the job
 listed () { on_cluster "$1" scontrol show job "$2" >/dev/null 2>&1; }
 gone () { for gj in $2; do listed "$1" "$gj" && return 1; done; return 0; }
+# has TEXT PATTERN: grep's pattern in the text; refused RC OUT STATUS: a
+# command that failed (RC) with "[HTTP STATUS]" in its message OUT
+has () { printf '%s\n' "$1" | grep -q -- "$2"; }
+refused () { [ "$1" != 0 ] && has "$2" "\\[HTTP $3\\]"; }
 state_of () { q "SELECT state FROM jobs WHERE id = $1"; }
 is_state () { [ "$(state_of "$1")" = "$2" ]; }
 

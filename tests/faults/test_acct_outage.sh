@@ -26,6 +26,8 @@ daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
 acct_minjobage "$c" || tap_skip_all "cannot set MinJobAge=2 on $c (see $dtmp/testbed.log)"
 tap_plan 10
+# generous bounds (seconds) of the waits for the daemon; MS_ACCT_WAIT sets them
+W=${MS_ACCT_WAIT:-300}
 
 log=$dtmp/msd.log
 u=$MS_TEST_USER
@@ -62,9 +64,9 @@ tap_ok $? "$c forgot A's copy $ja, B's $jb and the forgeries $f1 $f2 while the d
 
 start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
-wait_for 300 is_state "$a" completed
+wait_for $W is_state "$a" completed
 tap_ok $? "A is completed after the restart ($(state_of "$a"): $(q "SELECT last_error FROM jobs WHERE id = $a"))"
-wait_for 300 is_state "$b" completed
+wait_for $W is_state "$b" completed
 tap_ok $? "B is completed after the restart ($(state_of "$b"): $(q "SELECT last_error FROM jobs WHERE id = $b"))"
 
 # Slurm's exit codes, as its accounting recorded them
@@ -76,8 +78,8 @@ tap_ok "$(ok_if [ "$(q "SELECT cluster || ' ' || cluster_job_id FROM jobs WHERE 
     "A's row names its copy $c $ja, adopted ($(q "SELECT cluster || ' ' || cluster_job_id FROM jobs WHERE id = $a"))"
 
 # ran exactly once: the owner's records tagged for each, the forged MAC aside
-wait_for 300 is_state "$da" completed; rda=$?
-wait_for 300 is_state "$db" completed; rdb=$?
+wait_for $W is_state "$da" completed; rda=$?
+wait_for $W is_state "$db" completed; rdb=$?
 since=$(date -d "@$((t0 - 60))" +%Y-%m-%dT%H:%M:%S)
 runs () {
     on_cluster "$c" sacct -n -X -a -u "$u" -S "$since" -o JobID,Comment%120 2>/dev/null \
