@@ -70,13 +70,12 @@ read_association (struct srp_fctx *f, json_t *o, void *item, const void *arg)
 
 int
 slurmrest_parse_associations (const slurmrest_api_t *api, const char *body,
-                              size_t len, long http_status,
-                              const char *cluster, ms_assoc_t **out,
-                              size_t *n, ms_error_t *errp)
+                              size_t len, long http_status, const char *cluster,
+                              ms_assoc_t **out, size_t *n, ms_error_t *errp)
 {
     ms_assoc_t *as
         = srp_parse_items (body, len, http_status, "associations", sizeof (*as),
-                       read_association, cluster, n, errp);
+                           read_association, cluster, n, errp);
 
     (void)api;
     if (!as)
@@ -123,7 +122,7 @@ slurmrest_parse_db_energy (const slurmrest_api_t *api, const char *body,
 {
     slurmrest_energy_t *es
         = srp_parse_items (body, len, http_status, "jobs", sizeof (*es),
-                       read_energy, NULL, n, errp);
+                           read_energy, NULL, n, errp);
 
     (void)api;
     if (!es)
@@ -165,7 +164,8 @@ slurmrest_parse_qos (const slurmrest_api_t *api, const char *body, size_t len,
                   && json_is_array (json_object_get (root, "QOS"))
               ? "QOS"
               : "qos";
-    qs = srp_read_items (root, key, "qos", sizeof (*qs), read_qos, NULL, n, errp);
+    qs = srp_read_items (root, key, "qos", sizeof (*qs), read_qos, NULL, n,
+                         errp);
     if (!qs)
         return -1;
     *out = qs;
@@ -207,8 +207,7 @@ read_db_job (struct srp_fctx *f, json_t *o, void *item, const void *arg)
     if (!j->state_name[0] && !f->failed)
         srp_ftype (f, "state/current", "a job state");
     j->state = ms_job_state_parse (j->state_name);
-    srp_fstr (f, o, "state/reason", j->state_reason,
-              sizeof (j->state_reason));
+    srp_fstr (f, o, "state/reason", j->state_reason, sizeof (j->state_reason));
     j->exit_code = srp_fexit (f, o, "exit_code");
     j->submit_time = (time_t)srp_fint (f, o, "time/submission", 0);
     j->start_time = (time_t)srp_fint (f, o, "time/start", 0);

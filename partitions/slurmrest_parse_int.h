@@ -37,10 +37,9 @@ json_t *srp_jpath (json_t *o, const char *path);
 void srp_fstr (struct srp_fctx *f, json_t *o, const char *key, char *buf,
                size_t size);
 /* A number in any shape a version uses; `inf`: {"infinite": true}. */
-int64_t srp_fnum (struct srp_fctx *f, json_t *o, const char *key,
-                  int64_t dflt, int64_t inf);
-int64_t srp_fint (struct srp_fctx *f, json_t *o, const char *key,
-                  int64_t dflt);
+int64_t srp_fnum (struct srp_fctx *f, json_t *o, const char *key, int64_t dflt,
+                  int64_t inf);
+int64_t srp_fint (struct srp_fctx *f, json_t *o, const char *key, int64_t dflt);
 /* A state: a string or a list of flags, the base first. */
 void srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf,
                  size_t size, char *flags, size_t fsize);

@@ -45,8 +45,7 @@ usage (FILE *f)
 }
 
 static int
-resolve (const char *server, const char *munge, const char *id_s,
-         json_t *body)
+resolve (const char *server, const char *munge, const char *id_s, json_t *body)
 {
     ms_client_t *c = NULL;
     ms_error_t e;

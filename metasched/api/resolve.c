@@ -58,7 +58,8 @@ resolve_parse (const char *body, size_t len, resolve_req_t *r, char *field,
     s = json_string_value (v);
     if (!s) {
         bad (errp, field, fsize, "state",
-             v ? "expected a string" : "missing: completed, failed or cancelled");
+             v ? "expected a string"
+               : "missing: completed, failed or cancelled");
         goto out;
     }
     if (strcmp (s, "completed") && strcmp (s, "failed")

@@ -10,8 +10,8 @@
 #define RESOLVE_REASON_MAX 1024
 
 typedef struct {
-    char state[16];  /* completed, failed, cancelled */
-    int exit_code;   /* 0..255; -1: none given (completed: 0) */
+    char state[16]; /* completed, failed, cancelled */
+    int exit_code;  /* 0..255; -1: none given (completed: 0) */
     char reason[RESOLVE_REASON_MAX + 1]; /* "": none */
 } resolve_req_t;
 

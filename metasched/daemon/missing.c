@@ -74,9 +74,8 @@ proven (ms_daemon_t *d, size_t ci, const queue_live_t *l,
 /* The meta job's outcome from record r: its state and exit code as
  * Slurm recorded them. */
 static int
-finish_from (ms_daemon_t *d, size_t ci, const queue_live_t *l,
-             const char *from, uint64_t cjid, const ms_acct_job_t *r,
-             ms_error_t *errp)
+finish_from (ms_daemon_t *d, size_t ci, const queue_live_t *l, const char *from,
+             uint64_t cjid, const ms_acct_job_t *r, ms_error_t *errp)
 {
     const char *cname = d->cl[ci].conf->name;
     char why[400];
@@ -108,8 +107,8 @@ finish_from (ms_daemon_t *d, size_t ci, const queue_live_t *l,
  * accounting keeps none (slurm.conf without AccountingStoreFlags=
  * job_comment), so no record there can prove or disprove a copy. */
 static const ms_acct_job_t *
-pick (ms_daemon_t *d, size_t ci, const queue_live_t *l,
-      const ms_acct_job_t *rs, size_t n, uint64_t want_id, bool *blindp)
+pick (ms_daemon_t *d, size_t ci, const queue_live_t *l, const ms_acct_job_t *rs,
+      size_t n, uint64_t want_id, bool *blindp)
 {
     const ms_acct_job_t *best = NULL;
 
@@ -123,8 +122,8 @@ pick (ms_daemon_t *d, size_t ci, const queue_live_t *l,
         if (!proven (d, ci, l, r))
             continue;
         /* a copy cancelled by metasched loses to one that ran */
-        if (!best || (best->state == MS_JOB_CANCELLED
-                      && r->state != MS_JOB_CANCELLED)
+        if (!best
+            || (best->state == MS_JOB_CANCELLED && r->state != MS_JOB_CANCELLED)
             || (r->submit_time > best->submit_time
                 && (r->state != MS_JOB_CANCELLED
                     || best->state == MS_JOB_CANCELLED)))
@@ -210,8 +209,8 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
             none_on = c->conf->name; /* its records cannot tell */
         if (r) {
             const ms_acct_job_t rec = *r;
-            queue_sub_new_t s = { c->conf->name, rec.partition, 0, rec.id, 0,
-                                  0 };
+            queue_sub_new_t s
+                = { c->conf->name, rec.partition, 0, rec.id, 0, 0 };
             bool ok;
             free (rs);
             if (queue_sub_record (d->db, l->id, &s, "submitted", errp) < 0

@@ -34,14 +34,16 @@ START_TEST (captured_records)
     ms_acct_job_t *js;
     ms_error_t err;
 
-    snprintf (path, sizeof (path), "%s/tests/data/slurmrest/slurmdb/%s-%s-jobs.json",
-              test_srcdir (), recs[_i].release, recs[_i].version);
+    snprintf (path, sizeof (path),
+              "%s/tests/data/slurmrest/slurmdb/%s-%s-jobs.json", test_srcdir (),
+              recs[_i].release, recs[_i].version);
     ck_assert_msg (ms_read_file (path, 1 << 24, &body, &len, &err) == 0, "%s",
                    err.text);
-    ck_assert_msg (slurmrest_parse_db_jobs (slurmrest_api_find (recs[_i].version),
-                                            body, len, 200, &js, &n, &err)
-                       == 0,
-                   "%s %s: %s", recs[_i].release, recs[_i].version, err.text);
+    ck_assert_msg (
+        slurmrest_parse_db_jobs (slurmrest_api_find (recs[_i].version), body,
+                                 len, 200, &js, &n, &err)
+            == 0,
+        "%s %s: %s", recs[_i].release, recs[_i].version, err.text);
     ck_assert_uint_eq (n, 2);
     ck_assert_uint_gt (js[0].id, 0);
     ck_assert_uint_gt (js[1].id, js[0].id);
@@ -91,10 +93,10 @@ START_TEST (record_shapes)
     size_t n;
     ms_error_t err;
 
-    ck_assert_msg (slurmrest_parse_db_jobs (V38, v38, strlen (v38), 200, &js,
-                                            &n, &err)
-                       == 0,
-                   "%s", err.text);
+    ck_assert_msg (
+        slurmrest_parse_db_jobs (V38, v38, strlen (v38), 200, &js, &n, &err)
+            == 0,
+        "%s", err.text);
     ck_assert_uint_eq (n, 2);
     ck_assert_uint_eq (js[0].id, 41);
     ck_assert_str_eq (js[0].comment,
@@ -127,7 +129,8 @@ static const struct {
     long status;
     const char *want;
 } bad[] = {
-    { "{\"jobs\": [{\"job_id\": \"x\", \"state\": {\"current\": \"COMPLETED\"}}]}",
+    { "{\"jobs\": [{\"job_id\": \"x\", \"state\": {\"current\": "
+      "\"COMPLETED\"}}]}",
       200, "jobs[0].job_id" },
     { "{\"jobs\": [{\"job_id\": 1, \"state\": {\"current\": 5}}]}", 200,
       "jobs[0].state/current" },
