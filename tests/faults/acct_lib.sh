@@ -6,10 +6,10 @@
 # acct_minjobage CLUSTER...: MinJobAge=2 on these clusters. Where the test
 # bed is not set so, testbed/start runs again with MS_TESTBED_MINJOBAGE
 # (the other clusters keep theirs) and acct_restore sets every cluster
-# back afterwards. Takes the test bed's services for itself.
+# back afterwards. The caller holds the test bed's services for itself
+# (tap_services_exclusive, before daemon_lock as every such test does).
 acct_was=
 acct_minjobage () {
-    tap_services_exclusive
     am_want= am_was= am_change=0
     for am_c in $MS_CLUSTERS; do
         am_v=$(on_cluster "$am_c" scontrol show config 2>/dev/null | awk '$1 == "MinJobAge" { print $3 }')

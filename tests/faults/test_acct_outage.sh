@@ -23,6 +23,8 @@ c=$(sed -n 's/^TB_ACCT_CLUSTER=//p' "$MS_SRCDIR/testbed/lib.sh")
     || tap_skip_all "the test bed's cluster ${c:-?} runs no slurmdbd"
 trap 'acct_hold_off; daemon_cleanup; acct_restore' EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
+# the cluster's slurmctld may start again (MinJobAge): the services first
+tap_services_exclusive
 daemon_lock
 acct_minjobage "$c" || tap_skip_all "cannot set MinJobAge=2 on $c (see $dtmp/testbed.log)"
 tap_plan 10

@@ -21,6 +21,8 @@ for x in $MS_CLUSTERS; do [ "$x" != "$acct" ] && { c=$x; break; }; done
 [ -n "$c" ] || tap_skip_all "no cluster without accounting on the test bed"
 trap 'acct_hold_off; daemon_cleanup; acct_restore' EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
+# the cluster's slurmctld may start again (MinJobAge): the services first
+tap_services_exclusive
 daemon_lock
 acct_minjobage "$c" || tap_skip_all "cannot set MinJobAge=2 on $c (see $dtmp/testbed.log)"
 tap_plan 11
