@@ -48,7 +48,7 @@ msb_job "$u" "$d" acct-hold-a "$c" 1 0; a=$job_id
 msb_job "$u" "$d" acct-dep-a "$c" 1 0 "afterok:$a"; da=$job_id
 wait_for 120 has_copy "$c" "$a" && wait_for 60 acct_holding
 ra=$?
-tap_ok "$(ok_if [ -n "$a" ] && [ -n "$b" ] && [ "$rb" = 0 ] && [ "$ra" = 0 ] && is_state "$a" dispatching)" \
+tap_ok "$( { [ -n "$a" ] && [ -n "$b" ] && [ "$rb" = 0 ] && [ "$ra" = 0 ] && is_state "$a" dispatching; }; echo $? )" \
     "B ($b) runs on $c, A ($a) stops mid-dispatch: its copy is there, its row dispatching"
 set -- $(copy_on "$c" "$a"); ja=${1:-0} taga=${2:-}
 jb=$(q "SELECT cluster_job_id FROM jobs WHERE id = $b")
@@ -73,9 +73,11 @@ tap_ok $? "B is completed after the restart ($(state_of "$b"): $(q "SELECT last_
 
 # Slurm's exit codes, as its accounting recorded them
 acct_exit () { on_cluster "$c" sacct -n -X -j "$1" -o ExitCode 2>/dev/null | head -1 | tr -d ' ' | cut -d: -f1; }
-tap_ok "$(ok_if [ "$(q "SELECT exit_code FROM jobs WHERE id = $a")" = "$(acct_exit "$ja")" ] \
-    && [ "$(q "SELECT exit_code FROM jobs WHERE id = $b")" = "$(acct_exit "$jb")" ])" \
-    "exit codes as Slurm's accounting: A $(q "SELECT exit_code FROM jobs WHERE id = $a") ($(acct_exit "$ja")), B $(q "SELECT exit_code FROM jobs WHERE id = $b") ($(acct_exit "$jb"))"
+ea=$(q "SELECT exit_code FROM jobs WHERE id = $a") eb=$(q "SELECT exit_code FROM jobs WHERE id = $b")
+sa=$(acct_exit "$ja") sb=$(acct_exit "$jb")
+[ -n "$sa" ] && [ "$ea" = "$sa" ] && [ -n "$sb" ] && [ "$eb" = "$sb" ]
+tap_ok $? \
+    "exit codes as Slurm's accounting: A $ea ($sa), B $eb ($sb)"
 tap_ok "$(ok_if [ "$(q "SELECT cluster || ' ' || cluster_job_id FROM jobs WHERE id = $a")" = "$c $ja" ])" \
     "A's row names its copy $c $ja, adopted ($(q "SELECT cluster || ' ' || cluster_job_id FROM jobs WHERE id = $a"))"
 
@@ -87,9 +89,9 @@ runs () {
     on_cluster "$c" sacct -n -X -a -u "$u" -S "$since" -o JobID,Comment%120 2>/dev/null \
         | awk -v t="metasched:$1:" 'index ($2, t) == 1 && $2 !~ /:0000000000/' | wc -l
 }
-tap_ok "$(ok_if [ "$(runs "$a")" = 1 ] && [ "$(runs "$b")" = 1 ])" \
+tap_ok "$( { [ "$(runs "$a")" = 1 ] && [ "$(runs "$b")" = 1 ]; }; echo $? )" \
     "each ran once on $c (accounting: A $(runs "$a"), B $(runs "$b") records)"
-tap_ok "$(ok_if [ "$rda" = 0 ] && [ "$rdb" = 0 ])" \
+tap_ok "$( { [ "$rda" = 0 ] && [ "$rdb" = 0 ]; }; echo $? )" \
     "the afterok dependents ran: $da $(state_of "$da"), $db $(state_of "$db")"
 
 tap_ok "$(ok_if [ "$(q "SELECT count (*) FROM job_submissions WHERE cluster = '$c' AND cluster_job_id IN (${f1:-0}, ${f2:-0})")" = 0 ])" \

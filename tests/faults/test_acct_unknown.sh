@@ -44,7 +44,7 @@ msb_job "$u" "$d" acct-hold-a "$c" 1 0; a=$job_id
 msb_job "$u" "$d" acct-dep-a "$c" 1 0 "afterok:$a"; da=$job_id
 wait_for 120 has_copy "$c" "$a" && wait_for 60 acct_holding
 ra=$?
-tap_ok "$(ok_if [ -n "$a" ] && [ -n "$b" ] && [ "$rb" = 0 ] && [ "$ra" = 0 ] && is_state "$a" dispatching)" \
+tap_ok "$( { [ -n "$a" ] && [ -n "$b" ] && [ "$rb" = 0 ] && [ "$ra" = 0 ] && is_state "$a" dispatching; }; echo $? )" \
     "B ($b) runs on $c, A ($a) stops mid-dispatch: its copy is there, its row dispatching"
 set -- $(copy_on "$c" "$a"); ja=${1:-0}
 jb=$(q "SELECT cluster_job_id FROM jobs WHERE id = $b")
@@ -57,11 +57,11 @@ start_daemon "$dtmp/msd.conf" "$log"
 daemon_up "$log"
 wait_for $W is_state "$a" unknown; r1=$?
 wait_for $W is_state "$b" unknown; r2=$?
-tap_ok "$(ok_if [ "$r1" = 0 ] && [ "$r2" = 0 ])" \
+tap_ok "$( { [ "$r1" = 0 ] && [ "$r2" = 0 ]; }; echo $? )" \
     "A and B are unknown after the restart (A $(state_of "$a"), B $(state_of "$b"))"
 # A's copy ran once: nothing was submitted again
 ncopies=$(q "SELECT count (*) FROM job_submissions WHERE job_id = $a")
-tap_ok "$(ok_if [ "$ncopies" -le 1 ] && ! has_copy "$c" "$a")" \
+tap_ok "$( { [ "$ncopies" -le 1 ] && ! has_copy "$c" "$a"; }; echo $? )" \
     "A was not submitted again ($ncopies submissions recorded, none listed on $c)"
 
 
@@ -88,9 +88,9 @@ resolve "$a" --state completed --reason "its output is complete" >/dev/null 2>&1
 rr=$?
 wait_for $W is_state "$da" completed; r1=$?
 wait_for $W is_state "$db" cancelled; r2=$?
-tap_ok "$(ok_if [ "$rr" = 0 ] && is_state "$a" completed && is_state "$b" failed && [ "$r1" = 0 ])" \
+tap_ok "$( { [ "$rr" = 0 ] && is_state "$a" completed && is_state "$b" failed && [ "$r1" = 0 ]; }; echo $? )" \
     "A resolved completed: its dependent $da ran ($(state_of "$da"))"
-tap_ok "$(ok_if [ "$r2" = 0 ] && [ "$(q "SELECT exit_code FROM jobs WHERE id = $b")" = 2 ])" \
+tap_ok "$( { [ "$r2" = 0 ] && [ "$(q "SELECT exit_code FROM jobs WHERE id = $b")" = 2 ]; }; echo $? )" \
     "B resolved failed with exit 2: its dependent $db is cancelled ($(state_of "$db"): $(q "SELECT last_error FROM jobs WHERE id = $db"))"
 tap_ok "$(ok_if [ "$(q "SELECT count (*) FROM job_resolutions WHERE job_id IN ($a, $b) AND admin = 'root'")" = 2 ])" \
     "two audit rows: $(q "SELECT job_id || ' ' || state || ' by ' || admin || ': ' || coalesce (reason, '') FROM job_resolutions WHERE job_id IN ($a, $b)" | tr '\n' ';')"
