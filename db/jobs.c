@@ -324,6 +324,66 @@ db_jobs_cancel (db_t *db, int64_t id, long uid, char statep[16],
 }
 
 int
+db_jobs_resolve (db_t *db, int64_t id, const char *state, int exit_code,
+                 const char *admin, const char *reason, char statep[16],
+                 ms_error_t *errp)
+{
+    char sid[24], sec[16];
+    const char *p[5] = { sid, state, exit_code >= 0 ? sec : NULL, admin,
+                         reason && *reason ? reason : NULL };
+    PGresult *res;
+
+    snprintf (sid, sizeof (sid), "%" PRId64, id);
+    snprintf (sec, sizeof (sec), "%d", exit_code);
+    /* One statement: the row lock orders it with the daemon's own moves;
+     * the audit row and the submissions go with the job's row or not at
+     * all. */
+    res = db_exec (
+        db, "jobs_resolve",
+        "WITH v AS (SELECT id, state::text AS state, last_error FROM jobs"
+        "  WHERE id = $1::bigint FOR UPDATE),"
+        " u AS (UPDATE jobs j SET state = $2::job_state,"
+        "   exit_code = $3::integer, finished_at = now (), resolved_by = $4,"
+        "   last_error = 'resolved by ' || $4 || ' as ' || $2"
+        "    || coalesce (': ' || $5, '')"
+        "  FROM v WHERE j.id = v.id AND v.state = 'unknown' RETURNING j.id),"
+        " s AS (UPDATE job_submissions SET state = CASE $2"
+        "   WHEN 'cancelled' THEN 'cancelled' ELSE 'ended' END,"
+        "   ended_at = coalesce (ended_at, now ())"
+        "  WHERE job_id IN (SELECT id FROM u) AND state = 'unknown'"
+        "  RETURNING 1),"
+        " a AS (INSERT INTO job_resolutions"
+        "   (job_id, state, exit_code, admin, reason, was)"
+        "  SELECT u.id, $2, $3::integer, $4, $5, v.last_error FROM u, v"
+        "  RETURNING 1)"
+        " SELECT v.state, (SELECT count (*) FROM u), (SELECT count (*) FROM s),"
+        "  (SELECT count (*) FROM a) FROM v",
+        5, p, errp);
+    if (!res)
+        return ms_err_prefix (errp, "resolving job %" PRId64, id);
+    if (PQntuples (res) == 0) {
+        PQclear (res);
+        return missing (errp, id);
+    }
+    if (statep)
+        snprintf (statep, 16, "%s", PQgetvalue (res, 0, 0));
+    if (strcmp (PQgetvalue (res, 0, 1), "0") == 0) {
+        ms_err (errp, MS_ERR_INPUT,
+                "job %" PRId64 " is %s, not unknown: only an unknown job is "
+                "resolved",
+                id, PQgetvalue (res, 0, 0));
+        if (errp)
+            errp->http_status = 409;
+        PQclear (res);
+        return -1;
+    }
+    if (statep)
+        snprintf (statep, 16, "%s", state);
+    PQclear (res);
+    return 0;
+}
+
+int
 db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
                int64_t cluster_job_id, bool *runp, ms_error_t *errp)
 {

@@ -48,6 +48,14 @@ int db_jobs_get (db_t *db, int64_t id, long uid, json_t **outp,
 int db_jobs_cancel (db_t *db, int64_t id, long uid, char statep[16],
                     ms_error_t *errp);
 
+/* An unknown job resolved by an admin (metasched job resolve): state
+ * completed, failed or cancelled, exit_code (-1: none), the admin's name
+ * and reason (NULL or "": none) into its row and an audit row
+ * (job_resolutions). MS_ERR_MISSING (404) where there is no job; 409 where
+ * it is not unknown (*statep: its state). */
+int db_jobs_resolve (db_t *db, int64_t id, const char *state, int exit_code,
+                     const char *admin, const char *reason, char statep[16],
+                     ms_error_t *errp);
 /* The start gate: the first (cluster, cluster_job_id) to claim job id wins
  * (*runp true); the same claimer asking again wins again; any other gets
  * *runp false. Only the owner claims (others: MS_ERR_MISSING). A job that

@@ -569,6 +569,18 @@ queue_finished (db_t *db, int64_t id, const char *state, int exit_code,
 }
 
 int
+queue_unknown (db_t *db, int64_t id, const char *from, const char *why,
+               bool *changed, ms_error_t *errp)
+{
+    const char *p[2] = { from, why };
+
+    return job_move (db, "q_unknown",
+                     "UPDATE jobs SET state = 'unknown', last_error = $3"
+                     " WHERE id = $1::bigint AND state = $2::job_state",
+                     id, 2, p, changed, errp);
+}
+
+int
 queue_note (db_t *db, int64_t id, const char *why, ms_error_t *errp)
 {
     const char *p[1] = { why };

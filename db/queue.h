@@ -97,6 +97,11 @@ int queue_submitted_tx (db_t *db, int64_t id, const queue_sub_new_t *subs,
 int queue_requeue (db_t *db, int64_t id, const char *from, const char *why,
                    bool reroute, bool *changed, ms_error_t *errp);
 
+/* To unknown from `from` (dispatching, submitted, running), with the
+ * reason: its cluster forgot it and keeps no accounting to ask. */
+int queue_unknown (db_t *db, int64_t id, const char *from, const char *why,
+                   bool *changed, ms_error_t *errp);
+
 /* To cancelled from `from`, with the reason. */
 int queue_cancel (db_t *db, int64_t id, const char *from, const char *why,
                   bool *changed, ms_error_t *errp);

@@ -138,6 +138,22 @@ backend_accounting (ms_backend_t *b, ms_accounting_t *out, ms_error_t *errp)
     WRAP (b->ops->accounting (b->ctx, out, errp));
 }
 
+int
+backend_acct_jobs (ms_backend_t *b, const ms_acct_query_t *q,
+                   ms_acct_job_t **out, size_t *n, ms_error_t *errp)
+{
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if (!b->ops->acct_jobs)
+        return 1;
+    rc = b->ops->acct_jobs (b->ctx, q, out, n, errp);
+    if (rc < 0)
+        return ms_err_prefix (errp, "cluster %s", b->cluster);
+    return rc;
+}
+
 void
 ms_accounting_free (ms_accounting_t *a)
 {

@@ -215,6 +215,30 @@ typedef struct {
     int exclusive;           /* its nodes to itself: 1, shared 0, -1 not said */
 } ms_job_info_t;
 
+/* A job as the cluster's accounting (slurmdbd) recorded it: what is known
+ * of a job after slurmctld forgot it (MinJobAge). */
+typedef struct {
+    uint64_t id;
+    char user[64];           /* the user it ran as */
+    char cluster[64];        /* Slurm's ClusterName */
+    char partition[64];
+    char comment[256];       /* the job's comment (a copy's tag) */
+    ms_job_state_t state;
+    char state_name[32];     /* as Slurm recorded it */
+    char state_reason[64];
+    int exit_code;           /* as a shell reports it; -1 unknown */
+    time_t submit_time, start_time, end_time; /* 0 where unknown */
+    uint64_t array_job_id;   /* the array's id; 0: not an array */
+    int64_t array_task_id;   /* -1: none */
+} ms_acct_job_t;
+
+/* Which accounted jobs: the records of job id (id != 0), else every job
+ * that was pending or running since `since` (a Unix time). */
+typedef struct {
+    uint64_t id;
+    time_t since;
+} ms_acct_query_t;
+
 typedef struct ms_backend ms_backend_t;
 
 struct ms_backend_ops {
@@ -238,6 +262,11 @@ struct ms_backend_ops {
     /* The cluster's accounting (associations and QOS of the cluster);
      * NULL where the backend has none: out->enabled false. */
     int (*accounting) (void *ctx, ms_accounting_t *out, ms_error_t *errp);
+    /* Job records of the cluster's accounting (ms_acct_query_t). Returns
+     * 1, none read, where the cluster keeps none (no slurmdbd behind its
+     * server); NULL: the backend has none, the same. */
+    int (*acct_jobs) (void *ctx, const ms_acct_query_t *q,
+                      ms_acct_job_t **out, size_t *n, ms_error_t *errp);
     void (*destroy) (void *ctx);
 };
 
@@ -266,6 +295,9 @@ int backend_job (ms_backend_t *b, uint64_t id, ms_job_info_t *out,
                  ms_error_t *errp);
 int backend_accounting (ms_backend_t *b, ms_accounting_t *out,
                         ms_error_t *errp);
+/* 0 and the records, 1 where the cluster keeps no accounting, -1. */
+int backend_acct_jobs (ms_backend_t *b, const ms_acct_query_t *q,
+                       ms_acct_job_t **out, size_t *n, ms_error_t *errp);
 void backend_destroy (ms_backend_t *b);
 
 #endif /* MS_BACKEND_H */

@@ -199,6 +199,10 @@ set_cluster (struct parser *p, ms_clusterconf_t *c, const char *key,
         if (confval_long (&p->at, key, val, 1, 3600000L, &l, errp) < 0)
             return -1;
         c->timeout_ms = l;
+    } else if (!strcmp (key, "min_job_age")) {
+        if (confval_long (&p->at, key, val, 2, 365L * 86400, &l, errp) < 0)
+            return -1;
+        c->min_job_age_s = l;
     } else if (!strcmp (key, "slurm_cluster")) {
         if (!valid_name (val))
             return perr (p, errp, "slurm_cluster: '%s' is not a valid name",
@@ -398,6 +402,7 @@ begin_section (struct parser *p, char *hdr, ms_error_t *errp)
         cl->connect_timeout_ms = 3000;
         cl->accounting = true;
         cl->timeout_ms = 15000;
+        cl->min_job_age_s = 300;
         cl->line = p->at.line;
         p->sec = SEC_CLUSTER;
         p->cur = c->nclusters++;

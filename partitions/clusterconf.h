@@ -103,6 +103,9 @@ typedef struct {
     char slurm_cluster[MS_NAME_MAX];  /* Slurm's ClusterName; "": name */
     bool accounting;                  /* check slurmdbd's associations
                                          where it answers (default) */
+    long min_job_age_s;               /* slurm.conf's MinJobAge: how long
+                                         its controller lists an ended job
+                                         (default 300, Slurm's) */
     /* The path prefixes its nodes mount (filesystems = /home /scratch);
      * none given: every path. */
     char filesystems[MS_MAX_FILESYSTEMS][MS_PATH_MAX / 2];

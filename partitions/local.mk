@@ -5,7 +5,8 @@ partitions_libpartitions_a_SOURCES = \
 	partitions/clusterconf.c partitions/clusterconf.h \
 	partitions/slurmrest.c partitions/slurmrest.h \
 	partitions/slurmrest_proto.c partitions/slurmrest_int.h \
-	partitions/slurmrest_parse.c partitions/slurmrest_build.c
+	partitions/slurmrest_parse.c partitions/slurmrest_parse_db.c \
+	partitions/slurmrest_parse_int.h partitions/slurmrest_build.c
 partitions_libpartitions_a_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
 EXTRA_DIST += partitions/README

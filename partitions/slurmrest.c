@@ -592,6 +592,32 @@ slurmrest_accounted_energy (ms_backend_t *b, slurmrest_energy_t **out,
     return rest_done (s, &c, rc, false, errp);
 }
 
+/* Job records of the accounting endpoints: GET /slurmdb/VERSION/job/ID,
+ * or /jobs?start_time=uts<since> (every version parses Slurm's time text,
+ * which takes "uts" and a Unix time). A server without them (404) keeps
+ * no accounting; one whose slurmdbd does not answer fails. */
+static int
+sr_acct_jobs (void *ctx, const ms_acct_query_t *q, ms_acct_job_t **out,
+              size_t *n, ms_error_t *errp)
+{
+    slurmrest_t *s = ctx;
+    rest_call_t c = { .method = "GET" };
+    char what[96];
+    int rc;
+
+    if (q->id)
+        snprintf (what, sizeof (what), "/job/%llu",
+                  (unsigned long long)q->id);
+    else
+        snprintf (what, sizeof (what), "/jobs?start_time=uts%lld",
+                  (long long)(q->since > 1000000 ? q->since : 1000000));
+    if ((rc = rest_send_db (s, &c, what, errp)) != 0)
+        return rc < 0 ? -1 : 1;
+    rc = slurmrest_parse_db_jobs (s->api, c.ans.data, c.ans.len, c.status, out,
+                                  n, errp);
+    return rest_done (s, &c, rc, false, errp);
+}
+
 static int
 sr_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
            ms_error_t *errp)
@@ -760,6 +786,7 @@ static const struct ms_backend_ops slurmrest_ops = {
     .jobs = sr_jobs,
     .job = sr_job,
     .accounting = sr_accounting,
+    .acct_jobs = sr_acct_jobs,
     .destroy = sr_destroy,
 };
 

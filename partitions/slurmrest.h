@@ -132,6 +132,12 @@ int slurmrest_gres_count (const char *gres, const char *name);
 int slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body,
                            size_t len, long http_status, ms_node_state_t **out,
                            size_t *n, ms_error_t *errp);
+/* The job records of an answer of GET /slurmdb/VERSION/jobs or
+ * /slurmdb/VERSION/job/ID (ms_acct_job_t), every version's shapes. */
+int slurmrest_parse_db_jobs (const slurmrest_api_t *api, const char *body,
+                             size_t len, long http_status,
+                             ms_acct_job_t **out, size_t *n,
+                             ms_error_t *errp);
 /* The users' associations of `cluster` (NULL: of every cluster) in an
  * answer of GET /slurmdb/VERSION/associations, and the QOS of GET
  * /slurmdb/VERSION/qos. */

@@ -25,6 +25,7 @@
 #include "metasched/common/util.h"
 #include "partitions/slurmrest.h"
 #include "partitions/slurmrest_int.h"
+#include "partitions/slurmrest_parse_int.h"
 
 /* ---- parsing --------------------------------------------------------------- */
 
@@ -78,8 +79,8 @@ answer_errors (json_t *root, long http_status, ms_error_t *errp)
 }
 
 /* Parse an answer: JSON object, no errors, a 2xx status. */
-static int
-parse_answer (const char *body, size_t len, long http_status, json_t **rootp,
+int
+srp_parse_answer (const char *body, size_t len, long http_status, json_t **rootp,
               ms_error_t *errp)
 {
     json_error_t jerr;
@@ -132,17 +133,10 @@ parse_answer (const char *body, size_t len, long http_status, json_t **rootp,
     return 0;
 }
 
-/* Field readers: a missing or null field gives the default; a field of the
- * wrong type is an error naming it. Keys may be paths ("nodes/total"). */
-struct fctx {
-    const char *what; /* "jobs" */
-    size_t index;
-    ms_error_t *errp;
-    int failed;
-};
+/* Field readers: see slurmrest_parse_int.h. */
 
-static void
-ftype (struct fctx *f, const char *key, const char *want)
+void
+srp_ftype (struct srp_fctx *f, const char *key, const char *want)
 {
     if (!f->failed)
         ms_err (f->errp, MS_ERR_PROTOCOL, "%s[%zu].%s: expected %s", f->what,
@@ -151,8 +145,8 @@ ftype (struct fctx *f, const char *key, const char *want)
 }
 
 /* o's member at path "a/b/c"; NULL if any step is missing. */
-static json_t *
-jpath (json_t *o, const char *path)
+json_t *
+srp_jpath (json_t *o, const char *path)
 {
     char step[64];
     const char *p = path;
@@ -171,15 +165,15 @@ jpath (json_t *o, const char *path)
     return o;
 }
 
-static void
-fstr (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
+void
+srp_fstr (struct srp_fctx *f, json_t *o, const char *key, char *buf, size_t size)
 {
-    json_t *v = jpath (o, key);
+    json_t *v = srp_jpath (o, key);
     buf[0] = '\0';
     if (!v || json_is_null (v))
         return;
     if (!json_is_string (v)) {
-        ftype (f, key, "a string");
+        srp_ftype (f, key, "a string");
         return;
     }
     ms_strlcpy (buf, json_string_value (v), size);
@@ -187,10 +181,10 @@ fstr (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
 
 /* A number in any of the shapes the versions use. `inf`: the value of
  * {"infinite": true}; a number that is not set gives dflt. */
-static int64_t
-fnum (struct fctx *f, json_t *o, const char *key, int64_t dflt, int64_t inf)
+int64_t
+srp_fnum (struct srp_fctx *f, json_t *o, const char *key, int64_t dflt, int64_t inf)
 {
-    json_t *v = jpath (o, key);
+    json_t *v = srp_jpath (o, key);
     if (!v || json_is_null (v))
         return dflt;
     if (json_is_object (v)) {
@@ -200,7 +194,7 @@ fnum (struct fctx *f, json_t *o, const char *key, int64_t dflt, int64_t inf)
         json_t *num = json_object_get (v, "number");
         if ((set && !json_is_boolean (set))
             || (infinite && !json_is_boolean (infinite))) {
-            ftype (f, key, "{set, infinite, number}");
+            srp_ftype (f, key, "{set, infinite, number}");
             return dflt;
         }
         if (json_is_true (infinite))
@@ -227,24 +221,24 @@ fnum (struct fctx *f, json_t *o, const char *key, int64_t dflt, int64_t inf)
         if (!errno && end != s && *end == '\0')
             return l;
     }
-    ftype (f, key, "an integer");
+    srp_ftype (f, key, "an integer");
     return dflt;
 }
 
-static int64_t
-fint (struct fctx *f, json_t *o, const char *key, int64_t dflt)
+int64_t
+srp_fint (struct srp_fctx *f, json_t *o, const char *key, int64_t dflt)
 {
-    return fnum (f, o, key, dflt, dflt);
+    return srp_fnum (f, o, key, dflt, dflt);
 }
 
 /* A state: a string (v0.0.38, v0.0.39) or a list of flags, the base state
  * first (v0.0.40 on). The base goes to buf; with flags, each flag is
  * offered to keep (), which may replace the base (COMPLETING does). */
-static void
-fstate (struct fctx *f, json_t *o, const char *key, char *buf, size_t size,
+void
+srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf, size_t size,
         char *flags, size_t fsize)
 {
-    json_t *v = jpath (o, key), *e;
+    json_t *v = srp_jpath (o, key), *e;
     size_t i, used = 0;
 
     buf[0] = '\0';
@@ -257,14 +251,14 @@ fstate (struct fctx *f, json_t *o, const char *key, char *buf, size_t size,
         return;
     }
     if (!json_is_array (v)) {
-        ftype (f, key, "a string or a list of strings");
+        srp_ftype (f, key, "a string or a list of strings");
         return;
     }
     json_array_foreach (v, i, e)
     {
         const char *s = json_string_value (e);
         if (!s) {
-            ftype (f, key, "a list of strings");
+            srp_ftype (f, key, "a list of strings");
             return;
         }
         if (i == 0) {
@@ -281,8 +275,8 @@ fstate (struct fctx *f, json_t *o, const char *key, char *buf, size_t size,
 }
 
 /* Is flag in the comma-separated list? (case-insensitive) */
-static bool
-has_flag (const char *list, const char *flag)
+bool
+srp_has_flag (const char *list, const char *flag)
 {
     size_t len = strlen (flag);
     for (const char *p = list; p && *p;) {
@@ -311,22 +305,25 @@ wait_status_code (int64_t st)
 /* An exit code as a shell reports it, from a wait status (an integer
  * v0.0.38, {set, number} v0.0.39) or {status: [...], return_code: {set,
  * number}, signal: {id, name}} (v0.0.40 on); -1 where unknown. */
-static int
-fexit (struct fctx *f, json_t *o, const char *key)
+int
+srp_fexit (struct srp_fctx *f, json_t *o, const char *key)
 {
-    json_t *v = jpath (o, key);
+    json_t *v = srp_jpath (o, key);
     if (json_is_object (v) && json_object_get (v, "return_code")) {
-        int64_t rc = fnum (f, v, "return_code", -1, -1);
-        int64_t sn = fnum (f, v, "signal/id", 0, 0);
+        int64_t rc = srp_fnum (f, v, "return_code", -1, -1);
+        int64_t sn = srp_fnum (f, v, "signal/id", 0, 0);
+        /* the accounting endpoints of v0.0.38: signal/signal_id */
+        if (sn <= 0)
+            sn = srp_fnum (f, v, "signal/signal_id", 0, 0);
         if (sn > 0 && sn < 128)
             return (int)(128 + sn);
         return rc < INT_MIN ? INT_MIN : rc > INT_MAX ? INT_MAX : (int)rc;
     }
-    return wait_status_code (fint (f, o, key, -1));
+    return wait_status_code (srp_fint (f, o, key, -1));
 }
 
-static uint32_t
-clamp_u32 (int64_t v)
+uint32_t
+srp_clamp_u32 (int64_t v)
 {
     if (v < 0)
         return 0;
@@ -335,8 +332,8 @@ clamp_u32 (int64_t v)
     return (uint32_t)v;
 }
 
-static int
-clamp_int (int64_t v)
+int
+srp_clamp_int (int64_t v)
 {
     if (v < INT_MIN)
         return INT_MIN;
@@ -357,20 +354,16 @@ answer_array (json_t *root, const char *key, ms_error_t *errp)
     return a;
 }
 
-/* Reads one element of an answer's array, the object o, into item (zeroed).
- * Returns 1 to keep the item, 0 to leave it out (the next element is read
- * into the same place); an error sets f->failed. */
-typedef int (*item_fn) (struct fctx *f, json_t *o, void *item, const void *arg);
 
 /* The objects of root's array `key`, each read by read_one into an item of
  * `size` bytes, in an array with room for one more; errors name the
  * element ("what[3].name"). Takes root. Returns the array and sets *n to
  * the items kept, or returns NULL. */
-static void *
-read_items (json_t *root, const char *key, const char *what, size_t size,
-            item_fn read_one, const void *arg, size_t *n, ms_error_t *errp)
+void *
+srp_read_items (json_t *root, const char *key, const char *what, size_t size,
+            srp_item_fn read_one, const void *arg, size_t *n, ms_error_t *errp)
 {
-    struct fctx f = { .what = what, .errp = errp };
+    struct srp_fctx f = { .what = what, .errp = errp };
     json_t *arr, *o;
     char *items;
     size_t i, k = 0;
@@ -385,7 +378,7 @@ read_items (json_t *root, const char *key, const char *what, size_t size,
         int keep;
         f.index = i;
         if (!json_is_object (o)) {
-            ftype (&f, "", "an object");
+            srp_ftype (&f, "", "an object");
             break;
         }
         /* a slot starts empty, also after an element left out */
@@ -405,18 +398,18 @@ read_items (json_t *root, const char *key, const char *what, size_t size,
     return items;
 }
 
-/* read_items on an answer, its errors naming the elements after the array
+/* srp_read_items on an answer, its errors naming the elements after the array
  * ("nodes[3].cpus"). */
-static void *
-parse_items (const char *body, size_t len, long http_status, const char *key,
-             size_t size, item_fn read_one, const void *arg, size_t *n,
+void *
+srp_parse_items (const char *body, size_t len, long http_status, const char *key,
+             size_t size, srp_item_fn read_one, const void *arg, size_t *n,
              ms_error_t *errp)
 {
     json_t *root;
 
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (srp_parse_answer (body, len, http_status, &root, errp) < 0)
         return NULL;
-    return read_items (root, key, key, size, read_one, arg, n, errp);
+    return srp_read_items (root, key, key, size, read_one, arg, n, errp);
 }
 
 /* Whether the job has its nodes to itself (1), shares them (0), or is not
@@ -467,52 +460,52 @@ job_exclusive (json_t *o)
 }
 
 static int
-read_job (struct fctx *f, json_t *o, void *item, const void *arg)
+read_job (struct srp_fctx *f, json_t *o, void *item, const void *arg)
 {
     ms_job_info_t *j = item;
     char flags[128];
     int64_t v;
 
     (void)arg;
-    v = fint (f, o, "job_id", -1);
+    v = srp_fint (f, o, "job_id", -1);
     if (v <= 0 && !f->failed)
-        ftype (f, "job_id", "a positive integer");
+        srp_ftype (f, "job_id", "a positive integer");
     j->id = v > 0 ? (uint64_t)v : 0;
-    fstr (f, o, "name", j->name, sizeof (j->name));
-    fstr (f, o, "user_name", j->user, sizeof (j->user));
-    j->user_id = clamp_u32 (fint (f, o, "user_id", 0));
-    j->group_id = clamp_u32 (fint (f, o, "group_id", 0));
-    fstr (f, o, "partition", j->partition, sizeof (j->partition));
-    fstate (f, o, "job_state", j->state_name, sizeof (j->state_name), flags,
+    srp_fstr (f, o, "name", j->name, sizeof (j->name));
+    srp_fstr (f, o, "user_name", j->user, sizeof (j->user));
+    j->user_id = srp_clamp_u32 (srp_fint (f, o, "user_id", 0));
+    j->group_id = srp_clamp_u32 (srp_fint (f, o, "group_id", 0));
+    srp_fstr (f, o, "partition", j->partition, sizeof (j->partition));
+    srp_fstate (f, o, "job_state", j->state_name, sizeof (j->state_name), flags,
             sizeof (flags));
     /* v0.0.38 says COMPLETING for a job with that flag; so does this */
-    if (has_flag (flags, "COMPLETING"))
+    if (srp_has_flag (flags, "COMPLETING"))
         ms_strlcpy (j->state_name, "COMPLETING", sizeof (j->state_name));
     j->state = ms_job_state_parse (j->state_name);
-    fstr (f, o, "state_reason", j->state_reason, sizeof (j->state_reason));
-    j->submit_time = (time_t)fint (f, o, "submit_time", 0);
-    j->eligible_time = (time_t)fint (f, o, "eligible_time", 0);
-    j->start_time = (time_t)fint (f, o, "start_time", 0);
-    j->end_time = (time_t)fint (f, o, "end_time", 0);
-    j->time_limit_min = clamp_u32 (fint (f, o, "time_limit", 0));
-    j->cpu_freq_min_khz = clamp_u32 (fint (f, o, "cpu_frequency_minimum", 0));
-    j->cpu_freq_max_khz = clamp_u32 (fint (f, o, "cpu_frequency_maximum", 0));
-    j->nice = clamp_int (fint (f, o, "nice", 0));
-    j->priority = clamp_u32 (fint (f, o, "priority", 0));
-    fstr (f, o, "comment", j->comment, sizeof (j->comment));
-    j->nodes = clamp_int (fint (f, o, "node_count", 0));
-    j->tasks = clamp_int (fint (f, o, "tasks", 0));
-    j->cpus = clamp_int (fint (f, o, "cpus", 0));
-    fstr (f, o, "nodes", j->node_list, sizeof (j->node_list));
-    j->exit_code = fexit (f, o, "exit_code");
-    fstr (f, o, "current_working_directory", j->cwd, sizeof (j->cwd));
-    fstr (f, o, "standard_output", j->std_out, sizeof (j->std_out));
-    v = fint (f, o, "array_job_id", 0);
+    srp_fstr (f, o, "state_reason", j->state_reason, sizeof (j->state_reason));
+    j->submit_time = (time_t)srp_fint (f, o, "submit_time", 0);
+    j->eligible_time = (time_t)srp_fint (f, o, "eligible_time", 0);
+    j->start_time = (time_t)srp_fint (f, o, "start_time", 0);
+    j->end_time = (time_t)srp_fint (f, o, "end_time", 0);
+    j->time_limit_min = srp_clamp_u32 (srp_fint (f, o, "time_limit", 0));
+    j->cpu_freq_min_khz = srp_clamp_u32 (srp_fint (f, o, "cpu_frequency_minimum", 0));
+    j->cpu_freq_max_khz = srp_clamp_u32 (srp_fint (f, o, "cpu_frequency_maximum", 0));
+    j->nice = srp_clamp_int (srp_fint (f, o, "nice", 0));
+    j->priority = srp_clamp_u32 (srp_fint (f, o, "priority", 0));
+    srp_fstr (f, o, "comment", j->comment, sizeof (j->comment));
+    j->nodes = srp_clamp_int (srp_fint (f, o, "node_count", 0));
+    j->tasks = srp_clamp_int (srp_fint (f, o, "tasks", 0));
+    j->cpus = srp_clamp_int (srp_fint (f, o, "cpus", 0));
+    srp_fstr (f, o, "nodes", j->node_list, sizeof (j->node_list));
+    j->exit_code = srp_fexit (f, o, "exit_code");
+    srp_fstr (f, o, "current_working_directory", j->cwd, sizeof (j->cwd));
+    srp_fstr (f, o, "standard_output", j->std_out, sizeof (j->std_out));
+    v = srp_fint (f, o, "array_job_id", 0);
     j->array_job_id = v > 0 ? (uint64_t)v : 0;
-    j->array_task_id = j->array_job_id ? fint (f, o, "array_task_id", -1) : -1;
+    j->array_task_id = j->array_job_id ? srp_fint (f, o, "array_task_id", -1) : -1;
     if (j->array_task_id < 0 || j->array_task_id > JOBSPEC_ARRAY_MAX_INDEX)
         j->array_task_id = -1;
-    fstr (f, o, "array_task_string", j->array_tasks, sizeof (j->array_tasks));
+    srp_fstr (f, o, "array_task_string", j->array_tasks, sizeof (j->array_tasks));
     j->exclusive = job_exclusive (o);
     return 1;
 }
@@ -545,7 +538,7 @@ slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
     (void)api; /* every version's jobs read alike */
     if (unchangedp)
         *unchangedp = false;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (srp_parse_answer (body, len, http_status, &root, errp) < 0)
         return -1;
     arr = json_object_get (root, "jobs");
     if ((!arr || json_is_null (arr) || json_array_size (arr) == 0)
@@ -559,7 +552,7 @@ slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
         *n = 0;
         return 0;
     }
-    jobs = read_items (root, "jobs", "jobs", sizeof (*jobs), read_job, NULL, n,
+    jobs = srp_read_items (root, "jobs", "jobs", sizeof (*jobs), read_job, NULL, n,
                        errp);
     if (!jobs)
         return -1;
@@ -569,50 +562,50 @@ slurmrest_parse_jobs (const slurmrest_api_t *api, const char *body,
 
 /* arg: the version */
 static int
-read_partition (struct fctx *f, json_t *o, void *item, const void *arg)
+read_partition (struct srp_fctx *f, json_t *o, void *item, const void *arg)
 {
     const slurmrest_api_t *api = arg;
     ms_partition_state_t *p = item;
     char state[32], flags[64];
     bool nested = api->flags & V_PART_NESTED;
 
-    fstr (f, o, "name", p->name, sizeof (p->name));
+    srp_fstr (f, o, "name", p->name, sizeof (p->name));
     if (!p->name[0] && !f->failed)
-        ftype (f, "name", "a partition name");
-    fstate (f, o, nested ? "partition/state" : "state", state, sizeof (state),
+        srp_ftype (f, "name", "a partition name");
+    srp_fstate (f, o, nested ? "partition/state" : "state", state, sizeof (state),
             flags, sizeof (flags));
     /* v0.0.39 does not say (its partitions are shown up) */
     p->up = !strcasecmp (state, "UP") || (nested && !state[0]);
     p->nodes_total
-        = clamp_int (fint (f, o, nested ? "nodes/total" : "total_nodes", 0));
+        = srp_clamp_int (srp_fint (f, o, nested ? "nodes/total" : "total_nodes", 0));
     p->cpus_total
-        = clamp_int (fint (f, o, nested ? "cpus/total" : "total_cpus", 0));
+        = srp_clamp_int (srp_fint (f, o, nested ? "cpus/total" : "total_cpus", 0));
     p->max_time_min
-        = fnum (f, o, nested ? "maximums/time" : "max_time_limit", -1, -1);
+        = srp_fnum (f, o, nested ? "maximums/time" : "max_time_limit", -1, -1);
     p->default_time_min
-        = fnum (f, o, nested ? "defaults/time" : "default_time_limit", -1, -1);
+        = srp_fnum (f, o, nested ? "defaults/time" : "default_time_limit", -1, -1);
     /* limits: v0.0.38 writes unlimited node counts as -1, later
      * versions as {"infinite": true} */
     ms_partition_limits_init (p);
-    p->max_nodes = clamp_int (fnum (
+    p->max_nodes = srp_clamp_int (srp_fnum (
         f, o, nested ? "maximums/nodes" : "maximum_nodes_per_job", -1, -1));
     if (p->max_nodes < 0 || p->max_nodes == INT32_MAX)
         p->max_nodes = -1;
-    p->min_nodes = clamp_int (
-        fint (f, o, nested ? "minimums/nodes" : "min nodes per job", 0));
+    p->min_nodes = srp_clamp_int (
+        srp_fint (f, o, nested ? "minimums/nodes" : "min nodes per job", 0));
     if (p->min_nodes < 0)
         p->min_nodes = 0;
-    fstr (f, o, nested ? "accounts/allowed" : "allowed_accounts",
+    srp_fstr (f, o, nested ? "accounts/allowed" : "allowed_accounts",
           p->allow_accounts, sizeof (p->allow_accounts));
-    fstr (f, o, nested ? "accounts/deny" : "denied_accounts", p->deny_accounts,
+    srp_fstr (f, o, nested ? "accounts/deny" : "denied_accounts", p->deny_accounts,
           sizeof (p->deny_accounts));
-    fstr (f, o, nested ? "groups/allowed" : "allowed_groups", p->allow_groups,
+    srp_fstr (f, o, nested ? "groups/allowed" : "allowed_groups", p->allow_groups,
           sizeof (p->allow_groups));
-    fstr (f, o, nested ? "qos/allowed" : "allowed_qos", p->allow_qos,
+    srp_fstr (f, o, nested ? "qos/allowed" : "allowed_qos", p->allow_qos,
           sizeof (p->allow_qos));
-    fstr (f, o, nested ? "qos/deny" : "denied_qos", p->deny_qos,
+    srp_fstr (f, o, nested ? "qos/deny" : "denied_qos", p->deny_qos,
           sizeof (p->deny_qos));
-    fstr (f, o, nested ? "nodes/configured" : "nodes", p->node_list,
+    srp_fstr (f, o, nested ? "nodes/configured" : "nodes", p->node_list,
           sizeof (p->node_list));
     /* free resources come from the nodes and jobs */
     p->nodes_idle = p->nodes_total;
@@ -627,7 +620,7 @@ slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
                             ms_error_t *errp)
 {
     ms_partition_state_t *parts
-        = parse_items (body, len, http_status, "partitions", sizeof (*parts),
+        = srp_parse_items (body, len, http_status, "partitions", sizeof (*parts),
                        read_partition, api, n, errp);
 
     if (!parts)
@@ -638,10 +631,10 @@ slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
 
 /* A list of names: a comma-separated string (v0.0.38) or an array of
  * strings (later), into buf comma-separated. */
-static void
-flist (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
+void
+srp_flist (struct srp_fctx *f, json_t *o, const char *key, char *buf, size_t size)
 {
-    json_t *v = jpath (o, key), *e;
+    json_t *v = srp_jpath (o, key), *e;
     size_t k, used = 0;
 
     buf[0] = '\0';
@@ -652,7 +645,7 @@ flist (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
         return;
     }
     if (!json_is_array (v)) {
-        ftype (f, key, "a string or an array of strings");
+        srp_ftype (f, key, "a string or an array of strings");
         return;
     }
     json_array_foreach (v, k, e)
@@ -660,7 +653,7 @@ flist (struct fctx *f, json_t *o, const char *key, char *buf, size_t size)
         const char *s = json_string_value (e);
         int w;
         if (!s) {
-            ftype (f, key, "an array of strings");
+            srp_ftype (f, key, "an array of strings");
             return;
         }
         w = snprintf (buf + used, size - used, "%s%s", used ? "," : "", s);
@@ -734,7 +727,7 @@ node_unusable (const char *s)
 }
 
 static int
-read_node (struct fctx *f, json_t *o, void *item, const void *arg)
+read_node (struct srp_fctx *f, json_t *o, void *item, const void *arg)
 {
     ms_node_state_t *nd = item;
     json_t *parts, *flags, *e;
@@ -742,21 +735,21 @@ read_node (struct fctx *f, json_t *o, void *item, const void *arg)
     size_t k;
 
     (void)arg;
-    fstr (f, o, "name", nd->name, sizeof (nd->name));
+    srp_fstr (f, o, "name", nd->name, sizeof (nd->name));
     /* v0.0.38: "idle" and state_flags; later: ["IDLE", "DRAIN"] */
-    fstate (f, o, "state", nd->state, sizeof (nd->state), fl, sizeof (fl));
+    srp_fstate (f, o, "state", nd->state, sizeof (nd->state), fl, sizeof (fl));
     for (char *c = nd->state; *c; c++)
         if (*c >= 'A' && *c <= 'Z')
             *c = (char)(*c - 'A' + 'a');
-    nd->cpus = clamp_int (fint (f, o, "cpus", 0));
-    nd->cpus_alloc = clamp_int (fint (f, o, "alloc_cpus", 0));
-    nd->real_memory_mb = fint (f, o, "real_memory", 0);
+    nd->cpus = srp_clamp_int (srp_fint (f, o, "cpus", 0));
+    nd->cpus_alloc = srp_clamp_int (srp_fint (f, o, "alloc_cpus", 0));
+    nd->real_memory_mb = srp_fint (f, o, "real_memory", 0);
     if (nd->real_memory_mb < 0)
         nd->real_memory_mb = 0;
     /* v0.0.38: "a,b"; later: ["a", "b"]. The active features are the
      * ones a job can ask for (they differ on nodes that change
      * modes). */
-    flist (f, o,
+    srp_flist (f, o,
            json_object_get (o, "active_features") ? "active_features"
                                                   : "features",
            nd->features, sizeof (nd->features));
@@ -764,9 +757,9 @@ read_node (struct fctx *f, json_t *o, void *item, const void *arg)
      * (v0.0.38 to now: strings; "" or null where none) */
     {
         char g[256];
-        fstr (f, o, "gres", g, sizeof (g));
+        srp_fstr (f, o, "gres", g, sizeof (g));
         nd->gpus = slurmrest_gres_count (g, "gpu");
-        fstr (f, o, "gres_used", g, sizeof (g));
+        srp_fstr (f, o, "gres_used", g, sizeof (g));
         nd->gpus_used = slurmrest_gres_count (g, "gpu");
         if (nd->gpus < 0)
             nd->gpus = 0;
@@ -796,7 +789,7 @@ read_node (struct fctx *f, json_t *o, void *item, const void *arg)
     if (parts && !json_is_null (parts)) {
         size_t used = 0;
         if (!json_is_array (parts)) {
-            ftype (f, "partitions", "an array");
+            srp_ftype (f, "partitions", "an array");
             return 0;
         }
         json_array_foreach (parts, k, e)
@@ -821,7 +814,7 @@ slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body, size_t len,
                        ms_error_t *errp)
 {
     ms_node_state_t *nodes
-        = parse_items (body, len, http_status, "nodes", sizeof (*nodes),
+        = srp_parse_items (body, len, http_status, "nodes", sizeof (*nodes),
                        read_node, NULL, n, errp);
 
     (void)api;
@@ -833,160 +826,6 @@ slurmrest_parse_nodes (const slurmrest_api_t *api, const char *body, size_t len,
 
 /* ---- accounting (/slurmdb/VERSION/...) ---- */
 
-/* The count of TRES `type` in a list [{type, name, count}, ...]; -1 when
- * the list does not name it. */
-static int64_t
-tres_count (struct fctx *f, json_t *o, const char *key, const char *type)
-{
-    json_t *a = jpath (o, key), *e;
-    size_t k;
-
-    if (!a || json_is_null (a))
-        return -1;
-    if (!json_is_array (a)) {
-        ftype (f, key, "an array of TRES");
-        return -1;
-    }
-    json_array_foreach (a, k, e)
-    {
-        const char *t = json_string_value (json_object_get (e, "type"));
-        json_t *nm = json_object_get (e, "name");
-        if (t && !strcmp (t, type)
-            && (!nm || json_is_null (nm) || !*json_string_value (nm)))
-            return fnum (f, e, "count", -1, -1);
-    }
-    return -1;
-}
-
-/* arg: the cluster's name in Slurm (NULL: any) */
-static int
-read_association (struct fctx *f, json_t *o, void *item, const void *arg)
-{
-    const char *cluster = arg;
-    ms_assoc_t *a = item;
-    char cl[64];
-    json_t *def;
-
-    fstr (f, o, "cluster", cl, sizeof (cl));
-    fstr (f, o, "user", a->user, sizeof (a->user));
-    fstr (f, o, "account", a->account, sizeof (a->account));
-    fstr (f, o, "partition", a->partition, sizeof (a->partition));
-    /* v0.0.38: 1 or 0; later: true or false */
-    def = json_object_get (o, "is_default");
-    a->is_default = json_is_true (def)
-                    || (json_is_integer (def) && json_integer_value (def));
-    flist (f, o, "qos", a->qos, sizeof (a->qos));
-    fstr (f, o, "default/qos", a->default_qos, sizeof (a->default_qos));
-    a->max_wall_min = fnum (f, o, "max/jobs/per/wall_clock", -1, -1);
-    /* only the users' associations of this cluster count (a slurmdbd
-     * may serve several clusters; accounts have no user) */
-    return a->user[0] && !(cluster && cl[0] && strcmp (cl, cluster));
-}
-
-int
-slurmrest_parse_associations (const slurmrest_api_t *api, const char *body,
-                              size_t len, long http_status,
-                              const char *cluster, ms_assoc_t **out,
-                              size_t *n, ms_error_t *errp)
-{
-    ms_assoc_t *as
-        = parse_items (body, len, http_status, "associations", sizeof (*as),
-                       read_association, cluster, n, errp);
-
-    (void)api;
-    if (!as)
-        return -1;
-    *out = as;
-    return 0;
-}
-
-static int
-read_energy (struct fctx *f, json_t *o, void *item, const void *arg)
-{
-    slurmrest_energy_t *en = item;
-    json_t *steps, *st;
-    int64_t id, e;
-    size_t m;
-
-    (void)arg;
-    id = fint (f, o, "job_id", 0);
-    e = tres_count (f, o, "tres/allocated", "energy");
-    steps = json_object_get (o, "steps");
-    if (e < 0 && json_is_array (steps)) {
-        int64_t sum = -1;
-        json_array_foreach (steps, m, st)
-        {
-            int64_t se = tres_count (f, st, "tres/consumed/total", "energy");
-            if (se >= 0)
-                sum = (sum < 0 ? 0 : sum) + se;
-        }
-        e = sum;
-    }
-    /* NO_VAL64 and friends are no figure */
-    if (id <= 0 || e < 0 || e >= (int64_t)1 << 53)
-        return 0;
-    en->id = (uint64_t)id;
-    en->energy_j = (double)e;
-    return 1;
-}
-
-int
-slurmrest_parse_db_energy (const slurmrest_api_t *api, const char *body,
-                           size_t len, long http_status,
-                           slurmrest_energy_t **out, size_t *n,
-                           ms_error_t *errp)
-{
-    slurmrest_energy_t *es
-        = parse_items (body, len, http_status, "jobs", sizeof (*es),
-                       read_energy, NULL, n, errp);
-
-    (void)api;
-    if (!es)
-        return -1;
-    *out = es;
-    return 0;
-}
-
-static int
-read_qos (struct fctx *f, json_t *o, void *item, const void *arg)
-{
-    ms_qos_t *q = item;
-
-    (void)arg;
-    fstr (f, o, "name", q->name, sizeof (q->name));
-    if (!q->name[0] && !f->failed)
-        ftype (f, "name", "a QOS name");
-    q->max_wall_min = fnum (f, o, "limits/max/wall_clock/per/job", -1, -1);
-    q->max_cpus_per_user = tres_count (f, o, "limits/max/tres/per/user", "cpu");
-    q->max_cpus_per_job = tres_count (f, o, "limits/max/tres/per/job", "cpu");
-    q->max_nodes_per_job = tres_count (f, o, "limits/max/tres/per/job", "node");
-    return 1;
-}
-
-int
-slurmrest_parse_qos (const slurmrest_api_t *api, const char *body, size_t len,
-                     long http_status, ms_qos_t **out, size_t *n,
-                     ms_error_t *errp)
-{
-    json_t *root;
-    ms_qos_t *qs;
-    const char *key;
-
-    (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
-        return -1;
-    /* v0.0.38: "QOS"; later: "qos" */
-    key = !json_is_array (json_object_get (root, "qos"))
-                  && json_is_array (json_object_get (root, "QOS"))
-              ? "QOS"
-              : "qos";
-    qs = read_items (root, key, "qos", sizeof (*qs), read_qos, NULL, n, errp);
-    if (!qs)
-        return -1;
-    *out = qs;
-    return 0;
-}
-
 int
 slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
                         size_t len, long http_status, uint64_t *idp,
@@ -995,7 +834,7 @@ slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
     json_t *root, *id;
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0) {
+    if (srp_parse_answer (body, len, http_status, &root, errp) < 0) {
         /* v0.0.38 lists "Job is in held state, pending scheduler release"
          * (--hold) among the errors of a job it took: a job id is a job */
         json_t *r = http_status < 300 && body
@@ -1012,7 +851,7 @@ slurmrest_parse_submit (const slurmrest_api_t *api, const char *body,
     }
     id = json_object_get (root, "job_id");
     if (!id) /* v0.0.40 and v0.0.41 also have it in result */
-        id = jpath (root, "result/job_id");
+        id = srp_jpath (root, "result/job_id");
     if (!json_is_integer (id) || json_integer_value (id) <= 0) {
         json_decref (root);
         return ms_err (errp, MS_ERR_PROTOCOL,
@@ -1030,7 +869,7 @@ slurmrest_parse_status (const slurmrest_api_t *api, const char *body,
     json_t *root;
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (srp_parse_answer (body, len, http_status, &root, errp) < 0)
         return -1;
     json_decref (root);
     return 0;
@@ -1046,7 +885,7 @@ slurmrest_parse_ping (const slurmrest_api_t *api, const char *body,
     char why[256] = "";
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (srp_parse_answer (body, len, http_status, &root, errp) < 0)
         return -1;
     /* v0.0.38: "ping": "UP"; v0.0.40: "pinged": "UP"; v0.0.42 on also
      * "responding" and, when slurmctld refused slurmrestd's credential,
@@ -1098,7 +937,7 @@ slurmrest_parse_update (const slurmrest_api_t *api, const char *body,
     size_t i;
 
     (void)api;
-    if (parse_answer (body, len, http_status, &root, errp) < 0)
+    if (srp_parse_answer (body, len, http_status, &root, errp) < 0)
         return -1;
     /* v0.0.40 on: one result per job updated, each with its own error */
     res = json_object_get (root, "results");

@@ -104,6 +104,24 @@ tb_accounting () {
     fi
 }
 
+# tb_minjobage CLUSTER: its slurmctld's MinJobAge in seconds: 3600, or
+# what MS_TESTBED_MINJOBAGE says for it ("CLUSTER:SECONDS[,CLUSTER:SECONDS]";
+# Slurm takes 2 at the least). How long a cluster lists a job after its end
+# (doc/testbed.md, doc/admin-guide.md "MinJobAge and unknown jobs").
+tb_minjobage () {
+    local e v=3600 IFS=,
+    for e in ${MS_TESTBED_MINJOBAGE:-}; do
+        case $e in
+        "$1":*) v=${e#*:} ;;
+        esac
+    done
+    case $v in
+    '' | *[!0-9]*) tb_die "MS_TESTBED_MINJOBAGE: '$1:$v' is no number of seconds" ;;
+    esac
+    [ "$v" -ge 2 ] || tb_die "MS_TESTBED_MINJOBAGE: $1:$v: Slurm takes 2 s at the least"
+    echo "$v"
+}
+
 # Is the process in PIDFILE alive?
 tb_alive () {
     local pid

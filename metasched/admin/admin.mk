@@ -12,7 +12,8 @@ metasched_metasched_SOURCES = \
 	metasched/admin/cmd_model.c \
 	metasched/admin/cmd_simulate.c metasched/admin/siminput.c \
 	metasched/admin/siminput.h \
-	metasched/admin/cmd_config.c metasched/admin/cmd_report.c
+	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
+	metasched/admin/cmd_job.c
 metasched_metasched_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS)
 # Link order: each library before the libraries it uses (libmsdb.a and
 # the collectors come after, from collectors/local.mk).
@@ -29,5 +30,6 @@ TESTS += tests/integration/test_report.sh tests/integration/test_config.sh \
 EXTRA_DIST += tests/integration/test_report.sh tests/integration/test_config.sh \
 	tests/integration/test_simulate_history.sh
 
-dist_man_MANS += doc/metasched-config.1 doc/metasched-report.1
+dist_man_MANS += doc/metasched-config.1 doc/metasched-report.1 \
+	doc/metasched-job.1
 EXTRA_DIST += metasched/admin/README

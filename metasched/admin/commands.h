@@ -11,6 +11,7 @@ int cmd_db (int argc, char **argv);
 int cmd_collect (int argc, char **argv);
 int cmd_config (int argc, char **argv);
 int cmd_report (int argc, char **argv);
+int cmd_job (int argc, char **argv);
 
 /* Default location of the cluster configuration. */
 #define MS_DEFAULT_CLUSTERS_CONF MS_SYSCONFDIR "/metasched/clusters.conf"

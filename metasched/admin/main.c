@@ -24,6 +24,8 @@ static const struct {
       "show and change metaschedd's scheduling settings (admins)" },
     { "report", cmd_report,
       "energy used and saved, prediction error over time" },
+    { "job", cmd_job,
+      "resolve an unknown job: how it ended (admins)" },
 };
 
 static void

@@ -50,6 +50,7 @@
 #include "metasched/api/api.h"
 #include "metasched/api/auth.h"
 #include "metasched/api/limits.h"
+#include "metasched/api/resolve.h"
 #include "metasched/api/settings.h"
 
 /* Where a connection's current request stands: PH_HEAD no handler call
@@ -668,7 +669,8 @@ typedef enum {
     R_WHATIF,
     R_CLUSTERS,
     R_SETTINGS,
-    R_METRICS
+    R_METRICS,
+    R_RESOLVE
 } route_t;
 
 static route_t
@@ -696,6 +698,18 @@ route (const char *path, int64_t *idp, const char **allowp)
     if (!strcmp (path, "/metrics")) {
         *allowp = "GET";
         return R_METRICS;
+    }
+    if (!strncmp (path, "/v1/admin/jobs/", 15)) {
+        /* /v1/admin/jobs/ID/resolve */
+        p = path + 15;
+        if (*p < '1' || *p > '9')
+            return R_NONE;
+        errno = 0;
+        *idp = strtoll (p, &end, 10);
+        if (errno || *idp <= 0 || strcmp (end, "/resolve"))
+            return R_NONE;
+        *allowp = "POST";
+        return R_RESOLVE;
     }
     if (strncmp (path, "/v1/jobs/", 9) != 0)
         return R_NONE;
@@ -1021,7 +1035,7 @@ check_states (const char *s, ms_error_t *e)
 {
     static const char *const names[]
         = { "queued",    "deciding", "dispatching", "submitted", "running",
-            "completed", "failed",   "cancelled",   "lost" };
+            "completed", "failed",   "cancelled",   "lost",    "unknown" };
     const char *p = s;
 
     if (strlen (s) > 200)
@@ -1294,6 +1308,39 @@ do_claim (ms_api_t *api, struct MHD_Connection *c, const req_t *rq, int64_t id,
         return send_error (c, 503, msg, "cluster_job_id", NULL);
     }
     return send_json (c, run ? 200 : 409, json_pack ("{s:b}", "run", run));
+}
+
+/* POST /v1/admin/jobs/ID/resolve: an unknown job to completed, failed or
+ * cancelled, by an admin (403 for others, 409 for a job not unknown); the
+ * audit row is written with it (db_jobs_resolve). */
+static enum MHD_Result
+do_resolve (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
+            int64_t id, const caller_t *who)
+{
+    resolve_req_t r;
+    ms_error_t e = { 0 };
+    char field[64], state[16] = "";
+    int rc;
+
+    if (!who->admin)
+        return send_error (c, 403, "only admins resolve jobs", NULL, NULL);
+    if (resolve_parse (rq->body, rq->len, &r, field, sizeof (field), &e) < 0)
+        return send_err (c, &e, field[0] ? field : NULL);
+    if (db_acquire (api, &e) < 0)
+        return send_err (c, &e, NULL);
+    rc = db_jobs_resolve (api->db, id, r.state, r.exit_code, who->user,
+                          r.reason, state, &e);
+    db_release (api);
+    if (rc < 0)
+        return send_err (c, &e, NULL);
+    if (api->hooks.kick)
+        api->hooks.kick (api->ctx);
+    return send_json (c, 200,
+                      json_pack ("{s:I, s:s, s:o, s:s}", "id", (json_int_t)id,
+                                 "state", r.state, "exit_code",
+                                 r.exit_code >= 0 ? json_integer (r.exit_code)
+                                                  : json_null (),
+                                 "resolved_by", who->user));
 }
 
 static enum MHD_Result
@@ -1691,6 +1738,8 @@ handle (void *cls, struct MHD_Connection *c, const char *url,
         return do_settings (api, c, method, rq, &rq->who);
     case R_METRICS:
         return do_metrics (api, c);
+    case R_RESOLVE:
+        return do_resolve (api, c, rq, id, &rq->who);
     default:
         return send_error (c, 404, "no such path", NULL, NULL);
     }

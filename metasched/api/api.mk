@@ -13,6 +13,7 @@ metasched_libmsapi_a_SOURCES = \
 	metasched/api/settings.c metasched/api/settings.h \
 	metasched/api/limits.c metasched/api/limits.h \
 	metasched/api/apireq.c metasched/api/apireq.h \
+	metasched/api/resolve.c metasched/api/resolve.h \
 	db/jobs.c db/jobs.h
 metasched_libmsapi_a_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) \
 	$(PQ_CFLAGS) $(JANSSON_CFLAGS) $(CRYPTO_CFLAGS)

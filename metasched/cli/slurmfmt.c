@@ -8,7 +8,9 @@
  * the state the cluster ended it in where metaschedd recorded one
  * (TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, ...: its last error starts "STATE on
  * CLUSTER: ..."), else FAILED; lost (the cluster no longer knows the job)
- * is FAILED. */
+ * is FAILED; unknown (the cluster forgot the job and keeps no accounting:
+ * how it ended is not known until an admin resolves it) is UNKNOWN (UN),
+ * which is no Slurm state: nothing Slurm says can stand for it. */
 #define _GNU_SOURCE /* strptime, timegm */
 #include "config.h"
 
@@ -24,7 +26,8 @@
 /* metasched's states, in the order of their bits */
 static const char *const meta_states[]
     = { "queued",    "deciding", "dispatching", "submitted", "running",
-        "completed", "failed",   "cancelled",   "lost",      NULL };
+        "completed", "failed",   "cancelled",   "lost",      "unknown",
+        NULL };
 
 /* Slurm's job states (squeue -t), long and compact, and the metasched
  * states a job in that Slurm state may be in (bits; 0: none ever is). */
@@ -44,6 +47,7 @@ static const struct {
     { "RESV_DEL_HOLD", "RD", 0 }, { "REVOKED", "RV", 0 },
     { "SIGNALING", "SI", 0 },     { "SPECIAL_EXIT", "SE", 0 },
     { "STAGE_OUT", "SO", 0 },     { "STOPPED", "ST", 0 },
+    { "UNKNOWN", "UN", 0x200 },
 };
 #define NSLURM (sizeof (slurm_states) / sizeof (slurm_states[0]))
 
@@ -73,6 +77,8 @@ slurmfmt_state (const json_t *job)
         return "COMPLETED";
     if (k == 7)
         return "CANCELLED";
+    if (k == 9)
+        return "UNKNOWN";
     if (k == 6 && le) {
         /* "TIMEOUT on alpha: ..." (metasched/daemon/reconcile.c) */
         for (size_t i = 0; i < NSLURM; i++) {
@@ -98,7 +104,10 @@ slurmfmt_state_compact (const char *state)
 bool
 slurmfmt_finished (const json_t *job)
 {
-    return meta_index (json_string_value (json_object_get (job, "state"))) >= 5;
+    int k = meta_index (json_string_value (json_object_get (job, "state")));
+
+    /* unknown waits for an admin: neither ended nor to be hidden */
+    return k >= 5 && k != 9;
 }
 
 int
@@ -138,7 +147,7 @@ slurmfmt_states_parse (const char *list, slurmfmt_states_t *st,
                            "CANCELLED, ... or PD, R, CD, F, TO, CA, ...; "
                            "metasched's: queued, deciding, dispatching, "
                            "submitted, running, completed, failed, "
-                           "cancelled, lost; or all)",
+                           "cancelled, lost, unknown; or all)",
                            t);
         if (st->nslurm < sizeof (st->slurm) / sizeof (st->slurm[0]))
             ms_strlcpy (st->slurm[st->nslurm++], slurm_states[i].name,
@@ -380,13 +389,16 @@ used_s (const json_t *job, long long now)
     return en > st ? en - st : 0;
 }
 
-/* squeue's %r: why a pending job waits; None otherwise. */
+/* squeue's %r: why a pending job waits, why an unknown one is unknown;
+ * None otherwise. */
 static const char *
 reason_str (const json_t *job)
 {
     const char *held = str_or (job, "held", NULL);
     int k = meta_index (json_string_value (json_object_get (job, "state")));
 
+    if (k == 9)
+        return str_or (job, "last_error", "None");
     if (k >= 0 && k <= 3)
         return held ? held : k == 3 ? "Priority" : "None";
     if (held)
@@ -468,7 +480,8 @@ field_value (char c, const json_t *job, long long now, char *buf, size_t len)
     case 'N':
     case 'R':
         if (c == 'R'
-            && (!json_object_get (job, "started_at")
+            && (!strcmp (slurmfmt_state (job), "UNKNOWN")
+                || !json_object_get (job, "started_at")
                 || json_is_null (json_object_get (job, "started_at"))
                 || !strcmp (slurmfmt_state (job), "PENDING"))) {
             snprintf (buf, len, "(%s)", reason_str (job));

@@ -13,7 +13,8 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/refresh.c metasched/daemon/predict.c \
 	metasched/daemon/decide.c metasched/daemon/dispatch.c \
 	metasched/daemon/submit.c metasched/daemon/boost.c \
-	metasched/daemon/reconcile.c metasched/daemon/hooks.c \
+	metasched/daemon/reconcile.c metasched/daemon/missing.c \
+	metasched/daemon/hooks.c \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
 	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \

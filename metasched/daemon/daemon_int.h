@@ -286,6 +286,11 @@ void daemon_lease_stop (ms_daemon_t *d);
 /* retention.c */
 void daemon_retention (ms_daemon_t *d);
 
+/* missing.c: a tagged job its controller no longer lists */
+int missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp);
+int missing_sub (ms_daemon_t *d, size_t ci, const queue_live_t *l,
+                 const queue_sub_t *s, ms_error_t *errp);
+
 /* refresh.c */
 int cmp_jobinfo (const void *a, const void *b);
 const ms_job_info_t *cluster_job (const cluster_t *c, uint64_t id);

@@ -258,6 +258,15 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                 continue;
             }
             if (every) {
+                /* gone from every list: its copy may have ended and been
+                 * forgotten (MinJobAge); accounting says, else unknown */
+                int mrc = missing_dispatch (d, l, &e);
+                if (mrc != 0) {
+                    free (subs);
+                    if (mrc < 0)
+                        return -1;
+                    continue;
+                }
                 if (queue_requeue (d->db, l->id, "dispatching",
                                    "dispatch interrupted and no cluster has "
                                    "the job; queued again",
@@ -767,6 +776,14 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         if (!cj) {
             if (s->age_s < LOST_AFTER_S)
                 continue;
+            /* the outcome's copy: its end from accounting, or unknown */
+            if (main_sub || l->claimed_cluster[0]) {
+                int mrc = missing_sub (d, (size_t)ci, l, s, &e);
+                if (mrc != 0) {
+                    rc = mrc < 0 ? -1 : 0;
+                    continue;
+                }
+            }
             rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id, "lost",
                                   &e);
             if (rc == 0 && main_sub) {
