@@ -11,7 +11,8 @@ DB_MIGRATIONS = \
 	db/migrations/0010_leader_lease.sql \
 	db/migrations/0011_retention.sql \
 	db/migrations/0012_job_runs_reported.sql \
-	db/migrations/0013_job_options_view.sql
+	db/migrations/0013_job_options_view.sql \
+	db/migrations/0015_refused_copies.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \

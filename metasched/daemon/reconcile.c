@@ -356,14 +356,13 @@ never_starts (ms_daemon_t *d, size_t ci, const char *reason)
  * slurmctld 22.05 refuses such a job at submission, later releases take
  * it through slurmrestd and keep it pending. Both are refusals: the copy
  * is cancelled and the job queued again, or, refused at MAX_REFUSED
- * dispatches, cancelled with the reason. */
+ * dispatches in a row, cancelled with the reason (job_refused). */
 static int
 refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                  const queue_sub_t *s, const ms_job_info_t *cj)
 {
     char why[400];
     ms_error_t e;
-    bool ok;
 
     snprintf (why, sizeof (why),
               "%s took job %" PRIu64 " but holds it pending for good: %s",
@@ -373,18 +372,95 @@ refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                          &e)
         < 0)
         goto fail;
-    if (l->attempts >= MAX_REFUSED) {
-        if (cancel_refused (d, l->id, "submitted", l->attempts, why, &e) < 0)
-            goto fail;
-        return 0;
-    }
-    if (queue_requeue (d->db, l->id, "submitted", why, false, &ok, &e) < 0)
+    if (job_refused (d, l->id, "submitted", l->refusals, why, &e) < 0)
         goto fail;
-    d->requeued++;
-    daemon_log (LOG_NOTICE, "job %" PRId64 ": %s; queued again", l->id, why);
     return 0;
 fail:
     daemon_log (LOG_ERR, "job %" PRId64 ": %s", l->id, e.text);
+    return -1;
+}
+
+/* ---- refused copies (doc/daemon.md, "Refused copies") ---- */
+
+/* Copies of a job sent through the start gate (sibling mode): the script
+ * runs only in the copy that claims the job. */
+static bool
+gated (const ms_daemon_t *d)
+{
+    return d->set.dispatch_mode == DISPATCH_SIBLINGS;
+}
+
+/* A copy of a gated job that nobody claimed has ended on its cluster
+ * (cj final, not cancelled): it never ran the script. Exit 75 is its
+ * start gate's refusal (the API or the database could not be reached in
+ * gate_wait_s, or answered no): recorded as refused; any other end as
+ * ended. Either is that copy's end only while another copy of the
+ * dispatch may still start. Once none is left: every copy refused (or
+ * cancelled on its cluster) is a refused dispatch, the job queued again
+ * or, at MAX_REFUSED in a row, cancelled (job_refused); a copy that ended
+ * otherwise fails the job with that copy's reason. A copy that claimed
+ * the job ran it and is the job's outcome (daemon_follow). */
+static int
+copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l,
+                    const queue_sub_t *s, const ms_job_info_t *cj)
+{
+    bool refused = cj->state == MS_JOB_FAILED && cj->exit_code == 75;
+    char why[600];
+    queue_copies_t c;
+    ms_error_t e;
+    bool ok;
+
+    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id,
+                         refused ? "refused" : "ended", &e)
+            < 0
+        || queue_dispatch_copies (d->db, l->id, &c, &e) < 0)
+        goto fail;
+    if (refused) {
+        pthread_mutex_lock (&d->mu);
+        d->copies_refused++;
+        pthread_mutex_unlock (&d->mu);
+        snprintf (why, sizeof (why),
+                  "%s job %" PRIu64 " refused by the start gate (exit 75: "
+                  "it could not claim the job)",
+                  s->cluster, s->cluster_job_id);
+    } else
+        snprintf (why, sizeof (why),
+                  "%s job %" PRIu64 " %s before it claimed the job: %s",
+                  s->cluster, s->cluster_job_id, cj->state_name,
+                  cj->state_reason[0] ? cj->state_reason : "no reason");
+    if (c.live > 0) {
+        char note[700];
+        snprintf (note, sizeof (note), "%s; %d other cop%s may still start",
+                  why, c.live, c.live == 1 ? "y" : "ies");
+        daemon_log (LOG_NOTICE, "job %" PRId64 ": %s", l->id, note);
+        if (queue_note (d->db, l->id, note, &e) < 0)
+            goto fail;
+        return 0;
+    }
+    if (c.ended == 0) {
+        char all[700];
+        snprintf (all, sizeof (all), "every copy refused by the start gate "
+                  "(the last: %s)", why);
+        if (job_refused (d, l->id, "submitted", l->refusals, all, &e) < 0)
+            goto fail;
+        return 0;
+    }
+    {
+        char all[700];
+        snprintf (all, sizeof (all),
+                  "no copy ran the job: %d refused by the start gate, %d "
+                  "ended before a claim (the last: %s)",
+                  c.refused, c.ended, why);
+        if (queue_finished (d->db, l->id, "failed", cj->exit_code, all, &ok,
+                            &e)
+            < 0)
+            goto fail;
+        daemon_log (LOG_NOTICE, "job %" PRId64 ": failed, %s", l->id, all);
+    }
+    return 0;
+fail:
+    daemon_log (LOG_ERR, "job %" PRId64 ": %s job %" PRIu64 " ended: %s",
+                l->id, s->cluster, s->cluster_job_id, e.text);
     return -1;
 }
 
@@ -799,11 +875,14 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                 rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
                                       "running", &e);
             if (rc == 0
-                && (!strcmp (l->state, "submitted")
+                && ((!strcmp (l->state, "submitted")
+                     && (!gated (d) || l->claimed_cluster[0]))
                     || (!main_sub && l->claimed_cluster[0]))) {
-                /* the first seen running, or the copy that claimed the
-                 * job (it replaces a loser seen running first): the
-                 * winner; its siblings go next cycle */
+                /* the first seen running (gated copies: the one that
+                 * claimed; a copy still in its start gate may yet be
+                 * refused), or the copy that claimed the job (it
+                 * replaces a loser seen running first): the winner; its
+                 * siblings go next cycle */
                 rc = queue_running (d->db, l->id, s->cluster, s->partition,
                                     s->cluster_job_id, &ok, &e);
             }
@@ -812,6 +891,13 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             /* final */
             const char *to = NULL, *why = NULL;
             char reason[400];
+            if (gated (d) && !l->claimed_cluster[0]
+                && !strcmp (l->state, "submitted")
+                && cj->state != MS_JOB_CANCELLED) {
+                /* it never ran the script: this copy's end */
+                rc = copy_unclaimed_end (d, l, s, cj);
+                break;
+            }
             rc = queue_sub_state (
                 d->db, s->cluster, s->cluster_job_id,
                 cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", &e);
