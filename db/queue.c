@@ -398,7 +398,8 @@ queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,
     r = job_exec (db, "q_dispatch_copies",
                   "SELECT count (*) FILTER (WHERE s.state IN ('submitted',"
                   " 'running')), count (*) FILTER (WHERE s.state = 'refused'),"
-                  " count (*) FILTER (WHERE s.state = 'ended')"
+                  " count (*) FILTER (WHERE s.state = 'ended'),"
+                  " bool_or (j.claimed_cluster IS NOT NULL)"
                   " FROM job_submissions s JOIN jobs j ON j.id = s.job_id"
                   " WHERE s.job_id = $1::bigint AND s.attempt = j.attempts",
                   id, 0, NULL, errp);
@@ -408,6 +409,7 @@ queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,
         c->live = atoi (PQgetvalue (r, 0, 0));
         c->refused = atoi (PQgetvalue (r, 0, 1));
         c->ended = atoi (PQgetvalue (r, 0, 2));
+        c->claimed = !strcmp (PQgetvalue (r, 0, 3), "t");
     }
     PQclear (r);
     return 0;

@@ -109,9 +109,10 @@ int queue_refused (db_t *db, int64_t id, const char *from, const char *why,
 /* The copies of job id's dispatch under way (job_submissions.attempt =
  * jobs.attempts) by their recorded state. */
 typedef struct {
-    int live;    /* submitted or running */
-    int refused; /* refused by the start gate */
-    int ended;   /* ended without a claim, another way (failed) */
+    int live;     /* submitted or running */
+    int refused;  /* refused by the start gate */
+    int ended;    /* ended without a claim, another way (failed) */
+    bool claimed; /* a copy has claimed the job by now */
 } queue_copies_t;
 
 int queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,

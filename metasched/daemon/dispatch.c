@@ -658,8 +658,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
         if (nsub[i] == 0 && refused) {
             /* refused in a row: a dispatch taken and started resets the
              * count (queue_running), one refused at submission adds one */
-            if (job_refused (d, x->j.id, "dispatching", x->j.refusals, why,
-                             &e)
+            if (job_refused (d, x->j.id, "dispatching", x->j.refusals, why, &e)
                 < 0)
                 goto rollback;
             continue;

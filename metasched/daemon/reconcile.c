@@ -368,8 +368,7 @@ refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
               "%s took job %" PRIu64 " but holds it pending for good: %s",
               s->cluster, s->cluster_job_id, cj->state_reason);
     cancel_on (d, ci, s->cluster_job_id, l->id, why);
-    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id, "cancelled",
-                         &e)
+    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id, "cancelled", &e)
         < 0)
         goto fail;
     if (job_refused (d, l->id, "submitted", l->refusals, why, &e) < 0)
@@ -401,8 +400,8 @@ gated (const ms_daemon_t *d)
  * otherwise fails the job with that copy's reason. A copy that claimed
  * the job ran it and is the job's outcome (daemon_follow). */
 static int
-copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l,
-                    const queue_sub_t *s, const ms_job_info_t *cj)
+copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
+                    const ms_job_info_t *cj)
 {
     bool refused = cj->state == MS_JOB_FAILED && cj->exit_code == 75;
     char why[600];
@@ -410,6 +409,12 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l,
     ms_error_t e;
     bool ok;
 
+    /* claimed since the cycle read the job: the claimer ran it, and this
+     * copy may be it; the next cycle follows it with the claim */
+    if (queue_dispatch_copies (d->db, l->id, &c, &e) < 0)
+        goto fail;
+    if (c.claimed)
+        return 0;
     if (queue_sub_state (d->db, s->cluster, s->cluster_job_id,
                          refused ? "refused" : "ended", &e)
             < 0
@@ -439,8 +444,8 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l,
     }
     if (c.ended == 0) {
         char all[700];
-        snprintf (all, sizeof (all), "every copy refused by the start gate "
-                  "(the last: %s)", why);
+        snprintf (all, sizeof (all),
+                  "every copy refused by the start gate (the last: %s)", why);
         if (job_refused (d, l->id, "submitted", l->refusals, all, &e) < 0)
             goto fail;
         return 0;
@@ -451,16 +456,15 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l,
                   "no copy ran the job: %d refused by the start gate, %d "
                   "ended before a claim (the last: %s)",
                   c.refused, c.ended, why);
-        if (queue_finished (d->db, l->id, "failed", cj->exit_code, all, &ok,
-                            &e)
+        if (queue_finished (d->db, l->id, "failed", cj->exit_code, all, &ok, &e)
             < 0)
             goto fail;
         daemon_log (LOG_NOTICE, "job %" PRId64 ": failed, %s", l->id, all);
     }
     return 0;
 fail:
-    daemon_log (LOG_ERR, "job %" PRId64 ": %s job %" PRIu64 " ended: %s",
-                l->id, s->cluster, s->cluster_job_id, e.text);
+    daemon_log (LOG_ERR, "job %" PRId64 ": %s job %" PRIu64 " ended: %s", l->id,
+                s->cluster, s->cluster_job_id, e.text);
     return -1;
 }
 
