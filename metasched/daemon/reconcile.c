@@ -390,20 +390,23 @@ gated (const ms_daemon_t *d)
 }
 
 /* A copy of a gated job that nobody claimed has ended on its cluster
- * (cj final, not cancelled): it never ran the script. Exit 75 is its
+ * (cj final; cancelled there only if it is not the job's first choice,
+ * whose cancel cancels the job): it never ran the script. Exit 75 is its
  * start gate's refusal (the API or the database could not be reached in
- * gate_wait_s, or answered no): recorded as refused; any other end as
- * ended. Either is that copy's end only while another copy of the
- * dispatch may still start. Once none is left: every copy refused (or
- * cancelled on its cluster) is a refused dispatch, the job queued again
- * or, at MAX_REFUSED in a row, cancelled (job_refused); a copy that ended
- * otherwise fails the job with that copy's reason. A copy that claimed
- * the job ran it and is the job's outcome (daemon_follow). */
+ * gate_wait_s, or answered no): recorded as refused; a cancel as
+ * cancelled; any other end as ended. Each is that copy's end only while
+ * another copy of the dispatch may still start. Once none is left: every
+ * copy refused or cancelled on its cluster, one at least refused, is a
+ * refused dispatch, the job queued again or, at MAX_REFUSED in a row,
+ * cancelled (job_refused); otherwise the job fails with the last copy's
+ * reason. A copy that claimed the job ran it and is the job's outcome
+ * (daemon_follow). */
 static int
 copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
                     const ms_job_info_t *cj)
 {
     bool refused = cj->state == MS_JOB_FAILED && cj->exit_code == 75;
+    bool cancelled = cj->state == MS_JOB_CANCELLED;
     char why[600];
     queue_copies_t c;
     ms_error_t e;
@@ -416,7 +419,10 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
     if (c.claimed)
         return 0;
     if (queue_sub_state (d->db, s->cluster, s->cluster_job_id,
-                         refused ? "refused" : "ended", &e)
+                         refused     ? "refused"
+                         : cancelled ? "cancelled"
+                                     : "ended",
+                         &e)
             < 0
         || queue_dispatch_copies (d->db, l->id, &c, &e) < 0)
         goto fail;
@@ -428,7 +434,12 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
                   "%s job %" PRIu64 " refused by the start gate (exit 75: "
                   "it could not claim the job)",
                   s->cluster, s->cluster_job_id);
-    } else
+    } else if (cancelled)
+        snprintf (why, sizeof (why),
+                  "%s job %" PRIu64 " cancelled on its cluster before it "
+                  "claimed the job",
+                  s->cluster, s->cluster_job_id);
+    else
         snprintf (why, sizeof (why),
                   "%s job %" PRIu64 " %s before it claimed the job: %s",
                   s->cluster, s->cluster_job_id, cj->state_name,
@@ -442,7 +453,7 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
             goto fail;
         return 0;
     }
-    if (c.ended == 0) {
+    if (c.ended == 0 && c.refused > 0) {
         char all[700];
         snprintf (all, sizeof (all),
                   "every copy refused by the start gate (the last: %s)", why);
@@ -897,7 +908,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             char reason[400];
             if (gated (d) && !l->claimed_cluster[0]
                 && !strcmp (l->state, "submitted")
-                && cj->state != MS_JOB_CANCELLED) {
+                && (cj->state != MS_JOB_CANCELLED || !main_sub)) {
                 /* it never ran the script: this copy's end */
                 rc = copy_unclaimed_end (d, l, s, cj);
                 break;
