@@ -11,7 +11,10 @@
 # comes back and the second copy is released. The job ran once, as the
 # second copy, and is completed; the first copy is recorded as refused
 # (job_submissions, the job's copies in the API, the log, /metrics), not as
-# the job's failure. TAP output.
+# the job's failure. Then a second job whose first copy is refused and
+# whose held copy is cancelled on its cluster: with no copy left, none run
+# and one refused, it is queued again, and runs once the API is back.
+# TAP output.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
@@ -27,7 +30,7 @@ rs_cleanup () {
 trap rs_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 8
+tap_plan 10
 
 log=$dtmp/msd.log
 ln -s "$dtmp/msd.sock" "$gate"
@@ -108,4 +111,41 @@ tap_ok $r "the job's copies as the API shows them: $copies"
 m=$(curl -s --unix-socket "$dtmp/msd.sock" http://localhost/metrics | sed -n 's/^metaschedd_copies_refused_total //p')
 grep -q "job $id: $ac job $aj refused by the start gate" "$log" && [ "${m:-0}" -ge 1 ]
 tap_ok $? "the refusal is logged and counted (metaschedd_copies_refused_total $m): $(grep "job $id: $ac job $aj refused" "$log" | head -1)"
+
+# again, and the held copy is cancelled on its cluster (by hand) after the
+# first was refused: no copy of that dispatch is left, none ran the job,
+# one was refused: the job is queued again (not failed, not left
+# submitted), and runs once the API answers
+rm -f "$gate"
+nb=$(block_all msd-rblk)
+wait_for 60 all_full
+out=$(msb "$u" "$d" one.sh 2>&1); id2=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+wait_for 60 two_copies "${id2:-0}"
+read -r ac2 aj2 _ <<EOF
+$(copy_of "${id2:-0}" 0)
+EOF
+read -r bc2 bj2 _ <<EOF
+$(copy_of "${id2:-0}" 1)
+EOF
+on_cluster "$bc2" scontrol hold "$bj2" >/dev/null 2>&1
+for c in $MS_CLUSTERS; do on_cluster "$c" scancel -n msd-rblk 2>/dev/null; done
+over2 () { case "$(q "SELECT state FROM jobs WHERE id = ${id2:-0}")" in failed | cancelled | completed) return 0 ;; esac; return 1; }
+a2_refused () { [ "$(sub_state "$ac2" "$aj2")" = refused ] || over2; }
+wait_for 180 a2_refused
+on_cluster "$bc2" scancel "$bj2" 2>/dev/null
+again () { [ "$(q "SELECT refusals FROM jobs WHERE id = ${id2:-0}")" -ge 1 ] 2>/dev/null || over2; }
+wait_for 180 again
+st=$(q "SELECT state || ' ' || refusals FROM jobs WHERE id = ${id2:-0}")
+why=$(q "SELECT left (last_error, 200) FROM jobs WHERE id = ${id2:-0}")
+# the API back before its next copies' gates give up (a dispatch or two)
+ln -s "$dtmp/msd.sock" "$gate"
+case $st in queued\ [1-4] | dispatching\ [1-4] | submitted\ [1-4]) r=0 ;; *) r=1 ;; esac
+[ "$(sub_state "$bc2" "$bj2")" = cancelled ] || r=1
+tap_ok $r "job ${id2:-?}: $ac2 job $aj2 refused, then $bc2 job $bj2 cancelled on its cluster: the job is routed again ($st: $why)"
+
+wait_for 240 over2
+st=$(q "SELECT state || ' ' || refusals FROM jobs WHERE id = ${id2:-0}")
+runs=$(grep -c "^$id2 " "$d/ran.log")
+[ "$st" = "completed 0" ] && [ "$runs" = 1 ]
+tap_ok $? "job ${id2:-?}: the API back, it completes, run once ($st, $runs runs)"
 exit $tap_failed
