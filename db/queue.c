@@ -305,8 +305,9 @@ insert_sub (db_t *db, int64_t id, const queue_sub_new_t *s, const char *state,
             ms_error_t *errp)
 {
     char ids[32], f[16], cj[32], rk[16], nc[16];
-    const char *p[8] = { ids, s->cluster, s->partition, s->freq_khz ? f : NULL,
-                         cj,  rk,         state,        nc };
+    const char *p[9] = { ids, s->cluster, s->partition, s->freq_khz ? f : NULL,
+                         cj,  rk,         state,        nc,
+                         s->gated ? "t" : "f" };
 
     snprintf (ids, sizeof (ids), "%" PRId64, id);
     snprintf (f, sizeof (f), "%u", s->freq_khz);
@@ -317,12 +318,13 @@ insert_sub (db_t *db, int64_t id, const queue_sub_new_t *s, const char *state,
     return db_command (db, "q_sub_insert",
                        "INSERT INTO job_submissions (job_id, cluster,"
                        " partition, freq_khz, cluster_job_id, rank, state,"
-                       " nice, attempt)"
+                       " nice, attempt, gated)"
                        " SELECT $1::bigint, $2, $3, $4::integer, $5::bigint,"
-                       " $6::integer, $7, $8::integer, j.attempts"
+                       " $6::integer, $7, $8::integer, j.attempts,"
+                       " $9::boolean"
                        " FROM jobs j WHERE j.id = $1::bigint"
                        " ON CONFLICT DO NOTHING",
-                       8, p, NULL, errp);
+                       9, p, NULL, errp);
 }
 
 int
@@ -496,11 +498,12 @@ sub_row (PGresult *r, int i, void *out)
     cp (s->state, sizeof (s->state), r, i, 6);
     s->age_s = dbl (r, i, 7);
     s->nice = atoi (PQgetvalue (r, i, 8));
+    s->gated = !strcmp (PQgetvalue (r, i, 9), "t");
 }
 
 #define SUB_COLS                                                               \
     "SELECT job_id, cluster, partition, freq_khz, cluster_job_id, rank,"       \
-    " state, extract (epoch FROM now () - submitted_at), nice"                 \
+    " state, extract (epoch FROM now () - submitted_at), nice, gated"          \
     " FROM job_submissions"
 
 int

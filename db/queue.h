@@ -81,6 +81,7 @@ typedef struct {
     uint64_t cluster_job_id;
     int rank;
     int nice; /* metasched's part of the copy's nice (0: none) */
+    bool gated; /* sent through the start gate (sibling mode) */
 } queue_sub_new_t;
 
 /* dispatching -> submitted with the first submission's cluster job id,
@@ -154,6 +155,7 @@ typedef struct {
     char state[16];
     double age_s; /* since submitted */
     int nice;     /* metasched's part of its nice, while it has one */
+    bool gated;   /* sent through the start gate: only a claimer ran */
 } queue_sub_t;
 
 int queue_live_subs (db_t *db, queue_sub_t **outp, size_t *np,

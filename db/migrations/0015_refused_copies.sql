@@ -15,6 +15,12 @@ ALTER TABLE jobs ADD COLUMN refusals integer NOT NULL DEFAULT 0
 ALTER TABLE job_submissions ADD COLUMN attempt integer NOT NULL DEFAULT 0
     CHECK (attempt >= 0);
 
+-- job_submissions.gated: the copy went out through the start gate (sibling
+-- mode: only the copy that claims the job runs its script), so that a copy
+-- that ended without a claim is known never to have run it, whatever the
+-- dispatch mode is now.
+ALTER TABLE job_submissions ADD COLUMN gated boolean NOT NULL DEFAULT false;
+
 -- 'refused': the copy started on its cluster and its start gate refused to
 -- run the script (exit 75, no claim): that copy's end, not the job's.
 ALTER TABLE job_submissions DROP CONSTRAINT IF EXISTS

@@ -645,6 +645,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                 .cluster_job_id = x->bid[c],
                 .rank = (int)c,
                 .nice = x->choices[c].nice,
+                .gated = siblings,
             };
             nsub[i]++;
         }

@@ -240,7 +240,8 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
             if (keep != SIZE_MAX) {
                 const tagged_t *t = &tags[keep];
                 queue_sub_new_t s = { d->cl[t->cl].conf->name, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 0, 0 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 0, 0,
+                                      d->set.dispatch_mode == DISPATCH_SIBLINGS };
                 if (queue_sub_record (d->db, l->id, &s, "submitted", &e) < 0
                     || queue_adopt (d->db, l->id, s.cluster, s.partition,
                                     t->j->id, &ok, &e)
@@ -306,14 +307,16 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                 && !strcmp (l->state, "submitted")) {
                 /* a sibling whose record was lost: keep it, record it */
                 queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 1, 0 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 1, 0,
+                                      true };
                 queue_sub_record (d->db, l->id, &s, "submitted", &e);
                 continue;
             }
             cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
             {
                 queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 9, 0 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 9, 0,
+                                      false };
                 queue_sub_record (d->db, l->id, &s, "cancelled", &e);
             }
             d->dup_cancelled++;
@@ -381,26 +384,18 @@ fail:
 
 /* ---- refused copies (doc/daemon.md, "Refused copies") ---- */
 
-/* Copies of a job sent through the start gate (sibling mode): the script
- * runs only in the copy that claims the job. */
-static bool
-gated (const ms_daemon_t *d)
-{
-    return d->set.dispatch_mode == DISPATCH_SIBLINGS;
-}
-
-/* A copy of a gated job that nobody claimed has ended on its cluster
- * (cj final; cancelled there only if it is not the job's first choice,
- * whose cancel cancels the job): it never ran the script. Exit 75 is its
- * start gate's refusal (the API or the database could not be reached in
- * gate_wait_s, or answered no): recorded as refused; a cancel as
- * cancelled; any other end as ended. Each is that copy's end only while
- * another copy of the dispatch may still start. Once none is left: every
- * copy refused or cancelled on its cluster, one at least refused, is a
- * refused dispatch, the job queued again or, at MAX_REFUSED in a row,
- * cancelled (job_refused); otherwise the job fails with the last copy's
- * reason. A copy that claimed the job ran it and is the job's outcome
- * (daemon_follow). */
+/* A copy sent through the start gate (sibling mode: the script runs only
+ * in the copy that claims the job) has ended on its cluster while nobody
+ * had claimed the job (cj final; cancelled there only if it is not the
+ * job's first choice, whose cancel cancels the job): it never ran the
+ * script. Exit 75 is its start gate's refusal (the API or the database
+ * could not be reached in gate_wait_s, or answered no): recorded as
+ * refused; a cancel as cancelled; any other end (a node failure, a time
+ * limit reached in the gate) as ended. Each is that copy's end only while
+ * another copy of the dispatch may still start. Once none is left, no
+ * copy ran the job: the dispatch was refused, the job is queued again or,
+ * at MAX_REFUSED in a row, cancelled (job_refused). A copy that claimed
+ * the job ran it and is the job's outcome (daemon_follow). */
 static int
 copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
                     const ms_job_info_t *cj)
@@ -410,7 +405,6 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
     char why[600];
     queue_copies_t c;
     ms_error_t e;
-    bool ok;
 
     /* claimed since the cycle read the job: the claimer ran it, and this
      * copy may be it; the next cycle follows it with the claim */
@@ -453,24 +447,19 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
             goto fail;
         return 0;
     }
-    if (c.ended == 0 && c.refused > 0) {
-        char all[700];
-        snprintf (all, sizeof (all),
-                  "every copy refused by the start gate (the last: %s)", why);
-        if (job_refused (d, l->id, "submitted", l->refusals, all, &e) < 0)
-            goto fail;
-        return 0;
-    }
     {
         char all[700];
-        snprintf (all, sizeof (all),
-                  "no copy ran the job: %d refused by the start gate, %d "
-                  "ended before a claim (the last: %s)",
-                  c.refused, c.ended, why);
-        if (queue_finished (d->db, l->id, "failed", cj->exit_code, all, &ok, &e)
-            < 0)
+        if (c.ended == 0 && c.refused > 0)
+            snprintf (all, sizeof (all),
+                      "every copy refused by the start gate (the last: %s)",
+                      why);
+        else
+            snprintf (all, sizeof (all),
+                      "no copy ran the job: %d refused by the start gate, %d "
+                      "ended before a claim (the last: %s)",
+                      c.refused, c.ended, why);
+        if (job_refused (d, l->id, "submitted", l->refusals, all, &e) < 0)
             goto fail;
-        daemon_log (LOG_NOTICE, "job %" PRId64 ": failed, %s", l->id, all);
     }
     return 0;
 fail:
@@ -891,7 +880,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                                       "running", &e);
             if (rc == 0
                 && ((!strcmp (l->state, "submitted")
-                     && (!gated (d) || l->claimed_cluster[0]))
+                     && (!s->gated || l->claimed_cluster[0]))
                     || (!main_sub && l->claimed_cluster[0]))) {
                 /* the first seen running (gated copies: the one that
                  * claimed; a copy still in its start gate may yet be
@@ -906,7 +895,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             /* final */
             const char *to = NULL, *why = NULL;
             char reason[400];
-            if (gated (d) && !l->claimed_cluster[0]
+            if (s->gated && !l->claimed_cluster[0]
                 && !strcmp (l->state, "submitted")
                 && (cj->state != MS_JOB_CANCELLED || !main_sub)) {
                 /* it never ran the script: this copy's end */
