@@ -31,6 +31,12 @@
     " 'predicted_wait_s', j.predicted_wait_s,"                                 \
     " 'measured_time_s', m.runtime_s, 'measured_energy_j', m.energy_j,"        \
     " 'attempts', j.attempts, 'reroutes', j.reroutes,"                         \
+    " 'refusals', j.refusals,"                                                 \
+    " 'copies', coalesce ((SELECT json_agg (json_build_object ("               \
+    "   'dispatch', c.attempt, 'cluster', c.cluster,"                          \
+    "   'partition', c.partition, 'cluster_job_id', c.cluster_job_id,"         \
+    "   'rank', c.rank, 'state', c.state) ORDER BY c.attempt, c.rank)"         \
+    "   FROM job_submissions c WHERE c.job_id = j.id), '[]'::json),"           \
     " 'last_error', j.last_error, 'exit_code', j.exit_code,"                   \
     " 'claimed_cluster', j.claimed_cluster,"                                   \
     " 'claimed_job_id', j.claimed_job_id,"                                     \

@@ -13,6 +13,7 @@ DB_MIGRATIONS = \
 	db/migrations/0012_job_runs_reported.sql \
 	db/migrations/0013_job_options_view.sql \
 	db/migrations/0014_job_unknown.sql \
+	db/migrations/0015_refused_copies.sql \
 	db/migrations/0016_submit_key.sql
 
 noinst_LIBRARIES += db/libmsdb.a

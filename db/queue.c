@@ -119,7 +119,7 @@ queue_job_free (queue_job_t *j)
 #define JOB_COLUMNS                                                          \
     "id, owner_name, owner_uid, owner_gid, name, app, nodes, script,"       \
     " options::text, extract (epoch FROM now () - submitted_at),"            \
-    " coalesce (user_time_limit_min, time_limit_min, 0), attempts"
+    " coalesce (user_time_limit_min, time_limit_min, 0), attempts, refusals"
 
 static void
 job_from_row (PGresult *r, int i, void *out)
@@ -138,6 +138,7 @@ job_from_row (PGresult *r, int i, void *out)
     j->age_s = dbl (r, i, 9);
     j->time_limit_min = (uint32_t)u64 (r, i, 10);
     j->attempts = atoi (PQgetvalue (r, i, 11));
+    j->refusals = atoi (PQgetvalue (r, i, 12));
 }
 
 int
@@ -304,21 +305,26 @@ insert_sub (db_t *db, int64_t id, const queue_sub_new_t *s, const char *state,
             ms_error_t *errp)
 {
     char ids[32], f[16], cj[32], rk[16], nc[16];
-    const char *p[8] = { ids, s->cluster, s->partition, s->freq_khz ? f : NULL,
-                         cj,  rk,         state,        nc };
+    const char *p[9] = { ids, s->cluster, s->partition, s->freq_khz ? f : NULL,
+                         cj,  rk,         state,        nc,
+                         s->gated ? "t" : "f" };
 
     snprintf (ids, sizeof (ids), "%" PRId64, id);
     snprintf (f, sizeof (f), "%u", s->freq_khz);
     snprintf (cj, sizeof (cj), "%" PRIu64, s->cluster_job_id);
     snprintf (rk, sizeof (rk), "%d", s->rank);
     snprintf (nc, sizeof (nc), "%d", s->nice > 0 ? s->nice : 0);
+    /* the copy belongs to the job's dispatch under way (migration 0015) */
     return db_command (db, "q_sub_insert",
                        "INSERT INTO job_submissions (job_id, cluster,"
                        " partition, freq_khz, cluster_job_id, rank, state,"
-                       " nice)"
-                       " VALUES ($1::bigint, $2, $3, $4::integer, $5::bigint,"
-                       " $6::integer, $7, $8::integer) ON CONFLICT DO NOTHING",
-                       8, p, NULL, errp);
+                       " nice, attempt, gated)"
+                       " SELECT $1::bigint, $2, $3, $4::integer, $5::bigint,"
+                       " $6::integer, $7, $8::integer, j.attempts,"
+                       " $9::boolean"
+                       " FROM jobs j WHERE j.id = $1::bigint"
+                       " ON CONFLICT DO NOTHING",
+                       9, p, NULL, errp);
 }
 
 int
@@ -355,9 +361,60 @@ queue_requeue (db_t *db, int64_t id, const char *from, const char *why,
                      "UPDATE jobs SET state = 'queued', cluster = NULL,"
                      " partition = NULL, cluster_job_id = NULL,"
                      " freq_khz = NULL, last_error = $3,"
-                     " reroutes = reroutes + $4::integer"
+                     " reroutes = reroutes + $4::integer,"
+                     " refusals = CASE WHEN $4::integer = 1 THEN 0"
+                     " ELSE refusals END"
                      " WHERE id = $1::bigint AND state = $2::job_state",
                      id, 3, p, changed, errp);
+}
+
+int
+queue_refused (db_t *db, int64_t id, const char *from, const char *why,
+               bool cancel, bool *changed, ms_error_t *errp)
+{
+    const char *p[2] = { from, why };
+
+    if (cancel)
+        return job_move (db, "q_refused_cancel",
+                         "UPDATE jobs SET state = 'cancelled',"
+                         " last_error = $3, finished_at = now (),"
+                         " held = NULL, refusals = refusals + 1"
+                         " WHERE id = $1::bigint AND state = $2::job_state",
+                         id, 2, p, changed, errp);
+    return job_move (db, "q_refused_requeue",
+                     "UPDATE jobs SET state = 'queued', cluster = NULL,"
+                     " partition = NULL, cluster_job_id = NULL,"
+                     " freq_khz = NULL, last_error = $3,"
+                     " refusals = refusals + 1"
+                     " WHERE id = $1::bigint AND state = $2::job_state",
+                     id, 2, p, changed, errp);
+}
+
+int
+queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,
+                       ms_error_t *errp)
+{
+    PGresult *r;
+
+    memset (c, 0, sizeof (*c));
+    r = job_exec (db, "q_dispatch_copies",
+                  "SELECT count (*) FILTER (WHERE s.state IN ('submitted',"
+                  " 'running')), count (*) FILTER (WHERE s.state = 'refused'),"
+                  " count (*) FILTER (WHERE s.state = 'ended'),"
+                  " bool_or (j.claimed_cluster IS NOT NULL)"
+                  " FROM job_submissions s JOIN jobs j ON j.id = s.job_id"
+                  " WHERE s.job_id = $1::bigint AND s.attempt = j.attempts",
+                  id, 0, NULL, errp);
+    if (!r)
+        return -1;
+    if (PQntuples (r) == 1) {
+        c->live = atoi (PQgetvalue (r, 0, 0));
+        c->refused = atoi (PQgetvalue (r, 0, 1));
+        c->ended = atoi (PQgetvalue (r, 0, 2));
+        c->claimed = !strcmp (PQgetvalue (r, 0, 3), "t");
+    }
+    PQclear (r);
+    return 0;
 }
 
 int
@@ -401,6 +458,7 @@ live_row (PGresult *r, int i, void *out)
                   : 1;
     }
     cp (l->owner, sizeof (l->owner), r, i, 14);
+    l->refusals = atoi (PQgetvalue (r, i, 15));
 }
 
 int
@@ -414,7 +472,7 @@ queue_live_jobs (db_t *db, queue_live_t **outp, size_t *np, ms_error_t *errp)
         " claimed_cluster, claimed_job_id,"
         " extract (epoch FROM now () - updated_at), nodes, reroutes,"
         " predicted_time_s, app, attempts,"
-        " options->>'array', owner_name FROM jobs"
+        " options->>'array', owner_name, refusals FROM jobs"
         " WHERE state IN ('deciding', 'dispatching', 'submitted', 'running')"
         " OR (state = 'cancelled' AND EXISTS (SELECT 1 FROM job_submissions s"
         " WHERE s.job_id = jobs.id AND s.state IN ('submitted', 'running')))"
@@ -440,11 +498,12 @@ sub_row (PGresult *r, int i, void *out)
     cp (s->state, sizeof (s->state), r, i, 6);
     s->age_s = dbl (r, i, 7);
     s->nice = atoi (PQgetvalue (r, i, 8));
+    s->gated = !strcmp (PQgetvalue (r, i, 9), "t");
 }
 
 #define SUB_COLS                                                               \
     "SELECT job_id, cluster, partition, freq_khz, cluster_job_id, rank,"       \
-    " state, extract (epoch FROM now () - submitted_at), nice"                 \
+    " state, extract (epoch FROM now () - submitted_at), nice, gated"          \
     " FROM job_submissions"
 
 int
@@ -492,7 +551,7 @@ queue_sub_state (db_t *db, const char *cluster, uint64_t cluster_job_id,
     return db_command (db, "q_sub_state",
                        "UPDATE job_submissions SET state = $3,"
                        " ended_at = CASE WHEN $3 IN ('ended', 'cancelled',"
-                       " 'lost') THEN now () END"
+                       " 'lost', 'refused') THEN now () END"
                        " WHERE cluster = $1 AND cluster_job_id = $2::bigint",
                        3, p, NULL, errp);
 }
@@ -542,6 +601,7 @@ queue_running (db_t *db, int64_t id, const char *cluster, const char *partition,
                  "UPDATE jobs SET state = 'running', cluster = $2::text,"
                  " partition = $3::text, cluster_job_id = $4::bigint,"
                  " started_at = coalesce (started_at, now ()),"
+                 " refusals = 0,"
                  " freq_khz = coalesce ((SELECT s.freq_khz FROM"
                  " job_submissions s WHERE s.cluster = $2::text"
                  " AND s.cluster_job_id = $4::bigint), freq_khz)"

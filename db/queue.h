@@ -25,6 +25,7 @@ typedef struct {
     char app[129];
     int nodes;
     int attempts;            /* dispatches so far (queue_take_queued) */
+    int refusals;            /* dispatches refused in a row (0015) */
     char *script;            /* malloc'd */
     char *options;           /* malloc'd JSON object text */
     double age_s;            /* since submission */
@@ -80,6 +81,7 @@ typedef struct {
     uint64_t cluster_job_id;
     int rank;
     int nice; /* metasched's part of the copy's nice (0: none) */
+    bool gated; /* sent through the start gate (sibling mode) */
 } queue_sub_new_t;
 
 /* dispatching -> submitted with the first submission's cluster job id,
@@ -102,6 +104,26 @@ int queue_requeue (db_t *db, int64_t id, const char *from, const char *why,
 int queue_unknown (db_t *db, int64_t id, const char *from, const char *why,
                    bool *changed, ms_error_t *errp);
 
+/* A refused dispatch (doc/daemon.md, "Refused copies"): from `from`
+ * back to queued, or to cancelled where cancel (the refusals reached
+ * MAX_REFUSED), with the reason; one more refusal in a row
+ * (jobs.refusals). A copy that starts (queue_running) or a re-route
+ * (queue_requeue) sets the count back to 0. */
+int queue_refused (db_t *db, int64_t id, const char *from, const char *why,
+                   bool cancel, bool *changed, ms_error_t *errp);
+
+/* The copies of job id's dispatch under way (job_submissions.attempt =
+ * jobs.attempts) by their recorded state. */
+typedef struct {
+    int live;     /* submitted or running */
+    int refused;  /* refused by the start gate */
+    int ended;    /* ended without a claim, another way (failed) */
+    bool claimed; /* a copy has claimed the job by now */
+} queue_copies_t;
+
+int queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,
+                           ms_error_t *errp);
+
 /* To cancelled from `from`, with the reason. */
 int queue_cancel (db_t *db, int64_t id, const char *from, const char *why,
                   bool *changed, ms_error_t *errp);
@@ -118,6 +140,7 @@ typedef struct {
     double age_s; /* since the last state change */
     int nodes, reroutes;
     int attempts; /* dispatches so far */
+    int refusals; /* dispatches refused in a row (migration 0015) */
     double predicted_time_s;
     char app[129];
     uint32_t array_tasks; /* an array's tasks; 0: not an array */
@@ -137,6 +160,7 @@ typedef struct {
     char state[16];
     double age_s; /* since submitted */
     int nice;     /* metasched's part of its nice, while it has one */
+    bool gated;   /* sent through the start gate: only a claimer ran */
 } queue_sub_t;
 
 int queue_live_subs (db_t *db, queue_sub_t **outp, size_t *np,
@@ -152,7 +176,8 @@ int queue_sub_record (db_t *db, int64_t id, const queue_sub_new_t *s,
 /* metasched's part of a submission's nice was taken back: record 0. */
 int queue_sub_aged (db_t *db, const char *cluster, uint64_t cluster_job_id,
                     ms_error_t *errp);
-/* Set a submission's state ("running", "ended", "cancelled", "lost"). */
+/* Set a submission's state ("running", "ended", "cancelled", "lost",
+ * "refused"). */
 int queue_sub_state (db_t *db, const char *cluster, uint64_t cluster_job_id,
                      const char *state, ms_error_t *errp);
 

@@ -39,7 +39,7 @@
 #include "predictor/predictor.h"
 
 #define UNKNOWN_APP "unknown"
-#define MAX_REFUSED 5 /* dispatches a cluster refused: then cancelled */
+#define MAX_REFUSED 5 /* dispatches refused in a row: then cancelled */
 
 /* ---- state ---- */
 
@@ -165,6 +165,10 @@ struct ms_daemon {
     /* metrics */
     uint64_t cycles, dispatched, decisions, requeued, adopted, dup_cancelled,
         reroutes, boosts, aged, db_errors;
+    /* copies the start gate refused (their own end), jobs cancelled at
+     * MAX_REFUSED refused dispatches in a row (doc/daemon.md, "Refused
+     * copies") */
+    uint64_t copies_refused, refused_cancelled;
     double last_cycle_s, decide_s;
     uint64_t batches;
     double commit_s, submit_s, record_s; /* of the dispatch batches */
@@ -451,8 +455,8 @@ void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
                    const ms_job_info_t *jobs, size_t nj);
 
 /* dispatch.c */
-int cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
-                    const char *why, ms_error_t *errp);
+int job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
+                 const char *why, ms_error_t *errp);
 int dispatch_queued (ms_daemon_t *d);
 
 /* snapshot.c */

@@ -119,6 +119,7 @@ static const char *const keys[] = {
     "collect_wrapper",
     "collect_config",
     "api_server_for_jobs",
+    "gate_wait_s",
     "log",
     "max_script_bytes",
     "script_retention_days",
@@ -387,6 +388,18 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
                     sizeof (c->api_server_for_jobs));
         return 0;
     }
+    if (!strcmp (key, "gate_wait_s")) {
+        /* the wrapper reads whole seconds, 0..3600 (collectors/wrapper.c) */
+        if (confval_seconds (&p->at, key, val, 0, 3600, &c->gate_wait_s,
+                             errp)
+            < 0)
+            return -1;
+        if (c->gate_wait_s != (double)(long)c->gate_wait_s)
+            return perr (p, errp,
+                         "gate_wait_s: '%s' is not a whole number of seconds",
+                         val);
+        return 0;
+    }
     if (!strcmp (key, "log")) {
         if (!strcmp (val, "stderr"))
             c->log = DCONF_LOG_STDERR;
@@ -445,6 +458,7 @@ defaults (ms_dconf_t *c, const char *name)
     ms_strlcpy (c->socket, DCONF_DEFAULT_SOCKET, sizeof (c->socket));
     c->cycle_s = 10;
     c->leader_takeover_s = 10;
+    c->gate_wait_s = DCONF_GATE_WAIT_S;
     c->refit_s = 3600;
     snprintf (c->collect_wrapper, sizeof (c->collect_wrapper), "%s",
               MS_BINDIR "/metasched-collect");

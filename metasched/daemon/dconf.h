@@ -22,6 +22,7 @@
  *   collect_wrapper   = /usr/bin/metasched-collect
  *   collect_config    = /etc/metasched/collect.conf    # optional
  *   api_server_for_jobs = unix:/run/metasched/metaschedd.sock
+ *   gate_wait_s       = 30     # a sibling's start gate: then refused
  *   log               = stderr                          # or syslog
  *   max_script_bytes  = 1048576
  *   script_retention_days = 30    # a finished job's script and environment
@@ -50,6 +51,7 @@
 #define DCONF_DEFAULT_PATH MS_SYSCONFDIR "/metasched/metaschedd.conf"
 #define DCONF_DEFAULT_SOCKET "/run/metasched/metaschedd.sock"
 #define DCONF_RETENTION_DAYS 30
+#define DCONF_GATE_WAIT_S 30 /* the wrapper's own default */
 #define DCONF_DEFAULT_TAG_KEY MS_SYSCONFDIR "/metasched/tag.key"
 
 typedef enum { DCONF_LOG_STDERR = 0, DCONF_LOG_SYSLOG } dconf_log_t;
@@ -113,6 +115,9 @@ typedef struct {
     int collect_wrapper_line;
     char collect_config[MS_PATH_MAX]; /* "": the wrapper's default */
     char api_server_for_jobs[MS_PATH_MAX + 16];
+    double gate_wait_s; /* how long a sibling's start gate tries to reach
+                           the API before it refuses the copy (whole
+                           seconds; DCONF_GATE_WAIT_S) */
     dconf_log_t log;
     size_t max_script_bytes;
     char gpu_profiles[MS_PATH_MAX]; /* "": none */

@@ -492,21 +492,40 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
     x->w = NULL;
 }
 
-/* A job refused at each of `attempts` dispatches (MAX_REFUSED): from
- * `from` to cancelled, the last refusal its reason, rather than sent
- * again every cycle. */
+/* A refused dispatch (doc/daemon.md, "Refused copies"): job id had
+ * `refusals` dispatches refused in a row before this one. Back to queued
+ * with the reason and one refusal more; at MAX_REFUSED in a row, from
+ * `from` to cancelled, the last refusal its reason, rather than sent again
+ * every cycle. */
 int
-cancel_refused (ms_daemon_t *d, int64_t id, const char *from, int attempts,
-                const char *why, ms_error_t *errp)
+job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
+             const char *why, ms_error_t *errp)
 {
     char last[1300];
     bool ok;
 
+    if (refusals + 1 < MAX_REFUSED) {
+        if (queue_refused (d->db, id, from, why, false, &ok, errp) < 0)
+            return -1;
+        d->requeued += ok;
+        if (ok)
+            daemon_log (LOG_NOTICE,
+                        "job %" PRId64 ": %s; queued again (%d refused in "
+                        "a row)",
+                        id, why, refusals + 1);
+        return 0;
+    }
     snprintf (last, sizeof (last),
-              "refused at each of %d dispatches; the last: %s", attempts, why);
-    if (queue_cancel (d->db, id, from, last, &ok, errp) < 0)
+              "refused at each of %d dispatches in a row; the last: %s",
+              refusals + 1, why);
+    if (queue_refused (d->db, id, from, last, true, &ok, errp) < 0)
         return -1;
-    daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
+    if (ok) {
+        pthread_mutex_lock (&d->mu);
+        d->refused_cancelled++;
+        pthread_mutex_unlock (&d->mu);
+        daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
+    }
     return 0;
 }
 
@@ -563,6 +582,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                 .cluster_job_id = x->bid[c],
                 .rank = (int)c,
                 .nice = x->choices[c].nice,
+                .gated = siblings,
             };
             nsub[i]++;
         }
@@ -573,9 +593,10 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
             nsub[i] = 0;
             continue;
         }
-        if (nsub[i] == 0 && refused && x->j.attempts + 1 >= MAX_REFUSED) {
-            if (cancel_refused (d, x->j.id, "dispatching", x->j.attempts + 1,
-                                why, &e)
+        if (nsub[i] == 0 && refused) {
+            /* refused in a row: a dispatch taken and started resets the
+             * count (queue_running), one refused at submission adds one */
+            if (job_refused (d, x->j.id, "dispatching", x->j.refusals, why, &e)
                 < 0)
                 goto rollback;
             continue;

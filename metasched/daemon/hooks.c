@@ -347,6 +347,12 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     P ("# TYPE metaschedd_dispatched_total counter\n"
        "metaschedd_dispatched_total %" PRIu64 "\n",
        d->dispatched);
+    P ("# TYPE metaschedd_copies_refused_total counter\n"
+       "metaschedd_copies_refused_total %" PRIu64 "\n",
+       d->copies_refused);
+    P ("# TYPE metaschedd_refused_cancelled_total counter\n"
+       "metaschedd_refused_cancelled_total %" PRIu64 "\n",
+       d->refused_cancelled);
     P ("# TYPE metaschedd_requeued_total counter\n"
        "metaschedd_requeued_total %" PRIu64 "\n",
        d->requeued);

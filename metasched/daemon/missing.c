@@ -210,7 +210,8 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
         if (r) {
             const ms_acct_job_t rec = *r;
             queue_sub_new_t s
-                = { c->conf->name, rec.partition, 0, rec.id, 0, 0 };
+                = { c->conf->name, rec.partition, 0, rec.id, 0, 0,
+                    d->set.dispatch_mode == DISPATCH_SIBLINGS };
             bool ok;
             free (rs);
             if (queue_sub_record (d->db, l->id, &s, "submitted", errp) < 0

@@ -240,7 +240,8 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
             if (keep != SIZE_MAX) {
                 const tagged_t *t = &tags[keep];
                 queue_sub_new_t s = { d->cl[t->cl].conf->name, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 0, 0 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 0, 0,
+                                      d->set.dispatch_mode == DISPATCH_SIBLINGS };
                 if (queue_sub_record (d->db, l->id, &s, "submitted", &e) < 0
                     || queue_adopt (d->db, l->id, s.cluster, s.partition,
                                     t->j->id, &ok, &e)
@@ -315,14 +316,16 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                 && !strcmp (l->state, "submitted")) {
                 /* a sibling whose record was lost: keep it, record it */
                 queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 1, 0 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 1, 0,
+                                      true };
                 queue_sub_record (d->db, l->id, &s, "submitted", &e);
                 continue;
             }
             cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
             {
                 queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 9, 0 };
+                                      t->j->cpu_freq_max_khz, t->j->id, 9, 0,
+                                      false };
                 queue_sub_record (d->db, l->id, &s, "cancelled", &e);
             }
             d->dup_cancelled++;
@@ -365,35 +368,112 @@ never_starts (ms_daemon_t *d, size_t ci, const char *reason)
  * slurmctld 22.05 refuses such a job at submission, later releases take
  * it through slurmrestd and keep it pending. Both are refusals: the copy
  * is cancelled and the job queued again, or, refused at MAX_REFUSED
- * dispatches, cancelled with the reason. */
+ * dispatches in a row, cancelled with the reason (job_refused). */
 static int
 refused_pending (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                  const queue_sub_t *s, const ms_job_info_t *cj)
 {
     char why[400];
     ms_error_t e;
-    bool ok;
 
     snprintf (why, sizeof (why),
               "%s took job %" PRIu64 " but holds it pending for good: %s",
               s->cluster, s->cluster_job_id, cj->state_reason);
     cancel_on (d, ci, s->cluster_job_id, l->id, why);
-    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id, "cancelled",
-                         &e)
+    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id, "cancelled", &e)
         < 0)
         goto fail;
-    if (l->attempts >= MAX_REFUSED) {
-        if (cancel_refused (d, l->id, "submitted", l->attempts, why, &e) < 0)
-            goto fail;
-        return 0;
-    }
-    if (queue_requeue (d->db, l->id, "submitted", why, false, &ok, &e) < 0)
+    if (job_refused (d, l->id, "submitted", l->refusals, why, &e) < 0)
         goto fail;
-    d->requeued++;
-    daemon_log (LOG_NOTICE, "job %" PRId64 ": %s; queued again", l->id, why);
     return 0;
 fail:
     daemon_log (LOG_ERR, "job %" PRId64 ": %s", l->id, e.text);
+    return -1;
+}
+
+/* ---- refused copies (doc/daemon.md, "Refused copies") ---- */
+
+/* A copy sent through the start gate (sibling mode: the script runs only
+ * in the copy that claims the job) has ended on its cluster while nobody
+ * had claimed the job (cj final; cancelled there only if it is not the
+ * job's first choice, whose cancel cancels the job): it never ran the
+ * script. Exit 75 is its start gate's refusal (the API or the database
+ * could not be reached in gate_wait_s, or answered no): recorded as
+ * refused; a cancel as cancelled; any other end (a node failure, a time
+ * limit reached in the gate) as ended. Each is that copy's end only while
+ * another copy of the dispatch may still start. Once none is left, no
+ * copy ran the job: the dispatch was refused, the job is queued again or,
+ * at MAX_REFUSED in a row, cancelled (job_refused). A copy that claimed
+ * the job ran it and is the job's outcome (daemon_follow). */
+static int
+copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
+                    const ms_job_info_t *cj)
+{
+    bool refused = cj->state == MS_JOB_FAILED && cj->exit_code == 75;
+    bool cancelled = cj->state == MS_JOB_CANCELLED;
+    char why[600];
+    queue_copies_t c;
+    ms_error_t e;
+
+    /* claimed since the cycle read the job: the claimer ran it, and this
+     * copy may be it; the next cycle follows it with the claim */
+    if (queue_dispatch_copies (d->db, l->id, &c, &e) < 0)
+        goto fail;
+    if (c.claimed)
+        return 0;
+    if (queue_sub_state (d->db, s->cluster, s->cluster_job_id,
+                         refused     ? "refused"
+                         : cancelled ? "cancelled"
+                                     : "ended",
+                         &e)
+            < 0
+        || queue_dispatch_copies (d->db, l->id, &c, &e) < 0)
+        goto fail;
+    if (refused) {
+        pthread_mutex_lock (&d->mu);
+        d->copies_refused++;
+        pthread_mutex_unlock (&d->mu);
+        snprintf (why, sizeof (why),
+                  "%s job %" PRIu64 " refused by the start gate (exit 75: "
+                  "it could not claim the job)",
+                  s->cluster, s->cluster_job_id);
+    } else if (cancelled)
+        snprintf (why, sizeof (why),
+                  "%s job %" PRIu64 " cancelled on its cluster before it "
+                  "claimed the job",
+                  s->cluster, s->cluster_job_id);
+    else
+        snprintf (why, sizeof (why),
+                  "%s job %" PRIu64 " %s before it claimed the job: %s",
+                  s->cluster, s->cluster_job_id, cj->state_name,
+                  cj->state_reason[0] ? cj->state_reason : "no reason");
+    if (c.live > 0) {
+        char note[700];
+        snprintf (note, sizeof (note), "%s; %d other cop%s may still start",
+                  why, c.live, c.live == 1 ? "y" : "ies");
+        daemon_log (LOG_NOTICE, "job %" PRId64 ": %s", l->id, note);
+        if (queue_note (d->db, l->id, note, &e) < 0)
+            goto fail;
+        return 0;
+    }
+    {
+        char all[700];
+        if (c.ended == 0 && c.refused > 0)
+            snprintf (all, sizeof (all),
+                      "every copy refused by the start gate (the last: %s)",
+                      why);
+        else
+            snprintf (all, sizeof (all),
+                      "no copy ran the job: %d refused by the start gate, %d "
+                      "ended before a claim (the last: %s)",
+                      c.refused, c.ended, why);
+        if (job_refused (d, l->id, "submitted", l->refusals, all, &e) < 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    daemon_log (LOG_ERR, "job %" PRId64 ": %s job %" PRIu64 " ended: %s", l->id,
+                s->cluster, s->cluster_job_id, e.text);
     return -1;
 }
 
@@ -815,11 +895,14 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                 rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
                                       "running", &e);
             if (rc == 0
-                && (!strcmp (l->state, "submitted")
+                && ((!strcmp (l->state, "submitted")
+                     && (!s->gated || l->claimed_cluster[0]))
                     || (!main_sub && l->claimed_cluster[0]))) {
-                /* the first seen running, or the copy that claimed the
-                 * job (it replaces a loser seen running first): the
-                 * winner; its siblings go next cycle */
+                /* the first seen running (gated copies: the one that
+                 * claimed; a copy still in its start gate may yet be
+                 * refused), or the copy that claimed the job (it
+                 * replaces a loser seen running first): the winner; its
+                 * siblings go next cycle */
                 rc = queue_running (d->db, l->id, s->cluster, s->partition,
                                     s->cluster_job_id, &ok, &e);
             }
@@ -828,6 +911,13 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             /* final */
             const char *to = NULL, *why = NULL;
             char reason[400];
+            if (s->gated && !l->claimed_cluster[0]
+                && !strcmp (l->state, "submitted")
+                && (cj->state != MS_JOB_CANCELLED || !main_sub)) {
+                /* it never ran the script: this copy's end */
+                rc = copy_unclaimed_end (d, l, s, cj);
+                break;
+            }
             rc = queue_sub_state (
                 d->db, s->cluster, s->cluster_job_id,
                 cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", &e);

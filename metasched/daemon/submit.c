@@ -118,6 +118,7 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     size_t nenv = json_is_array (env) ? json_array_size (env) : 0;
     const char **envv = ms_xcalloc (nenv + 8, sizeof (char *));
     char comment[TAG_MAX], idenv[64], srv[600], munge[600], name[160];
+    char gwait[48];
     char *script;
     ms_job_request_t req, *het = NULL;
     ms_jobspec_t sb;
@@ -145,6 +146,9 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         snprintf (srv, sizeof (srv), "METASCHED_SERVER=%s",
                   d->dc->api_server_for_jobs);
         envv[ne++] = srv;
+        snprintf (gwait, sizeof (gwait), "METASCHED_GATE_WAIT_S=%ld",
+                  (long)d->dc->gate_wait_s);
+        envv[ne++] = gwait;
         if (d->dc->munge_socket[0]) {
             snprintf (munge, sizeof (munge), "METASCHED_MUNGE_SOCKET=%s",
                       d->dc->munge_socket);

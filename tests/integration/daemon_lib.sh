@@ -271,6 +271,35 @@ cancel_meta () {
 # part_idle CLUSTER PARTITION: the partition has an idle node
 part_idle () { [ -n "$(on_cluster "$1" sinfo -h -p "$2" -t idle -o %D 2>/dev/null)" ]; }
 
+# Tests that stop clusters (after tap_services_exclusive): need_cluster
+# NAME skips the test where the test bed has no cluster NAME; stop_clusters
+# NAME... stops their slurmctld and slurmrestd (testbed/stop --cluster);
+# restore_clusters starts again what is missing (testbed/start, with the
+# test bed's own build dir in its env), its status the start's; the EXIT
+# trap cluster_cleanup restores them where still stopped, then
+# daemon_cleanup.
+clusters_stopped=
+need_cluster () {
+    case " $MS_CLUSTERS " in *" $1 "*) ;; *) tap_skip_all "no cluster $1 in the test bed" ;; esac
+}
+stop_clusters () {
+    for _sc in "$@"; do
+        clusters_stopped=1
+        "$MS_SRCDIR/testbed/stop" --cluster "$_sc" 2>>"$dtmp/testbed-start.log"
+    done
+}
+restore_clusters () {
+    _tb=$(sed -n "s/^MS_BUILDDIR='\(.*\)'$/\1/p" "$MS_TESTBED_RUN/env")
+    MS_BUILDDIR=${_tb:-$MS_BUILDDIR} "$MS_SRCDIR/testbed/start" >>"$dtmp/testbed-start.log" 2>&1
+    _rc=$?
+    clusters_stopped=
+    return $_rc
+}
+cluster_cleanup () {
+    [ -n "$clusters_stopped" ] && restore_clusters
+    daemon_cleanup
+}
+
 daemon_cleanup () {
     for p in $daemon_pids; do kill -9 "$p" 2>/dev/null; done
     for c in $MS_CLUSTERS; do

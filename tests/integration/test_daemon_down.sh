@@ -12,18 +12,8 @@ tap_need_testbed
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
 command -v curl >/dev/null || tap_skip_all "curl not installed"
 down=gamma
-case " $MS_CLUSTERS " in *" $down "*) ;; *) tap_skip_all "no cluster $down in the test bed" ;; esac
-tb_builddir=$(sed -n "s/^MS_BUILDDIR='\(.*\)'$/\1/p" "$MS_TESTBED_RUN/env")
-
-restore_cluster () {
-    # start again what is missing; keep the test bed's own build dir in env
-    MS_BUILDDIR=${tb_builddir:-$MS_BUILDDIR} "$MS_SRCDIR/testbed/start" >>"$dtmp/testbed-start.log" 2>&1
-}
-down_cleanup () {
-    [ -n "${stopped:-}" ] && restore_cluster
-    daemon_cleanup
-}
-trap down_cleanup EXIT
+need_cluster "$down"
+trap cluster_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 # services first, then the daemon lock: a test holding the services shared
 # may be waiting for the daemon lock
@@ -44,8 +34,7 @@ printf '#!/bin/sh\n#SBATCH -t 3\n#SBATCH -J msd-down\nsleep 2\n' > "$d/tiny.sh"
 chmod 755 "$d/tiny.sh"
 
 conf=$(getv "MS_$(upper "$down")_CONF")
-stopped=1
-"$MS_SRCDIR/testbed/stop" --cluster "$down" 2>>"$dtmp/testbed-start.log"
+stop_clusters "$down"
 t0=$(date +%s)
 SLURM_CONF=$conf timeout 10 "$(slurm_cmd "$down" scontrol)" ping 2>/dev/null | grep -q UP
 tap_ok "$(ok_if [ $? != 0 ])" "$down's slurmctld and slurmrestd are stopped"
@@ -77,8 +66,7 @@ logged=$(grep -c "cluster $down unreachable" "$log")
 tap_ok $? \
     "no busy loop: $fails failed attempts on $down in 25 s ($logged logged) over $cycles cycles"
 
-restore_cluster; r=$?
-stopped=
+restore_clusters; r=$?
 tap_ok "$r" "testbed/start brings $down back"
 t1=$(date +%s)
 on_down () { [ "$(q "SELECT cluster FROM jobs WHERE id = $pinned AND state IN ('submitted', 'running', 'completed')")" = "$down" ]; }

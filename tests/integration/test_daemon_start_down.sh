@@ -12,17 +12,8 @@ tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
 down=gamma
-case " $MS_CLUSTERS " in *" $down "*) ;; *) tap_skip_all "no cluster $down in the test bed" ;; esac
-tb_builddir=$(sed -n "s/^MS_BUILDDIR='\(.*\)'$/\1/p" "$MS_TESTBED_RUN/env")
-
-restore_cluster () {
-    MS_BUILDDIR=${tb_builddir:-$MS_BUILDDIR} "$MS_SRCDIR/testbed/start" >>"$dtmp/testbed-start.log" 2>&1
-}
-down_cleanup () {
-    [ -n "${stopped:-}" ] && restore_cluster
-    daemon_cleanup
-}
-trap down_cleanup EXIT
+need_cluster "$down"
+trap cluster_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 daemon_lock
@@ -35,8 +26,7 @@ printf '#!/bin/sh\n#SBATCH -t 3\n#SBATCH -J msd-sdown\nsleep 2\n' > "$d/tiny.sh"
 chmod 755 "$d/tiny.sh"
 first=$(q "SELECT coalesce (max (id), 0) FROM jobs")
 
-stopped=1
-"$MS_SRCDIR/testbed/stop" --cluster "$down" 2>>"$dtmp/testbed-start.log"
+stop_clusters "$down"
 
 # 1. the configuration check names the cluster that does not answer
 DAEMON_SOCKET=$dtmp/a.sock write_conf "$dtmp/a.conf" "allow_partition = yes"
@@ -92,8 +82,7 @@ wait_for 60 on_other; r2=$?
 tap_ok "$(all0 $r $r2)" "after the leader's SIGKILL the standby leads and routes ($(q "SELECT state, cluster FROM jobs WHERE id = ${after:-0}"))"
 
 # 5. the cluster comes back: its version is negotiated then, and it is used
-restore_cluster; r=$?
-stopped=
+restore_clusters; r=$?
 tap_ok "$r" "testbed/start brings $down back"
 wait_for 60 grep -q "cluster $down reachable (down since the start)" "$dtmp/b.log"; r=$?
 grep -q "cluster $down: slurmrestd now speaks OpenAPI v0\.0\.[0-9]* (was none)" "$dtmp/b.log"; g=$?

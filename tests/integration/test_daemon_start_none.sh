@@ -8,15 +8,7 @@
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
-tb_builddir=$(sed -n "s/^MS_BUILDDIR='\(.*\)'$/\1/p" "$MS_TESTBED_RUN/env")
-restore_clusters () {
-    MS_BUILDDIR=${tb_builddir:-$MS_BUILDDIR} "$MS_SRCDIR/testbed/start" >>"$dtmp/testbed-start.log" 2>&1
-}
-none_cleanup () {
-    [ -n "${stopped:-}" ] && restore_clusters
-    daemon_cleanup
-}
-trap none_cleanup EXIT
+trap cluster_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 daemon_lock
@@ -26,10 +18,7 @@ u=$MS_TEST_USER
 d=$(job_dir "$u")
 printf '#!/bin/sh\n#SBATCH -t 3\n#SBATCH -J msd-none\nsleep 1\n' > "$d/tiny.sh"
 chmod 755 "$d/tiny.sh"
-stopped=1
-for c in $MS_CLUSTERS; do
-    "$MS_SRCDIR/testbed/stop" --cluster "$c" 2>>"$dtmp/testbed-start.log"
-done
+stop_clusters $MS_CLUSTERS
 log=$dtmp/msd.log
 daemon_lead; r=$?
 n=$(grep -c 'is unreachable at the start' "$log")
@@ -40,7 +29,6 @@ sleep 5
 st=$(q "SELECT state FROM jobs WHERE id = ${id:-0}")
 tap_ok "$([ -n "$id" ] && [ "$st" = queued ] && echo 0 || echo 1)" "a job is accepted and waits queued ($out: $st)"
 restore_clusters; r=$?
-stopped=
 tap_ok "$r" "testbed/start brings the clusters back"
 done_ () { [ "$(q "SELECT state FROM jobs WHERE id = ${id:-0}")" = completed ]; }
 wait_for 120 done_; r=$?

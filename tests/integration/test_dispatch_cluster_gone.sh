@@ -13,17 +13,8 @@ tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
 down=gamma
-case " $MS_CLUSTERS " in *" $down "*) ;; *) tap_skip_all "no cluster $down in the test bed" ;; esac
-tb_builddir=$(sed -n "s/^MS_BUILDDIR='\(.*\)'$/\1/p" "$MS_TESTBED_RUN/env")
-
-restore_cluster () {
-    MS_BUILDDIR=${tb_builddir:-$MS_BUILDDIR} "$MS_SRCDIR/testbed/start" >>"$dtmp/testbed-start.log" 2>&1
-}
-gone_cleanup () {
-    [ -n "${stopped:-}" ] && restore_cluster
-    daemon_cleanup
-}
-trap gone_cleanup EXIT
+need_cluster "$down"
+trap cluster_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 tap_services_exclusive
 daemon_lock
@@ -36,8 +27,7 @@ printf '#!/bin/sh\n#SBATCH -t 3\n#SBATCH -J msd-gone\nsleep 1\n' > "$d/tiny.sh"
 chmod 755 "$d/tiny.sh"
 pdown=$(getv "MS_$(upper "$down")_PARTITIONS"); pdown=${pdown%% *}
 
-stopped=1
-"$MS_SRCDIR/testbed/stop" --cluster "$down" 2>>"$dtmp/testbed-start.log"
+stop_clusters "$down"
 log=$dtmp/msd.log
 daemon_lead "allow_partition = yes"
 out=$(msb "$u" "$d" -p "$down/$pdown" tiny.sh 2>&1); id=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
@@ -58,8 +48,7 @@ nsub=$(q "SELECT count (*) FROM job_submissions WHERE job_id = $id")
 tap_ok "$(all0 $r "$([ "$st" = "dispatching|$down" ]; echo $?)" "$([ "$nsub" = 0 ]; echo $?)")" \
     "while $down is down the job stays dispatching, sent nowhere, and says why ($st, $nsub submissions: $(q "SELECT last_error FROM jobs WHERE id = $id"))"
 
-restore_cluster; r=$?
-stopped=
+restore_clusters; r=$?
 tap_ok "$r" "testbed/start brings $down back"
 done_once () { [ "$(q "SELECT state FROM jobs WHERE id = $id")" = completed ]; }
 wait_for 120 done_once; r=$?
