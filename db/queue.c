@@ -74,7 +74,7 @@ static PGresult *
 job_exec (db_t *db, const char *name, const char *sql, int64_t id, int n,
           const char *const *rest, ms_error_t *errp)
 {
-    job_params_t jp;
+    job_params_t jp = { .id = "" };
 
     return db_exec (db, name, sql, n + 1, job_params (&jp, id, n, rest), errp);
 }
@@ -84,7 +84,7 @@ static int
 job_command (db_t *db, const char *name, const char *sql, int64_t id, int n,
              const char *const *rest, long *affected, ms_error_t *errp)
 {
-    job_params_t jp;
+    job_params_t jp = { .id = "" };
 
     return db_command (db, name, sql, n + 1, job_params (&jp, id, n, rest),
                        affected, errp);
