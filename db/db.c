@@ -276,6 +276,23 @@ result_error (db_t *db, const char *name, PGresult *res, ms_error_t *errp)
     return -1;
 }
 
+/* Whether a statement failed because the connection broke. A server that
+ * went away without a word (a crash, an immediate shutdown) fails the
+ * statement with libpq's "server closed the connection unexpectedly" and
+ * no SQLSTATE, while PQstatus may still say CONNECTION_OK until libpq reads
+ * again; a failure that no server explained reads once to find out, so
+ * that the caller reconnects (and the API answers 503, not 500). */
+static bool
+conn_lost (db_t *db, PGresult *res)
+{
+    if (PQstatus (db->conn) != CONNECTION_OK)
+        return true;
+    if (res && PQresultErrorField (res, PG_DIAG_SQLSTATE))
+        return false;
+    (void)PQconsumeInput (db->conn);
+    return PQstatus (db->conn) != CONNECTION_OK;
+}
+
 /* Prepare name as sql on this connection unless it is already. */
 static int
 prepare (db_t *db, const char *name, const char *sql, int n, bool *lost,
@@ -287,7 +304,7 @@ prepare (db_t *db, const char *name, const char *sql, int n, bool *lost,
         return 0;
     res = PQprepare (db->conn, name, sql, n, NULL);
     if (!res || PQresultStatus (res) != PGRES_COMMAND_OK) {
-        *lost = PQstatus (db->conn) != CONNECTION_OK;
+        *lost = conn_lost (db, res);
         result_error (db, name, res, errp);
         PQclear (res);
         return -1;
@@ -322,7 +339,7 @@ exec_once (db_t *db, const char *name, const char *sql, int n,
     res = PQexecPrepared (db->conn, name, n, params, NULL, NULL, 0);
     st = res ? PQresultStatus (res) : PGRES_FATAL_ERROR;
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        *lost = PQstatus (db->conn) != CONNECTION_OK;
+        *lost = conn_lost (db, res);
         result_error (db, name, res, errp);
         PQclear (res);
         return NULL;
