@@ -9,9 +9,9 @@
 # same plan from any awk). Lines:
 #   fault KIND AT DOWN TARGET   KIND stopped AT s after the start, DOWN s
 #   user USER N PAUSE ACTION SLEEP SIZE PICK
-# ACTION: job, array (SIZE tasks), dep (afterok on the user's accepted
-# job number PICK modulo their count), cancel (the same pick); SLEEP: the
-# job's seconds of work.
+# ACTION: job, array (SIZE tasks), dep (afterok on one of the user's
+# accepted jobs, PICK modulo their count), cancel (the same pick); SLEEP:
+# the job's seconds of work.
 chaos_plan () {
     awk -v seed="$1" -v dur="$2" -v clusters="$3" -v users="$4" '
     function rnd() { x = (x * 48271) % 2147483647; return x / 2147483647 }
@@ -209,7 +209,9 @@ chaos_user () {
     while read -r n pause act s size pick; do
         sleep "$pause"
         [ "$(date +%s)" -lt "$cu_end" ] || break
-        mine=$(awk -v u="$cu_u" '$2 == u { print $1 }' "$dtmp/acked" 2>/dev/null)
+        # a cancel or a dependency names one of the user's last four
+        # accepted jobs (most of the older ones have ended)
+        mine=$(awk -v u="$cu_u" '$2 == u { print $1 }' "$dtmp/acked" 2>/dev/null | tail -4)
         nm=$(printf '%s\n' "$mine" | grep -c .)
         pickid=
         [ "$nm" -gt 0 ] && pickid=$(printf '%s\n' "$mine" | sed -n "$((pick % nm + 1))p")
@@ -331,6 +333,11 @@ chaos_cleanup () {
         alive "$(cat "$(cdir "$c")/slurmrestd.pid" 2>/dev/null)" 2>/dev/null || rest_start "$c"
     done
     for p in $(cat "$dtmp/daemon.pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+    if [ -n "${mode_was:-}" ]; then
+        q "UPDATE settings SET value = '$mode_was' WHERE key = 'dispatch_mode'" >/dev/null
+    elif [ -n "${mode_set:-}" ]; then
+        q "DELETE FROM settings WHERE key = 'dispatch_mode'" >/dev/null
+    fi
     for c in $MS_CLUSTERS; do
         on_cluster "$c" squeue -h -u root -o '%i %j' 2>/dev/null | awk '$2 ~ /^chaos-/ { print $1 }' |
             xargs -r env SLURM_CONF="$(getv "MS_$(upper "$c")_CONF")" "$(slurm_cmd "$c" scancel)" 2>/dev/null

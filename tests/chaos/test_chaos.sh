@@ -82,6 +82,12 @@ tap_plan 8
 
 log=$dtmp/msd.log
 write_conf "$dtmp/msd.conf"
+# each meta job goes to one cluster (dispatch_mode single), whatever an
+# earlier test left; set back on exit
+mode_was=$(q "SELECT value FROM settings WHERE key = 'dispatch_mode'")
+mode_set=1
+q "INSERT INTO settings (key, value) VALUES ('dispatch_mode', '\"single\"')
+   ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value" >/dev/null
 users="$MS_TEST_USER $MS_TEST_USER2 root"
 chaos_plan "$seed" "$duration" "$MS_CLUSTERS" "$users" > "$dtmp/plan"
 for u in $users; do chaos_scripts "$u"; done
