@@ -6,3 +6,5 @@ EXTRA_DIST += tests/chaos/test_chaos.sh tests/chaos/chaos_lib.sh tests/chaos/REA
 # what the chaos run found, each with a focused test
 TESTS += tests/integration/test_daemon_pg_crash.sh
 EXTRA_DIST += tests/integration/test_daemon_pg_crash.sh
+TESTS += tests/integration/test_daemon_adopt_ended.sh
+EXTRA_DIST += tests/integration/test_daemon_adopt_ended.sh
