@@ -15,7 +15,8 @@
 # tag, and from the marks the jobs' scripts leave), stuck (not ended after
 # the settle time). Asserts: every fault happened (its log is printed with
 # the seed), every accepted submission is accounted for, 0 lost, 0
-# duplicated, 0 stuck, and no sanitizer report in the daemon's log.
+# duplicated, 0 stuck, no answer of the API an internal error (HTTP 500),
+# and no sanitizer report in the daemon's log.
 #
 # usage: test_chaos.sh [--seed N] [--duration S] [--settle S]
 #                      [--ctld-signal TERM|KILL]
@@ -78,7 +79,7 @@ tap_services_exclusive
 exec 9>"$MS_TESTBED_RUN/pg-down.lock"
 flock -x 9
 daemon_lock
-tap_plan 8
+tap_plan 9
 
 log=$dtmp/msd.log
 write_conf "$dtmp/msd.conf"
@@ -154,6 +155,11 @@ tap_ok "$(ok_if [ "$(lv lost)" = 0 ])" "0 lost ($(lv lost))"
 tap_ok "$(ok_if [ "$(lv duplicated)" = 0 ])" "0 duplicated in the clusters' lists ($(lv duplicated))"
 tap_ok "$(ok_if [ "$(lv 'ran twice')" = 0 ])" "0 run twice by the jobs' own marks ($(lv 'ran twice'))"
 tap_ok "$(ok_if [ "$(lv stuck)" = 0 ])" "0 stuck after the settle time ($(lv stuck))"
+# under these faults the API answers a request, refuses it with a status
+# that says why (503: retry later; 409: the job has ended), or loses the
+# answer with the daemon: an internal error (500) is a fault of its own
+n500=$(cat "$dtmp/unanswered" "$dtmp/cancels" 2>/dev/null | grep -c 'HTTP 500')
+tap_ok "$(ok_if [ "$n500" = 0 ])" "no submission or cancel answered with an internal error, HTTP 500 ($n500; $(cat "$dtmp/unanswered" "$dtmp/cancels" 2>/dev/null | grep -m1 'HTTP 500'))"
 san=$(grep -c 'AddressSanitizer\|runtime error:\|LeakSanitizer' "$log")
 tap_ok "$(ok_if [ "$san" = 0 ])" "no sanitizer report in the daemon's log ($san; $(grep -m1 'AddressSanitizer\|runtime error:' "$log"))"
 exit $tap_failed
