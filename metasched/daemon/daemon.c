@@ -91,6 +91,7 @@ cycle (ms_daemon_t *d)
     tagged_t *tags = NULL;
     size_t nlive = 0, ntags = 0;
     double t0 = mono (), refit_s;
+    uint64_t adopted;
     ms_error_t e;
     int rc = 0;
 
@@ -125,8 +126,22 @@ cycle (ms_daemon_t *d)
         return -1;
     }
     tags = collect_tags (d, live, nlive, &ntags);
+    adopted = d->adopted;
     if (daemon_reconcile (d, live, nlive, tags, ntags) < 0)
         rc = -1;
+    if (rc == 0 && d->adopted != adopted) {
+        /* a job adopted just now is submitted in the database but still
+         * dispatching in this reading: followed on that, a copy that has
+         * already ended would have its submission marked ended while the
+         * job stayed submitted, and no later cycle would follow it again.
+         * Read the queue as it now is. */
+        free (live);
+        live = NULL;
+        if (queue_live_jobs (d->db, &live, &nlive, &e) < 0) {
+            daemon_log (LOG_ERR, "reading the queue: %s", e.text);
+            rc = -1;
+        }
+    }
     if (!d->reconciled && rc == 0 && all_fresh (d)) {
         daemon_log (LOG_NOTICE,
                     "reconciled %zu in-flight jobs with the "
