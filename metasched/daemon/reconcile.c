@@ -691,10 +691,10 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
             ncanc += l->array_tasks - nk;
             total = l->array_tasks;
         }
-        if (queue_sub_state (d->db, s->cluster, aid,
-                             ncanc == total ? "cancelled" : "ended", &e)
-            < 0)
-            goto fail;
+        /* the job's end before its submission's: a daemon killed between
+         * the two leaves a live submission of an ended job, which the
+         * next cycle marks ended (the other way round the job would stay
+         * live for ever: cycles follow live submissions only) */
         if (ncomp == total)
             rc = queue_finished (d->db, l->id, "completed", 0, NULL, &ok, &e);
         else if (nfail > 0) {
@@ -708,7 +708,10 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                       total);
             rc = queue_cancel (d->db, l->id, l->state, why, &ok, &e);
         }
-        if (rc < 0)
+        if (rc < 0
+            || queue_sub_state (d->db, s->cluster, aid,
+                                ncanc == total ? "cancelled" : "ended", &e)
+                   < 0)
             goto fail;
         daemon_log (LOG_INFO,
                     "job %" PRId64 ": array %s job %" PRIu64 " ended: %zu "
@@ -777,6 +780,75 @@ record:
                     s->job_id, e.text);
         return -1;
     }
+    return 0;
+}
+
+/* A copy's final state on its cluster, when it is the job's outcome or
+ * just this copy's end: the submission's state and the job's end are
+ * written in one transaction, so that a daemon killed between the two
+ * does not leave the submission ended and the job live for ever (the
+ * cycles follow live submissions only). */
+static int
+copy_final_tx (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
+               const ms_job_info_t *cj, bool main_sub, bool *endedp,
+               ms_error_t *errp)
+{
+    const char *to = NULL, *why = NULL;
+    char reason[400];
+    bool ok = false;
+    int rc;
+
+    *endedp = false;
+    rc = queue_sub_state (
+        d->db, s->cluster, s->cluster_job_id,
+        cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", errp);
+    /* the outcome is the claimed copy's where one claimed (the
+     * others were skipped above), else the row's own */
+    if (rc < 0
+        || !(main_sub || l->claimed_cluster[0]
+             || (!strcmp (l->state, "submitted")
+                 && cj->state != MS_JOB_CANCELLED)))
+        return rc;
+    if (cj->state == MS_JOB_COMPLETED)
+        to = "completed";
+    else if (cj->state == MS_JOB_CANCELLED) {
+        rc = queue_cancel (d->db, l->id, l->state,
+                           "cancelled on the cluster", &ok, errp);
+        return rc;
+    } else {
+        to = "failed";
+        snprintf (reason, sizeof (reason), "%s on %s: %s",
+                  cj->state_name, s->cluster, cj->state_reason);
+        why = reason;
+    }
+    if (!main_sub
+        && (rc = queue_running (d->db, l->id, s->cluster, s->partition,
+                                s->cluster_job_id, &ok, errp))
+               < 0)
+        return rc;
+    rc = queue_finished (d->db, l->id, to, cj->exit_code, why, &ok, errp);
+    *endedp = rc == 0 && ok;
+    return rc;
+}
+
+static int
+copy_final (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
+            const ms_job_info_t *cj, bool main_sub, ms_error_t *errp)
+{
+    bool ended = false;
+
+    if (queue_begin (d->db, true, errp) < 0)
+        return -1;
+    if (copy_final_tx (d, l, s, cj, main_sub, &ended, errp) < 0) {
+        queue_rollback (d->db);
+        return -1;
+    }
+    if (queue_commit (d->db, errp) < 0)
+        return -1;
+    /* its wait and runtime on the cluster, for the lean of the energy
+     * odds */
+    if (ended)
+        observe_end (d, s, cj);
     return 0;
 }
 
@@ -909,8 +981,6 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             break;
         default: {
             /* final */
-            const char *to = NULL, *why = NULL;
-            char reason[400];
             if (s->gated && !l->claimed_cluster[0]
                 && !strcmp (l->state, "submitted")
                 && (cj->state != MS_JOB_CANCELLED || !main_sub)) {
@@ -918,38 +988,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                 rc = copy_unclaimed_end (d, l, s, cj);
                 break;
             }
-            rc = queue_sub_state (
-                d->db, s->cluster, s->cluster_job_id,
-                cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", &e);
-            /* the outcome is the claimed copy's where one claimed (the
-             * others were skipped above), else the row's own */
-            if (rc < 0
-                || !(main_sub || l->claimed_cluster[0]
-                     || (!strcmp (l->state, "submitted")
-                         && cj->state != MS_JOB_CANCELLED)))
-                break;
-            if (cj->state == MS_JOB_COMPLETED)
-                to = "completed";
-            else if (cj->state == MS_JOB_CANCELLED) {
-                rc = queue_cancel (d->db, l->id, l->state,
-                                   "cancelled on the cluster", &ok, &e);
-                break;
-            } else {
-                to = "failed";
-                snprintf (reason, sizeof (reason), "%s on %s: %s",
-                          cj->state_name, s->cluster, cj->state_reason);
-                why = reason;
-            }
-            if (!main_sub
-                && (rc = queue_running (d->db, l->id, s->cluster, s->partition,
-                                        s->cluster_job_id, &ok, &e))
-                       < 0)
-                break;
-            rc = queue_finished (d->db, l->id, to, cj->exit_code, why, &ok, &e);
-            /* its wait and runtime on the cluster, for the lean of the
-             * energy odds */
-            if (rc == 0 && ok)
-                observe_end (d, s, cj);
+            rc = copy_final (d, l, s, cj, main_sub, &e);
             break;
         }
         }
