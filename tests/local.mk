@@ -87,7 +87,7 @@ TESTS += tests/integration/test_postgres
 # connections, and concurrent wrappers through two API servers
 check_PROGRAMS += tests/integration/test_claim_race
 tests_integration_test_claim_race_SOURCES = \
-	tests/integration/test_claim_race.c tests/testutil.h \
+	tests/integration/test_claim_race.c tests/testutil.h tests/superdb.c tests/superdb.h \
 	tests/testbed_env.c tests/testbed_env.h
 tests_integration_test_claim_race_CFLAGS = $(API_TEST_CFLAGS)
 tests_integration_test_claim_race_LDADD = $(API_LIBS)

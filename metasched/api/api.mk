@@ -42,7 +42,8 @@ TESTS += tests/unit/test_settings
 
 check_PROGRAMS += tests/integration/test_api
 tests_integration_test_api_SOURCES = tests/integration/test_api.c \
-	tests/testutil.h tests/testbed_env.c tests/testbed_env.h
+	tests/testutil.h tests/testbed_env.c tests/testbed_env.h \
+	tests/superdb.c tests/superdb.h
 tests_integration_test_api_CFLAGS = $(API_TEST_CFLAGS)
 tests_integration_test_api_LDADD = $(API_LIBS)
 TESTS += tests/integration/test_api

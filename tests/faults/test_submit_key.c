@@ -32,34 +32,10 @@
 #include "db/jobs.h"
 #include "metasched/api/apireq.h"
 #include "tests/testbed_env.h"
+#include "tests/superdb.h"
 #include "tests/testutil.h"
 
 static char scratch[64];
-
-static void
-no_notice (void *arg, const char *msg)
-{
-    (void)arg;
-    (void)msg;
-}
-
-static int
-super_exec (const char *sql, char *why, size_t whylen)
-{
-    PGconn *c = PQconnectdb (getenv ("MS_PG_SUPER_CONNINFO"));
-    PGresult *r;
-    int ok;
-
-    PQsetNoticeProcessor (c, no_notice, NULL);
-    r = PQexec (c, sql);
-    ok = PQresultStatus (r) == PGRES_COMMAND_OK
-         || PQresultStatus (r) == PGRES_TUPLES_OK;
-    if (!ok)
-        snprintf (why, whylen, "%s: %s", sql, PQerrorMessage (c));
-    PQclear (r);
-    PQfinish (c);
-    return ok ? 0 : -1;
-}
 
 static db_t *
 open_scratch (void)
@@ -236,7 +212,7 @@ START_TEST (session_ended_by_the_server_is_made_again)
     /* as a failover or an immediate stop ends it: FATAL 57P01 */
     snprintf (sql, sizeof (sql), "SELECT pg_terminate_backend (%d)",
               PQbackendPID (db_conn (db)));
-    ck_assert_msg (super_exec (sql, why, sizeof (why)) == 0, "%s", why);
+    ck_assert_msg (superdb_exec (sql, why, sizeof (why)) == 0, "%s", why);
     request (&req, "after-terminate-0123456789");
     ck_assert_msg (db_jobs_submit (db, geteuid (), getegid (), pw->pw_name,
                                    &req, &id, NULL, &e)
@@ -267,10 +243,10 @@ main (void)
     snprintf (scratch, sizeof (scratch), "ms_test_skey_%ld", (long)getpid ());
     snprintf (sql, sizeof (sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)",
               scratch);
-    if (super_exec (sql, why, sizeof (why)) < 0)
+    if (superdb_exec (sql, why, sizeof (why)) < 0)
         return test_skip_all (why);
     snprintf (sql, sizeof (sql), "CREATE DATABASE %s OWNER ms_daemon", scratch);
-    if (super_exec (sql, why, sizeof (why)) < 0)
+    if (superdb_exec (sql, why, sizeof (why)) < 0)
         return test_skip_all (why);
     {
         db_opts_t o = { 0 };
@@ -301,6 +277,6 @@ main (void)
 
     snprintf (sql, sizeof (sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)",
               scratch);
-    super_exec (sql, why, sizeof (why));
+    superdb_exec (sql, why, sizeof (why));
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -22,6 +22,7 @@
 #include "metasched/api/api.h"
 #include "metasched/api/auth.h"
 #include "tests/testbed_env.h"
+#include "tests/superdb.h"
 #include "tests/testutil.h"
 
 static char scratch[64], sockdir[128], sockpath[300];
@@ -31,30 +32,6 @@ static int tcp_port;
 static atomic_int kicks;
 
 /* ---- database ---- */
-
-static void
-no_notice (void *arg, const char *msg)
-{
-    (void)arg;
-    (void)msg;
-}
-
-static int
-super_exec (const char *sql, char *why, size_t whylen)
-{
-    PGconn *c = PQconnectdb (getenv ("MS_PG_SUPER_CONNINFO"));
-    PGresult *r;
-    int ok;
-
-    PQsetNoticeProcessor (c, no_notice, NULL);
-    r = PQexec (c, sql);
-    ok = PQresultStatus (r) == PGRES_COMMAND_OK;
-    if (!ok)
-        snprintf (why, whylen, "%s: %s", sql, PQerrorMessage (c));
-    PQclear (r);
-    PQfinish (c);
-    return ok ? 0 : -1;
-}
 
 static db_t *
 open_scratch (ms_error_t *e)
@@ -770,10 +747,10 @@ main (void)
     snprintf (scratch, sizeof (scratch), "ms_test_api_%ld", (long)getpid ());
     snprintf (sql, sizeof (sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)",
               scratch);
-    if (super_exec (sql, why, sizeof (why)) < 0)
+    if (superdb_exec (sql, why, sizeof (why)) < 0)
         return test_skip_all (why);
     snprintf (sql, sizeof (sql), "CREATE DATABASE %s OWNER ms_daemon", scratch);
-    if (super_exec (sql, why, sizeof (why)) < 0)
+    if (superdb_exec (sql, why, sizeof (why)) < 0)
         return test_skip_all (why);
     if (!(db = open_scratch (&e))
         || db_migrate (db, 0, &applied, why, sizeof (why), &e) < 0) {
@@ -853,6 +830,6 @@ main (void)
     curl_global_cleanup ();
     snprintf (sql, sizeof (sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)",
               scratch);
-    super_exec (sql, why, sizeof (why));
+    superdb_exec (sql, why, sizeof (why));
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -42,6 +42,7 @@
 #include "metasched/api/api.h"
 #include "metasched/api/apireq.h"
 #include "tests/testbed_env.h"
+#include "tests/superdb.h"
 #include "tests/testutil.h"
 
 #define NCLAIM 8
@@ -53,30 +54,6 @@ static char scratch[64];
 static char collect_bin[4096]; /* "" : not built */
 
 /* ---- the scratch database ---- */
-
-static void
-no_notice (void *arg, const char *msg)
-{
-    (void)arg;
-    (void)msg;
-}
-
-static int
-super_exec (const char *sql, char *why, size_t whylen)
-{
-    PGconn *c = PQconnectdb (getenv ("MS_PG_SUPER_CONNINFO"));
-    PGresult *r;
-    int ok;
-
-    PQsetNoticeProcessor (c, no_notice, NULL);
-    r = PQexec (c, sql);
-    ok = PQresultStatus (r) == PGRES_COMMAND_OK;
-    if (!ok)
-        snprintf (why, whylen, "%s: %s", sql, PQerrorMessage (c));
-    PQclear (r);
-    PQfinish (c);
-    return ok ? 0 : -1;
-}
 
 static db_t *
 open_scratch (void)
@@ -539,10 +516,10 @@ main (void)
     snprintf (scratch, sizeof (scratch), "ms_test_claim_%ld", (long)getpid ());
     snprintf (sql, sizeof (sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)",
               scratch);
-    if (super_exec (sql, why, sizeof (why)) < 0)
+    if (superdb_exec (sql, why, sizeof (why)) < 0)
         return test_skip_all (why);
     snprintf (sql, sizeof (sql), "CREATE DATABASE %s OWNER ms_daemon", scratch);
-    if (super_exec (sql, why, sizeof (why)) < 0)
+    if (superdb_exec (sql, why, sizeof (why)) < 0)
         return test_skip_all (why);
     {
         db_opts_t o = { 0 };
@@ -579,6 +556,6 @@ main (void)
 
     snprintf (sql, sizeof (sql), "DROP DATABASE IF EXISTS %s WITH (FORCE)",
               scratch);
-    super_exec (sql, why, sizeof (why));
+    superdb_exec (sql, why, sizeof (why));
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
