@@ -90,6 +90,7 @@ job_gone () { # job_gone CLUSTER JOBID
 row () { # row CLUSTER JOBID COLUMNS
     q "SELECT $3 FROM job_runs WHERE cluster = '$1' AND slurm_job_id = $2"
 }
+has_row () { [ -n "$(row "$1" "$2" 1)" ]; } # has_row CLUSTER JOBID: polled, so evaluated anew each time
 near () { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 1e-3 && d > -1e-3) }'; }
 
 # The jobs below measure exact steps of the nodes' test powercap counters
@@ -126,7 +127,7 @@ for c in "$@"; do
     powercap_add "$node" "$pkg_uj" "$dram_uj"
     touch "$tmp/go.$c"
     wait_for 60 job_gone "$c" "$id"
-    wait_for 30 test -n "$(row "$c" "$id" 1)"
+    wait_for 30 has_row "$c" "$id"
     got=$(row "$c" "$id" "partition || ' ' || coalesce (freq_req_khz, 0) || ' ' || node || ' ' || app || ' ' || user_name || ' ' || source || ' ' || coalesce (exit_code, -1)")
     want="$part $f $node e2e-$c $MS_TEST_USER root-measured 0"
     tap_ok "$([ "$got" = "$want" ] && echo 0 || echo 1)" "$c: one job_runs row with partition, frequency request, node, app, user, source ('$got', wanted '$want')"

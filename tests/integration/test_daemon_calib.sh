@@ -103,7 +103,8 @@ tap_ok $? "it saw the $ne decided jobs that started and finished end (${1:-?}), 
 
 d=$(job_dir "$u")
 msb_sleep "$u" "$d" calib 1; id=$job_id
-wait_for 30 test -n "$(q "SELECT 1 FROM decisions WHERE job_id = ${id:-0}")"
+decided () { [ -n "$(q "SELECT 1 FROM decisions WHERE job_id = ${id:-0}")" ]; }
+wait_for 30 decided
 tap_ok $? "a job submitted then is decided (job ${id:-?}: $(q "SELECT cluster || '/' || partition || ' ' || freq_khz FROM decisions WHERE job_id = ${id:-0}" | tr '\n' ' '))"
 
 # that job's end is seen as it happens: the what-if answer says with which
