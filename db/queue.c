@@ -401,7 +401,8 @@ queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,
                   "SELECT count (*) FILTER (WHERE s.state IN ('submitted',"
                   " 'running')), count (*) FILTER (WHERE s.state = 'refused'),"
                   " count (*) FILTER (WHERE s.state = 'ended'),"
-                  " bool_or (j.claimed_cluster IS NOT NULL)"
+                  " bool_or (j.claimed_cluster IS NOT NULL),"
+                  " count (*) FILTER (WHERE s.state = 'lost')"
                   " FROM job_submissions s JOIN jobs j ON j.id = s.job_id"
                   " WHERE s.job_id = $1::bigint AND s.attempt = j.attempts",
                   id, 0, NULL, errp);
@@ -412,6 +413,7 @@ queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,
         c->refused = atoi (PQgetvalue (r, 0, 1));
         c->ended = atoi (PQgetvalue (r, 0, 2));
         c->claimed = !strcmp (PQgetvalue (r, 0, 3), "t");
+        c->lost = atoi (PQgetvalue (r, 0, 4));
     }
     PQclear (r);
     return 0;

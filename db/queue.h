@@ -119,6 +119,7 @@ typedef struct {
     int refused;  /* refused by the start gate */
     int ended;    /* ended without a claim, another way (failed) */
     bool claimed; /* a copy has claimed the job by now */
+    int lost;     /* unknown to its cluster, never having claimed */
 } queue_copies_t;
 
 int queue_dispatch_copies (db_t *db, int64_t id, queue_copies_t *c,

@@ -404,13 +404,16 @@ fail:
  * another copy of the dispatch may still start. Once none is left, no
  * copy ran the job: the dispatch was refused, the job is queued again or,
  * at MAX_REFUSED in a row, cancelled (job_refused). A copy that claimed
- * the job ran it and is the job's outcome (daemon_follow). */
+ * the job ran it and is the job's outcome (daemon_follow). cj NULL: the
+ * cluster no longer knows the copy (its end was purged while the daemon
+ * did not look): recorded as lost, an end like the others, since without
+ * a claim it never ran the script. */
 static int
 copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
                     const ms_job_info_t *cj)
 {
-    bool refused = cj->state == MS_JOB_FAILED && cj->exit_code == 75;
-    bool cancelled = cj->state == MS_JOB_CANCELLED;
+    bool refused = cj && cj->state == MS_JOB_FAILED && cj->exit_code == 75;
+    bool cancelled = cj && cj->state == MS_JOB_CANCELLED;
     char why[600];
     queue_copies_t c;
     ms_error_t e;
@@ -424,6 +427,7 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
     if (queue_sub_state (d->db, s->cluster, s->cluster_job_id,
                          refused     ? "refused"
                          : cancelled ? "cancelled"
+                         : !cj       ? "lost"
                                      : "ended",
                          &e)
             < 0
@@ -437,7 +441,12 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
                   "%s job %" PRIu64 " refused by the start gate (exit 75: "
                   "it could not claim the job)",
                   s->cluster, s->cluster_job_id);
-    } else if (cancelled)
+    } else if (!cj)
+        snprintf (why, sizeof (why),
+                  "%s job %" PRIu64 " no longer known to its cluster, never "
+                  "having claimed the job",
+                  s->cluster, s->cluster_job_id);
+    else if (cancelled)
         snprintf (why, sizeof (why),
                   "%s job %" PRIu64 " cancelled on its cluster before it "
                   "claimed the job",
@@ -458,15 +467,15 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
     }
     {
         char all[700];
-        if (c.ended == 0 && c.refused > 0)
+        if (c.ended == 0 && c.lost == 0 && c.refused > 0)
             snprintf (all, sizeof (all),
                       "every copy refused by the start gate (the last: %s)",
                       why);
         else
             snprintf (all, sizeof (all),
                       "no copy ran the job: %d refused by the start gate, %d "
-                      "ended before a claim (the last: %s)",
-                      c.refused, c.ended, why);
+                      "ended before a claim, %d lost (the last: %s)",
+                      c.refused, c.ended, c.lost, why);
         if (job_refused (d, l->id, "submitted", l->refusals, all, &e) < 0)
             goto fail;
     }
@@ -928,6 +937,14 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         if (!cj) {
             if (s->age_s < LOST_AFTER_S)
                 continue;
+            /* a copy of a dispatch through the start gate, unclaimed: it
+             * never ran the script, whatever its end was; that copy's end
+             * (the last one's queues the job again) */
+            if (s->gated && !l->claimed_cluster[0]
+                && !strcmp (l->state, "submitted")) {
+                rc = copy_unclaimed_end (d, l, s, NULL);
+                continue;
+            }
             /* the outcome's copy: its end from accounting, or unknown */
             if (main_sub || l->claimed_cluster[0]) {
                 int mrc = missing_sub (d, (size_t)ci, l, s, &e);

@@ -4,7 +4,9 @@
 # dispatches are counted in a row.
 TESTS += tests/faults/test_refused_config.sh \
 	tests/faults/test_refused_sibling.sh \
+	tests/faults/test_refused_lost.sh \
 	tests/faults/test_refused_limit.sh
 EXTRA_DIST += tests/faults/test_refused_config.sh \
 	tests/faults/test_refused_sibling.sh \
+	tests/faults/test_refused_lost.sh \
 	tests/faults/test_refused_limit.sh
