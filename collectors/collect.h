@@ -224,6 +224,11 @@ typedef struct {
     uint64_t bytes;    /* their bytes */
     uint64_t reported_rows, reported_bad, reported_aged; /* last report */
     uint64_t last;     /* Unix time of the last drop, 0: none */
+    /* the spool's node: the cluster and node of the row whose write made
+     * the latest drop ("": none yet), what the database's count is
+     * keyed by */
+    char cluster[64];
+    char node[64];
 } collect_drops_t;
 
 /* Take SPOOL/.lock, waiting at most wait_ms (-1: as long as it takes);
@@ -238,6 +243,12 @@ void collect_spool_unlock (int fd);
 int collect_spool_trim (const collect_conf_t *c, const char *keep,
                         size_t add_bytes, collect_drops_t *dropped,
                         ms_error_t *errp);
+/* The same for a writer of the row of node on cluster: a drop records
+ * them in SPOOL/dropped as the spool's node. */
+int collect_spool_trim_for (const collect_conf_t *c, const char *keep,
+                            size_t add_bytes, const char *cluster,
+                            const char *node, collect_drops_t *dropped,
+                            ms_error_t *errp);
 /* Read SPOOL/dropped (none: zeros). */
 int collect_drops_read (const collect_conf_t *c, collect_drops_t *d,
                         ms_error_t *errp);
@@ -245,6 +256,11 @@ int collect_drops_read (const collect_conf_t *c, collect_drops_t *d,
  * logged when not nothing; marks it reported. */
 int collect_drops_report (const collect_conf_t *c, collect_drops_t *d,
                           collect_drops_t *since, ms_error_t *errp);
+/* Report the totals of SPOOL/dropped to the database (db_spool_drops_put:
+ * the larger totals win there), keyed by the spool's node; nothing to do
+ * when nothing was dropped. A spool whose drops name no node (only aged
+ * files so far) is reported as c->cluster and the host's short name. */
+int collect_drops_send (const collect_conf_t *c, db_t *db, ms_error_t *errp);
 /* One line for an admin: "dropped for the spool's cap: ..." */
 void collect_drops_format (const collect_drops_t *d,
                            const collect_drops_t *since, char *out,

@@ -15,6 +15,10 @@
  * `metasched-collect flush`, which a timer runs (doc/collectors.md,
  * "Spool"). Rows are removed only under the spool's lock (spoolcap.c), so
  * that the cap never drops a row that a flush is sending.
+ *
+ * Both the flush and the epilog's send, once they reach the database,
+ * report the spool's drop totals too (collect_drops_send): metaschedd
+ * shows them on /metrics.
  */
 #include "config.h"
 
@@ -87,7 +91,9 @@ collect_spool_row (const collect_conf_t *c, const db_job_run_t *r,
     if (lock < 0)
         collect_log (LOG_WARNING, "spool: cap not checked for %s: %s", file,
                      e.text);
-    else if (collect_spool_trim (c, file, len, NULL, &e) < 0)
+    else if (collect_spool_trim_for (c, file, len, r->cluster, r->node, NULL,
+                                     &e)
+             < 0)
         collect_log (LOG_WARNING, "spool: cap not checked for %s: %s", file,
                      e.text);
     rc = spool_write (c->spool_dir, file, rec, 0600, errp);
@@ -117,6 +123,10 @@ send_child (const collect_conf_t *c, const db_job_run_t *r, int fd)
         collect_spool_name (r, file, sizeof (file));
         snprintf (path, sizeof (path), "%s/%s", c->spool_dir, file);
         unlink (path);
+        /* and the spool's drops, while the database is reachable: the
+         * count reaches /metrics without waiting for the flush */
+        if (collect_drops_send (c, db, &e) < 0)
+            collect_log (LOG_WARNING, "spool: drops not reported: %s", e.text);
         n = snprintf (msg, sizeof (msg), "0");
     } else
         n = snprintf (msg, sizeof (msg), "%d %s|%s", (int)e.kind,
@@ -377,6 +387,14 @@ collect_flush_main (const collect_conf_t *c, const char *prog)
     if (collect_db_open (c, c->db_retry_ms, &db, &e) < 0) {
         fprintf (stderr, "%s: %s\n", prog, e.text);
         return 1;
+    }
+    /* the totals, to the database (the larger totals win there: a report
+     * sent again changes nothing); a separate statement from the rows', so
+     * that a database without spool_drops still takes the rows */
+    if (collect_drops_send (c, db, &e) < 0) {
+        fprintf (stderr, "%s: spool drops not reported: %s\n", prog, e.text);
+        collect_log (LOG_WARNING, "spool: drops not reported: %s", e.text);
+        rc = 1;
     }
     if (collect_flush (c, db, &sent, &left, &e) < 0) {
         fprintf (stderr, "%s: %s\n", prog, e.text);

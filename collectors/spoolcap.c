@@ -240,6 +240,12 @@ collect_drops_read (const collect_conf_t *c, collect_drops_t *d,
             spool_rec_free (r);
             return -1;
         }
+    /* the spool's node (absent in a record of an older collector) */
+    if (spool_rec_get (r, "cluster"))
+        ms_strlcpy (d->cluster, spool_rec_get (r, "cluster"),
+                    sizeof (d->cluster));
+    if (spool_rec_get (r, "node"))
+        ms_strlcpy (d->node, spool_rec_get (r, "node"), sizeof (d->node));
     spool_rec_free (r);
     return 0;
 }
@@ -262,6 +268,10 @@ drops_write (const collect_conf_t *c, const collect_drops_t *d,
     spool_rec_setf (r, "reported_aged", "%llu",
                     (unsigned long long)d->reported_aged);
     spool_rec_setf (r, "last", "%llu", (unsigned long long)d->last);
+    if (d->cluster[0])
+        spool_rec_set (r, "cluster", d->cluster);
+    if (d->node[0])
+        spool_rec_set (r, "node", d->node);
     rc = spool_write (c->spool_dir, DROPS_FILE, r, 0600, errp);
     spool_rec_free (r);
     return rc;
@@ -270,7 +280,8 @@ drops_write (const collect_conf_t *c, const collect_drops_t *d,
 /* Add what this pass dropped to SPOOL/dropped (a record it cannot read is
  * started over, and said so: a count must not stop the spool). */
 static void
-drops_add (const collect_conf_t *c, const collect_drops_t *now)
+drops_add (const collect_conf_t *c, const collect_drops_t *now,
+           const char *cluster, const char *node)
 {
     collect_drops_t d;
     ms_error_t e;
@@ -289,6 +300,10 @@ drops_add (const collect_conf_t *c, const collect_drops_t *now)
     d.aged += now->aged;
     d.bytes += now->bytes;
     d.last = (uint64_t)time (NULL);
+    if (cluster && cluster[0] && node && node[0]) {
+        ms_strlcpy (d.cluster, cluster, sizeof (d.cluster));
+        ms_strlcpy (d.node, node, sizeof (d.node));
+    }
     if (drops_write (c, &d, &e) < 0)
         collect_log (LOG_WARNING,
                      "spool: count of dropped files not "
@@ -299,6 +314,15 @@ drops_add (const collect_conf_t *c, const collect_drops_t *now)
 int
 collect_spool_trim (const collect_conf_t *c, const char *keep, size_t add_bytes,
                     collect_drops_t *dropped, ms_error_t *errp)
+{
+    return collect_spool_trim_for (c, keep, add_bytes, NULL, NULL, dropped,
+                                   errp);
+}
+
+int
+collect_spool_trim_for (const collect_conf_t *c, const char *keep,
+                        size_t add_bytes, const char *cluster, const char *node,
+                        collect_drops_t *dropped, ms_error_t *errp)
 {
     char bad[600];
     entries_t es = { 0 };
@@ -357,7 +381,7 @@ collect_spool_trim (const collect_conf_t *c, const char *keep, size_t add_bytes,
                      x->bad ? "file in bad/" : "spooled row",
                      (long long)(t - x->mtime.tv_sec));
     }
-    drops_add (c, &now);
+    drops_add (c, &now, cluster, node);
 out:
     if (dropped)
         *dropped = now;
@@ -424,4 +448,33 @@ collect_drops_format (const collect_drops_t *d, const collect_drops_t *since,
               (unsigned long long)d->rows, (unsigned long long)d->bad,
               (unsigned long long)d->aged, (unsigned long long)since->rows,
               (unsigned long long)since->bad, (unsigned long long)since->aged);
+}
+
+int
+collect_drops_send (const collect_conf_t *c, db_t *db, ms_error_t *errp)
+{
+    collect_drops_t d;
+    db_spool_drops_t s;
+
+    if (collect_drops_read (c, &d, errp) < 0)
+        return -1;
+    if (!d.rows && !d.bad && !d.aged)
+        return 0;
+    memset (&s, 0, sizeof (s));
+    ms_strlcpy (s.cluster, d.cluster[0] ? d.cluster : c->cluster,
+                sizeof (s.cluster));
+    if (d.node[0])
+        ms_strlcpy (s.node, d.node, sizeof (s.node));
+    else if (gethostname (s.node, sizeof (s.node) - 1) == 0)
+        s.node[strcspn (s.node, ".")] = '\0';
+    if (!s.cluster[0])
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s/%s names no cluster and collect.conf sets none "
+                       "(cluster =): its drops are not reported",
+                       c->spool_dir, DROPS_FILE);
+    s.rows = d.rows;
+    s.bad = d.bad;
+    s.aged = d.aged;
+    s.last = (double)d.last;
+    return db_spool_drops_put (db, &s, errp);
 }

@@ -154,6 +154,26 @@ void db_job_run_init (db_job_run_t *r);
 int db_job_runs_insert (db_t *db, const db_job_run_t *runs, size_t n,
                         size_t *inserted, ms_error_t *errp);
 
+/* ---- what the nodes' spools dropped (spooldrops.c, 0017) ---- */
+
+typedef struct {
+    char cluster[64];
+    char node[260]; /* up to 64 characters of any alphabet */
+    uint64_t rows;  /* spooled rows dropped for the cap */
+    uint64_t bad;   /* files of bad/ dropped for the cap */
+    uint64_t aged;  /* files of bad/ removed for their age */
+    double last;    /* Unix time of the last drop (the node's clock), 0 */
+} db_spool_drops_t;
+
+/* Report a node's totals (spool_drops_report: the larger totals win, so a
+ * report sent twice or late never lowers them). The collector role may do
+ * this and nothing else with the table. */
+int db_spool_drops_put (db_t *db, const db_spool_drops_t *d, ms_error_t *errp);
+/* Every node's totals, by cluster and node, at most max rows (*truncated
+ * says there were more); the caller frees *out. */
+int db_spool_drops_load (db_t *db, size_t max, db_spool_drops_t **out,
+                         size_t *n, bool *truncated, ms_error_t *errp);
+
 /* ---- clusters and partitions (sites.c) ---- */
 
 /* Upsert every cluster and partition of a site configuration (one

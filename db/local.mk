@@ -14,7 +14,8 @@ DB_MIGRATIONS = \
 	db/migrations/0013_job_options_view.sql \
 	db/migrations/0014_job_unknown.sql \
 	db/migrations/0015_refused_copies.sql \
-	db/migrations/0016_submit_key.sql
+	db/migrations/0016_submit_key.sql \
+	db/migrations/0017_spool_drops.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \
@@ -26,7 +27,8 @@ db_libmsdb_a_SOURCES = \
 	db/models.c \
 	db/fit.c \
 	db/replay.c \
-	db/retention.c db/retention.h
+	db/retention.c db/retention.h \
+	db/spooldrops.c
 nodist_db_libmsdb_a_SOURCES = db/migrations.c
 db_libmsdb_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS)
 

@@ -167,6 +167,8 @@ cycle (ms_daemon_t *d)
         daemon_refit (d);
     if (rc == 0)
         daemon_retention (d);
+    if (rc == 0)
+        daemon_spool_drops (d);
     if (db_reconnects (d->db) != d->db_reconnects_seen) {
         /* a statement found the server gone and made the connection
          * again (db/db.c): say so, once */
@@ -493,6 +495,7 @@ daemon_free (ms_daemon_t *d)
     pthread_cond_destroy (&d->wcond);
     free (d->late);
     free (d->forgeries);
+    free (d->drops);
     tag_key_clear (&d->tag_key);
     free (d);
 }

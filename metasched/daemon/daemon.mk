@@ -18,6 +18,7 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
 	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \
+	metasched/daemon/spooldrops.c \
 	db/queue.c db/queue.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 

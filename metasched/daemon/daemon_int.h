@@ -181,6 +181,12 @@ struct ms_daemon {
     uint64_t forged;
     forgery_t *forgeries;
     size_t nforgeries;
+    /* what the nodes' spools dropped (spool_drops), read once a cycle by
+     * daemon_spool_drops for /metrics */
+    db_spool_drops_t *drops;
+    size_t ndrops;
+    bool drops_truncated;
+    double drops_read; /* mono () of the latest reading */
 
     /* the hooks decide on a snapshot of the picture, not under mu
      * (snapshot.c); smu guards snap and the counts of their readers */
@@ -289,6 +295,11 @@ void daemon_lease_stop (ms_daemon_t *d);
 
 /* retention.c */
 void daemon_retention (ms_daemon_t *d);
+/* The spools' drops, re-read from the database (spooldrops.c). */
+void daemon_spool_drops (ms_daemon_t *d);
+/* Their lines of /metrics, appended to *buf (under d->mu). */
+void daemon_spool_drops_metrics (const ms_daemon_t *d, char **buf, size_t *len,
+                                 size_t *cap);
 
 /* missing.c: a tagged job its controller no longer lists */
 int missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp);

@@ -397,6 +397,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     for (size_t i = 0; i < d->ncl; i++)
         P ("metaschedd_cluster_submit_seconds_total{cluster=\"%s\"} %.6f\n",
            d->cl[i].conf->name, d->cl[i].submit_s);
+    daemon_spool_drops_metrics (d, &buf, &len, &cap);
     pthread_mutex_unlock (&d->mu);
     P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
     pthread_mutex_lock (&d->rmu);

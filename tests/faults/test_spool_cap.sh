@@ -32,6 +32,8 @@ silent_pid=
 cleanup () {
     [ -n "$silent_pid" ] && kill "$silent_pid" 2>/dev/null
     psql "$MS_PG_SUPER_CONNINFO" -X -q -c "DELETE FROM job_runs WHERE cluster = 'alpha' AND slurm_job_id BETWEEN $base AND $((base + 199999))" >/dev/null 2>&1
+    # the drop totals its flushes reported (migration 0017)
+    psql "$MS_PG_SUPER_CONNINFO" -X -q -c "DELETE FROM spool_drops WHERE cluster = 'alpha' AND node IN ('a1', 'a2', 'a3', 'a4')" >/dev/null 2>&1
     rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -550,6 +550,9 @@ START_TEST (spool_cap)
     ck_assert_uint_eq (d.bad, 1);
     ck_assert_uint_eq (d.aged, 1);
     ck_assert (d.last > 0);
+    /* the record names the spool's node, what the database keys it by */
+    ck_assert_str_eq (d.cluster, "c");
+    ck_assert_str_eq (d.node, "n1");
     collect_log_capture (count_drops, NULL);
     ck_assert_int_eq (collect_drops_report (&c, &d, &since, &e), 0);
     ck_assert_uint_eq (since.rows, 3);
@@ -559,6 +562,7 @@ START_TEST (spool_cap)
     collect_log_capture (NULL, NULL);
     ck_assert_uint_eq (since.rows + since.bad + since.aged, 0);
     ck_assert_uint_eq (d.rows, 3); /* the totals stay */
+    ck_assert_str_eq (d.node, "n1"); /* and the node */
     /* the first report logged, not the second */
     ck_assert_int_eq (drop_lines, 6);
     /* a count file that is not a record of ours is said and started over */
