@@ -205,13 +205,15 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
         const ms_wjob_t *wj = &wl->jobs[lp->i];
         ms_jobdesc_t jd;
         uint64_t id;
+        size_t part;
+        uint32_t f_khz;
         job_desc (su, wj, lp->uname, sizeof (lp->uname), &jd);
         if (sched_submit (r->sched, &jd, t, &id, errp) < 0)
             return -1;
         if (!id)
             r->recs[lp->i].rejected = true;
         else
-            sched_job_choice (r->sched, id, &(size_t){ 0 }, &(uint32_t){ 0 },
+            sched_job_choice (r->sched, id, &part, &f_khz,
                               &r->recs[lp->i].opt_part);
         lp->i++;
         if (windowed && !isfinite (lp->next_cycle))
