@@ -8,10 +8,15 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/score.c metasched/core/score.h \
 	metasched/core/engine.c metasched/core/engine.h \
 	metasched/core/policy.c metasched/core/policy.h \
+	metasched/core/choice.c metasched/core/choice.h \
+	metasched/core/eamc.c metasched/core/eamc.h \
+	metasched/core/rank.c metasched/core/rank.h \
+	metasched/core/sched.c \
 	metasched/core/jobmix.c metasched/core/jobmix.h \
 	metasched/core/placement.c metasched/core/placement.h \
 	metasched/core/depend.c metasched/core/depend.h \
-	metasched/core/window.c metasched/core/window.h
+	metasched/core/window.c metasched/core/window.h \
+	metasched/core/window_decide.c
 metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 check_PROGRAMS += tests/unit/test_policy

@@ -134,26 +134,26 @@ typedef struct {
                                 W/T of the partition (frequency choice) */
     double drain_weight;     /* metasched: weight of the wait a candidate
                                 adds to the jobs that only its partition
-                                can run (policy.c, drain_delay; metasched
+                                can run (rank.c, drain_delay; metasched
                                 1, others 0) */
     double wait_share;       /* metasched: the share of the job's least
                                 predicted wait that its response term
                                 counts on every partition alike, so that
                                 runtime weighs less where the job waits
-                                long anyway (policy.c, shared_wait;
+                                long anyway (rank.c, shared_wait;
                                 metasched 0.02, others 0) */
     double sibling_ahead;    /* metasched: a sibling that its partition's
                                 running jobs let start within this many of
                                 its runtimes, and that would end before
                                 they let the first choice start, goes at
-                                nice 0 and unheld (policy.c, sibling_ahead;
+                                nice 0 and unheld (rank.c, sibling_ahead;
                                 metasched 0.25, others 0: never) */
     double stake_margin;     /* metasched: a sibling whose loss, in seconds
                                 of its job's response, is worth over this
                                 many times the first choice's predicted
                                 wait is held until that wait has passed,
                                 on a busy partition or an idle one
-                                (policy.c, sibling_staked; metasched 3,
+                                (rank.c, sibling_staked; metasched 3,
                                 others 0: never) */
     /* ...the arrivals a second, on each partition, of the jobs that only
      * it can run and that need over half of it (captive_rate), and of

@@ -32,26 +32,62 @@ score_metasched (double e, double emin, double wt, double wtmin,
     return w_energy * e / emin + (1 - w_energy) * wt / wtmin;
 }
 
+/* partitions score_eamc_fopt keeps side by side (policy.h's MS_MAX_RANKED) */
+#define SCORE_PARTS 64
+
+/* Two sweeps over the candidates whatever the number of partitions (it
+ * was two a partition): the least E and T of each partition, then each
+ * candidate's distance against its partition's best so far, in candidate
+ * order, so the ties and the figures are those of a sweep per partition.
+ * Partitions past SCORE_PARTS are looked at one at a time. */
 void
 score_eamc_fopt (const ms_cands_t *cs, size_t nparts, double t_weight,
                  size_t *best)
 {
-    for (size_t p = 0; p < nparts; p++) {
-        double emin = INFINITY, tmin = INFINITY, bd = INFINITY;
+    double emin[SCORE_PARTS], tmin[SCORE_PARTS], bd[SCORE_PARTS];
+    size_t np = nparts < SCORE_PARTS ? nparts : SCORE_PARTS;
+
+    for (size_t p = 0; p < np; p++) {
+        emin[p] = tmin[p] = bd[p] = INFINITY;
+        best[p] = SIZE_MAX;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t p = cs->c[i].part;
+        if (p >= np)
+            continue;
+        if (cs->c[i].e < emin[p])
+            emin[p] = cs->c[i].e;
+        if (cs->c[i].t < tmin[p])
+            tmin[p] = cs->c[i].t;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t p = cs->c[i].part;
+        double d;
+        if (p >= np)
+            continue;
+        d = score_eamc_dist (cs->c[i].e, emin[p], cs->c[i].t, tmin[p],
+                             t_weight);
+        if (d < bd[p]) {
+            bd[p] = d;
+            best[p] = i;
+        }
+    }
+    for (size_t p = np; p < nparts; p++) {
+        double em = INFINITY, tm = INFINITY, b = INFINITY;
         best[p] = SIZE_MAX;
         for (size_t i = 0; i < cs->n; i++)
             if (cs->c[i].part == p) {
-                if (cs->c[i].e < emin)
-                    emin = cs->c[i].e;
-                if (cs->c[i].t < tmin)
-                    tmin = cs->c[i].t;
+                if (cs->c[i].e < em)
+                    em = cs->c[i].e;
+                if (cs->c[i].t < tm)
+                    tm = cs->c[i].t;
             }
         for (size_t i = 0; i < cs->n; i++)
             if (cs->c[i].part == p) {
-                double d = score_eamc_dist (cs->c[i].e, emin, cs->c[i].t, tmin,
+                double d = score_eamc_dist (cs->c[i].e, em, cs->c[i].t, tm,
                                             t_weight);
-                if (d < bd) {
-                    bd = d;
+                if (d < b) {
+                    b = d;
                     best[p] = i;
                 }
             }

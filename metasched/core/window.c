@@ -99,88 +99,59 @@ silent (void *info, const char *s)
     return 1; /* GLPK prints nothing */
 }
 
-void
-window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
-              const double *cap, const double *pen, size_t nparts,
-              const ms_window_opts_t *opts, size_t *pick,
-              ms_window_stats_t *st)
+/* The bids in job order with the dominated ones left out (bids of jobs
+ * past the window dropped): a counting sort of the bids by job. Returns
+ * the kept bids' indices (*nkeepp of them), to free. */
+static size_t *
+kept_bids (const ms_bid_t *bids, size_t nbids, size_t njobs, size_t *nkeepp)
 {
-    ms_window_opts_t defo;
-    size_t *order, *keep, nkeep = 0;
-    size_t *col_bid;
+    size_t *start = ms_xcalloc (njobs + 2, sizeof (size_t));
+    size_t *order = ms_xcalloc (nbids + 1, sizeof (size_t));
+    size_t *keep = ms_xcalloc (nbids + 1, sizeof (size_t));
+    size_t nkeep = 0;
+
+    for (size_t b = 0; b < nbids; b++)
+        if (bids[b].job < njobs)
+            start[bids[b].job + 2]++;
+    for (size_t j = 0; j < njobs; j++)
+        start[j + 2] += start[j + 1];
+    for (size_t b = 0; b < nbids; b++)
+        if (bids[b].job < njobs)
+            order[start[bids[b].job + 1]++] = b;
+    /* start[j] .. start[j + 1] now hold job j's bids. */
+    for (size_t j = 0; j < njobs; j++)
+        for (size_t m = start[j]; m < start[j + 1]; m++)
+            if (!dominated (bids, order + start[j], start[j + 1] - start[j],
+                            order[m]))
+                keep[nkeep++] = order[m];
+    free (start);
+    free (order);
+    *nkeepp = nkeep;
+    return keep;
+}
+
+/* The integer program. Rows: one per job (= 1), one per partition (<=
+ * cap). Columns: the kept bids (col_bid), then one overflow column per
+ * partition. */
+static glp_prob *
+window_program (const ms_bid_t *bids, const size_t *col_bid, size_t nkeep,
+                size_t njobs, const size_t *pick, const double *cap,
+                const double *pen, size_t nparts)
+{
+    glp_prob *lp = glp_create_prob ();
     int *ia, *ja;
     double *ar;
     size_t nnz = 0;
-    double t0 = wall ();
-    glp_prob *lp;
-    glp_iocp parm;
-    int rc;
-    bool any_job = false;
 
-    memset (st, 0, sizeof (*st));
-    if (!opts) {
-        window_opts_init (&defo);
-        opts = &defo;
-    }
-    window_greedy (bids, nbids, njobs, pick);
-    for (size_t j = 0; j < njobs; j++)
-        if (pick[j] != SIZE_MAX)
-            any_job = true;
-    if (!any_job || !nparts) {
-        st->optimal = true;
-        st->cost = 0;
-        return;
-    }
-    /* Every job at its cheapest bid is a lower bound of the objective;
-     * when that choice overfills no partition it pays no penalty and is
-     * the optimum: no program to solve (most windows of a lightly loaded
-     * site). */
-    if (within_caps (bids, njobs, pick, cap, nparts)) {
-        st->optimal = true;
-        st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
-        st->solve_s = wall () - t0;
-        return;
-    }
-
-    /* Bids in job order, the dominated ones left out. */
-    /* Counting sort of the bids by job (bids of jobs past the window are
-     * dropped). */
-    {
-        size_t *start = ms_xcalloc (njobs + 2, sizeof (size_t));
-        order = ms_xcalloc (nbids + 1, sizeof (size_t));
-        keep = ms_xcalloc (nbids + 1, sizeof (size_t));
-        for (size_t b = 0; b < nbids; b++)
-            if (bids[b].job < njobs)
-                start[bids[b].job + 2]++;
-        for (size_t j = 0; j < njobs; j++)
-            start[j + 2] += start[j + 1];
-        for (size_t b = 0; b < nbids; b++)
-            if (bids[b].job < njobs)
-                order[start[bids[b].job + 1]++] = b;
-        /* start[j] .. start[j + 1] now hold job j's bids. */
-        for (size_t j = 0; j < njobs; j++)
-            for (size_t m = start[j]; m < start[j + 1]; m++)
-                if (!dominated (bids, order + start[j], start[j + 1] - start[j],
-                                order[m]))
-                    keep[nkeep++] = order[m];
-        free (start);
-    }
-    free (order);
-    st->nvars = nkeep;
-
-    /* Rows: one per job (= 1), one per partition (<= cap). Columns: the
-     * kept bids, then one overflow column per partition. */
-    lp = glp_create_prob ();
     glp_set_obj_dir (lp, GLP_MIN);
     glp_add_rows (lp, (int)(njobs + nparts));
     for (size_t j = 0; j < njobs; j++)
-        glp_set_row_bnds (lp, (int)j + 1,
-                          pick[j] == SIZE_MAX ? GLP_FR : GLP_FX, 1, 1);
+        glp_set_row_bnds (lp, (int)j + 1, pick[j] == SIZE_MAX ? GLP_FR : GLP_FX,
+                          1, 1);
     for (size_t p = 0; p < nparts; p++)
         glp_set_row_bnds (lp, (int)(njobs + p) + 1, GLP_UP, 0,
                           cap[p] > 0 ? cap[p] : 0);
     glp_add_cols (lp, (int)(nkeep + nparts));
-    col_bid = keep;
     ia = ms_xcalloc (2 * nkeep + nparts + 1, sizeof (int));
     ja = ms_xcalloc (2 * nkeep + nparts + 1, sizeof (int));
     ar = ms_xcalloc (2 * nkeep + nparts + 1, sizeof (double));
@@ -213,6 +184,82 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
     free (ia);
     free (ja);
     free (ar);
+    return lp;
+}
+
+/* The solver's assignment into pick when it has one for every job the
+ * greedy choice placed and costs no more; else st->fallback. */
+static void
+window_take (glp_prob *lp, int rc, const ms_bid_t *bids, const size_t *col_bid,
+             size_t nkeep, size_t njobs, const double *cap, const double *pen,
+             size_t nparts, size_t *pick, ms_window_stats_t *st)
+{
+    int s = glp_mip_status (lp);
+    if ((rc == 0 || rc == GLP_ETMLIM) && (s == GLP_OPT || s == GLP_FEAS)) {
+        size_t *cand = ms_xcalloc (njobs + 1, sizeof (size_t));
+        bool ok = true;
+        for (size_t j = 0; j < njobs; j++)
+            cand[j] = SIZE_MAX;
+        for (size_t c = 0; c < nkeep; c++)
+            if (glp_mip_col_val (lp, (int)c + 1) > 0.5)
+                cand[bids[col_bid[c]].job] = col_bid[c];
+        for (size_t j = 0; j < njobs; j++)
+            if (pick[j] != SIZE_MAX && cand[j] == SIZE_MAX)
+                ok = false;
+        /* Taken only when no worse than the greedy choice. */
+        if (ok
+            && window_objective (bids, njobs, cand, cap, pen, nparts)
+                   <= window_objective (bids, njobs, pick, cap, pen, nparts))
+            memcpy (pick, cand, njobs * sizeof (size_t));
+        else
+            st->fallback = true;
+        st->optimal = ok && s == GLP_OPT && rc == 0;
+        free (cand);
+    } else
+        st->fallback = true;
+}
+
+void
+window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
+              const double *cap, const double *pen, size_t nparts,
+              const ms_window_opts_t *opts, size_t *pick, ms_window_stats_t *st)
+{
+    ms_window_opts_t defo;
+    size_t *keep, nkeep = 0;
+    double t0 = wall ();
+    glp_prob *lp;
+    glp_iocp parm;
+    int rc;
+    bool any_job = false;
+
+    memset (st, 0, sizeof (*st));
+    if (!opts) {
+        window_opts_init (&defo);
+        opts = &defo;
+    }
+    window_greedy (bids, nbids, njobs, pick);
+    for (size_t j = 0; j < njobs; j++)
+        if (pick[j] != SIZE_MAX)
+            any_job = true;
+    if (!any_job || !nparts) {
+        st->optimal = true;
+        st->cost = 0;
+        return;
+    }
+    /* Every job at its cheapest bid is a lower bound of the objective;
+     * when that choice overfills no partition it pays no penalty and is
+     * the optimum: no program to solve (most windows of a lightly loaded
+     * site). */
+    if (within_caps (bids, njobs, pick, cap, nparts)) {
+        st->optimal = true;
+        st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
+        st->solve_s = wall () - t0;
+        return;
+    }
+
+    keep = kept_bids (bids, nbids, njobs, &nkeep);
+    st->nvars = nkeep;
+    lp = window_program (bids, keep, nkeep, njobs, pick, cap, pen, nparts);
 
     glp_term_hook (silent, NULL);
     glp_init_iocp (&parm);
@@ -222,32 +269,7 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
     if (parm.tm_lim < 1)
         parm.tm_lim = 1;
     rc = glp_intopt (lp, &parm);
-    {
-        int s = glp_mip_status (lp);
-        if ((rc == 0 || rc == GLP_ETMLIM) && (s == GLP_OPT || s == GLP_FEAS)) {
-            size_t *cand = ms_xcalloc (njobs + 1, sizeof (size_t));
-            bool ok = true;
-            for (size_t j = 0; j < njobs; j++)
-                cand[j] = SIZE_MAX;
-            for (size_t c = 0; c < nkeep; c++)
-                if (glp_mip_col_val (lp, (int)c + 1) > 0.5)
-                    cand[bids[col_bid[c]].job] = col_bid[c];
-            for (size_t j = 0; j < njobs; j++)
-                if (pick[j] != SIZE_MAX && cand[j] == SIZE_MAX)
-                    ok = false;
-            /* Taken only when no worse than the greedy choice. */
-            if (ok
-                && window_objective (bids, njobs, cand, cap, pen, nparts)
-                       <= window_objective (bids, njobs, pick, cap, pen,
-                                            nparts))
-                memcpy (pick, cand, njobs * sizeof (size_t));
-            else
-                st->fallback = true;
-            st->optimal = ok && s == GLP_OPT && rc == 0;
-            free (cand);
-        } else
-            st->fallback = true;
-    }
+    window_take (lp, rc, bids, keep, nkeep, njobs, cap, pen, nparts, pick, st);
     glp_term_hook (NULL, NULL);
     glp_delete_prob (lp);
     free (keep);

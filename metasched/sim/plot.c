@@ -182,10 +182,10 @@ label_box (double x, double y, double w, plot_label_pos_t where)
 }
 
 void
-plot_place_labels (const double *lx, const double *ly,
-                   const char *const *text, size_t nl, const double *mx,
-                   const double *my, size_t nm, double x0, double x1,
-                   double y0, double y1, plot_label_pos_t *pos)
+plot_place_labels (const double *lx, const double *ly, const char *const *text,
+                   size_t nl, const double *mx, const double *my, size_t nm,
+                   double x0, double x1, double y0, double y1,
+                   plot_label_pos_t *pos)
 {
     double sx = x1 > x0 ? PLOT_AREA_W / (x1 - x0) : 0;
     double sy = y1 > y0 ? PLOT_AREA_H / (y1 - y0) : 0;
@@ -201,13 +201,13 @@ plot_place_labels (const double *lx, const double *ly,
             /* what leaves the plot counts as covered */
             double c = (b.x1 - b.x0) * (b.y1 - b.y0) - box_overlap (b, area);
             for (size_t m = 0; m < nm; m++)
-                c += box_overlap (b, box_around ((mx[m] - x0) * sx,
-                                                 (my[m] - y0) * sy,
-                                                 MARKER_HALF));
+                c += box_overlap (b,
+                                  box_around ((mx[m] - x0) * sx,
+                                              (my[m] - y0) * sy, MARKER_HALF));
             for (size_t j = 0; j < nl; j++)
-                c += box_overlap (b, box_around ((lx[j] - x0) * sx,
-                                                 (ly[j] - y0) * sy,
-                                                 POINT_HALF));
+                c += box_overlap (b,
+                                  box_around ((lx[j] - x0) * sx,
+                                              (ly[j] - y0) * sy, POINT_HALF));
             for (size_t j = 0; placed && j < i; j++)
                 c += box_overlap (b, placed[j]);
             if (best < 0 || c < best) {
@@ -389,19 +389,25 @@ plot_pareto_zoom (const char *dir, const char *title, const ms_summary_t *pols,
     return plot_render (dir, "pareto-zoom", "pareto-zoom-plot.gp", errp);
 }
 
-int
-plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
-             size_t npols, const ms_summary_t *sweep, size_t nsweep,
-             ms_error_t *errp)
-{
-    FILE *d, *g;
-    double *r = calloc (npols + nsweep + 1, sizeof (double)), med, xmax = 0,
-           xmin = 1e300, ymin = 1e300, ymax = -1e300, x0 = 0, x1 = 0, y0 = 0,
-           y1 = 0;
-    size_t n = 0;
+/* The Pareto plot's axes: the response axis ends a little past the
+ * points within twice the median response (xmin..xmax of those; n points
+ * in all); ranges when both axes' ranges x0..x1, y0..y1 are set. */
+typedef struct {
+    double xmin, xmax, x0, x1, y0, y1;
+    size_t n;
     bool ranges;
-    int rc, rz;
+} pareto_axes_t;
 
+static int
+pareto_axes (const ms_summary_t *pols, size_t npols, const ms_summary_t *sweep,
+             size_t nsweep, pareto_axes_t *ax, ms_error_t *errp)
+{
+    double *r = calloc (npols + nsweep + 1, sizeof (double)), med, ymin = 1e300,
+           ymax = -1e300;
+    size_t n = 0;
+
+    memset (ax, 0, sizeof (*ax));
+    ax->xmin = 1e300;
     if (!r)
         return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
     /* The response axis ends a little past the points within twice the
@@ -416,22 +422,23 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
     med = n ? r[n / 2] : 0;
     for (size_t i = 0; i < n; i++)
         if (r[i] <= 2 * med) {
-            if (r[i] > xmax)
-                xmax = r[i];
-            if (r[i] < xmin)
-                xmin = r[i];
+            if (r[i] > ax->xmax)
+                ax->xmax = r[i];
+            if (r[i] < ax->xmin)
+                ax->xmin = r[i];
         }
     free (r);
+    ax->n = n;
     /* Both axes' ranges are set here, so that the sweep's labels can be
      * placed where they cover nothing (plot_place_labels). */
-    ranges = n && xmax > xmin;
-    if (ranges) {
-        x0 = xmin - 0.08 * (xmax - xmin);
-        x1 = xmax + 0.08 * (xmax - xmin);
+    ax->ranges = n && ax->xmax > ax->xmin;
+    if (ax->ranges) {
+        ax->x0 = ax->xmin - 0.08 * (ax->xmax - ax->xmin);
+        ax->x1 = ax->xmax + 0.08 * (ax->xmax - ax->xmin);
         for (size_t i = 0; i < npols + nsweep; i++) {
             const ms_summary_t *s = i < npols ? &pols[i] : &sweep[i - npols];
             double e = s->job_energy_j / 1e9;
-            if (s->mean_response / 3600 > x1)
+            if (s->mean_response / 3600 > ax->x1)
                 continue;
             if (e < ymin)
                 ymin = e;
@@ -442,10 +449,68 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
             ymin -= 1;
             ymax += 1;
         }
-        y0 = ymin - 0.08 * (ymax - ymin);
-        y1 = ymax + 0.08 * (ymax - ymin);
+        ax->y0 = ymin - 0.08 * (ymax - ymin);
+        ax->y1 = ymax + 0.08 * (ymax - ymin);
     }
+    return 0;
+}
 
+/* Each sweep weight beside its point, where it covers no marker, point
+ * or other label, into the plot script g. */
+static int
+pareto_labels (FILE *g, const ms_summary_t *pols, size_t npols,
+               const ms_summary_t *sweep, size_t nsweep,
+               const pareto_axes_t *ax, ms_error_t *errp)
+{
+    double *lx = calloc (nsweep + npols + 1, sizeof (double));
+    double *ly = calloc (nsweep + npols + 1, sizeof (double));
+    const char **tx = calloc (nsweep + 1, sizeof (char *));
+    plot_label_pos_t *pos = calloc (nsweep + 1, sizeof (*pos));
+    static const char *const just[]
+        = { "left offset 0.8,0", "right offset -0.8,0", "center offset 0,0.9",
+            "center offset 0,-0.9" };
+    if (!lx || !ly || !tx || !pos) {
+        free (lx);
+        free (ly);
+        free (tx);
+        free (pos);
+        return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    }
+    for (size_t i = 0; i < nsweep; i++) {
+        lx[i] = sweep[i].mean_response / 3600;
+        ly[i] = sweep[i].job_energy_j / 1e9;
+        tx[i] = sweep_weight (sweep[i].label);
+    }
+    for (size_t i = 0; i < npols; i++) {
+        lx[nsweep + i] = pols[i].mean_response / 3600;
+        ly[nsweep + i] = pols[i].job_energy_j / 1e9;
+    }
+    if (ax->ranges)
+        plot_place_labels (lx, ly, tx, nsweep, lx + nsweep, ly + nsweep, npols,
+                           ax->x0, ax->x1, ax->y0, ax->y1, pos);
+    for (size_t i = 0; i < nsweep; i++)
+        fprintf (g,
+                 "set label %zu '%s' at %.4f,%.4f %s font ',8' "
+                 "tc rgb '#0571b0' front\n",
+                 i + 1, tx[i], lx[i], ly[i], just[pos[i]]);
+    free (lx);
+    free (ly);
+    free (tx);
+    free (pos);
+    return 0;
+}
+
+int
+plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
+             size_t npols, const ms_summary_t *sweep, size_t nsweep,
+             ms_error_t *errp)
+{
+    FILE *d, *g;
+    pareto_axes_t ax;
+    int rc, rz;
+
+    if (pareto_axes (pols, npols, sweep, nsweep, &ax, errp) < 0)
+        return -1;
     if (!(d = plot_file_open (dir, "pareto.dat", errp)))
         return -1;
     fprintf (d, "# one block per policy, then the sweep (weight as label)\n"
@@ -469,66 +534,31 @@ plot_pareto (const char *dir, const char *title, const ms_summary_t *pols,
              "set key outside right center vertical Left reverse box opaque "
              "font ',9' spacing 1.1 samplen 1 width -2\n",
              title);
-    if (ranges)
-        fprintf (g, "set xrange [%.4f:%.4f]\nset yrange [%.4f:%.4f]\n", x0,
-                 x1, y0, y1);
+    if (ax.ranges)
+        fprintf (g, "set xrange [%.4f:%.4f]\nset yrange [%.4f:%.4f]\n", ax.x0,
+                 ax.x1, ax.y0, ax.y1);
     else
-        fprintf (g,
-                 "set offsets graph 0.05, graph 0.05, graph 0.05, graph "
-                 "0.05\n");
-    if (nsweep) {
-        /* each weight beside its point, where it covers no marker, point
-         * or other label */
-        double *lx = calloc (nsweep + npols + 1, sizeof (double));
-        double *ly = calloc (nsweep + npols + 1, sizeof (double));
-        const char **tx = calloc (nsweep + 1, sizeof (char *));
-        plot_label_pos_t *pos = calloc (nsweep + 1, sizeof (*pos));
-        static const char *const just[]
-            = { "left offset 0.8,0", "right offset -0.8,0",
-                "center offset 0,0.9", "center offset 0,-0.9" };
-        if (!lx || !ly || !tx || !pos) {
-            free (lx);
-            free (ly);
-            free (tx);
-            free (pos);
-            fclose (g);
-            return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
-        }
-        for (size_t i = 0; i < nsweep; i++) {
-            lx[i] = sweep[i].mean_response / 3600;
-            ly[i] = sweep[i].job_energy_j / 1e9;
-            tx[i] = sweep_weight (sweep[i].label);
-        }
-        for (size_t i = 0; i < npols; i++) {
-            lx[nsweep + i] = pols[i].mean_response / 3600;
-            ly[nsweep + i] = pols[i].job_energy_j / 1e9;
-        }
-        if (ranges)
-            plot_place_labels (lx, ly, tx, nsweep, lx + nsweep, ly + nsweep,
-                               npols, x0, x1, y0, y1, pos);
-        for (size_t i = 0; i < nsweep; i++)
-            fprintf (g,
-                     "set label %zu '%s' at %.4f,%.4f %s font ',8' "
-                     "tc rgb '#0571b0' front\n",
-                     i + 1, tx[i], lx[i], ly[i], just[pos[i]]);
-        free (lx);
-        free (ly);
-        free (tx);
-        free (pos);
+        fprintf (g, "set offsets graph 0.05, graph 0.05, graph 0.05, graph "
+                    "0.05\n");
+    if (nsweep
+        && pareto_labels (g, pols, npols, sweep, nsweep, &ax, errp) < 0) {
+        fclose (g);
+        return -1;
     }
     fprintf (g, "plot ");
     for (size_t i = 0; i < npols; i++) {
         mark_t m = pareto_mark (pols[i].label);
         double rh = pols[i].mean_response / 3600;
         char off[96] = "";
-        if (n && xmax > xmin && rh > xmax + 0.08 * (xmax - xmin))
-            snprintf (off, sizeof (off), ": %.2f h, %.2f GJ, off the axis",
-                      rh, pols[i].job_energy_j / 1e9);
+        if (ax.n && ax.xmax > ax.xmin
+            && rh > ax.xmax + 0.08 * (ax.xmax - ax.xmin))
+            snprintf (off, sizeof (off), ": %.2f h, %.2f GJ, off the axis", rh,
+                      pols[i].job_energy_j / 1e9);
         fprintf (g,
                  "%s'pareto.dat' index %zu using 2:3 with points pt %d ps %.1f "
                  "lc rgb '%s' title '%s%s'",
-                 i ? ", \\\n     " : "", i, m.pt, m.ps, m.color,
-                 pols[i].label, off);
+                 i ? ", \\\n     " : "", i, m.pt, m.ps, m.color, pols[i].label,
+                 off);
     }
     if (nsweep)
         fprintf (g,
@@ -599,8 +629,9 @@ plot_utilization (const char *dir, const char *title, const ms_siteconf_t *conf,
             for (size_t p = 0; p < np; p++)
                 fprintf (d, " %.4f", 100 * series[k][b * np + p]);
             for (size_t p = 0; p < np; p++)
-                fprintf (d, " %.4f",
-                         100 * util_smoothed (series[k], nbins, np, p, b, half));
+                fprintf (
+                    d, " %.4f",
+                    100 * util_smoothed (series[k], nbins, np, p, b, half));
             fputc ('\n', d);
         }
         fprintf (d, "\n\n");

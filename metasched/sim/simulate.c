@@ -28,6 +28,7 @@ typedef struct {
     const ms_simsetup_t *su;
     ms_sched_t *sched;
     ms_jobrec_t *recs;
+    ms_polkind_t sched_kind; /* the run's policy kind */
     char violation[256];
 } run_t;
 
@@ -55,12 +56,12 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
     h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
     if (j->measured) {
         const ms_partconf_t *rp = &su->conf->parts[j->ran_part];
-        int rfi = clusterconf_freq_index (&su->conf->archs[rp->arch],
-                                          j->ran_khz);
+        int rfi
+            = clusterconf_freq_index (&su->conf->archs[rp->arch], j->ran_khz);
         const ms_predent_t *m
-            = rfi < 0 ? NULL
-                      : predtab_get (tab, (size_t)j->app, j->ran_part,
-                                     (size_t)rfi);
+            = rfi < 0
+                  ? NULL
+                  : predtab_get (tab, (size_t)j->app, j->ran_part, (size_t)rfi);
         if (!m || !m->ok)
             return ms_err (errp, MS_ERR_MISSING,
                            "app %s has no profile on %s at %u kHz, where "
@@ -161,6 +162,142 @@ listen (void *arg, const sim_event_t *ev)
     }
 }
 
+/* The scheduler's description of workload job wj; jd->user points to
+ * uname (the caller's buffer, overwritten by the next job's). */
+static void
+job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, char *uname,
+          size_t ulen, ms_jobdesc_t *jd)
+{
+    memset (jd, 0, sizeof (*jd));
+    snprintf (uname, ulen, "user%lld", (long long)wj->user);
+    jd->record = wj;
+    jd->user = uname;
+    jd->nodes = wj->nodes;
+    jd->nodes_max = wj->nodes_max;
+    jd->gpus = wj->gpus;
+    jd->app = (size_t)wj->app;
+    jd->home = wj->measured ? wj->home : su->home;
+    jd->base_s = (su->exact_estimates || wj->req_time <= 0) ? wj->runtime
+                                                            : wj->req_time;
+    jd->submit = wj->submit;
+    jd->limit_s = wj->req_time > 0 ? wj->req_time : 0;
+}
+
+/* The event loop's state between its steps. */
+typedef struct {
+    size_t i;          /* the next workload job to submit */
+    double next_check; /* the next age and re-route check */
+    double next_cycle; /* metasched_window's next cycle */
+    size_t step;       /* progress every step jobs */
+    bool tty;          /* progress on stderr */
+    char uname[32];    /* the user name of the job submitted last */
+} loop_t;
+
+/* Submit the workload's jobs that arrive at t. */
+static int
+submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
+{
+    const ms_simsetup_t *su = r->su;
+    const ms_workload_t *wl = su->wl;
+    bool windowed = r->sched_kind == POL_METASCHED_WINDOW;
+
+    while (lp->i < wl->njobs && wl->jobs[lp->i].submit == t) {
+        const ms_wjob_t *wj = &wl->jobs[lp->i];
+        ms_jobdesc_t jd;
+        uint64_t id;
+        size_t part;
+        uint32_t f_khz;
+        job_desc (su, wj, lp->uname, sizeof (lp->uname), &jd);
+        if (sched_submit (r->sched, &jd, t, &id, errp) < 0)
+            return -1;
+        if (!id)
+            r->recs[lp->i].rejected = true;
+        else
+            sched_job_choice (r->sched, id, &part, &f_khz,
+                              &r->recs[lp->i].opt_part);
+        lp->i++;
+        if (windowed && !isfinite (lp->next_cycle))
+            lp->next_cycle = t + su->window_period_s;
+        if (lp->tty && lp->i % lp->step == 0)
+            fprintf (stderr, "\r%s: %zu/%zu jobs submitted", su->progress,
+                     lp->i, wl->njobs);
+    }
+    return 0;
+}
+
+/* The event loop: jump to the next arrival, re-route check or window
+ * cycle; the simulated clusters process their own events (job ends) up
+ * to it. */
+static int
+event_loop (run_t *r, simworld_t *w, loop_t *lp, ms_error_t *errp)
+{
+    const ms_simsetup_t *su = r->su;
+    const ms_workload_t *wl = su->wl;
+
+    for (;;) {
+        double ta = lp->i < wl->njobs ? wl->jobs[lp->i].submit : INFINITY;
+        double t;
+        if (lp->i >= wl->njobs && !sched_npending (r->sched))
+            lp->next_check = INFINITY;
+        t = ta < lp->next_check ? ta : lp->next_check;
+        if (lp->next_cycle < t)
+            t = lp->next_cycle;
+        if (!isfinite (t))
+            break;
+        simworld_advance (w, t);
+        if (t == lp->next_cycle) {
+            lp->next_cycle = INFINITY;
+            if (sched_cycle (r->sched, t, errp) < 0)
+                return -1;
+            simworld_schedule (w);
+        }
+        if (t == lp->next_check) {
+            if (sched_age (r->sched, t, errp) < 0
+                || sched_reroute (r->sched, t, errp) < 0)
+                return -1;
+            simworld_schedule (w);
+            lp->next_check += su->reroute_period_s;
+            if (lp->i >= wl->njobs && !isfinite (simworld_next_event (w)))
+                lp->next_check = INFINITY;
+        }
+        if (submit_due (r, lp, t, errp) < 0)
+            return -1;
+        simworld_schedule (w);
+    }
+    return 0;
+}
+
+/* Invariants, DESIGN.md 6 and issue 4: into r->violation. */
+static void
+check_invariants (run_t *r, simworld_t *w)
+{
+    const ms_workload_t *wl = r->su->wl;
+    const ms_jobrec_t *recs = r->recs;
+
+    if (simworld_violations (w))
+        violation (r, "a partition was over-allocated %zu times",
+                   simworld_violations (w));
+    for (size_t k = 0; k < wl->njobs && !r->violation[0]; k++) {
+        const ms_jobrec_t *x = &recs[k];
+        if (x->rejected)
+            continue;
+        if (x->starts != 1 || x->ends != 1)
+            violation (r, "job %zu started %d times and ended %d times", k + 1,
+                       x->starts, x->ends);
+        else if (x->end < x->start)
+            violation (r, "a job ended at %.0f before its start %.0f", x->end,
+                       x->start);
+        else if (x->nodes < wl->jobs[k].nodes
+                 || x->nodes > (wl->jobs[k].nodes_max > 0
+                                    ? wl->jobs[k].nodes_max
+                                    : wl->jobs[k].nodes))
+            violation (r, "job %zu ran on %d nodes, out of its %d-%d", k + 1,
+                       x->nodes, wl->jobs[k].nodes,
+                       wl->jobs[k].nodes_max > 0 ? wl->jobs[k].nodes_max
+                                                 : wl->jobs[k].nodes);
+    }
+}
+
 int
 simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
               ms_jobrec_t *recs, ms_summary_t *sum, ms_error_t *errp)
@@ -171,16 +308,20 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     ms_backend_t **backends;
     run_t r;
     struct timespec w0, w1;
-    double next_check = INFINITY, t0 = wl->njobs ? wl->jobs[0].submit : 0;
-    size_t i = 0, step = wl->njobs / 100 + 1;
-    bool tty = su->progress && isatty (2);
-    char uname[32];
+    double t0 = wl->njobs ? wl->jobs[0].submit : 0;
+    loop_t lp;
     int rc = 0;
 
     clock_gettime (CLOCK_MONOTONIC, &w0);
     memset (&r, 0, sizeof (r));
     r.su = su;
     r.recs = recs;
+    r.sched_kind = pol->kind;
+    memset (&lp, 0, sizeof (lp));
+    lp.next_check = INFINITY;
+    lp.next_cycle = INFINITY;
+    lp.step = wl->njobs / 100 + 1;
+    lp.tty = su->progress && isatty (2);
     if (simworld_new (conf, su->backfill, truth, (void *)su, &w, errp) < 0)
         return -1;
     backends = ms_xcalloc (conf->nclusters + 1, sizeof (*backends));
@@ -213,111 +354,18 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
      * 0 (sched_age), then the re-routes */
     if ((pol->reroute_after_s > 0 || pol->first_age > 0)
         && su->reroute_period_s > 0)
-        next_check = t0 + su->reroute_period_s;
-    /* The event loop: jump to the next arrival or re-route check; the
-     * simulated clusters process their own events (job ends) up to it. */
+        lp.next_check = t0 + su->reroute_period_s;
     /* metasched_window: the jobs that came since the last cycle are
-     * placed together at the next one. */
-    double next_cycle = INFINITY;
-    bool windowed = pol->kind == POL_METASCHED_WINDOW;
-    for (;;) {
-        double ta = i < wl->njobs ? wl->jobs[i].submit : INFINITY;
-        double t;
-        if (i >= wl->njobs && !sched_npending (r.sched))
-            next_check = INFINITY;
-        t = ta < next_check ? ta : next_check;
-        if (next_cycle < t)
-            t = next_cycle;
-        if (!isfinite (t))
-            break;
-        simworld_advance (w, t);
-        if (t == next_cycle) {
-            next_cycle = INFINITY;
-            if (sched_cycle (r.sched, t, errp) < 0) {
-                rc = -1;
-                break;
-            }
-            simworld_schedule (w);
-        }
-        if (t == next_check) {
-            if (sched_age (r.sched, t, errp) < 0
-                || sched_reroute (r.sched, t, errp) < 0) {
-                rc = -1;
-                break;
-            }
-            simworld_schedule (w);
-            next_check += su->reroute_period_s;
-            if (i >= wl->njobs && !isfinite (simworld_next_event (w)))
-                next_check = INFINITY;
-        }
-        while (i < wl->njobs && wl->jobs[i].submit == t) {
-            const ms_wjob_t *wj = &wl->jobs[i];
-            ms_jobdesc_t jd;
-            uint64_t id;
-            memset (&jd, 0, sizeof (jd));
-            snprintf (uname, sizeof (uname), "user%lld", (long long)wj->user);
-            jd.record = wj;
-            jd.user = uname;
-            jd.nodes = wj->nodes;
-            jd.nodes_max = wj->nodes_max;
-            jd.gpus = wj->gpus;
-            jd.app = (size_t)wj->app;
-            jd.home = wj->measured ? wj->home : su->home;
-            jd.base_s = (su->exact_estimates || wj->req_time <= 0)
-                            ? wj->runtime
-                            : wj->req_time;
-            jd.submit = wj->submit;
-            jd.limit_s = wj->req_time > 0 ? wj->req_time : 0;
-            if (sched_submit (r.sched, &jd, t, &id, errp) < 0) {
-                rc = -1;
-                break;
-            }
-            if (!id)
-                recs[i].rejected = true;
-            else
-                sched_job_choice (r.sched, id, &(size_t){ 0 }, &(uint32_t){ 0 },
-                                  &recs[i].opt_part);
-            i++;
-            if (windowed && !isfinite (next_cycle))
-                next_cycle = t + su->window_period_s;
-            if (tty && i % step == 0)
-                fprintf (stderr, "\r%s: %zu/%zu jobs submitted", su->progress,
-                         i, wl->njobs);
-        }
-        if (rc < 0)
-            break;
-        simworld_schedule (w);
-    }
+     * placed together at the next one (event_loop). */
+    rc = event_loop (&r, w, &lp, errp);
     if (rc == 0)
         simworld_drain (w);
-    if (tty)
+    if (lp.tty)
         fprintf (stderr, "\r%*s\r", 60, "");
     clock_gettime (CLOCK_MONOTONIC, &w1);
 
-    /* Invariants, DESIGN.md 6 and issue 4. */
     if (rc == 0) {
-        if (simworld_violations (w))
-            violation (&r, "a partition was over-allocated %zu times",
-                       simworld_violations (w));
-        for (size_t k = 0; k < wl->njobs && !r.violation[0]; k++) {
-            const ms_jobrec_t *x = &recs[k];
-            if (x->rejected)
-                continue;
-            if (x->starts != 1 || x->ends != 1)
-                violation (&r, "job %zu started %d times and ended %d times",
-                           k + 1, x->starts, x->ends);
-            else if (x->end < x->start)
-                violation (&r, "a job ended at %.0f before its start %.0f",
-                           x->end, x->start);
-            else if (x->nodes < wl->jobs[k].nodes
-                     || x->nodes > (wl->jobs[k].nodes_max > 0
-                                        ? wl->jobs[k].nodes_max
-                                        : wl->jobs[k].nodes))
-                violation (&r, "job %zu ran on %d nodes, out of its %d-%d",
-                           k + 1, x->nodes, wl->jobs[k].nodes,
-                           wl->jobs[k].nodes_max > 0 ? wl->jobs[k].nodes_max
-                                                     : wl->jobs[k].nodes);
-        }
+        check_invariants (&r, w);
         if (r.violation[0])
             rc = ms_err (errp, MS_ERR_INPUT, "%s: invariant broken: %s",
                          pol->label, r.violation);

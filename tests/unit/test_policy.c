@@ -559,7 +559,7 @@ END_TEST
 
 /* A sibling whose loss outweighs stake_margin times the first choice's
  * predicted wait waits for it, idle as the sibling's partition may be
- * (policy.c, sibling_staked). */
+ * (rank.c, sibling_staked). */
 START_TEST (test_metasched_stake)
 {
     ms_siteconf_t *conf = load_conf ();

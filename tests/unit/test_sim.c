@@ -593,7 +593,7 @@ START_TEST (test_preference_and_age)
 }
 END_TEST
 
-/* A sibling held back on a busy partition (policy.c, hold_sibling): lu.C
+/* A sibling held back on a busy partition (rank.c, hold_sibling): lu.C
  * prefers alpha's Platinum 8168 to gamma's Gold 6148 (Table 6.1 p1 and
  * p3, 10 nodes each). A keeps alpha busy for a day; B comes at 1 s and
  * takes gamma at once (free: its sibling there is not held), runs 300 s

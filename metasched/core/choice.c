@@ -1,0 +1,26 @@
+/* choice.c - a decision's entries and ranked partitions (see choice.h). */
+#include "config.h"
+
+#include "metasched/core/choice.h"
+
+ms_choice_t *
+choice_add (ms_decision_t *d, const ms_cands_t *cs, size_t ci, int nice)
+{
+    if (d->n >= MS_MAX_CHOICES)
+        return NULL;
+    d->c[d->n].part = cs->c[ci].part;
+    d->c[d->n].cand = ci;
+    d->c[d->n].nice = nice;
+    d->c[d->n].rank = (int)d->n;
+    d->c[d->n].hold_s = 0;
+    return &d->c[d->n++];
+}
+
+int
+choice_ranked_cmp (const void *a, const void *b)
+{
+    const ms_ranked_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->part < y->part ? -1 : x->part > y->part;
+}

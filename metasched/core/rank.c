@@ -1,0 +1,450 @@
+/* rank.c - metasched's ranking of a job's partitions, its siblings and
+ * the drain price (see rank.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/core/choice.h"
+#include "metasched/core/rank.h"
+#include "metasched/core/score.h"
+#include "metasched/common/util.h"
+
+/* metasched's admissible candidates (ok) and the job's energy weight:
+ * the maximum slowdown, the power caps, the job's width. Returns how many
+ * are admissible (at least the fastest when there is any candidate);
+ * why, when not NULL, gets each candidate's reason (ms_cand_why_t). */
+static size_t
+metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                  const ms_cands_t *cs, const ms_view_t *view, bool *ok,
+                  double *wep, const char **why)
+{
+    double tbest = INFINITY;
+    size_t nok = 0, fastest = SIZE_MAX;
+    double rcap = INFINITY, we = pol->w_energy;
+    /* The job's width against the site's mean: mean job energy and mean
+     * response weigh every job's response alike but its energy by its
+     * nodes, so a wide job's energy weighs more (the odds of w_E times
+     * (nodes / ref_nodes)^width_exp) and a narrow one's response. */
+    if (pol->ref_nodes > 0 && pol->width_exp != 0 && cs->n && we > 0
+        && we < 1) {
+        double n = cs->c[0].e / (cs->c[0].p * cs->c[0].t);
+        double odds = we / (1 - we) * pow (n / pol->ref_nodes, pol->width_exp);
+        if (pol->odds_scale > 0)
+            odds *= pol->odds_scale;
+        we = odds / (1 + odds);
+    }
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].t < tbest) {
+            tbest = cs->c[i].t;
+            fastest = i;
+        }
+    /* The best predicted response (wait plus runtime) among candidates
+     * within the slowdown cap. */
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].t_hi <= pol->max_slowdown * tbest
+            && cs->c[i].w + cs->c[i].t_hi < rcap)
+            rcap = cs->c[i].w + cs->c[i].t_hi;
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        const ms_partconf_t *pc = &conf->parts[c->part];
+        /* The maximum slowdown against the best candidate, on the upper
+         * bound of T (DESIGN.md 4.3); a slower candidate is still allowed
+         * when it would end before any candidate within the cap could (the
+         * job is not held for a busy fast partition while another is
+         * free). */
+        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap) {
+            if (why)
+                why[i] = "over the maximum slowdown against the fastest";
+            continue;
+        }
+        /* The partition's power cap: what runs there now plus this job
+         * must stay under it. */
+        if (pol->power_caps && pc->power_cap_w > 0 && view) {
+            int nodes = (int)lround (c->e / (c->p * c->t));
+            double idle = conf->archs[pc->arch].idle_power_w;
+            if (view_power (view, c->part) + nodes * (c->p - idle)
+                > pc->power_cap_w) {
+                if (why)
+                    why[i] = "over the partition's power cap";
+                continue;
+            }
+        }
+        ok[i] = true;
+        nok++;
+    }
+    if (!nok && fastest != SIZE_MAX) {
+        ok[fastest] = true;
+        if (why)
+            why[fastest] = NULL;
+        nok = 1;
+    }
+    *wep = we;
+    return nok;
+}
+
+/* The nice of a metasched entry while siblings go out: each partition
+ * serves first the jobs that gain most by running there. adv is the
+ * entry's advantage over the job's other choices: for the first choice,
+ * how much better it scores than the next partition (that one's score over
+ * the first's, minus 1); for a sibling, minus its loss graded by
+ * sibling_grade (at most 1). A first choice ahead by pref_margin or more
+ * gets nice 0; a nearly tied one waits behind those by up to pref_margin of
+ * a class step, where its own siblings on its other partitions come right
+ * after (doc/simulator.md, "metasched's policy"). */
+int
+rank_entry_nice (const ms_policy_t *pol, double adv)
+{
+    double v = pol->pref_margin - adv;
+
+    if (pol->sibling_same_class || !(v > 0))
+        return 0;
+    if (v > 1 + pol->pref_margin)
+        v = 1 + pol->pref_margin;
+    return (int)lround (v * MS_NICE_STEP);
+}
+
+/* A sibling's loss against the first choice graded by sibling_grade:
+ * 0 to 1 (1: a whole class step). */
+static double
+sibling_loss (const ms_policy_t *pol, double key, double key0)
+{
+    double g
+        = pol->sibling_grade > 0 ? (key / key0 - 1) / pol->sibling_grade : 1;
+    return g < 0 ? 0 : g > 1 ? 1 : g;
+}
+
+/* How long a sibling is held back (begin_time) after the decision. On a
+ * busy partition the nodes that free belong first to the jobs that prefer
+ * it: the sibling may take them only once its job has waited at its first
+ * choice for its loss (its score over the first's, minus 1) times the
+ * first choice's runtime t0, times sibling_hold. Busy: over hold_busy of
+ * the job's runtime there, the running jobs keep its nodes (ws) or the
+ * first choices queued there would keep the whole partition (wf). The
+ * other jobs' siblings queued there do not count: they are not the jobs
+ * that prefer it (counted, with their time limits for runtimes, they made
+ * partitions with idle nodes look busy for hours, doc/evaluation.md
+ * (12)). On a partition with no such wait the sibling may take idle nodes at
+ * once: the job starts sooner and nobody who prefers them is waiting. */
+static void
+hold_sibling (const ms_policy_t *pol, ms_choice_t *ch, const ms_cand_t *c,
+              double key, double key0, double t0)
+{
+    if (!ch || !(pol->sibling_hold > 0) || !(key > key0)
+        || !((c->ws > c->wf ? c->ws : c->wf) > pol->hold_busy * c->t))
+        return;
+    ch->hold_s = pol->sibling_hold * (key / key0 - 1) * t0;
+}
+
+/* Whether sibling c goes ahead at nice 0 and unheld: the running jobs of
+ * its partition free its nodes within sibling_ahead of its runtime there,
+ * and it would end before those of the first choice's partition (c0)
+ * free the first choice's. The first choice then waits for a drain (a
+ * job as wide as its partition, behind jobs that run for hours), and at
+ * a sibling's nice the job would not start elsewhere either: a wide
+ * entry behind the partition's own jobs gets no reservation and cannot
+ * backfill. Only the running jobs count here (the shadow time, ws), not
+ * the queue, whose siblings overstate it. */
+static bool
+sibling_ahead (const ms_policy_t *pol, const ms_cand_t *c, const ms_cand_t *c0)
+{
+    return pol->sibling_ahead > 0 && c->ws <= pol->sibling_ahead * c->t
+           && c->ws + c->t <= c0->ws;
+}
+
+/* Whether the job waits for its first choice c0 before sibling c may
+ * start: the sibling's loss (key over key0, times key_s, the seconds of
+ * the job's response that a unit of its key is worth: its stake in the
+ * first choice) is worth over stake_margin times the first choice's
+ * predicted wait. A wide job whose first choice saves a large share of
+ * its energy then waits for it, busy or idle as the sibling's partition
+ * may be, rather than run for hours where it costs more; a job whose
+ * first choice is far off, or that loses little, goes as before. The
+ * margin stands for the predicted wait's error: it counts time limits
+ * for runtimes. */
+static bool
+sibling_staked (const ms_policy_t *pol, const ms_cand_t *c0, double key,
+                double key0, double key_s)
+{
+    return pol->stake_margin > 0 && key > key0 && isfinite (key_s)
+           && c0->w * pol->stake_margin
+                  <= pol->sibling_hold * (key - key0) * key_s;
+}
+
+/* Add candidate ci of cs, a sibling of the first choice ci0 scoring key
+ * against the first's key0 (key_s: what a unit of key is worth, in
+ * seconds of the job's response): held until the first choice's
+ * predicted wait has passed when the job's stake in it is large
+ * (sibling_staked), ahead (sibling_ahead), or at the nice of its loss and
+ * held on a busy partition (rank_entry_nice, hold_sibling). The greedy
+ * decision and the window's both send their siblings this way. */
+void
+rank_add_sibling (const ms_policy_t *pol, ms_decision_t *d,
+                  const ms_cands_t *cs, size_t ci, size_t ci0, double key,
+                  double key0, double key_s)
+{
+    bool staked = sibling_staked (pol, &cs->c[ci0], key, key0, key_s);
+    ms_choice_t *ch;
+
+    if (!staked && sibling_ahead (pol, &cs->c[ci], &cs->c[ci0])) {
+        choice_add (d, cs, ci, 0);
+        return;
+    }
+    ch = choice_add (d, cs, ci,
+                     rank_entry_nice (pol, -sibling_loss (pol, key, key0)));
+    hold_sibling (pol, ch, &cs->c[ci], key, key0, cs->c[ci0].t);
+    if (staked && ch && cs->c[ci0].w > ch->hold_s)
+        ch->hold_s = cs->c[ci0].w;
+}
+
+/* The weight of the predicted wait in metasched's response term: the
+ * policy's while siblings go to the other partitions (they take whichever
+ * starts the job first), 1 when the job has one entry and waits where it
+ * goes. */
+static double
+wait_weight (const ms_policy_t *pol)
+{
+    return pol->sibling_slack > 0 ? pol->wait_weight : 1;
+}
+
+/* The wait a candidate adds to the captive jobs of its partition, those
+ * that no other partition can run (KTH's jobs over 64 nodes at home):
+ * such a job cannot go elsewhere when the partition is busy, it waits for
+ * enough nodes to free. Arriving at rate lambda while the candidate runs
+ * for T, it finds the candidate's nodes among those it waits for with
+ * the chance n / N (the candidate's share of the partition) and waits for
+ * the rest of its run, T / 2 on average: lambda (n / N) T^2 / 2 seconds of
+ * wait, counted as the job's own response (both weigh alike in the mean
+ * response), times drain_weight. Long and wide jobs are the ones that
+ * delay them; a slow clock on such a job there lengthens every drain it
+ * is part of. 0 on a partition without captive jobs. */
+static double
+drain_delay (const ms_policy_t *pol, const ms_siteconf_t *conf,
+             const ms_cand_t *c)
+{
+    double n;
+
+    if (c->part >= MS_MAX_RANKED || !(pol->captive_rate[c->part] > 0)
+        || !(c->p > 0 && c->t > 0))
+        return 0;
+    n = c->e / (c->p * c->t);
+    return pol->drain_weight * pol->captive_rate[c->part] * n
+           / conf->parts[c->part].nodes * c->t * c->t / 2;
+}
+
+/* Whether the drain delay counts for a job on partition p (drain_delay is
+ * asked only then): only with a drain weight, and when none
+ * of its other partitions is one that other jobs depend on (a GPU
+ * partition where the GPU jobs must run). There, a job moved away from p
+ * would delay those instead, and the formula, made for wide jobs that
+ * wait for a drain, does not price narrow jobs that wait only when the
+ * partition is full. */
+static bool
+drain_open (const ms_policy_t *pol, const ms_cands_t *cs, size_t p)
+{
+    if (!(pol->drain_weight > 0))
+        return false;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].part != p && cs->c[i].part < MS_MAX_RANKED
+            && pol->restricted_rate[cs->c[i].part] > 0)
+            return false;
+    return true;
+}
+
+/* The wait a job has wherever it goes, counted in its response term on
+ * every partition alike: wait_share of its least predicted wait among the
+ * admissible candidates. A second of runtime then weighs less against
+ * energy where the job waits long anyway (its response is mostly wait),
+ * and as before where it starts at once. The predicted wait counts every
+ * queued entry, siblings included, and time limits for runtimes, and
+ * overstates real waits by an order of magnitude or more
+ * (doc/simulator.md, "metasched's policy"): wait_share is the real wait's
+ * share of it. */
+static double
+shared_wait (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok)
+{
+    double wmin = INFINITY;
+
+    if (!(pol->wait_share > 0))
+        return 0;
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i] && cs->c[i].w < wmin)
+            wmin = cs->c[i].w;
+    return isfinite (wmin) ? pol->wait_share * wmin : 0;
+}
+
+/* metasched's key of each partition for a job: on each partition with an
+ * admissible candidate, the frequency that scores best there (energy
+ * against runtime, the runtime's weight growing with the partition's
+ * congestion), and that candidate's rank key (weighted energy and
+ * predicted response against the job's best). Fills r (one per partition,
+ * in partition order; at most nparts) and, when fs is not NULL, every
+ * admissible candidate's frequency score fs[i]; ok gets the admissible
+ * candidates, *wtminp the job's best predicted response, *key_sp the
+ * seconds of the job's response a unit of its key is worth (the response
+ * term's scale over its weight). Returns how many partitions were
+ * ranked. Both the greedy decision and the window's costs
+ * come from here. */
+size_t
+rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                 const ms_cands_t *cs, const ms_view_t *view, bool *ok,
+                 double *fs, ms_ranked_t *r, size_t nparts, double *wtminp,
+                 double *key_sp)
+{
+    double emin = INFINITY, wtmin = INFINITY, we, shared;
+    size_t nr = 0;
+
+    metasched_filter (pol, conf, cs, view, ok, &we, NULL);
+    shared = shared_wait (pol, cs, ok);
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i]) {
+            double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
+            if (cs->c[i].e < emin)
+                emin = cs->c[i].e;
+            if (wt < wtmin)
+                wtmin = wt;
+        }
+    for (size_t p = 0; p < nparts; p++) {
+        double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
+        size_t bi = SIZE_MAX;
+        bool dr;
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p) {
+                if (cs->c[i].e < ep)
+                    ep = cs->c[i].e;
+                if (cs->c[i].t < tp)
+                    tp = cs->c[i].t;
+                wp = cs->c[i].w;
+            }
+        if (!isfinite (ep))
+            continue;
+        /* The frequency on p: energy against runtime, where the runtime's
+         * weight grows with the partition's congestion (predicted wait
+         * over the job's runtime): a slower clock on a busy partition
+         * delays every job queued behind it, on an idle one only itself. */
+        g = 1 + pol->congestion * wp / tp;
+        dr = drain_open (pol, cs, p);
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == p) {
+                double f
+                    = we * cs->c[i].e / ep
+                      + (1 - we)
+                            * (shared + g * cs->c[i].t
+                               + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0))
+                            / (shared + tp);
+                if (fs)
+                    fs[i] = f;
+                if (f <= bf) {
+                    bf = f;
+                    bi = i;
+                }
+            }
+        r[nr].part = p;
+        r[nr].cand = bi;
+        r[nr].key = score_metasched (
+            cs->c[bi].e, emin,
+            shared + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
+                + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
+            shared + wtmin, we);
+        nr++;
+    }
+    *wtminp = wtmin;
+    /* a unit of the key is worth the best response (with the shared
+     * wait) over the response's weight, in seconds of response */
+    *key_sp = we < 1 ? (shared + wtmin) / (1 - we) : INFINITY;
+    return nr;
+}
+
+void
+rank_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
+             const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+{
+    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
+    double wtmin, key_s;
+    size_t nr;
+
+    nr = rank_partitions (pol, conf, cs, view, ok, NULL, r,
+                          conf->nparts < MS_MAX_RANKED ? conf->nparts
+                                                       : MS_MAX_RANKED,
+                          &wtmin, &key_s);
+    qsort (r, nr, sizeof (*r), choice_ranked_cmp);
+    for (size_t i = 0; i < nr; i++) {
+        if (i > 0 && r[i].key > (1 + pol->sibling_slack) * r[0].key)
+            break;
+        /* On each partition the jobs that gain most by running there go
+         * first: the first choice by its lead over the next partition (a
+         * job with one entry has no sibling to take it elsewhere: nice 0),
+         * siblings by their loss against the best (rank_add_sibling). */
+        if (i == 0)
+            choice_add (
+                d, cs, r[0].cand,
+                rank_entry_nice (
+                    pol,
+                    nr > 1 && r[1].key <= (1 + pol->sibling_slack) * r[0].key
+                        ? r[1].key / r[0].key - 1
+                        : pol->pref_margin));
+        else
+            rank_add_sibling (pol, d, cs, r[i].cand, r[0].cand, r[i].key,
+                              r[0].key, key_s);
+    }
+    free (ok);
+}
+
+bool
+policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                const ms_cands_t *cs, const ms_view_t *view, ms_explain_t *ex,
+                ms_cand_why_t *cw)
+{
+    size_t nparts = conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED;
+    bool *ok;
+    double *fs, emin = INFINITY, wtmin, key_s;
+    const char **why;
+    ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
+    size_t nr;
+
+    memset (ex, 0, sizeof (*ex));
+    if (!policy_is_metasched (pol->kind) || !cs->n)
+        return false;
+    ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    fs = ms_xcalloc (cs->n + 1, sizeof (double));
+    why = ms_xcalloc (cs->n + 1, sizeof (*why));
+    metasched_filter (pol, conf, cs, view, ok, &ex->w_energy, why);
+    nr = rank_partitions (pol, conf, cs, view, ok, fs, r, nparts, &wtmin,
+                          &key_s);
+    ex->shared_wait_s = shared_wait (pol, cs, ok);
+    ex->wait_weight = wait_weight (pol);
+    ex->best_response_s = ex->shared_wait_s + wtmin;
+    ex->odds_scale = pol->odds_scale;
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i] && cs->c[i].e < emin)
+            emin = cs->c[i].e;
+    /* each admissible candidate's key as rank_partitions makes its
+     * partition's (the partition's own frequency's is that key) */
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        ms_cand_why_t *w = &cw[i];
+        bool dr;
+        memset (w, 0, sizeof (*w));
+        w->admissible = ok[i];
+        w->excluded = why[i];
+        w->key = w->freq_score = NAN;
+        if (!ok[i])
+            continue;
+        dr = drain_open (pol, cs, c->part);
+        w->drain_s = dr ? drain_delay (pol, conf, c) : 0;
+        w->freq_score = fs[i];
+        w->key = score_metasched (c->e, emin,
+                                  ex->shared_wait_s + ex->wait_weight * c->w
+                                      + c->t + w->drain_s,
+                                  ex->best_response_s, ex->w_energy);
+        for (size_t k = 0; k < nr; k++)
+            if (r[k].cand == i)
+                w->part_pick = true;
+    }
+    free (ok);
+    free (fs);
+    free (why);
+    return true;
+}

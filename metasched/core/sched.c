@@ -1,0 +1,530 @@
+/* sched.c - the simulator's scheduler: decide, dispatch to the modelled
+ * clusters, follow, age, re-route (see policy.h, "the scheduling core"). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "metasched/core/engine.h"
+#include "metasched/core/policy.h"
+#include "metasched/common/util.h"
+#include "partitions/simcluster.h"
+
+typedef enum {
+    SJ_QUEUED = 0,
+    SJ_RUNNING,
+    SJ_DONE,
+    SJ_REJECTED,
+    SJ_WINDOW /* in the core's window, not yet dispatched */
+} sjstate_t;
+
+typedef struct {
+    uint64_t bid; /* the cluster's job id */
+    double pred_t;
+    uint32_t f_khz;
+    uint16_t part;
+    int nodes; /* the entry's node count (a moldable job's chosen one) */
+    int nice;
+    bool live; /* pending or running on the cluster */
+} sentry_t;
+
+typedef struct {
+    ms_jobdesc_t jd;
+    sjstate_t state;
+    int reroutes;
+    size_t opt_part;
+    size_t run_part;
+    uint32_t run_f;
+    size_t pos;  /* in the pending list */
+    size_t ent0; /* first entry in the core's entry pool */
+    size_t nent;
+    double start_s; /* when its running entry started */
+} sjob_t;
+
+struct ms_sched {
+    ms_policy_t pol;
+    const ms_siteconf_t *conf;
+    ms_backend_t *const *backends;
+    const ms_predtab_t *tab;
+    ms_view_t *view;
+    sjob_t *jobs; /* index = id - 1 */
+    size_t njobs, cap;
+    sentry_t *ents; /* every entry ever submitted, by job */
+    size_t nents, capents;
+    uint64_t *pending; /* ids of queued jobs */
+    size_t npending, cappending;
+    ms_cands_t cs;
+    ms_schedstats_t st;
+    ms_jobmix_t mix;  /* the jobs so far: ref_nodes, the drain price */
+    uint64_t *window; /* metasched_window: ids waiting for the cycle */
+    size_t nwindow, capwindow;
+};
+
+ms_sched_t *
+sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
+           ms_backend_t *const *backends, const ms_predtab_t *tab)
+{
+    ms_sched_t *s = ms_xcalloc (1, sizeof (*s));
+    s->pol = *pol;
+    s->conf = conf;
+    s->backends = backends;
+    s->tab = tab;
+    s->view = view_new (conf);
+    jobmix_init (&s->mix);
+    /* the calibration's fronts only where the run's policy calibrates */
+    jobmix_keep_fronts (&s->mix,
+                        policy_is_metasched (pol->kind) && pol->cal_lean > 0);
+    return s;
+}
+
+void
+sched_free (ms_sched_t *s)
+{
+    if (!s)
+        return;
+    view_free (s->view);
+    candidates_free (&s->cs);
+    free (s->jobs);
+    free (s->ents);
+    free (s->pending);
+    free (s->window);
+    jobmix_free (&s->mix);
+    free (s);
+}
+
+static double
+clock_now (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+pending_add (ms_sched_t *s, sjob_t *j, uint64_t id)
+{
+    if (s->npending == s->cappending) {
+        s->cappending = s->cappending ? s->cappending * 2 : 256;
+        s->pending
+            = ms_xrealloc (s->pending, s->cappending * sizeof (*s->pending));
+    }
+    j->pos = s->npending;
+    s->pending[s->npending++] = id;
+}
+
+static void
+pending_del (ms_sched_t *s, sjob_t *j)
+{
+    uint64_t last = s->pending[--s->npending];
+    if (j->pos < s->npending) {
+        s->pending[j->pos] = last;
+        s->jobs[last - 1].pos = j->pos;
+    }
+}
+
+/* Submit the entries of a decision for job id. */
+static int
+dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
+          ms_error_t *errp)
+{
+    sjob_t *j = &s->jobs[id - 1];
+    char comment[64];
+
+    snprintf (comment, sizeof (comment), "metasched:%llu",
+              (unsigned long long)id);
+    /* A new decision's entries follow in the pool; a re-routed job's old
+     * ones stay behind, cancelled. */
+    if (s->nents + d->n > s->capents) {
+        s->capents = (s->capents + d->n) * 2;
+        s->ents = ms_xrealloc (s->ents, s->capents * sizeof (*s->ents));
+    }
+    j = &s->jobs[id - 1];
+    j->ent0 = s->nents;
+    j->nent = 0;
+    for (size_t k = 0; k < d->n; k++) {
+        const ms_cand_t *c = &s->cs.c[d->c[k].cand];
+        const ms_partconf_t *pc = &s->conf->parts[c->part];
+        ms_backend_t *b = s->backends[pc->cluster];
+        ms_job_request_t req;
+        sim_hint_t hint;
+        uint64_t bid;
+
+        if (!b)
+            continue;
+        memset (&req, 0, sizeof (req));
+        memset (&hint, 0, sizeof (hint));
+        hint.job = j->jd.record;
+        hint.pred_runtime_s = c->t;
+        hint.order_time = j->jd.submit;
+        hint.gate = id;
+        hint.rank = d->c[k].rank;
+        req.user = j->jd.user ? j->jd.user : "nobody";
+        req.name = j->jd.name;
+        req.partition = pc->name;
+        req.cpu_freq_khz = c->f_khz;
+        /* the time limit scaled to the chosen candidate (engine.h) */
+        req.time_limit_min = engine_limit_min (
+            &s->pol, s->conf, j->jd.home, j->jd.limit_s, j->jd.base_s, c,
+            engine_part_max_s (s->conf, c->part));
+        req.nice = d->c[k].nice;
+        if (d->c[k].hold_s > 0)
+            req.begin_time = (int64_t)ceil (now + d->c[k].hold_s);
+        req.comment = comment;
+        req.cwd = "/";
+        req.nodes = c->nodes > 0 ? c->nodes : j->jd.nodes;
+        req.exclusive = true;
+        req.backend_hint = &hint;
+        if (backend_submit (b, &req, &bid, errp) < 0)
+            return -1;
+        s->st.submits++;
+        sentry_t *e = &s->ents[s->nents++];
+        e->part = (uint16_t)c->part;
+        e->bid = bid;
+        e->f_khz = c->f_khz;
+        e->pred_t = c->t;
+        e->nodes = req.nodes;
+        e->nice = req.nice;
+        e->live = true;
+        j->nent++;
+        view_pending_add (s->view, c->part, bid, e->nodes, c->t, e->nice,
+                          req.begin_time > 0 ? (double)req.begin_time : 0);
+    }
+    return 0;
+}
+
+/* A job's candidates, in s->cs (engine_candidates), with each
+ * partition's predicted wait where view is not NULL. */
+static void
+job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
+                double now)
+{
+    ms_ejob_t ej;
+
+    memset (&ej, 0, sizeof (ej));
+    ej.app = jd->app;
+    ej.home = jd->home;
+    ej.nodes = jd->nodes;
+    ej.nodes_max = jd->nodes_max;
+    ej.gpus = jd->gpus;
+    ej.base_s = jd->base_s;
+    ej.limit_s = jd->limit_s;
+    engine_candidates (&s->pol, s->conf, s->tab, view, &ej, NULL, now, &s->cs);
+}
+
+void
+sched_prime (ms_sched_t *s, const ms_jobdesc_t *jd, double when)
+{
+    job_candidates (s, jd, NULL, when);
+    jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, when);
+}
+
+void
+sched_observe (ms_sched_t *s, double wait_s, double run_s)
+{
+    jobmix_observe (&s->mix, wait_s, run_s);
+}
+
+int
+sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
+              ms_error_t *errp)
+{
+    ms_decision_t d;
+    sjob_t *j;
+    uint64_t id;
+    double t0 = clock_now ();
+    int rc;
+
+    if (s->njobs == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 1024;
+        s->jobs = ms_xrealloc (s->jobs, s->cap * sizeof (*s->jobs));
+    }
+    id = ++s->njobs;
+    j = &s->jobs[id - 1];
+    memset (j, 0, sizeof (*j));
+    j->jd = *jd;
+    j->run_part = SIZE_MAX;
+    job_candidates (s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL,
+                    now);
+    jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
+    jobmix_apply (&s->mix, s->conf, &s->pol);
+    j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
+    if (s->pol.kind == POL_METASCHED_WINDOW && s->cs.n) {
+        /* Placed with the others of its window at the next cycle. */
+        if (s->nwindow == s->capwindow) {
+            s->capwindow = s->capwindow ? 2 * s->capwindow : 256;
+            s->window
+                = ms_xrealloc (s->window, s->capwindow * sizeof (*s->window));
+        }
+        s->window[s->nwindow++] = id;
+        j->state = SJ_WINDOW;
+        s->st.decide_s += clock_now () - t0;
+        *idp = id;
+        return 0;
+    }
+    policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
+    s->st.decisions++;
+    if (!d.n) {
+        j->state = SJ_REJECTED;
+        s->st.rejected++;
+        s->st.decide_s += clock_now () - t0;
+        *idp = 0;
+        return 0;
+    }
+    j->state = SJ_QUEUED;
+    pending_add (s, j, id);
+    rc = dispatch (s, id, &d, now, errp);
+    s->st.decide_s += clock_now () - t0;
+    *idp = id;
+    return rc;
+}
+
+static sentry_t *
+find_entry (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid)
+{
+    if (id == 0 || id > s->njobs)
+        return NULL;
+    sjob_t *j = &s->jobs[id - 1];
+    for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+        if (s->ents[k].part == part && s->ents[k].bid == bid)
+            return &s->ents[k];
+    return NULL;
+}
+
+void
+sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                     double now, double power_w)
+{
+    sentry_t *e = find_entry (s, id, part, bid);
+    sjob_t *j;
+    if (!e)
+        return;
+    j = &s->jobs[id - 1];
+    view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
+    view_run_start (s->view, part, bid, e->nodes, now + e->pred_t, power_w);
+    if (j->state == SJ_QUEUED)
+        pending_del (s, j);
+    j->state = SJ_RUNNING;
+    j->run_part = part;
+    j->run_f = e->f_khz;
+    j->start_s = now;
+}
+
+void
+sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                   double now)
+{
+    sentry_t *e = find_entry (s, id, part, bid);
+    sjob_t *j;
+    if (!e)
+        return;
+    j = &s->jobs[id - 1];
+    jobmix_observe (&s->mix, j->start_s - j->jd.submit, now - j->start_s);
+    e->live = false;
+    view_run_end (s->view, part, bid);
+    j->state = SJ_DONE;
+}
+
+void
+sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
+                       bool started)
+{
+    sentry_t *e = find_entry (s, id, part, bid);
+    if (!e || !e->live)
+        return;
+    e->live = false;
+    if (started)
+        view_run_end (s->view, part, bid);
+    else
+        view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
+}
+
+int
+sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
+                  uint32_t *f_khz, size_t *opt_part)
+{
+    const sjob_t *j;
+    if (id == 0 || id > s->njobs)
+        return -1;
+    j = &s->jobs[id - 1];
+    *part = j->run_part;
+    *f_khz = j->run_f;
+    *opt_part = j->opt_part;
+    return 0;
+}
+
+/* A first choice held back behind the jobs that prefer its partition more
+ * (rank_entry_nice) goes to nice 0 once its job has waited first_age times its
+ * predicted runtime there: a job nearly indifferent between partitions
+ * waits behind others for a while, never for ever. */
+int
+sched_age (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    if (s->pol.first_age <= 0)
+        return 0;
+    for (size_t i = 0; i < s->npending; i++) {
+        sjob_t *j = &s->jobs[s->pending[i] - 1];
+        sentry_t *e = &s->ents[j->ent0];
+        ms_job_update_t u;
+
+        if (!j->nent || !e->live || e->nice <= 0
+            || !engine_age_due (&s->pol, now - j->jd.submit, e->pred_t))
+            continue;
+        ms_job_update_init (&u);
+        u.nice = 0;
+        if (backend_update (s->backends[s->conf->parts[e->part].cluster],
+                            e->bid, &u, errp)
+            < 0)
+            return -1;
+        e->nice = 0;
+        view_pending_renice (s->view, e->part, e->bid, 0);
+    }
+    return 0;
+}
+
+/* Re-routing, DESIGN.md 5: a job queued longer than reroute_after_s whose
+ * best candidate now is on a partition where none of its entries is, and
+ * whose predicted wait there is below reroute_gain times the predicted
+ * wait where it is queued, is cancelled and submitted again (keeping its
+ * place in age order), at most max_reroutes times. */
+int
+sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    if (s->pol.reroute_after_s <= 0)
+        return 0;
+    for (size_t i = 0; i < s->npending; i++) {
+        uint64_t id = s->pending[i];
+        sjob_t *j = &s->jobs[id - 1];
+        ms_decision_t d;
+        double wcur = INFINITY, wnew;
+        bool elsewhere = true;
+
+        if (!engine_reroute_due (&s->pol, now - j->jd.submit, j->reroutes))
+            continue;
+        job_candidates (s, &j->jd, s->view, now);
+        policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
+        if (!d.n)
+            continue;
+        for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+            if (s->ents[k].live) {
+                double w = view_predicted_wait (s->view, s->ents[k].part,
+                                                s->ents[k].nodes, now);
+                if (w < wcur)
+                    wcur = w;
+                if (s->ents[k].part == d.c[0].part)
+                    elsewhere = false;
+            }
+        wnew = s->cs.c[d.c[0].cand].w;
+        if (!engine_reroute_gains (&s->pol, elsewhere, wcur, wnew))
+            continue;
+        for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+            if (s->ents[k].live) {
+                const ms_partconf_t *pc = &s->conf->parts[s->ents[k].part];
+                if (backend_cancel (s->backends[pc->cluster], s->ents[k].bid,
+                                    errp)
+                    < 0)
+                    return -1;
+            }
+        j->reroutes++;
+        s->st.rerouted++;
+        if (dispatch (s, id, &d, now, errp) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+size_t
+sched_npending (const ms_sched_t *s)
+{
+    return s->npending + s->nwindow;
+}
+
+/* The core's window: the jobs that came since the last cycle, decided
+ * together (policy_decide_window) and dispatched. */
+int
+sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    size_t nw = s->nwindow;
+    ms_cands_t *cands;
+    const ms_cands_t **cp;
+    ms_decision_t *dec;
+    int *nodes;
+    ms_window_stats_t wst;
+    double t0 = clock_now ();
+    int rc = 0;
+
+    if (s->pol.kind != POL_METASCHED_WINDOW || !nw)
+        return 0;
+    cands = ms_xcalloc (nw, sizeof (*cands));
+    cp = ms_xcalloc (nw, sizeof (*cp));
+    dec = ms_xcalloc (nw, sizeof (*dec));
+    nodes = ms_xcalloc (nw, sizeof (*nodes));
+    for (size_t k = 0; k < nw; k++) {
+        sjob_t *j = &s->jobs[s->window[k] - 1];
+        job_candidates (s, &j->jd, s->view, now);
+        cands[k].n = cands[k].cap = s->cs.n;
+        cands[k].c = ms_xcalloc (s->cs.n + 1, sizeof (ms_cand_t));
+        memcpy (cands[k].c, s->cs.c, s->cs.n * sizeof (ms_cand_t));
+        cp[k] = &cands[k];
+        nodes[k] = j->jd.nodes;
+    }
+    policy_decide_window (&s->pol, s->conf, cp, nodes, nw, s->view, now, dec,
+                          &wst);
+    s->st.windows++;
+    s->st.window_solve_s += wst.solve_s;
+    if (wst.fallback)
+        s->st.window_fallbacks++;
+
+    for (size_t k = 0; k < nw && rc == 0; k++) {
+        uint64_t id = s->window[k];
+        sjob_t *j = &s->jobs[id - 1];
+
+        s->st.decisions++;
+        if (!dec[k].n) {
+            j->state = SJ_REJECTED;
+            s->st.rejected++;
+            continue;
+        }
+        /* dispatch reads the decision's candidates from s->cs */
+        s->cs.n = 0;
+        for (size_t i = 0; i < cands[k].n; i++) {
+            if (s->cs.n == s->cs.cap) {
+                s->cs.cap = s->cs.cap ? s->cs.cap * 2 : 64;
+                s->cs.c = ms_xrealloc (s->cs.c, s->cs.cap * sizeof (*s->cs.c));
+            }
+            s->cs.c[s->cs.n++] = cands[k].c[i];
+        }
+        j->state = SJ_QUEUED;
+        pending_add (s, j, id);
+        rc = dispatch (s, id, &dec[k], now, errp);
+    }
+    s->nwindow = 0;
+    for (size_t k = 0; k < nw; k++)
+        free (cands[k].c);
+    free (cands);
+    free (cp);
+    free (dec);
+    free (nodes);
+    s->st.decide_s += clock_now () - t0;
+    return rc;
+}
+
+const ms_schedstats_t *
+sched_stats (const ms_sched_t *s)
+{
+    return &s->st;
+}
+
+const ms_view_t *
+sched_view (const ms_sched_t *s)
+{
+    return s->view;
+}
+
+const ms_cands_t *
+sched_candidates (const ms_sched_t *s)
+{
+    return &s->cs;
+}

@@ -1,0 +1,154 @@
+/* window_decide.c - metasched_window's decision for a cycle's jobs:
+ * metasched's cost of each bid and the entries from the solved window
+ * (see policy.h, policy_decide_window; the solver is window.c). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "metasched/core/choice.h"
+#include "metasched/core/policy.h"
+#include "metasched/core/rank.h"
+#include "metasched/core/window.h"
+#include "metasched/common/util.h"
+
+/* metasched's cost of each admissible candidate of a job (INFINITY for
+ * the others), built so that the cheapest is metasched's own choice: the
+ * rank key of its partition at metasched's frequency there (weighted
+ * energy and predicted response against the job's best), plus the
+ * candidate's frequency score over the best one's on that partition.
+ * *wtminp gets the job's best predicted response, *key_sp what a unit of
+ * cost is worth in seconds of it (rank_partitions). */
+static void
+window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
+              const ms_cands_t *cs, const ms_view_t *view, double *cost,
+              double *wtminp, double *key_sp)
+{
+    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    double *fs = ms_xcalloc (cs->n + 1, sizeof (double));
+    ms_ranked_t *r = ms_xcalloc (conf->nparts + 1, sizeof (*r));
+    size_t nr;
+
+    for (size_t i = 0; i < cs->n; i++)
+        cost[i] = INFINITY;
+    nr = rank_partitions (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp,
+                          key_sp);
+    for (size_t k = 0; k < nr; k++)
+        for (size_t i = 0; i < cs->n; i++)
+            if (ok[i] && cs->c[i].part == r[k].part)
+                cost[i] = r[k].key + (fs[i] - fs[r[k].cand]);
+    free (r);
+    free (fs);
+    free (ok);
+}
+
+/* The window (window.h): bids are every admissible candidate of every job
+ * with metasched's cost; each partition offers the node-seconds it has
+ * free within the horizon (the window's mean best predicted response)
+ * after its predicted wait; a node-second over that delays the jobs
+ * behind by 1/nodes s, priced at the response's weight per the window's
+ * mean best response. Each job then gets its chosen candidate and
+ * siblings on the other partitions, their nice set by their cost against
+ * each other as metasched sets it (rank_entry_nice). */
+void
+policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                      const ms_cands_t *const *cs, const int *nodes,
+                      size_t njobs, const ms_view_t *view, double now,
+                      ms_decision_t *dec, ms_window_stats_t *st)
+{
+    size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
+    ms_bid_t *bids = NULL;
+    double *cost = NULL, *cap, *pen, *key_s, hsum = 0, h;
+    size_t *pick, *cand0, *sib;
+    ms_window_opts_t wo;
+
+    cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
+    key_s = ms_xcalloc (njobs + 1, sizeof (double));
+    for (size_t k = 0; k < njobs; k++) {
+        double wtmin;
+        cost = ms_xrealloc (cost, (ncost + cs[k]->n + 1) * sizeof (double));
+        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin, &key_s[k]);
+        cand0[k] = ncost;
+        if (cs[k]->n && isfinite (wtmin)) {
+            hsum += wtmin;
+            nh++;
+        }
+        for (size_t i = 0; i < cs[k]->n; i++) {
+            if (!isfinite (cost[ncost + i]))
+                continue;
+            if (nbids == capbids) {
+                capbids = capbids ? 2 * capbids : 1024;
+                bids = ms_xrealloc (bids, capbids * sizeof (*bids));
+            }
+            bids[nbids].job = k;
+            bids[nbids].part = cs[k]->c[i].part;
+            bids[nbids].cand = i;
+            bids[nbids].ns
+                = (cs[k]->c[i].nodes > 0 ? cs[k]->c[i].nodes : nodes[k])
+                  * cs[k]->c[i].t;
+            bids[nbids].cost = cost[ncost + i];
+            nbids++;
+        }
+        ncost += cs[k]->n;
+    }
+    cap = ms_xcalloc (nparts + 1, sizeof (double));
+    pen = ms_xcalloc (nparts + 1, sizeof (double));
+    h = nh ? hsum / (double)nh : 0;
+    for (size_t p = 0; p < nparts; p++) {
+        double pn = conf->parts[p].nodes;
+        double w = view ? view_predicted_wait (view, p, 1, now) : 0;
+        cap[p] = h > w ? pn * (h - w) : 0;
+        pen[p] = h > 0 ? (1 - pol->w_energy) / (pn * h) : 0;
+    }
+    pick = ms_xcalloc (njobs + 1, sizeof (size_t));
+    window_opts_init (&wo);
+    wo.time_budget_s = pol->window_budget_s;
+    window_solve (bids, nbids, njobs, cap, pen, nparts, &wo, pick, st);
+
+    sib = ms_xcalloc (nparts + 1, sizeof (size_t));
+    for (size_t k = 0; k < njobs; k++) {
+        const ms_cands_t *c = cs[k];
+        const double *ck = cost + cand0[k];
+        double lead = INFINITY;
+        size_t chosen;
+
+        dec[k].n = 0;
+        if (pick[k] == SIZE_MAX)
+            continue;
+        chosen = bids[pick[k]].cand;
+        /* each other partition's cheapest candidate within the slack */
+        for (size_t p = 0; p < nparts; p++) {
+            sib[p] = SIZE_MAX;
+            if (p == c->c[chosen].part)
+                continue;
+            for (size_t i = 0; i < c->n; i++)
+                if (c->c[i].part == p && isfinite (ck[i])
+                    && (sib[p] == SIZE_MAX || ck[i] < ck[sib[p]]))
+                    sib[p] = i;
+            if (sib[p] != SIZE_MAX
+                && ck[sib[p]] > (1 + pol->sibling_slack) * ck[chosen])
+                sib[p] = SIZE_MAX;
+            if (sib[p] != SIZE_MAX && ck[sib[p]] / ck[chosen] - 1 < lead)
+                lead = ck[sib[p]] / ck[chosen] - 1;
+        }
+        /* the chosen one at metasched's nice for its lead over the next
+         * partition (none taken over its own best: 0), the siblings by
+         * their loss, as metasched does */
+        choice_add (&dec[k], c, chosen,
+                    rank_entry_nice (pol, isfinite (lead)
+                                              ? (lead > 0 ? lead : 0)
+                                              : pol->pref_margin));
+        for (size_t p = 0; p < nparts; p++)
+            if (sib[p] != SIZE_MAX)
+                rank_add_sibling (pol, &dec[k], c, sib[p], chosen, ck[sib[p]],
+                                  ck[chosen], key_s[k]);
+    }
+    free (bids);
+    free (cost);
+    free (cap);
+    free (pen);
+    free (pick);
+    free (cand0);
+    free (key_s);
+    free (sib);
+}
