@@ -7,7 +7,9 @@
 # digest is libcrypto's SHA-256 (sha256.c only spells it in hex).
 noinst_LIBRARIES += metasched/libmsapi.a
 metasched_libmsapi_a_SOURCES = \
-	metasched/api/api.c metasched/api/api.h \
+	metasched/api/api.c metasched/api/api.h metasched/api/api_int.h \
+	metasched/api/api_http.c metasched/api/api_jobs.c \
+	metasched/api/api_admin.c metasched/api/api_metrics.c \
 	metasched/api/auth.c metasched/api/auth.h \
 	metasched/api/sha256.c metasched/api/sha256.h \
 	metasched/api/settings.c metasched/api/settings.h \
