@@ -14,7 +14,7 @@
 
 #include "db/jobs.h"
 #include "metasched/api/api.h"
-#include "metasched/api/auth.h"
+#include "wire/auth.h"
 #include "metasched/api/limits.h"
 
 /* Where a connection's current request stands: PH_HEAD no handler call

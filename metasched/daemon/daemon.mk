@@ -17,11 +17,10 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/hooks.c \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
-	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \
-	db/queue.c db/queue.h
+	metasched/daemon/snapshot.c metasched/daemon/hetjob.c
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
-DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \
+DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a wire/libmswire.a db/libmsdb.a \
 	metasched/libmscore.a partitions/libsim.a partitions/libpartitions.a \
 	predictor/libpredictor.a metasched/libmscommon.a \
 	$(MHD_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(PQ_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) \
