@@ -1,4 +1,4 @@
-# metasched/api/api.mk: the API server of metaschedd (api.c on libmicrohttpd),
+# metasched/api/api.mk: the API server of metaschedd (api_server.c on libmicrohttpd),
 # the job request parser, the settings and the per-user limits, as
 # metasched/libmsapi.a for metaschedd (daemon.mk links it: libmsapi.a,
 # then wire/libmswire.a (the MUNGE credential), db/libmsdb.a (the job
@@ -7,7 +7,7 @@
 # -lpthread); its tests and the request parser's fuzz target.
 noinst_LIBRARIES += metasched/libmsapi.a
 metasched_libmsapi_a_SOURCES = \
-	metasched/api/api.c metasched/api/api.h metasched/api/api_int.h \
+	metasched/api/api_server.c metasched/api/api.h metasched/api/api_int.h \
 	metasched/api/api_http.c metasched/api/api_jobs.c \
 	metasched/api/api_admin.c metasched/api/api_metrics.c \
 	metasched/api/settings.c metasched/api/settings.h \

@@ -1,7 +1,7 @@
 /* api_http.c - the API server's HTTP plumbing (api_int.h): answers in
  * JSON or text, the connections counted against their peer and closed at
- * their request's deadline (the reaper thread), and the listening
- * sockets.
+ * their request's deadline (the reaper thread), the database connection
+ * the threads share, and the listening sockets.
  */
 #define _GNU_SOURCE /* struct ucred, SO_PEERCRED */
 #include "config.h"
@@ -443,6 +443,40 @@ api_reaper_main (void *arg)
     }
     pthread_mutex_unlock (&api->conn_lock);
     return NULL;
+}
+
+/* ---- database ---- */
+
+/* Lock the connection, opening it if needed; -1 (503) if that fails. */
+int
+api_db_acquire (ms_api_t *api, ms_error_t *errp)
+{
+    db_opts_t o = { 0 };
+
+    pthread_mutex_lock (&api->db_lock);
+    if (api->db)
+        return 0;
+    o.conninfo = api->conninfo;
+    o.password_file = api->password_file;
+    o.application_name = "metaschedd-api";
+    o.connect_timeout_s = 3;
+    o.retry_max_ms = 0;
+    if (db_open (&o, &api->db, errp) < 0) {
+        api->db = NULL;
+        pthread_mutex_unlock (&api->db_lock);
+        if (errp) {
+            errp->kind = MS_ERR_CONNECT;
+            errp->http_status = 503;
+        }
+        return -1;
+    }
+    return 0;
+}
+
+void
+api_db_release (ms_api_t *api)
+{
+    pthread_mutex_unlock (&api->db_lock);
 }
 
 /* ---- sockets ---- */

@@ -1,4 +1,4 @@
-/* api_int.h - what the API server's files share (api.c, api_http.c,
+/* api_int.h - what the API server's files share (api_server.c, api_http.c,
  * api_jobs.c, api_admin.c, api_metrics.c); private to metasched/api/.
  */
 #ifndef MS_API_INT_H
@@ -115,7 +115,6 @@ void *api_reaper_main (void *arg);
 int api_unix_listen (const char *path, ms_error_t *errp);
 int api_tcp_listen (const char *listen_s, int *portp, ms_error_t *errp);
 
-/* api.c: the database connection shared by the threads */
 int api_db_acquire (ms_api_t *api, ms_error_t *errp);
 void api_db_release (ms_api_t *api);
 

@@ -2,7 +2,7 @@
  * (not part of the interface: that is daemon.h). One file per step of the
  * cycle, see metasched/daemon/README.
  *
- * One thread runs the cycle; the API server (api.c) runs in its own thread
+ * One thread runs the cycle; the API server (metasched/api/api_server.c) runs in its own thread
  * and reaches the daemon only through the hooks (hooks.c), which take
  * d->mu around what they read. The cycle holds d->mu only while it changes
  * its in-memory picture (cluster state, the view, the prediction table),

@@ -1,4 +1,4 @@
-/* api.c - metaschedd's HTTP API (api.h, doc/api.md) on libmicrohttpd.
+/* api_server.c - metaschedd's HTTP API (api.h, doc/api.md) on libmicrohttpd.
  *
  * One MHD daemon per listening socket (the unix socket and the TCP
  * address), each with a pool of conf.threads threads; they share one
@@ -25,8 +25,8 @@
  * raw target is kept from its URI log callback.
  *
  * This file holds the request cycle (route, authenticate, dispatch to an
- * endpoint), the shared database connection and the server's start and
- * stop; the answers, connections and sockets are in api_http.c, the
+ * endpoint) and the server's start and stop; the answers, connections,
+ * the shared database connection and the sockets are in api_http.c, the
  * endpoints in api_jobs.c, api_admin.c and api_metrics.c (api_int.h).
  */
 #define _GNU_SOURCE /* struct ucred, SO_PEERCRED */
@@ -54,40 +54,6 @@
 #include "metasched/api/api_int.h"
 #include "metasched/api/resolve.h"
 #include "metasched/api/settings.h"
-
-/* ---- database ---- */
-
-/* Lock the connection, opening it if needed; -1 (503) if that fails. */
-int
-api_db_acquire (ms_api_t *api, ms_error_t *errp)
-{
-    db_opts_t o = { 0 };
-
-    pthread_mutex_lock (&api->db_lock);
-    if (api->db)
-        return 0;
-    o.conninfo = api->conninfo;
-    o.password_file = api->password_file;
-    o.application_name = "metaschedd-api";
-    o.connect_timeout_s = 3;
-    o.retry_max_ms = 0;
-    if (db_open (&o, &api->db, errp) < 0) {
-        api->db = NULL;
-        pthread_mutex_unlock (&api->db_lock);
-        if (errp) {
-            errp->kind = MS_ERR_CONNECT;
-            errp->http_status = 503;
-        }
-        return -1;
-    }
-    return 0;
-}
-
-void
-api_db_release (ms_api_t *api)
-{
-    pthread_mutex_unlock (&api->db_lock);
-}
 
 /* ---- who is asking ---- */
 
