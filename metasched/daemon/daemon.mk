@@ -10,6 +10,9 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/dconf.c metasched/daemon/dconf.h \
 	metasched/daemon/daemon.c metasched/daemon/daemon.h \
 	metasched/daemon/daemon_int.h metasched/daemon/leader.c \
+	metasched/daemon/dlog.c metasched/daemon/dlog.h \
+	metasched/daemon/dstate.c metasched/daemon/dstate.h \
+	metasched/daemon/dsettings.c metasched/daemon/place.c \
 	metasched/daemon/refresh.c metasched/daemon/predict.c \
 	metasched/daemon/decide.c metasched/daemon/dispatch.c \
 	metasched/daemon/submit.c metasched/daemon/boost.c \
