@@ -283,9 +283,9 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
         const ms_cand_t *c = &cs->c[i];
         const ms_partconf_t *pc = &conf->parts[c->part];
         /* The maximum slowdown against the best candidate, on the upper
-         * bound of T (DESIGN.md 4.3); a slower candidate is still allowed
-         * when it would end before any candidate within the cap could (the
-         * job is not held for a busy fast partition while another is
+         * bound of T (doc/architecture.md "Uncertainty"); a slower candidate is
+         * still allowed when it would end before any candidate within the cap
+         * could (the job is not held for a busy fast partition while another is
          * free). */
         if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap) {
             if (why)
@@ -1110,11 +1110,11 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
     return 0;
 }
 
-/* Re-routing, DESIGN.md 5: a job queued longer than reroute_after_s whose
- * best candidate now is on a partition where none of its entries is, and
- * whose predicted wait there is below reroute_gain times the predicted
- * wait where it is queued, is cancelled and submitted again (keeping its
- * place in age order), at most max_reroutes times. */
+/* Re-routing, doc/architecture.md "Policies": a job queued longer than
+ * reroute_after_s whose best candidate now is on a partition where none of its
+ * entries is, and whose predicted wait there is below reroute_gain times the
+ * predicted wait where it is queued, is cancelled and submitted again (keeping
+ * its place in age order), at most max_reroutes times. */
 int
 sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 {

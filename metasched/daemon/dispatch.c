@@ -3,14 +3,15 @@
  * batch is read and decided, record (submitted), then cancel what was
  * cancelled meanwhile.
  *
- * Exactly once (DESIGN.md 9): a job row goes queued -> deciding ->
- * dispatching (choice and decision committed) -> submit with the comment
- * tag metasched:<id> -> submitted (cluster job id and job_submissions
- * committed). A crash between the commit of dispatching and that of
- * submitted leaves a dispatching row; the leader finds the cluster job by
- * its tag (adopt it) or, with every cluster answering and none carrying the
- * tag, queues the job again (reconcile.c). Tagged cluster jobs that no
- * submission row knows are duplicates and are cancelled.
+ * Exactly once (doc/architecture.md "Reliability and security"): a job
+ * row goes queued -> deciding -> dispatching (choice and decision
+ * committed) -> submit with the comment tag metasched:<id> -> submitted
+ * (cluster job id and job_submissions committed). A crash between the
+ * commit of dispatching and that of submitted leaves a dispatching row;
+ * the leader finds the cluster job by its tag (adopt it) or, with every
+ * cluster answering and none carrying the tag, queues the job again
+ * (reconcile.c). Tagged cluster jobs that no submission row knows are
+ * duplicates and are cancelled.
  */
 #define _GNU_SOURCE
 #include "config.h"

@@ -1009,11 +1009,11 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
     return rc;
 }
 
-/* Re-route (DESIGN.md 5): a job still pending after reroute_after_s, when
- * another partition where it may run (its placement rules and
- * --partition, as at dispatch) has a much earlier predicted start, is
- * cancelled and queued again (submitted -> queued), at most max_reroutes
- * times. */
+/* Re-route (doc/architecture.md "Policies"): a job still pending after
+ * reroute_after_s, when another partition where it may run (its
+ * placement rules and --partition, as at dispatch) has a much earlier
+ * predicted start, is cancelled and queued again (submitted -> queued),
+ * at most max_reroutes times. */
 int
 daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
 {

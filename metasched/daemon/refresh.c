@@ -417,8 +417,9 @@ held_elsewhere (ms_daemon_t *d, const cluster_t *c, double now)
     }
 }
 
-/* The view from what the clusters run and queue (DESIGN.md 5: W^ from
- * running jobs' predicted ends and the queue). Caller holds d->mu. */
+/* The view from what the clusters run and queue (doc/architecture.md
+ * "Policies": W^ from running jobs' predicted ends and the queue). Caller holds
+ * d->mu. */
 void
 rebuild_view (ms_daemon_t *d)
 {

@@ -294,7 +294,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
         fprintf (stderr, "\r%*s\r", 60, "");
     clock_gettime (CLOCK_MONOTONIC, &w1);
 
-    /* Invariants, DESIGN.md 6 and issue 4. */
+    /* Invariants, doc/architecture.md "Simulator". */
     if (rc == 0) {
         if (simworld_violations (w))
             violation (&r, "a partition was over-allocated %zu times",
