@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 #include "metasched/common/util.h"
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"

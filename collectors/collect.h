@@ -1,5 +1,6 @@
 /* collect.h - the collectors: job wrapper, node side (prolog/epilog),
- * spool flush and accounting ingest (DESIGN.md 3; doc/collectors.md).
+ * spool flush and accounting ingest (doc/architecture.md "Data flow";
+ * doc/collectors.md).
  *
  *   wrapper (as the user, the job's batch step)
  *     runs the command, counts its process tree (papi_sampler), measures

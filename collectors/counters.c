@@ -12,7 +12,7 @@
 #include "metasched/common/util.h"
 
 /* Which events stand for cycles, instructions and memory transactions
- * (TPI, DESIGN.md 4.1), first match wins. */
+ * (TPI, doc/architecture.md "Frequency model"), first match wins. */
 static const char *const cycles_events[] = { "PAPI_TOT_CYC", "perf::CYCLES",
                                              "perf::CPU-CYCLES", NULL };
 static const char *const instr_events[] = { "PAPI_TOT_INS",

@@ -19,9 +19,8 @@ collectors_libcollect_a_SOURCES = \
 collectors_libcollect_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 	$(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
-# the wrapper's start gate claims the job through the API (client.h)
-COLLECT_LIBS = collectors/libcollect.a metasched/libmsclient.a \
-	metasched/libmsapi.a db/libmsdb.a \
+# the wrapper's start gate claims the job through the API (wire/client.h)
+COLLECT_LIBS = collectors/libcollect.a wire/libmswire.a db/libmsdb.a \
 	partitions/libpartitions.a predictor/libpredictor.a \
 	metasched/libmscommon.a $(MUNGE_LIBS) $(CRYPTO_LIBS)
 
@@ -47,8 +46,8 @@ metasched_metasched_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
 
 # ---- tests ----
 COLLECT_TEST_CFLAGS = $(TEST_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS)
-COLLECT_TEST_LIBS = collectors/libcollect.a metasched/libmsclient.a \
-	metasched/libmsapi.a db/libmsdb.a $(TEST_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
+COLLECT_TEST_LIBS = collectors/libcollect.a wire/libmswire.a \
+	db/libmsdb.a $(TEST_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
 	$(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS)
 
 check_PROGRAMS += tests/unit/test_rapl tests/unit/test_spool tests/unit/test_papi \

@@ -17,8 +17,8 @@
 #include <sys/types.h>
 
 /* cycles and instructions give CPI; last-level cache misses approximate
- * memory transactions for TPI (DESIGN.md 4.1); the perf software events
- * work on any Linux. */
+ * memory transactions for TPI (doc/architecture.md "Frequency model"); the perf
+ * software events work on any Linux. */
 #define PAPI_SAMPLER_DEFAULT_EVENTS                                          \
     "PAPI_TOT_CYC,PAPI_TOT_INS,PAPI_L3_TCM,perf::TASK-CLOCK,"                \
     "perf::CONTEXT-SWITCHES,perf::PAGE-FAULTS"

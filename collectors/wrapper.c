@@ -51,7 +51,7 @@
 #include "collectors/log.h"
 #include "collectors/papi_sampler.h"
 #include "collectors/rapl.h"
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 #include "metasched/common/util.h"
 
 static const int forwarded[]

@@ -1,6 +1,7 @@
 /* fit.c - the predictor fed from the database: architectures from
  * partitions, learning runs from job_runs, and the fitted EAR pairs back
- * into models with their statistics (DESIGN.md 4.1, 8). */
+ * into models with their statistics (doc/architecture.md "Frequency model" and
+ * "Database"). */
 #include "config.h"
 
 #include <math.h>
@@ -75,9 +76,9 @@ db_fit_and_store (db_t *db, predictor_t *p, pred_fitmode_t mode,
         return 0;
     }
     {
-        /* The EAR model needs CPI (DESIGN.md 4.1): runs from machines
-         * without cycle and instruction counters give signatures but are
-         * not learning runs. */
+        /* The EAR model needs CPI (doc/architecture.md "Frequency model"): runs
+         * from machines without cycle and instruction counters give signatures
+         * but are not learning runs. */
         pred_run_t *fit = ms_xcalloc (n, sizeof (*fit));
         size_t nfit = 0;
         int rc = 0;

@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "db/db.h"
-#include "metasched/api/apireq.h"
+#include "db/jobreq.h"
 #include "metasched/common/error.h"
 
 /* "Anyone": list or touch every user's jobs (admins). */

@@ -20,6 +20,9 @@ DB_MIGRATIONS = \
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \
 	db/db.c db/db.h \
+	db/jobreq.c db/jobreq.h \
+	db/jobs.c db/jobs.h \
+	db/queue.c db/queue.h \
 	db/migrate.c \
 	db/jobruns.c \
 	db/sites.c \
@@ -30,7 +33,7 @@ db_libmsdb_a_SOURCES = \
 	db/retention.c db/retention.h \
 	db/spooldrops.c
 nodist_db_libmsdb_a_SOURCES = db/migrations.c
-db_libmsdb_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS)
+db_libmsdb_a_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(JANSSON_CFLAGS)
 
 db/migrations.c: $(DB_MIGRATIONS) db/gen-migrations.sh
 	$(AM_V_GEN)$(MKDIR_P) db && files= && \

@@ -5,7 +5,7 @@
  * cluster through slurmrestd, simcluster.c is the event-driven simulated
  * cluster. The scheduling core in metasched/ calls only the backend_*
  * wrappers below and never knows which one it drives, so the daemon and
- * the simulator share every policy line (DESIGN.md 2).
+ * the simulator share every policy line (doc/architecture.md "Layout").
  *
  * Conventions: every operation returns 0 on success and -1 on failure with
  * errp filled. Arrays returned through out-parameters are owned by the

@@ -516,11 +516,11 @@ pass_conservative (simworld_t *w, simpart_t *p)
     free (pr.room);
 }
 
-/* EASY backfill, DESIGN.md 6 (Lifka 1995; Mu'alem and Feitelson 2001):
- * start jobs in queue order while they fit; the first that does not fit
- * gets a reservation at the shadow time, when enough running jobs will have
- * ended by their predicted runtimes; a later job may start now if it fits
- * in the free nodes and either ends (by its prediction) before the shadow
+/* EASY backfill, doc/architecture.md "Simulator" (Lifka 1995; Mu'alem and
+ * Feitelson 2001): start jobs in queue order while they fit; the first that
+ * does not fit gets a reservation at the shadow time, when enough running jobs
+ * will have ended by their predicted runtimes; a later job may start now if it
+ * fits in the free nodes and either ends (by its prediction) before the shadow
  * time or uses only nodes the reservation does not need (extra nodes).
  * Under a power cap, "fits" and the reservation count the power room as
  * they count nodes. */

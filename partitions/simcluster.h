@@ -1,6 +1,6 @@
 /* simcluster.h - the simulated clusters: an event-driven model of Slurm
  * partitions with EASY backfill (FCFS and conservative backfill as
- * options), DESIGN.md 6.
+ * options), doc/architecture.md "Simulator".
  *
  * A simworld holds every `backend = simulated` cluster of a site
  * configuration on one clock. Each cluster is an ordinary backend
@@ -24,9 +24,9 @@
  * Sibling entries: the core may submit one job to several partitions with
  * the same hint.gate (its own job id) and ranks 0, 1, ...; the first entry
  * to start wins and the others are cancelled, as the start gate of the
- * real deployment does (DESIGN.md 5, sibling mode). When an entry could
- * start now but a better-ranked sibling could start now too, the better
- * one is started ("first in the first listed partition"); a sibling not
+ * real deployment does (doc/architecture.md "Policies", sibling mode). When an
+ * entry could start now but a better-ranked sibling could start now too, the
+ * better one is started ("first in the first listed partition"); a sibling not
  * yet eligible (begin_time) does not count.
  */
 #ifndef MS_SIMCLUSTER_H

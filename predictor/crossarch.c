@@ -1,4 +1,5 @@
-/* crossarch.c - the cross-architecture model, DESIGN.md 4.2.
+/* crossarch.c - the cross-architecture model, doc/architecture.md "Across
+ * architectures".
  *
  * An app measured on arch a but never on b gets its nominal T and P on b
  * from a regression, over the apps seen on both, of

@@ -1,5 +1,6 @@
 /* ear.c - the EAR frequency projection of one (reference, target) pair
- * (DESIGN.md 4.1) and the interval helpers every model uses.
+ * (doc/architecture.md "Frequency model") and the interval helpers every model
+ * uses.
  *
  * The bottom of the predictor's estimates: project.c (the order of
  * fallbacks), crossarch.c, defmodel.c, fit.c and synth.c call this file;
@@ -47,8 +48,8 @@ pred_sig_rel_se (double sd, double x, int n)
 }
 
 
-/* EAR projection, DESIGN.md 4.1, from the nominal signature to frequency
- * index fi:
+/* EAR projection, doc/architecture.md "Frequency model", from the nominal
+ * signature to frequency index fi:
  *   P(f)   = A*P(nom) + B*TPI(nom) + C
  *   CPI(f) = D*CPI(nom) + E*TPI(nom) + F
  *   T(f)   = T(nom) * CPI(f)/CPI(nom) * nom/f

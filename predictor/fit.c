@@ -1,5 +1,5 @@
 /* fit.c - the EAR frequency model fitted with GSL from learning runs (the
- * same apps run at several frequencies), DESIGN.md 4.1.
+ * same apps run at several frequencies), doc/architecture.md "Frequency model".
  *
  * For each pair (ref, f) of an arch the design has one row per run at f of
  * every app that also ran at ref:

@@ -60,7 +60,8 @@ typedef struct {
     pred_signature_t sig[PRED_MAX_ARCHS];
 } pred_app_t;
 
-/* A fitted cross-architecture model a -> b, DESIGN.md 4.2. */
+/* A fitted cross-architecture model a -> b, doc/architecture.md "Across
+ * architectures". */
 typedef struct {
     int state;                  /* 0 not fitted, 1 ok, -1 too few apps */
     size_t napps, np;

@@ -1,5 +1,5 @@
 /* predictor.h - time, power and energy of an application on every
- * architecture at every CPU frequency (DESIGN.md section 4).
+ * architecture at every CPU frequency (doc/architecture.md "Models").
  *
  * A predictor_t holds:
  *   - architectures: frequencies, nominal frequency, cores, idle power;
@@ -113,7 +113,8 @@ const char *predictor_app_name (const predictor_t *p, size_t i);
 int predictor_signatures_from_runs (predictor_t *p, const pred_run_t *runs,
                                     size_t nruns, ms_error_t *errp);
 
-/* ---- EAR frequency projection (project.c), DESIGN.md 4.1 ---- */
+/* ---- EAR frequency projection (project.c) ---- */
+/* doc/architecture.md "Frequency model" */
 
 /* T, P, E of `app` on `arch` at f_khz for a job of `nodes` nodes (the
  * signature's runtime scaled to this job is the caller's business: the
@@ -175,7 +176,7 @@ int predictor_pair_stat (const predictor_t *p, const char *arch,
                          uint32_t ref_khz, uint32_t f_khz, pred_pairstat_t *st,
                          ms_error_t *errp);
 
-/* ---- fitting (fit.c), DESIGN.md 4.1 ---- */
+/* ---- fitting (fit.c), doc/architecture.md "Frequency model" ---- */
 
 typedef enum { PRED_FIT_OLS = 0, PRED_FIT_ROBUST } pred_fitmode_t;
 
@@ -188,7 +189,8 @@ typedef enum { PRED_FIT_OLS = 0, PRED_FIT_ROBUST } pred_fitmode_t;
 int predictor_fit (predictor_t *p, const pred_run_t *runs, size_t nruns,
                    pred_fitmode_t mode, ms_error_t *errp);
 
-/* ---- cross-architecture model (crossarch.c), DESIGN.md 4.2 ---- */
+/* ---- cross-architecture model (crossarch.c) ---- */
+/* doc/architecture.md "Across architectures" */
 
 /* Stats of the model that carries apps from arch a to arch b, as it would be
  * fitted now (apps with signatures on both). MS_ERR_MISSING if too few. */

@@ -18,7 +18,7 @@ metasched_metasched_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(GSL
 # Link order: each library before the libraries it uses (libmsdb.a and
 # the collectors come after, from collectors/local.mk).
 metasched_metasched_LDADD = \
-	metasched/libmsclient.a metasched/libmsapi.a metasched/libmssim.a \
+	metasched/libmsclient.a metasched/libmsapi.a wire/libmswire.a metasched/libmssim.a \
 	metasched/libmscore.a \
 	partitions/libsim.a partitions/libpartitions.a predictor/libpredictor.a \
 	metasched/libmscommon.a \

@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "metasched/admin/commands.h"
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"
 #include "partitions/slurmrest.h"

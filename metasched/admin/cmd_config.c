@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 #include "metasched/admin/commands.h"
 #include "metasched/common/util.h"
 

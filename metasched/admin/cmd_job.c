@@ -21,7 +21,7 @@
 #include <jansson.h>
 
 #include "metasched/admin/commands.h"
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 
 static void
 usage (FILE *f)

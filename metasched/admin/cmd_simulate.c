@@ -1,8 +1,8 @@
 /* cmd_simulate.c - `metasched simulate`: replay a workload through every
- * policy on simulated clusters and report the metrics of DESIGN.md 6 side
- * by side, with CSV and plots. With no arguments it runs the embedded
- * default: three clusters built from Table 6.1 of the EAMC chapter and a
- * generated workload, entirely inside the program. The site's history
+ * policy on simulated clusters and report the metrics of doc/architecture.md
+ * "Simulator" side by side, with CSV and plots. With no arguments it runs the
+ * embedded default: three clusters built from Table 6.1 of the EAMC chapter and
+ * a generated workload, entirely inside the program. The site's history
  * (--from-db), GPU profiles and moldable jobs are built in siminput.c.
  */
 #include "config.h"

@@ -1,24 +1,23 @@
-# metasched/api/api.mk: the API server of metaschedd (api.c on libmicrohttpd),
-# MUNGE authentication, the job request parser, the settings and the job
-# store, as metasched/libmsapi.a for metaschedd (daemon.mk links it:
-# libmsapi.a, then db/libmsdb.a and $(SIM_TEST_LIBS)-like core libraries,
+# metasched/api/api.mk: the API server of metaschedd (api_server.c on libmicrohttpd),
+# the job request parser, the settings and the per-user limits, as
+# metasched/libmsapi.a for metaschedd (daemon.mk links it: libmsapi.a,
+# then wire/libmswire.a (the MUNGE credential), db/libmsdb.a (the job
+# store) and $(SIM_TEST_LIBS)-like core libraries,
 # $(MHD_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(PQ_LIBS) $(JANSSON_LIBS)
-# -lpthread); its tests and the request parser's fuzz target. The request
-# digest is libcrypto's SHA-256 (sha256.c only spells it in hex).
+# -lpthread); its tests and the request parser's fuzz target.
 noinst_LIBRARIES += metasched/libmsapi.a
 metasched_libmsapi_a_SOURCES = \
-	metasched/api/api.c metasched/api/api.h \
-	metasched/api/auth.c metasched/api/auth.h \
-	metasched/api/sha256.c metasched/api/sha256.h \
+	metasched/api/api_server.c metasched/api/api.h metasched/api/api_int.h \
+	metasched/api/api_http.c metasched/api/api_jobs.c \
+	metasched/api/api_admin.c metasched/api/api_metrics.c \
 	metasched/api/settings.c metasched/api/settings.h \
 	metasched/api/limits.c metasched/api/limits.h \
 	metasched/api/apireq.c metasched/api/apireq.h \
-	metasched/api/resolve.c metasched/api/resolve.h \
-	db/jobs.c db/jobs.h
+	metasched/api/resolve.c metasched/api/resolve.h
 metasched_libmsapi_a_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) \
 	$(PQ_CFLAGS) $(JANSSON_CFLAGS) $(CRYPTO_CFLAGS)
 
-API_LIBS = metasched/libmsapi.a db/libmsdb.a $(SIM_TEST_LIBS) \
+API_LIBS = metasched/libmsapi.a wire/libmswire.a db/libmsdb.a $(SIM_TEST_LIBS) \
 	$(MHD_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(PQ_LIBS) -lpthread
 API_TEST_CFLAGS = $(TEST_CFLAGS) $(MHD_CFLAGS) $(MUNGE_CFLAGS) $(PQ_CFLAGS)
 

@@ -1,16 +1,15 @@
-# metasched/cli/cli.mk: the user commands (msbatch, msqueue, mscancel) and the
-# client library of metaschedd's API (libmsclient.a, client.h) that they,
-# `metasched config` and the tests share. The client signs each request
-# with auth.c of libmsapi.a (api.mk).
+# metasched/cli/cli.mk: the user commands (msbatch, msqueue, mscancel) and
+# their formatting of answers (libmsclient.a); the API client they,
+# `metasched config`, the collectors and the tests share is
+# wire/libmswire.a (wire/local.mk).
 noinst_LIBRARIES += metasched/libmsclient.a
 metasched_libmsclient_a_SOURCES = \
-	metasched/cli/client.c metasched/cli/client.h \
 	metasched/cli/clifmt.c metasched/cli/clifmt.h \
 	metasched/cli/slurmfmt.c metasched/cli/slurmfmt.h
 metasched_libmsclient_a_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
 
 # What a program linking the client needs after its own objects.
-MSCLIENT_LIBS = metasched/libmsclient.a metasched/libmsapi.a \
+MSCLIENT_LIBS = metasched/libmsclient.a wire/libmswire.a \
 	metasched/libmscommon.a $(CURL_LIBS) $(JANSSON_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) -lm
 MSCLIENT_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS)
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 #include "metasched/cli/clifmt.h"
 #include "metasched/common/jobspec.h"
 #include "metasched/common/jobspec_json.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 #include "metasched/cli/clifmt.h"
 #include "metasched/cli/slurmfmt.h"
 #include "metasched/common/jobspec.h"

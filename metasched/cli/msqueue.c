@@ -14,7 +14,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 #include "metasched/cli/clifmt.h"
 #include "metasched/cli/slurmfmt.h"
 #include "metasched/common/jobspec.h"

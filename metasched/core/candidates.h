@@ -1,6 +1,7 @@
 /* candidates.h - the candidates of a job: every (partition, frequency)
  * where it fits, with predicted time, power and energy from the predictor
- * and a predicted wait from the partition's state (DESIGN.md 3 and 5).
+ * and a predicted wait from the partition's state (doc/architecture.md "Data
+ * flow" and "Policies").
  *
  * ms_predtab_t caches the predictor's estimates per (app, partition,
  * frequency) for the app's signature run; a job's own predictions scale
@@ -87,9 +88,9 @@ void view_pending_renice (ms_view_t *v, size_t part, uint64_t key, int nice);
 void view_run_start (ms_view_t *v, size_t part, uint64_t key, int nodes,
                      double pred_end, double power_w);
 void view_run_end (ms_view_t *v, size_t part, uint64_t key);
-/* Predicted wait of a job of `nodes` nodes submitted now (DESIGN.md 5:
- * W^ from the running jobs' predicted ends and the queue): the later of
- * the shadow time (enough running jobs ended for it) and the time the
+/* Predicted wait of a job of `nodes` nodes submitted now (doc/architecture.md
+ * "Policies": W^ from the running jobs' predicted ends and the queue): the
+ * later of the shadow time (enough running jobs ended for it) and the time the
  * queued node-seconds ahead of it take on the whole partition. */
 double view_predicted_wait (const ms_view_t *v, size_t part, int nodes,
                             double now);
@@ -204,8 +205,8 @@ void candidates_build (const ms_predtab_t *tab, size_t app, size_t home,
                        double now, ms_cands_t *cs);
 /* A GPU job (gpus per node > 0) is a candidate only where its partition
  * has that many GPUs per node, and draws their busy power there besides
- * the node's (gpu_busy_power_w each, DESIGN.md 5): drop the other
- * candidates, add the GPUs' power to the rest. Nothing for gpus <= 0. */
+ * the node's (gpu_busy_power_w each, doc/architecture.md "Policies"): drop the
+ * other candidates, add the GPUs' power to the rest. Nothing for gpus <= 0. */
 void candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
                       ms_cands_t *cs);
 /* A GPU job (gpus > 0) of an app with a GPU profile, on candidates that

@@ -1,7 +1,7 @@
 # metasched/core/core.mk: the scheduling core, libmscore.a: candidates
 # (every cluster/partition/frequency a job could run on, with predictions),
-# scores and policies (DESIGN.md 5). The daemon and the simulator share it
-# and reach clusters only through partitions/backend.h.
+# scores and policies (doc/architecture.md "Policies"). The daemon and the
+# simulator share it and reach clusters only through partitions/backend.h.
 noinst_LIBRARIES += metasched/libmscore.a
 metasched_libmscore_a_SOURCES = \
 	metasched/core/candidates.c metasched/core/candidates.h \

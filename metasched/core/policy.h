@@ -1,5 +1,6 @@
 /* policy.h - the scheduling policies and the core that applies them to
- * clusters through the backend interface only (DESIGN.md 2 and 5).
+ * clusters through the backend interface only (doc/architecture.md "Layout" and
+ * "Policies").
  *
  * A decision is a list of choices (partition, frequency, nice, rank): the
  * core submits one entry per choice with the same start-gate key (its own

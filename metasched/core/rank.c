@@ -50,9 +50,9 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
         const ms_cand_t *c = &cs->c[i];
         const ms_partconf_t *pc = &conf->parts[c->part];
         /* The maximum slowdown against the best candidate, on the upper
-         * bound of T (DESIGN.md 4.3); a slower candidate is still allowed
-         * when it would end before any candidate within the cap could (the
-         * job is not held for a busy fast partition while another is
+         * bound of T (doc/architecture.md "Uncertainty"); a slower candidate is
+         * still allowed when it would end before any candidate within the cap
+         * could (the job is not held for a busy fast partition while another is
          * free). */
         if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap) {
             if (why)

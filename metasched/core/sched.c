@@ -384,11 +384,11 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
     return 0;
 }
 
-/* Re-routing, DESIGN.md 5: a job queued longer than reroute_after_s whose
- * best candidate now is on a partition where none of its entries is, and
- * whose predicted wait there is below reroute_gain times the predicted
- * wait where it is queued, is cancelled and submitted again (keeping its
- * place in age order), at most max_reroutes times. */
+/* Re-routing, doc/architecture.md "Policies": a job queued longer than
+ * reroute_after_s whose best candidate now is on a partition where none of its
+ * entries is, and whose predicted wait there is below reroute_gain times the
+ * predicted wait where it is queued, is cancelled and submitted again (keeping
+ * its place in age order), at most max_reroutes times. */
 int
 sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 {

@@ -15,7 +15,7 @@ score_eamc_dist (double e, double emin, double t, double tmin, double t_weight)
     return x * x + y * y;
 }
 
-/* EAMC equation 6.5, as DESIGN.md 5 ranks partitions. */
+/* EAMC equation 6.5, as doc/architecture.md "Policies" ranks partitions. */
 double
 score_eamc_part_eff (double e, double emin, double t, double tmin,
                      double t_weight)
@@ -23,8 +23,8 @@ score_eamc_part_eff (double e, double emin, double t, double tmin,
     return e / emin + t_weight * t / tmin;
 }
 
-/* metasched's score, DESIGN.md 5: the weight w_E on energy, 1 - w_E on
- * the predicted response (wait plus runtime). */
+/* metasched's score, doc/architecture.md "Policies": the weight w_E on
+ * energy, 1 - w_E on the predicted response (wait plus runtime). */
 double
 score_metasched (double e, double emin, double wt, double wtmin,
                  double w_energy)

@@ -1,7 +1,8 @@
-/* score.h - the scores that rank candidates (DESIGN.md 5).
+/* score.h - the scores that rank candidates (doc/architecture.md
+ * "Policies").
  *
- * EAMC (seeds/000 section 6.4, equations 6.4 and 6.5, as DESIGN.md 5 reads
- * them):
+ * EAMC (seeds/000 section 6.4, equations 6.4 and 6.5, as
+ * doc/architecture.md "Policies" reads them):
  *   frequency per partition  f_opt = argmin (E/Emin)^2 + (w_t T/Tmin)^2,
  *                            Emin, Tmin over that partition's frequencies;
  *   partition efficiency     part_eff = E/Emin + w_t T/Tmin at f_opt,

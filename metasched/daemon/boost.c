@@ -1,5 +1,5 @@
-/* boost.c - priority boost (EAMC PriorityInc, DESIGN.md 5): jobs noted at
- * submit and boosted when their cluster's job list is next read.
+/* boost.c - priority boost (EAMC PriorityInc, doc/architecture.md "Policies"):
+ * jobs noted at submit and boosted when their cluster's job list is next read.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -21,10 +21,10 @@ boost_push (cluster_t *c, boost_t b)
 }
 
 /* Raise the Slurm priority of a job on its optimal partition (EAMC
- * PriorityInc, DESIGN.md 5). The job is noted here (under rmu) and boosted
- * when the cluster's job list is next read (apply_boosts), which gives its
- * current priority: no round trip stands between one submit and the next,
- * and no listing is read for the boosts alone. */
+ * PriorityInc, doc/architecture.md "Policies"). The job is noted here (under
+ * rmu) and boosted when the cluster's job list is next read (apply_boosts),
+ * which gives its current priority: no round trip stands between one submit and
+ * the next, and no listing is read for the boosts alone. */
 void
 boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
 {

@@ -2,8 +2,8 @@
  * doc/daemon.md): logging, daemon_new and daemon_free, the run loop
  * (leadership, LISTEN, the wait between cycles) and one cycle's steps in
  * order: settings, predictions, cluster readings, the view, reconcile,
- * follow, re-route, dependencies, dispatch, refit. The steps live in files named for
- * them (README); daemon_int.h holds the state they share.
+ * follow, re-route, dependencies, dispatch, refit. The steps live in files
+ * named for them (README); daemon_int.h holds the state they share.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -15,74 +15,11 @@
 #include <stdarg.h>
 #include <unistd.h>
 
+#include "metasched/daemon/daemon.h"
 #include "metasched/daemon/daemon_int.h"
 #include "partitions/slurmrest.h"
 
-/* ---- logging ---- */
-
-static dconf_log_t log_where = DCONF_LOG_STDERR;
-
-void
-daemon_log_open (dconf_log_t where)
-{
-    log_where = where;
-    if (where == DCONF_LOG_SYSLOG)
-        openlog ("metaschedd", LOG_PID, LOG_DAEMON);
-}
-
-void
-daemon_log (int prio, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start (ap, fmt);
-    if (log_where == DCONF_LOG_SYSLOG)
-        vsyslog (prio, fmt, ap);
-    else {
-        static const char *const names[]
-            = { "emerg",   "alert",  "crit", "error",
-                "warning", "notice", "info", "debug" };
-        char ts[32];
-        struct tm tm;
-        time_t t = time (NULL);
-        localtime_r (&t, &tm);
-        strftime (ts, sizeof (ts), "%Y-%m-%d %H:%M:%S", &tm);
-        fprintf (stderr, "%s metaschedd[%d]: %s: ", ts, (int)getpid (),
-                 names[prio & 7]);
-        vfprintf (stderr, fmt, ap);
-        fputc ('\n', stderr);
-    }
-    va_end (ap);
-}
-
 /* ---- the cycle ---- */
-
-void
-daemon_load_settings (ms_daemon_t *d)
-{
-    ms_settings_t s;
-    char ignored[512] = "";
-    ms_error_t e;
-
-    settings_init (&s);
-    if (settings_load (d->db, &s, ignored, sizeof (ignored), &e) < 0) {
-        daemon_log (LOG_WARNING, "settings: %s (keeping the last ones)",
-                    e.text);
-        return;
-    }
-    pthread_mutex_lock (&d->mu);
-    d->set = s;
-    settings_apply_policy (&s, &d->pol);
-    jobmix_apply (&d->mix, d->site, &d->pol);
-    settings_apply_site (&s, d->site, NULL);
-    if (s.dispatch_mode == DISPATCH_SIBLINGS)
-        d->pol.sibling_slack = INFINITY; /* the top k, whatever their score */
-    /* With siblings the first choice is the best partition at equal waits
-     * (the siblings take whichever starts first); with one entry the job
-     * waits where it goes, so its predicted wait counts in full. */
-    d->pol.wait_weight = s.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
-    pthread_mutex_unlock (&d->mu);
-}
 
 static int
 cycle (ms_daemon_t *d)
@@ -217,7 +154,7 @@ wait_wake (ms_daemon_t *d, double timeout_s, volatile sig_atomic_t *stop,
         if (left <= 0)
             return;
         ms = (int)(left * 1000) + 1;
-        pf[0].fd = d->wake[0];
+        pf[0].fd = d->wake.fd[0];
         pf[0].events = POLLIN;
         if (d->listening && PQstatus (c) == CONNECTION_OK
             && PQsocket (c) >= 0) {
@@ -232,7 +169,7 @@ wait_wake (ms_daemon_t *d, double timeout_s, volatile sig_atomic_t *stop,
         }
         if (pf[0].revents & POLLIN) {
             char buf[64];
-            while (read (d->wake[0], buf, sizeof (buf)) > 0)
+            while (read (d->wake.fd[0], buf, sizeof (buf)) > 0)
                 ;
             wake = true;
         }
@@ -287,14 +224,6 @@ daemon_run (ms_daemon_t *d, volatile sig_atomic_t *stop,
     return 0;
 }
 
-void
-daemon_kick (ms_daemon_t *d)
-{
-    char c = 1;
-    ssize_t n = write (d->wake[1], &c, 1);
-    (void)n;
-}
-
 /* ---- setup ---- */
 
 int
@@ -314,7 +243,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     bool made = false;
 
     d->dc = dc;
-    d->wake[0] = d->wake[1] = -1;
+    d->wake.fd[0] = d->wake.fd[1] = -1;
     pthread_mutex_init (&d->mu, NULL);
     pthread_mutex_init (&d->smu, NULL);
     pthread_mutex_init (&d->rmu, NULL);
@@ -325,7 +254,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     policy_init (&d->pol, POL_METASCHED);
     jobmix_init (&d->mix);
     d->pol.wait_weight = d->set.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
-    if (pipe2 (d->wake, O_NONBLOCK | O_CLOEXEC) < 0) {
+    if (pipe2 (d->wake.fd, O_NONBLOCK | O_CLOEXEC) < 0) {
         ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
         goto fail;
     }
@@ -392,7 +321,8 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
          * restarted) does not keep the daemon from routing to the others:
          * it starts marked down, the refresher tries it with backoff, and
          * the first reading that succeeds negotiates its version. */
-        if (backend_ping (c->b, &e) < 0 || slurmrest_negotiate (c->rb, &e) < 0) {
+        if (backend_ping (c->b, &e) < 0
+            || slurmrest_negotiate (c->rb, &e) < 0) {
             daemon_log (LOG_WARNING,
                         "%s:%d: [cluster %s]: %s is unreachable at the start: "
                         "%s; routing to the other clusters until it answers",
@@ -437,7 +367,8 @@ daemon_unreachable (const ms_daemon_t *d, char *buf, size_t len)
         n++;
         if (used >= len)
             continue;
-        w = snprintf (buf + used, len - used, "%s%s:%d: [cluster %s]: %s is "
+        w = snprintf (buf + used, len - used,
+                      "%s%s:%d: [cluster %s]: %s is "
                       "unreachable: %s",
                       used ? "\n" : "", d->site->path, c->conf->line,
                       c->conf->name, c->conf->url, c->last_error);
@@ -483,10 +414,10 @@ daemon_free (ms_daemon_t *d)
     view_free (d->view);
     candidates_free (&d->cs);
     clusterconf_free (d->site);
-    if (d->wake[0] >= 0)
-        close (d->wake[0]);
-    if (d->wake[1] >= 0)
-        close (d->wake[1]);
+    if (d->wake.fd[0] >= 0)
+        close (d->wake.fd[0]);
+    if (d->wake.fd[1] >= 0)
+        close (d->wake.fd[1]);
     pthread_mutex_destroy (&d->mu);
     pthread_mutex_destroy (&d->smu);
     pthread_mutex_destroy (&d->rmu);
@@ -498,4 +429,16 @@ daemon_free (ms_daemon_t *d)
     free (d->drops);
     tag_key_clear (&d->tag_key);
     free (d);
+}
+
+bool
+daemon_is_leader (const ms_daemon_t *d)
+{
+    return d->leader;
+}
+
+void
+daemon_kick (ms_daemon_t *d)
+{
+    dwake_kick (&d->wake);
 }

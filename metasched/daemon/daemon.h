@@ -12,14 +12,11 @@
 
 #include "metasched/api/api.h"
 #include "metasched/daemon/dconf.h"
+#include "metasched/daemon/dlog.h"
+#include "metasched/daemon/dstate.h"
 #include "metasched/common/error.h"
 
-typedef struct ms_daemon ms_daemon_t;
-
-/* Logging: stderr or syslog (dconf "log"); never tokens or passwords. */
-void daemon_log_open (dconf_log_t where);
-void daemon_log (int prio, const char *fmt, ...)
-    __attribute__ ((format (printf, 2, 3)));
+/* ms_daemon_t (dstate.h); daemon_log_open, daemon_log (dlog.h) */
 
 /* Connect to PostgreSQL and to every cluster: an unreachable database, a
  * database behind this program's schema, are refused here with the reason

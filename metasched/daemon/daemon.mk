@@ -10,6 +10,9 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/dconf.c metasched/daemon/dconf.h \
 	metasched/daemon/daemon.c metasched/daemon/daemon.h \
 	metasched/daemon/daemon_int.h metasched/daemon/leader.c \
+	metasched/daemon/dlog.c metasched/daemon/dlog.h \
+	metasched/daemon/dstate.c metasched/daemon/dstate.h \
+	metasched/daemon/dsettings.c metasched/daemon/place.c \
 	metasched/daemon/refresh.c metasched/daemon/predict.c \
 	metasched/daemon/decide.c metasched/daemon/dispatch.c \
 	metasched/daemon/submit.c metasched/daemon/boost.c \
@@ -18,11 +21,10 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
 	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \
-	metasched/daemon/spooldrops.c \
-	db/queue.c db/queue.h
+	metasched/daemon/spooldrops.c
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
-DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a db/libmsdb.a \
+DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a wire/libmswire.a db/libmsdb.a \
 	metasched/libmscore.a partitions/libsim.a partitions/libpartitions.a \
 	predictor/libpredictor.a metasched/libmscommon.a \
 	$(MHD_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS) $(PQ_LIBS) $(CURL_LIBS) $(JANSSON_LIBS) \

@@ -2,11 +2,11 @@
  * (not part of the interface: that is daemon.h). One file per step of the
  * cycle, see metasched/daemon/README.
  *
- * One thread runs the cycle; the API server (api.c) runs in its own thread
- * and reaches the daemon only through the hooks (hooks.c), which take
- * d->mu around what they read. The cycle holds d->mu only while it changes
- * its in-memory picture (cluster state, the view, the prediction table),
- * never during a call to a cluster or the database.
+ * One thread runs the cycle; the API server (metasched/api/api_server.c) runs
+ * in its own thread and reaches the daemon only through the hooks (hooks.c),
+ * which take d->mu around what they read. The cycle holds d->mu only while it
+ * changes its in-memory picture (cluster state, the view, the prediction
+ * table), never during a call to a cluster or the database.
  */
 #ifndef MS_DAEMON_INT_H
 #define MS_DAEMON_INT_H
@@ -34,7 +34,10 @@
 #include "metasched/core/placement.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
-#include "metasched/daemon/daemon.h"
+#include "metasched/api/api.h"
+#include "metasched/daemon/dconf.h"
+#include "metasched/daemon/dlog.h"
+#include "metasched/daemon/dstate.h"
 #include "metasched/daemon/tag.h"
 #include "predictor/predictor.h"
 
@@ -43,8 +46,8 @@
 
 /* ---- state ---- */
 
-typedef struct tabhold tabhold_t; /* a prediction table and its holders */
-typedef struct snap snap_t;       /* the picture the hooks read */
+typedef struct tabhold tabhold_t;   /* a prediction table and its holders */
+typedef struct snap snap_t;         /* the picture the hooks read */
 typedef struct depcache depcache_t; /* held jobs' dependencies (depend.c) */
 
 /* A cluster job seen with a tag that does not prove its claim. */
@@ -113,9 +116,9 @@ typedef struct {
 
 struct ms_daemon {
     const ms_dconf_t *dc;
-    ms_siteconf_t *site; /* the daemon's copy: settings set power caps */
-    db_t *db;            /* the cycle's connection (LISTEN too) */
-    struct lease *lease; /* leader.c: the lease and its thread */
+    ms_siteconf_t *site;   /* the daemon's copy: settings set power caps */
+    db_t *db;              /* the cycle's connection (LISTEN too) */
+    struct lease *lease;   /* leader.c: the lease and its thread */
     unsigned leader_epoch; /* the lease's acquisition this leadership began
                               with (leader.c) */
     unsigned db_reconnects_seen; /* of db, logged */
@@ -125,7 +128,7 @@ struct ms_daemon {
     bool reconciled;
     cluster_t *cl;
     size_t ncl;
-    int wake[2];
+    dwake_t wake; /* the cycle's wake-up pipe (dstate.h) */
 
     /* the refresher thread reads the clusters while the cycle dispatches */
     pthread_t refresher;
@@ -142,7 +145,7 @@ struct ms_daemon {
         size_t cl;
         uint64_t bid;
         char cluster[MS_NAME_MAX];
-    } *late;
+    } * late;
     size_t nlate;
 
     pthread_mutex_t mu; /* guards what the hooks read, below */
@@ -192,7 +195,7 @@ struct ms_daemon {
      * (snapshot.c); smu guards snap and the counts of their readers */
     pthread_mutex_t smu;
     snap_t *snap;
-    tabhold_t *tabh; /* tab and its holders (set with tab) */
+    tabhold_t *tabh;      /* tab and its holders (set with tab) */
     depcache_t *depcache; /* the dependencies of the held jobs, read once
                              per job (depend.c) */
 };
@@ -204,13 +207,13 @@ typedef struct {
     double base_s;
     uint32_t limit_min; /* the user's (0: none) */
     int nodes;
-    long pinned; /* partition index or -1 */
-    uint32_t ntasks;      /* an array's tasks (0 or 1: one job) */
-    uint32_t max_running; /* its %N: at most N tasks at once; 0: any */
+    long pinned;                  /* partition index or -1 */
+    uint32_t ntasks;              /* an array's tasks (0 or 1: one job) */
+    uint32_t max_running;         /* its %N: at most N tasks at once; 0: any */
     const unsigned char *allowed; /* per partition: may it run there
                                      (placement.h); NULL: everywhere */
-    int gpus; /* GPUs per node (candidates_gpus); 0: a CPU job */
-    int nodes_max; /* moldable (-N MIN-MAX): the most nodes; 0: fixed */
+    int gpus;             /* GPUs per node (candidates_gpus); 0: a CPU job */
+    int nodes_max;        /* moldable (-N MIN-MAX): the most nodes; 0: fixed */
     ms_cpufreq_t cpufreq; /* the user's --cpu-freq (all 0: none): the
                              candidates' frequency on each partition */
 } jobkey_t;
@@ -224,18 +227,18 @@ typedef struct {
     size_t nch;
     ms_cand_t chosen[MS_MAX_CHOICES];
     ms_choice_t choices[MS_MAX_CHOICES];
-    uint32_t limit; /* the first choice's scaled limit */
+    uint32_t limit;                  /* the first choice's scaled limit */
     uint32_t limits[MS_MAX_CHOICES]; /* each choice's (daemon_choice_limit),
                                         minutes (0: none) */
-    bool opt;       /* the first choice is the job's optimal partition */
+    bool opt; /* the first choice is the job's optimal partition */
     uint32_t maxlim[MS_MAX_CHOICES]; /* each choice's partition MaxTime,
                                         minutes (0: none) */
-    double waves[MS_MAX_CHOICES]; /* an array's waves of tasks on each
-                                     choice; 1 for a job */
+    double waves[MS_MAX_CHOICES];    /* an array's waves of tasks on each
+                                        choice; 1 for a job */
     bool fits_nowhere;
     char *why;      /* fits nowhere by the rules: every reason, malloc'd */
     bool committed; /* dispatching, with its decision, on disk */
-    char *cands; /* decisions.candidates, JSON text */
+    char *cands;    /* decisions.candidates, JSON text */
     double score;
     int rc[MS_MAX_CHOICES]; /* of each submit: 0 accepted, -1 not */
     uint64_t bid[MS_MAX_CHOICES];
@@ -256,7 +259,7 @@ typedef struct {
     uint64_t ticket; /* this worker's turn on its cluster */
     uint64_t accepted;
     double busy_s; /* in backend_submit */
-    bool failed; /* could not connect: the cluster goes into backoff */
+    bool failed;   /* could not connect: the cluster goes into backoff */
     ms_error_t fail;
     pthread_t th;
     bool threaded;
@@ -271,21 +274,7 @@ typedef struct {
     const ms_job_info_t *j;
 } tagged_t;
 
-static inline double
-mono (void)
-{
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static inline double
-wall (void)
-{
-    return (double)time (NULL);
-}
-
-/* daemon.c: the admin's settings from the database into d->set and d->pol
+/* dsettings.c: the admin's settings from the database into d->set and d->pol
  * (each cycle, and again once the cycle has read its first queued jobs) */
 void daemon_load_settings (ms_daemon_t *d);
 
@@ -307,7 +296,6 @@ int missing_sub (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                  const queue_sub_t *s, ms_error_t *errp);
 
 /* refresh.c */
-int cmp_jobinfo (const void *a, const void *b);
 const ms_job_info_t *cluster_job (const cluster_t *c, uint64_t id);
 void cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e);
 void refresh_clusters (ms_daemon_t *d);
@@ -322,10 +310,14 @@ void rebuild_view (ms_daemon_t *d);
 int load_predictor (ms_daemon_t *d, ms_error_t *errp);
 void daemon_refit (ms_daemon_t *d);
 
-/* decide.c */
+/* place.c: where a job may run (job_key, job_placement and
+ * job_placement_opts, job_gpus_*, partition_request, cluster_request,
+ * placement_reasons_text, job_constraints, hetjob_first_nodes,
+ * hetjob_restrict, component_places) */
 int job_key (const ms_daemon_t *d, const char *app, int nodes,
              uint32_t limit_min, const char *pinned, jobkey_t *k);
 void daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster);
+/* decide.c */
 void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
                     ms_decision_t *dec);
 /* The job's candidates on every partition it could run on by its size,
@@ -350,7 +342,6 @@ int daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
 uint32_t daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
                               const ms_cand_t *c, double waves,
                               uint32_t max_min);
-void daemon_reserve (char **buf, size_t len, size_t *cap, size_t need);
 /* Every candidate of decision dec over cs as the JSON text of
  * decisions.candidates, with the score the choice was made by;
  * *chosen_score (may be NULL) the first choice's (-1: none). Caller holds
@@ -404,8 +395,8 @@ int job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
  * and log what the calibration has from them. */
 void daemon_mix_history (ms_daemon_t *d);
 
-size_t job_placement_opts (const ms_daemon_t *d, json_t *opts,
-                           const char *user, int nodes, uint32_t limit_min,
+size_t job_placement_opts (const ms_daemon_t *d, json_t *opts, const char *user,
+                           int nodes, uint32_t limit_min,
                            unsigned char *allowed, json_t **excluded);
 /* A job's --partition under the site's partition_requests: honor (the
  * partitions of that name), map (partition_map's class, else honor).
@@ -425,12 +416,20 @@ long partition_request (const ms_daemon_t *d, const char *req,
  * refuse: the API refused it), -1 with errp (HTTP 400) naming a cluster
  * the site does not have. Caller holds d->mu. */
 long cluster_request (const ms_daemon_t *d, const char *req,
-                      unsigned char *allowed, json_t *excluded,
-                      json_t **shown, ms_error_t *errp);
+                      unsigned char *allowed, json_t *excluded, json_t **shown,
+                      ms_error_t *errp);
 /* The reasons of an excluded array as one line ("a: r1; b/p: r2"). */
 char *placement_reasons_text (json_t *excluded);
 
-/* hetjob.c: heterogeneous jobs */
+/* The partitions (allowed[], site->nparts bytes) where component c of a
+ * heterogeneous job fits by the rules (job_placement); how many. Caller
+ * holds d->mu. */
+size_t component_places (const ms_daemon_t *d, const ms_jobspec_t *c,
+                         const char *user, uint32_t limit_min, const char *cwd,
+                         unsigned char *allowed);
+
+/* hetjob.c: heterogeneous jobs (hetjob_first_nodes and hetjob_restrict
+ * are place.c's) */
 /* The first component's nodes of a job's stored options (the column holds
  * all components'); nodes for an ordinary job. */
 int hetjob_first_nodes (json_t *opts, int nodes);
@@ -452,7 +451,6 @@ ms_job_request_t *hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
                                    ms_error_t *errp);
 
 /* submit.c */
-const char *daemon_jstr (json_t *o, const char *key);
 bool unknown_outcome (const ms_error_t *e);
 void *submit_worker (void *arg);
 
@@ -465,7 +463,7 @@ void priority_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid,
 void apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
                    const ms_job_info_t *jobs, size_t nj);
 
-/* dispatch.c */
+/* reconcile.c: a refused dispatch */
 int job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
                  const char *why, ms_error_t *errp);
 int dispatch_queued (ms_daemon_t *d);

@@ -3,26 +3,30 @@
  * batch is read and decided, record (submitted), then cancel what was
  * cancelled meanwhile.
  *
- * Exactly once (DESIGN.md 9): a job row goes queued -> deciding ->
- * dispatching (choice and decision committed) -> submit with the comment
- * tag metasched:<id> -> submitted (cluster job id and job_submissions
- * committed). A crash between the commit of dispatching and that of
- * submitted leaves a dispatching row; the leader finds the cluster job by
- * its tag (adopt it) or, with every cluster answering and none carrying the
- * tag, queues the job again (reconcile.c). Tagged cluster jobs that no
- * submission row knows are duplicates and are cancelled.
+ * Exactly once (doc/architecture.md "Reliability and security"): a job
+ * row goes queued -> deciding -> dispatching (choice and decision
+ * committed) -> submit with the comment tag metasched:<id> -> submitted
+ * (cluster job id and job_submissions committed). A crash between the
+ * commit of dispatching and that of submitted leaves a dispatching row;
+ * the leader finds the cluster job by its tag (adopt it) or, with every
+ * cluster answering and none carrying the tag, queues the job again
+ * (reconcile.c). Tagged cluster jobs that no submission row knows are
+ * duplicates and are cancelled.
  */
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <signal.h>
+
 #include "metasched/daemon/daemon_int.h"
 
-#define DISPATCH_CHUNK 64         /* queued rows read at a time, at most */
-#define DISPATCH_FIRST 8          /* the first batch of a cycle: the pipeline
+#define DISPATCH_CHUNK 64 /* queued rows read at a time, at most */
+#define DISPATCH_FIRST                                                         \
+    8                             /* the first batch of a cycle: the pipeline  \
                                      fills sooner; each next one doubles */
 #define DISPATCH_INFLIGHT 3       /* batches under way at once, at most */
 #define CYCLE_DISPATCH_MAX_S 20.0 /* then refresh the clusters */
-#define LEADER_CHECK_S 1.0 /* leadership asked again while dispatching */
+#define LEADER_CHECK_S 1.0        /* leadership asked again while dispatching */
 
 /* Take the policy's decision dec over the job's candidates cs: its
  * entries, the candidates as JSON, the view's queue, the time limit.
@@ -41,10 +45,10 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
          * partition more: entry_nice in policy.c; the first choice's taken
          * back once it has waited: daemon_follow); another policy's in
          * whole steps by rank */
-        x->choices[x->nch].nice
-            = !siblings                         ? 0
-              : policy_is_metasched (d->pol.kind) ? dec->c[c].nice
-                                                  : (int)x->nch * MS_NICE_STEP;
+        x->choices[x->nch].nice = !siblings ? 0
+                                  : policy_is_metasched (d->pol.kind)
+                                      ? dec->c[c].nice
+                                      : (int)x->nch * MS_NICE_STEP;
         x->nch++;
     }
     if (x->nch == 0) {
@@ -54,23 +58,19 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
     }
     free (down);
     x->base_s = k->base_s;
-    x->opt = policy_optimal_partition (cs, d->site->nparts)
-             == x->chosen[0].part;
+    x->opt
+        = policy_optimal_partition (cs, d->site->nparts) == x->chosen[0].part;
     x->cands = candidates_json (d, cs, dec, &x->score);
     for (size_t c = 0; c < x->nch; c++) {
         int conc;
-        x->maxlim[c] = job_time_cap (d, x->opts, x->j.owner,
-                                     x->chosen[c].part);
+        x->maxlim[c] = job_time_cap (d, x->opts, x->j.owner, x->chosen[c].part);
         x->waves[c] = array_waves (d, k, x->chosen[c].part, &conc);
         /* until the next refresh reads it back with its id */
-        view_pending_add (d->view, x->chosen[c].part, 0,
-                          (x->chosen[c].nodes > 0 ? x->chosen[c].nodes
-                                                  : k->nodes)
-                              * conc,
-                          x->chosen[c].t, x->choices[c].nice,
-                          x->choices[c].hold_s > 0
-                              ? wall () + x->choices[c].hold_s
-                              : 0);
+        view_pending_add (
+            d->view, x->chosen[c].part, 0,
+            (x->chosen[c].nodes > 0 ? x->chosen[c].nodes : k->nodes) * conc,
+            x->chosen[c].t, x->choices[c].nice,
+            x->choices[c].hold_s > 0 ? wall () + x->choices[c].hold_s : 0);
     }
     /* the limit is each task's */
     for (size_t c = 0; c < x->nch; c++)
@@ -104,9 +104,8 @@ window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w, size_t want,
     }
     policy_decide_window (&d->pol, d->site, cp, nodes, w->n, d->view, wall (),
                           dec, &st);
-    daemon_log (LOG_DEBUG,
-                "window: %zu jobs, %zu bids, %.3f s%s%s", w->n, st.nvars,
-                st.solve_s, st.optimal ? ", optimal" : "",
+    daemon_log (LOG_DEBUG, "window: %zu jobs, %zu bids, %.3f s%s%s", w->n,
+                st.nvars, st.solve_s, st.optimal ? ", optimal" : "",
                 st.fallback ? ", greedy fallback" : "");
     for (size_t i = 0; i < w->n; i++) {
         take_decision (d, &b[w->job[i]], &w->key[i], &w->cs[i], &dec[i], want,
@@ -116,80 +115,6 @@ window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w, size_t want,
     free (cp);
     free (nodes);
     free (dec);
-}
-
-int
-job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
-                 unsigned char *allowed, jobkey_t *k, char **whyp)
-{
-    json_t *ex = NULL, *nm;
-    ms_error_t pe;
-    size_t nok;
-    long np;
-
-    *whyp = NULL;
-    if (job_key (d, j->app, j->nodes, j->time_limit_min,
-                 daemon_jstr (opts, "partition"), k)
-        < 0)
-        return -1;
-    /* the rules of the site and the clusters (placement.h), within the
-     * partitions the user's --partition names (honor, map) */
-    nok = job_placement_opts (d, opts, j->owner, j->nodes, j->time_limit_min,
-                              allowed, &ex);
-    np = partition_request (d, daemon_jstr (opts, "partition"), allowed, ex,
-                            NULL, &pe);
-    /* ... and on the clusters its --clusters names (honor, map) */
-    if (np != -1 && nok > 0 && np != 0) {
-        long nc = cluster_request (d, daemon_jstr (opts, "clusters"), allowed,
-                                   ex, NULL, &pe);
-        if (nc == -1 || nc == 0) {
-            char *r = placement_reasons_text (ex);
-            if (nc == -1)
-                *whyp = ms_xstrdup (pe.text);
-            else if (asprintf (whyp, "--clusters=%s: %s",
-                               daemon_jstr (opts, "clusters"), r)
-                     < 0)
-                *whyp = NULL;
-            if (!*whyp)
-                *whyp = r;
-            else
-                free (r);
-            json_decref (ex);
-            return -1;
-        }
-    }
-    if (nok == 0 || np == 0 || np == -1) {
-        char *r = placement_reasons_text (ex);
-        if (np == -1)
-            *whyp = ms_xstrdup (pe.text);
-        else if (np >= 0
-                 && asprintf (whyp, "--partition=%s: %s",
-                              daemon_jstr (opts, "partition"), r)
-                        < 0)
-            *whyp = NULL;
-        if (!*whyp)
-            *whyp = r;
-        else
-            free (r);
-        json_decref (ex);
-        return -1;
-    }
-    json_decref (ex);
-    k->allowed = allowed;
-    k->gpus = job_gpus_opts (opts, k->nodes);
-    /* the user's --cpu-freq (cpu_freq_requests honor; the API dropped it
-     * for ignore and refused it for refuse) */
-    if (d->dc->cpu_freq_requests == DCONF_FREQ_HONOR
-        && daemon_jstr (opts, "cpu_freq")
-        && jobspec_parse_cpu_freq (daemon_jstr (opts, "cpu_freq"),
-                                   &k->cpufreq, &pe)
-               < 0)
-        memset (&k->cpufreq, 0, sizeof (k->cpufreq));
-    nm = json_object_get (opts, "nodes_max");
-    if (json_is_integer (nm) && json_integer_value (nm) > k->nodes
-        && json_integer_value (nm) <= 100000)
-        k->nodes_max = (int)json_integer_value (nm);
-    return 0;
 }
 
 void
@@ -212,8 +137,8 @@ daemon_mix_history (ms_daemon_t *d)
     allowed = ms_xcalloc (d->site->nparts + 1, 1);
     pthread_mutex_lock (&d->mu);
     for (size_t i = 0; i < n; i++) {
-        json_t *opts = json_loads (jobs[i].options ? jobs[i].options : "{}",
-                                   0, NULL);
+        json_t *opts
+            = json_loads (jobs[i].options ? jobs[i].options : "{}", 0, NULL);
         queue_job_t qj;
         char *why = NULL;
         jobkey_t k;
@@ -349,8 +274,9 @@ cancel_unfit (ms_daemon_t *d, int64_t id, const char *why)
         free (reason);
         return -1;
     }
-    daemon_log (LOG_NOTICE, "job %" PRId64 ": fits on no partition; cancelled%s%s",
-                id, reason ? ": " : "", reason ? reason : "");
+    daemon_log (LOG_NOTICE,
+                "job %" PRId64 ": fits on no partition; cancelled%s%s", id,
+                reason ? ": " : "", reason ? reason : "");
     free (reason);
     return 0;
 }
@@ -436,9 +362,12 @@ submit_start (ms_daemon_t *d, dbatch_t *x)
     for (size_t ci = 0; ci < d->ncl; ci++) {
         sworker_t *w = &x->w[ci];
         bool work = false;
-        *w = (sworker_t){ .d = d, .cl = ci, .b = x->b, .n = x->n,
-                          .siblings = d->set.dispatch_mode
-                                      == DISPATCH_SIBLINGS };
+        *w = (sworker_t){ .d = d,
+                          .cl = ci,
+                          .b = x->b,
+                          .n = x->n,
+                          .siblings
+                          = d->set.dispatch_mode == DISPATCH_SIBLINGS };
         for (size_t i = 0; i < x->n && !work; i++)
             for (size_t c = 0; x->b[i].committed && c < x->b[i].nch; c++)
                 if (d->site->parts[x->b[i].chosen[c].part].cluster == ci)
@@ -482,51 +411,14 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
     }
     /* wall time with submits under way: batches overlap, count it once */
     end = mono ();
-    d->submit_s += end - (x->t_start > d->submit_mark ? x->t_start
-                                                      : d->submit_mark);
+    d->submit_s
+        += end - (x->t_start > d->submit_mark ? x->t_start : d->submit_mark);
     d->submit_mark = end;
     pthread_mutex_unlock (&d->mu);
     free (acc);
     free (busy);
     free (x->w);
     x->w = NULL;
-}
-
-/* A refused dispatch (doc/daemon.md, "Refused copies"): job id had
- * `refusals` dispatches refused in a row before this one. Back to queued
- * with the reason and one refusal more; at MAX_REFUSED in a row, from
- * `from` to cancelled, the last refusal its reason, rather than sent again
- * every cycle. */
-int
-job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
-             const char *why, ms_error_t *errp)
-{
-    char last[1300];
-    bool ok;
-
-    if (refusals + 1 < MAX_REFUSED) {
-        if (queue_refused (d->db, id, from, why, false, &ok, errp) < 0)
-            return -1;
-        d->requeued += ok;
-        if (ok)
-            daemon_log (LOG_NOTICE,
-                        "job %" PRId64 ": %s; queued again (%d refused in "
-                        "a row)",
-                        id, why, refusals + 1);
-        return 0;
-    }
-    snprintf (last, sizeof (last),
-              "refused at each of %d dispatches in a row; the last: %s",
-              refusals + 1, why);
-    if (queue_refused (d->db, id, from, last, true, &ok, errp) < 0)
-        return -1;
-    if (ok) {
-        pthread_mutex_lock (&d->mu);
-        d->refused_cancelled++;
-        pthread_mutex_unlock (&d->mu);
-        daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
-    }
-    return 0;
 }
 
 /* Record what the submits gave, in one transaction that need not wait for
@@ -537,7 +429,7 @@ static int
 record_batch (ms_daemon_t *d, djob_t *b, size_t n)
 {
     bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
-    queue_sub_new_t(*subs)[MS_MAX_CHOICES]
+    queue_sub_new_t (*subs)[MS_MAX_CHOICES]
         = ms_xcalloc (n + 1, sizeof (*subs));
     size_t *nsub = ms_xcalloc (n + 1, sizeof (size_t));
     bool *kept = ms_xcalloc (n + 1, sizeof (bool));
@@ -609,8 +501,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
             d->requeued++;
             continue;
         }
-        if (queue_submitted_tx (d->db, x->j.id, subs[i], nsub[i], &kept[i],
-                                &e)
+        if (queue_submitted_tx (d->db, x->j.id, subs[i], nsub[i], &kept[i], &e)
             < 0)
             goto rollback;
     }
@@ -626,8 +517,8 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
             /* cancelled while it was being submitted: its copies are
              * cancelled once the workers are done with the handles */
             for (size_t s = 0; s < nsub[i]; s++) {
-                d->late = ms_xrealloc (d->late,
-                                       (d->nlate + 1) * sizeof (*d->late));
+                d->late
+                    = ms_xrealloc (d->late, (d->nlate + 1) * sizeof (*d->late));
                 d->late[d->nlate].cl
                     = (size_t)cluster_index (d, subs[i][s].cluster);
                 d->late[d->nlate].bid = subs[i][s].cluster_job_id;
@@ -774,8 +665,8 @@ cancel_late (ms_daemon_t *d)
             continue;
         }
         c->last_action = mono ();
-        queue_sub_state (d->db, d->late[k].cluster, d->late[k].bid,
-                         "cancelled", &e);
+        queue_sub_state (d->db, d->late[k].cluster, d->late[k].bid, "cancelled",
+                         &e);
     }
     d->nlate = 0;
 }

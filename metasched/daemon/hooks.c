@@ -8,6 +8,7 @@
 
 #include <pwd.h>
 
+#include "metasched/daemon/daemon.h"
 #include "metasched/daemon/daemon_int.h"
 #include "partitions/slurmrest.h"
 

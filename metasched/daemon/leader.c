@@ -174,7 +174,7 @@ lease_main (void *arg)
             /* keep what we had: a held lease counts until it runs out */
             ms_strlcpy (l->err, e.text, sizeof (l->err));
         if (kick)
-            daemon_kick (d);
+            dwake_kick (&d->wake);
         clock_gettime (CLOCK_REALTIME, &ts);
         ts.tv_sec += (time_t)l->period_s;
         ts.tv_nsec += (long)((l->period_s - (double)(time_t)l->period_s) * 1e9);
@@ -273,10 +273,4 @@ daemon_leadership (ms_daemon_t *d)
         d->reconciled = false;
     }
     return held;
-}
-
-bool
-daemon_is_leader (const ms_daemon_t *d)
-{
-    return d->leader;
 }

@@ -11,8 +11,9 @@
 
 /* A signature for jobs of apps never seen ("unknown"), on every arch that
  * has none: an hour at nominal frequency on the fastest clock, power
- * 2.5 times idle; the default model does the rest (DESIGN.md 4.3: no
- * history, nominal frequency and a performance-leaning choice). */
+ * 2.5 times idle; the default model does the rest (doc/architecture.md
+ * "Uncertainty": no history, nominal frequency and a performance-leaning
+ * choice). */
 static void
 add_unknown_app (predictor_t *p, const ms_siteconf_t *site)
 {

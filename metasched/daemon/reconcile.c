@@ -239,9 +239,14 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
             }
             if (keep != SIZE_MAX) {
                 const tagged_t *t = &tags[keep];
-                queue_sub_new_t s = { d->cl[t->cl].conf->name, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 0, 0,
-                                      d->set.dispatch_mode == DISPATCH_SIBLINGS };
+                queue_sub_new_t s
+                    = { d->cl[t->cl].conf->name,
+                        t->j->partition,
+                        t->j->cpu_freq_max_khz,
+                        t->j->id,
+                        0,
+                        0,
+                        d->set.dispatch_mode == DISPATCH_SIBLINGS };
                 if (queue_sub_record (d->db, l->id, &s, "submitted", &e) < 0
                     || queue_adopt (d->db, l->id, s.cluster, s.partition,
                                     t->j->id, &ok, &e)
@@ -288,8 +293,7 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                  * why, until every cluster answers */
                 char why[600];
                 size_t len = (size_t)snprintf (
-                    why, sizeof (why),
-                    "dispatch interrupted; waiting for");
+                    why, sizeof (why), "dispatch interrupted; waiting for");
                 for (size_t c = 0; c < d->ncl && len < sizeof (why); c++)
                     if (!d->cl[c].fresh)
                         len += (size_t)snprintf (why + len, sizeof (why) - len,
@@ -315,16 +319,24 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
             if (d->set.dispatch_mode == DISPATCH_SIBLINGS
                 && !strcmp (l->state, "submitted")) {
                 /* a sibling whose record was lost: keep it, record it */
-                queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 1, 0,
+                queue_sub_new_t s = { cname,
+                                      t->j->partition,
+                                      t->j->cpu_freq_max_khz,
+                                      t->j->id,
+                                      1,
+                                      0,
                                       true };
                 queue_sub_record (d->db, l->id, &s, "submitted", &e);
                 continue;
             }
             cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
             {
-                queue_sub_new_t s = { cname, t->j->partition,
-                                      t->j->cpu_freq_max_khz, t->j->id, 9, 0,
+                queue_sub_new_t s = { cname,
+                                      t->j->partition,
+                                      t->j->cpu_freq_max_khz,
+                                      t->j->id,
+                                      9,
+                                      0,
                                       false };
                 queue_sub_record (d->db, l->id, &s, "cancelled", &e);
             }
@@ -587,8 +599,7 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                        && l->claimed_job_id == aid;
         if (!started || !(claimer || !strcmp (l->state, "submitted")))
             return 0;
-        if (queue_running (d->db, l->id, s->cluster, s->partition, aid, &ok,
-                           &e)
+        if (queue_running (d->db, l->id, s->cluster, s->partition, aid, &ok, &e)
             < 0)
             goto fail;
         if (!ok)
@@ -648,11 +659,10 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
             if (s->age_s < LOST_AFTER_S)
                 goto out;
             if (queue_sub_state (d->db, s->cluster, aid, "lost", &e) < 0
-                || queue_finished (d->db, l->id,
-                                   strcmp (l->state, "submitted") ? "failed"
-                                                                  : "lost",
-                                   -1, "the cluster no longer knows the array",
-                                   &ok, &e)
+                || queue_finished (
+                       d->db, l->id,
+                       strcmp (l->state, "submitted") ? "failed" : "lost", -1,
+                       "the cluster no longer knows the array", &ok, &e)
                        < 0)
                 goto fail;
             goto out;
@@ -808,9 +818,9 @@ copy_final_tx (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
     int rc;
 
     *endedp = false;
-    rc = queue_sub_state (
-        d->db, s->cluster, s->cluster_job_id,
-        cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended", errp);
+    rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id,
+                          cj->state == MS_JOB_CANCELLED ? "cancelled" : "ended",
+                          errp);
     /* the outcome is the claimed copy's where one claimed (the
      * others were skipped above), else the row's own */
     if (rc < 0
@@ -821,13 +831,13 @@ copy_final_tx (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
     if (cj->state == MS_JOB_COMPLETED)
         to = "completed";
     else if (cj->state == MS_JOB_CANCELLED) {
-        rc = queue_cancel (d->db, l->id, l->state,
-                           "cancelled on the cluster", &ok, errp);
+        rc = queue_cancel (d->db, l->id, l->state, "cancelled on the cluster",
+                           &ok, errp);
         return rc;
     } else {
         to = "failed";
-        snprintf (reason, sizeof (reason), "%s on %s: %s",
-                  cj->state_name, s->cluster, cj->state_reason);
+        snprintf (reason, sizeof (reason), "%s on %s: %s", cj->state_name,
+                  s->cluster, cj->state_reason);
         why = reason;
     }
     if (!main_sub
@@ -1016,11 +1026,11 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
     return rc;
 }
 
-/* Re-route (DESIGN.md 5): a job still pending after reroute_after_s, when
- * another partition where it may run (its placement rules and
- * --partition, as at dispatch) has a much earlier predicted start, is
- * cancelled and queued again (submitted -> queued), at most max_reroutes
- * times. */
+/* Re-route (doc/architecture.md "Policies"): a job still pending after
+ * reroute_after_s, when another partition where it may run (its
+ * placement rules and --partition, as at dispatch) has a much earlier
+ * predicted start, is cancelled and queued again (submitted -> queued),
+ * at most max_reroutes times. */
 int
 daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
 {
@@ -1117,5 +1127,42 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                     l->id, l->cluster, l->partition, wcur, wnew);
     }
     free (allowed);
+    return 0;
+}
+
+/* A refused dispatch (doc/daemon.md, "Refused copies"): job id had
+ * `refusals` dispatches refused in a row before this one. Back to queued
+ * with the reason and one refusal more; at MAX_REFUSED in a row, from
+ * `from` to cancelled, the last refusal its reason, rather than sent again
+ * every cycle. */
+int
+job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
+             const char *why, ms_error_t *errp)
+{
+    char last[1300];
+    bool ok;
+
+    if (refusals + 1 < MAX_REFUSED) {
+        if (queue_refused (d->db, id, from, why, false, &ok, errp) < 0)
+            return -1;
+        d->requeued += ok;
+        if (ok)
+            daemon_log (LOG_NOTICE,
+                        "job %" PRId64 ": %s; queued again (%d refused in "
+                        "a row)",
+                        id, why, refusals + 1);
+        return 0;
+    }
+    snprintf (last, sizeof (last),
+              "refused at each of %d dispatches in a row; the last: %s",
+              refusals + 1, why);
+    if (queue_refused (d->db, id, from, last, true, &ok, errp) < 0)
+        return -1;
+    if (ok) {
+        pthread_mutex_lock (&d->mu);
+        d->refused_cancelled++;
+        pthread_mutex_unlock (&d->mu);
+        daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
+    }
     return 0;
 }

@@ -22,13 +22,6 @@
 
 /* ---- clusters ---- */
 
-int
-cmp_jobinfo (const void *a, const void *b)
-{
-    const ms_job_info_t *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
 const ms_job_info_t *
 cluster_job (const cluster_t *c, uint64_t id)
 {
@@ -78,8 +71,10 @@ cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
                     c->have || c->api_version[0] ? "again"
                                                  : "(down since the start)");
     if (api[0] && strcmp (api, c->api_version))
-        daemon_log (LOG_NOTICE, "cluster %s: slurmrestd now speaks OpenAPI %s "
-                    "(was %s)", c->conf->name, api,
+        daemon_log (LOG_NOTICE,
+                    "cluster %s: slurmrestd now speaks OpenAPI %s "
+                    "(was %s)",
+                    c->conf->name, api,
                     c->api_version[0] ? c->api_version : "none");
     /* the limits clusters.conf sets over what the cluster reports */
     for (size_t k = 0; k < np; k++) {
@@ -118,8 +113,7 @@ acct_take (ms_daemon_t *d, cluster_t *c, ms_accounting_t *a, bool failed,
         ms_strlcpy (c->acct_error, e->text, sizeof (c->acct_error));
     } else {
         if (!c->acct_read || c->acct.enabled != a->enabled)
-            daemon_log (LOG_NOTICE,
-                        "cluster %s: %s", c->conf->name,
+            daemon_log (LOG_NOTICE, "cluster %s: %s", c->conf->name,
                         a->enabled ? "accounting (slurmdbd): associations and "
                                      "QOS are checked"
                                    : "no accounting (slurmdbd) to check");
@@ -158,7 +152,8 @@ refresh_clusters (ms_daemon_t *d)
         }
         qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
         apply_boosts (d, c, c->b, jobs, nj);
-        cluster_take (d, c, parts, np, jobs, nj, true, slurmrest_version (c->b));
+        cluster_take (d, c, parts, np, jobs, nj, true,
+                      slurmrest_version (c->b));
         if (c->conf->accounting
             && (!c->acct_read || now - c->st_acct_at >= ACCT_REFRESH_S)) {
             ms_accounting_t a;
@@ -201,7 +196,8 @@ refresher_main (void *arg)
 
             if (started < retry[i])
                 continue;
-            if ((d->dispatch_busy || started - c->submitted_at < REFRESH_YIELD_S)
+            if ((d->dispatch_busy
+                 || started - c->submitted_at < REFRESH_YIELD_S)
                 && started - read_at[i] < REFRESH_MAX_AGE_S)
                 continue; /* dispatch is under way there: later */
             read_at[i] = started;
@@ -325,8 +321,7 @@ take_readings (ms_daemon_t *d)
             cluster_failed (d, c, &e);
             continue;
         }
-        cluster_take (d, c, parts, np, jobs, nj, started > c->last_action,
-                      api);
+        cluster_take (d, c, parts, np, jobs, nj, started > c->last_action, api);
     }
 }
 
@@ -416,14 +411,15 @@ held_elsewhere (ms_daemon_t *d, const cluster_t *c, double now)
         if (used - own > room)
             used = own + room;
         if (used > own)
-            view_run_start (
-                d->view, (size_t)p, 0, used - own, last,
-                d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
+            view_run_start (d->view, (size_t)p, 0, used - own, last,
+                            d->site->archs[d->site->parts[p].arch].idle_power_w
+                                * 2);
     }
 }
 
-/* The view from what the clusters run and queue (DESIGN.md 5: W^ from
- * running jobs' predicted ends and the queue). Caller holds d->mu. */
+/* The view from what the clusters run and queue (doc/architecture.md
+ * "Policies": W^ from running jobs' predicted ends and the queue). Caller holds
+ * d->mu. */
 void
 rebuild_view (ms_daemon_t *d)
 {
@@ -447,11 +443,10 @@ rebuild_view (ms_daemon_t *d)
                     d->view, (size_t)p, j->id, nodes, end,
                     d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
             else if (j->state == MS_JOB_PENDING)
-                view_pending_add (d->view, (size_t)p, j->id, nodes, lim,
-                                  j->nice,
-                                  (double)j->eligible_time > now
-                                      ? (double)j->eligible_time
-                                      : 0);
+                view_pending_add (
+                    d->view, (size_t)p, j->id, nodes, lim, j->nice,
+                    (double)j->eligible_time > now ? (double)j->eligible_time
+                                                   : 0);
         }
         held_elsewhere (d, c, now);
     }

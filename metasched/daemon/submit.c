@@ -91,14 +91,6 @@ wrap_script (const ms_daemon_t *d, int64_t id, const char *app,
 
 /* ---- dispatch ---- */
 
-const char *
-daemon_jstr (json_t *o, const char *key)
-{
-    json_t *v = json_object_get (o, key);
-    return json_is_string (v) && *json_string_value (v) ? json_string_value (v)
-                                                        : NULL;
-}
-
 static int
 jint (json_t *o, const char *key)
 {
@@ -214,9 +206,8 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
             req.tasks = jint (opts, "tasks_per_node") * req.nodes;
         /* each component its own limit, scaled as the job's was (the
          * job's column holds the longest) */
-        double scale = j->time_limit_min
-                           ? (double)limit_min / j->time_limit_min
-                           : 1.0;
+        double scale
+            = j->time_limit_min ? (double)limit_min / j->time_limit_min : 1.0;
         if (jint (opts, "time_limit_min") > 0)
             req.time_limit_min
                 = (uint32_t)ceil (jint (opts, "time_limit_min") * scale);
@@ -278,10 +269,9 @@ submit_worker (void *arg)
                 continue;
             }
             double t0 = mono ();
-            b->rc[c] = submit_one (
-                d, &b->j, b->opts, &b->chosen[c], &b->choices[c], (int)c,
-                b->limits[c],
-                w->siblings, &b->bid[c], e);
+            b->rc[c]
+                = submit_one (d, &b->j, b->opts, &b->chosen[c], &b->choices[c],
+                              (int)c, b->limits[c], w->siblings, &b->bid[c], e);
             w->busy_s += mono () - t0;
             if (b->rc[c] == 0) {
                 w->accepted++;

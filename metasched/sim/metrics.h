@@ -1,5 +1,5 @@
 /* metrics.h - what a simulated run measured, with the definitions of
- * DESIGN.md 6 (the same everywhere):
+ * doc/architecture.md "Simulator" (the same everywhere):
  *   wait = start - submit; response = end - submit;
  *   bounded slowdown = max (1, response / max (runtime, 10 s));
  *   makespan = last end - first submit;

@@ -1,6 +1,7 @@
 /* plot.h - the simulator's plots, rendered by gnuplot to PNG and SVG
- * (DESIGN.md 6): energy against mean response for every policy and the
- * energy-weight sweep (the Pareto front), and utilization over time.
+ * (doc/architecture.md "Simulator"): energy against mean response for every
+ * policy and the energy-weight sweep (the Pareto front), and utilization over
+ * time.
  *
  * The data files and the gnuplot scripts are written first, so a user can
  * edit and re-render them; gnuplot runs without a shell. When gnuplot is

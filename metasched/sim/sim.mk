@@ -1,7 +1,7 @@
 # metasched/sim/sim.mk: the simulation driver, libmssim.a: the seeded
 # workload generator, the event loop over partitions/libsim.a's modelled
-# clusters, the metrics of DESIGN.md 6 and the plots (doc/simulator.md);
-# `metasched simulate` (admin/cmd_simulate.c) runs it.
+# clusters, the metrics of doc/architecture.md "Simulator" and the plots
+# (doc/simulator.md); `metasched simulate` (admin/cmd_simulate.c) runs it.
 noinst_LIBRARIES += metasched/libmssim.a
 metasched_libmssim_a_SOURCES = \
 	metasched/sim/workload.c metasched/sim/workload.h \

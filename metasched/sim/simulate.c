@@ -267,7 +267,7 @@ event_loop (run_t *r, simworld_t *w, loop_t *lp, ms_error_t *errp)
     return 0;
 }
 
-/* Invariants, DESIGN.md 6 and issue 4: into r->violation. */
+/* Invariants, doc/architecture.md "Simulator": into r->violation. */
 static void
 check_invariants (run_t *r, simworld_t *w)
 {

@@ -1,5 +1,5 @@
 /* simulate.h - one simulated run: a workload through one policy on the
- * simulated clusters of a site configuration (DESIGN.md 6).
+ * simulated clusters of a site configuration (doc/architecture.md "Simulator").
  *
  * The truth. A job's real runtime on partition p at f is its workload
  * runtime (nominal frequency, home architecture) times the app's profile

@@ -2,8 +2,9 @@
  * the seeded generator of the embedded default, each with an app.
  *
  * A job's runtime is its runtime at the nominal frequency on the home
- * partition's architecture (DESIGN.md 6); the simulator scales it by the
- * app's profile to other architectures and frequencies. A job keeps its
+ * partition's architecture (doc/architecture.md "Simulator"); the
+ * simulator scales it by the app's profile to other architectures and
+ * frequencies. A job keeps its
  * node count on every partition.
  */
 #ifndef MS_WORKLOAD_H

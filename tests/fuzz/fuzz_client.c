@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "metasched/cli/clifmt.h"
-#include "metasched/cli/client.h"
+#include "wire/client.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

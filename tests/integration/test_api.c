@@ -20,7 +20,7 @@
 
 #include "db/db.h"
 #include "metasched/api/api.h"
-#include "metasched/api/auth.h"
+#include "wire/auth.h"
 #include "tests/testbed_env.h"
 #include "tests/superdb.h"
 #include "tests/testutil.h"

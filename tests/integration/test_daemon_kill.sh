@@ -1,7 +1,7 @@
 #!/bin/sh
-# Exactly-once dispatch under SIGKILL (DESIGN.md 9): a burst of
-# submissions (MS_KILL_JOBS, default 500) while metaschedd is killed with
-# SIGKILL at random moments and restarted each time. At the end every meta
+# Exactly-once dispatch under SIGKILL (doc/architecture.md "Reliability and
+# security"): a burst of submissions (MS_KILL_JOBS, default 500) while
+# metaschedd is killed with SIGKILL at random moments and restarted each time. At the end every meta
 # job of the burst is on exactly one cluster: counting the cluster jobs
 # tagged metasched:<id> over all three clusters (cancelled ones aside),
 # none is lost and none duplicated, and the row names that cluster job.

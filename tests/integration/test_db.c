@@ -186,7 +186,8 @@ START_TEST (fresh_install)
     ck_assert_int_eq (v, db_schema_latest ());
     ck_assert_int_eq (count (db, "SELECT count (*) FROM schema_migrations"),
                       nmig ());
-    /* every table of DESIGN.md 8, owned by the daemon's role */
+    /* every table of doc/architecture.md "Database", owned by the
+     * daemon's role */
     ck_assert_int_eq (count (db, "SELECT count (*) FROM pg_tables WHERE"
                                  " schemaname = 'public' AND tableowner ="
                                  " 'ms_daemon' AND tablename IN ('clusters',"

@@ -12,7 +12,7 @@ EXTRA_DIST += tests/security/test_secret_file_owner.sh
 check_PROGRAMS += tests/security/roles_apireq
 tests_security_roles_apireq_SOURCES = tests/security/roles_apireq.c
 tests_security_roles_apireq_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS)
-tests_security_roles_apireq_LDADD = metasched/libmsapi.a \
+tests_security_roles_apireq_LDADD = wire/libmswire.a \
 	metasched/libmscommon.a $(CURL_LIBS) $(MUNGE_LIBS) $(CRYPTO_LIBS)
 # one answer for another user's job and for no job
 TESTS += tests/security/test_not_found_equal.sh

@@ -16,7 +16,7 @@
 
 #include <curl/curl.h>
 
-#include "metasched/api/auth.h"
+#include "wire/auth.h"
 #include "metasched/common/util.h"
 
 int

@@ -21,8 +21,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "metasched/api/auth.h"
-#include "metasched/cli/client.h"
+#include "wire/auth.h"
+#include "wire/client.h"
 #include "metasched/common/util.h"
 #include "tests/testbed_env.h"
 #include "tests/testutil.h"

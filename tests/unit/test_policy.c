@@ -65,7 +65,8 @@ two_parts (ms_cands_t *cs)
 
 START_TEST (test_eamc_scores)
 {
-    /* Equation 6.4 as DESIGN.md 5 writes it: (E/Emin)^2 + (w T/Tmin)^2. */
+    /* Equation 6.4 as doc/architecture.md "Policies" writes it:
+     * (E/Emin)^2 + (w T/Tmin)^2. */
     ck_assert (fabs (score_eamc_dist (40, 33, 100, 100, 1)
                      - ((40.0 / 33) * (40.0 / 33) + 1))
                < 1e-12);

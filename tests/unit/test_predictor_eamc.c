@@ -71,8 +71,8 @@ read_raw (int m, rawmod_t *r)
 }
 
 /* Each app at every frequency of both models against a direct computation
- * of DESIGN.md 4.1 from the raw rows; E has its minimum where the formulas
- * put it; the README's sanity figures hold. */
+ * of doc/architecture.md "Frequency model" from the raw rows; E has its minimum
+ * where the formulas put it; the README's sanity figures hold. */
 START_TEST (projection_matches_formulas)
 {
     predictor_t *p = load ();

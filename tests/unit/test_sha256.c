@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metasched/api/sha256.h"
+#include "wire/sha256.h"
 #include "tests/testutil.h"
 
 START_TEST (test_abc)

@@ -414,10 +414,10 @@ hand_run (ms_simsetup_t *su, ms_workload_t *wl, ms_wjob_t *jobs, size_t n,
     su->wl = wl;
 }
 
-/* Re-routing (DESIGN.md 5): a job queued behind a long job on beta while
- * alpha frees up early (its job ends at 2000 s, long before its 100000 s
- * limit) is cancelled and submitted to alpha at the first check after it
- * has waited reroute_after_s (3600 s; checks every 600 s: at 4200 s). Two
+/* Re-routing (doc/architecture.md "Policies"): a job queued behind a long job
+ * on beta while alpha frees up early (its job ends at 2000 s, long before its
+ * 100000 s limit) is cancelled and submitted to alpha at the first check after
+ * it has waited reroute_after_s (3600 s; checks every 600 s: at 4200 s). Two
  * partitions of the same architecture, so only the predicted waits differ;
  * energy weight 0: nominal frequency, no noise. */
 START_TEST (test_reroute)
@@ -776,8 +776,8 @@ START_TEST (test_plot_labels)
 }
 END_TEST
 
-/* The metric definitions of DESIGN.md 6 on two hand-computed jobs on the
- * default configuration (alpha/batch: 128 nodes at 110 W idle, beta: 96 at
+/* The metric definitions of doc/architecture.md "Simulator" on two
+ * hand-computed jobs on the default configuration (alpha/batch: 128 nodes at 110 W idle, beta: 96 at
  * 100 W, gamma: 96 at 90 W). */
 START_TEST (test_metrics_definitions)
 {

@@ -16,8 +16,8 @@
 
 #include <curl/curl.h>
 
-#include "metasched/api/auth.h"
-#include "metasched/cli/client.h"
+#include "wire/auth.h"
+#include "wire/client.h"
 #include "metasched/common/util.h"
 
 struct ms_client {

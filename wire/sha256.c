@@ -4,7 +4,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
-#include "metasched/api/sha256.h"
+#include "wire/sha256.h"
 
 int
 sha256_hex (const void *data, size_t len, char out[SHA256_HEX_LEN + 1],

@@ -13,8 +13,8 @@
 
 #include <munge.h>
 
-#include "metasched/api/auth.h"
-#include "metasched/api/sha256.h"
+#include "wire/auth.h"
+#include "wire/sha256.h"
 
 #define PAYLOAD_PREFIX "metasched/1"
 

@@ -1,0 +1,34 @@
+/* dsettings.c - the admin's settings (metasched/api/settings.h, kept in
+ * PostgreSQL) read into the daemon's policy and site: each cycle, and
+ * again once the cycle has read its first queued jobs.
+ */
+#include "config.h"
+
+#include "metasched/daemon/daemon_int.h"
+
+void
+daemon_load_settings (ms_daemon_t *d)
+{
+    ms_settings_t s;
+    char ignored[512] = "";
+    ms_error_t e;
+
+    settings_init (&s);
+    if (settings_load (d->db, &s, ignored, sizeof (ignored), &e) < 0) {
+        daemon_log (LOG_WARNING, "settings: %s (keeping the last ones)",
+                    e.text);
+        return;
+    }
+    pthread_mutex_lock (&d->mu);
+    d->set = s;
+    settings_apply_policy (&s, &d->pol);
+    jobmix_apply (&d->mix, d->site, &d->pol);
+    settings_apply_site (&s, d->site, NULL);
+    if (s.dispatch_mode == DISPATCH_SIBLINGS)
+        d->pol.sibling_slack = INFINITY; /* the top k, whatever their score */
+    /* With siblings the first choice is the best partition at equal waits
+     * (the siblings take whichever starts first); with one entry the job
+     * waits where it goes, so its predicted wait counts in full. */
+    d->pol.wait_weight = s.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
+    pthread_mutex_unlock (&d->mu);
+}
