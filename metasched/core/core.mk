@@ -8,6 +8,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/score.c metasched/core/score.h \
 	metasched/core/engine.c metasched/core/engine.h \
 	metasched/core/policy.c metasched/core/policy.h \
+	metasched/core/settings_table.c metasched/core/settings_table.h \
 	metasched/core/jobmix.c metasched/core/jobmix.h \
 	metasched/core/placement.c metasched/core/placement.h \
 	metasched/core/depend.c metasched/core/depend.h \
