@@ -317,6 +317,53 @@ number_key (struct parser *p, const char *key, const char *val,
     return 0;
 }
 
+/* How a script's --partition, -M and --cpu-freq are taken; 1: key is
+ * none of them. */
+static int
+requests_key (struct parser *p, const char *key, const char *val,
+              ms_error_t *errp)
+{
+    ms_dconf_t *c = p->c;
+
+    if (!strcmp (key, "partition_requests")) {
+        if (!strcmp (val, "refuse"))
+            c->partition_requests = DCONF_PART_REFUSE;
+        else if (!strcmp (val, "honor"))
+            c->partition_requests = DCONF_PART_HONOR;
+        else if (!strcmp (val, "map"))
+            c->partition_requests = DCONF_PART_MAP;
+        else
+            return perr (p, errp, "partition_requests: '%s' is not one of "
+                         "refuse, honor, map", val);
+        return 0;
+    }
+    if (!strcmp (key, "cluster_requests")) {
+        if (!strcmp (val, "refuse"))
+            c->cluster_requests = DCONF_PART_REFUSE;
+        else if (!strcmp (val, "honor"))
+            c->cluster_requests = DCONF_PART_HONOR;
+        else if (!strcmp (val, "map"))
+            c->cluster_requests = DCONF_PART_MAP;
+        else
+            return perr (p, errp, "cluster_requests: '%s' is not one of "
+                         "refuse, honor, map", val);
+        return 0;
+    }
+    if (!strcmp (key, "cpu_freq_requests")) {
+        if (!strcmp (val, "honor"))
+            c->cpu_freq_requests = DCONF_FREQ_HONOR;
+        else if (!strcmp (val, "ignore"))
+            c->cpu_freq_requests = DCONF_FREQ_IGNORE;
+        else if (!strcmp (val, "refuse"))
+            c->cpu_freq_requests = DCONF_FREQ_REFUSE;
+        else
+            return perr (p, errp, "cpu_freq_requests: '%s' is not one of "
+                         "honor, ignore, refuse", val);
+        return 0;
+    }
+    return 1;
+}
+
 static int
 set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
 {
@@ -384,42 +431,8 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return parse_admins (p, val, errp);
     if (!strcmp (key, "allow_partition"))
         return confval_bool (&p->at, key, val, &c->allow_partition, errp);
-    if (!strcmp (key, "partition_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->partition_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->partition_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->partition_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "partition_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
-        return 0;
-    }
-    if (!strcmp (key, "cluster_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->cluster_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->cluster_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->cluster_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "cluster_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
-        return 0;
-    }
-    if (!strcmp (key, "cpu_freq_requests")) {
-        if (!strcmp (val, "honor"))
-            c->cpu_freq_requests = DCONF_FREQ_HONOR;
-        else if (!strcmp (val, "ignore"))
-            c->cpu_freq_requests = DCONF_FREQ_IGNORE;
-        else if (!strcmp (val, "refuse"))
-            c->cpu_freq_requests = DCONF_FREQ_REFUSE;
-        else
-            return perr (p, errp, "cpu_freq_requests: '%s' is not one of "
-                         "honor, ignore, refuse", val);
-        return 0;
-    }
+    if ((rc = requests_key (p, key, val, errp)) != 1)
+        return rc;
     if (!strcmp (key, "metrics_public"))
         return confval_bool (&p->at, key, val, &c->metrics_public, errp);
     if (!strcmp (key, "collect_wrapper")) {
