@@ -10,3 +10,7 @@ TESTS += tests/unit/test_settings_table
 
 TESTS += tests/cli/test_settings_docs.sh
 EXTRA_DIST += tests/cli/test_settings_docs.sh
+
+# the table against a live metaschedd on the test bed (config show/get/set)
+TESTS += tests/integration/test_settings_live.sh
+EXTRA_DIST += tests/integration/test_settings_live.sh
