@@ -408,19 +408,27 @@ settings_table_where (const ms_sett_t *r, char *buf, size_t len)
         }
 }
 
+/* The fields are reached by offset with memcpy: no pointer of one type
+ * aliases a field of another. */
 double
 settings_table_get (const ms_sett_t *r, const void *base, size_t off)
 {
     const char *p = (const char *)base + off;
+    double d;
+    bool b;
+    int i;
 
     switch (r->type) {
     case MS_SETT_INTEGER:
     case MS_SETT_CHOICE:
-        return *(const int *)p;
+        memcpy (&i, p, sizeof (i));
+        return i;
     case MS_SETT_BOOL:
-        return *(const bool *)p ? 1 : 0;
+        memcpy (&b, p, sizeof (b));
+        return b ? 1 : 0;
     default:
-        return *(const double *)p;
+        memcpy (&d, p, sizeof (d));
+        return d;
     }
 }
 
@@ -428,17 +436,19 @@ void
 settings_table_put (const ms_sett_t *r, void *base, size_t off, double v)
 {
     char *p = (char *)base + off;
+    bool b = v != 0;
+    int i = (int)v;
 
     switch (r->type) {
     case MS_SETT_INTEGER:
     case MS_SETT_CHOICE:
-        *(int *)p = (int)v;
+        memcpy (p, &i, sizeof (i));
         break;
     case MS_SETT_BOOL:
-        *(bool *)p = v != 0;
+        memcpy (p, &b, sizeof (b));
         break;
     default:
-        *(double *)p = v;
+        memcpy (p, &v, sizeof (v));
     }
 }
 

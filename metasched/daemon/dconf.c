@@ -267,13 +267,15 @@ static void
 put_number (ms_dconf_t *c, size_t i, double v)
 {
     char *f = (char *)c + numbers[i].off;
+    unsigned u = (unsigned)v;
+    size_t z = (size_t)v;
 
     if (numbers[i].kind == 'u')
-        *(unsigned *)f = (unsigned)v;
+        memcpy (f, &u, sizeof (u));
     else if (numbers[i].kind == 'z')
-        *(size_t *)f = (size_t)v;
+        memcpy (f, &z, sizeof (z));
     else
-        *(double *)f = v;
+        memcpy (f, &v, sizeof (v));
 }
 
 /* A number of [daemon] in its row's range; 1: key is not one. The
