@@ -402,19 +402,21 @@ number_option (opts_t *o, struct gen_given *g, int c, const char *arg)
 }
 
 /* A policy setting's option: its row's parser and range, whose message
- * names the flag, the setting and the value. */
+ * names the flag, the value and the setting ("--first-age: bad value
+ * '-1': first_age: -1 is out of range 0..100"). */
 static int
 table_option (opts_t *o, size_t row, const char *arg)
 {
     const ms_sett_t *r = &settings_table (NULL)[row];
-    char place[80];
+    char place[160];
     ms_error_t e;
     double v = 1;
 
-    snprintf (place, sizeof (place), "metasched simulate: --%s", r->flag);
+    snprintf (place, sizeof (place), "--%s: bad value '%.64s'", r->flag,
+              arg);
     if (r->type != MS_SETT_BOOL
         && settings_table_parse (r, arg, place, &v, &e) < 0) {
-        fprintf (stderr, "%s\n", e.text);
+        fprintf (stderr, "metasched simulate: %s\n", e.text);
         return 2;
     }
     o->setv[row] = v;

@@ -82,11 +82,11 @@ tap_ok $? "metasched-simulate.1 and --help have every simulator flag ($nflag, $b
 # 4. out of range, by the flag
 "$metasched" simulate --pref-margin 11 -o "$tmp/sim" >"$tmp/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q -- "--pref-margin: pref_margin: 11 is out of range 0..10" "$tmp/out"
+[ $rc = 2 ] && grep -q -- "--pref-margin: bad value '11': pref_margin: 11 is out of range 0..10" "$tmp/out"
 tap_ok $? "simulate --pref-margin 11: refused naming the flag, setting and value (rc $rc)"
 "$metasched" simulate --sibling-hold=-1 -o "$tmp/sim" >"$tmp/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q -- "--sibling-hold: sibling_hold: -1 is out of range" "$tmp/out" \
+[ $rc = 2 ] && grep -q -- "--sibling-hold: bad value '-1': sibling_hold: -1 is out of range" "$tmp/out" \
     && [ ! -e "$tmp/sim" ]
 tap_ok $? "simulate --sibling-hold=-1: refused before anything runs (rc $rc)"
 
