@@ -132,3 +132,6 @@ tests_contract_slurmrest_capture_SOURCES = tests/contract/slurmrest_capture.c \
 	tests/contract/contract_job.h
 tests_contract_slurmrest_capture_CFLAGS = $(TEST_CFLAGS)
 tests_contract_slurmrest_capture_LDADD = $(TEST_LIBS)
+
+# the one table of settings
+include tests/settings.mk

@@ -19,6 +19,7 @@
 #include "metasched/core/candidates.h"
 #include "metasched/admin/commands.h"
 #include "metasched/admin/siminput.h"
+#include "metasched/admin/simopts.h"
 #include "metasched/sim/bound.h"
 #include "metasched/sim/metrics.h"
 #include "metasched/sim/plot.h"
@@ -34,94 +35,6 @@
 #define UTIL_BINS 200
 #define SIM_DEFAULT_CLUSTERS_CONF MS_SYSCONFDIR "/metasched/clusters.conf"
 
-static void
-usage (FILE *f)
-{
-    fprintf (
-        f,
-        "Usage: metasched simulate [OPTIONS]\n"
-        "Replay a workload through every policy on simulated clusters.\n"
-        "With no options: the embedded default (Table 6.1 clusters, a\n"
-        "generated workload of 2000 jobs).\n\n"
-        "  -o, --output DIR         where CSV and plots go (./sim-out)\n"
-        "  -s, --scenario NAME      default, eamc, kth or curie\n"
-        "  -d, --data DIR           shared data for eamc/kth/curie\n"
-        "                           (../shared/data)\n"
-        "  -c, --config FILE        cluster configuration (simulated "
-        "clusters)\n"
-        "  -t, --trace FILE         SWF trace (.swf or .swf.gz) as workload\n"
-        "      --home CLUSTER/PART  the trace's home partition (first)\n"
-        "      --cores-per-node N   the trace system's cores per node\n"
-        "                           (header MaxProcs/MaxNodes, else the\n"
-        "                           home architecture's)\n"
-        "      --replicate N        repeat the trace N times in sequence\n"
-        "      --from-db CONNINFO   the site's own history as the workload:\n"
-        "                           the jobs measured in PostgreSQL (report\n"
-        "                           role), profiles from its fitted models,\n"
-        "                           the daemon's settings as one more row;\n"
-        "                           clusters from -c (default\n"
-        "                           " SIM_DEFAULT_CLUSTERS_CONF ")\n"
-        "      --since DAYS         --from-db: jobs that ended in the last\n"
-        "                           DAYS days (30; fractions allowed)\n"
-        "      --password-file F    --from-db: 0600 file with the password\n"
-        "      --skip-malformed     skip and count malformed trace lines\n"
-        "  -n, --jobs N             generated workload: number of jobs\n"
-        "      --interarrival S     generated: mean seconds between jobs\n"
-        "      --mean-nodes N       generated: mean nodes per job\n"
-        "      --mean-runtime S     generated: mean runtime (s)\n"
-        "      --profiles P         table61, or eamc2hw:DIR\n"
-        "      --gpu-share X        make this share (0-1) of the jobs GPU\n"
-        "                           jobs (needs partitions with GPUs)\n"
-        "      --gpus-per-job N     GPU jobs ask for 1 to N GPUs per node\n"
-        "                           (the most a partition has)\n"
-        "      --gpu-profiles FILE  apps' GPU profiles: GPUs per node, busy\n"
-        "                           power, time per GPU model\n"
-        "      --moldable-share X   make this share (0-1) of the jobs "
-        "moldable\n"
-        "      --moldable-range A-B moldable jobs take A to B nodes (1-4)\n"
-        "      --mix M              uniform, or the percentage of jobs whose\n"
-        "                           app favours a partition other than home\n"
-        "  -p, --policies LIST      comma-separated (all): base,min_runtime,\n"
-        "                           min_energy,ear_min_energy,eamc_reorder,\n"
-        "                           eamc_priority_inc,eamc_priority_inc_v,\n"
-        "                           metasched,metasched_window (metasched's\n"
-        "                           scores, the jobs of one 60 s cycle\n"
-        "                           placed together by an integer program)\n"
-        "      --t-weight LIST      EAMC t_weight values (1,1.5)\n"
-        "      --theta X            ear_min_energy time penalty (0.1)\n"
-        "      --w-energy X         metasched energy weight (0.5)\n"
-        "      --max-slowdown X     metasched maximum slowdown (1.3)\n"
-        "      --sweep LIST         metasched energy weights for the Pareto\n"
-        "                           front (0,0.2,0.4,0.5,0.6,0.8,0.9,1)\n"
-        "      --backfill B         easy, fcfs or conservative (easy)\n"
-        "      --noise SIGMA        runtime noise of the truth (0.05)\n"
-        "      --exact-estimates    predictions from true runtimes, not\n"
-        "                           from time limits\n"
-        "      --seed N             seed of workload, apps and noise (1)\n"
-        "      --seeds LIST         one run per seed (1-5, 1,3,7), each in\n"
-        "                           OUTPUT/seed-N; then every row's mean\n"
-        "                           and spread over the seeds\n"
-        "      --versus LIST        with --seeds: every row against these\n"
-        "                           rows (labels), paired seed by seed\n"
-        "      --bound              every row against the static bound: the\n"
-        "                           least job energy at its mean runtime\n"
-        "                           and the least mean runtime at its job\n"
-        "                           energy of any choice of partition and\n"
-        "                           frequency per job, with no queue\n"
-        "      --no-plots           write no plots\n"
-        "  -q, --quiet              print only the table\n"
-        "  -h, --help\n");
-}
-
-static int
-parse_double (const char *s, double *out)
-{
-    char *e;
-    errno = 0;
-    *out = strtod (s, &e);
-    return (*e || e == s || errno || !isfinite (*out)) ? -1 : 0;
-}
-
 static size_t
 parse_list (const char *s, double *out, size_t max)
 {
@@ -130,37 +43,11 @@ parse_list (const char *s, double *out, size_t max)
     ms_strlcpy (buf, s, sizeof (buf));
     for (tok = strtok_r (buf, ",", &save); tok && n < max;
          tok = strtok_r (NULL, ",", &save)) {
-        if (parse_double (tok, &out[n]) < 0)
+        if (simopts_double (tok, &out[n]) < 0)
             return SIZE_MAX;
         n++;
     }
     return n;
-}
-
-/* Scenario presets: the generator and the data each needs. */
-static void
-scenario_defaults (opts_t *o)
-{
-    workload_gen_defaults (&o->gen);
-    o->gen.seed = o->seed;
-    if (!strcmp (o->scenario, "default")) {
-        o->gen.njobs = 2000;
-        o->gen.mean_interarrival_s = 110;
-        o->gen.mean_nodes = 8;
-        o->gen.max_nodes = 96;
-        o->gen.mean_runtime_s = 3600;
-    } else if (!strcmp (o->scenario, "eamc")) {
-        /* seeds/000 6.5: 5000 jobs, 18.29 nodes and 3.65 h on average at
-         * the highest frequency, a makespan of 10 to 15 days. */
-        o->gen.njobs = 5000;
-        o->gen.mean_interarrival_s = 160;
-        o->gen.mean_nodes = 18.29;
-        o->gen.sigma_nodes = 1.2;
-        o->gen.max_nodes = 512;
-        o->gen.mean_runtime_s = 3.65 * 3600;
-        o->gen.sigma_runtime = 1.0;
-        o->gen.max_runtime_s = 48 * 3600;
-    }
 }
 
 static int
@@ -236,7 +123,7 @@ mix_weights (const opts_t *o, const ms_predtab_t *tab, size_t home, double *wts,
                   napps, 100.0 * nfav / napps);
         return 0;
     }
-    if (parse_double (o->mix, &m) < 0 || m < 0 || m > 100)
+    if (simopts_double (o->mix, &m) < 0 || m < 0 || m > 100)
         return ms_err (errp, MS_ERR_INPUT,
                        "--mix: '%s' is neither uniform "
                        "nor a percentage",
@@ -316,7 +203,8 @@ part_name (const ms_siteconf_t *conf, size_t p, char *buf, size_t len)
     if (p >= conf->nparts)
         snprintf (buf, len, "%s", "");
     else
-        snprintf (buf, len, "%s/%s", conf->clusters[conf->parts[p].cluster].name,
+        snprintf (buf, len, "%s/%s",
+                  conf->clusters[conf->parts[p].cluster].name,
                   conf->parts[p].name);
 }
 
@@ -393,8 +281,7 @@ bound_row (const ms_siteconf_t *conf, const ms_predtab_t *tab,
         if (!cs->n)
             continue;
         for (i = 0; i < cs->n; i++)
-            if (cs->c[i].part == recs[k].part
-                && cs->c[i].f_khz == recs[k].f_khz
+            if (cs->c[i].part == recs[k].part && cs->c[i].f_khz == recs[k].f_khz
                 && recs[k].nodes == wl->jobs[k].nodes)
                 break;
         if (i == cs->n)
@@ -431,8 +318,8 @@ bound_report (const char *dir, const ms_bound_t *b, const ms_summary_t *rows,
                 "energy, no queue): every job at its fastest candidate "
                 "%.1f s mean runtime, %.2f GJ; at its leanest %.1f s, "
                 "%.2f GJ\n%-26s %12s %10s %13s %13s\n",
-                n, tf / n, ef / 1e9, tl / n, el / 1e9, "policy",
-                "runtime_s", "jobE_GJ", "leastE_at_T", "leastT_at_E");
+                n, tf / n, ef / 1e9, tl / n, el / 1e9, "policy", "runtime_s",
+                "jobE_GJ", "leastE_at_T", "leastT_at_E");
     for (size_t i = 0; i < nrows + nsweep; i++) {
         const ms_summary_t *r = i < nrows ? &rows[i] : &srows[i - nrows];
         double le, lt;
@@ -463,142 +350,123 @@ bound_report (const char *dir, const ms_bound_t *b, const ms_summary_t *rows,
     return 0;
 }
 
-/* metasched's parameters from the options (those given; -1 or 0: the
- * policy's default), on a policy of any kind. */
-static void
-metasched_options (const opts_t *o, ms_policy_t *pol)
-{
-    pol->max_slowdown = o->max_slowdown;
-    if (o->congestion >= 0)
-        pol->congestion = o->congestion;
-    if (o->slack >= 0)
-        pol->sibling_slack = o->slack;
-    if (o->same_class)
-        pol->sibling_same_class = true;
-    if (o->waitw >= 0)
-        pol->wait_weight = o->waitw;
-    if (o->pref_margin >= 0)
-        pol->pref_margin = o->pref_margin;
-    if (o->first_age >= 0 && policy_is_metasched (pol->kind))
-        pol->first_age = o->first_age;
-    if (o->sibling_hold >= 0 && policy_is_metasched (pol->kind))
-        pol->sibling_hold = o->sibling_hold;
-    if (o->drain_weight >= 0 && policy_is_metasched (pol->kind))
-        pol->drain_weight = o->drain_weight;
-    if (o->wait_share >= 0 && policy_is_metasched (pol->kind))
-        pol->wait_share = o->wait_share;
-    if (o->sibling_ahead >= 0 && policy_is_metasched (pol->kind))
-        pol->sibling_ahead = o->sibling_ahead;
-    if (o->stake_margin >= 0 && policy_is_metasched (pol->kind))
-        pol->stake_margin = o->stake_margin;
-    if (o->cal_lean >= 0 && policy_is_metasched (pol->kind))
-        pol->cal_lean = o->cal_lean;
-    if (o->cal_lean_idle >= 0 && policy_is_metasched (pol->kind))
-        pol->cal_lean_idle = o->cal_lean_idle;
-}
-
-static int
-run (opts_t *o)
-{
+/* One run of every policy over one workload: what its steps share. */
+typedef struct {
+    opts_t *o;
     ms_error_t err;
-    ms_siteconf_t *conf = NULL;
-    predictor_t *pred = NULL;
-    ms_predtab_t *tab = NULL;
-    ms_workload_t *wl = NULL;
-    swf_trace_t *trace = NULL;
+    ms_siteconf_t *conf;
+    predictor_t *pred;
+    ms_predtab_t *tab;
+    ms_workload_t *wl;
+    swf_trace_t *trace;
     ms_simsetup_t su;
     ms_policy_t pols[MAX_RUNS], sweep[MAX_RUNS];
     ms_summary_t rows[MAX_RUNS + 1], srows[MAX_RUNS];
-    size_t npols = 0, nsweep = 0, home = 0, r0 = 0, same = 0;
+    size_t npols, nsweep, home, r0, same;
     history_t hist;
-    double tw[8], sw[MAX_RUNS], wts[256];
-    size_t ntw, nsw;
-    ms_jobrec_t *recs = NULL;
-    double *util[2] = { NULL, NULL }, binw[2] = { 0, 0 }, ut0 = 0;
+    double wts[256];
+    ms_jobrec_t *recs;
+    double *util[2], binw[2], ut0;
     const char *ulabels[2];
-    size_t nutil = 0;
-    char mixdesc[512], path[4096], tracepath[4096];
-    int status = 1;
-    FILE *f;
-    const char *builtin = simulate_builtin_config (o->scenario);
-    double *serial = NULL;
-    ms_bound_t *bound = NULL;
-    ms_cands_t bcs = { NULL, 0, 0 };
+    size_t nutil;
+    char mixdesc[512], tracepath[4096];
+    double *serial;
+    ms_bound_t *bound;
+    ms_cands_t bcs;
     double brt[2 * MAX_RUNS], bre[2 * MAX_RUNS];
     bool brok[2 * MAX_RUNS];
+} simrun_t;
 
-    memset (&hist, 0, sizeof (hist));
+/* The clusters (-c or the scenario's) and the home partition; -2: no
+ * such scenario. */
+static int
+run_site (simrun_t *r)
+{
+    opts_t *o = r->o;
+    const char *builtin = simulate_builtin_config (o->scenario);
+
     if (o->from_db && !o->config)
         o->config = SIM_DEFAULT_CLUSTERS_CONF;
     if (!builtin && !o->config) {
-        fprintf (stderr, "metasched simulate: unknown scenario '%s'\n",
-                 o->scenario);
-        return 2;
+        ms_err (&r->err, MS_ERR_INPUT, "unknown scenario '%s'", o->scenario);
+        return -2; /* a usage error */
     }
-    if (check_policies (o->policies, &err) < 0)
-        goto fail;
-    /* The cluster configuration. */
+    if (check_policies (o->policies, &r->err) < 0)
+        return -1;
     if (o->config) {
-        if (clusterconf_load (o->config, &conf, &err) < 0)
-            goto fail;
+        if (clusterconf_load (o->config, &r->conf, &r->err) < 0)
+            return -1;
     } else {
         char name[64];
         snprintf (name, sizeof (name), "(built-in %s)", o->scenario);
-        if (clusterconf_parse (builtin, strlen (builtin), name, &conf, &err)
+        if (clusterconf_parse (builtin, strlen (builtin), name, &r->conf,
+                               &r->err)
             < 0)
-            goto fail;
+            return -1;
     }
-    if (!conf->nparts) {
-        ms_err (&err, MS_ERR_INPUT, "%s: no partition", conf->path);
-        goto fail;
-    }
+    if (!r->conf->nparts)
+        return ms_err (&r->err, MS_ERR_INPUT, "%s: no partition",
+                       r->conf->path);
     if (o->home) {
         char buf[256], *sl;
         const ms_partconf_t *pc;
         ms_strlcpy (buf, o->home, sizeof (buf));
-        if (!(sl = strchr (buf, '/'))) {
-            ms_err (&err, MS_ERR_INPUT, "--home: CLUSTER/PARTITION, not '%s'",
-                    o->home);
-            goto fail;
-        }
+        if (!(sl = strchr (buf, '/')))
+            return ms_err (&r->err, MS_ERR_INPUT,
+                           "--home: CLUSTER/PARTITION, not '%s'", o->home);
         *sl = '\0';
-        if (!(pc = clusterconf_partition (conf, buf, sl + 1))) {
-            ms_err (&err, MS_ERR_INPUT, "--home: no partition '%s'", o->home);
-            goto fail;
-        }
-        home = (size_t)(pc - conf->parts);
+        if (!(pc = clusterconf_partition (r->conf, buf, sl + 1)))
+            return ms_err (&r->err, MS_ERR_INPUT, "--home: no partition '%s'",
+                           o->home);
+        r->home = (size_t)(pc - r->conf->parts);
     }
-    if (o->from_db) {
-        /* The site's own history: workload, profiles and the policy as
-         * run, all from the database; the site's clusters, simulated. */
-        for (size_t c = 0; c < conf->nclusters; c++)
-            conf->clusters[c].backend = MS_BACKEND_SIMULATED;
-        if (siminput_history_load (o, conf, &pred, &tab, &wl, &hist, &err) < 0)
-            goto fail;
-        r0 = 1;
-        pols[npols++] = hist.as_run;
-        if (!o->quiet) {
-            printf ("workload: the history of the last %g days, %zu jobs "
-                    "(%zu measured, %zu on partitions %s lacks, %zu at "
-                    "frequencies it lacks, %zu that fit nowhere)\n",
-                    o->since_days, wl->njobs, hist.read, hist.no_part,
-                    conf->path, hist.no_freq, hist.no_home);
-            printf ("profiles: the database's models (%zu apps, %zu EAR "
-                    "pairs); as run: %s, dispatch %s%s%s\n",
-                    tab->napps, hist.npairs, hist.as_run.label + 8,
-                    hist.mode, hist.ignored[0] ? "; settings ignored: " : "",
-                    hist.ignored);
-            printf ("before the window: %zu jobs metaschedd decided (the "
-                    "last %d at most), %zu counted first in every policy's "
-                    "job mix (calibration, drain price) as it counted them, "
-                    "%zu seen to end (their waits: the lean)\n",
-                    hist.decided, MS_MIX_JOBS, hist.nprime, hist.nseen);
-        }
-        snprintf (mixdesc, sizeof (mixdesc), "as measured");
-        o->profiles = "the database's models";
-        goto policies;
+    return 0;
+}
+
+/* The site's own history: workload, profiles and the policy as run, all
+ * from the database; the site's clusters, simulated. */
+static int
+run_history (simrun_t *r)
+{
+    opts_t *o = r->o;
+    history_t *h = &r->hist;
+
+    for (size_t c = 0; c < r->conf->nclusters; c++)
+        r->conf->clusters[c].backend = MS_BACKEND_SIMULATED;
+    if (siminput_history_load (o, r->conf, &r->pred, &r->tab, &r->wl, h,
+                               &r->err)
+        < 0)
+        return -1;
+    r->r0 = 1;
+    r->pols[r->npols++] = h->as_run;
+    if (!o->quiet) {
+        printf ("workload: the history of the last %g days, %zu jobs "
+                "(%zu measured, %zu on partitions %s lacks, %zu at "
+                "frequencies it lacks, %zu that fit nowhere)\n",
+                o->since_days, r->wl->njobs, h->read, h->no_part, r->conf->path,
+                h->no_freq, h->no_home);
+        printf ("profiles: the database's models (%zu apps, %zu EAR "
+                "pairs); as run: %s, dispatch %s%s%s\n",
+                r->tab->napps, h->npairs, h->as_run.label + 8, h->mode,
+                h->ignored[0] ? "; settings ignored: " : "", h->ignored);
+        printf ("before the window: %zu jobs metaschedd decided (the "
+                "last %d at most), %zu counted first in every policy's "
+                "job mix (calibration, drain price) as it counted them, "
+                "%zu seen to end (their waits: the lean)\n",
+                h->decided, MS_MIX_JOBS, h->nprime, h->nseen);
     }
-    /* Profiles. */
+    snprintf (r->mixdesc, sizeof (r->mixdesc), "as measured");
+    o->profiles = "the database's models";
+    return 0;
+}
+
+/* The profiles and the workload: a trace or a generated one. */
+static int
+run_workload (simrun_t *r)
+{
+    opts_t *o = r->o;
+    ms_siteconf_t *conf = r->conf;
+
     if (!o->profiles) {
         if (!strcmp (o->scenario, "eamc")) {
             static char pbuf[4096];
@@ -608,19 +476,18 @@ run (opts_t *o)
         } else
             o->profiles = "table61";
     }
-    if (setup_predictor (o, conf, &pred, &err) < 0
-        || predtab_build (pred, conf, &tab, &err) < 0)
-        goto fail;
-    /* The workload. */
+    if (setup_predictor (o, conf, &r->pred, &r->err) < 0
+        || predtab_build (r->pred, conf, &r->tab, &r->err) < 0)
+        return -1;
     if (!o->trace && !o->gen_set) {
         if (!strcmp (o->scenario, "kth")) {
-            snprintf (tracepath, sizeof (tracepath),
+            snprintf (r->tracepath, sizeof (r->tracepath),
                       "%s/traces/KTH-SP2-1996-2.1-cln.swf.gz", o->data);
-            o->trace = tracepath;
+            o->trace = r->tracepath;
         } else if (!strcmp (o->scenario, "curie")) {
-            snprintf (tracepath, sizeof (tracepath),
+            snprintf (r->tracepath, sizeof (r->tracepath),
                       "%s/traces/CEA-Curie-2011-sample30k.swf.gz", o->data);
-            o->trace = tracepath;
+            o->trace = r->tracepath;
             if (!o->cores_per_node)
                 o->cores_per_node = 16;
         }
@@ -628,58 +495,66 @@ run (opts_t *o)
     if (o->trace) {
         int cpn = o->cores_per_node;
         if (swf_load (o->trace, o->skip_malformed ? SWF_SKIP_MALFORMED : 0,
-                      &trace, &err)
+                      &r->trace, &r->err)
             < 0)
-            goto fail;
-        if (!cpn && trace->max_procs > 0 && trace->max_nodes > 0)
-            cpn = (int)(trace->max_procs / trace->max_nodes);
+            return -1;
+        if (!cpn && r->trace->max_procs > 0 && r->trace->max_nodes > 0)
+            cpn = (int)(r->trace->max_procs / r->trace->max_nodes);
         if (cpn < 1)
-            cpn = conf->archs[conf->parts[home].arch].cores_per_node;
-        if (workload_from_swf (trace, cpn, conf->parts[home].nodes,
-                               o->replicate, &wl, &err)
+            cpn = conf->archs[conf->parts[r->home].arch].cores_per_node;
+        if (workload_from_swf (r->trace, cpn, conf->parts[r->home].nodes,
+                               o->replicate, &r->wl, &r->err)
             < 0)
-            goto fail;
+            return -1;
         if (!o->quiet)
             printf ("workload: %s, %zu jobs (%zu without runtime or size "
                     "dropped, %zu clipped to the home partition, %zu "
                     "malformed lines skipped), %d cores per node%s\n",
-                    trace->name, wl->njobs, wl->dropped, wl->clipped,
-                    trace->skipped, cpn,
+                    r->trace->name, r->wl->njobs, r->wl->dropped,
+                    r->wl->clipped, r->trace->skipped, cpn,
                     o->replicate > 1 ? ", replicated" : "");
-    } else {
-        if (o->gen.max_nodes > conf->parts[home].nodes)
-            o->gen.max_nodes = conf->parts[home].nodes;
-        if (workload_generate (&o->gen, &wl, &err) < 0)
-            goto fail;
-        if (!o->quiet) {
-            double mn = 0, mr = 0;
-            for (size_t i = 0; i < wl->njobs; i++) {
-                mn += wl->jobs[i].nodes;
-                mr += wl->jobs[i].runtime;
-            }
-            printf ("workload: generated, %zu jobs, seed %llu, mean %.2f "
-                    "nodes, mean runtime %.2f h, over %.1f days\n",
-                    wl->njobs, (unsigned long long)o->seed, mn / wl->njobs,
-                    mr / wl->njobs / 3600,
-                    wl->jobs[wl->njobs - 1].submit / 86400);
-        }
+        return 0;
     }
+    if (o->gen.max_nodes > conf->parts[r->home].nodes)
+        o->gen.max_nodes = conf->parts[r->home].nodes;
+    if (workload_generate (&o->gen, &r->wl, &r->err) < 0)
+        return -1;
+    if (!o->quiet) {
+        const ms_workload_t *wl = r->wl;
+        double mn = 0, mr = 0;
+        for (size_t i = 0; i < wl->njobs; i++) {
+            mn += wl->jobs[i].nodes;
+            mr += wl->jobs[i].runtime;
+        }
+        printf ("workload: generated, %zu jobs, seed %llu, mean %.2f "
+                "nodes, mean runtime %.2f h, over %.1f days\n",
+                wl->njobs, (unsigned long long)o->seed, mn / wl->njobs,
+                mr / wl->njobs / 3600, wl->jobs[wl->njobs - 1].submit / 86400);
+    }
+    return 0;
+}
+
+/* GPU jobs, apps, GPU profiles and moldable jobs on the workload. */
+static int
+run_jobkinds (simrun_t *r)
+{
+    opts_t *o = r->o;
+    ms_siteconf_t *conf = r->conf;
+    ms_workload_t *wl = r->wl;
+
     if (o->gpu_share > 0) {
         int maxg = candidates_max_gpus (conf), maxn = 0;
         size_t ng;
-        if (!maxg) {
-            ms_err (&err, MS_ERR_INPUT,
-                    "--gpu-share: no partition of %s has gpus_per_node",
-                    conf->path);
-            goto fail;
-        }
-        if (o->gpus_per_job > maxg) {
-            ms_err (&err, MS_ERR_INPUT,
-                    "--gpus-per-job %d: the most GPUs per node a partition "
-                    "has is %d",
-                    o->gpus_per_job, maxg);
-            goto fail;
-        }
+        if (!maxg)
+            return ms_err (&r->err, MS_ERR_INPUT,
+                           "--gpu-share: no partition of %s has "
+                           "gpus_per_node",
+                           conf->path);
+        if (o->gpus_per_job > maxg)
+            return ms_err (&r->err, MS_ERR_INPUT,
+                           "--gpus-per-job %d: the most GPUs per node a "
+                           "partition has is %d",
+                           o->gpus_per_job, maxg);
         for (size_t p = 0; p < conf->nparts; p++)
             if (conf->parts[p].gpus_per_node > 0 && conf->parts[p].nodes > maxn)
                 maxn = conf->parts[p].nodes;
@@ -692,11 +567,14 @@ run (opts_t *o)
                     ng, 100.0 * ng / wl->njobs,
                     o->gpus_per_job ? o->gpus_per_job : maxg, maxn);
     }
-    if (mix_weights (o, tab, home, wts, mixdesc, sizeof (mixdesc), &err) < 0)
-        goto fail;
-    workload_assign_apps (wl, wts, tab->napps, o->seed);
-    if (o->gpu_profiles && siminput_gpu_profiles (o, conf, tab, wl, &err) < 0)
-        goto fail;
+    if (mix_weights (o, r->tab, r->home, r->wts, r->mixdesc,
+                     sizeof (r->mixdesc), &r->err)
+        < 0)
+        return -1;
+    workload_assign_apps (wl, r->wts, r->tab->napps, o->seed);
+    if (o->gpu_profiles
+        && siminput_gpu_profiles (o, conf, r->tab, wl, &r->err) < 0)
+        return -1;
     if (o->moldable_share > 0) {
         int maxn = 0;
         size_t nm;
@@ -705,9 +583,9 @@ run (opts_t *o)
                 maxn = conf->parts[p].nodes;
         nm = workload_assign_moldable (wl, o->moldable_share, o->mold_lo,
                                        o->mold_hi, maxn, o->seed);
-        serial = ms_xcalloc (tab->napps + 1, sizeof (double));
-        if (siminput_moldable_models (o, tab, serial, &err) < 0)
-            goto fail;
+        r->serial = ms_xcalloc (r->tab->napps + 1, sizeof (double));
+        if (siminput_moldable_models (o, r->tab, r->serial, &r->err) < 0)
+            return -1;
         if (!o->quiet)
             printf ("moldable jobs: %zu (%.1f%%), %d to %d nodes; apps' "
                     "serial fractions %.2f to %.2f, speedup models fitted "
@@ -716,178 +594,231 @@ run (opts_t *o)
                     o->mold_hi < maxn ? o->mold_hi : maxn, MOLD_SERIAL_LO,
                     MOLD_SERIAL_HI);
     }
-policies:
-    if (!o->quiet) {
-        if (o->from_db)
-            printf ("clusters: %s (each job's home: where its app is "
-                    "fastest):",
-                    conf->path);
-        else
-            printf ("clusters: %s (home %s/%s):", conf->path,
-                    conf->clusters[conf->parts[home].cluster].name,
-                    conf->parts[home].name);
-        for (size_t p = 0; p < conf->nparts; p++)
-            printf ("%s %s/%s %d x %s", p ? "," : "",
-                    conf->clusters[conf->parts[p].cluster].name,
-                    conf->parts[p].name, conf->parts[p].nodes,
-                    conf->archs[conf->parts[p].arch].name);
-        printf ("\napps: %s; profiles: %s\n", mixdesc, o->profiles);
-        printf ("backfill: %s; truth noise: runtime sigma %.3f; "
-                "predictions from %s\n\n",
-                sim_backfill_name (o->backfill), o->noise,
-                o->exact ? "true runtimes" : "time limits");
-    }
-    /* The policies. */
+    return 0;
+}
+
+/* What the run is made of, on stdout. */
+static void
+run_header (const simrun_t *r)
+{
+    const opts_t *o = r->o;
+    const ms_siteconf_t *conf = r->conf;
+
+    if (o->quiet)
+        return;
+    if (o->from_db)
+        printf ("clusters: %s (each job's home: where its app is "
+                "fastest):",
+                conf->path);
+    else
+        printf ("clusters: %s (home %s/%s):", conf->path,
+                conf->clusters[conf->parts[r->home].cluster].name,
+                conf->parts[r->home].name);
+    for (size_t p = 0; p < conf->nparts; p++)
+        printf ("%s %s/%s %d x %s", p ? "," : "",
+                conf->clusters[conf->parts[p].cluster].name,
+                conf->parts[p].name, conf->parts[p].nodes,
+                conf->archs[conf->parts[p].arch].name);
+    printf ("\napps: %s; profiles: %s\n", r->mixdesc, o->profiles);
+    printf ("backfill: %s; truth noise: runtime sigma %.3f; "
+            "predictions from %s\n\n",
+            sim_backfill_name (o->backfill), o->noise,
+            o->exact ? "true runtimes" : "time limits");
+}
+
+/* The policies asked for, with the settings given, and the sweep's. */
+static int
+run_policies (simrun_t *r)
+{
+    opts_t *o = r->o;
+    double tw[8], sw[MAX_RUNS];
+    size_t ntw, nsw;
+
     if ((ntw = parse_list (o->t_weights, tw, 8)) == SIZE_MAX
-        || (nsw = parse_list (o->sweep, sw, MAX_RUNS)) == SIZE_MAX) {
-        ms_err (&err, MS_ERR_INPUT,
-                "--t-weight/--sweep: numbers separated "
-                "by commas");
-        goto fail;
-    }
+        || (nsw = parse_list (o->sweep, sw, MAX_RUNS)) == SIZE_MAX)
+        return ms_err (&r->err, MS_ERR_INPUT,
+                       "--t-weight/--sweep: numbers separated "
+                       "by commas");
     for (int k = 0; k < POL_NKINDS; k++) {
         if (!wanted (o->policies, (ms_polkind_t)k))
             continue;
         bool eamc = k == POL_EAMC_REORDER || k == POL_EAMC_PRIO
                     || k == POL_EAMC_PRIO_V;
-        for (size_t t = 0; t < (eamc ? ntw : 1) && npols < MAX_RUNS; t++) {
-            ms_policy_t *pol = &pols[npols++];
+        for (size_t t = 0; t < (eamc ? ntw : 1) && r->npols < MAX_RUNS; t++) {
+            ms_policy_t *pol = &r->pols[r->npols++];
             policy_init (pol, (ms_polkind_t)k);
-            pol->theta = o->theta;
-            pol->w_energy = o->w_energy;
-            metasched_options (o, pol);
+            simopts_policy (o, pol, false);
             if (eamc)
                 pol->t_weight = tw[t];
             policy_relabel (pol);
         }
     }
     if (wanted (o->policies, POL_METASCHED))
-        for (size_t i = 0; i < nsw && nsweep < MAX_RUNS; i++) {
-            ms_policy_t *pol = &sweep[nsweep++];
+        for (size_t i = 0; i < nsw && r->nsweep < MAX_RUNS; i++) {
+            ms_policy_t *pol = &r->sweep[r->nsweep++];
             policy_init (pol, POL_METASCHED);
+            simopts_policy (o, pol, true);
             pol->w_energy = sw[i];
-            metasched_options (o, pol);
             policy_relabel (pol);
         }
-    if (mkdir_p (o->outdir, &err) < 0)
-        goto fail;
-    simulate_setup_init (&su);
-    su.conf = conf;
-    su.tab = tab;
-    su.wl = wl;
-    su.home = home;
-    su.backfill = o->backfill;
-    su.seed = o->seed;
-    su.noise_t = o->noise;
-    su.exact_estimates = o->exact;
-    su.serial = serial;
-    su.prime = hist.prime;
-    su.nprime = hist.nprime;
-    su.seen = hist.seen;
-    su.nseen = hist.nseen;
-    recs = ms_xcalloc (wl->njobs, sizeof (*recs));
+    return 0;
+}
+
+/* Every policy through the simulator, one row each. */
+static int
+run_simulate (simrun_t *r)
+{
+    opts_t *o = r->o;
+    ms_siteconf_t *conf = r->conf;
+    const ms_workload_t *wl = r->wl;
+    ms_simsetup_t *su = &r->su;
+
+    if (mkdir_p (o->outdir, &r->err) < 0)
+        return -1;
+    simulate_setup_init (su);
+    su->conf = conf;
+    su->tab = r->tab;
+    su->wl = r->wl;
+    su->home = r->home;
+    su->backfill = o->backfill;
+    su->seed = o->seed;
+    su->noise_t = o->noise;
+    su->exact_estimates = o->exact;
+    su->serial = r->serial;
+    su->prime = r->hist.prime;
+    su->nprime = r->hist.nprime;
+    su->seen = r->hist.seen;
+    su->nseen = r->hist.nseen;
+    r->recs = ms_xcalloc (wl->njobs, sizeof (*r->recs));
     if (o->bound) {
-        bound = bound_new ();
+        r->bound = bound_new ();
         for (size_t k = 0; k < wl->njobs; k++) {
-            bound_cands (conf, tab, &wl->jobs[k], home, &bcs);
-            bound_add_job (bound, &bcs);
+            bound_cands (conf, r->tab, &wl->jobs[k], r->home, &r->bcs);
+            bound_add_job (r->bound, &r->bcs);
         }
-        bound_finish (bound);
+        bound_finish (r->bound);
     }
-    for (size_t i = 0; i < npols + nsweep; i++) {
-        const ms_policy_t *pol = i < npols ? &pols[i] : &sweep[i - npols];
-        ms_summary_t *row = i < npols ? &rows[r0 + i] : &srows[i - npols];
-        su.progress = pol->label;
-        if (simulate_run (&su, pol, recs, row, &err) < 0)
-            goto fail;
+    for (size_t i = 0; i < r->npols + r->nsweep; i++) {
+        const ms_policy_t *pol
+            = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
+        ms_summary_t *row
+            = i < r->npols ? &r->rows[r->r0 + i] : &r->srows[i - r->npols];
+        ms_jobrec_t *recs = r->recs;
+        su->progress = pol->label;
+        if (simulate_run (su, pol, recs, row, &r->err) < 0)
+            return -1;
         if (o->jobs_csv
-            && write_jobs_csv (o->outdir, pol->label, conf, tab, wl, recs,
-                               &err)
+            && write_jobs_csv (o->outdir, pol->label, conf, r->tab, wl, recs,
+                               &r->err)
                    < 0)
-            goto fail;
-        if (bound)
-            brok[i] = bound_row (conf, tab, wl, home, recs, &bcs, &brt[i],
-                                 &bre[i]);
+            return -1;
+        if (r->bound)
+            r->brok[i] = bound_row (conf, r->tab, wl, r->home, recs, &r->bcs,
+                                    &r->brt[i], &r->bre[i]);
         /* The replay of the policy as run against where jobs ran. */
-        if (r0 && i == 0)
+        if (r->r0 && i == 0)
             for (size_t k = 0; k < wl->njobs; k++)
-                same += recs[k].part == hist.recs[k].part
-                        && recs[k].f_khz == hist.recs[k].f_khz;
+                r->same += recs[k].part == r->hist.recs[k].part
+                           && recs[k].f_khz == r->hist.recs[k].f_khz;
         /* Utilization over time of min_runtime and metasched. */
-        if (i < npols && nutil < 2
+        if (i < r->npols && r->nutil < 2
             && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED)) {
-            util[nutil]
+            r->util[r->nutil]
                 = ms_xcalloc (UTIL_BINS * conf->nparts, sizeof (double));
             metrics_utilization_series (conf, recs, wl->njobs, UTIL_BINS,
-                                        util[nutil], &ut0, &binw[nutil]);
-            ulabels[nutil] = pol->label;
-            nutil++;
+                                        r->util[r->nutil], &r->ut0,
+                                        &r->binw[r->nutil]);
+            r->ulabels[r->nutil] = pol->label;
+            r->nutil++;
         }
     }
-    if (r0) {
-        metrics_summarize (conf, hist.recs, wl->njobs, &rows[0]);
-        ms_strlcpy (rows[0].label, "measured", sizeof (rows[0].label));
+    return 0;
+}
+/* The tables on stdout (and to --seeds' collection, the moldable runs'
+ * and the bound's files). */
+static int
+run_tables (simrun_t *r)
+{
+    opts_t *o = r->o;
+
+    if (r->r0) {
+        metrics_summarize (r->conf, r->hist.recs, r->wl->njobs, &r->rows[0]);
+        ms_strlcpy (r->rows[0].label, "measured", sizeof (r->rows[0].label));
     }
     if (o->collect) {
-        for (size_t i = 0; i < npols + r0; i++)
+        for (size_t i = 0; i < r->npols + r->r0; i++)
             seedruns_add (o->collect, o->seed,
-                          i < r0 ? "measured" : i == r0 && r0 ? "as-run"
-                                                                : "policy",
-                          &rows[i]);
-        for (size_t i = 0; i < nsweep; i++)
-            seedruns_add (o->collect, o->seed, "sweep", &srows[i]);
+                          i < r->r0             ? "measured"
+                          : i == r->r0 && r->r0 ? "as-run"
+                                                : "policy",
+                          &r->rows[i]);
+        for (size_t i = 0; i < r->nsweep; i++)
+            seedruns_add (o->collect, o->seed, "sweep", &r->srows[i]);
     }
     if (!o->no_table)
-        metrics_print_table (stdout, conf, rows, npols + r0);
-    if (r0 && !o->no_table) {
-        const ms_summary_t *m = &rows[0], *a = &rows[1];
+        metrics_print_table (stdout, r->conf, r->rows, r->npols + r->r0);
+    if (r->r0 && !o->no_table) {
+        const ms_summary_t *m = &r->rows[0], *a = &r->rows[1];
         printf ("\nas run against measured, %zu jobs: job energy %+.2f%%, "
                 "runtime %+.2f%%, mean wait %.1f s (measured %.1f s), mean "
                 "response %.1f s (measured %.1f s); %zu jobs on the "
                 "partition and at the frequency where they ran\n",
-                wl->njobs,
+                r->wl->njobs,
                 m->job_energy_j > 0
                     ? 100 * (a->job_energy_j / m->job_energy_j - 1)
                     : 0,
-                m->sum_runtime > 0
-                    ? 100 * (a->sum_runtime / m->sum_runtime - 1)
-                    : 0,
-                a->mean_wait, m->mean_wait, a->mean_response,
-                m->mean_response, same);
+                m->sum_runtime > 0 ? 100 * (a->sum_runtime / m->sum_runtime - 1)
+                                   : 0,
+                a->mean_wait, m->mean_wait, a->mean_response, m->mean_response,
+                r->same);
     }
-    if (serial
-        && siminput_moldable_saved (o, &su, pols, npols, rows + r0, recs, &err)
+    if (r->serial
+        && siminput_moldable_saved (o, &r->su, r->pols, r->npols,
+                                    r->rows + r->r0, r->recs, &r->err)
                < 0)
-        goto fail;
-    if (nsweep && !o->quiet && !o->no_table) {
+        return -1;
+    if (r->nsweep && !o->quiet && !o->no_table) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
-        metrics_print_table (stdout, conf, srows, nsweep);
+        metrics_print_table (stdout, r->conf, r->srows, r->nsweep);
     }
-    if (bound
-        && bound_report (o->outdir, bound, rows + r0, npols, srows, nsweep,
-                         brt, bre, brok, !o->no_table, &err)
+    if (r->bound
+        && bound_report (o->outdir, r->bound, r->rows + r->r0, r->npols,
+                         r->srows, r->nsweep, r->brt, r->bre, r->brok,
+                         !o->no_table, &r->err)
                < 0)
-        goto fail;
+        return -1;
+    return 0;
+}
+
+/* summary.csv, table.txt and the plots. */
+static int
+run_files (simrun_t *r)
+{
+    opts_t *o = r->o;
+    char path[4096];
+    FILE *f;
+
     /* CSV and the table as text. */
     snprintf (path, sizeof (path), "%s/summary.csv", o->outdir);
     if (!(f = fopen (path, "w"))) {
-        ms_err (&err, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
-        goto fail;
+        ms_err (&r->err, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
+        return -1;
     }
-    metrics_csv_header (f, conf);
-    for (size_t i = 0; i < npols + r0; i++)
-        metrics_csv_row (f, conf, &rows[i],
-                         i < r0 ? "measured" : i == r0 && r0 ? "as-run"
-                                                               : "policy");
-    for (size_t i = 0; i < nsweep; i++)
-        metrics_csv_row (f, conf, &srows[i], "sweep");
+    metrics_csv_header (f, r->conf);
+    for (size_t i = 0; i < r->npols + r->r0; i++)
+        metrics_csv_row (f, r->conf, &r->rows[i],
+                         i < r->r0             ? "measured"
+                         : i == r->r0 && r->r0 ? "as-run"
+                                               : "policy");
+    for (size_t i = 0; i < r->nsweep; i++)
+        metrics_csv_row (f, r->conf, &r->srows[i], "sweep");
     fclose (f);
     snprintf (path, sizeof (path), "%s/table.txt", o->outdir);
     if ((f = fopen (path, "w"))) {
-        metrics_print_table (f, conf, rows, npols + r0);
-        if (nsweep) {
+        metrics_print_table (f, r->conf, r->rows, r->npols + r->r0);
+        if (r->nsweep) {
             fprintf (f, "\nmetasched energy-weight sweep:\n");
-            metrics_print_table (f, conf, srows, nsweep);
+            metrics_print_table (f, r->conf, r->srows, r->nsweep);
         }
         fclose (f);
     }
@@ -901,15 +832,15 @@ policies:
         char title[256];
         int r1, r2 = 0;
         snprintf (title, sizeof (title), "%s: %zu jobs",
-                  o->from_db ? "history" : o->scenario, wl->njobs);
-        r1 = plot_pareto (o->outdir, title, rows, npols + r0, srows, nsweep,
-                          &err);
-        if (r1 >= 0 && nutil)
-            r2 = plot_utilization (o->outdir, title, conf, ulabels,
-                                   (const double *const *)util, nutil,
-                                   UTIL_BINS, ut0, binw, &err);
+                  o->from_db ? "history" : o->scenario, r->wl->njobs);
+        r1 = plot_pareto (o->outdir, title, r->rows, r->npols + r->r0, r->srows,
+                          r->nsweep, &r->err);
+        if (r1 >= 0 && r->nutil)
+            r2 = plot_utilization (o->outdir, title, r->conf, r->ulabels,
+                                   (const double *const *)r->util, r->nutil,
+                                   UTIL_BINS, r->ut0, r->binw, &r->err);
         if (r1 < 0 || r2 < 0)
-            fprintf (stderr, "metasched simulate: plots: %s\n", err.text);
+            fprintf (stderr, "metasched simulate: plots: %s\n", r->err.text);
         else if (r1 == 1 || r2 == 1)
             printf ("plots skipped: gnuplot was not found (data and scripts "
                     "are in %s)\n",
@@ -919,26 +850,56 @@ policies:
                     "%s/utilization.png, %s/utilization.svg\n",
                     o->outdir, o->outdir, o->outdir, o->outdir);
     }
-    status = 0;
-    goto done;
-fail:
-    fprintf (stderr, "metasched simulate: %s\n", err.text);
-done:
-    free (util[0]);
-    free (util[1]);
-    free (recs);
-    free (serial);
-    free (hist.recs);
-    free (hist.prime);
-    free (hist.seen);
-    bound_free (bound);
-    free (bcs.c);
-    workload_free (wl);
-    swf_free (trace);
-    predtab_free (tab);
-    predictor_free (pred);
-    clusterconf_free (conf);
-    return status;
+    return 0;
+}
+
+static void
+run_free (simrun_t *r)
+{
+    free (r->util[0]);
+    free (r->util[1]);
+    free (r->recs);
+    free (r->serial);
+    free (r->hist.recs);
+    free (r->hist.prime);
+    free (r->hist.seen);
+    bound_free (r->bound);
+    free (r->bcs.c);
+    workload_free (r->wl);
+    swf_free (r->trace);
+    predtab_free (r->tab);
+    predictor_free (r->pred);
+    clusterconf_free (r->conf);
+    free (r);
+}
+
+/* One run: its steps in order; the first to fail says why. */
+static int
+run (opts_t *o)
+{
+    simrun_t *r = ms_xcalloc (1, sizeof (*r));
+    int rc;
+
+    r->o = o;
+    rc = run_site (r);
+    if (rc == 0 && o->from_db)
+        rc = run_history (r);
+    else if (rc == 0)
+        rc = run_workload (r) < 0 ? -1 : run_jobkinds (r);
+    if (rc == 0) {
+        run_header (r);
+        rc = run_policies (r);
+    }
+    if (rc == 0)
+        rc = run_simulate (r);
+    if (rc == 0)
+        rc = run_tables (r);
+    if (rc == 0)
+        rc = run_files (r);
+    if (rc < 0)
+        fprintf (stderr, "metasched simulate: %s\n", r->err.text);
+    run_free (r);
+    return rc == -2 ? 2 : rc < 0 ? 1 : 0;
 }
 
 /* Every row against each label of the comma-separated list: printed and
@@ -1004,7 +965,8 @@ run_seeds (opts_t *o)
         if (!o->quiet)
             printf ("seed %llu: %s\n", (unsigned long long)sv[i], dir);
         /* The rows to compare against exist once the first run is in. */
-        if (i == 0 && o->versus && versus_each (sr, o->versus, NULL, &err) < 0) {
+        if (i == 0 && o->versus
+            && versus_each (sr, o->versus, NULL, &err) < 0) {
             fprintf (stderr, "metasched simulate: %s\n", err.text);
             status = 2;
             goto done;
@@ -1039,7 +1001,8 @@ run_seeds (opts_t *o)
                 "deviation over the seeds.\nCSV: %s/seeds.csv, "
                 "%s/seeds-summary.csv%s%s%s\n",
                 o->outdir, o->outdir, o->versus ? ", " : "",
-                o->versus ? o->outdir : "", o->versus ? "/seeds-versus.csv" : "");
+                o->versus ? o->outdir : "",
+                o->versus ? "/seeds-versus.csv" : "");
     status = 0;
     goto done;
 fail_file:
@@ -1056,448 +1019,10 @@ done:
 int
 cmd_simulate (int argc, char **argv)
 {
-    enum {
-        O_HOME = 256,
-        O_CPN,
-        O_REPL,
-        O_SKIP,
-        O_IA,
-        O_MN,
-        O_MR,
-        O_PROF,
-        O_MIX,
-        O_TW,
-        O_THETA,
-        O_WE,
-        O_MS,
-        O_SWEEP,
-        O_BF,
-        O_NOISE,
-        O_EXACT,
-        O_SEED,
-        O_NOPLOTS,
-        O_CONG,
-        O_SLACK,
-        O_SAME,
-        O_WAITW,
-        O_PREFM,
-        O_FIRSTAGE,
-        O_HOLD,
-        O_DRAIN,
-        O_WAITSHARE,
-        O_AHEAD,
-        O_STAKE,
-        O_CALLEAN,
-        O_CALIDLE,
-        O_JOBSCSV,
-        O_BOUND,
-        O_FROMDB,
-        O_SINCE,
-        O_PWFILE,
-        O_GPUSHARE,
-        O_GPUSPJ,
-        O_MOLDSHARE,
-        O_GPUPROF,
-        O_MOLDRANGE,
-        O_SEEDS,
-        O_VERSUS,
-    };
-    static const struct option lo[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "scenario", required_argument, NULL, 's' },
-        { "data", required_argument, NULL, 'd' },
-        { "config", required_argument, NULL, 'c' },
-        { "trace", required_argument, NULL, 't' },
-        { "home", required_argument, NULL, O_HOME },
-        { "cores-per-node", required_argument, NULL, O_CPN },
-        { "replicate", required_argument, NULL, O_REPL },
-        { "skip-malformed", no_argument, NULL, O_SKIP },
-        { "jobs", required_argument, NULL, 'n' },
-        { "interarrival", required_argument, NULL, O_IA },
-        { "mean-nodes", required_argument, NULL, O_MN },
-        { "mean-runtime", required_argument, NULL, O_MR },
-        { "profiles", required_argument, NULL, O_PROF },
-        { "mix", required_argument, NULL, O_MIX },
-        { "policies", required_argument, NULL, 'p' },
-        { "t-weight", required_argument, NULL, O_TW },
-        { "theta", required_argument, NULL, O_THETA },
-        { "w-energy", required_argument, NULL, O_WE },
-        { "max-slowdown", required_argument, NULL, O_MS },
-        { "sweep", required_argument, NULL, O_SWEEP },
-        { "backfill", required_argument, NULL, O_BF },
-        { "noise", required_argument, NULL, O_NOISE },
-        { "exact-estimates", no_argument, NULL, O_EXACT },
-        { "seed", required_argument, NULL, O_SEED },
-        { "no-plots", no_argument, NULL, O_NOPLOTS },
-        { "congestion", required_argument, NULL, O_CONG },
-        { "sibling-slack", required_argument, NULL, O_SLACK },
-        { "sibling-same-class", no_argument, NULL, O_SAME },
-        { "wait-weight", required_argument, NULL, O_WAITW },
-        { "pref-margin", required_argument, NULL, O_PREFM },
-        { "first-age", required_argument, NULL, O_FIRSTAGE },
-        { "sibling-hold", required_argument, NULL, O_HOLD },
-        { "drain-weight", required_argument, NULL, O_DRAIN },
-        { "wait-share", required_argument, NULL, O_WAITSHARE },
-        { "sibling-ahead", required_argument, NULL, O_AHEAD },
-        { "stake-margin", required_argument, NULL, O_STAKE },
-        { "cal-lean", required_argument, NULL, O_CALLEAN },
-        { "cal-lean-idle", required_argument, NULL, O_CALIDLE },
-        { "jobs-csv", no_argument, NULL, O_JOBSCSV },
-        { "bound", no_argument, NULL, O_BOUND },
-        { "from-db", required_argument, NULL, O_FROMDB },
-        { "since", required_argument, NULL, O_SINCE },
-        { "password-file", required_argument, NULL, O_PWFILE },
-        { "gpu-share", required_argument, NULL, O_GPUSHARE },
-        { "gpus-per-job", required_argument, NULL, O_GPUSPJ },
-        { "moldable-share", required_argument, NULL, O_MOLDSHARE },
-        { "gpu-profiles", required_argument, NULL, O_GPUPROF },
-        { "moldable-range", required_argument, NULL, O_MOLDRANGE },
-        { "seeds", required_argument, NULL, O_SEEDS },
-        { "versus", required_argument, NULL, O_VERSUS },
-        { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     opts_t o;
-    int c, li = -1;
-    double v;
-    /* Generator options given before the scenario is known. */
-    double ia = -1, mn = -1, mr = -1;
-    long njobs = -1;
+    int rc = simopts_parse (argc, argv, &o);
 
-    memset (&o, 0, sizeof (o));
-    o.outdir = "sim-out";
-    o.scenario = "default";
-    o.data = "../shared/data";
-    o.mix = "uniform";
-    o.t_weights = "1,1.5";
-    o.sweep = "0,0.2,0.4,0.5,0.6,0.8,0.9,1";
-    o.replicate = 1;
-    o.theta = 0.1;
-    o.w_energy = 0.5;
-    o.max_slowdown = 1.3;
-    o.noise = 0.05;
-    o.congestion = -1;
-    o.slack = -1;
-    o.waitw = -1;
-    o.pref_margin = -1;
-    o.first_age = -1;
-    o.sibling_hold = -1;
-    o.drain_weight = -1;
-    o.wait_share = -1;
-    o.sibling_ahead = -1;
-    o.stake_margin = -1;
-    o.cal_lean = -1;
-    o.cal_lean_idle = -1;
-    o.since_days = 30;
-    o.plots = true;
-    o.seed = 1;
-    o.backfill = SIM_EASY;
-    optind = 1;
-    while ((li = -1,
-            c = getopt_long (argc, argv, "o:s:d:c:t:n:p:qh", lo, &li))
-           != -1) {
-        switch (c) {
-        case 'o':
-            o.outdir = optarg;
-            break;
-        case 's':
-            o.scenario = optarg;
-            break;
-        case 'd':
-            o.data = optarg;
-            break;
-        case 'c':
-            o.config = optarg;
-            break;
-        case 't':
-            o.trace = optarg;
-            break;
-        case O_HOME:
-            o.home = optarg;
-            break;
-        case O_CPN:
-            if (parse_double (optarg, &v) < 0 || v < 1 || v > 1e6)
-                goto bad;
-            o.cores_per_node = (int)v;
-            break;
-        case O_REPL:
-            if (parse_double (optarg, &v) < 0 || v < 1 || v > 1000)
-                goto bad;
-            o.replicate = (size_t)v;
-            break;
-        case O_SKIP:
-            o.skip_malformed = true;
-            break;
-        case 'n':
-            if (parse_double (optarg, &v) < 0 || v < 1 || v > 1e8)
-                goto bad;
-            njobs = (long)v;
-            break;
-        case O_IA:
-            if (parse_double (optarg, &ia) < 0 || ia <= 0)
-                goto bad;
-            break;
-        case O_MN:
-            if (parse_double (optarg, &mn) < 0 || mn < 1)
-                goto bad;
-            break;
-        case O_MR:
-            if (parse_double (optarg, &mr) < 0 || mr <= 0)
-                goto bad;
-            break;
-        case O_PROF:
-            o.profiles = optarg;
-            break;
-        case O_MIX:
-            o.mix = optarg;
-            break;
-        case 'p':
-            o.policies = optarg;
-            break;
-        case O_TW:
-            o.t_weights = optarg;
-            break;
-        case O_THETA:
-            if (parse_double (optarg, &o.theta) < 0 || o.theta < 0)
-                goto bad;
-            break;
-        case O_WE:
-            if (parse_double (optarg, &o.w_energy) < 0 || o.w_energy < 0
-                || o.w_energy > 1)
-                goto bad;
-            break;
-        case O_MS:
-            if (parse_double (optarg, &o.max_slowdown) < 0
-                || o.max_slowdown < 1)
-                goto bad;
-            break;
-        case O_SWEEP:
-            o.sweep = optarg;
-            break;
-        case O_BF:
-            if (sim_backfill_parse (optarg, &o.backfill) < 0)
-                goto bad;
-            break;
-        case O_NOISE:
-            if (parse_double (optarg, &o.noise) < 0 || o.noise < 0
-                || o.noise > 2)
-                goto bad;
-            break;
-        case O_EXACT:
-            o.exact = true;
-            break;
-        case O_SEED:
-            if (parse_double (optarg, &v) < 0 || v < 0)
-                goto bad;
-            o.seed = (uint64_t)v;
-            o.seed_set = true;
-            break;
-        case O_SEEDS:
-            o.seeds = optarg;
-            break;
-        case O_VERSUS:
-            o.versus = optarg;
-            break;
-        case O_NOPLOTS:
-            o.plots = false;
-            break;
-        case O_CONG:
-            if (parse_double (optarg, &o.congestion) < 0 || o.congestion < 0)
-                goto bad;
-            break;
-        case O_SLACK:
-            if (parse_double (optarg, &o.slack) < 0 || o.slack < 0)
-                goto bad;
-            break;
-        case O_SAME:
-            o.same_class = 1;
-            break;
-        case O_WAITW:
-            if (parse_double (optarg, &o.waitw) < 0 || o.waitw < 0)
-                goto bad;
-            break;
-        case O_PREFM:
-            if (parse_double (optarg, &o.pref_margin) < 0 || o.pref_margin < 0
-                || o.pref_margin > 1)
-                goto bad;
-            break;
-        case O_JOBSCSV:
-            o.jobs_csv = true;
-            break;
-        case O_BOUND:
-            o.bound = true;
-            break;
-        case O_FIRSTAGE:
-            if (parse_double (optarg, &o.first_age) < 0 || o.first_age < 0)
-                goto bad;
-            break;
-        case O_HOLD:
-            if (parse_double (optarg, &o.sibling_hold) < 0
-                || o.sibling_hold < 0 || o.sibling_hold > 100)
-                goto bad;
-            break;
-        case O_DRAIN:
-            if (parse_double (optarg, &o.drain_weight) < 0 || o.drain_weight < 0
-                || o.drain_weight > 100)
-                goto bad;
-            break;
-        case O_WAITSHARE:
-            if (parse_double (optarg, &o.wait_share) < 0 || o.wait_share < 0
-                || o.wait_share > 1)
-                goto bad;
-            break;
-        case O_AHEAD:
-            if (parse_double (optarg, &o.sibling_ahead) < 0
-                || o.sibling_ahead < 0 || o.sibling_ahead > 100)
-                goto bad;
-            break;
-        case O_STAKE:
-            if (parse_double (optarg, &o.stake_margin) < 0
-                || o.stake_margin < 0 || o.stake_margin > 1000)
-                goto bad;
-            break;
-        case O_CALLEAN:
-            if (parse_double (optarg, &o.cal_lean) < 0 || o.cal_lean < 0
-                || o.cal_lean > 100)
-                goto bad;
-            break;
-        case O_CALIDLE:
-            if (parse_double (optarg, &o.cal_lean_idle) < 0
-                || o.cal_lean_idle < 0 || o.cal_lean_idle > 100)
-                goto bad;
-            break;
-        case O_FROMDB:
-            o.from_db = optarg;
-            break;
-        case O_SINCE:
-            if (parse_double (optarg, &o.since_days) < 0 || o.since_days <= 0
-                || o.since_days > 36500)
-                goto bad;
-            break;
-        case O_PWFILE:
-            o.password_file = optarg;
-            break;
-        case O_GPUSHARE:
-            if (parse_double (optarg, &o.gpu_share) < 0 || o.gpu_share < 0
-                || o.gpu_share > 1)
-                goto bad;
-            break;
-        case O_GPUSPJ:
-            if (parse_double (optarg, &v) < 0 || v < 1 || v > 64)
-                goto bad;
-            o.gpus_per_job = (int)v;
-            break;
-        case O_GPUPROF:
-            o.gpu_profiles = optarg;
-            break;
-        case O_MOLDSHARE:
-            if (parse_double (optarg, &o.moldable_share) < 0
-                || o.moldable_share < 0 || o.moldable_share > 1) {
-                fprintf (stderr, "metasched simulate: --moldable-share: a "
-                                 "share from 0 to 1, not '%s'\n",
-                         optarg);
-                return 2;
-            }
-            break;
-        case O_MOLDRANGE: {
-            int mlo, mhi, end = 0;
-            if (sscanf (optarg, "%d-%d%n", &mlo, &mhi, &end) != 2
-                || optarg[end] || mlo < 1 || mhi < mlo || mhi > 100000) {
-                fprintf (stderr, "metasched simulate: --moldable-range: "
-                                 "MIN-MAX nodes, 1 <= MIN <= MAX, not "
-                                 "'%s'\n",
-                         optarg);
-                return 2;
-            }
-            o.mold_lo = mlo;
-            o.mold_hi = mhi;
-            break;
-        }
-        case 'q':
-            o.quiet = true;
-            break;
-        case 'h':
-            usage (stdout);
-            return 0;
-        default:
-            usage (stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf (stderr, "metasched simulate: unexpected argument '%s'\n",
-                 argv[optind]);
-        usage (stderr);
-        return 2;
-    }
-    scenario_defaults (&o);
-    if (njobs > 0) {
-        o.gen.njobs = (size_t)njobs;
-        o.gen_set = true;
-    }
-    if (ia > 0) {
-        o.gen.mean_interarrival_s = ia;
-        o.gen_set = true;
-    }
-    if (mn > 0) {
-        o.gen.mean_nodes = mn;
-        o.gen_set = true;
-    }
-    if (mr > 0) {
-        o.gen.mean_runtime_s = mr;
-        o.gen_set = true;
-    }
-    if (o.mold_lo && o.moldable_share <= 0) {
-        fprintf (stderr, "metasched simulate: --moldable-range goes with "
-                         "--moldable-share\n");
-        return 2;
-    }
-    if (!o.mold_lo) {
-        o.mold_lo = 1;
-        o.mold_hi = 4;
-    }
-    if (o.from_db
-        && (o.trace || o.gen_set || o.profiles || o.gpu_share > 0
-            || o.moldable_share > 0 || o.gpu_profiles)) {
-        fprintf (stderr, "metasched simulate: --from-db takes the workload and "
-                         "the profiles from the database: no --trace, "
-                         "generator options or --profiles with it\n");
-        return 2;
-    }
-    if (!o.from_db && (o.password_file || o.since_days != 30)) {
-        fprintf (stderr, "metasched simulate: --since and --password-file "
-                         "go with --from-db\n");
-        return 2;
-    }
-    if (o.bound && (o.from_db || o.moldable_share > 0)) {
-        fprintf (stderr, "metasched simulate: --bound: not with %s (the bound "
-                         "takes each job on its own node count, from the "
-                         "profiles' runtime at home)\n",
-                 o.from_db ? "--from-db" : "--moldable-share");
-        return 2;
-    }
-    if (o.trace && o.gen_set) {
-        fprintf (stderr, "metasched simulate: a trace and generator options "
-                         "exclude each other\n");
-        return 2;
-    }
-    if (o.seeds && o.seed_set) {
-        fprintf (stderr, "metasched simulate: --seed and --seeds exclude "
-                         "each other\n");
-        return 2;
-    }
-    if (o.versus && !o.seeds) {
-        fprintf (stderr, "metasched simulate: --versus goes with --seeds\n");
-        return 2;
-    }
+    if (rc >= 0)
+        return rc;
     return o.seeds ? run_seeds (&o) : run (&o);
-bad:
-    if (li >= 0)
-        fprintf (stderr, "metasched simulate: --%s: bad value '%s'\n",
-                 lo[li].name, optarg);
-    else
-        fprintf (stderr, "metasched simulate: -%c: bad value '%s'\n", c,
-                 optarg);
-    return 2;
 }

@@ -20,6 +20,8 @@
 #include "partitions/clusterconf.h"
 #include "predictor/predictor.h"
 
+#define SIMOPTS_MAX 96 /* rows of the settings table */
+
 typedef struct {
     const char *outdir;
     const char *scenario;
@@ -46,11 +48,11 @@ typedef struct {
     bool skip_malformed;
     ms_genparams_t gen;
     bool gen_set;
-    double theta, w_energy, max_slowdown, noise, congestion, slack, waitw;
-    double pref_margin, first_age, sibling_hold, drain_weight, wait_share,
-        sibling_ahead, stake_margin, cal_lean,
-        cal_lean_idle; /* -1: the policy's default */
-    int same_class;
+    double noise;
+    /* the policy settings given (rows of core/settings_table.c by index;
+     * not given: the policy's default) */
+    double setv[SIMOPTS_MAX];
+    bool setgiven[SIMOPTS_MAX];
     bool exact;
     bool plots;
     bool quiet;

@@ -1,6 +1,7 @@
-/* settings.c - the admin's scheduling settings (settings.h). Each key has
- * one checker; an update is applied to a copy and kept only when every key
- * passed, so a refused PUT changes nothing. */
+/* settings.c - the admin's scheduling settings (settings.h). Each key is
+ * a row of core/settings_table.c, which gives its type and range; an
+ * update is applied to a copy and kept only when every key passed, so a
+ * refused PUT changes nothing. */
 #include "config.h"
 
 #include <math.h>
@@ -14,39 +15,18 @@
 
 #define CAP_PREFIX "power_cap_w."
 
+/* Every default is a row of core/settings_table.c. Its comments on the
+ * limits: Slurm's own default MaxJobCount holds 10,000 jobs for a whole
+ * cluster, so one user may queue as many here, and hold as many behind
+ * dependencies (the cycle reads every held job each time: bench_held
+ * measures what 10,000 cost); one what-if a second on average is more
+ * than msbatch --test-only by hand asks. refit_interval_s 0: the daemon's
+ * refit_s; the re-routing defaults are the engine's, which the simulator
+ * evaluates (engine.h). */
 void
 settings_init (ms_settings_t *s)
 {
-    memset (s, 0, sizeof (*s));
-    s->policy = POL_METASCHED;
-    s->w_energy = 0.5;
-    s->max_slowdown = 1.3;
-    s->dispatch_mode = DISPATCH_SINGLE;
-    s->siblings = 2;
-    s->sibling_hold = 1;
-    s->pref_margin = 0.2;
-    s->first_age = MS_FIRST_AGE;
-    s->drain_weight = 1;
-    s->wait_share = 0.02;
-    s->sibling_ahead = 0.25;
-    s->stake_margin = 3;
-    s->cal_lean = 1.2;
-    s->cal_lean_idle = 0.95;
-    s->exploration = 0;
-    /* the engine's, which the simulator evaluates (engine.h) */
-    s->reroute_after_s = MS_REROUTE_AFTER_S;
-    s->max_reroutes = MS_MAX_REROUTES;
-    s->priority_boost = true;
-    s->dependency_other_users = true; /* as Slurm */
-    s->refit_interval_s = 0; /* not set: the daemon's refit_s */
-    /* Slurm's own default MaxJobCount holds 10,000 jobs for a whole
-     * cluster: one user may queue as many here, and hold as many behind
-     * dependencies (the cycle reads every held job each time: bench_held
-     * measures what 10,000 cost). One what-if a second on average is more
-     * than msbatch --test-only by hand asks. */
-    s->max_queued_per_user = 10000;
-    s->max_held_per_user = 10000;
-    s->whatif_per_minute = 60;
+    settings_table_defaults (s);
 }
 
 static int bad (ms_error_t *errp, const char *key, const char *fmt, ...)
@@ -67,37 +47,59 @@ bad (ms_error_t *errp, const char *key, const char *fmt, ...)
     return -1;
 }
 
+/* v as the row's value: a JSON number, integer, boolean or a choice's
+ * name, checked against the row's range (the messages name the key, the
+ * HTTP field). */
 static int
-number (const json_t *v, const char *key, double lo, double hi, double *out,
-        ms_error_t *errp)
+json_value (const ms_sett_t *r, const char *key, const json_t *v, double *out,
+            ms_error_t *errp)
 {
     double x;
 
-    if (!json_is_number (v))
-        return bad (errp, key, "must be a number");
-    x = json_number_value (v);
-    if (!isfinite (x) || x < lo || x > hi) {
-        if (isinf (hi))
-            return bad (errp, key, "%g is out of range (at least %g)", x, lo);
-        return bad (errp, key, "%g is out of range %g..%g", x, lo, hi);
+    switch (r->type) {
+    case MS_SETT_BOOL:
+        if (!json_is_boolean (v))
+            return bad (errp, key, "must be true or false");
+        x = json_is_true (v) ? 1 : 0;
+        break;
+    case MS_SETT_CHOICE: {
+        const char *m = json_string_value (v);
+        size_t i;
+        if (!m)
+            return bad (errp, key, "must be a string");
+        for (i = 0; r->choices[i] && strcmp (r->choices[i], m); i++)
+            ;
+        if (!r->choices[i]) {
+            char range[300];
+            settings_table_range (r, range, sizeof (range));
+            return bad (errp, key, "unknown %s '%.64s' (one of %s)", r->name, m,
+                        range);
+        }
+        x = (double)i;
+        break;
+    }
+    case MS_SETT_INTEGER:
+        if (!json_is_integer (v))
+            return bad (errp, key, "must be an integer");
+        if (json_integer_value (v) < -SETTINGS_LIMIT_MAX * 1000LL
+            || json_integer_value (v) > SETTINGS_LIMIT_MAX * 1000LL)
+            return bad (errp, key, "%lld is out of range %.0f..%.0f",
+                        (long long)json_integer_value (v), r->lo, r->hi);
+        x = (double)json_integer_value (v);
+        break;
+    default:
+        if (!json_is_number (v))
+            return bad (errp, key, "must be a number");
+        x = json_number_value (v);
+        if (!isfinite (x))
+            return bad (errp, key, "must be a finite number");
+    }
+    if (settings_table_check_as (r, key, x, NULL, errp) < 0) {
+        if (errp)
+            errp->http_status = 400;
+        return -1;
     }
     *out = x;
-    return 0;
-}
-
-static int
-integer (const json_t *v, const char *key, long lo, long hi, int *out,
-         ms_error_t *errp)
-{
-    json_int_t n;
-
-    if (!json_is_integer (v))
-        return bad (errp, key, "must be an integer");
-    n = json_integer_value (v);
-    if (n < lo || n > hi)
-        return bad (errp, key, "%lld is out of range %ld..%ld", (long long)n,
-                    lo, hi);
-    *out = (int)n;
     return 0;
 }
 
@@ -128,129 +130,38 @@ int
 settings_set (ms_settings_t *s, const char *key, const json_t *value,
               ms_error_t *errp)
 {
-    ms_settings_t t = *s;
+    const ms_sett_t *r;
+    size_t i;
     double x;
-    int n;
 
     if (!key || !value)
         return bad (errp, key ? key : "(null)", "no value");
-    if (!strcmp (key, "policy")) {
-        ms_polkind_t k;
-        if (!json_is_string (value))
-            return bad (errp, key, "must be a string");
-        if (policy_kind_parse (json_string_value (value), &k) < 0)
-            return bad (errp, key, "unknown policy '%.64s'",
-                        json_string_value (value));
-        t.policy = k;
-    } else if (!strcmp (key, "w_energy")) {
-        if (number (value, key, 0, 1, &t.w_energy, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "max_slowdown")) {
-        if (number (value, key, 1, INFINITY, &t.max_slowdown, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "sibling_hold")) {
-        if (number (value, key, 0, 100, &t.sibling_hold, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "pref_margin")) {
-        if (number (value, key, 0, 10, &t.pref_margin, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "first_age")) {
-        if (number (value, key, 0, 100, &t.first_age, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "drain_weight")) {
-        if (number (value, key, 0, 100, &t.drain_weight, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "wait_share")) {
-        if (number (value, key, 0, 1, &t.wait_share, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "sibling_ahead")) {
-        if (number (value, key, 0, 100, &t.sibling_ahead, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "cal_lean")) {
-        if (number (value, key, 0, 100, &t.cal_lean, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "cal_lean_idle")) {
-        if (number (value, key, 0, 100, &t.cal_lean_idle, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "stake_margin")) {
-        if (number (value, key, 0, 1000, &t.stake_margin, errp) < 0)
-            return -1;
-    } else if (!strncmp (key, CAP_PREFIX, strlen (CAP_PREFIX))) {
-        size_t i;
+    if (!strncmp (key, CAP_PREFIX, strlen (CAP_PREFIX))) {
         const char *k = key + strlen (CAP_PREFIX);
 
-        if (cap_key_ok (key, errp) < 0)
+        r = settings_table_find ("power_cap_w");
+        if (cap_key_ok (key, errp) < 0
+            || json_value (r, key, value, &x, errp) < 0)
             return -1;
-        if (number (value, key, 0, INFINITY, &x, errp) < 0)
-            return -1;
-        for (i = 0; i < t.ncaps; i++)
-            if (!strcmp (t.caps[i].key, k))
+        for (i = 0; i < s->ncaps; i++)
+            if (!strcmp (s->caps[i].key, k))
                 break;
-        if (i == t.ncaps) {
-            if (t.ncaps == SETTINGS_MAX_CAPS)
+        if (i == s->ncaps) {
+            if (s->ncaps == SETTINGS_MAX_CAPS)
                 return bad (errp, key, "more than %d power caps",
                             SETTINGS_MAX_CAPS);
-            snprintf (t.caps[i].key, sizeof (t.caps[i].key), "%s", k);
-            t.ncaps++;
+            snprintf (s->caps[i].key, sizeof (s->caps[i].key), "%s", k);
+            s->ncaps++;
         }
-        t.caps[i].watts = x;
-    } else if (!strcmp (key, "dispatch_mode")) {
-        const char *m = json_string_value (value);
-        if (!m)
-            return bad (errp, key, "must be a string");
-        if (!strcmp (m, "single"))
-            t.dispatch_mode = DISPATCH_SINGLE;
-        else if (!strcmp (m, "siblings"))
-            t.dispatch_mode = DISPATCH_SIBLINGS;
-        else
-            return bad (errp, key, "must be \"single\" or \"siblings\"");
-    } else if (!strcmp (key, "siblings")) {
-        if (integer (value, key, 2, 8, &t.siblings, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "exploration")) {
-        if (number (value, key, 0, 0.5, &t.exploration, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "reroute_after_s")) {
-        if (number (value, key, 0, INFINITY, &t.reroute_after_s, errp) < 0)
-            return -1;
-    } else if (!strcmp (key, "max_reroutes")) {
-        if (integer (value, key, 0, 1000, &n, errp) < 0)
-            return -1;
-        t.max_reroutes = n;
-    } else if (!strcmp (key, "priority_boost")) {
-        if (!json_is_boolean (value))
-            return bad (errp, key, "must be true or false");
-        t.priority_boost = json_is_true (value);
-    } else if (!strcmp (key, "dependency_other_users")) {
-        if (!json_is_boolean (value))
-            return bad (errp, key, "must be true or false");
-        t.dependency_other_users = json_is_true (value);
-    } else if (!strcmp (key, "refit_interval_s")) {
-        /* 0: back to the daemon's refit_s */
-        if (json_is_number (value) && json_number_value (value) == 0)
-            t.refit_interval_s = 0;
-        else if (number (value, key, 60, INFINITY, &t.refit_interval_s, errp)
-                 < 0)
-            return -1;
-    } else if (!strcmp (key, "max_queued_per_user")) {
-        if (integer (value, key, 0, SETTINGS_LIMIT_MAX, &t.max_queued_per_user,
-                     errp)
-            < 0)
-            return -1;
-    } else if (!strcmp (key, "max_held_per_user")) {
-        if (integer (value, key, 0, SETTINGS_LIMIT_MAX, &t.max_held_per_user,
-                     errp)
-            < 0)
-            return -1;
-    } else if (!strcmp (key, "whatif_per_minute")) {
-        if (integer (value, key, 0, SETTINGS_LIMIT_MAX, &t.whatif_per_minute,
-                     errp)
-            < 0)
-            return -1;
-    } else {
-        return bad (errp, key, "unknown setting");
+        s->caps[i].watts = x;
+        return 0;
     }
-    *s = t;
+    r = settings_table_key (key, MS_SETT_LIVE);
+    if (!r || r->set_off == MS_SETT_NONE)
+        return bad (errp, key, "unknown setting");
+    if (json_value (r, key, value, &x, errp) < 0)
+        return -1;
+    settings_table_put (r, s, r->set_off, x);
     return 0;
 }
 
@@ -292,45 +203,39 @@ json_t *
 settings_to_json (const ms_settings_t *s)
 {
     json_t *o = json_object ();
+    const ms_sett_t *rows;
     char key[160];
-    size_t i;
+    size_t n, i;
 
-    json_object_set_new (o, "policy",
-                         json_string (policy_kind_name (s->policy)));
-    json_object_set_new (o, "w_energy", json_real (s->w_energy));
-    json_object_set_new (o, "max_slowdown", json_real (s->max_slowdown));
-    for (i = 0; i < s->ncaps; i++) {
-        snprintf (key, sizeof (key), CAP_PREFIX "%s", s->caps[i].key);
-        json_object_set_new (o, key, json_real (s->caps[i].watts));
+    rows = settings_table (&n);
+    for (size_t k = 0; k < n; k++) {
+        const ms_sett_t *r = &rows[k];
+        double v;
+
+        if (r->where & MS_SETT_PER_PART) {
+            for (i = 0; i < s->ncaps; i++) {
+                snprintf (key, sizeof (key), CAP_PREFIX "%s", s->caps[i].key);
+                json_object_set_new (o, key, json_real (s->caps[i].watts));
+            }
+            continue;
+        }
+        if (!(r->where & MS_SETT_LIVE) || r->set_off == MS_SETT_NONE)
+            continue;
+        v = settings_table_get (r, s, r->set_off);
+        switch (r->type) {
+        case MS_SETT_BOOL:
+            json_object_set_new (o, r->key, json_boolean (v != 0));
+            break;
+        case MS_SETT_CHOICE:
+            json_object_set_new (o, r->key, json_string (r->choices[(int)v]));
+            break;
+        case MS_SETT_INTEGER:
+            json_object_set_new (o, r->key, json_integer ((json_int_t)v));
+            break;
+        default:
+            json_object_set_new (o, r->key, json_real (v));
+        }
     }
-    json_object_set_new (o, "dispatch_mode",
-                         json_string (s->dispatch_mode == DISPATCH_SIBLINGS
-                                          ? "siblings"
-                                          : "single"));
-    json_object_set_new (o, "siblings", json_integer (s->siblings));
-    json_object_set_new (o, "sibling_hold", json_real (s->sibling_hold));
-    json_object_set_new (o, "pref_margin", json_real (s->pref_margin));
-    json_object_set_new (o, "first_age", json_real (s->first_age));
-    json_object_set_new (o, "drain_weight", json_real (s->drain_weight));
-    json_object_set_new (o, "wait_share", json_real (s->wait_share));
-    json_object_set_new (o, "sibling_ahead", json_real (s->sibling_ahead));
-    json_object_set_new (o, "stake_margin", json_real (s->stake_margin));
-    json_object_set_new (o, "cal_lean", json_real (s->cal_lean));
-    json_object_set_new (o, "cal_lean_idle", json_real (s->cal_lean_idle));
-    json_object_set_new (o, "exploration", json_real (s->exploration));
-    json_object_set_new (o, "reroute_after_s", json_real (s->reroute_after_s));
-    json_object_set_new (o, "max_reroutes", json_integer (s->max_reroutes));
-    json_object_set_new (o, "priority_boost", json_boolean (s->priority_boost));
-    json_object_set_new (o, "dependency_other_users",
-                         json_boolean (s->dependency_other_users));
-    json_object_set_new (o, "refit_interval_s",
-                         json_real (s->refit_interval_s));
-    json_object_set_new (o, "max_queued_per_user",
-                         json_integer (s->max_queued_per_user));
-    json_object_set_new (o, "max_held_per_user",
-                         json_integer (s->max_held_per_user));
-    json_object_set_new (o, "whatif_per_minute",
-                         json_integer (s->whatif_per_minute));
     return o;
 }
 
@@ -372,22 +277,17 @@ settings_save (struct db *db, const json_t *obj, const char *updated_by,
 void
 settings_apply_policy (const ms_settings_t *s, ms_policy_t *pol)
 {
+    const ms_sett_t *rows;
+    size_t n;
+
     policy_init (pol, s->policy);
-    pol->w_energy = s->w_energy;
-    pol->max_slowdown = s->max_slowdown;
-    if (policy_is_metasched (pol->kind)) {
-        pol->sibling_hold = s->sibling_hold;
-        pol->pref_margin = s->pref_margin;
-        pol->first_age = s->first_age;
-        pol->drain_weight = s->drain_weight;
-        pol->wait_share = s->wait_share;
-        pol->sibling_ahead = s->sibling_ahead;
-        pol->stake_margin = s->stake_margin;
-        pol->cal_lean = s->cal_lean;
-        pol->cal_lean_idle = s->cal_lean_idle;
-    }
-    pol->reroute_after_s = s->reroute_after_s;
-    pol->max_reroutes = s->max_reroutes;
+    rows = settings_table (&n);
+    for (size_t i = 0; i < n; i++)
+        if ((rows[i].where & MS_SETT_LIVE) && rows[i].set_off != MS_SETT_NONE
+            && rows[i].pol_off != MS_SETT_NONE)
+            settings_table_apply (
+                &rows[i], pol,
+                settings_table_get (&rows[i], s, rows[i].set_off));
     policy_relabel (pol);
 }
 

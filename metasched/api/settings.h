@@ -1,6 +1,7 @@
 /* settings.h - the scheduling settings an admin changes at run time
  * (doc/api.md "Settings"): defaults, validation of each key and value,
- * the settings table, and their mapping onto a policy. */
+ * the settings table, and their mapping onto a policy; every key is a
+ * row of core/settings_table.c. */
 #ifndef MS_SETTINGS_H
 #define MS_SETTINGS_H
 
@@ -11,57 +12,12 @@
 
 #include "metasched/common/error.h"
 #include "metasched/core/policy.h"
+#include "metasched/core/settings_table.h"
 #include "partitions/clusterconf.h"
 
 struct db;
 
-#define SETTINGS_MAX_CAPS 256
-
-typedef enum { DISPATCH_SINGLE = 0, DISPATCH_SIBLINGS } ms_dispatch_mode_t;
-
-typedef struct {
-    char key[130]; /* "CLUSTER.PARTITION" */
-    double watts;  /* 0: none */
-} ms_powercap_setting_t;
-
-typedef struct {
-    ms_polkind_t policy;
-    double w_energy;
-    double max_slowdown;
-    ms_powercap_setting_t caps[SETTINGS_MAX_CAPS]; /* set ones only */
-    size_t ncaps;
-    ms_dispatch_mode_t dispatch_mode;
-    int siblings;
-    double sibling_hold; /* a sibling on a busy partition waits this times
-                            its loss (policy.h) */
-    double pref_margin;  /* a first choice led by less waits behind others
-                            (policy.h) */
-    double first_age;    /* ... until its job waited this many predicted
-                            runtimes (0: never) */
-    double drain_weight; /* the drain price's weight (policy.h) */
-    double wait_share;   /* the share of the least predicted wait counted
-                            on every partition (policy.h) */
-    double sibling_ahead; /* a sibling that ends before the first choice
-                             can start goes at nice 0 (policy.h) */
-    double cal_lean;      /* the energy odds' lean over their calibrated
-                             scale (policy.h; 0: no calibration) */
-    double cal_lean_idle; /* ...where the jobs do not wait (policy.h; 0:
-                             cal_lean always) */
-    double stake_margin;  /* a sibling whose loss outweighs this many first-
-                             choice waits waits for it (policy.h) */
-    double exploration;
-    double reroute_after_s;
-    int max_reroutes;
-    bool priority_boost;
-    bool dependency_other_users; /* --dependency on other users' jobs */
-    double refit_interval_s;
-    /* per-user limits (0: none); admins are exempt (doc/api.md "Limits") */
-    int max_queued_per_user; /* jobs waiting for dispatch, not held */
-    int max_held_per_user;   /* jobs held by their --dependency */
-    int whatif_per_minute;   /* what-ifs a user may ask each minute */
-} ms_settings_t;
-
-#define SETTINGS_LIMIT_MAX 10000000
+/* ms_settings_t and its rows: core/settings_table.h */
 
 /* The defaults of doc/api.md (power caps: those of the configuration). */
 void settings_init (ms_settings_t *s);

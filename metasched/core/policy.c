@@ -15,6 +15,8 @@
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
 #include "metasched/core/rank.h"
+#include "metasched/core/settings_table.h"
+#include "metasched/core/window.h"
 #include "metasched/common/util.h"
 
 static const char *const kind_names[POL_NKINDS] = {
@@ -77,43 +79,11 @@ policy_is_metasched (ms_polkind_t k)
 void
 policy_init (ms_policy_t *pol, ms_polkind_t k)
 {
-    memset (pol, 0, sizeof (*pol));
-    pol->kind = k;
-    pol->theta = 0.1;
-    pol->t_weight = 1;
-    pol->v_threshold = 0.35;
-    pol->w_energy = 0.5;
-    pol->max_slowdown = 1.3;
-    pol->sibling_slack = INFINITY;
-    pol->sibling_grade = 1;
-    pol->pref_margin = 0.2;
-    pol->first_age = policy_is_metasched (k) ? MS_FIRST_AGE : 0;
-    pol->sibling_hold = policy_is_metasched (k) ? 1 : 0;
-    pol->hold_busy = 0.5;
-    pol->width_exp = 1;
-    pol->ref_nodes = 0;
-    pol->cal_lean = policy_is_metasched (k) ? 1.2 : 0;
-    pol->cal_lean_idle = policy_is_metasched (k) ? 0.95 : 0;
-    pol->odds_scale = 0;
-    pol->congestion = 0;
-    pol->drain_weight = policy_is_metasched (k) ? 1 : 0;
-    pol->wait_share = policy_is_metasched (k) ? 0.02 : 0;
-    pol->sibling_ahead = policy_is_metasched (k) ? 0.25 : 0;
-    pol->stake_margin = policy_is_metasched (k) ? 3 : 0;
-    /* The siblings take whichever partition starts the job first, so the
+    /* every default is a row of the settings table; wait_weight 0: the
+     * siblings take whichever partition starts the job first, so the
      * first choice is the best partition at equal waits (doc/simulator.md,
-     * "metasched's policy"); with one entry (the daemon's single dispatch)
-     * the predicted wait counts in full. */
-    pol->wait_weight = 0;
-    pol->sibling_same_class = false;
-    pol->reroute_after_s = policy_is_metasched (k) ? MS_REROUTE_AFTER_S : 0;
-    pol->window_budget_s = 0.5;
-    pol->reroute_gain = MS_REROUTE_GAIN;
-    pol->max_reroutes = MS_MAX_REROUTES;
-    pol->power_caps = true;
-    pol->scale_limits = true;
-    pol->job_sd = 0.05;
-    pol->limit_z = 4;
+     * "metasched's policy") */
+    settings_table_policy (pol, k);
     policy_relabel (pol);
 }
 

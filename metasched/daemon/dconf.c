@@ -4,6 +4,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,9 @@
 #include "metasched/common/confval.h"
 #include "metasched/common/ini.h"
 #include "metasched/common/util.h"
+#include "metasched/core/settings_table.h"
 
 #define DCONF_MAX_BYTES (1024 * 1024)
-#define DCONF_SCRIPT_MAX (1024 * 1024) /* jobs.script's own limit */
 
 struct parser {
     confval_at_t at; /* the file and the line of messages */
@@ -237,11 +239,138 @@ parse_cluster_map (struct parser *p, const char *key, char *val,
     return 0;
 }
 
+/* metaschedd.conf's numbers: their ranges and defaults are rows of the
+ * settings table (core/settings_table.c); here is only where each is
+ * kept. */
+static const struct {
+    const char *key;
+    size_t off;
+    char kind; /* 'd' double, 'u' unsigned, 'z' size_t */
+} numbers[] = {
+    { "cycle_s", offsetof (ms_dconf_t, cycle_s), 'd' },
+    { "leader_takeover_s", offsetof (ms_dconf_t, leader_takeover_s), 'd' },
+    { "refit_s", offsetof (ms_dconf_t, refit_s), 'd' },
+    { "gate_wait_s", offsetof (ms_dconf_t, gate_wait_s), 'd' },
+    { "threads", offsetof (ms_dconf_t, threads), 'u' },
+    { "request_timeout_s", offsetof (ms_dconf_t, request_timeout_s), 'd' },
+    { "max_connections", offsetof (ms_dconf_t, max_connections), 'u' },
+    { "max_connections_per_user",
+      offsetof (ms_dconf_t, max_connections_per_user), 'u' },
+    { "max_connections_per_address",
+      offsetof (ms_dconf_t, max_connections_per_address), 'u' },
+    { "max_script_bytes", offsetof (ms_dconf_t, max_script_bytes), 'z' },
+    { "script_retention_days", offsetof (ms_dconf_t, script_retention_days),
+      'd' },
+};
+
+static void
+put_number (ms_dconf_t *c, size_t i, double v)
+{
+    char *f = (char *)c + numbers[i].off;
+    unsigned u = (unsigned)v;
+    size_t z = (size_t)v;
+
+    if (numbers[i].kind == 'u')
+        memcpy (f, &u, sizeof (u));
+    else if (numbers[i].kind == 'z')
+        memcpy (f, &z, sizeof (z));
+    else
+        memcpy (f, &v, sizeof (v));
+}
+
+/* A number of [daemon] in its row's range; 1: key is not one. The
+ * messages name the file and line, the key and the value. */
+static int
+number_key (struct parser *p, const char *key, const char *val,
+            ms_error_t *errp)
+{
+    const ms_sett_t *r = settings_table_key (key, MS_SETT_CONF);
+    size_t i, len = strlen (key);
+    double v;
+    long l;
+
+    for (i = 0; i < sizeof (numbers) / sizeof (numbers[0]); i++)
+        if (!strcmp (numbers[i].key, key))
+            break;
+    if (!r || i == sizeof (numbers) / sizeof (numbers[0]))
+        return 1;
+    if (numbers[i].kind != 'd') {
+        if (numbers[i].kind == 'z' && val[0] == '-')
+            return perr (p, errp, "%s: '%s' is not an integer", key, val);
+        if (confval_long (&p->at, key, val, (long)r->lo, (long)r->hi, &l, errp)
+            < 0)
+            return -1;
+        v = (double)l;
+    } else if (len > 2 && !strcmp (key + len - 2, "_s")) {
+        if (confval_seconds (&p->at, key, val,
+                             (r->where & MS_SETT_ZERO_OK) ? 0 : r->lo, r->hi,
+                             &v, errp)
+            < 0)
+            return -1;
+    } else if (confval_double (&p->at, key, val, r->lo, r->hi, &v, errp) < 0)
+        return -1;
+    if (v != 0 && v < r->lo)
+        return perr (p, errp, "%s: %g is below %g (0 turns it off)", key, v,
+                     r->lo);
+    if (r->type == MS_SETT_INTEGER && v != floor (v))
+        return perr (p, errp, "%s: '%s' is not a whole number of seconds",
+                     key, val);
+    put_number (p->c, i, v);
+    return 0;
+}
+
+/* How a script's --partition, -M and --cpu-freq are taken; 1: key is
+ * none of them. */
+static int
+requests_key (struct parser *p, const char *key, const char *val,
+              ms_error_t *errp)
+{
+    ms_dconf_t *c = p->c;
+
+    if (!strcmp (key, "partition_requests")) {
+        if (!strcmp (val, "refuse"))
+            c->partition_requests = DCONF_PART_REFUSE;
+        else if (!strcmp (val, "honor"))
+            c->partition_requests = DCONF_PART_HONOR;
+        else if (!strcmp (val, "map"))
+            c->partition_requests = DCONF_PART_MAP;
+        else
+            return perr (p, errp, "partition_requests: '%s' is not one of "
+                         "refuse, honor, map", val);
+        return 0;
+    }
+    if (!strcmp (key, "cluster_requests")) {
+        if (!strcmp (val, "refuse"))
+            c->cluster_requests = DCONF_PART_REFUSE;
+        else if (!strcmp (val, "honor"))
+            c->cluster_requests = DCONF_PART_HONOR;
+        else if (!strcmp (val, "map"))
+            c->cluster_requests = DCONF_PART_MAP;
+        else
+            return perr (p, errp, "cluster_requests: '%s' is not one of "
+                         "refuse, honor, map", val);
+        return 0;
+    }
+    if (!strcmp (key, "cpu_freq_requests")) {
+        if (!strcmp (val, "honor"))
+            c->cpu_freq_requests = DCONF_FREQ_HONOR;
+        else if (!strcmp (val, "ignore"))
+            c->cpu_freq_requests = DCONF_FREQ_IGNORE;
+        else if (!strcmp (val, "refuse"))
+            c->cpu_freq_requests = DCONF_FREQ_REFUSE;
+        else
+            return perr (p, errp, "cpu_freq_requests: '%s' is not one of "
+                         "honor, ignore, refuse", val);
+        return 0;
+    }
+    return 1;
+}
+
 static int
 set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
 {
     ms_dconf_t *c = p->c;
-    int k;
+    int k, rc;
 
     if (!strncmp (key, "partition_map", 13)
         && (key[13] == '\0' || key[13] == ' ' || key[13] == '\t'))
@@ -256,6 +385,8 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
     if (p->seen[k])
         return perr (p, errp, "%s: given twice", key);
     p->seen[k] = true;
+    if ((rc = number_key (p, key, val, errp)) != 1)
+        return rc;
 
     if (!strcmp (key, "clusters_conf")) {
         c->clusters_conf_line = p->at.line;
@@ -302,62 +433,10 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
         return parse_admins (p, val, errp);
     if (!strcmp (key, "allow_partition"))
         return confval_bool (&p->at, key, val, &c->allow_partition, errp);
-    if (!strcmp (key, "partition_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->partition_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->partition_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->partition_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "partition_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
-        return 0;
-    }
-    if (!strcmp (key, "cluster_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->cluster_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->cluster_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->cluster_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "cluster_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
-        return 0;
-    }
-    if (!strcmp (key, "cpu_freq_requests")) {
-        if (!strcmp (val, "honor"))
-            c->cpu_freq_requests = DCONF_FREQ_HONOR;
-        else if (!strcmp (val, "ignore"))
-            c->cpu_freq_requests = DCONF_FREQ_IGNORE;
-        else if (!strcmp (val, "refuse"))
-            c->cpu_freq_requests = DCONF_FREQ_REFUSE;
-        else
-            return perr (p, errp, "cpu_freq_requests: '%s' is not one of "
-                         "honor, ignore, refuse", val);
-        return 0;
-    }
+    if ((rc = requests_key (p, key, val, errp)) != 1)
+        return rc;
     if (!strcmp (key, "metrics_public"))
         return confval_bool (&p->at, key, val, &c->metrics_public, errp);
-    if (!strcmp (key, "cycle_s"))
-        return confval_seconds (&p->at, key, val, 0.05, 3600, &c->cycle_s,
-                                errp);
-    if (!strcmp (key, "leader_takeover_s"))
-        return confval_seconds (&p->at, key, val, 1, 3600,
-                                &c->leader_takeover_s, errp);
-    if (!strcmp (key, "refit_s")) {
-        if (confval_seconds (&p->at, key, val, 0, 365 * 86400.0, &c->refit_s,
-                             errp)
-            < 0)
-            return -1;
-        if (c->refit_s > 0 && c->refit_s < 60)
-            return perr (p, errp,
-                         "refit_s: %g is below 60 (0 turns refits "
-                         "off)",
-                         c->refit_s);
-        return 0;
-    }
     if (!strcmp (key, "collect_wrapper")) {
         c->collect_wrapper_line = p->at.line;
         return confval_path (&p->at, key, val, c->collect_wrapper,
@@ -388,18 +467,6 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
                     sizeof (c->api_server_for_jobs));
         return 0;
     }
-    if (!strcmp (key, "gate_wait_s")) {
-        /* the wrapper reads whole seconds, 0..3600 (collectors/wrapper.c) */
-        if (confval_seconds (&p->at, key, val, 0, 3600, &c->gate_wait_s,
-                             errp)
-            < 0)
-            return -1;
-        if (c->gate_wait_s != (double)(long)c->gate_wait_s)
-            return perr (p, errp,
-                         "gate_wait_s: '%s' is not a whole number of seconds",
-                         val);
-        return 0;
-    }
     if (!strcmp (key, "log")) {
         if (!strcmp (val, "stderr"))
             c->log = DCONF_LOG_STDERR;
@@ -410,44 +477,6 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
                          val);
         return 0;
     }
-    if (!strcmp (key, "threads")
-        || !strncmp (key, "max_connections", 15)) {
-        long v;
-        if (confval_long (&p->at, key, val, 1,
-                          !strcmp (key, "threads") ? 64 : 4096, &v, errp)
-            < 0)
-            return -1;
-        if (!strcmp (key, "threads"))
-            c->threads = (unsigned)v;
-        else if (!strcmp (key, "max_connections"))
-            c->max_connections = (unsigned)v;
-        else if (!strcmp (key, "max_connections_per_user"))
-            c->max_connections_per_user = (unsigned)v;
-        else
-            c->max_connections_per_address = (unsigned)v;
-        return 0;
-    }
-    if (!strcmp (key, "request_timeout_s"))
-        return confval_seconds (&p->at, key, val, 1, 600,
-                                &c->request_timeout_s, errp);
-    if (!strcmp (key, "max_script_bytes")) {
-        char *end;
-        unsigned long long v;
-        errno = 0;
-        v = strtoull (val, &end, 10);
-        if (errno || end == val || *end || val[0] == '-')
-            return perr (p, errp, "max_script_bytes: '%s' is not an integer",
-                         val);
-        if (v < 16 || v > DCONF_SCRIPT_MAX)
-            return perr (p, errp,
-                         "max_script_bytes: %llu is out of range [16, %d]", v,
-                         DCONF_SCRIPT_MAX);
-        c->max_script_bytes = (size_t)v;
-        return 0;
-    }
-    if (!strcmp (key, "script_retention_days"))
-        return confval_double (&p->at, key, val, 0, 36500,
-                               &c->script_retention_days, errp);
     return perr (p, errp, "unknown key '%s' in [daemon]", key);
 }
 
@@ -456,20 +485,12 @@ defaults (ms_dconf_t *c, const char *name)
 {
     ms_strlcpy (c->path, name, sizeof (c->path));
     ms_strlcpy (c->socket, DCONF_DEFAULT_SOCKET, sizeof (c->socket));
-    c->cycle_s = 10;
-    c->leader_takeover_s = 10;
-    c->gate_wait_s = DCONF_GATE_WAIT_S;
-    c->refit_s = 3600;
+    for (size_t i = 0; i < sizeof (numbers) / sizeof (numbers[0]); i++)
+        put_number (c, i,
+                    settings_table_key (numbers[i].key, MS_SETT_CONF)->def);
     snprintf (c->collect_wrapper, sizeof (c->collect_wrapper), "%s",
               MS_BINDIR "/metasched-collect");
     c->log = DCONF_LOG_STDERR;
-    c->max_script_bytes = DCONF_SCRIPT_MAX;
-    c->threads = 2;
-    c->request_timeout_s = 30;
-    c->max_connections = 256;
-    c->max_connections_per_user = 16;
-    c->max_connections_per_address = 64;
-    c->script_retention_days = DCONF_RETENTION_DAYS;
     c->cluster_requests = DCONF_PART_HONOR;
     c->cpu_freq_requests = DCONF_FREQ_HONOR;
     ms_strlcpy (c->tag_key_file, DCONF_DEFAULT_TAG_KEY,

@@ -12,8 +12,8 @@
 check_PROGRAMS += tests/fuzz/fuzz_dconf tests/fuzz/fuzz_client
 tests_fuzz_fuzz_dconf_SOURCES = tests/fuzz/fuzz_dconf.c $(FUZZ_STANDALONE)
 tests_fuzz_fuzz_dconf_CFLAGS = $(TEST_CFLAGS)
-tests_fuzz_fuzz_dconf_LDADD = metasched/libmsdaemon.a db/libmsdb.a $(TEST_LIBS) \
-	$(PQ_LIBS)
+tests_fuzz_fuzz_dconf_LDADD = metasched/libmsdaemon.a db/libmsdb.a \
+	metasched/libmscore.a $(TEST_LIBS) $(PQ_LIBS)
 tests_fuzz_fuzz_client_SOURCES = tests/fuzz/fuzz_client.c $(FUZZ_STANDALONE)
 tests_fuzz_fuzz_client_CFLAGS = $(TEST_CFLAGS)
 tests_fuzz_fuzz_client_LDADD = $(MSCLIENT_LIBS) $(TEST_LIBS)
@@ -26,7 +26,7 @@ tests_fuzz_libfuzzer_dconf_SOURCES = tests/fuzz/fuzz_dconf.c
 tests_fuzz_libfuzzer_dconf_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_libfuzzer_dconf_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_libfuzzer_dconf_LDADD = metasched/libmsdaemon.a db/libmsdb.a \
-	$(TEST_LIBS) $(PQ_LIBS)
+	metasched/libmscore.a $(TEST_LIBS) $(PQ_LIBS)
 tests_fuzz_libfuzzer_client_SOURCES = tests/fuzz/fuzz_client.c
 tests_fuzz_libfuzzer_client_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_libfuzzer_client_LDFLAGS = -fsanitize=fuzzer

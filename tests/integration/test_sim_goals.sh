@@ -164,13 +164,14 @@ tap_ok "$([ -z "$bad" ] && echo 0 || echo 1)" "--jobs-csv: every job of each run
 # The preference margin and the aging are options: with --pref-margin 0
 # --first-age 0 (every first choice at nice 0, the rule before) the
 # embedded default's seed 1 responds slower than with the defaults; a
-# margin outside 0-1 or a negative age is refused naming the option.
+# margin outside the settings' range (0..10, metasched config list) or a
+# negative age is refused naming the option.
 ms_run "$tmp/m0" --pref-margin 0 --first-age 0
 r0=$(w05 "$tmp/m0" '$9')
 r1=$(w05 "$out" '$9')
 above "$r0" "$r1"
 tap_ok $? "--pref-margin 0 --first-age 0: mean response ${r0:-?} s against ${r1:-?} s with the defaults"
-refused --pref-margin 1.5
+refused --pref-margin 11
 refused --first-age -1
 
 # The sibling hold is an option: with --sibling-hold 0 (siblings take free
