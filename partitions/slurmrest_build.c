@@ -120,6 +120,37 @@ static const struct {
     { JOBSPEC_MAIL_ARRAY_TASKS, "ARRAY_TASKS" },
 };
 
+/* The options of later Slurm releases than 22.05 (jobspec_since.c): each
+ * where the version carries it; a hint is left out elsewhere (the daemon
+ * told the job), another option fails the submission (the daemon chose
+ * no such cluster). */
+static int
+put_since (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
+           json_t **flags, ms_error_t *errp)
+{
+    const jobspec_since_t *o;
+    size_t i = 0;
+
+    while ((o = jobspec_since_missing (sb, api->name, &i)))
+        if (!o->hint)
+            return not_carried (api, o->name, errp);
+    jset_str (job, "extra", sb->extra);
+    jset_str (job, "container_id", sb->container_id);
+    if (sb->segment_size >= 0)
+        json_object_set_new (job, "segment_size", jnum (api, sb->segment_size));
+    if (sb->oom_kill_step >= 0)
+        jset_int (job, "oom_kill_step", sb->oom_kill_step);
+    if (sb->stepmgr && jobspec_since_carries ("stepmgr", api->name))
+        jlist_add (flags, "STEPMGR_ENABLED");
+    if (sb->spread_segments
+        && jobspec_since_carries ("spread-segments", api->name))
+        jlist_add (flags, "SPREAD_SEGMENTS");
+    if (sb->consolidate_segments
+        && jobspec_since_carries ("consolidate-segments", api->name))
+        jlist_add (flags, "CONSOLIDATE_SEGMENTS");
+    return 0;
+}
+
 /* The options of sb into job; environment additions into env (the list or
  * object of the version). */
 static int
@@ -502,6 +533,12 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
             jset_str (job, "tres_freq", b);
         } else
             jset_str (job, "gpu_frequency", sb->gpu_freq);
+    }
+    if (put_since (api, sb, job, &flags, errp) < 0) {
+        json_decref (flags);
+        json_decref (shared);
+        json_decref (bind);
+        return -1;
     }
     if (flags)
         json_object_set_new (job, "flags", flags);

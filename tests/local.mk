@@ -132,3 +132,5 @@ tests_contract_slurmrest_capture_SOURCES = tests/contract/slurmrest_capture.c \
 	tests/contract/contract_job.h
 tests_contract_slurmrest_capture_CFLAGS = $(TEST_CFLAGS)
 tests_contract_slurmrest_capture_LDADD = $(TEST_LIBS)
+
+include tests/scripts2.mk

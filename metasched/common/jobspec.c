@@ -48,6 +48,7 @@ typedef enum {
     O_OPEN_MODE, O_NICE, O_GET_USER_ENV, O_HINT, O_DISTRIBUTION,
     O_EXTRA_NODE_INFO, O_CORE_SPEC, O_WAIT_ALL_NODES, O_PROPAGATE,
     O_NO_KILL, O_SWITCHES, O_WRAP, O_CLUSTERS, O_CPU_FREQ, O_PRIORITY,
+    O_OOM_KILL_STEP, O_SEGMENT,
 } otype_t;
 
 #define F(field) offsetof (ms_jobspec_t, field), sizeof (((ms_jobspec_t *)0)->field)
@@ -94,10 +95,11 @@ static const opt_t options[] = {
     { { "cluster-constraint", 0, 1, REFUSE, WHY_CLUSTER }, O_REFUSE, NOF },
     { { "clusters", 'M', 1, ROUTE, NULL }, O_CLUSTERS, NOF },
     { { "comment", 0, 1, CARRY, NULL }, O_STR, F (comment) },
-    { { "consolidate-segments", 0, 0, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "consolidate-segments", 0, 0, CARRY, NULL }, O_FLAG,
+      F (consolidate_segments) },
     { { "constraint", 'C', 1, ROUTE, NULL }, O_CONSTRAINT, F (constraint) },
     { { "container", 0, 1, CARRY, NULL }, O_STR, F (container) },
-    { { "container-id", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "container-id", 0, 1, ROUTE, NULL }, O_STR, F (container_id) },
     { { "contiguous", 0, 0, CARRY, NULL }, O_FLAG, F (contiguous) },
     { { "core-spec", 'S', 1, CARRY, NULL }, O_CORE_SPEC, NOF },
     { { "cores-per-socket", 0, 1, CARRY, NULL }, O_COUNT,
@@ -114,7 +116,7 @@ static const opt_t options[] = {
     { { "exclusive", 0, 2, ROUTE, NULL }, O_EXCLUSIVE, NOF },
     { { "export", 0, 1, CARRY, NULL }, O_EXPORT, NOF },
     { { "export-file", 0, 1, CMD, NULL }, O_STR, F (export_file) },
-    { { "extra", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "extra", 0, 1, ROUTE, NULL }, O_STR, F (extra) },
     { { "extra-node-info", 'B', 1, CARRY, NULL }, O_EXTRA_NODE_INFO, NOF },
     { { "get-user-env", 0, 2, CARRY, NULL }, O_GET_USER_ENV, NOF },
     { { "gid", 0, 1, REFUSE,
@@ -160,7 +162,7 @@ static const opt_t options[] = {
     { { "ntasks-per-node", 0, 1, ROUTE, NULL }, O_COUNT, F (ntasks_per_node) },
     { { "ntasks-per-socket", 0, 1, CARRY, NULL }, O_COUNT,
       F (ntasks_per_socket) },
-    { { "oom-kill-step", 0, 2, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "oom-kill-step", 0, 2, ROUTE, NULL }, O_OOM_KILL_STEP, NOF },
     { { "open-mode", 0, 1, CARRY, NULL }, O_OPEN_MODE, NOF },
     { { "output", 'o', 1, CARRY, NULL }, O_OUTPUT_PATH, F (std_out) },
     { { "overcommit", 'O', 0, CARRY, NULL }, O_FLAG, F (overcommit) },
@@ -182,13 +184,13 @@ static const opt_t options[] = {
     { { "resources", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
     { { "resv-ports", 0, 2, REFUSE, WHY_NEW }, O_REFUSE, NOF },
     { { "runtime", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
-    { { "segment", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "segment", 0, 1, ROUTE, NULL }, O_SEGMENT, NOF },
     { { "signal", 0, 1, CARRY, NULL }, O_SIGNAL, NOF },
     { { "sockets-per-node", 0, 1, CARRY, NULL }, O_COUNT,
       F (sockets_per_node) },
     { { "spread-job", 0, 0, CARRY, NULL }, O_FLAG, F (spread_job) },
-    { { "spread-segments", 0, 0, REFUSE, WHY_NEW }, O_REFUSE, NOF },
-    { { "stepmgr", 0, 0, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "spread-segments", 0, 0, CARRY, NULL }, O_FLAG, F (spread_segments) },
+    { { "stepmgr", 0, 0, CARRY, NULL }, O_FLAG, F (stepmgr) },
     { { "switches", 0, 1, CARRY, NULL }, O_SWITCHES, NOF },
     { { "tasks-per-node", 0, 1, ROUTE, NULL }, O_COUNT, F (ntasks_per_node) },
     { { "test-only", 0, 0, META, NULL }, O_FLAG, F (test_only) },
@@ -230,6 +232,8 @@ jobspec_init (ms_jobspec_t *s)
     s->core_spec = -1;
     s->wait_all_nodes = -1;
     s->priority = -1;
+    s->oom_kill_step = -1;
+    s->segment_size = -1;
 }
 
 void
@@ -791,6 +795,10 @@ apply (ms_jobspec_t *s, const char *where, const opt_t *o, const char *val,
         s->priority = v;
         return 0;
     }
+    case O_OOM_KILL_STEP:
+        return jobspec_parse_oom_kill_step (s, where, val, errp);
+    case O_SEGMENT:
+        return jobspec_parse_segment (s, where, val, errp);
     }
     return 0;
 }

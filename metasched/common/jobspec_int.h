@@ -43,6 +43,15 @@ bool jobspec_valid_distribution (const char *val);
 int jobspec_parse_nodes (ms_jobspec_t *s, const char *where, const char *val,
                          ms_error_t *errp);
 
+/* Slurm's parse_uint16: 0..65533 in strtoll's syntax (jobspec_since.c). */
+int jobspec_parse_u16 (const char *val, int *out);
+
+/* --oom-kill-step[=0|1] and --segment=N (jobspec_since.c). */
+int jobspec_parse_oom_kill_step (ms_jobspec_t *s, const char *where,
+                                 const char *val, ms_error_t *errp);
+int jobspec_parse_segment (ms_jobspec_t *s, const char *where,
+                           const char *val, ms_error_t *errp);
+
 /* Free the components of a heterogeneous job (jobspec_het.c). */
 void jobspec_het_free (ms_jobspec_t *s);
 

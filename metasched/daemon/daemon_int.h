@@ -426,6 +426,11 @@ int hetjob_first_nodes (json_t *opts, int nodes);
 /* Keep in allowed[] (of the first component) only the clusters where every
  * other component of spec fits a partition; each cluster dropped is a
  * reason in excluded (may be NULL). Caller holds d->mu. */
+/* A note for each hint of a later Slurm release (jobspec_since.c) that
+ * a cluster with a partition in allowed[] cannot carry: it is dropped
+ * there. */
+void job_since_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                      const unsigned char *allowed, json_t *notes);
 void hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
                       const char *user, uint32_t limit_min, const char *cwd,
                       unsigned char *allowed, json_t *excluded);

@@ -348,6 +348,74 @@ job_gpus_opts (json_t *opts, int nodes)
     return g;
 }
 
+/* The options of later Slurm releases in s or its components that
+ * cluster c cannot carry (jobspec_since.c), one a call from *ip, *kp on
+ * (0, 0 first): hints where hint, else the others. */
+static const jobspec_since_t *
+since_missing (const cluster_t *c, const ms_jobspec_t *s, bool hint, size_t *kp,
+               size_t *ip)
+{
+    const jobspec_since_t *o;
+
+    for (; *kp <= s->nhet; (*kp)++, *ip = 0) {
+        const ms_jobspec_t *x = *kp ? s->het[*kp - 1] : s;
+        while ((o = jobspec_since_missing (x, c->api_version, ip)))
+            if (o->hint == hint)
+                return o;
+    }
+    return NULL;
+}
+
+/* A cluster whose Slurm cannot carry an option of spec that is not a
+ * hint is no candidate. */
+static void
+since_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                unsigned char *allowed, json_t *ex)
+{
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        const jobspec_since_t *o;
+        size_t k = 0, j = 0;
+        char why[256];
+
+        if (!(o = since_missing (c, spec, false, &k, &j)))
+            continue;
+        snprintf (why, sizeof (why),
+                  "--%s: this cluster's Slurm does not know it (its "
+                  "slurmrestd speaks OpenAPI %s; the option needs %s, Slurm "
+                  "%s, or later)",
+                  o->name, c->api_version, o->api, o->release);
+        exclude (ex, c->conf->name, NULL, why);
+        for (size_t p = 0; p < d->site->nparts; p++)
+            if (d->site->parts[p].cluster == i)
+                allowed[p] = 0;
+    }
+}
+
+void
+job_since_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                 const unsigned char *allowed, json_t *notes)
+{
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        const jobspec_since_t *o;
+        size_t k = 0, j = 0;
+        bool any = false;
+        char msg[256];
+
+        for (size_t p = 0; p < d->site->nparts; p++)
+            any |= d->site->parts[p].cluster == i && allowed[p];
+        while (any && (o = since_missing (c, spec, true, &k, &j))) {
+            snprintf (msg, sizeof (msg),
+                      "--%s: dropped on cluster %s (its slurmrestd speaks "
+                      "OpenAPI %s; the option needs %s, Slurm %s, or later)",
+                      o->name, c->conf->name, c->api_version, o->api,
+                      o->release);
+            json_array_append_new (notes, json_string (msg));
+        }
+    }
+}
+
 size_t
 job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
                const char *user, int nodes, uint32_t limit_min,
@@ -437,6 +505,8 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
             }
         }
     }
+    if (spec)
+        since_restrict (d, spec, allowed, ex);
     if (spec && spec->nhet)
         hetjob_restrict (d, spec, user, limit_min, cwd, allowed, ex);
     for (size_t p = 0; p < d->site->nparts; p++)

@@ -181,6 +181,14 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
               : NULL;
     if (!cands)
         json_decref (ex);
+    /* the hints that a cluster of an older Slurm drops */
+    if (o) {
+        json_t *notes = json_array ();
+        job_since_notes (w, &req->sb, allowed, notes);
+        if (json_array_size (notes))
+            json_object_set (o, "notes", notes);
+        json_decref (notes);
+    }
     /* what the user's --partition became (honor, map) */
     if (o && shown)
         json_object_set (o, "partition_request", shown);

@@ -1,0 +1,5 @@
+# Batch scripts of every kind sbatch accepts: options of later Slurm
+# releases, --nodes lists, heterogeneous jobs (included from
+# tests/local.mk).
+TESTS += tests/integration/test_msbatch_later.sh
+EXTRA_DIST += tests/integration/test_msbatch_later.sh tests/scripts2.mk
