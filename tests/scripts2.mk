@@ -3,3 +3,5 @@
 # tests/local.mk).
 TESTS += tests/integration/test_msbatch_later.sh
 EXTRA_DIST += tests/integration/test_msbatch_later.sh tests/scripts2.mk
+TESTS += tests/integration/test_msbatch_hetsum.sh
+EXTRA_DIST += tests/integration/test_msbatch_hetsum.sh

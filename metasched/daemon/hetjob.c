@@ -8,7 +8,11 @@
  * one job whose nodes are those of all components and whose limit the
  * longest (apireq.c, het_totals): the first component takes the chosen
  * partition and frequency, each other one the chosen partition where it
- * fits there, else the first partition of the cluster it fits.
+ * fits there, else the first partition of the cluster it fits. A cluster
+ * with fewer nodes than the components ask for together is no candidate
+ * (Slurm allocates them at once; its scheduler needs nodes of its own
+ * for each component to start the job: its heterogeneous jobs page,
+ * "Limitations").
  */
 #include "config.h"
 
@@ -43,6 +47,80 @@ component_places (const ms_daemon_t *d, const ms_jobspec_t *c, const char *user,
                               : limit_min,
                           cwd, NULL, NULL, NULL, c->ntasks, c->ntasks_per_node,
                           c->cpus_per_task, allowed, NULL);
+}
+
+typedef struct {
+    const cluster_t *c;
+    size_t k; /* the partition whose names are walked */
+    int n;
+} count_t;
+
+static int
+count_new (const char *name, void *arg)
+{
+    count_t *ct = arg;
+
+    for (size_t j = 0; j < ct->k; j++)
+        if (placement_hostlist_has (ct->c->parts[j].node_list, name))
+            return 0; /* counted with an earlier partition */
+    ct->n++;
+    return 0;
+}
+
+/* The nodes of cluster c, each once (its partitions may share nodes);
+ * -1 where a partition's nodes are unknown. */
+static int
+cluster_nodes (const cluster_t *c)
+{
+    count_t ct = { c, 0, 0 };
+
+    if (!c->nparts)
+        return -1;
+    for (ct.k = 0; ct.k < c->nparts; ct.k++)
+        if (!c->parts[ct.k].node_list[0]
+            || placement_hostlist_each (c->parts[ct.k].node_list, 1 << 20,
+                                        count_new, &ct)
+                   < 0)
+            return -1;
+    return ct.n;
+}
+
+/* Slurm allocates a heterogeneous job's components at once, each its own
+ * nodes: a cluster with fewer nodes than all components ask for together
+ * cannot start it, though each component fits alone. sbatch's answer there
+ * is slurmctld's ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE. */
+static void
+sum_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
+              unsigned char *allowed, json_t *excluded)
+{
+    long want = spec->nodes > 0 ? spec->nodes : 1;
+
+    for (size_t k = 0; k < spec->nhet; k++)
+        want += spec->het[k]->nodes > 0 ? spec->het[k]->nodes : 1;
+    for (size_t i = 0; i < d->ncl; i++) {
+        int have = cluster_nodes (&d->cl[i]);
+        bool had = false;
+
+        for (size_t p = 0; p < d->site->nparts; p++)
+            had |= d->site->parts[p].cluster == i && allowed[p];
+        if (!had || have < 0 || want <= have)
+            continue;
+        for (size_t p = 0; p < d->site->nparts; p++)
+            if (d->site->parts[p].cluster == i)
+                allowed[p] = 0;
+        if (excluded) {
+            char why[200];
+            snprintf (why, sizeof (why),
+                      "heterogeneous job: its components ask for %ld nodes "
+                      "together, this cluster has %d (Requested node "
+                      "configuration is not available)",
+                      want, have);
+            json_array_append_new (excluded,
+                                   json_pack ("{s:s, s:n, s:s}", "cluster",
+                                              d->cl[i].conf->name,
+                                              "partition", "reason", why));
+        }
+    }
 }
 
 void
@@ -81,6 +159,7 @@ hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
         }
     }
     free (mine);
+    sum_restrict (d, spec, allowed, excluded);
 }
 
 ms_job_request_t *
