@@ -118,6 +118,8 @@ typedef struct ms_jobspec {
     char app[64];            /* --app: the application, for the predictor */
     int nodes;               /* --nodes (0: not given); the minimum */
     int nodes_max;           /* --nodes=MIN-MAX: the maximum (0: = nodes) */
+    char nodes_list[128];    /* --nodes=2,4,8: the sizes it may run at ("":
+                                any from nodes to nodes_max) */
     int ntasks;              /* --ntasks */
     int ntasks_per_node;     /* --ntasks-per-node */
     int cpus_per_task;       /* --cpus-per-task */
@@ -366,6 +368,10 @@ const jobspec_since_t *jobspec_since_missing (const ms_jobspec_t *s,
                                               const char *api, size_t *ip);
 /* Does version api carry option opt (true for the options of 22.05)? */
 bool jobspec_since_carries (const char *opt, const char *api);
+
+/* Is n one of the sizes of a --nodes list ("2,4-8:2"; "" or NULL: any
+ * size)? (jobspec_nodes.c) */
+bool jobspec_nodes_in (const char *list, int n);
 
 /* Check the whole: a script that starts with #!, sizes within limits,
  * counts that agree. */

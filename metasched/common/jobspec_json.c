@@ -60,6 +60,7 @@ static const struct {
     { "cpus_per_gpu", J_INT, F (cpus_per_gpu), "cpus-per-gpu" },
     { "ntasks_per_gpu", J_INT, F (ntasks_per_gpu), "ntasks-per-gpu" },
     { "nodes_max", J_INT, F (nodes_max), NULL },
+    { "nodes_list", J_STR, F (nodes_list), "nodes" },
     { "time_min_min", J_MIN, F (time_min_min), "time-min" },
     { "array", J_STR, F (array), "array" },
     { "dependency", J_STR, F (dependency), "dependency" },

@@ -205,6 +205,7 @@ typedef struct {
                                      (placement.h); NULL: everywhere */
     int gpus; /* GPUs per node (candidates_gpus); 0: a CPU job */
     int nodes_max; /* moldable (-N MIN-MAX): the most nodes; 0: fixed */
+    char nodes_list[128]; /* moldable (-N 2,4,8): its sizes; "": any */
     ms_cpufreq_t cpufreq; /* the user's --cpu-freq (all 0: none): the
                              candidates' frequency on each partition */
 } jobkey_t;

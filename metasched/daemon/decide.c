@@ -49,6 +49,7 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     k->allowed = NULL;
     k->gpus = 0;
     k->nodes_max = 0;
+    k->nodes_list[0] = '\0';
     memset (&k->cpufreq, 0, sizeof (k->cpufreq));
     /* one cluster/partition pins (allow_partition); names are the site's
      * partition_requests' (partition_request) */
@@ -74,6 +75,7 @@ key_ejob (const jobkey_t *k, ms_ejob_t *ej)
     ej->home = k->home;
     ej->nodes = k->nodes;
     ej->nodes_max = k->nodes_max;
+    ej->nodes_list = k->nodes_list[0] ? k->nodes_list : NULL;
     ej->gpus = k->gpus;
     ej->base_s = k->base_s;
     ej->limit_s = k->limit_min * 60.0;

@@ -189,6 +189,9 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     if (json_is_integer (nm) && json_integer_value (nm) > k->nodes
         && json_integer_value (nm) <= 100000)
         k->nodes_max = (int)json_integer_value (nm);
+    if (k->nodes_max && daemon_jstr (opts, "nodes_list"))
+        ms_strlcpy (k->nodes_list, daemon_jstr (opts, "nodes_list"),
+                    sizeof (k->nodes_list));
     return 0;
 }
 

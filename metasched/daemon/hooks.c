@@ -170,6 +170,8 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     if (req->sb.cpu_freq[0])
         k.cpufreq = req->sb.cpu_freq_spec;
     k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;
+    ms_strlcpy (k.nodes_list, k.nodes_max ? req->sb.nodes_list : "",
+                sizeof (k.nodes_list));
     daemon_decide (w, &k, false, &dec);
     /* the same JSON as the decision rows hold */
     text = candidates_json (w, &w->cs, &dec, NULL);

@@ -197,11 +197,15 @@ static const struct {
     { "--propagate=NOFILE,VMEM", NULL,
       "j.sh:2: --propagate=NOFILE,VMEM: bad rlimit name 'VMEM'",
       "parse_rlimits" },
-    /* --nodes: lists of sizes (23.02 on), metasched sends the least */
+    /* --nodes: lists of sizes (23.02 on), a moldable choice among them */
     { "--nodes=1,2,4", "nodes", "1", "verify_node_count" },
     { "--nodes=4,2", "nodes", "2", "verify_node_count" },
     { "--nodes=2-8:2,16", "nodes", "2", "verify_node_count" },
-    { "--nodes=2-8:2", "nodes_max", "null", "verify_node_count" },
+    { "--nodes=2-8:2", "nodes_max", "8", "verify_node_count" },
+    { "--nodes=2-8:2", "nodes_list", "\"2-8:2\"", "verify_node_count" },
+    { "--nodes=2-9:3", "nodes_max", "8", "bit_unfmt" }, /* 2, 5, 8 */
+    { "--nodes=4,4", "nodes_list", "null",
+      "verify_node_count" }, /* one size: a fixed count */
     { "--nodes=2:4", NULL, "j.sh:2: --nodes=2:4: \"2:4\" is not a valid",
       "bit_unfmt" }, /* a step needs a range */
     { "--nodes=1,16384", NULL,
