@@ -18,14 +18,20 @@
 
 /* A job as doc/api.md shows it; measured figures from the collectors'
  * totals of the cluster job it ran as (of an array: its tasks, the
- * longest task's time and the sum of their energy). */
+ * longest task's time and the sum of their energy); a moldable job's
+ * nodes those its latest decision chose (its minimum until then). */
 #define JOB_JSON                                                               \
     "json_build_object ("                                                      \
     " 'id', j.id, 'owner', j.owner_name, 'uid', j.owner_uid,"                  \
     " 'gid', j.owner_gid, 'name', j.name, 'app', j.app, 'state', j.state,"     \
     " 'cluster', j.cluster, 'partition', j.partition,"                         \
     " 'freq_khz', j.freq_khz, 'cluster_job_id', j.cluster_job_id,"             \
-    " 'nodes', j.nodes, 'time_limit_min', j.time_limit_min,"                   \
+    " 'nodes', CASE WHEN j.options ? 'nodes_max' THEN coalesce ("             \
+    "   (SELECT (c->>'nodes')::int FROM decisions d,"                          \
+    "     json_array_elements (d.candidates::json) c WHERE d.job_id = j.id"    \
+    "     AND (c->>'chosen')::boolean ORDER BY d.id DESC LIMIT 1), j.nodes)"   \
+    "   ELSE j.nodes END,"                                                     \
+    " 'time_limit_min', j.time_limit_min,"                                     \
     " 'predicted_time_s', j.predicted_time_s,"                                 \
     " 'predicted_energy_j', j.predicted_energy_j,"                             \
     " 'predicted_wait_s', j.predicted_wait_s,"                                 \

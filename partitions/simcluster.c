@@ -846,8 +846,18 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     const sim_hint_t *h = req->backend_hint;
     uint32_t f = req->cpu_freq_khz ? req->cpu_freq_khz : 0;
     int nodes = req->nodes > 0 ? req->nodes : 1;
+    uint32_t limit_min = req->time_limit_min;
     double rt, pw;
     simjob_t *j;
+
+    /* A heterogeneous job runs as one: all its components' nodes at once
+     * for the longest of their limits, as metaschedd decides it
+     * (doc/daemon.md "Heterogeneous jobs"). */
+    for (size_t k = 0; k < req->nhet; k++) {
+        nodes += req->het[k].nodes > 0 ? req->het[k].nodes : 1;
+        if (req->het[k].time_limit_min > limit_min)
+            limit_min = req->het[k].time_limit_min;
+    }
 
     if (!p)
         return ms_err (errp, MS_ERR_INPUT, "no partition '%s'",
@@ -888,7 +898,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     j->begin = req->begin_time > w->now ? (double)req->begin_time : 0;
     j->start = -1;
     j->end = -1;
-    j->limit_s = req->time_limit_min ? req->time_limit_min * 60.0 : INFINITY;
+    j->limit_s = limit_min ? limit_min * 60.0 : INFINITY;
     j->true_rt = rt;
     j->power_w = pw;
     j->hint = *h;

@@ -120,16 +120,58 @@ static const struct {
     { JOBSPEC_MAIL_ARRAY_TASKS, "ARRAY_TASKS" },
 };
 
-/* The options of sb into job; environment additions into env (the list or
- * object of the version). */
+/* The options of later Slurm releases than 22.05 (jobspec_since.c): each
+ * where the version carries it; a hint is left out elsewhere (the daemon
+ * told the job), another option fails the submission (the daemon chose
+ * no such cluster). */
 static int
-put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
-            json_t *env, time_t now, ms_error_t *errp)
+put_since (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
+           json_t **flags, ms_error_t *errp)
 {
-    bool typed = api->flags & V_NOVAL; /* v0.0.39 on */
-    json_t *flags = NULL, *shared = NULL, *bind = NULL;
-    char b[320];
+    const jobspec_since_t *o;
+    size_t i = 0;
 
+    while ((o = jobspec_since_missing (sb, api->name, &i)))
+        if (!o->hint)
+            return not_carried (api, o->name, errp);
+    jset_str (job, "extra", sb->extra);
+    jset_str (job, "container_id", sb->container_id);
+    if (sb->segment_size >= 0)
+        json_object_set_new (job, "segment_size", jnum (api, sb->segment_size));
+    if (sb->oom_kill_step >= 0)
+        jset_int (job, "oom_kill_step", sb->oom_kill_step);
+    if (sb->stepmgr && jobspec_since_carries ("stepmgr", api->name))
+        jlist_add (flags, "STEPMGR_ENABLED");
+    if (sb->spread_segments
+        && jobspec_since_carries ("spread-segments", api->name))
+        jlist_add (flags, "SPREAD_SEGMENTS");
+    if (sb->consolidate_segments
+        && jobspec_since_carries ("consolidate-segments", api->name))
+        jlist_add (flags, "CONSOLIDATE_SEGMENTS");
+    return 0;
+}
+
+/* What the parts of put_sbatch share: the user's options, the job's
+ * body and environment, and the lists of words they add to. */
+typedef struct {
+    const slurmrest_api_t *api;
+    const ms_jobspec_t *sb;
+    json_t *job, *env;
+    time_t now;
+    bool typed;                    /* v0.0.39 on */
+    json_t *flags, *shared, *bind; /* NULL until a part adds one */
+} put_t;
+
+/* The strings and memory, the nodes named or excluded. */
+static int
+put_strings (put_t *p, ms_error_t *errp)
+{
+    const slurmrest_api_t *api = p->api;
+    const ms_jobspec_t *sb = p->sb;
+    json_t *job = p->job;
+    bool typed = p->typed;
+
+    (void)errp;
     /* an array as the user gave it: every version takes sbatch's text */
     jset_str (job, "array", sb->array);
     jset_str (job, "account", sb->account);
@@ -170,6 +212,19 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
         else
             jset_str (job, "exclude_nodes", sb->exclude);
     }
+    return 0;
+}
+
+/* GPUs and generic resources. */
+static int
+put_gres (put_t *p, ms_error_t *errp)
+{
+    const slurmrest_api_t *api = p->api;
+    const ms_jobspec_t *sb = p->sb;
+    json_t *job = p->job;
+    bool typed = p->typed;
+    char b[320];
+
     /* GPUs and generic resources */
     if (typed) {
         char all[320] = "";
@@ -214,9 +269,9 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
             jset_int (job, "ntasks_per_tres", sb->ntasks_per_gpu);
         if (sb->gres_flags[0]) {
             if (!strcasecmp (sb->gres_flags, "enforce-binding"))
-                jlist_add (&flags, "GRES_BINDING_ENFORCED");
+                jlist_add (&p->flags, "GRES_BINDING_ENFORCED");
             else if (!strcasecmp (sb->gres_flags, "disable-binding"))
-                jlist_add (&flags, "GRES_BINDING_DISABLED");
+                jlist_add (&p->flags, "GRES_BINDING_DISABLED");
             else
                 return not_carried (api, "gres-flags", errp);
         }
@@ -246,6 +301,19 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
         if (sb->ntasks_per_gpu)
             jset_text_int (job, "ntasks_per_gpu", sb->ntasks_per_gpu);
     }
+    return 0;
+}
+
+/* Mail, --signal, requeueing, the output files' mode. */
+static int
+put_mail (put_t *p, ms_error_t *errp)
+{
+    const slurmrest_api_t *api = p->api;
+    const ms_jobspec_t *sb = p->sb;
+    json_t *job = p->job;
+    bool typed = p->typed;
+    char b[320];
+
     /* mail */
     if (sb->mail_type[0]) {
         if (typed) {
@@ -297,6 +365,21 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
         else
             jset_str (job, "open_mode", sb->open_mode);
     }
+    return 0;
+}
+
+/* Holding, --deadline, the user's environment, --hint. */
+static int
+put_env (put_t *p, ms_error_t *errp)
+{
+    const ms_jobspec_t *sb = p->sb;
+    json_t *job = p->job;
+    json_t *env = p->env;
+    time_t now = p->now;
+    bool typed = p->typed;
+    char b[320];
+
+    (void)errp;
     /* the comment goes beside metasched's tag: slurmrest_submit_body */
     if (sb->hold)
         json_object_set_new (job, "hold", json_true ());
@@ -341,12 +424,12 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
             if (strstr (h, "nomultithread")) {
                 jset_int (job, "threads_per_core", 1);
                 jset_int (job, "tasks_per_core", 1);
-                jlist_add (&bind, "CPU_BIND_TO_THREADS");
+                jlist_add (&p->bind, "CPU_BIND_TO_THREADS");
             } else if (strstr (h, "multithread"))
-                jlist_add (&bind, "CPU_BIND_TO_THREADS");
+                jlist_add (&p->bind, "CPU_BIND_TO_THREADS");
             else {
                 jset_int (job, "threads_per_core", 1);
-                jlist_add (&bind, "CPU_BIND_TO_CORES");
+                jlist_add (&p->bind, "CPU_BIND_TO_CORES");
             }
         }
         if (json_is_array (env)) {
@@ -355,6 +438,19 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
         } else
             json_object_set_new (env, "SLURM_HINT", json_string (sb->hint));
     }
+    return 0;
+}
+
+/* Counts per node, socket and core, --time-min, --nodes MIN-MAX. */
+static int
+put_counts (put_t *p, ms_error_t *errp)
+{
+    const slurmrest_api_t *api = p->api;
+    const ms_jobspec_t *sb = p->sb;
+    json_t *job = p->job;
+    bool typed = p->typed;
+    char b[320];
+
     /* counts */
     if (sb->ntasks_per_core)
         jset_int (job, "tasks_per_core", sb->ntasks_per_core);
@@ -389,6 +485,18 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
             jset_str (job, "nodes", b);
         }
     }
+    return 0;
+}
+
+/* Flags and modes of the allocation. */
+static int
+put_flags (put_t *p, ms_error_t *errp)
+{
+    const slurmrest_api_t *api = p->api;
+    const ms_jobspec_t *sb = p->sb;
+    json_t *job = p->job;
+    bool typed = p->typed;
+
     /* flags */
     if (sb->contiguous) {
         if (!typed)
@@ -422,26 +530,26 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
     }
     if (sb->oversubscribe) {
         if (typed)
-            jlist_add (&shared, "oversubscribe");
+            jlist_add (&p->shared, "oversubscribe");
         else
             json_object_set_new (job, "oversubscribe", json_true ());
     }
     if (sb->exclusive_mode[0]) {
         if (typed) {
             json_object_del (job, "shared");
-            jlist_add (&shared, sb->exclusive_mode);
+            jlist_add (&p->shared, sb->exclusive_mode);
         } else
             jset_str (job, "exclusive", sb->exclusive_mode);
     }
     if (sb->spread_job) {
         if (typed)
-            jlist_add (&flags, "SPREAD_JOB");
+            jlist_add (&p->flags, "SPREAD_JOB");
         else
             json_object_set_new (job, "spread_job", json_true ());
     }
     if (sb->use_min_nodes) {
         if (typed)
-            jlist_add (&flags, "PREFER_MINIMUM_NODE_COUNT");
+            jlist_add (&p->flags, "PREFER_MINIMUM_NODE_COUNT");
         else
             json_object_set_new (job, "minimum_nodes", json_true ());
     }
@@ -464,6 +572,19 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
         else
             jset_text_int (job, "delay_boot", (long)sb->delay_boot_min);
     }
+    return 0;
+}
+
+/* --profile, --gpu-bind, --gpu-freq. */
+static int
+put_profile (put_t *q, ms_error_t *errp)
+{
+    const ms_jobspec_t *sb = q->sb;
+    json_t *job = q->job;
+    bool typed = q->typed;
+    char b[320];
+
+    (void)errp;
     if (sb->profile[0]) {
         if (typed) {
             json_t *l = json_array ();
@@ -503,12 +624,34 @@ put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
         } else
             jset_str (job, "gpu_frequency", sb->gpu_freq);
     }
-    if (flags)
-        json_object_set_new (job, "flags", flags);
-    if (shared)
-        json_object_set_new (job, "shared", shared);
-    if (bind)
-        json_object_set_new (job, "cpu_binding_flags", bind);
+    return 0;
+}
+
+/* The options of sb into job; environment additions into env (the list or
+ * object of the version). */
+static int
+put_sbatch (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
+            json_t *env, time_t now, ms_error_t *errp)
+{
+    put_t p = { api, sb, job, env, now, (api->flags & V_NOVAL) != 0,
+                NULL, NULL, NULL };
+
+    if (put_strings (&p, errp) < 0 || put_gres (&p, errp) < 0
+        || put_mail (&p, errp) < 0 || put_env (&p, errp) < 0
+        || put_counts (&p, errp) < 0 || put_flags (&p, errp) < 0
+        || put_profile (&p, errp) < 0
+        || put_since (api, sb, job, &p.flags, errp) < 0) {
+        json_decref (p.flags);
+        json_decref (p.shared);
+        json_decref (p.bind);
+        return -1;
+    }
+    if (p.flags)
+        json_object_set_new (job, "flags", p.flags);
+    if (p.shared)
+        json_object_set_new (job, "shared", p.shared);
+    if (p.bind)
+        json_object_set_new (job, "cpu_binding_flags", p.bind);
     return 0;
 }
 

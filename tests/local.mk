@@ -135,3 +135,6 @@ tests_contract_slurmrest_capture_LDADD = $(TEST_LIBS)
 
 # the one table of settings
 include tests/settings.mk
+
+# the scripts that sbatch accepts (later releases, --nodes lists, hetjobs summed)
+include tests/scripts2.mk

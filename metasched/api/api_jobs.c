@@ -292,8 +292,11 @@ api_do_whatif (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
     }
     if (!out)
         out = json_object ();
-    if (json_array_size (notes))
+    if (json_array_size (notes)) {
+        /* the site's notes first, then the daemon's */
+        json_array_extend (notes, json_object_get (out, "notes"));
         json_object_set (out, "notes", notes);
+    }
     json_decref (notes);
     return api_send_json (c, 200, out);
 }

@@ -670,13 +670,143 @@ wait_for (ms_client_t *c, json_int_t id)
     }
 }
 
+/* Take out msbatch's own options (argv[1..]); the rest, jobspec's, go to
+ * jargv from *jargc on. -1 on a bad one, 1 where msbatch is done
+ * (--help, --version), else 0. */
+static int
+own_options (int argc, char **argv, char **jargv, int *jargc,
+             const char **server, bool *parsable, bool *parse_only)
+{
+    int i = 1;
+
+    while (i < argc) {
+        const char *w = argv[i];
+        int r;
+
+        if (!strcmp (w, "--") || w[0] != '-' || !w[1]) {
+            while (i < argc)
+                jargv[(*jargc)++] = argv[i++];
+            break;
+        }
+        if ((r = clifmt_server_opt (PROG, argc, argv, &i, server)) != 0) {
+            if (r < 0)
+                return -1;
+            continue;
+        }
+        if (!strcmp (w, "--parsable")) {
+            *parsable = true;
+            i++;
+        } else if (!strcmp (w, "--parse")) {
+            *parse_only = true;
+            i++;
+        } else if (!strcmp (w, "-h") || !strcmp (w, "--help")) {
+            usage (stdout);
+            return 1;
+        } else if (!strcmp (w, "-V") || !strcmp (w, "--version")) {
+            printf ("msbatch (metasched) %s\n", PACKAGE_VERSION);
+            return 1;
+        } else {
+            jargv[(*jargc)++] = argv[i++];
+            if (takes_value (w) && i < argc)
+                jargv[(*jargc)++] = argv[i++];
+        }
+    }
+    return 0;
+}
+
+/* The job's script: the one --wrap stands for, the file script_path or
+ * standard input ("-" or none); *shownp is what messages call it. */
+static int
+read_script (ms_jobspec_t *s, const char *script_path, char **scriptp,
+             size_t *lenp, const char **shownp)
+{
+    ms_error_t err;
+    size_t len = 0;
+
+    if (s->wrap[0]) {
+        /* sbatch --wrap: a script of one command */
+        static const char head[] = "#!/bin/sh\n"
+                                   "# This script was written by msbatch "
+                                   "--wrap.\n\n";
+        if (script_path) {
+            fprintf (stderr,
+                     PROG ": %s: --wrap stands for the script; give one or "
+                          "the other\n",
+                     script_path);
+            return -1;
+        }
+        len = strlen (head) + strlen (s->wrap) + 1;
+        *scriptp = ms_xmalloc (len + 1);
+        snprintf (*scriptp, len + 1, "%s%s\n", head, s->wrap);
+        *shownp = "(--wrap)";
+        if (!s->name[0])
+            ms_strlcpy (s->name, "wrap", sizeof (s->name));
+    } else if (script_path && strcmp (script_path, "-")) {
+        if (ms_read_file (script_path, JOBSPEC_SCRIPT_MAX, scriptp, &len, &err)
+            < 0) {
+            fprintf (stderr, PROG ": %s\n", err.text);
+            return -1;
+        }
+        *shownp = script_path;
+    } else {
+        if (isatty (STDIN_FILENO))
+            fprintf (stderr, PROG ": reading the script from standard input\n");
+        if (read_stream (stdin, scriptp, &len) < 0) {
+            fprintf (stderr, PROG ": standard input: %s\n", strerror (errno));
+            return -1;
+        }
+        *shownp = "(standard input)";
+    }
+    *lenp = len;
+    return 0;
+}
+
+/* A job without a name is named after its script, as sbatch names it. */
+static void
+default_name (ms_jobspec_t *s, const char *script_path)
+{
+    if (!s->name[0]) {
+        const char *base = script_path && strcmp (script_path, "-")
+                               ? strrchr (script_path, '/')
+                               : NULL;
+        base = base ? base + 1 : script_path;
+        ms_strlcpy (s->name,
+                    base && *base && strcmp (base, "-") ? base : "msbatch",
+                    sizeof (s->name));
+    }
+}
+
+/* msbatch --parse: the job as it would be sent, without the script's
+ * text and the environment's values; the parsed forms beside. */
+static int
+print_parsed (const ms_jobspec_t *s, json_t *req, size_t len,
+              const json_t *env)
+{
+    char *text;
+    json_object_set_new (req, "script_bytes", json_integer ((json_int_t)len));
+    json_object_del (req, "script");
+    json_object_set_new (req, "environment_count",
+                         json_integer ((json_int_t)json_array_size (env)));
+    json_object_set_new (req, "export_mode", json_string (s->export_mode));
+    json_object_del (req, "environment");
+    if (s->test_only)
+        json_object_set_new (req, "test_only", json_true ());
+    jobspec_json_put_parsed (s, req);
+    text = json_dumps (req, JSON_INDENT (2) | JSON_SORT_KEYS);
+    if (!text)
+        return -1;
+    printf ("%s\n", text);
+    free (text);
+    return 0;
+}
+
 int
 main (int argc, char **argv)
 {
     const char *server = NULL, *script_path = NULL, *shown;
     bool parsable = false, parse_only = false;
     char **jargv = ms_xcalloc ((size_t)argc + 1, sizeof (char *));
-    int jargc = 1, argi, i = 1, rc = 1;
+    int jargc = 1, argi, rc = 1, r;
     ms_jobspec_t s;
     ms_error_t err;
     char *script = NULL, cwd[4096];
@@ -688,39 +818,11 @@ main (int argc, char **argv)
     jobspec_init (&s);
     jargv[0] = argv[0];
     /* Take out msbatch's own options; the rest is jobspec's. */
-    while (i < argc) {
-        const char *w = argv[i];
-        int r;
-
-        if (!strcmp (w, "--") || w[0] != '-' || !w[1]) {
-            while (i < argc)
-                jargv[jargc++] = argv[i++];
-            break;
-        }
-        if ((r = clifmt_server_opt (PROG, argc, argv, &i, &server)) != 0) {
-            if (r < 0)
-                goto out;
-            continue;
-        }
-        if (!strcmp (w, "--parsable")) {
-            parsable = true;
-            i++;
-        } else if (!strcmp (w, "--parse")) {
-            parse_only = true;
-            i++;
-        } else if (!strcmp (w, "-h") || !strcmp (w, "--help")) {
-            usage (stdout);
-            rc = 0;
-            goto out;
-        } else if (!strcmp (w, "-V") || !strcmp (w, "--version")) {
-            printf ("msbatch (metasched) %s\n", PACKAGE_VERSION);
-            rc = 0;
-            goto out;
-        } else {
-            jargv[jargc++] = argv[i++];
-            if (takes_value (w) && i < argc)
-                jargv[jargc++] = argv[i++];
-        }
+    if ((r = own_options (argc, argv, jargv, &jargc, &server, &parsable,
+                          &parse_only))
+        != 0) {
+        rc = r > 0 ? 0 : 1;
+        goto out;
     }
     jargv[jargc] = NULL;
 
@@ -740,40 +842,8 @@ main (int argc, char **argv)
                  jargv[argi + 1]);
         goto out;
     }
-    if (s.wrap[0]) {
-        /* sbatch --wrap: a script of one command */
-        static const char head[] = "#!/bin/sh\n"
-                                   "# This script was written by msbatch "
-                                   "--wrap.\n\n";
-        if (script_path) {
-            fprintf (stderr,
-                     PROG ": %s: --wrap stands for the script; give one or "
-                          "the other\n",
-                     script_path);
-            goto out;
-        }
-        len = strlen (head) + strlen (s.wrap) + 1;
-        script = ms_xmalloc (len + 1);
-        snprintf (script, len + 1, "%s%s\n", head, s.wrap);
-        shown = "(--wrap)";
-        if (!s.name[0])
-            ms_strlcpy (s.name, "wrap", sizeof (s.name));
-    } else if (script_path && strcmp (script_path, "-")) {
-        if (ms_read_file (script_path, JOBSPEC_SCRIPT_MAX, &script, &len, &err)
-            < 0) {
-            fprintf (stderr, PROG ": %s\n", err.text);
-            goto out;
-        }
-        shown = script_path;
-    } else {
-        if (isatty (STDIN_FILENO))
-            fprintf (stderr, PROG ": reading the script from standard input\n");
-        if (read_stream (stdin, &script, &len) < 0) {
-            fprintf (stderr, PROG ": standard input: %s\n", strerror (errno));
-            goto out;
-        }
-        shown = "(standard input)";
-    }
+    if (read_script (&s, script_path, &script, &len, &shown) < 0)
+        goto out;
     {
         char wrapname[sizeof (s.name)];
         ms_strlcpy (wrapname, s.wrap[0] ? s.name : "", sizeof (wrapname));
@@ -787,15 +857,7 @@ main (int argc, char **argv)
         fprintf (stderr, PROG ": %s\n", err.text);
         goto out;
     }
-    if (!s.name[0]) {
-        const char *base = script_path && strcmp (script_path, "-")
-                               ? strrchr (script_path, '/')
-                               : NULL;
-        base = base ? base + 1 : script_path;
-        ms_strlcpy (s.name,
-                    base && *base && strcmp (base, "-") ? base : "msbatch",
-                    sizeof (s.name));
-    }
+    default_name (&s, script_path);
     {
         /* the submission directory: --chdir's, a relative one taken from
          * here as sbatch does */
@@ -820,24 +882,7 @@ main (int argc, char **argv)
         goto out;
     req = build_request (&s, script, len, cwd, env);
     if (parse_only) {
-        /* the job as it would be sent, without the script's text and the
-         * environment's values; the parsed forms beside */
-        char *text;
-        json_object_set_new (req, "script_bytes", json_integer ((json_int_t)len));
-        json_object_del (req, "script");
-        json_object_set_new (req, "environment_count",
-                             json_integer ((json_int_t)json_array_size (env)));
-        json_object_set_new (req, "export_mode", json_string (s.export_mode));
-        json_object_del (req, "environment");
-        if (s.test_only)
-            json_object_set_new (req, "test_only", json_true ());
-        jobspec_json_put_parsed (&s, req);
-        text = json_dumps (req, JSON_INDENT (2) | JSON_SORT_KEYS);
-        if (!text)
-            goto out;
-        printf ("%s\n", text);
-        free (text);
-        rc = 0;
+        rc = print_parsed (&s, req, len, env) < 0 ? 1 : 0;
         goto out;
     }
     parsable = parsable || s.parsable;

@@ -130,13 +130,118 @@ signal_number (const char *val)
     return n >= 1 && n <= 64 ? n : -1;
 }
 
+/* -u/--user: a user's name or number into flt. */
+static int
+filter_user (const char *val, filter_t *flt)
+{
+    struct passwd *pw;
+    char *end;
+    long v;
+
+    pw = getpwnam (val);
+    if (!pw && isdigit ((unsigned char)*val)) {
+        errno = 0;
+        v = strtol (val, &end, 10);
+        if (!*end && !errno && v >= 0)
+            pw = getpwuid ((uid_t)v);
+    }
+    if (!pw) {
+        fprintf (stderr, PROG ": --user: '%.64s' is not a user\n", val);
+        return -1;
+    }
+    flt->uid = (long)pw->pw_uid;
+    flt->any = true;
+    return 0;
+}
+
+/* The jobs of the filters (-u, -n, -t), in place of *idsp; of the ids
+ * given (*nidsp of them), those that match. An id that is not listed or
+ * has ended counts in *failedp, as without filters. */
+static int
+select_jobs (ms_client_t *c, const filter_t *flt, bool quiet, bool verbose,
+             long long **idsp, size_t *nidsp, int *failedp)
+{
+    long long *ids = *idsp;
+    size_t nids = *nidsp, nasked = nids;
+    int failed = *failedp;
+    ms_error_t err;
+
+    /* the caller's jobs (every user's where -u names another and the
+     * caller is an admin) that match; of the ids given, those that
+     * match */
+    bool all = flt->uid >= 0 && flt->uid != (long)getuid ();
+    json_t *reply = NULL, *job;
+    size_t k, n = 0;
+    long long *keep = calloc (nids + 1, sizeof (long long));
+
+    if (ms_client_call (c, "GET",
+                        all ? "/v1/jobs?all=1&limit=100000"
+                            : "/v1/jobs?limit=100000",
+                        NULL, NULL, &reply, &err)
+            < 0
+        && !(all && err.http_status == 403)) {
+        fprintf (stderr, PROG ": %s\n", err.text);
+        json_decref (reply);
+        free (keep);
+        return -1;
+    }
+    /* an id given that is not listed, or has ended, is refused as
+     * without filters; one that does not match them is left alone */
+    for (size_t q = 0; q < nasked; q++) {
+        const json_t *found = NULL;
+        json_array_foreach (json_object_get (reply, "jobs"), k, job)
+        {
+            if (json_integer_value (json_object_get (job, "id")) == ids[q])
+                found = job;
+        }
+        if (found && !slurmfmt_finished (found))
+            continue;
+        failed++;
+        if (quiet)
+            continue;
+        if (found)
+            fprintf (stderr, PROG ": job %lld: already %s\n", ids[q],
+                     json_string_value (json_object_get (found, "state")));
+        else
+            fprintf (stderr, PROG ": job %lld: no such job\n", ids[q]);
+    }
+    json_array_foreach (json_object_get (reply, "jobs"), k, job)
+    {
+        long long id = json_integer_value (json_object_get (job, "id"));
+        bool named = nasked == 0;
+        if (!filter_match (flt, job))
+            continue;
+        for (size_t q = 0; q < nasked && !named; q++)
+            named = ids[q] == id;
+        if (!named)
+            continue;
+        if (nasked == 0) {
+            ids = ms_xrealloc (ids, (n + 1) * sizeof (long long));
+            ids[n++] = id;
+        } else
+            keep[n++] = id;
+    }
+    if (nasked) {
+        memcpy (ids, keep, n * sizeof (long long));
+    }
+    free (keep);
+    json_decref (reply);
+    nids = n;
+    if (verbose && nids == 0)
+        printf ("no job matched\n");
+    *idsp = ids;
+    *nidsp = nids;
+    *failedp = failed;
+    return 0;
+}
+
 int
 main (int argc, char **argv)
 {
     const char *server = NULL, *val;
     bool verbose = false, quiet = false, options = true;
     int i = 1, r, failed = 0;
-    size_t nids = 0, nasked;
+    size_t nids = 0;
     long long *ids = calloc ((size_t)argc + 1, sizeof (long long));
     ms_client_t *c = NULL;
     ms_error_t err;
@@ -177,25 +282,8 @@ main (int argc, char **argv)
                 free (ids);
                 return 0;
             } else if ((r = opt_value (argc, argv, &i, 'u', l_user, &val))) {
-                struct passwd *pw;
-                char *end;
-                long v;
-                if (r < 0)
+                if (r < 0 || filter_user (val, &flt) < 0)
                     goto usage_error;
-                pw = getpwnam (val);
-                if (!pw && isdigit ((unsigned char)*val)) {
-                    errno = 0;
-                    v = strtol (val, &end, 10);
-                    if (!*end && !errno && v >= 0)
-                        pw = getpwuid ((uid_t)v);
-                }
-                if (!pw) {
-                    fprintf (stderr, PROG ": --user: '%.64s' is not a user\n",
-                             val);
-                    goto usage_error;
-                }
-                flt.uid = (long)pw->pw_uid;
-                flt.any = true;
             } else if ((r = opt_value (argc, argv, &i, 'n', l_name, &val))) {
                 if (r < 0)
                     goto usage_error;
@@ -251,72 +339,9 @@ main (int argc, char **argv)
         free (ids);
         return 1;
     }
-    nasked = nids;
-    if (flt.any) {
-        /* the caller's jobs (every user's where -u names another and the
-         * caller is an admin) that match; of the ids given, those that
-         * match */
-        bool all = flt.uid >= 0 && flt.uid != (long)getuid ();
-        json_t *reply = NULL, *job;
-        size_t k, n = 0;
-        long long *keep = calloc (nids + 1, sizeof (long long));
-
-        if (ms_client_call (c, "GET",
-                            all ? "/v1/jobs?all=1&limit=100000"
-                                : "/v1/jobs?limit=100000",
-                            NULL, NULL, &reply, &err)
-                < 0
-            && !(all && err.http_status == 403)) {
-            fprintf (stderr, PROG ": %s\n", err.text);
-            json_decref (reply);
-            free (keep);
-            goto fail;
-        }
-        /* an id given that is not listed, or has ended, is refused as
-         * without filters; one that does not match them is left alone */
-        for (size_t q = 0; q < nasked; q++) {
-            const json_t *found = NULL;
-            json_array_foreach (json_object_get (reply, "jobs"), k, job)
-            {
-                if (json_integer_value (json_object_get (job, "id")) == ids[q])
-                    found = job;
-            }
-            if (found && !slurmfmt_finished (found))
-                continue;
-            failed++;
-            if (quiet)
-                continue;
-            if (found)
-                fprintf (stderr, PROG ": job %lld: already %s\n", ids[q],
-                         json_string_value (json_object_get (found, "state")));
-            else
-                fprintf (stderr, PROG ": job %lld: no such job\n", ids[q]);
-        }
-        json_array_foreach (json_object_get (reply, "jobs"), k, job)
-        {
-            long long id = json_integer_value (json_object_get (job, "id"));
-            bool named = nasked == 0;
-            if (!filter_match (&flt, job))
-                continue;
-            for (size_t q = 0; q < nasked && !named; q++)
-                named = ids[q] == id;
-            if (!named)
-                continue;
-            if (nasked == 0) {
-                ids = ms_xrealloc (ids, (n + 1) * sizeof (long long));
-                ids[n++] = id;
-            } else
-                keep[n++] = id;
-        }
-        if (nasked) {
-            memcpy (ids, keep, n * sizeof (long long));
-        }
-        free (keep);
-        json_decref (reply);
-        nids = n;
-        if (verbose && nids == 0)
-            printf ("no job matched\n");
-    }
+    if (flt.any
+        && select_jobs (c, &flt, quiet, verbose, &ids, &nids, &failed) < 0)
+        goto fail;
     for (size_t k = 0; k < nids; k++) {
         char target[64];
 

@@ -442,13 +442,142 @@ opt_value (int argc, char **argv, int *ip, char shortname, const char *longname,
     return 1;
 }
 
+/* The jobs asked for by id (-j), each by itself: a missing one is
+ * named. Those of the states and users asked for go to jobs. */
+static int
+fetch_ids (ms_client_t *c, const long long *ids, size_t nids,
+           const slurmfmt_states_t *st, const json_t *users, json_t *jobs)
+{
+    char target[512];
+    ms_error_t err;
+
+    for (size_t k = 0; k < nids; k++) {
+        json_t *job = NULL;
+        snprintf (target, sizeof (target), "/v1/jobs/%lld", ids[k]);
+        if (ms_client_call (c, "GET", target, NULL, NULL, &job, &err) < 0) {
+            if (err.http_status == 404)
+                fprintf (stderr, PROG ": job %lld: no such job\n", ids[k]);
+            else
+                fprintf (stderr, PROG ": job %lld: %s\n", ids[k], err.text);
+            json_decref (job);
+            return -1;
+        }
+        if (slurmfmt_states_match (st, job) && user_wanted (job, users))
+            json_array_append (jobs, job);
+        json_decref (job);
+    }
+    return 0;
+}
+
+/* The caller's jobs (every user's with all), as the server lists them in
+ * the states of query; those of the states and users asked for go to
+ * jobs, a finished one only for MSQUEUE_FINISHED_SHOWN_S unless states
+ * were given. */
+static int
+fetch_list (ms_client_t *c, bool all, const char *query,
+            const slurmfmt_states_t *st, bool states_given,
+            const json_t *users, long long now, json_t *jobs)
+{
+    char target[512];
+    ms_error_t err;
+    json_t *reply = NULL, *list;
+    size_t k;
+    json_t *job;
+
+    for (;;) {
+        snprintf (target, sizeof (target), "/v1/jobs%s%s%s%s",
+                  all || query[0] ? "?" : "", all ? "all=1" : "",
+                  all && query[0] ? "&" : "", query[0] ? "state=" : "");
+        if (query[0])
+            strncat (target, query, sizeof (target) - strlen (target) - 1);
+        if (ms_client_call (c, "GET", target, NULL, NULL, &reply, &err)
+            == 0)
+            break;
+        json_decref (reply);
+        reply = NULL;
+        if (all && err.http_status == 403 && json_array_size (users)) {
+            all = false; /* -u of a user: only the caller's own jobs */
+            continue;
+        }
+        fprintf (stderr, PROG ": %s\n", err.text);
+        return -1;
+    }
+    list = json_object_get (reply, "jobs");
+    if (!json_is_array (list)) {
+        fprintf (stderr,
+                 PROG ": metaschedd at %s answered without a 'jobs' "
+                      "list\n",
+                 ms_client_address (c));
+        json_decref (reply);
+        return -1;
+    }
+    /* the server filters; filter again so that the output never
+     * disagrees with what was asked */
+    json_array_foreach (list, k, job)
+    {
+        long long fin = slurmfmt_time (json_object_get (job, "finished_at"));
+        if (!slurmfmt_states_match (st, job) || !user_wanted (job, users))
+            continue;
+        if (!states_given && slurmfmt_finished (job) && fin >= 0
+            && now - fin > MSQUEUE_FINISHED_SHOWN_S)
+            continue;
+        json_array_append (jobs, job);
+    }
+    json_decref (reply);
+    return 0;
+}
+
+/* jobs as --json, in -o's format or in msqueue's own columns. */
+static void
+print_jobs (json_t *jobs, const char *format, const slurmfmt_t *fmt,
+            bool as_json, bool header, bool per_task, long long now)
+{
+    if (as_json) {
+        json_t *o = slurmfmt_json (jobs, now);
+        char *text = json_dumps (o, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
+        printf ("%s\n", text ? text : "{}");
+        free (text);
+        json_decref (o);
+    } else if (format) {
+        size_t k;
+        json_t *job;
+
+        if (header)
+            slurmfmt_header (fmt, stdout);
+        json_array_foreach (jobs, k, job)
+        {
+            if (per_task && json_is_string (json_object_get (job, "array")))
+                format_tasks (fmt, job, now);
+            else if (!het_rows (fmt, job, now))
+                slurmfmt_row (fmt, job, now, stdout);
+        }
+    } else {
+        size_t k;
+        json_t *job;
+
+        if (header)
+            printf ("%8s %-10s %-11s %-16s %-8s %-10s %5s %8s %11s %11s %11s "
+                    "%8s %s\n",
+                    "META_ID", "USER", "STATE", "NAME", "CLUSTER", "PARTITION",
+                    "FREQ", "JOBID", "PRED_TIME", "PRED_ENERGY", "TIME",
+                    "ENERGY", "REASON");
+        json_array_foreach (jobs, k, job)
+        {
+            if (per_task && json_is_string (json_object_get (job, "array")))
+                print_tasks (job);
+            else if (!het_rows (NULL, job, now))
+                print_row (job);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
     const char *server = NULL, *format = NULL;
     bool all = false, as_json = false, header = true, per_task = false;
     bool states_given = false;
-    char query[256] = "", target[512];
+    char query[256] = "";
     long long *ids = NULL, now = (long long)time (NULL);
     size_t nids = 0;
     int rc = 1, i = 1, r;
@@ -526,106 +655,11 @@ main (int argc, char **argv)
         fprintf (stderr, PROG ": %s\n", err.text);
         goto out;
     }
-    if (nids) {
-        /* Each asked-for job by itself: a missing one is named. */
-        for (size_t k = 0; k < nids; k++) {
-            json_t *job = NULL;
-            snprintf (target, sizeof (target), "/v1/jobs/%lld", ids[k]);
-            if (ms_client_call (c, "GET", target, NULL, NULL, &job, &err) < 0) {
-                if (err.http_status == 404)
-                    fprintf (stderr, PROG ": job %lld: no such job\n", ids[k]);
-                else
-                    fprintf (stderr, PROG ": job %lld: %s\n", ids[k], err.text);
-                json_decref (job);
-                goto out;
-            }
-            if (slurmfmt_states_match (&st, job) && user_wanted (job, users))
-                json_array_append (jobs, job);
-            json_decref (job);
-        }
-    } else {
-        json_t *reply = NULL, *list;
-        size_t k;
-        json_t *job;
-
-        for (;;) {
-            snprintf (target, sizeof (target), "/v1/jobs%s%s%s%s",
-                      all || query[0] ? "?" : "", all ? "all=1" : "",
-                      all && query[0] ? "&" : "", query[0] ? "state=" : "");
-            if (query[0])
-                strncat (target, query, sizeof (target) - strlen (target) - 1);
-            if (ms_client_call (c, "GET", target, NULL, NULL, &reply, &err)
-                == 0)
-                break;
-            json_decref (reply);
-            reply = NULL;
-            if (all && err.http_status == 403 && json_array_size (users)) {
-                all = false; /* -u of a user: only the caller's own jobs */
-                continue;
-            }
-            fprintf (stderr, PROG ": %s\n", err.text);
-            goto out;
-        }
-        list = json_object_get (reply, "jobs");
-        if (!json_is_array (list)) {
-            fprintf (stderr,
-                     PROG ": metaschedd at %s answered without a 'jobs' "
-                          "list\n",
-                     ms_client_address (c));
-            json_decref (reply);
-            goto out;
-        }
-        /* the server filters; filter again so that the output never
-         * disagrees with what was asked */
-        json_array_foreach (list, k, job)
-        {
-            long long fin = slurmfmt_time (json_object_get (job, "finished_at"));
-            if (!slurmfmt_states_match (&st, job) || !user_wanted (job, users))
-                continue;
-            if (!states_given && slurmfmt_finished (job) && fin >= 0
-                && now - fin > MSQUEUE_FINISHED_SHOWN_S)
-                continue;
-            json_array_append (jobs, job);
-        }
-        json_decref (reply);
-    }
-    if (as_json) {
-        json_t *o = slurmfmt_json (jobs, now);
-        char *text = json_dumps (o, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
-        printf ("%s\n", text ? text : "{}");
-        free (text);
-        json_decref (o);
-    } else if (format) {
-        size_t k;
-        json_t *job;
-
-        if (header)
-            slurmfmt_header (fmt, stdout);
-        json_array_foreach (jobs, k, job)
-        {
-            if (per_task && json_is_string (json_object_get (job, "array")))
-                format_tasks (fmt, job, now);
-            else if (!het_rows (fmt, job, now))
-                slurmfmt_row (fmt, job, now, stdout);
-        }
-    } else {
-        size_t k;
-        json_t *job;
-
-        if (header)
-            printf ("%8s %-10s %-11s %-16s %-8s %-10s %5s %8s %11s %11s %11s "
-                    "%8s %s\n",
-                    "META_ID", "USER", "STATE", "NAME", "CLUSTER", "PARTITION",
-                    "FREQ", "JOBID", "PRED_TIME", "PRED_ENERGY", "TIME",
-                    "ENERGY", "REASON");
-        json_array_foreach (jobs, k, job)
-        {
-            if (per_task && json_is_string (json_object_get (job, "array")))
-                print_tasks (job);
-            else if (!het_rows (NULL, job, now))
-                print_row (job);
-        }
-    }
+    if (nids ? fetch_ids (c, ids, nids, &st, users, jobs) < 0
+             : fetch_list (c, all, query, &st, states_given, users, now, jobs)
+                   < 0)
+        goto out;
+    print_jobs (jobs, format, fmt, as_json, header, per_task, now);
     rc = 0;
 out:
     json_decref (jobs);

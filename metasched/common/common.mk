@@ -12,6 +12,7 @@ metasched_libmscommon_a_SOURCES = \
 	metasched/common/jobspec.c metasched/common/jobspec.h \
 	metasched/common/jobspec_values.c metasched/common/jobspec_int.h \
 	metasched/common/jobspec_het.c metasched/common/jobspec_nodes.c \
+	metasched/common/jobspec_since.c metasched/common/jobspec_apply.c \
 	metasched/common/jobspec_json.c metasched/common/jobspec_json.h
 metasched_libmscommon_a_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 

@@ -118,6 +118,8 @@ typedef struct ms_jobspec {
     char app[64];            /* --app: the application, for the predictor */
     int nodes;               /* --nodes (0: not given); the minimum */
     int nodes_max;           /* --nodes=MIN-MAX: the maximum (0: = nodes) */
+    char nodes_list[128];    /* --nodes=2,4,8: the sizes it may run at ("":
+                                any from nodes to nodes_max) */
     int ntasks;              /* --ntasks */
     int ntasks_per_node;     /* --ntasks-per-node */
     int cpus_per_task;       /* --cpus-per-task */
@@ -228,6 +230,15 @@ typedef struct ms_jobspec {
     char export_file[1024];   /* --export-file: msbatch reads the job's
                                  environment from it */
     char container[256];      /* --container */
+    /* options of later Slurm releases (jobspec_since.c: the OpenAPI
+     * version from which slurmrestd carries each) */
+    char extra[256];           /* --extra */
+    char container_id[256];    /* --container-id */
+    int oom_kill_step;         /* --oom-kill-step[=0|1] (-1: not given) */
+    int segment_size;          /* --segment=N (-1: not given) */
+    bool stepmgr;              /* --stepmgr */
+    bool spread_segments;      /* --spread-segments */
+    bool consolidate_segments; /* --consolidate-segments */
     char wrap[4096];          /* --wrap: the command of a script msbatch
                                  writes (command line only) */
 
@@ -340,6 +351,27 @@ typedef struct {
 
 /* The options sbatch knows, in order; NULL past the end. */
 const jobspec_option_t *jobspec_option_at (size_t i);
+
+/* An option of a later Slurm release than 22.05 (jobspec_since.c): its
+ * name, the OpenAPI version from which slurmrestd carries it and the
+ * release that brought that version; a hint is dropped where it cannot
+ * be carried, the others make a cluster no candidate. */
+typedef struct {
+    const char *name, *api, *release;
+    bool hint;
+} jobspec_since_t;
+
+/* The options of s that OpenAPI version api does not carry, one a call,
+ * from *ip (0 first) on; NULL after the last, or where api is "" (not
+ * known yet). */
+const jobspec_since_t *jobspec_since_missing (const ms_jobspec_t *s,
+                                              const char *api, size_t *ip);
+/* Does version api carry option opt (true for the options of 22.05)? */
+bool jobspec_since_carries (const char *opt, const char *api);
+
+/* Is n one of the sizes of a --nodes list ("2,4-8:2"; "" or NULL: any
+ * size)? (jobspec_nodes.c) */
+bool jobspec_nodes_in (const char *list, int n);
 
 /* Check the whole: a script that starts with #!, sizes within limits,
  * counts that agree. */

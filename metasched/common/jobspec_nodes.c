@@ -10,6 +10,7 @@
 
 #include "metasched/common/jobspec.h"
 #include "metasched/common/jobspec_int.h"
+#include "metasched/common/util.h"
 
 #define NODES_MAX (1 << 20)
 /* MAX_JOB_SIZE_BITMAP (slurm.h): a size is below it */
@@ -99,18 +100,26 @@ jobspec_parse_nodes (ms_jobspec_t *s, const char *where, const char *val,
     bool ok;
 
     if (strchr (val, ',') || strchr (val, ':')) {
-        /* sizes: metasched fixes the count it sends, the least of them
-         * (every Slurm release takes one count) */
+        /* sizes: a moldable job that may run at these only; metasched
+         * chooses one and sends it (every Slurm release takes one count) */
         if (!size_list (val, &lo, &hi) || lo < 1)
             return ms_err (errp, MS_ERR_INPUT,
                            "%s--nodes=%.64s: \"%.64s\" is not a valid node "
                            "count (a list of sizes: N, N-M or N-M:STEP "
                            "joined by ',', each from 1 to %d)",
                            where, val, val, SIZE_LIST_MAX - 1);
+        if (strlen (val) >= sizeof (s->nodes_list))
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s--nodes=%.64s: a list of sizes longer than %zu "
+                           "bytes",
+                           where, val, sizeof (s->nodes_list) - 1);
         s->nodes = (int)lo;
-        s->nodes_max = 0;
+        s->nodes_max = hi > lo ? (int)hi : 0;
+        ms_strlcpy (s->nodes_list, s->nodes_max ? val : "",
+                    sizeof (s->nodes_list));
         return 0;
     }
+    s->nodes_list[0] = '\0';
     if (dash) {
         char minbuf[32];
         size_t n = (size_t)(dash - val);
@@ -134,4 +143,38 @@ jobspec_parse_nodes (ms_jobspec_t *s, const char *where, const char *val,
     s->nodes = (int)lo;
     s->nodes_max = hi > lo ? (int)hi : 0;
     return 0;
+}
+
+/* The sizes as size_list reads them, n among them? */
+bool
+jobspec_nodes_in (const char *list, int n)
+{
+    const char *p = list;
+
+    if (!list || !*list)
+        return true;
+    while (*p) {
+        char *end;
+        long a = strtol (p, &end, 10), b, step = 1;
+
+        if (end == p)
+            return false;
+        b = a;
+        p = end;
+        if (*p == '-') {
+            b = strtol (p + 1, &end, 10);
+            p = end;
+            if (*p == ':') {
+                step = strtol (p + 1, &end, 10);
+                p = end;
+            }
+        }
+        if (step >= 1 && n >= a && n <= b && (n - a) % step == 0)
+            return true;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return false;
+    }
+    return false;
 }

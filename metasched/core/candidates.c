@@ -8,6 +8,7 @@
 
 #include "metasched/core/candidates.h"
 #include "metasched/core/placement.h"
+#include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 
 int
@@ -610,20 +611,36 @@ typedef struct {
     const ms_view_t *view;
     size_t part;
     double now, power_w;
+    const char *sizes; /* a --nodes list: the only sizes (NULL: any) */
 } moldwait_t;
 
 static double
 mold_wait (int nodes, void *arg)
 {
     const moldwait_t *m = arg;
-    double w = view_predicted_wait (m->view, m->part, nodes, m->now);
-    double pw = view_power_wait (m->view, m->part, nodes, m->power_w, m->now);
+    double w, pw;
+
+    /* a size the job's list does not hold: never chosen */
+    if (!jobspec_nodes_in (m->sizes, nodes))
+        return INFINITY;
+    if (!m->view)
+        return 0;
+    w = view_predicted_wait (m->view, m->part, nodes, m->now);
+    pw = view_power_wait (m->view, m->part, nodes, m->power_w, m->now);
     return pw > w ? pw : w;
 }
 
 void
 candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
                  double w_e, const ms_view_t *view, double now, ms_cands_t *cs)
+{
+    candidates_mold_sizes (tab, app, nmin, nmax, NULL, w_e, view, now, cs);
+}
+
+void
+candidates_mold_sizes (const ms_predtab_t *tab, size_t app, int nmin,
+                       int nmax, const char *sizes, double w_e,
+                       const ms_view_t *view, double now, ms_cands_t *cs)
 {
     const ms_speedup_t *sp;
 
@@ -635,14 +652,14 @@ candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
         const ms_partconf_t *pc = &tab->conf->parts[c->part];
         int hi = nmax < pc->nodes ? nmax : pc->nodes, n;
         double t0 = speedup_time (sp, nmin, NULL, NULL), r;
-        moldwait_t mw = { view, c->part, now, c->p };
+        moldwait_t mw = { view, c->part, now, c->p, sizes };
         if ((pc->limits.set & MS_LIM_MAX_NODES) && pc->limits.max_nodes >= 0
             && pc->limits.max_nodes < hi)
             hi = pc->limits.max_nodes;
         if (hi <= nmin || !(t0 > 0))
             continue;
-        n = speedup_choose (sp, nmin, hi, c->p, w_e, view ? mold_wait : NULL,
-                            &mw);
+        n = speedup_choose (sp, nmin, hi, c->p, w_e,
+                            view || sizes ? mold_wait : NULL, &mw);
         if (n == nmin)
             continue;
         r = speedup_time (sp, n, NULL, NULL) / t0;

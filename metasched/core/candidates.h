@@ -226,6 +226,12 @@ void candidates_gpu_profile (const ms_predtab_t *tab, size_t app, int gpus,
 void candidates_mold (const ms_predtab_t *tab, size_t app, int nmin, int nmax,
                       double w_e, const ms_view_t *view, double now,
                       ms_cands_t *cs);
+/* The same for a job of a --nodes list (sizes: "2,4,8", NULL: any from
+ * nmin to nmax): the count chosen is one of the list. */
+void candidates_mold_sizes (const ms_predtab_t *tab, size_t app, int nmin,
+                            int nmax, const char *sizes, double w_e,
+                            const ms_view_t *view, double now,
+                            ms_cands_t *cs);
 /* The most GPUs per node any partition of conf offers (0: none). */
 int candidates_max_gpus (const ms_siteconf_t *conf);
 void candidates_free (ms_cands_t *cs);

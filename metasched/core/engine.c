@@ -206,8 +206,8 @@ engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
      * array keeps its minimum) */
     if (j->ntasks <= 1 && j->nodes_max > j->nodes
         && policy_is_metasched (pol->kind))
-        candidates_mold (tab, j->app, j->nodes, j->nodes_max, pol->w_energy,
-                         view, now, cs);
+        candidates_mold_sizes (tab, j->app, j->nodes, j->nodes_max,
+                               j->nodes_list, pol->w_energy, view, now, cs);
     array_scale (conf, view, j, now, cs);
 }
 

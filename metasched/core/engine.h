@@ -66,6 +66,7 @@ typedef struct {
     size_t home;          /* its home partition: the fastest at nominal f */
     int nodes;            /* a moldable job's minimum */
     int nodes_max;        /* moldable: at most this many (0: nodes) */
+    const char *nodes_list; /* moldable: these sizes only (NULL: any) */
     int gpus;             /* GPUs per node; 0: a CPU job */
     double base_s;        /* its length at home, nominal f (its limit, or the
                              app's signature runtime without one) */

@@ -214,6 +214,7 @@ typedef struct {
                                      (placement.h); NULL: everywhere */
     int gpus;             /* GPUs per node (candidates_gpus); 0: a CPU job */
     int nodes_max;        /* moldable (-N MIN-MAX): the most nodes; 0: fixed */
+    char nodes_list[128]; /* moldable (-N 2,4,8): its sizes; "": any */
     ms_cpufreq_t cpufreq; /* the user's --cpu-freq (all 0: none): the
                              candidates' frequency on each partition */
 } jobkey_t;
@@ -436,6 +437,11 @@ int hetjob_first_nodes (json_t *opts, int nodes);
 /* Keep in allowed[] (of the first component) only the clusters where every
  * other component of spec fits a partition; each cluster dropped is a
  * reason in excluded (may be NULL). Caller holds d->mu. */
+/* A note for each hint of a later Slurm release (jobspec_since.c) that
+ * a cluster with a partition in allowed[] cannot carry: it is dropped
+ * there. */
+void job_since_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                      const unsigned char *allowed, json_t *notes);
 void hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
                       const char *user, uint32_t limit_min, const char *cwd,
                       unsigned char *allowed, json_t *excluded);

@@ -23,6 +23,7 @@ key_ejob (const jobkey_t *k, ms_ejob_t *ej)
     ej->home = k->home;
     ej->nodes = k->nodes;
     ej->nodes_max = k->nodes_max;
+    ej->nodes_list = k->nodes_list[0] ? k->nodes_list : NULL;
     ej->gpus = k->gpus;
     ej->base_s = k->base_s;
     ej->limit_s = k->limit_min * 60.0;

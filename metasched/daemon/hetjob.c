@@ -8,7 +8,11 @@
  * one job whose nodes are those of all components and whose limit the
  * longest (apireq.c, het_totals): the first component takes the chosen
  * partition and frequency, each other one the chosen partition where it
- * fits there, else the first partition of the cluster it fits.
+ * fits there, else the first partition of the cluster it fits. A cluster
+ * with fewer nodes than the components ask for together is no candidate
+ * (Slurm allocates them at once; its scheduler needs nodes of its own
+ * for each component to start the job: its heterogeneous jobs page,
+ * "Limitations"); place.c, sum_restrict.
  */
 #include "config.h"
 

@@ -171,6 +171,8 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     if (req->sb.cpu_freq[0])
         k.cpufreq = req->sb.cpu_freq_spec;
     k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;
+    ms_strlcpy (k.nodes_list, k.nodes_max ? req->sb.nodes_list : "",
+                sizeof (k.nodes_list));
     daemon_decide (w, &k, false, &dec);
     /* the same JSON as the decision rows hold */
     text = candidates_json (w, &w->cs, &dec, NULL);
@@ -182,6 +184,14 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
               : NULL;
     if (!cands)
         json_decref (ex);
+    /* the hints that a cluster of an older Slurm drops */
+    if (o) {
+        json_t *notes = json_array ();
+        job_since_notes (w, &req->sb, allowed, notes);
+        if (json_array_size (notes))
+            json_object_set (o, "notes", notes);
+        json_decref (notes);
+    }
     /* what the user's --partition became (honor, map) */
     if (o && shown)
         json_object_set (o, "partition_request", shown);

@@ -48,6 +48,7 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     k->allowed = NULL;
     k->gpus = 0;
     k->nodes_max = 0;
+    k->nodes_list[0] = '\0';
     memset (&k->cpufreq, 0, sizeof (k->cpufreq));
     /* one cluster/partition pins (allow_partition); names are the site's
      * partition_requests' (partition_request) */
@@ -208,6 +209,74 @@ job_gpus_opts (json_t *opts, int nodes)
     return g;
 }
 
+/* The options of later Slurm releases in s or its components that
+ * cluster c cannot carry (jobspec_since.c), one a call from *ip, *kp on
+ * (0, 0 first): hints where hint, else the others. */
+static const jobspec_since_t *
+since_missing (const cluster_t *c, const ms_jobspec_t *s, bool hint, size_t *kp,
+               size_t *ip)
+{
+    const jobspec_since_t *o;
+
+    for (; *kp <= s->nhet; (*kp)++, *ip = 0) {
+        const ms_jobspec_t *x = *kp ? s->het[*kp - 1] : s;
+        while ((o = jobspec_since_missing (x, c->api_version, ip)))
+            if (o->hint == hint)
+                return o;
+    }
+    return NULL;
+}
+
+/* A cluster whose Slurm cannot carry an option of spec that is not a
+ * hint is no candidate. */
+static void
+since_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                unsigned char *allowed, json_t *ex)
+{
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        const jobspec_since_t *o;
+        size_t k = 0, j = 0;
+        char why[256];
+
+        if (!(o = since_missing (c, spec, false, &k, &j)))
+            continue;
+        snprintf (why, sizeof (why),
+                  "--%s: this cluster's Slurm does not know it (its "
+                  "slurmrestd speaks OpenAPI %s; the option needs %s, Slurm "
+                  "%s, or later)",
+                  o->name, c->api_version, o->api, o->release);
+        exclude (ex, c->conf->name, NULL, why);
+        for (size_t p = 0; p < d->site->nparts; p++)
+            if (d->site->parts[p].cluster == i)
+                allowed[p] = 0;
+    }
+}
+
+void
+job_since_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                 const unsigned char *allowed, json_t *notes)
+{
+    for (size_t i = 0; i < d->ncl; i++) {
+        const cluster_t *c = &d->cl[i];
+        const jobspec_since_t *o;
+        size_t k = 0, j = 0;
+        bool any = false;
+        char msg[256];
+
+        for (size_t p = 0; p < d->site->nparts; p++)
+            any |= d->site->parts[p].cluster == i && allowed[p];
+        while (any && (o = since_missing (c, spec, true, &k, &j))) {
+            snprintf (msg, sizeof (msg),
+                      "--%s: dropped on cluster %s (its slurmrestd speaks "
+                      "OpenAPI %s; the option needs %s, Slurm %s, or later)",
+                      o->name, c->conf->name, c->api_version, o->api,
+                      o->release);
+            json_array_append_new (notes, json_string (msg));
+        }
+    }
+}
+
 size_t
 job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec, const char *user,
                int nodes, uint32_t limit_min, const char *cwd, const char *out,
@@ -294,6 +363,8 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec, const char *user,
             }
         }
     }
+    if (spec)
+        since_restrict (d, spec, allowed, ex);
     if (spec && spec->nhet)
         hetjob_restrict (d, spec, user, limit_min, cwd, allowed, ex);
     for (size_t p = 0; p < d->site->nparts; p++)
@@ -583,6 +654,80 @@ component_places (const ms_daemon_t *d, const ms_jobspec_t *c, const char *user,
                           c->cpus_per_task, allowed, NULL);
 }
 
+typedef struct {
+    const cluster_t *c;
+    size_t k; /* the partition whose names are walked */
+    int n;
+} count_t;
+
+static int
+count_new (const char *name, void *arg)
+{
+    count_t *ct = arg;
+
+    for (size_t j = 0; j < ct->k; j++)
+        if (placement_hostlist_has (ct->c->parts[j].node_list, name))
+            return 0; /* counted with an earlier partition */
+    ct->n++;
+    return 0;
+}
+
+/* The nodes of cluster c, each once (its partitions may share nodes);
+ * -1 where a partition's nodes are unknown. */
+static int
+cluster_nodes (const cluster_t *c)
+{
+    count_t ct = { c, 0, 0 };
+
+    if (!c->nparts)
+        return -1;
+    for (ct.k = 0; ct.k < c->nparts; ct.k++)
+        if (!c->parts[ct.k].node_list[0]
+            || placement_hostlist_each (c->parts[ct.k].node_list, 1 << 20,
+                                        count_new, &ct)
+                   < 0)
+            return -1;
+    return ct.n;
+}
+
+/* Slurm allocates a heterogeneous job's components at once, each its own
+ * nodes: a cluster with fewer nodes than all components ask for together
+ * cannot start it, though each component fits alone. sbatch's answer there
+ * is slurmctld's ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE. */
+static void
+sum_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
+              unsigned char *allowed, json_t *excluded)
+{
+    long want = spec->nodes > 0 ? spec->nodes : 1;
+
+    for (size_t k = 0; k < spec->nhet; k++)
+        want += spec->het[k]->nodes > 0 ? spec->het[k]->nodes : 1;
+    for (size_t i = 0; i < d->ncl; i++) {
+        int have = cluster_nodes (&d->cl[i]);
+        bool had = false;
+
+        for (size_t p = 0; p < d->site->nparts; p++)
+            had |= d->site->parts[p].cluster == i && allowed[p];
+        if (!had || have < 0 || want <= have)
+            continue;
+        for (size_t p = 0; p < d->site->nparts; p++)
+            if (d->site->parts[p].cluster == i)
+                allowed[p] = 0;
+        if (excluded) {
+            char why[200];
+            snprintf (why, sizeof (why),
+                      "heterogeneous job: its components ask for %ld nodes "
+                      "together, this cluster has %d (Requested node "
+                      "configuration is not available)",
+                      want, have);
+            json_array_append_new (excluded,
+                                   json_pack ("{s:s, s:n, s:s}", "cluster",
+                                              d->cl[i].conf->name,
+                                              "partition", "reason", why));
+        }
+    }
+}
+
 void
 hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
                  const char *user, uint32_t limit_min, const char *cwd,
@@ -619,6 +764,7 @@ hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
         }
     }
     free (mine);
+    sum_restrict (d, spec, allowed, excluded);
 }
 
 /* ---- everything that bounds a job's place ---- */
@@ -694,5 +840,8 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     if (json_is_integer (nm) && json_integer_value (nm) > k->nodes
         && json_integer_value (nm) <= 100000)
         k->nodes_max = (int)json_integer_value (nm);
+    if (k->nodes_max && daemon_jstr (opts, "nodes_list"))
+        ms_strlcpy (k->nodes_list, daemon_jstr (opts, "nodes_list"),
+                    sizeof (k->nodes_list));
     return 0;
 }

@@ -109,6 +109,7 @@ snapshot_publish (ms_daemon_t *d)
         cluster_t *k = &s->sh.cl[i];
         k->conf = c->conf;
         k->up = c->up;
+        memcpy (k->api_version, c->api_version, sizeof (k->api_version));
         k->have = c->have;
         k->parts = memdup (c->parts, c->nparts * sizeof (*c->parts));
         k->nparts = k->parts ? c->nparts : 0;

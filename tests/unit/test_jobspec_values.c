@@ -197,11 +197,15 @@ static const struct {
     { "--propagate=NOFILE,VMEM", NULL,
       "j.sh:2: --propagate=NOFILE,VMEM: bad rlimit name 'VMEM'",
       "parse_rlimits" },
-    /* --nodes: lists of sizes (23.02 on), metasched sends the least */
+    /* --nodes: lists of sizes (23.02 on), a moldable choice among them */
     { "--nodes=1,2,4", "nodes", "1", "verify_node_count" },
     { "--nodes=4,2", "nodes", "2", "verify_node_count" },
     { "--nodes=2-8:2,16", "nodes", "2", "verify_node_count" },
-    { "--nodes=2-8:2", "nodes_max", "null", "verify_node_count" },
+    { "--nodes=2-8:2", "nodes_max", "8", "verify_node_count" },
+    { "--nodes=2-8:2", "nodes_list", "\"2-8:2\"", "verify_node_count" },
+    { "--nodes=2-9:3", "nodes_max", "8", "bit_unfmt" }, /* 2, 5, 8 */
+    { "--nodes=4,4", "nodes_list", "null",
+      "verify_node_count" }, /* one size: a fixed count */
     { "--nodes=2:4", NULL, "j.sh:2: --nodes=2:4: \"2:4\" is not a valid",
       "bit_unfmt" }, /* a step needs a range */
     { "--nodes=1,16384", NULL,
@@ -210,6 +214,36 @@ static const struct {
     { "--nodes=1,,2", NULL, "j.sh:2: --nodes=1,,2: \"1,,2\" is not a valid",
       "bit_unfmt" },
     { "--nodes=2-4", "nodes_max", "4", "verify_node_count" },
+    /* options of later Slurm releases (slurm_opt.c, 23.11 to 26.05) */
+    { "--extra=rack=a", "extra", "\"rack=a\"",
+      "arg_set_extra" }, /* COMMON_STRING_OPTION */
+    { "--container-id=c42", "container_id", "\"c42\"",
+      "arg_set_container_id" }, /* COMMON_STRING_OPTION */
+    { "--oom-kill-step", "oom_kill_step", "1", "arg_set_oom_kill_step" },
+    { "--oom-kill-step=0", "oom_kill_step", "0", "arg_set_oom_kill_step" },
+    { "--oom-kill-step=+1", "oom_kill_step", "1",
+      "parse_uint16" }, /* strtoll takes a sign */
+    { "--oom-kill-step=", "oom_kill_step", "0",
+      "parse_uint16" }, /* strtoll: no number is 0, nothing after */
+    { "--oom-kill-step=2", NULL,
+      "j.sh:2: --oom-kill-step=2: Invalid --oom-kill-step",
+      "arg_set_oom_kill_step" },
+    { "--oom-kill-step=yes", NULL,
+      "j.sh:2: --oom-kill-step=yes: Invalid --oom-kill-step",
+      "parse_uint16" },
+    { "--segment=4", "segment_size", "4", "arg_set_segment_size" },
+    { "--segment=65533", "segment_size", "65533", "parse_uint16" },
+    { "--segment=65534", NULL, "j.sh:2: --segment=65534: Invalid --segment",
+      "parse_uint16" }, /* NO_VAL16 and above */
+    { "--segment=-1", NULL, "j.sh:2: --segment=-1: Invalid --segment",
+      "parse_uint16" },
+    { "--segment=4x", NULL, "j.sh:2: --segment=4x: Invalid --segment",
+      "parse_uint16" },
+    { "--stepmgr", "stepmgr", "true", "arg_set_stepmgr" },
+    { "--spread-segments", "spread_segments", "true",
+      "arg_set_spread_segments" },
+    { "--consolidate-segments", "consolidate_segments", "true",
+      "arg_set_consolidate_segments" },
     /* --export-file: a path (msbatch reads it), not refused */
     { "--export-file=env.list", "name", "\"job\"", "arg_set_export_file" },
 };

@@ -494,6 +494,50 @@ START_TEST (test_backend_ops)
 }
 END_TEST
 
+/* A heterogeneous job on a simulated cluster: all its components' nodes
+ * at once for the longest limit, as metaschedd decides it; one larger than
+ * the partition is refused. */
+START_TEST (test_hetjob_whole)
+{
+    fixture_t fx;
+    ms_backend_t *b;
+    ms_job_request_t req, comp[2];
+    ms_job_info_t ji;
+    ms_error_t err;
+    uint64_t id;
+
+    fx_init (&fx, SIM_EASY);
+    b = simworld_backend (fx.w, 0);
+    fx.jobs[0].rt = 100;
+    fx.jobs[0].power = 100;
+    fx.hints[0].job = &fx.jobs[0];
+    fx.hints[0].pred_runtime_s = 100;
+    memset (&req, 0, sizeof (req));
+    memset (comp, 0, sizeof (comp));
+    req.user = "u";
+    req.partition = "p";
+    req.backend_hint = &fx.hints[0];
+    req.nodes = 3;
+    req.time_limit_min = 5;
+    comp[0] = req;
+    comp[0].nodes = 4;
+    comp[0].time_limit_min = 10;
+    comp[1] = req;
+    comp[1].nodes = 2;
+    comp[1].time_limit_min = 7;
+    req.het = comp;
+    req.nhet = 2;
+    ck_assert_int_eq (backend_submit (b, &req, &id, &err), 0);
+    ck_assert_int_eq (backend_job (b, id, &ji, &err), 0);
+    ck_assert_int_eq (ji.nodes, 9);
+    ck_assert_uint_eq (ji.time_limit_min, 10);
+    comp[1].nodes = 4; /* 3 + 4 + 4 of 10 nodes */
+    ck_assert_int_eq (backend_submit (b, &req, &id, &err), -1);
+    ck_assert_msg (strstr (err.text, "job asks 11 nodes"), "%s", err.text);
+    fx_fini (&fx);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -501,6 +545,7 @@ main (void)
     TCase *tc = tcase_create ("schedules");
 
     tcase_add_test (tc, test_easy_hand);
+    tcase_add_test (tc, test_hetjob_whole);
     tcase_add_test (tc, test_fcfs_hand);
     tcase_add_test (tc, test_conservative_hand);
     tcase_add_test (tc, test_underpredicted_reservation);

@@ -285,6 +285,69 @@ START_TEST (not_carried_named)
 }
 END_TEST
 
+/* The options of later Slurm releases: carried from the version whose
+ * job description has the field (Slurm's data_parser parsers.c), a hint
+ * left out before it, another option a failed submission naming it. */
+START_TEST (later_releases)
+{
+    ms_jobspec_t s;
+    json_t *root, *job, *flags;
+    const char *envv[] = { "PATH=/bin", NULL };
+    ms_job_request_t req;
+    ms_error_t err;
+    char *text;
+
+    parse (&s, "#!/bin/sh\n#SBATCH --oom-kill-step --segment=2 --stepmgr\n"
+               "#SBATCH --extra=rack=a --container-id=c1 --spread-segments\n");
+    root = build ("v0.0.42", &s, NULL);
+    job = json_object_get (root, "job");
+    ck_assert_int_eq (json_integer_value (json_object_get (job,
+                                                           "oom_kill_step")),
+                      1);
+    ck_assert_str_eq (json_string_value (json_object_get (job, "extra")),
+                      "rack=a");
+    ck_assert_str_eq (
+        json_string_value (json_object_get (job, "container_id")), "c1");
+    ck_assert_ptr_nonnull (json_object_get (job, "segment_size"));
+    flags = json_object_get (job, "flags");
+    text = json_dumps (flags, JSON_COMPACT);
+    ck_assert_msg (text && strstr (text, "\"STEPMGR_ENABLED\""), "%s", text);
+    /* SPREAD_SEGMENTS: v0.0.44 on; a hint, left out */
+    ck_assert_msg (!strstr (text, "SEGMENTS"), "%s", text);
+    free (text);
+    json_decref (root);
+    root = build ("v0.0.44", &s, NULL);
+    text = json_dumps (json_object_get (json_object_get (root, "job"),
+                                        "flags"),
+                       JSON_COMPACT);
+    ck_assert_msg (text && strstr (text, "\"SPREAD_SEGMENTS\""), "%s", text);
+    free (text);
+    json_decref (root);
+    jobspec_free (&s);
+
+    /* a requirement where the version has no field for it */
+    parse (&s, "#!/bin/sh\n#SBATCH --stepmgr --oom-kill-step=0\n");
+    memset (&req, 0, sizeof (req));
+    req.partition = "batch";
+    req.cwd = "/tmp";
+    req.script = "#!/bin/sh\n";
+    req.environment = envv;
+    req.sbatch = &s;
+    ck_assert_ptr_null (slurmrest_submit_body (slurmrest_api_find ("v0.0.41"),
+                                               &req, time (NULL), &err));
+    ck_assert_str_eq (err.text, "--oom-kill-step: slurmrestd v0.0.41 cannot "
+                                "carry this option");
+    jobspec_free (&s);
+    /* a hint alone: left out */
+    parse (&s, "#!/bin/sh\n#SBATCH --stepmgr\n");
+    root = build ("v0.0.38", &s, &text);
+    ck_assert_msg (!strstr (text, "STEPMGR"), "%s", text);
+    free (text);
+    json_decref (root);
+    jobspec_free (&s);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -296,6 +359,7 @@ main (void)
     tcase_add_test (tc, gpus_as_tres);
     tcase_add_test (tc, v38_hint_counts);
     tcase_add_test (tc, not_carried_named);
+    tcase_add_test (tc, later_releases);
     suite_add_tcase (su, tc);
     return test_run_suite (su);
 }

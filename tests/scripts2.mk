@@ -1,0 +1,9 @@
+# Batch scripts of every kind sbatch accepts: options of later Slurm
+# releases, --nodes lists, heterogeneous jobs (included from
+# tests/local.mk).
+TESTS += tests/integration/test_msbatch_later.sh
+EXTRA_DIST += tests/integration/test_msbatch_later.sh tests/scripts2.mk
+TESTS += tests/integration/test_msbatch_hetsum.sh
+EXTRA_DIST += tests/integration/test_msbatch_hetsum.sh
+TESTS += tests/integration/test_msbatch_nodes_list.sh
+EXTRA_DIST += tests/integration/test_msbatch_nodes_list.sh
