@@ -434,14 +434,15 @@ size_t component_places (const ms_daemon_t *d, const ms_jobspec_t *c,
 /* The first component's nodes of a job's stored options (the column holds
  * all components'); nodes for an ordinary job. */
 int hetjob_first_nodes (json_t *opts, int nodes);
-/* Keep in allowed[] (of the first component) only the clusters where every
- * other component of spec fits a partition; each cluster dropped is a
- * reason in excluded (may be NULL). Caller holds d->mu. */
 /* A note for each hint of a later Slurm release (jobspec_since.c) that
  * a cluster with a partition in allowed[] cannot carry: it is dropped
  * there. */
 void job_since_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
                       const unsigned char *allowed, json_t *notes);
+/* Keep in allowed[] (of the first component) only the clusters where every
+ * other component of spec fits a partition and whose nodes hold all the
+ * components together; each cluster dropped is a reason in excluded (may
+ * be NULL). Caller holds d->mu. */
 void hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
                       const char *user, uint32_t limit_min, const char *cwd,
                       unsigned char *allowed, json_t *excluded);
