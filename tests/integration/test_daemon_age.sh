@@ -52,6 +52,25 @@ daemon_cycles 2 # a whole cycle after the blocker: the daemon's view has it
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
+# and until the daemon's view holds it: its what-if predicts a wait on
+# gamma/long (a cycle can pass while a loaded cluster's answer is late)
+cat > "$d/agewhatif.sh" <<EOS
+#!/bin/sh
+#SBATCH -t 1
+#SBATCH -p long
+#SBATCH -J msd-agewi
+sleep 1
+EOS
+chmod 755 "$d/agewhatif.sh"
+long_busy () {
+    msb "$u" "$d" --test-only agewhatif.sh 2>&1 | awk '{
+        for (i = 1; i + 5 <= NF; i++)
+            if ($i == "gamma" && $(i + 1) == "long") {
+                split ($(i + 5), t, ":")
+                if (t[1] + 0 > 0 || t[2] + 0 >= 1) busy = 1
+            } } END { exit !busy }'
+}
+wait_for 120 long_busy || echo "# after 120 s the daemon's what-if still shows no wait on gamma/long"
 
 # slurm_nice CLUSTER JOBID: Slurm's Nice of the job
 slurm_nice () { on_cluster "$1" scontrol show job "$2" 2>/dev/null | tr ' ' '\n' | sed -n 's/^Nice=//p'; }
