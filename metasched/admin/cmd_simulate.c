@@ -19,6 +19,7 @@
 #include "metasched/core/candidates.h"
 #include "metasched/admin/commands.h"
 #include "metasched/admin/siminput.h"
+#include "metasched/admin/simpower.h"
 #include "metasched/sim/bound.h"
 #include "metasched/sim/metrics.h"
 #include "metasched/sim/plot.h"
@@ -108,6 +109,12 @@ usage (FILE *f)
         "                           and the least mean runtime at its job\n"
         "                           energy of any choice of partition and\n"
         "                           frequency per job, with no queue\n"
+        "      --power-budget SPEC  power budgets (SPEC, or @FILE): site or\n"
+        "                           per cluster, with schedules ('site\n"
+        "                           600kW; alpha 200kW from 14:00 until\n"
+        "                           18:00'); adds the home policy (capped\n"
+        "                           FCFS) and the power table\n"
+        "      --power              the power table without a budget\n"
         "      --no-plots           write no plots\n"
         "  -q, --quiet              print only the table\n"
         "  -h, --help\n");
@@ -523,9 +530,12 @@ run (opts_t *o)
     const char *builtin = simulate_builtin_config (o->scenario);
     double *serial = NULL;
     ms_bound_t *bound = NULL;
-    ms_cands_t bcs = { NULL, 0, 0 };
+    ms_cands_t bcs = { NULL, 0, 0, 0 };
     double brt[2 * MAX_RUNS], bre[2 * MAX_RUNS];
     bool brok[2 * MAX_RUNS];
+    ms_budgets_t budgets = { NULL, 0 };
+    simpower_row_t *prows = NULL;
+    size_t nprows = 0;
 
     memset (&hist, 0, sizeof (hist));
     if (o->from_db && !o->config)
@@ -552,6 +562,8 @@ run (opts_t *o)
         ms_err (&err, MS_ERR_INPUT, "%s: no partition", conf->path);
         goto fail;
     }
+    if (simpower_budgets (o, conf, &budgets, &err) < 0)
+        goto fail;
     if (o->home) {
         char buf[256], *sl;
         const ms_partconf_t *pc;
@@ -748,6 +760,9 @@ policies:
     for (int k = 0; k < POL_NKINDS; k++) {
         if (!wanted (o->policies, (ms_polkind_t)k))
             continue;
+        /* the capped baseline: asked for, or beside a power budget */
+        if (k == POL_HOME && !o->policies && !budgets.n)
+            continue;
         bool eamc = k == POL_EAMC_REORDER || k == POL_EAMC_PRIO
                     || k == POL_EAMC_PRIO_V;
         for (size_t t = 0; t < (eamc ? ntw : 1) && npols < MAX_RUNS; t++) {
@@ -785,7 +800,10 @@ policies:
     su.nprime = hist.nprime;
     su.seen = hist.seen;
     su.nseen = hist.nseen;
+    su.budgets = &budgets;
     recs = ms_xcalloc (wl->njobs, sizeof (*recs));
+    if (budgets.n || o->power_report)
+        prows = ms_xcalloc (npols + nsweep + 1, sizeof (*prows));
     if (o->bound) {
         bound = bound_new ();
         for (size_t k = 0; k < wl->njobs; k++) {
@@ -808,6 +826,11 @@ policies:
         if (bound)
             brok[i] = bound_row (conf, tab, wl, home, recs, &bcs, &brt[i],
                                  &bre[i]);
+        if (prows
+            && simpower_add (o, conf, &budgets, row, recs, wl->njobs,
+                             &prows[nprows++], &err)
+                   < 0)
+            goto fail;
         /* The replay of the policy as run against where jobs ran. */
         if (r0 && i == 0)
             for (size_t k = 0; k < wl->njobs; k++)
@@ -859,6 +882,14 @@ policies:
         && siminput_moldable_saved (o, &su, pols, npols, rows + r0, recs, &err)
                < 0)
         goto fail;
+    if (prows) {
+        char btext[2048];
+        power_budgets_format (&budgets, conf, btext, sizeof (btext));
+        if (!o->no_table)
+            simpower_print (stdout, prows, nprows, budgets.n ? btext : NULL);
+        if (simpower_csv (o->outdir, prows, nprows, &err) < 0)
+            goto fail;
+    }
     if (nsweep && !o->quiet && !o->no_table) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
         metrics_print_table (stdout, conf, srows, nsweep);
@@ -926,6 +957,8 @@ fail:
 done:
     free (util[0]);
     free (util[1]);
+    free (prows);
+    power_budgets_free (&budgets);
     free (recs);
     free (serial);
     free (hist.recs);
@@ -1101,6 +1134,8 @@ cmd_simulate (int argc, char **argv)
         O_MOLDRANGE,
         O_SEEDS,
         O_VERSUS,
+        O_PBUDGET,
+        O_POWER,
     };
     static const struct option lo[] = {
         { "output", required_argument, NULL, 'o' },
@@ -1154,6 +1189,8 @@ cmd_simulate (int argc, char **argv)
         { "moldable-range", required_argument, NULL, O_MOLDRANGE },
         { "seeds", required_argument, NULL, O_SEEDS },
         { "versus", required_argument, NULL, O_VERSUS },
+        { "power-budget", required_argument, NULL, O_PBUDGET },
+        { "power", no_argument, NULL, O_POWER },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -1298,6 +1335,17 @@ cmd_simulate (int argc, char **argv)
             break;
         case O_VERSUS:
             o.versus = optarg;
+            break;
+        case O_PBUDGET:
+            if (o.power_budget) {
+                fprintf (stderr, "metasched simulate: --power-budget given "
+                                 "twice (separate budgets with ';')\n");
+                return 2;
+            }
+            o.power_budget = optarg;
+            break;
+        case O_POWER:
+            o.power_report = true;
             break;
         case O_NOPLOTS:
             o.plots = false;

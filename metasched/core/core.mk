@@ -11,7 +11,8 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/jobmix.c metasched/core/jobmix.h \
 	metasched/core/placement.c metasched/core/placement.h \
 	metasched/core/depend.c metasched/core/depend.h \
-	metasched/core/window.c metasched/core/window.h
+	metasched/core/window.c metasched/core/window.h \
+	metasched/core/power.c metasched/core/power.h
 metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 check_PROGRAMS += tests/unit/test_policy

@@ -28,8 +28,39 @@ typedef struct {
     const ms_simsetup_t *su;
     ms_sched_t *sched;
     ms_jobrec_t *recs;
+    uint64_t *ids;     /* the core's id of each workload job (0: rejected) */
+    double idle_since; /* power: nothing tracked, no arrival left, since */
     char violation[256];
 } run_t;
+
+/* How long held jobs wait for a budget change while nothing runs. */
+#define POWER_HORIZON_S (30 * 86400.0)
+
+/* When held jobs may go out next: at the next job end or budget change
+ * (a budget change alone only within POWER_HORIZON_S of the last time
+ * anything was tracked, once no job is left to come). */
+static double
+release_time (run_t *r, simworld_t *w, double now, bool arrivals)
+{
+    const ms_power_t *pw = sched_power (r->sched);
+    const ms_budgets_t *bs = power_budgets (pw);
+    double t = simworld_next_event (w), b = INFINITY;
+
+    for (size_t c = 0; c <= r->su->conf->nclusters; c++) {
+        double x = power_budget_next (
+            bs, c == r->su->conf->nclusters ? MS_POWER_SITE : c, now);
+        if (x < b)
+            b = x;
+    }
+    if (arrivals || power_ntracked (pw))
+        r->idle_since = NAN;
+    else if (isnan (r->idle_since))
+        r->idle_since = now;
+    if (b < t
+        && (isnan (r->idle_since) || b <= r->idle_since + POWER_HORIZON_S))
+        t = b;
+    return t;
+}
 
 /* The truth, see simulate.h. */
 static int
@@ -181,6 +212,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     memset (&r, 0, sizeof (r));
     r.su = su;
     r.recs = recs;
+    r.ids = ms_xcalloc (wl->njobs + 1, sizeof (*r.ids));
+    r.idle_since = NAN;
     if (simworld_new (conf, su->backfill, truth, (void *)su, &w, errp) < 0)
         return -1;
     backends = ms_xcalloc (conf->nclusters + 1, sizeof (*backends));
@@ -197,6 +230,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
      * keeps them by choice (power_caps). */
     upol.power_caps = false;
     r.sched = sched_new (&upol, conf, backends, su->tab);
+    if (su->budgets && su->budgets->n)
+        sched_set_power (r.sched, su->budgets, su->noise_p);
     for (size_t k = 0; k < su->nprime; k++)
         sched_prime (r.sched, &su->prime[k], su->prime[k].submit);
     for (size_t k = 0; k < su->nseen; k++)
@@ -228,9 +263,19 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
         t = ta < next_check ? ta : next_check;
         if (next_cycle < t)
             t = next_cycle;
+        if (sched_nheld (r.sched)) {
+            double tr = release_time (&r, w, simworld_now (w), i < wl->njobs);
+            if (tr < t)
+                t = tr;
+        }
         if (!isfinite (t))
             break;
         simworld_advance (w, t);
+        /* held jobs first: they came before any arrival now */
+        if (sched_nheld (r.sched) && sched_release (r.sched, t, errp) < 0) {
+            rc = -1;
+            break;
+        }
         if (t == next_cycle) {
             next_cycle = INFINITY;
             if (sched_cycle (r.sched, t, errp) < 0) {
@@ -272,6 +317,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
                 rc = -1;
                 break;
             }
+            r.ids[i] = id;
             if (!id)
                 recs[i].rejected = true;
             else
@@ -290,6 +336,12 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     }
     if (rc == 0)
         simworld_drain (w);
+    /* Jobs no budget let start: never started. */
+    size_t held_out = sched_nheld (r.sched);
+    for (size_t k = 0; rc == 0 && held_out && k < wl->njobs; k++)
+        for (size_t h = 0; h < held_out; h++)
+            if (r.ids[k] && r.ids[k] == sched_held (r.sched)[h])
+                recs[k].rejected = true;
     if (tty)
         fprintf (stderr, "\r%*s\r", 60, "");
     clock_gettime (CLOCK_MONOTONIC, &w1);
@@ -332,10 +384,13 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
             = (w1.tv_sec - w0.tv_sec) + (w1.tv_nsec - w0.tv_nsec) * 1e-9;
         sum->rerouted = st->rerouted;
         metrics_summarize (conf, recs, wl->njobs, sum);
+        sum->power_holds = st->held;
+        sum->power_held = held_out;
     }
     sched_free (r.sched);
     simworld_free (w);
     free (backends);
+    free (r.ids);
     return rc;
 }
 
