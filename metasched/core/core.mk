@@ -46,6 +46,14 @@ tests_fuzz_libfuzzer_placement_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_libfuzzer_placement_LDADD = $(SIM_TEST_LIBS)
 endif
 
+# power budgets: the text form, the rule, runs under a site budget
+check_PROGRAMS += tests/unit/test_power
+tests_unit_test_power_SOURCES = tests/unit/test_power.c tests/testutil.h \
+	tests/simworld.h
+tests_unit_test_power_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_power_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_power
+
 check_PROGRAMS += tests/unit/test_window
 tests_unit_test_window_SOURCES = tests/unit/test_window.c tests/testutil.h
 tests_unit_test_window_CFLAGS = $(TEST_CFLAGS)

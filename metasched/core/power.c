@@ -638,7 +638,7 @@ group_add (const ms_power_t *pw, size_t lo, size_t hi, double sign,
         bool first = true;
         if (!x->running && end < now + x->t_hi)
             end = now + x->t_hi; /* still pending: its run is ahead */
-        if (t > now && end < t)
+        if (t > now && end <= t)
             continue;
         /* the largest of this job's items on x's cluster, counted once
          * (at its first item there) */

@@ -67,3 +67,6 @@ TESTS += tests/integration/test_simulate_seeds.sh
 EXTRA_DIST += tests/integration/test_simulate_seeds.sh
 TESTS += tests/integration/test_simulate_bound.sh
 EXTRA_DIST += tests/integration/test_simulate_bound.sh
+# a site budget at 70% of the uncapped peak on the KTH-SP2 trace
+TESTS += tests/integration/test_simulate_power.sh
+EXTRA_DIST += tests/integration/test_simulate_power.sh
