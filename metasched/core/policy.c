@@ -684,13 +684,24 @@ policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
 }
 
 /* home: the job's home partition at its nominal frequency (the highest
- * listed there when the nominal has no prediction). */
+ * listed there when the nominal has no prediction); a job its home cannot
+ * run (too wide, GPUs it lacks) goes to the first partition in the
+ * configuration's order that can, as its user would send it. */
 static void
 decide_home (const ms_siteconf_t *conf, const ms_cands_t *cs, ms_decision_t *d)
 {
     size_t h = cs->home, bi = SIZE_MAX;
     uint32_t nom, bf = 0;
+    bool there = false;
 
+    for (size_t i = 0; i < cs->n && !there; i++)
+        there = cs->c[i].part == h;
+    if (!there && cs->n) {
+        h = cs->c[0].part;
+        for (size_t i = 1; i < cs->n; i++)
+            if (cs->c[i].part < h)
+                h = cs->c[i].part;
+    }
     if (h >= conf->nparts)
         return;
     nom = conf->archs[conf->parts[h].arch].nominal_khz;
