@@ -20,6 +20,7 @@
 #include "metasched/admin/commands.h"
 #include "metasched/admin/siminput.h"
 #include "metasched/admin/simopts.h"
+#include "metasched/admin/simpower.h"
 #include "metasched/sim/bound.h"
 #include "metasched/sim/metrics.h"
 #include "metasched/sim/plot.h"
@@ -375,6 +376,9 @@ typedef struct {
     ms_cands_t bcs;
     double brt[2 * MAX_RUNS], bre[2 * MAX_RUNS];
     bool brok[2 * MAX_RUNS];
+    ms_budgets_t budgets; /* --power-budget; none: n 0 */
+    simpower_row_t *prows; /* the power table's rows */
+    size_t nprows;
 } simrun_t;
 
 /* The clusters (-c or the scenario's) and the home partition; -2: no
@@ -407,6 +411,8 @@ run_site (simrun_t *r)
     if (!r->conf->nparts)
         return ms_err (&r->err, MS_ERR_INPUT, "%s: no partition",
                        r->conf->path);
+    if (simpower_budgets (o, r->conf, &r->budgets, &r->err) < 0)
+        return -1;
     if (o->home) {
         char buf[256], *sl;
         const ms_partconf_t *pc;
@@ -642,6 +648,9 @@ run_policies (simrun_t *r)
     for (int k = 0; k < POL_NKINDS; k++) {
         if (!wanted (o->policies, (ms_polkind_t)k))
             continue;
+        /* the capped baseline: asked for, or beside a power budget */
+        if (k == POL_HOME && !o->policies && !r->budgets.n)
+            continue;
         bool eamc = k == POL_EAMC_REORDER || k == POL_EAMC_PRIO
                     || k == POL_EAMC_PRIO_V;
         for (size_t t = 0; t < (eamc ? ntw : 1) && r->npols < MAX_RUNS; t++) {
@@ -689,7 +698,10 @@ run_simulate (simrun_t *r)
     su->nprime = r->hist.nprime;
     su->seen = r->hist.seen;
     su->nseen = r->hist.nseen;
+    su->budgets = &r->budgets;
     r->recs = ms_xcalloc (wl->njobs, sizeof (*r->recs));
+    if (r->budgets.n || o->power_report)
+        r->prows = ms_xcalloc (r->npols + r->nsweep + 1, sizeof (*r->prows));
     if (o->bound) {
         r->bound = bound_new ();
         for (size_t k = 0; k < wl->njobs; k++) {
@@ -715,6 +727,11 @@ run_simulate (simrun_t *r)
         if (r->bound)
             r->brok[i] = bound_row (conf, r->tab, wl, r->home, recs, &r->bcs,
                                     &r->brt[i], &r->bre[i]);
+        if (r->prows
+            && simpower_add (o, conf, &r->budgets, row, recs, wl->njobs,
+                             &r->prows[r->nprows++], &r->err)
+                   < 0)
+            return -1;
         /* The replay of the policy as run against where jobs ran. */
         if (r->r0 && i == 0)
             for (size_t k = 0; k < wl->njobs; k++)
@@ -777,6 +794,15 @@ run_tables (simrun_t *r)
                                     r->rows + r->r0, r->recs, &r->err)
                < 0)
         return -1;
+    if (r->prows) {
+        char btext[2048];
+        power_budgets_format (&r->budgets, r->conf, btext, sizeof (btext));
+        if (!o->no_table)
+            simpower_print (stdout, r->prows, r->nprows,
+                            r->budgets.n ? btext : NULL);
+        if (simpower_csv (o->outdir, r->prows, r->nprows, &r->err) < 0)
+            return -1;
+    }
     if (r->nsweep && !o->quiet && !o->no_table) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
         metrics_print_table (stdout, r->conf, r->srows, r->nsweep);
@@ -858,6 +884,8 @@ run_free (simrun_t *r)
 {
     free (r->util[0]);
     free (r->util[1]);
+    free (r->prows);
+    power_budgets_free (&r->budgets);
     free (r->recs);
     free (r->serial);
     free (r->hist.recs);

@@ -66,6 +66,8 @@ typedef struct {
     bool bound;            /* the static bound against every row
                               (metasched/sim/bound.h) */
     sim_backfill_t backfill;
+    const char *power_budget; /* --power-budget: SPEC or @FILE */
+    bool power_report;        /* --power: the power table without budgets */
 } opts_t;
 
 /* The range of the apps' true serial fractions (--moldable-share). */

@@ -47,6 +47,8 @@ enum {
     O_MOLDRANGE,
     O_SEEDS,
     O_VERSUS,
+    O_PBUDGET,
+    O_POWER,
     O_TABLE = 1024, /* + the row's index in the settings table */
 };
 
@@ -86,6 +88,8 @@ static const struct option fixed[] = {
     { "moldable-range", required_argument, NULL, O_MOLDRANGE },
     { "seeds", required_argument, NULL, O_SEEDS },
     { "versus", required_argument, NULL, O_VERSUS },
+    { "power-budget", required_argument, NULL, O_PBUDGET },
+    { "power", no_argument, NULL, O_POWER },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
 };
@@ -185,6 +189,12 @@ usage (FILE *f)
         "                           and the least mean runtime at its job\n"
         "                           energy of any choice of partition and\n"
         "                           frequency per job, with no queue\n"
+        "      --power-budget SPEC  power budgets (SPEC, or @FILE): site or\n"
+        "                           per cluster, with schedules ('site\n"
+        "                           600kW; alpha 200kW from 14:00 until\n"
+        "                           18:00'); adds the home policy (capped\n"
+        "                           FCFS) and the power table\n"
+        "      --power              the power table without a budget\n"
         "      --no-plots           write no plots\n"
         "  -q, --quiet              print only the table\n"
         "  -h, --help\n");
@@ -268,6 +278,17 @@ text_option (opts_t *o, int c, const char *arg)
         break;
     case O_VERSUS:
         o->versus = arg;
+        break;
+    case O_PBUDGET:
+        if (o->power_budget) {
+            fprintf (stderr, "metasched simulate: --power-budget given "
+                             "twice (separate budgets with ';')\n");
+            return 2;
+        }
+        o->power_budget = arg;
+        break;
+    case O_POWER:
+        o->power_report = true;
         break;
     case O_FROMDB:
         o->from_db = arg;

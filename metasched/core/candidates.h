@@ -195,6 +195,7 @@ part_waits_apply (const ms_partwaits_t *pw, ms_cand_t *c)
 typedef struct {
     ms_cand_t *c;
     size_t n, cap;
+    size_t home; /* the job's home partition (candidates_build) */
 } ms_cands_t;
 
 /* Fill cs with the candidates of a job of `nodes` nodes, app index app,

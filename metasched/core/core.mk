@@ -17,7 +17,8 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/placement.c metasched/core/placement.h \
 	metasched/core/depend.c metasched/core/depend.h \
 	metasched/core/window.c metasched/core/window.h \
-	metasched/core/window_decide.c
+	metasched/core/window_decide.c \
+	metasched/core/power.c metasched/core/power.h
 metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 check_PROGRAMS += tests/unit/test_policy
@@ -50,6 +51,14 @@ tests_fuzz_libfuzzer_placement_CFLAGS = $(TEST_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_libfuzzer_placement_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_libfuzzer_placement_LDADD = $(SIM_TEST_LIBS)
 endif
+
+# power budgets: the text form, the rule, runs under a site budget
+check_PROGRAMS += tests/unit/test_power
+tests_unit_test_power_SOURCES = tests/unit/test_power.c tests/testutil.h \
+	tests/simworld.h
+tests_unit_test_power_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_power_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_power
 
 check_PROGRAMS += tests/unit/test_window
 tests_unit_test_window_SOURCES = tests/unit/test_window.c tests/testutil.h

@@ -29,6 +29,7 @@ static const char *const kind_names[POL_NKINDS] = {
     "eamc_priority_inc_v",
     "metasched",
     "metasched_window",
+    "home",
 };
 
 const char *
@@ -147,6 +148,40 @@ per_partition_min (const ms_cands_t *cs, const ms_siteconf_t *conf,
     }
 }
 
+/* home: the job's home partition at its nominal frequency (the highest
+ * listed there when the nominal has no prediction); a job its home cannot
+ * run (too wide, GPUs it lacks) goes to the first partition in the
+ * configuration's order that can, as its user would send it. */
+static void
+decide_home (const ms_siteconf_t *conf, const ms_cands_t *cs, ms_decision_t *d)
+{
+    size_t h = cs->home, bi = SIZE_MAX;
+    uint32_t nom, bf = 0;
+    bool there = false;
+
+    for (size_t i = 0; i < cs->n && !there; i++)
+        there = cs->c[i].part == h;
+    if (!there && cs->n) {
+        h = cs->c[0].part;
+        for (size_t i = 1; i < cs->n; i++)
+            if (cs->c[i].part < h)
+                h = cs->c[i].part;
+    }
+    if (h >= conf->nparts)
+        return;
+    nom = conf->archs[conf->parts[h].arch].nominal_khz;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].part == h && cs->c[i].f_khz == nom)
+            bi = i;
+    for (size_t i = 0; bi == SIZE_MAX && i < cs->n; i++)
+        if (cs->c[i].part == h && cs->c[i].f_khz >= bf) {
+            bf = cs->c[i].f_khz;
+            bi = i;
+        }
+    if (bi != SIZE_MAX)
+        choice_add (d, cs, bi, 0);
+}
+
 void
 policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
@@ -195,6 +230,9 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
     case POL_METASCHED:
     case POL_METASCHED_WINDOW:
         rank_decide (pol, conf, cs, view, d);
+        break;
+    case POL_HOME:
+        decide_home (conf, cs, d);
         break;
     default:
         break;

@@ -35,6 +35,16 @@
  *                        under each partition's free node-seconds
  *                        (window.h), the greedy choice as fallback; one
  *                        job at a time (policy_decide) it is metasched.
+ *   home                 the job's home partition at its nominal frequency
+ *                        (no routing); under a power budget the core holds
+ *                        the jobs first-come first-served until the budget
+ *                        allows (the capped FCFS baseline, power.h)
+ *
+ * Under power budgets (sched_set_power) the core starts a job only where
+ * power_fits: metasched's kinds choose by their scores among the
+ * candidates that fit (another cluster with headroom, a lower frequency)
+ * and hold the job where none does; the other kinds hold their choice,
+ * first-come first-served. Held jobs go out at sched_release.
  */
 #ifndef MS_POLICY_H
 #define MS_POLICY_H
@@ -44,6 +54,7 @@
 #include <stdint.h>
 
 #include "metasched/core/candidates.h"
+#include "metasched/core/power.h"
 #include "metasched/core/window.h"
 #include "metasched/common/error.h"
 #include "partitions/backend.h"
@@ -59,6 +70,7 @@ typedef enum {
     POL_EAMC_PRIO_V,
     POL_METASCHED,
     POL_METASCHED_WINDOW,
+    POL_HOME,
     POL_NKINDS
 } ms_polkind_t;
 
@@ -284,6 +296,7 @@ typedef struct {
     uint64_t submits;  /* entries submitted */
     uint64_t rejected; /* jobs that fit nowhere */
     uint64_t rerouted;
+    uint64_t held;   /* jobs held for power at least once */
     double decide_s; /* time spent deciding and dispatching */
     uint64_t windows;        /* window solves */
     uint64_t window_fallbacks; /* ... that took the greedy choice */
@@ -337,6 +350,19 @@ int sched_reroute (ms_sched_t *s, double now, ms_error_t *errp);
 int sched_cycle (ms_sched_t *s, double now, ms_error_t *errp);
 /* Jobs queued on clusters or waiting in the window. */
 size_t sched_npending (const ms_sched_t *s);
+
+/* Power budgets (power.h; copied), NULL or none: no budget; power_sd the
+ * spread of a job's power around its prediction (power_set_spread, with
+ * the policy's limit_z). Before the first job. */
+void sched_set_power (ms_sched_t *s, const ms_budgets_t *bs, double power_sd);
+const ms_power_t *sched_power (const ms_sched_t *s);
+/* Dispatch the held jobs that the budgets now allow (first-come
+ * first-served for kinds other than metasched's). */
+int sched_release (ms_sched_t *s, double now, ms_error_t *errp);
+/* Jobs held for power. */
+size_t sched_nheld (const ms_sched_t *s);
+/* The held jobs' core ids, in submit order. */
+const uint64_t *sched_held (const ms_sched_t *s);
 
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);
 const ms_view_t *sched_view (const ms_sched_t *s);

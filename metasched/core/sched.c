@@ -18,7 +18,8 @@ typedef enum {
     SJ_RUNNING,
     SJ_DONE,
     SJ_REJECTED,
-    SJ_WINDOW /* in the core's window, not yet dispatched */
+    SJ_WINDOW, /* in the core's window, not yet dispatched */
+    SJ_HELD    /* held for power (sched_release) */
 } sjstate_t;
 
 typedef struct {
@@ -61,6 +62,10 @@ struct ms_sched {
     ms_jobmix_t mix;  /* the jobs so far: ref_nodes, the drain price */
     uint64_t *window; /* metasched_window: ids waiting for the cycle */
     size_t nwindow, capwindow;
+    ms_power_t *power; /* the power budgets; NULL: none */
+    uint64_t *held;    /* ids held for power, in submit order */
+    double *held_w;    /* ...the least draw of any of their candidates */
+    size_t nheld, capheld;
 };
 
 ms_sched_t *
@@ -91,6 +96,9 @@ sched_free (ms_sched_t *s)
     free (s->ents);
     free (s->pending);
     free (s->window);
+    power_free (s->power);
+    free (s->held);
+    free (s->held_w);
     jobmix_free (&s->mix);
     free (s);
 }
@@ -124,6 +132,9 @@ pending_del (ms_sched_t *s, sjob_t *j)
         s->jobs[last - 1].pos = j->pos;
     }
 }
+
+static int power_submit (ms_sched_t *s, uint64_t id, double now, uint64_t *idp,
+                         ms_error_t *errp);
 
 /* Submit the entries of a decision for job id. */
 static int
@@ -189,6 +200,9 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
         e->nice = req.nice;
         e->live = true;
         j->nent++;
+        if (s->power)
+            power_add (s->power, id, bid, pc->cluster,
+                       power_cand_watts (s->power, c), c->t_hi, c->w, now);
         view_pending_add (s->view, c->part, bid, e->nodes, c->t, e->nice,
                           req.begin_time > 0 ? (double)req.begin_time : 0);
     }
@@ -251,6 +265,11 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
+    if (s->power && s->cs.n) {
+        rc = power_submit (s, id, now, idp, errp);
+        s->st.decide_s += clock_now () - t0;
+        return rc;
+    }
     if (s->pol.kind == POL_METASCHED_WINDOW && s->cs.n) {
         /* Placed with the others of its window at the next cycle. */
         if (s->nwindow == s->capwindow) {
@@ -304,6 +323,8 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     j = &s->jobs[id - 1];
     view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
     view_run_start (s->view, part, bid, e->nodes, now + e->pred_t, power_w);
+    if (s->power)
+        power_start (s->power, id, s->conf->parts[part].cluster, bid, now);
     if (j->state == SJ_QUEUED)
         pending_del (s, j);
     j->state = SJ_RUNNING;
@@ -324,6 +345,8 @@ sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     jobmix_observe (&s->mix, j->start_s - j->jd.submit, now - j->start_s);
     e->live = false;
     view_run_end (s->view, part, bid);
+    if (s->power)
+        power_remove (s->power, id, s->conf->parts[part].cluster, bid);
     j->state = SJ_DONE;
 }
 
@@ -335,6 +358,8 @@ sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (!e || !e->live)
         return;
     e->live = false;
+    if (s->power)
+        power_remove (s->power, id, s->conf->parts[part].cluster, bid);
     if (started)
         view_run_end (s->view, part, bid);
     else
@@ -404,6 +429,9 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         if (!engine_reroute_due (&s->pol, now - j->jd.submit, j->reroutes))
             continue;
         job_candidates (s, &j->jd, s->view, now);
+        /* under power budgets, only where the job fits */
+        if (s->power && !power_filter (s->power, s->conf, &s->cs, now))
+            continue;
         policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
         if (!d.n)
             continue;
@@ -438,7 +466,216 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 size_t
 sched_npending (const ms_sched_t *s)
 {
-    return s->npending + s->nwindow;
+    return s->npending + s->nwindow + s->nheld;
+}
+
+/* ---- power budgets (power.h) ---- */
+
+void
+sched_set_power (ms_sched_t *s, const ms_budgets_t *bs, double power_sd)
+{
+    power_free (s->power);
+    s->power = bs && bs->n ? power_new (s->conf, bs) : NULL;
+    if (s->power)
+        power_set_spread (s->power, power_sd, s->pol.limit_z);
+}
+
+const ms_power_t *
+sched_power (const ms_sched_t *s)
+{
+    return s->power;
+}
+
+size_t
+sched_nheld (const ms_sched_t *s)
+{
+    return s->nheld;
+}
+
+const uint64_t *
+sched_held (const ms_sched_t *s)
+{
+    return s->held;
+}
+
+/* Under power budgets a job goes out only to a place where it starts now:
+ * nodes free for it (no predicted wait) and its power under every budget
+ * until its predicted end (power_fits); while an older job is held, only
+ * if it ends (upper bound) by that job's reservation `until` (EASY's rule,
+ * on power and nodes). */
+static bool
+power_place_ok (const ms_sched_t *s, const ms_cand_t *c, double now,
+                double until)
+{
+    double end = now + c->t_hi;
+
+    return c->w <= 0 && end <= until
+           && power_fits (s->power, s->conf->parts[c->part].cluster,
+                          power_cand_watts (s->power, c), now, end, NULL);
+}
+
+/* A held job's reservation: the earliest time one of its places has its
+ * nodes (the running jobs' predicted ends) and its power
+ * (power_fit_time): metasched's kinds over the candidate of each
+ * partition that draws least, the others over their choices (d). */
+static double
+power_reservation (const ms_sched_t *s, const ms_decision_t *d, double now)
+{
+    double best = INFINITY;
+
+    for (size_t i = 0; i < (d ? d->n : s->cs.n); i++) {
+        const ms_cand_t *c = &s->cs.c[d ? d->c[i].cand : i];
+        double w = power_cand_watts (s->power, c), tn, tp;
+        bool least = true;
+        for (size_t k = 0; !d && least && k < s->cs.n; k++)
+            least
+                = s->cs.c[k].part != c->part
+                  || power_cand_watts (s->power, &s->cs.c[k]) > w
+                  || (k >= i && power_cand_watts (s->power, &s->cs.c[k]) == w);
+        if (!least)
+            continue;
+        tn = view_shadow_wait (s->view, c->part, c->nodes, now);
+        tp = power_fit_time (s->power, s->conf->parts[c->part].cluster, w,
+                             c->t_hi, now)
+             - now;
+        if ((tn > tp ? tn : tp) < best)
+            best = tn > tp ? tn : tp;
+    }
+    return now + best;
+}
+
+/* The decision for a held job whose candidates (with waits) are in s->cs:
+ * metasched's kinds choose by their scores among the places that are ok
+ * (another cluster with room, a lower frequency), the others take the
+ * first of their own choices that is; one entry, at once. 0: d to
+ * dispatch; 1: it stays held (*resvp, when not NULL, gets its
+ * reservation); -1: it fits nowhere at all. */
+static int
+power_decide (ms_sched_t *s, double now, double until, double *resvp,
+              ms_decision_t *d)
+{
+    ms_decision_t all;
+    size_t k = 0;
+
+    d->n = 0;
+    if (!s->cs.n)
+        return -1;
+    if (!policy_is_metasched (s->pol.kind)) {
+        policy_decide (&s->pol, s->conf, &s->cs, s->view, &all);
+        if (!all.n)
+            return -1;
+        for (size_t i = 0; i < all.n && !d->n; i++)
+            if (power_place_ok (s, &s->cs.c[all.c[i].cand], now, until)) {
+                d->c[0] = all.c[i];
+                d->n = 1;
+            }
+        if (!d->n && resvp)
+            *resvp = power_reservation (s, &all, now);
+    } else {
+        if (resvp)
+            *resvp = power_reservation (s, NULL, now);
+        for (size_t i = 0; i < s->cs.n; i++)
+            if (power_place_ok (s, &s->cs.c[i], now, until))
+                s->cs.c[k++] = s->cs.c[i];
+        s->cs.n = k;
+        if (k)
+            policy_decide (&s->pol, s->conf, &s->cs, s->view, d);
+    }
+    if (!d->n)
+        return 1;
+    d->n = 1;
+    d->c[0].nice = 0;
+    d->c[0].rank = 0;
+    d->c[0].hold_s = 0;
+    return 0;
+}
+
+/* One pass over the held jobs, oldest first: each goes out where
+ * power_decide lets it; the oldest that stays held holds a reservation
+ * that the others must end by. A job whose least draw exceeds the room
+ * left is not decided again (the oldest always is, for its
+ * reservation). */
+static int
+power_pass (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    double until = INFINITY, room = power_room (s->power, now);
+    size_t k = 0;
+    int rc = 0;
+
+    for (size_t i = 0; i < s->nheld; i++) {
+        uint64_t id = s->held[i];
+        sjob_t *j = &s->jobs[id - 1];
+        double least = s->held_w[i], resv = INFINITY;
+        ms_decision_t d;
+        if (rc == 0 && (k == 0 || least <= room)) {
+            job_candidates (s, &j->jd, s->view, now);
+            if (power_decide (s, now, until, k == 0 ? &resv : NULL, &d) == 0) {
+                j->state = SJ_QUEUED;
+                pending_add (s, j, id);
+                rc = dispatch (s, id, &d, now, errp);
+                room = power_room (s->power, now);
+                continue;
+            }
+            if (k == 0)
+                until = resv;
+        }
+        s->held_w[k] = least;
+        s->held[k++] = id;
+    }
+    s->nheld = k;
+    return rc;
+}
+
+/* sched_submit under power budgets: the job joins the held jobs (a job
+ * the kind's choice puts nowhere is rejected, as without budgets) and
+ * the pass decides whether it goes out now. */
+static int
+power_submit (ms_sched_t *s, uint64_t id, double now, uint64_t *idp,
+              ms_error_t *errp)
+{
+    sjob_t *j = &s->jobs[id - 1];
+    double least = INFINITY;
+    int rc;
+
+    s->st.decisions++;
+    *idp = id;
+    if (!policy_is_metasched (s->pol.kind)) {
+        ms_decision_t d;
+        policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
+        if (!d.n) {
+            j->state = SJ_REJECTED;
+            s->st.rejected++;
+            *idp = 0;
+            return 0;
+        }
+    }
+    for (size_t i = 0; i < s->cs.n; i++) {
+        double w = power_cand_watts (s->power, &s->cs.c[i]);
+        if (w < least)
+            least = w;
+    }
+    if (s->nheld == s->capheld) {
+        s->capheld = s->capheld ? 2 * s->capheld : 256;
+        s->held = ms_xrealloc (s->held, s->capheld * sizeof (*s->held));
+        s->held_w = ms_xrealloc (s->held_w, s->capheld * sizeof (*s->held_w));
+    }
+    s->held_w[s->nheld] = least;
+    s->held[s->nheld++] = id;
+    j->state = SJ_HELD;
+    rc = power_pass (s, now, errp);
+    if (j->state == SJ_HELD)
+        s->st.held++;
+    return rc;
+}
+
+int
+sched_release (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    double t0 = clock_now ();
+    int rc = s->power ? power_pass (s, now, errp) : 0;
+
+    s->st.decide_s += clock_now () - t0;
+    return rc;
 }
 
 /* The core's window: the jobs that came since the last cycle, decided

@@ -40,6 +40,7 @@ static const char *const policy_names[] = {
     "eamc_priority_inc_v",
     "metasched",
     "metasched_window",
+    "home",
     NULL,
 };
 static const char *const dispatch_names[] = { "single", "siblings", NULL };

@@ -63,6 +63,9 @@ typedef struct {
     bool gpus;
     double gpu_energy_j;
     double gpu_util[MS_METRICS_MAXP];
+    /* Power budgets: jobs held for power at least once, and those never
+     * started (no budget let them; counted in rejected). */
+    size_t power_holds, power_held;
 } ms_summary_t;
 
 void metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs,

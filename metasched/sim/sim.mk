@@ -9,7 +9,8 @@ metasched_libmssim_a_SOURCES = \
 	metasched/sim/simulate.c metasched/sim/simulate.h \
 	metasched/sim/plot.c metasched/sim/plot.h \
 	metasched/sim/seeds.c metasched/sim/seeds.h \
-	metasched/sim/bound.c metasched/sim/bound.h
+	metasched/sim/bound.c metasched/sim/bound.h \
+	metasched/sim/powertrace.c metasched/sim/powertrace.h
 metasched_libmssim_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 # What a test of the core or the simulator links after its own objects.
@@ -66,3 +67,6 @@ TESTS += tests/integration/test_simulate_seeds.sh
 EXTRA_DIST += tests/integration/test_simulate_seeds.sh
 TESTS += tests/integration/test_simulate_bound.sh
 EXTRA_DIST += tests/integration/test_simulate_bound.sh
+# a site budget at 70% of the uncapped peak on the KTH-SP2 trace
+TESTS += tests/integration/test_simulate_power.sh
+EXTRA_DIST += tests/integration/test_simulate_power.sh

@@ -29,8 +29,39 @@ typedef struct {
     ms_sched_t *sched;
     ms_jobrec_t *recs;
     ms_polkind_t sched_kind; /* the run's policy kind */
+    uint64_t *ids;     /* the core's id of each workload job (0: rejected) */
+    double idle_since; /* power: nothing tracked, no arrival left, since */
     char violation[256];
 } run_t;
+
+/* How long held jobs wait for a budget change while nothing runs. */
+#define POWER_HORIZON_S (30 * 86400.0)
+
+/* When held jobs may go out next: at the next job end or budget change
+ * (a budget change alone only within POWER_HORIZON_S of the last time
+ * anything was tracked, once no job is left to come). */
+static double
+release_time (run_t *r, simworld_t *w, double now, bool arrivals)
+{
+    const ms_power_t *pw = sched_power (r->sched);
+    const ms_budgets_t *bs = power_budgets (pw);
+    double t = simworld_next_event (w), b = INFINITY;
+
+    for (size_t c = 0; c <= r->su->conf->nclusters; c++) {
+        double x = power_budget_next (
+            bs, c == r->su->conf->nclusters ? MS_POWER_SITE : c, now);
+        if (x < b)
+            b = x;
+    }
+    if (arrivals || power_ntracked (pw))
+        r->idle_since = NAN;
+    else if (isnan (r->idle_since))
+        r->idle_since = now;
+    if (b < t
+        && (isnan (r->idle_since) || b <= r->idle_since + POWER_HORIZON_S))
+        t = b;
+    return t;
+}
 
 /* The truth, see simulate.h. */
 static int
@@ -210,6 +241,7 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
         job_desc (su, wj, lp->uname, sizeof (lp->uname), &jd);
         if (sched_submit (r->sched, &jd, t, &id, errp) < 0)
             return -1;
+        r->ids[lp->i] = id;
         if (!id)
             r->recs[lp->i].rejected = true;
         else
@@ -242,9 +274,17 @@ event_loop (run_t *r, simworld_t *w, loop_t *lp, ms_error_t *errp)
         t = ta < lp->next_check ? ta : lp->next_check;
         if (lp->next_cycle < t)
             t = lp->next_cycle;
+        if (sched_nheld (r->sched)) {
+            double tr = release_time (r, w, simworld_now (w), lp->i < wl->njobs);
+            if (tr < t)
+                t = tr;
+        }
         if (!isfinite (t))
             break;
         simworld_advance (w, t);
+        /* held jobs first: they came before any arrival now */
+        if (sched_nheld (r->sched) && sched_release (r->sched, t, errp) < 0)
+            return -1;
         if (t == lp->next_cycle) {
             lp->next_cycle = INFINITY;
             if (sched_cycle (r->sched, t, errp) < 0)
@@ -317,6 +357,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     r.su = su;
     r.recs = recs;
     r.sched_kind = pol->kind;
+    r.idle_since = NAN;
     memset (&lp, 0, sizeof (lp));
     lp.next_check = INFINITY;
     lp.next_cycle = INFINITY;
@@ -324,6 +365,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     lp.tty = su->progress && isatty (2);
     if (simworld_new (conf, su->backfill, truth, (void *)su, &w, errp) < 0)
         return -1;
+    r.ids = ms_xcalloc (wl->njobs + 1, sizeof (*r.ids));
     backends = ms_xcalloc (conf->nclusters + 1, sizeof (*backends));
     for (size_t c = 0; c < conf->nclusters; c++)
         backends[c] = simworld_backend (w, c);
@@ -338,6 +380,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
      * keeps them by choice (power_caps). */
     upol.power_caps = false;
     r.sched = sched_new (&upol, conf, backends, su->tab);
+    if (su->budgets && su->budgets->n)
+        sched_set_power (r.sched, su->budgets, su->noise_p);
     for (size_t k = 0; k < su->nprime; k++)
         sched_prime (r.sched, &su->prime[k], su->prime[k].submit);
     for (size_t k = 0; k < su->nseen; k++)
@@ -360,6 +404,12 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     rc = event_loop (&r, w, &lp, errp);
     if (rc == 0)
         simworld_drain (w);
+    /* Jobs no budget let start: never started. */
+    size_t held_out = sched_nheld (r.sched);
+    for (size_t k = 0; rc == 0 && held_out && k < wl->njobs; k++)
+        for (size_t h = 0; h < held_out; h++)
+            if (r.ids[k] && r.ids[k] == sched_held (r.sched)[h])
+                recs[k].rejected = true;
     if (lp.tty)
         fprintf (stderr, "\r%*s\r", 60, "");
     clock_gettime (CLOCK_MONOTONIC, &w1);
@@ -380,10 +430,13 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
             = (w1.tv_sec - w0.tv_sec) + (w1.tv_nsec - w0.tv_nsec) * 1e-9;
         sum->rerouted = st->rerouted;
         metrics_summarize (conf, recs, wl->njobs, sum);
+        sum->power_holds = st->held;
+        sum->power_held = held_out;
     }
     sched_free (r.sched);
     simworld_free (w);
     free (backends);
+    free (r.ids);
     return rc;
 }
 

@@ -19,6 +19,12 @@
  * times A(n) / A(nodes), A(n) = s + (1 - s) / n with its app's true serial
  * fraction s (serial).
  *
+ * Under power budgets (budgets) the core holds jobs until the budgets
+ * allow them (policy.h); the loop wakes the held jobs at every job end
+ * and budget change. A job still held when nothing runs and no budget of
+ * the next 30 days lets it start is never started: it counts as rejected
+ * (ms_summary_t power_held).
+ *
  * Every run checks its invariants (no partition over-allocated, start >=
  * submit, every job that was not rejected starts and ends exactly once on
  * a node count within its range) and
@@ -60,6 +66,8 @@ typedef struct {
     const double *seen; /* ...and the waits and runtimes (pairs) of those
                            seen to end, observed first (sched_observe) */
     size_t nseen;
+    const ms_budgets_t *budgets; /* power budgets (core/power.h), the
+                                    clock's 0 at 00:00; NULL: none */
 } ms_simsetup_t;
 
 void simulate_setup_init (ms_simsetup_t *su);
