@@ -136,5 +136,8 @@ tests_contract_slurmrest_capture_LDADD = $(TEST_LIBS)
 # the one table of settings
 include tests/settings.mk
 
+# power budgets in the daemon
+include tests/power.mk
+
 # the scripts that sbatch accepts (later releases, --nodes lists, hetjobs summed)
 include tests/scripts2.mk

@@ -79,7 +79,7 @@ usage (FILE *f)
 }
 
 static const char *const type_names[] = { "number", "integer", "boolean",
-                                          "choice" };
+                                          "choice", "text" };
 
 /* The man page's heading of a live setting (doc/metasched-config.1,
  * KEYS), made from its row: type, range and default. */
@@ -100,6 +100,10 @@ man_heading (const ms_sett_t *r)
     }
     if (r->type == MS_SETT_BOOL) {
         printf (".BR %s \" (boolean, default %s)\"\n", r->key, def);
+        return;
+    }
+    if (r->type == MS_SETT_TEXT) {
+        printf (".BR %s \" (text, default %s)\"\n", r->key, def);
         return;
     }
     if (r->type == MS_SETT_CHOICE) {

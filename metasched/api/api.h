@@ -90,6 +90,10 @@ typedef struct {
      * signals are refused (503). */
     int (*signal) (void *ctx, const char *cluster, uint64_t id, int sig,
                    ms_error_t *errp);
+    /* PUT /v1/settings with power_budget: is the text (not "none") a
+     * budget of this site (its clusters)? 0, or -1 with errp naming the
+     * entry. NULL: only settings.c's own checks. */
+    int (*check_power) (void *ctx, const char *text, ms_error_t *errp);
 } ms_api_hooks_t;
 
 typedef struct ms_api ms_api_t;

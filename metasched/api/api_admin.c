@@ -80,6 +80,13 @@ api_do_settings (ms_api_t *api, struct MHD_Connection *c, const char *method,
     rc = settings_load (api->db, s, NULL, 0, &e);
     if (rc == 0 && body) {
         rc = settings_update (s, body, badkey, sizeof (badkey), &e);
+        if (rc == 0 && json_object_get (body, "power_budget")
+            && s->power_budget[0] && api->hooks.check_power
+            && api->hooks.check_power (api->ctx, s->power_budget, &e) < 0) {
+            snprintf (badkey, sizeof (badkey), "power_budget");
+            e.http_status = 400;
+            rc = -1;
+        }
         if (rc < 0) {
             api_db_release (api);
             json_decref (body);

@@ -126,6 +126,40 @@ cap_key_ok (const char *key, ms_error_t *errp)
     return 0;
 }
 
+/* power_budget: the budgets' text (core/power.h), checked here for what
+ * needs no site (a string, its size, printable, no "+N" time: a live
+ * budget's times are of day or absolute); the daemon checks the scopes
+ * and the rest against its clusters (settings_check_power). "none" or
+ * "": no budget. */
+static int
+text_value (ms_settings_t *s, const char *key, const json_t *value,
+            ms_error_t *errp)
+{
+    const char *t = json_string_value (value);
+    size_t len;
+
+    if (!t)
+        return bad (errp, key, "must be a string (power budgets, or none)");
+    len = strlen (t);
+    if (len >= sizeof (s->power_budget))
+        return bad (errp, key, "longer than %zu bytes",
+                    sizeof (s->power_budget) - 1);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)t[i];
+        if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
+            return bad (errp, key, "control character at byte %zu", i + 1);
+        if (ch == '+' && (i == 0 || t[i - 1] == ' ' || t[i - 1] == '\t'))
+            return bad (errp, key,
+                        "'+N' times are the simulator's: a live budget "
+                        "starts at HH:MM (every day) or "
+                        "YYYY-MM-DDTHH:MM (UTC)");
+    }
+    snprintf (s->power_budget, sizeof (s->power_budget), "%s",
+              strcmp (t, "none") ? t : "");
+    s->power_budget_set = true;
+    return 0;
+}
+
 int
 settings_set (ms_settings_t *s, const char *key, const json_t *value,
               ms_error_t *errp)
@@ -157,6 +191,8 @@ settings_set (ms_settings_t *s, const char *key, const json_t *value,
         return 0;
     }
     r = settings_table_key (key, MS_SETT_LIVE);
+    if (r && r->type == MS_SETT_TEXT)
+        return text_value (s, key, value, errp);
     if (!r || r->set_off == MS_SETT_NONE)
         return bad (errp, key, "unknown setting");
     if (json_value (r, key, value, &x, errp) < 0)
@@ -217,6 +253,16 @@ settings_to_json (const ms_settings_t *s)
                 snprintf (key, sizeof (key), CAP_PREFIX "%s", s->caps[i].key);
                 json_object_set_new (o, key, json_real (s->caps[i].watts));
             }
+            continue;
+        }
+        if ((r->where & MS_SETT_LIVE) && r->type == MS_SETT_TEXT) {
+            /* null: not set live (metaschedd.conf's holds) */
+            json_object_set_new (o, r->key,
+                                 s->power_budget_set
+                                     ? json_string (s->power_budget[0]
+                                                        ? s->power_budget
+                                                        : "none")
+                                     : json_null ());
             continue;
         }
         if (!(r->where & MS_SETT_LIVE) || r->set_off == MS_SETT_NONE)

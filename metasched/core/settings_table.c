@@ -25,6 +25,7 @@
 #define INT MS_SETT_INTEGER
 #define BOOL MS_SETT_BOOL
 #define CHOICE MS_SETT_CHOICE
+#define TEXT MS_SETT_TEXT
 #define INF HUGE_VAL
 /* a live setting of the daemon's policy that the simulator also takes */
 #define LIVE_SIM (MS_SETT_LIVE | MS_SETT_SIM | MS_SETT_POLICY)
@@ -62,6 +63,10 @@ static const ms_sett_t rows[] = {
       "power_cap_w", NULL, NULL, NONE, NONE,
       "a partition's power cap in watts (power_cap_w.CLUSTER.PARTITION; 0: "
       "none)" },
+    { "power_budget", TEXT, 0, 0, 0, MS_SETT_LIVE | MS_SETT_CONF,
+      "power_budget", NULL, NULL, NONE, NONE,
+      "power budgets: 'SCOPE WATTS [from TIME] [until TIME]; ...', SCOPE "
+      "site or a cluster (none: no budget)" },
     { "dispatch_mode", CHOICE, 0, 1, DISPATCH_SINGLE, MS_SETT_LIVE,
       "dispatch_mode", NULL, dispatch_names, SET (dispatch_mode), NONE,
       "one entry per job, or siblings on other partitions" },
@@ -260,6 +265,10 @@ settings_table_range (const ms_sett_t *r, char *buf, size_t len)
         snprintf (buf, len, "true or false");
         return;
     }
+    if (r->type == MS_SETT_TEXT) {
+        snprintf (buf, len, "text");
+        return;
+    }
     if (r->type == MS_SETT_CHOICE) {
         buf[0] = '\0';
         for (size_t i = 0; r->choices[i] && used < len; i++) {
@@ -292,6 +301,8 @@ settings_table_check_as (const ms_sett_t *r, const char *name, double v,
 {
     char msg[400], range[300];
 
+    if (r->type == MS_SETT_TEXT)
+        return v == 0 ? 0 : bad_as (name, place, errp, "is text");
     if (isnan (v))
         return bad_as (name, place, errp, "not a number");
     if ((r->type == MS_SETT_INTEGER || r->type == MS_SETT_CHOICE
@@ -341,6 +352,8 @@ settings_table_parse (const ms_sett_t *r, const char *text, const char *place,
 
     if (!text || !*text)
         return bad (r, place, errp, "no value");
+    if (r->type == MS_SETT_TEXT)
+        return bad (r, place, errp, "is text, read by its own reader");
     if (r->type == MS_SETT_BOOL) {
         if (parse_bool (text, &x) < 0) {
             snprintf (msg, sizeof (msg), "'%.64s' is not true or false", text);
@@ -375,7 +388,9 @@ settings_table_parse (const ms_sett_t *r, const char *text, const char *place,
 void
 settings_table_format (const ms_sett_t *r, double v, char *buf, size_t len)
 {
-    if (r->type == MS_SETT_BOOL)
+    if (r->type == MS_SETT_TEXT)
+        snprintf (buf, len, "none");
+    else if (r->type == MS_SETT_BOOL)
         snprintf (buf, len, "%s", v != 0 ? "true" : "false");
     else if (r->type == MS_SETT_CHOICE && v >= 0 && v < 64)
         snprintf (buf, len, "%s", r->choices[(size_t)v]);

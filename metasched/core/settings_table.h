@@ -22,6 +22,7 @@
 
 #define SETTINGS_MAX_CAPS 256
 #define SETTINGS_LIMIT_MAX 10000000
+#define SETTINGS_TEXT_MAX 4096 /* a text setting's bytes, with its NUL */
 
 typedef enum { DISPATCH_SINGLE = 0, DISPATCH_SIBLINGS } ms_dispatch_mode_t;
 
@@ -58,6 +59,10 @@ typedef struct {
     int max_queued_per_user;
     int max_held_per_user;
     int whatif_per_minute;
+    /* power budgets (core/power.h's text form); power_budget_set: set
+     * live, replacing metaschedd.conf's power_budget ("" then: none) */
+    char power_budget[SETTINGS_TEXT_MAX];
+    bool power_budget_set;
 } ms_settings_t;
 
 typedef enum {
@@ -65,6 +70,8 @@ typedef enum {
     MS_SETT_INTEGER,
     MS_SETT_BOOL,
     MS_SETT_CHOICE, /* one of a list of names; the value is its index */
+    MS_SETT_TEXT,   /* text, kept by its reader (no offset; the value
+                       travels as 0: the default "none") */
 } ms_sett_type_t;
 
 /* Where a row applies (flags). */

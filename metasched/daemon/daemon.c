@@ -53,6 +53,7 @@ cycle (ms_daemon_t *d)
     }
     pthread_mutex_lock (&d->mu);
     rebuild_view (d);
+    daemon_power_rebuild (d);
     snapshot_publish (d);
     pthread_mutex_unlock (&d->mu);
     if (!d->mix_loaded)
@@ -402,6 +403,7 @@ daemon_free (ms_daemon_t *d)
     }
     free (d->cl);
     jobmix_free (&d->mix);
+    daemon_power_free (d);
     daemon_lease_stop (d);
     db_close (d->db);
     snapshot_fini (d);

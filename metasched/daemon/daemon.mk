@@ -12,7 +12,8 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/daemon_int.h metasched/daemon/leader.c \
 	metasched/daemon/dlog.c metasched/daemon/dlog.h \
 	metasched/daemon/dstate.c metasched/daemon/dstate.h \
-	metasched/daemon/dsettings.c metasched/daemon/place.c \
+	metasched/daemon/dsettings.c metasched/daemon/dpower.c \
+	metasched/daemon/place.c \
 	metasched/daemon/refresh.c metasched/daemon/predict.c \
 	metasched/daemon/decide.c metasched/daemon/dispatch.c \
 	metasched/daemon/submit.c metasched/daemon/boost.c \

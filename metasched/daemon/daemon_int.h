@@ -198,6 +198,7 @@ struct ms_daemon {
     tabhold_t *tabh;      /* tab and its holders (set with tab) */
     depcache_t *depcache; /* the dependencies of the held jobs, read once
                              per job (depend.c) */
+    struct dpower *power; /* power budgets (dpower.c); under mu */
 };
 
 /* The job's place in the prediction table (decide.c). */
@@ -507,5 +508,29 @@ int daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                       const tagged_t *tags, size_t ntags);
 int daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
 int daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
+
+/* ---- power budgets (dpower.c) ---- */
+
+/* The budgets of s (live) or metaschedd.conf's; under mu. */
+void daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s);
+/* The tracker rebuilt from the clusters' jobs; under mu. */
+void daemon_power_rebuild (ms_daemon_t *d);
+/* A cluster job metasched submitted: its predicted draw (takes mu). */
+void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
+                          const ms_cand_t *c);
+bool daemon_power_on (const ms_daemon_t *d);
+/* Keep the candidates the budgets allow (the engine's power_filter);
+ * none: *whyp says which budget and when the job is expected to fit
+ * (malloc'd). Returns how many are kept; under mu. */
+int daemon_power_filter (ms_daemon_t *d, ms_cands_t *cs, char **whyp);
+/* A job's entry decided now (counted until the next rebuild); under mu. */
+void daemon_power_dispatched (ms_daemon_t *d, uint64_t job,
+                              const ms_cand_t *c);
+/* /metrics lines; under mu. */
+void daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len,
+                           size_t *cap);
+/* The API's check_power hook (api.h). */
+int daemon_power_check (void *ctx, const char *text, ms_error_t *errp);
+void daemon_power_free (ms_daemon_t *d);
 
 #endif /* MS_DAEMON_INT_H */

@@ -17,6 +17,7 @@
 #include "metasched/common/confval.h"
 #include "metasched/common/ini.h"
 #include "metasched/common/util.h"
+#include "metasched/core/power.h"
 #include "metasched/core/settings_table.h"
 
 #define DCONF_MAX_BYTES (1024 * 1024)
@@ -133,6 +134,7 @@ static const char *const keys[] = {
     "max_connections_per_user",
     "max_connections_per_address",
     "tag_key_file",
+    "power_budget",
     NULL,
 };
 
@@ -388,6 +390,11 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
     if ((rc = number_key (p, key, val, errp)) != 1)
         return rc;
 
+    if (!strcmp (key, "power_budget")) {
+        c->power_budget_line = p->at.line;
+        return confval_str (&p->at, key, val, c->power_budget,
+                            sizeof (c->power_budget), errp);
+    }
     if (!strcmp (key, "clusters_conf")) {
         c->clusters_conf_line = p->at.line;
         return confval_path (&p->at, key, val, c->clusters_conf,
@@ -631,6 +638,18 @@ dconf_check (ms_dconf_t *c, ms_error_t *errp)
                           errp)
             < 0)
             return -1;
+    }
+    /* the power budgets name this site's clusters */
+    if (c->power_budget[0]) {
+        ms_budgets_t bs = { NULL, 0 };
+        char origin[MS_PATH_MAX + 32];
+        snprintf (origin, sizeof (origin), "%s:%d: power_budget", c->path,
+                  c->power_budget_line);
+        if (power_budgets_parse (c->power_budget, origin, c->site, 0, &bs,
+                                 errp)
+            < 0)
+            return -1;
+        power_budgets_free (&bs);
     }
     /* every partition a class names is configured */
     for (size_t i = 0; i < c->npartition_map; i++) {

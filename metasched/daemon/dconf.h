@@ -45,6 +45,7 @@
 #include <stddef.h>
 
 #include "metasched/common/error.h"
+#include "metasched/core/settings_table.h"
 #include "partitions/clusterconf.h"
 #include "predictor/gpuprof.h"
 
@@ -127,6 +128,10 @@ typedef struct {
     unsigned max_connections;
     unsigned max_connections_per_user;
     unsigned max_connections_per_address;
+    char power_budget[SETTINGS_TEXT_MAX]; /* power budgets (core/power.h;
+                                             "": none); the live setting
+                                             replaces them */
+    int power_budget_line;
     char tag_key_file[MS_PATH_MAX]; /* the key of the cluster jobs' tags */
     int tag_key_file_line;          /* 0: the default */
     ms_siteconf_t *site; /* dconf_check: the clusters */

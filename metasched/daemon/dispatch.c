@@ -52,11 +52,13 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
         x->nch++;
     }
     if (x->nch == 0) {
-        /* every cluster that could run it is down: wait, and say so */
+        /* every cluster that could run it is down, or no power budget
+         * lets it start: wait, and say so */
         x->why = down;
         return;
     }
     free (down);
+    daemon_power_dispatched (d, x->j.id, &x->chosen[0]);
     x->base_s = k->base_s;
     x->opt
         = policy_optimal_partition (cs, d->site->nparts) == x->chosen[0].part;
@@ -198,7 +200,10 @@ daemon_mix_history (ms_daemon_t *d)
 static void
 decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
 {
-    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+    /* under power budgets one entry a job: what is dispatched is what
+     * runs (core/power.h counts each entry) */
+    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS
+                    && !daemon_power_on (d);
     size_t want = siblings ? (size_t)d->set.siblings : 1;
     double t0 = mono ();
     dwindow_t win = { 0, NULL, NULL, NULL, NULL };
@@ -467,6 +472,8 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                           || x->err[c].kind == MS_ERR_REMOTE;
                 continue;
             }
+            daemon_power_record (d, x->chosen[c].part, x->bid[c],
+                                 &x->chosen[c]);
             subs[i][nsub[i]] = (queue_sub_new_t){
                 .cluster = cname,
                 .partition = pc->name,

@@ -24,6 +24,7 @@ daemon_load_settings (ms_daemon_t *d)
     settings_apply_policy (&s, &d->pol);
     jobmix_apply (&d->mix, d->site, &d->pol);
     settings_apply_site (&s, d->site, NULL);
+    daemon_power_settings (d, &s);
     if (s.dispatch_mode == DISPATCH_SIBLINGS)
         d->pol.sibling_slack = INFINITY; /* the top k, whatever their score */
     /* With siblings the first choice is the best partition at equal waits

@@ -409,6 +409,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
         P ("metaschedd_cluster_submit_seconds_total{cluster=\"%s\"} %.6f\n",
            d->cl[i].conf->name, d->cl[i].submit_s);
     daemon_spool_drops_metrics (d, &buf, &len, &cap);
+    daemon_power_metrics (d, &buf, &len, &cap);
     pthread_mutex_unlock (&d->mu);
     P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
     pthread_mutex_lock (&d->rmu);
@@ -498,6 +499,7 @@ static const ms_api_hooks_t hooks = {
     .clusters = hook_clusters,
     .metrics = hook_metrics,
     .kick = hook_kick,
+    .check_power = daemon_power_check,
 };
 
 const ms_api_hooks_t *

@@ -1,0 +1,317 @@
+/* dpower.c - power budgets in the daemon (doc/daemon.md, "Power
+ * budgets"): the budgets in force (metaschedd.conf's power_budget, or the
+ * live setting that replaces it), the engine's tracker of the predicted
+ * draw (core/power.h) rebuilt from the clusters' jobs at each refresh,
+ * the engine's rule on a job's candidates before the policy decides, and
+ * the figures of /metrics.
+ *
+ * A cluster job's draw above idle is the upper bound the decision
+ * predicted for it where metasched dispatched it (kept by
+ * daemon_power_record until the clusters no longer list it), else every
+ * node of it at twice its idle power, the figure the view gives the
+ * partitions' power caps (refresh.c). Running jobs are never touched.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include "metasched/core/power.h"
+#include "metasched/daemon/daemon_int.h"
+
+/* A cluster job in the tracker (core/power.h groups a job's entries by
+ * this key; metasched's own ids, of jobs just dispatched, stay below). */
+#define JOBKEY(cl, id) ((((uint64_t)(cl) + 1) << 48) ^ (uint64_t)(id))
+
+/* A dispatched cluster job's predicted draw. */
+typedef struct {
+    size_t cl;
+    uint64_t bid;
+    double watts, t_hi;
+    bool seen; /* listed at the latest rebuild */
+} pwknown_t;
+
+struct dpower {
+    char text[SETTINGS_TEXT_MAX]; /* the budgets in force, as given */
+    ms_budgets_t bs;
+    ms_power_t *pw; /* NULL: no budget */
+    pwknown_t *known;
+    size_t nknown, capknown;
+};
+
+static struct dpower *
+dp (ms_daemon_t *d)
+{
+    if (!d->power)
+        d->power = ms_xcalloc (1, sizeof (*d->power));
+    return d->power;
+}
+
+void
+daemon_power_free (ms_daemon_t *d)
+{
+    if (!d->power)
+        return;
+    power_free (d->power->pw);
+    power_budgets_free (&d->power->bs);
+    free (d->power->known);
+    free (d->power);
+    d->power = NULL;
+}
+
+int
+daemon_power_check (void *ctx, const char *text, ms_error_t *errp)
+{
+    ms_daemon_t *d = ctx;
+    ms_budgets_t bs = { NULL, 0 };
+    int rc;
+
+    pthread_mutex_lock (&d->mu);
+    rc = power_budgets_parse (text, "power_budget", d->site, 0, &bs, errp);
+    pthread_mutex_unlock (&d->mu);
+    power_budgets_free (&bs);
+    return rc;
+}
+
+void
+daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s)
+{
+    const char *text = s->power_budget_set ? s->power_budget
+                                           : d->dc->power_budget;
+    struct dpower *p = dp (d);
+    ms_budgets_t bs = { NULL, 0 };
+    ms_error_t e;
+
+    if (!strcmp (text, p->text) && (p->pw || !p->bs.n))
+        return;
+    if (text[0]
+        && power_budgets_parse (text, "power_budget", d->site, 0, &bs, &e)
+               < 0) {
+        daemon_log (LOG_WARNING, "%s (keeping the budgets in force)", e.text);
+        ms_strlcpy (p->text, text, sizeof (p->text));
+        return;
+    }
+    power_budgets_free (&p->bs);
+    p->bs = bs;
+    ms_strlcpy (p->text, text, sizeof (p->text));
+    if (!bs.n) {
+        power_free (p->pw);
+        p->pw = NULL;
+        daemon_log (LOG_NOTICE, "power budgets: none");
+        return;
+    }
+    if (p->pw)
+        power_set_budgets (p->pw, &bs);
+    else
+        p->pw = power_new (d->site, &bs);
+    power_set_spread (p->pw, d->pol.job_sd, d->pol.limit_z);
+    daemon_log (LOG_NOTICE, "power budgets: %s", text);
+}
+
+void
+daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
+                     const ms_cand_t *c)
+{
+    struct dpower *p;
+    pwknown_t *k;
+
+    pthread_mutex_lock (&d->mu);
+    p = dp (d);
+    if (!p->pw) { /* no budget: nothing to keep */
+        pthread_mutex_unlock (&d->mu);
+        return;
+    }
+    if (p->nknown == p->capknown) {
+        p->capknown = p->capknown ? 2 * p->capknown : 64;
+        p->known = ms_xrealloc (p->known, p->capknown * sizeof (*p->known));
+    }
+    k = &p->known[p->nknown++];
+    k->cl = d->site->parts[part].cluster;
+    k->bid = bid;
+    k->watts = power_cand_watts (p->pw, c);
+    k->t_hi = c->t_hi;
+    k->seen = true;
+    pthread_mutex_unlock (&d->mu);
+}
+
+static pwknown_t *
+known_find (struct dpower *p, size_t cl, uint64_t bid)
+{
+    for (size_t i = 0; i < p->nknown; i++)
+        if (p->known[i].cl == cl && p->known[i].bid == bid)
+            return &p->known[i];
+    return NULL;
+}
+
+/* One cluster job into the tracker: running, its draw until its
+ * predicted end (the earlier of its time limit and the prediction's upper
+ * bound from its start); queued on the cluster, from now. */
+static void
+track_job (ms_daemon_t *d, struct dpower *p, size_t cl, long part,
+           const ms_job_info_t *j, double now)
+{
+    const ms_partconf_t *pc = &d->site->parts[part];
+    int nodes = j->nodes > 0 ? j->nodes : 1;
+    double lim = j->time_limit_min > 0 ? j->time_limit_min * 60.0 : 3600.0;
+    double watts = nodes * d->site->archs[pc->arch].idle_power_w, t_hi = lim;
+    bool running = j->state == MS_JOB_RUNNING || j->state == MS_JOB_COMPLETING
+                   || j->state == MS_JOB_SUSPENDED;
+    pwknown_t *k = known_find (p, cl, j->id);
+
+    if (!running && j->state != MS_JOB_PENDING)
+        return;
+    if (k) {
+        k->seen = true;
+        watts = k->watts;
+        if (k->t_hi > 0 && k->t_hi < lim)
+            t_hi = k->t_hi;
+    }
+    if (running && j->start_time > 0) {
+        t_hi -= now - (double)j->start_time;
+        if (t_hi < 60)
+            t_hi = 60; /* past its prediction: it still runs */
+    }
+    /* the tracker's job: cluster and id (ids repeat across clusters) */
+    power_add (p->pw, JOBKEY (cl, j->id), j->id, cl, watts, t_hi, 0, now);
+    if (running)
+        power_start (p->pw, JOBKEY (cl, j->id), cl, j->id, now);
+}
+
+void
+daemon_power_rebuild (ms_daemon_t *d)
+{
+    struct dpower *p = d->power;
+    double now = wall ();
+    size_t k = 0;
+
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nknown; i++)
+        p->known[i].seen = false;
+    if (p->pw) {
+        power_free (p->pw);
+        p->pw = power_new (d->site, &p->bs);
+        power_set_spread (p->pw, d->pol.job_sd, d->pol.limit_z);
+    }
+    for (size_t i = 0; i < d->ncl; i++) {
+        cluster_t *c = &d->cl[i];
+        for (size_t n = 0; n < c->njobs; n++) {
+            long part = part_index (d, c->conf->name, c->jobs[n].partition);
+            if (part >= 0 && p->pw)
+                track_job (d, p, i, part, &c->jobs[n], now);
+            else if (part >= 0 && known_find (p, i, c->jobs[n].id))
+                known_find (p, i, c->jobs[n].id)->seen = true;
+        }
+    }
+    /* forget the jobs no cluster lists any more (a cluster that did not
+     * answer keeps its own) */
+    for (size_t i = 0; i < p->nknown; i++)
+        if (p->known[i].seen || !d->cl[p->known[i].cl].up)
+            p->known[k++] = p->known[i];
+    p->nknown = k;
+}
+
+bool
+daemon_power_on (const ms_daemon_t *d)
+{
+    return d->power && d->power->pw;
+}
+
+/* "HH:MM" (UTC) of t, with the date when it is not today. */
+static void
+clock_text (double t, double now, char *buf, size_t len)
+{
+    time_t tt = (time_t)ceil (t), tn = (time_t)now;
+    struct tm a, b;
+
+    gmtime_r (&tt, &a);
+    gmtime_r (&tn, &b);
+    if (a.tm_yday == b.tm_yday && a.tm_year == b.tm_year)
+        strftime (buf, len, "%H:%M UTC", &a);
+    else
+        strftime (buf, len, "%Y-%m-%d %H:%M UTC", &a);
+}
+
+int
+daemon_power_filter (ms_daemon_t *d, ms_cands_t *cs, char **whyp)
+{
+    struct dpower *p = d->power;
+    double now = wall (), when = INFINITY, least = INFINITY;
+    size_t kept, scope = MS_POWER_SITE;
+    ms_powerwhy_t why = { MS_POWER_SITE, 0, 0, 0 };
+    char at[64];
+
+    *whyp = NULL;
+    if (!p || !p->pw || !cs->n)
+        return (int)cs->n;
+    /* when it could start: its least-drawing candidate's fit time */
+    for (size_t i = 0; i < cs->n; i++) {
+        double w = power_cand_watts (p->pw, &cs->c[i]);
+        if (w < least) {
+            least = w;
+            when = power_fit_time (p->pw, d->site->parts[cs->c[i].part].cluster,
+                                   w, cs->c[i].t_hi, now);
+            power_fits (p->pw, d->site->parts[cs->c[i].part].cluster, w, now,
+                        now + cs->c[i].t_hi, &why);
+        }
+    }
+    kept = power_filter (p->pw, d->site, cs, now);
+    if (kept)
+        return (int)kept;
+    if (power_clear_time (p->pw, now, &scope) > now)
+        why.scope = scope;
+    if (isfinite (when))
+        clock_text (when, now, at, sizeof (at));
+    if (asprintf (whyp,
+                  "power budget: %s %.0f W, predicted %.0f W with this job; "
+                  "%s%s",
+                  power_scope_name (d->site, why.scope), why.budget, why.draw,
+                  isfinite (when) ? "expected under it at "
+                                  : "not under it while the budget holds",
+                  isfinite (when) ? at : "")
+        < 0)
+        *whyp = NULL;
+    return 0;
+}
+
+void
+daemon_power_dispatched (ms_daemon_t *d, uint64_t job, const ms_cand_t *c)
+{
+    struct dpower *p = d->power;
+
+    if (!p || !p->pw)
+        return;
+    power_add (p->pw, job, 0, d->site->parts[c->part].cluster,
+               power_cand_watts (p->pw, c), c->t_hi, c->w, wall ());
+}
+
+void
+daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len, size_t *cap)
+{
+    struct dpower *p = d->power;
+    double now = wall ();
+    char line[512];
+
+    if (!p || !p->pw)
+        return;
+    for (int m = 0; m < 2; m++) {
+        int n = snprintf (line, sizeof (line), "# TYPE %s gauge\n",
+                          m ? "metaschedd_power_predicted_watts"
+                            : "metaschedd_power_budget_watts");
+        daemon_reserve (buf, *len, cap, (size_t)n + 1);
+        memcpy (*buf + *len, line, (size_t)n + 1);
+        *len += (size_t)n;
+        for (size_t c = 0; c <= d->site->nclusters; c++) {
+            size_t scope = c == d->site->nclusters ? MS_POWER_SITE : c;
+            double v = m ? power_draw (p->pw, scope)
+                         : power_budget_at (&p->bs, scope, now);
+            if (!m && !isfinite (v))
+                continue;
+            n = snprintf (line, sizeof (line), "%s{cluster=\"%s\"} %.1f\n",
+                          m ? "metaschedd_power_predicted_watts"
+                            : "metaschedd_power_budget_watts",
+                          power_scope_name (d->site, scope), v);
+            daemon_reserve (buf, *len, cap, (size_t)n + 1);
+            memcpy (*buf + *len, line, (size_t)n + 1);
+            *len += (size_t)n;
+        }
+    }
+}
