@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,7 +47,9 @@ START_TEST (test_rows_whole)
                            "%s: its key is not its name", r->name);
         else
             ck_assert_msg (!r->key, "%s: a key but not live or conf", r->name);
-        if ((r->where & MS_SETT_LIVE) && !(r->where & MS_SETT_PER_PART))
+        /* a text row is kept by its reader (power_budget) */
+        if ((r->where & MS_SETT_LIVE) && !(r->where & MS_SETT_PER_PART)
+            && r->type != MS_SETT_TEXT)
             ck_assert_msg (r->set_off != MS_SETT_NONE,
                            "%s: live but not in ms_settings_t", r->name);
         if (r->where & (MS_SETT_POLICY | MS_SETT_SIM))
@@ -116,7 +119,8 @@ START_TEST (test_live_round_trip)
         const ms_sett_t *r = &rows[i];
         double vals[3]
             = { r->lo, isinf (r->hi) ? r->lo + 12345 : r->hi, r->def };
-        if (!(r->where & MS_SETT_LIVE) || (r->where & MS_SETT_PER_PART))
+        if (!(r->where & MS_SETT_LIVE) || (r->where & MS_SETT_PER_PART)
+            || r->type == MS_SETT_TEXT)
             continue;
         for (int k = 0; k < 3; k++) {
             ms_settings_t s;
@@ -137,6 +141,63 @@ START_TEST (test_live_round_trip)
             json_decref (j);
         }
     }
+}
+END_TEST
+
+/* power_budget, the text row: taken and shown back as given, "none"
+ * clears it, not set shows null; what needs no site to refuse is refused
+ * here with 400 naming the key (a number, "+N" times, control
+ * characters, too long). */
+START_TEST (test_text_setting)
+{
+    ms_settings_t s;
+    ms_error_t e;
+    json_t *all, *v;
+    char *big = malloc (SETTINGS_TEXT_MAX + 16);
+    const char *bad[] = { "site 600 kW from +2h", "site 1 kW\001", NULL };
+
+    settings_init (&s);
+    all = settings_to_json (&s);
+    ck_assert (json_is_null (json_object_get (all, "power_budget")));
+    json_decref (all);
+    v = json_string ("site 600 kW from 14:00; alpha 200kW");
+    ck_assert_int_eq (settings_set (&s, "power_budget", v, &e), 0);
+    json_decref (v);
+    ck_assert (s.power_budget_set);
+    all = settings_to_json (&s);
+    ck_assert_str_eq (
+        json_string_value (json_object_get (all, "power_budget")),
+        "site 600 kW from 14:00; alpha 200kW");
+    json_decref (all);
+    v = json_string ("none");
+    ck_assert_int_eq (settings_set (&s, "power_budget", v, &e), 0);
+    json_decref (v);
+    ck_assert_str_eq (s.power_budget, "");
+    all = settings_to_json (&s);
+    ck_assert_str_eq (
+        json_string_value (json_object_get (all, "power_budget")), "none");
+    json_decref (all);
+    v = json_integer (600);
+    ck_assert_int_eq (settings_set (&s, "power_budget", v, &e), -1);
+    ck_assert_int_eq (e.http_status, 400);
+    ck_assert_msg (strstr (e.text, "power_budget"), "%s", e.text);
+    json_decref (v);
+    for (int i = 0; bad[i]; i++) {
+        v = json_string (bad[i]);
+        ck_assert_int_eq (settings_set (&s, "power_budget", v, &e), -1);
+        ck_assert_int_eq (e.http_status, 400);
+        ck_assert_msg (strstr (e.text, "power_budget"), "%s", e.text);
+        json_decref (v);
+    }
+    memset (big, 'x', SETTINGS_TEXT_MAX + 8);
+    big[SETTINGS_TEXT_MAX + 8] = '\0';
+    v = json_string (big);
+    ck_assert_int_eq (settings_set (&s, "power_budget", v, &e), -1);
+    ck_assert_msg (strstr (e.text, "longer than"), "%s", e.text);
+    json_decref (v);
+    free (big);
+    /* a refused update changes nothing */
+    ck_assert_str_eq (s.power_budget, "");
 }
 END_TEST
 
@@ -316,6 +377,7 @@ main (void)
     tcase_add_checked_fixture (tc, setup, NULL);
     tcase_add_test (tc, test_rows_whole);
     tcase_add_test (tc, test_live_round_trip);
+    tcase_add_test (tc, test_text_setting);
     tcase_add_test (tc, test_out_of_range);
     tcase_add_test (tc, test_parse);
     tcase_add_test (tc, test_policy_defaults);
