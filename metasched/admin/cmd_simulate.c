@@ -376,7 +376,7 @@ typedef struct {
     ms_cands_t bcs;
     double brt[2 * MAX_RUNS], bre[2 * MAX_RUNS];
     bool brok[2 * MAX_RUNS];
-    ms_budgets_t budgets; /* --power-budget; none: n 0 */
+    ms_budgets_t budgets;  /* --power-budget; none: n 0 */
     simpower_row_t *prows; /* the power table's rows */
     size_t nprows;
 } simrun_t;

@@ -257,12 +257,11 @@ settings_to_json (const ms_settings_t *s)
         }
         if ((r->where & MS_SETT_LIVE) && r->type == MS_SETT_TEXT) {
             /* null: not set live (metaschedd.conf's holds) */
-            json_object_set_new (o, r->key,
-                                 s->power_budget_set
-                                     ? json_string (s->power_budget[0]
-                                                        ? s->power_budget
-                                                        : "none")
-                                     : json_null ());
+            json_object_set_new (
+                o, r->key,
+                s->power_budget_set ? json_string (
+                    s->power_budget[0] ? s->power_budget : "none")
+                                    : json_null ());
             continue;
         }
         if (!(r->where & MS_SETT_LIVE) || r->set_off == MS_SETT_NONE)

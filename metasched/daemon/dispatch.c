@@ -202,8 +202,8 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
 {
     /* under power budgets one entry a job: what is dispatched is what
      * runs (core/power.h counts each entry) */
-    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS
-                    && !daemon_power_on (d);
+    bool siblings
+        = d->set.dispatch_mode == DISPATCH_SIBLINGS && !daemon_power_on (d);
     size_t want = siblings ? (size_t)d->set.siblings : 1;
     double t0 = mono ();
     dwindow_t win = { 0, NULL, NULL, NULL, NULL };

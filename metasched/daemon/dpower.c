@@ -74,8 +74,8 @@ daemon_power_check (void *ctx, const char *text, ms_error_t *errp)
 void
 daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s)
 {
-    const char *text = s->power_budget_set ? s->power_budget
-                                           : d->dc->power_budget;
+    const char *text
+        = s->power_budget_set ? s->power_budget : d->dc->power_budget;
     struct dpower *p = dp (d);
     ms_budgets_t bs = { NULL, 0 };
     ms_error_t e;

@@ -275,7 +275,8 @@ event_loop (run_t *r, simworld_t *w, loop_t *lp, ms_error_t *errp)
         if (lp->next_cycle < t)
             t = lp->next_cycle;
         if (sched_nheld (r->sched)) {
-            double tr = release_time (r, w, simworld_now (w), lp->i < wl->njobs);
+            double tr
+                = release_time (r, w, simworld_now (w), lp->i < wl->njobs);
             if (tr < t)
                 t = tr;
         }

@@ -165,17 +165,16 @@ START_TEST (test_text_setting)
     json_decref (v);
     ck_assert (s.power_budget_set);
     all = settings_to_json (&s);
-    ck_assert_str_eq (
-        json_string_value (json_object_get (all, "power_budget")),
-        "site 600 kW from 14:00; alpha 200kW");
+    ck_assert_str_eq (json_string_value (json_object_get (all, "power_budget")),
+                      "site 600 kW from 14:00; alpha 200kW");
     json_decref (all);
     v = json_string ("none");
     ck_assert_int_eq (settings_set (&s, "power_budget", v, &e), 0);
     json_decref (v);
     ck_assert_str_eq (s.power_budget, "");
     all = settings_to_json (&s);
-    ck_assert_str_eq (
-        json_string_value (json_object_get (all, "power_budget")), "none");
+    ck_assert_str_eq (json_string_value (json_object_get (all, "power_budget")),
+                      "none");
     json_decref (all);
     v = json_integer (600);
     ck_assert_int_eq (settings_set (&s, "power_budget", v, &e), -1);
