@@ -494,6 +494,10 @@ print_candidates (const json_t *reply)
     printf ("policy %s, app %s: %zu candidate%s (* chosen)\n",
             policy ? policy : "-", app && *app ? app : "-",
             json_array_size (cands), json_array_size (cands) == 1 ? "" : "s");
+    /* no candidate fits the power budgets: the job would wait */
+    if (json_string_value (json_object_get (reply, "power_hold")))
+        printf ("held: %s\n",
+                json_string_value (json_object_get (reply, "power_hold")));
     /* what the site made of --partition (partition_requests honor, map) */
     {
         const json_t *pr = json_object_get (reply, "partition_request");

@@ -532,5 +532,8 @@ void daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len,
 /* The API's check_power hook (api.h). */
 int daemon_power_check (void *ctx, const char *text, ms_error_t *errp);
 void daemon_power_free (ms_daemon_t *d);
+/* A tracker of its own for a snapshot (NULL: no budget); under mu. */
+struct dpower *daemon_power_copy (ms_daemon_t *d);
+void daemon_power_release (struct dpower *p);
 
 #endif /* MS_DAEMON_INT_H */

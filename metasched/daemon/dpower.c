@@ -46,14 +46,20 @@ dp (ms_daemon_t *d)
 }
 
 void
+daemon_power_release (struct dpower *p)
+{
+    if (!p)
+        return;
+    power_free (p->pw);
+    power_budgets_free (&p->bs);
+    free (p->known);
+    free (p);
+}
+
+void
 daemon_power_free (ms_daemon_t *d)
 {
-    if (!d->power)
-        return;
-    power_free (d->power->pw);
-    power_budgets_free (&d->power->bs);
-    free (d->power->known);
-    free (d->power);
+    daemon_power_release (d->power);
     d->power = NULL;
 }
 
@@ -175,15 +181,12 @@ track_job (ms_daemon_t *d, struct dpower *p, size_t cl, long part,
         power_start (p->pw, JOBKEY (cl, j->id), cl, j->id, now);
 }
 
-void
-daemon_power_rebuild (ms_daemon_t *d)
+/* p's tracker anew from the clusters' jobs (p->known marked seen). */
+static void
+fill (ms_daemon_t *d, struct dpower *p)
 {
-    struct dpower *p = d->power;
     double now = wall ();
-    size_t k = 0;
 
-    if (!p)
-        return;
     for (size_t i = 0; i < p->nknown; i++)
         p->known[i].seen = false;
     if (p->pw) {
@@ -201,12 +204,44 @@ daemon_power_rebuild (ms_daemon_t *d)
                 known_find (p, i, c->jobs[n].id)->seen = true;
         }
     }
+}
+
+void
+daemon_power_rebuild (ms_daemon_t *d)
+{
+    struct dpower *p = d->power;
+    size_t k = 0;
+
+    if (!p)
+        return;
+    fill (d, p);
     /* forget the jobs no cluster lists any more (a cluster that did not
      * answer keeps its own) */
     for (size_t i = 0; i < p->nknown; i++)
         if (p->known[i].seen || !d->cl[p->known[i].cl].up)
             p->known[k++] = p->known[i];
     p->nknown = k;
+}
+
+struct dpower *
+daemon_power_copy (ms_daemon_t *d)
+{
+    struct dpower *p = d->power, *c;
+
+    if (!p || !p->pw)
+        return NULL;
+    c = ms_xcalloc (1, sizeof (*c));
+    ms_strlcpy (c->text, p->text, sizeof (c->text));
+    c->bs.n = p->bs.n;
+    c->bs.b = ms_xcalloc (p->bs.n + 1, sizeof (*c->bs.b));
+    memcpy (c->bs.b, p->bs.b, p->bs.n * sizeof (*c->bs.b));
+    c->nknown = c->capknown = p->nknown;
+    c->known = ms_xcalloc (p->nknown + 1, sizeof (*c->known));
+    if (p->nknown)
+        memcpy (c->known, p->known, p->nknown * sizeof (*c->known));
+    c->pw = power_new (d->site, &c->bs);
+    fill (d, c);
+    return c;
 }
 
 bool

@@ -128,7 +128,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     json_t *o, *cands, *ex = NULL, *shown = NULL, *cshown = NULL;
     unsigned char *allowed;
     const char *gtype;
-    char *text;
+    char *text, *pwhy = NULL;
     double lean, wait_share;
     size_t nseen, nring;
     int gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
@@ -173,7 +173,21 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;
     ms_strlcpy (k.nodes_list, k.nodes_max ? req->sb.nodes_list : "",
                 sizeof (k.nodes_list));
-    daemon_decide (w, &k, false, &dec);
+    daemon_candidates (w, &k, false);
+    if (daemon_power_on (w) && w->cs.n) {
+        /* the power budgets' rule, as the cycle applies it; where no
+         * candidate fits, the candidates are shown with the reason the
+         * job would wait for */
+        ms_cand_t *all = ms_xcalloc (w->cs.n + 1, sizeof (*all));
+        size_t n = w->cs.n;
+        memcpy (all, w->cs.c, n * sizeof (*all));
+        if (daemon_power_filter (w, &w->cs, &pwhy) == 0) {
+            memcpy (w->cs.c, all, n * sizeof (*all));
+            w->cs.n = n;
+        }
+        free (all);
+    }
+    policy_decide (&w->pol, w->site, &w->cs, w->view, &dec);
     /* the same JSON as the decision rows hold */
     text = candidates_json (w, &w->cs, &dec, NULL);
     cands = json_loads (text, 0, NULL);
@@ -192,6 +206,9 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
             json_object_set (o, "notes", notes);
         json_decref (notes);
     }
+    if (o && pwhy)
+        json_object_set_new (o, "power_hold", json_string (pwhy));
+    free (pwhy);
     /* what the user's --partition became (honor, map) */
     if (o && shown)
         json_object_set (o, "partition_request", shown);

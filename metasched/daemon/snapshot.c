@@ -83,6 +83,7 @@ snap_free (snap_t *s)
     }
     free (s->sh.cl);
     view_free (s->sh.view);
+    daemon_power_release (s->sh.power);
     free (s);
 }
 
@@ -128,6 +129,7 @@ snapshot_publish (ms_daemon_t *d)
     rebuild_view (d);
     s->sh.view = d->view;
     d->view = keep;
+    s->sh.power = daemon_power_copy (d);
     s->lean = jobmix_lean (&d->mix, &d->pol);
     s->wait_share = jobmix_wait_share (&d->mix);
     s->nseen = d->mix.nseen;

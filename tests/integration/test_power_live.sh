@@ -2,7 +2,8 @@
 # Power budgets live in metaschedd on the test bed: with a job running,
 # `metasched config set power_budget` lowers the site budget below what
 # runs; a new job is then held (queued, submitted to no cluster) with the
-# budget and when it is expected under it as its reason (msqueue), and
+# budget and when it is expected under it as its reason (msqueue, the
+# what-if), and
 # /metrics shows the budget and the predicted draw; the running job is
 # left alone; raising the budget lets the held job start. A bad budget is
 # refused with HTTP 400 naming the setting and the entry, a non-admin
@@ -14,10 +15,10 @@ tap_need_testbed
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
 command -v curl >/dev/null || tap_skip_all "curl not installed"
 id "$MS_TEST_USER" >/dev/null 2>&1 || tap_skip_all "no user $MS_TEST_USER"
-trap daemon_cleanup EXIT
+trap 'cfg set power_budget=none >/dev/null 2>&1; daemon_cleanup' EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 10
+tap_plan 11
 
 log=$dtmp/msd.log
 daemon_lead
@@ -69,6 +70,11 @@ mq=$(cd "$d" && runuser -u "$u" -- env METASCHED_SERVER="unix:$dtmp/msd.sock" \
     METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" "$MS_BUILDDIR/metasched/msqueue" 2>&1)
 printf '%s\n' "$mq" | grep "^ *$held " | grep -q 'power budget: site'
 tap_ok $? "msqueue shows why: $(printf '%s\n' "$mq" | grep "^ *$held " | tr -s ' ')"
+
+# 4b: the what-if says the same
+wi=$(msb "$u" "$d" --test-only pw-held.sh 2>&1)
+printf '%s\n' "$wi" | grep -q '^held: power budget: site 1 W'
+tap_ok $? "msbatch --test-only says the job would wait: $(printf '%s\n' "$wi" | grep '^held:')"
 
 # 5: /metrics: the site's budget and the predicted draw over it
 b=$(metric metaschedd_power_budget_watts site)
