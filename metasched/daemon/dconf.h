@@ -33,6 +33,7 @@
  *   max_connections_per_user    = 16   # unix socket, by the peer's uid
  *   max_connections_per_address = 64   # TCP, by the client's address
  *   tag_key_file      = /etc/metasched/tag.key         # 0600, standbys too
+ *   power_budget      = site 700 kW; site 600 kW from 14:00 until 18:00
  *
  * dconf_load only parses (errors "file:line: key: ..."); dconf_check then
  * looks at what the values name: the cluster configuration, secret files
