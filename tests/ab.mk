@@ -1,0 +1,9 @@
+# tests/ab.mk: the A/B baseline share and `metasched report --ab`
+# (doc/admin-guide.md "Measuring what metasched saves"): the statistics,
+# the report on measured rows, and the daemon's groups on the test bed.
+check_PROGRAMS += tests/unit/test_abstats
+tests_unit_test_abstats_SOURCES = tests/unit/test_abstats.c \
+	metasched/admin/abstats.c metasched/admin/abstats.h tests/testutil.h
+tests_unit_test_abstats_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_abstats_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_abstats
