@@ -7,3 +7,7 @@ tests_unit_test_abstats_SOURCES = tests/unit/test_abstats.c \
 tests_unit_test_abstats_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_abstats_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_abstats
+
+# the report on measured rows sent the collectors' way (test bed's PostgreSQL)
+TESTS += tests/integration/test_report_ab.sh
+EXTRA_DIST += tests/integration/test_report_ab.sh
