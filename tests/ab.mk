@@ -11,3 +11,7 @@ TESTS += tests/unit/test_abstats
 # the report on measured rows sent the collectors' way (test bed's PostgreSQL)
 TESTS += tests/integration/test_report_ab.sh
 EXTRA_DIST += tests/integration/test_report_ab.sh
+
+# the daemon's groups, live on the test bed (30 jobs, ab_share 0.5)
+TESTS += tests/integration/test_daemon_ab.sh
+EXTRA_DIST += tests/integration/test_daemon_ab.sh
