@@ -22,9 +22,9 @@ typedef struct {
 } abstats_group_t;
 
 typedef struct {
-    double diff;   /* a's mean minus b's */
-    double lo, hi; /* its 95% interval; NAN when either has under 2 */
-    double df;     /* Welch-Satterthwaite degrees of freedom */
+    double diff;      /* a's mean minus b's */
+    double lo, hi;    /* its 95% interval; NAN when either has under 2 */
+    double df;        /* Welch-Satterthwaite degrees of freedom */
     bool significant; /* both have ABSTATS_MIN_JOBS or more and the
                          interval leaves 0 out */
 } abstats_diff_t;

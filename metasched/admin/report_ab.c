@@ -100,8 +100,8 @@ print_text (const abapp_t *v, size_t n, const char *since, const char *until)
                         "significant\n",
                         "diff", "", "-");
             else if (isnan (d->lo))
-                printf ("  %-9s %5s  %12.6g  not yet significant\n", "diff",
-                        "", d->diff);
+                printf ("  %-9s %5s  %12.6g  not yet significant\n", "diff", "",
+                        d->diff);
             else
                 printf ("  %-9s %5s  %12.6g  [%.6g, %.6g]  %s\n", "diff", "",
                         d->diff, d->lo, d->hi,
@@ -130,9 +130,9 @@ static int
 print_json (const abapp_t *v, size_t n, const char *since, const char *until)
 {
     json_t *apps = json_array ();
-    json_t *o = json_pack ("{s:s, s:s, s:i, s:s, s:o}", "since", since,
-                           "until", until, "min_jobs", ABSTATS_MIN_JOBS,
-                           "interval", "95% (Welch's t)", "apps", apps);
+    json_t *o = json_pack ("{s:s, s:s, s:i, s:s, s:o}", "since", since, "until",
+                           until, "min_jobs", ABSTATS_MIN_JOBS, "interval",
+                           "95% (Welch's t)", "apps", apps);
     char *s;
 
     for (size_t i = 0; i < n; i++) {
@@ -202,8 +202,8 @@ report_ab (db_t *db, time_t since, time_t until, const char *app, bool json,
     v = ms_xcalloc ((size_t)rows + 1, sizeof (*v));
     for (int i = 0; i < rows;) {
         int j = i;
-        while (j < rows && !strcmp (PQgetvalue (res, j, 0),
-                                    PQgetvalue (res, i, 0)))
+        while (j < rows
+               && !strcmp (PQgetvalue (res, j, 0), PQgetvalue (res, i, 0)))
             j++;
         app_stats (res, i, j, &v[n++]);
         i = j;

@@ -14,7 +14,7 @@
 /* Print the comparison of the jobs measured to end in [since, until) (app
  * NULL: every app) on stdout, as text or one JSON object. Errors: the
  * database's. */
-int report_ab (db_t *db, time_t since, time_t until, const char *app,
-               bool json, ms_error_t *errp);
+int report_ab (db_t *db, time_t since, time_t until, const char *app, bool json,
+               ms_error_t *errp);
 
 #endif

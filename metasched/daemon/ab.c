@@ -29,8 +29,9 @@ ab_draw (const tag_key_t *key, int64_t id)
     uint64_t x = 0;
     int n = snprintf (msg, sizeof (msg), "metasched ab 1\n%" PRId64, id);
 
-    if (n < 0 || !HMAC (EVP_sha256 (), key->k, (int)key->len,
-                        (unsigned char *)msg, (size_t)n, md, &mdlen)
+    if (n < 0
+        || !HMAC (EVP_sha256 (), key->k, (int)key->len, (unsigned char *)msg,
+                  (size_t)n, md, &mdlen)
         || mdlen < 8)
         return 1.0; /* never the baseline */
     for (int i = 0; i < 8; i++)
@@ -46,7 +47,7 @@ ab_group (const ms_daemon_t *d, int64_t id)
     if (d->set.ab_share <= 0)
         return NULL;
     return ab_draw (&d->tag_key, id) < d->set.ab_share ? AB_BASELINE
-                                                        : AB_METASCHED;
+                                                       : AB_METASCHED;
 }
 
 const char *

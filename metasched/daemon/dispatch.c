@@ -325,8 +325,8 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
             .power_w = x->chosen[0].p,
             .wait_s = isfinite (x->chosen[0].w) ? x->chosen[0].w : 0,
             .time_limit_min = x->limit,
-            .policy = x->ab && !strcmp (x->ab, AB_BASELINE) ? ablabel
-                                                              : d->pol.label,
+            .policy
+            = x->ab && !strcmp (x->ab, AB_BASELINE) ? ablabel : d->pol.label,
             .ab_group = x->ab,
             .score = x->score,
             .candidates_json = cjs[k],
