@@ -240,7 +240,7 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
      * trip */
     typedef struct {
         char id[32], f[16], t[32], e[32], pw[32], w[32], lim[16], sc[32];
-        const char *p[12];
+        const char *p[13];
     } vals_t;
     vals_t *v = ms_xcalloc (n + 1, sizeof (*v));
     db_stmt_t *st = ms_xcalloc (n + 1, sizeof (*st));
@@ -269,6 +269,7 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
         x->p[9] = c->policy;
         x->p[10] = x->sc;
         x->p[11] = c->candidates_json;
+        x->p[12] = c->ab_group;
         st[i] = (db_stmt_t){
             .name = "q_dispatch_decide",
             .sql = "WITH u AS (UPDATE jobs SET state = 'dispatching',"
@@ -281,14 +282,15 @@ queue_dispatching_many (db_t *db, const int64_t *ids,
                    " predicted_power_w = $7::double precision,"
                    " predicted_wait_s = $8::double precision,"
                    " time_limit_min = $9::integer,"
-                   " attempts = attempts + 1"
+                   " attempts = attempts + 1,"
+                   " ab_group = coalesce (ab_group, $13)"
                    " WHERE id = $1::bigint AND state = 'queued'"
                    " RETURNING id)"
                    " INSERT INTO decisions (job_id, policy, cluster,"
-                   " partition, freq_khz, score, candidates)"
+                   " partition, freq_khz, score, candidates, ab_group)"
                    " SELECT u.id, $10, $2, $3, $4::integer,"
-                   " $11::double precision, $12::json FROM u",
-            .n = 12,
+                   " $11::double precision, $12::json, $13 FROM u",
+            .n = 13,
             .params = x->p,
         };
     }

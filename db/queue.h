@@ -63,6 +63,7 @@ typedef struct {
     const char *policy;
     double score;
     const char *candidates_json; /* JSON array */
+    const char *ab_group;        /* "baseline", "metasched"; NULL: none */
 } queue_choice_t;
 
 /* queued -> dispatching with the choice, and the decision row, for n jobs

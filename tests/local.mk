@@ -141,3 +141,6 @@ include tests/power.mk
 
 # the scripts that sbatch accepts (later releases, --nodes lists, hetjobs summed)
 include tests/scripts2.mk
+
+# the A/B baseline share and metasched report --ab
+include tests/ab.mk

@@ -15,7 +15,9 @@ metasched_metasched_SOURCES = \
 	metasched/admin/simopts.h metasched/admin/simpower.c \
 	metasched/admin/simpower.h \
 	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
-	metasched/admin/cmd_job.c
+	metasched/admin/cmd_job.c metasched/admin/report_ab.c \
+	metasched/admin/report_ab.h metasched/admin/abstats.c \
+	metasched/admin/abstats.h
 metasched_metasched_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS)
 # Link order: each library before the libraries it uses (libmsdb.a and
 # the collectors come after, from collectors/local.mk).

@@ -39,6 +39,7 @@
 
 #include "db/db.h"
 #include "metasched/admin/commands.h"
+#include "metasched/admin/report_ab.h"
 #include "metasched/common/ini.h"
 #include "metasched/sim/plot.h"
 #include "metasched/common/util.h"
@@ -79,7 +80,12 @@ usage (FILE *f)
              "      --plot DIR          write gnuplot data and scripts to DIR "
              "and render\n"
              "                          PNG and SVG where gnuplot is "
-             "installed\n",
+             "installed\n"
+             "      --ab                the A/B comparison instead: measured "
+             "energy, runtime\n"
+             "                          and wait of the baseline group "
+             "against metasched's\n"
+             "      --app NAME          with --ab: this app only\n",
              REPORT_DAEMON_CONF, REPORT_DEFAULT_ROLE, REPORT_DEFAULT_DAYS);
 }
 
@@ -891,7 +897,7 @@ conninfo_as (const char *conninfo, const char *role, ms_error_t *errp)
 int
 cmd_report (int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CSV, OPT_PLOT };
+    enum { OPT_JSON = 256, OPT_CSV, OPT_PLOT, OPT_AB, OPT_APP };
     static const struct option longopts[] = {
         { "db", required_argument, NULL, 'd' },
         { "config", required_argument, NULL, 'c' },
@@ -903,13 +909,16 @@ cmd_report (int argc, char **argv)
         { "json", no_argument, NULL, OPT_JSON },
         { "csv", no_argument, NULL, OPT_CSV },
         { "plot", required_argument, NULL, OPT_PLOT },
+        { "ab", no_argument, NULL, OPT_AB },
+        { "app", required_argument, NULL, OPT_APP },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *conninfo = NULL, *config = NULL, *role = REPORT_DEFAULT_ROLE;
     const char *since_s = NULL, *until_s = NULL, *plotdir = NULL;
+    const char *app = NULL;
     char *built = NULL;
-    bool json = false, csv = false;
+    bool json = false, csv = false, ab = false;
     report_t rep;
     db_opts_t o;
     db_t *db;
@@ -964,6 +973,12 @@ cmd_report (int argc, char **argv)
         case OPT_PLOT:
             plotdir = optarg;
             break;
+        case OPT_AB:
+            ab = true;
+            break;
+        case OPT_APP:
+            app = optarg;
+            break;
         case 'h':
             usage (stdout);
             return 0;
@@ -981,6 +996,17 @@ cmd_report (int argc, char **argv)
     if (json && csv) {
         fprintf (stderr, "metasched report: --json and --csv exclude each "
                          "other\n");
+        return 2;
+    }
+    if ((app && !ab) || (ab && (csv || plotdir))) {
+        fprintf (stderr, "metasched report: %s\n",
+                 app ? "--app goes with --ab"
+                     : "--ab takes neither --csv nor --plot");
+        return 2;
+    }
+    if (app && (!*app || strlen (app) > 128)) {
+        fprintf (stderr, "metasched report: --app: an app's name has 1 to "
+                         "128 characters\n");
         return 2;
     }
     if (conninfo && config) {
@@ -1043,7 +1069,13 @@ cmd_report (int argc, char **argv)
         return 1;
     }
     free (built);
-    if (load_energy (db, &rep, &e) < 0 || load_error (db, &rep, &e) < 0) {
+    if (ab) {
+        if (report_ab (db, rep.since, rep.until, app, json, &e) < 0) {
+            fprintf (stderr, "metasched report: %s\n", e.text);
+            rc = 1;
+        }
+    } else if (load_energy (db, &rep, &e) < 0
+               || load_error (db, &rep, &e) < 0) {
         fprintf (stderr, "metasched report: %s\n", e.text);
         rc = 1;
     } else {

@@ -44,6 +44,22 @@ static const char *const policy_names[] = {
     "home",
     NULL,
 };
+/* the A/B baseline (doc/admin-guide.md "Measuring what metasched saves"):
+ * the job's home partition at its nominal frequency, or a policy of the
+ * engine's by its name (index 1 + its ms_polkind_t) */
+static const char *const ab_policy_names[] = {
+    "home",
+    "base",
+    "min_runtime",
+    "min_energy",
+    "ear_min_energy",
+    "eamc_reorder",
+    "eamc_priority_inc",
+    "eamc_priority_inc_v",
+    "metasched",
+    "metasched_window",
+    NULL,
+};
 static const char *const dispatch_names[] = { "single", "siblings", NULL };
 
 /* name, type, lo, hi, default, where, key, flag, choices, in
@@ -103,6 +119,14 @@ static const ms_sett_t rows[] = {
     { "exploration", NUM, 0, 0.5, 0, MS_SETT_LIVE, "exploration", NULL, NULL,
       SET (exploration), NONE,
       "share of jobs sent to a partition to learn its predictions" },
+    { "ab_share", NUM, 0, 0.5, 0, MS_SETT_LIVE, "ab_share", NULL, NULL,
+      SET (ab_share), NONE,
+      "share of new jobs routed by ab_policy, to measure what metasched "
+      "saves (0: off)" },
+    { "ab_policy", CHOICE, 0, POL_NKINDS, 0, MS_SETT_LIVE, "ab_policy", NULL,
+      ab_policy_names, SET (ab_policy), NONE,
+      "the A/B baseline: home (the job's home partition at its nominal "
+      "frequency) or a policy's name" },
     { "reroute_after_s", NUM, 0, INF, MS_REROUTE_AFTER_S,
       MS_SETT_LIVE | MS_SETT_POLICY | MS_SETT_MS_DEFAULT, "reroute_after_s",
       NULL, NULL, SET (reroute_after_s), POL (reroute_after_s),

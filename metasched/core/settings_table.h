@@ -51,6 +51,8 @@ typedef struct {
     double cal_lean_idle;
     double stake_margin;
     double exploration;
+    double ab_share; /* share of jobs in the A/B baseline group (0: off) */
+    int ab_policy;   /* their policy: 0 home, else 1 + an ms_polkind_t */
     double reroute_after_s;
     int max_reroutes;
     bool priority_boost;

@@ -22,7 +22,7 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
 	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \
-	metasched/daemon/spooldrops.c
+	metasched/daemon/spooldrops.c metasched/daemon/ab.c
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
 DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a wire/libmswire.a db/libmsdb.a \

@@ -30,10 +30,12 @@
 #include "metasched/common/jobspec.h"
 #include "metasched/common/util.h"
 #include "metasched/core/candidates.h"
+#include "metasched/core/choice.h"
 #include "metasched/core/engine.h"
 #include "metasched/core/placement.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"
+#include "metasched/core/settings_table.h"
 #include "metasched/api/api.h"
 #include "metasched/daemon/dconf.h"
 #include "metasched/daemon/dlog.h"
@@ -241,6 +243,7 @@ typedef struct {
     char *why;      /* fits nowhere by the rules: every reason, malloc'd */
     bool committed; /* dispatching, with its decision, on disk */
     char *cands;    /* decisions.candidates, JSON text */
+    const char *ab; /* its A/B group (ab_group), NULL: none */
     double score;
     int rc[MS_MAX_CHOICES]; /* of each submit: 0 accepted, -1 not */
     uint64_t bid[MS_MAX_CHOICES];
@@ -319,6 +322,18 @@ void daemon_refit (ms_daemon_t *d);
 int job_key (const ms_daemon_t *d, const char *app, int nodes,
              uint32_t limit_min, const char *pinned, jobkey_t *k);
 void daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster);
+/* ab.c: the A/B baseline group */
+#define AB_BASELINE "baseline"
+#define AB_METASCHED "metasched"
+/* Meta job id's draw in [0, 1), keyed with the site's tag key. */
+double ab_draw (const tag_key_t *key, int64_t id);
+/* Its group under d->set.ab_share: AB_BASELINE, AB_METASCHED, or NULL
+ * when ab_share is 0. */
+const char *ab_group (const ms_daemon_t *d, int64_t id);
+/* The name of ab_policy's value p. */
+const char *ab_policy_name (int p);
+/* The baseline's one choice over d->cs into dec. Caller holds d->mu. */
+void ab_decide (ms_daemon_t *d, ms_decision_t *dec);
 /* decide.c */
 void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
                     ms_decision_t *dec);

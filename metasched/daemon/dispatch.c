@@ -229,6 +229,12 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
             x->fits_nowhere = true;
             continue;
         }
+        /* a job of the A/B baseline: one entry, by the baseline */
+        if ((x->ab = ab_group (d, x->j.id)) && !strcmp (x->ab, AB_BASELINE)) {
+            ab_decide (d, &dec);
+            take_decision (d, x, &k, &d->cs, &dec, 1, false, down);
+            continue;
+        }
         if (win.job) {
             /* decided with the rest of the batch (window_decide) */
             size_t m = win.n++;
@@ -300,6 +306,10 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
     bool *changed = ms_xcalloc (n + 1, sizeof (bool));
     size_t *at = ms_xcalloc (n + 1, sizeof (size_t));
     int rc = -1;
+    char ablabel[64];
+
+    snprintf (ablabel, sizeof (ablabel), "ab_baseline:%s",
+              ab_policy_name (d->set.ab_policy));
 
     for (size_t i = 0; i < n; i++) {
         djob_t *x = &b[i];
@@ -320,7 +330,9 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
             .power_w = x->chosen[0].p,
             .wait_s = isfinite (x->chosen[0].w) ? x->chosen[0].w : 0,
             .time_limit_min = x->limit,
-            .policy = d->pol.label,
+            .policy
+            = x->ab && !strcmp (x->ab, AB_BASELINE) ? ablabel : d->pol.label,
+            .ab_group = x->ab,
             .score = x->score,
             .candidates_json = cjs[k],
         };

@@ -1050,8 +1050,12 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         double wcur, wnew;
         size_t best;
 
-        /* an array is not re-routed: some of its tasks may run already */
-        if (strcmp (l->state, "submitted") || !l->cluster[0] || l->array_tasks)
+        /* an array is not re-routed: some of its tasks may run already;
+         * nor is a job of the A/B baseline: it stays where ab_policy put
+         * it */
+        if (strcmp (l->state, "submitted") || !l->cluster[0] || l->array_tasks
+            || (ab_group (d, l->id)
+                && !strcmp (ab_group (d, l->id), AB_BASELINE)))
             continue;
         ci = cluster_index (d, l->cluster);
         if (ci < 0 || !d->cl[ci].fresh

@@ -1,0 +1,104 @@
+/* ab.c - the A/B baseline group (doc/daemon.md "The A/B baseline"): a
+ * share ab_share of the new jobs is routed by the baseline ab_policy
+ * instead of the policy, so that `metasched report --ab` can compare what
+ * the two groups measured.
+ *
+ * A job's group is drawn from its meta job id by HMAC-SHA256 keyed with
+ * the site's tag key (tag.h): the same job always falls in the same
+ * group (a re-decision, a standby taking over), and without the key no
+ * user can tell or steer which group a job will fall in, whatever its
+ * name, script or submission time: the id is the database's, and the
+ * draw of one id says nothing of the next.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "metasched/daemon/daemon_int.h"
+
+double
+ab_draw (const tag_key_t *key, int64_t id)
+{
+    char msg[64];
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    uint64_t x = 0;
+    int n = snprintf (msg, sizeof (msg), "metasched ab 1\n%" PRId64, id);
+
+    if (n < 0
+        || !HMAC (EVP_sha256 (), key->k, (int)key->len, (unsigned char *)msg,
+                  (size_t)n, md, &mdlen)
+        || mdlen < 8)
+        return 1.0; /* never the baseline */
+    for (int i = 0; i < 8; i++)
+        x = x << 8 | md[i];
+    OPENSSL_cleanse (md, sizeof (md));
+    /* the top 53 bits: uniform in [0, 1) */
+    return (double)(x >> 11) / 9007199254740992.0;
+}
+
+const char *
+ab_group (const ms_daemon_t *d, int64_t id)
+{
+    if (d->set.ab_share <= 0)
+        return NULL;
+    return ab_draw (&d->tag_key, id) < d->set.ab_share ? AB_BASELINE
+                                                       : AB_METASCHED;
+}
+
+const char *
+ab_policy_name (int p)
+{
+    return p <= 0 || p > POL_NKINDS ? "home" : policy_kind_name (p - 1);
+}
+
+/* The job's home partition at its nominal frequency among the candidates
+ * d->cs, which hold only the partitions it may run on: the one the user
+ * named (the candidates are on it alone), else the first of the site's
+ * partitions (clusters.conf's order) that fits it. */
+static void
+home_decide (const ms_daemon_t *d, ms_decision_t *dec)
+{
+    const ms_cands_t *cs = &d->cs;
+    size_t home = SIZE_MAX, bi = SIZE_MAX;
+    uint32_t bf = 0;
+
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].part < home)
+            home = cs->c[i].part;
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        const ms_partconf_t *pc = &d->site->parts[home];
+        if (c->part != home)
+            continue;
+        if (c->f_khz == d->site->archs[pc->arch].nominal_khz) {
+            bi = i;
+            break;
+        }
+        if (c->f_khz >= bf) {
+            bf = c->f_khz;
+            bi = i;
+        }
+    }
+    if (bi != SIZE_MAX)
+        choice_add (dec, cs, bi, 0);
+}
+
+void
+ab_decide (ms_daemon_t *d, ms_decision_t *dec)
+{
+    memset (dec, 0, sizeof (*dec));
+    if (d->set.ab_policy <= 0 || d->set.ab_policy > POL_NKINDS) {
+        home_decide (d, dec);
+        return;
+    }
+    ms_policy_t pol;
+    settings_table_policy (&pol, (ms_polkind_t)(d->set.ab_policy - 1));
+    policy_decide (&pol, d->site, &d->cs, d->view, dec);
+    if (dec->n > 1)
+        dec->n = 1;
+}
