@@ -46,7 +46,8 @@ static const char *const policy_names[] = {
 };
 /* the A/B baseline (doc/admin-guide.md "Measuring what metasched saves"):
  * the job's home partition at its nominal frequency, or a policy of the
- * engine's by its name (index 1 + its ms_polkind_t) */
+ * engine's by its name (index 1 + its ms_polkind_t; the engine's own
+ * "home", capped first-come first-served, is this list's first entry) */
 static const char *const ab_policy_names[] = {
     "home",
     "base",
@@ -123,7 +124,7 @@ static const ms_sett_t rows[] = {
       SET (ab_share), NONE,
       "share of new jobs routed by ab_policy, to measure what metasched "
       "saves (0: off)" },
-    { "ab_policy", CHOICE, 0, POL_NKINDS, 0, MS_SETT_LIVE, "ab_policy", NULL,
+    { "ab_policy", CHOICE, 0, POL_HOME, 0, MS_SETT_LIVE, "ab_policy", NULL,
       ab_policy_names, SET (ab_policy), NONE,
       "the A/B baseline: home (the job's home partition at its nominal "
       "frequency) or a policy's name" },

@@ -53,7 +53,7 @@ ab_group (const ms_daemon_t *d, int64_t id)
 const char *
 ab_policy_name (int p)
 {
-    return p <= 0 || p > POL_NKINDS ? "home" : policy_kind_name (p - 1);
+    return p <= 0 || p > POL_HOME ? "home" : policy_kind_name (p - 1);
 }
 
 /* The job's home partition at its nominal frequency among the candidates
@@ -92,7 +92,7 @@ void
 ab_decide (ms_daemon_t *d, ms_decision_t *dec)
 {
     memset (dec, 0, sizeof (*dec));
-    if (d->set.ab_policy <= 0 || d->set.ab_policy > POL_NKINDS) {
+    if (d->set.ab_policy <= 0 || d->set.ab_policy > POL_HOME) {
         home_decide (d, dec);
         return;
     }
