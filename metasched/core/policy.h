@@ -50,7 +50,6 @@
 #include "partitions/backend.h"
 #include "partitions/clusterconf.h"
 
-
 const char *policy_kind_name (ms_polkind_t k);
 int policy_kind_parse (const char *s, ms_polkind_t *k);
 /* Defaults of kind k, with its label. */

@@ -297,7 +297,7 @@ int missing_sub (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                  const queue_sub_t *s, ms_error_t *errp);
 
 /* refresh.c */
-const ms_job_info_t *cluster_job (const cluster_t *c, uint64_t id);
+const ms_job_info_t *cluster_find_job (const cluster_t *c, uint64_t id);
 void cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e);
 void refresh_clusters (ms_daemon_t *d);
 void take_readings (ms_daemon_t *d);

@@ -897,7 +897,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             /* a cancel through the API need not wait for a fresh reading:
              * cancel the cluster job the last reading shows live (once),
              * and record the submission on a fresh one */
-            cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+            cj = cluster_find_job (&d->cl[ci], s->cluster_job_id);
             if (l && !strcmp (l->state, "cancelled") && d->cl[ci].up && cj
                 && !ms_job_state_final (cj->state)) {
                 cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
@@ -908,7 +908,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             }
             continue;
         }
-        cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+        cj = cluster_find_job (&d->cl[ci], s->cluster_job_id);
         main_sub = l && !strcmp (l->cluster, s->cluster)
                    && l->cluster_job_id == s->cluster_job_id;
         claimed_other = l && l->claimed_cluster[0]
@@ -1055,7 +1055,7 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             continue;
         ci = cluster_index (d, l->cluster);
         if (ci < 0 || !d->cl[ci].fresh
-            || !(cj = cluster_job (&d->cl[ci], l->cluster_job_id))
+            || !(cj = cluster_find_job (&d->cl[ci], l->cluster_job_id))
             || cj->state != MS_JOB_PENDING || cj->submit_time <= 0
             || !engine_reroute_due (&d->pol, wall () - (double)cj->submit_time,
                                     l->reroutes))
