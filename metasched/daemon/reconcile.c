@@ -721,6 +721,36 @@ record:
     return 0;
 }
 
+/* A submission its cluster no longer lists (after LOST_AFTER_S): an
+ * unclaimed copy through the start gate never ran the script (that
+ * copy's end); the outcome's copy has its end from accounting, or the
+ * job is lost (failed once it ran). */
+static int
+follow_lost (ms_daemon_t *d, size_t ci, const queue_live_t *l,
+             const queue_sub_t *s, bool main_sub, ms_error_t *errp)
+{
+    int rc;
+    bool ok;
+
+    if (s->age_s < LOST_AFTER_S)
+        return 0;
+    if (s->gated && !l->claimed_cluster[0] && !strcmp (l->state, "submitted"))
+        return copy_unclaimed_end (d, l, s, NULL);
+    if (main_sub || l->claimed_cluster[0]) {
+        int mrc = missing_sub (d, ci, l, s, errp);
+        if (mrc != 0)
+            return mrc < 0 ? -1 : 0;
+    }
+    rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id, "lost", errp);
+    if (rc == 0 && main_sub)
+        rc = queue_finished (d->db, l->id,
+                             !strcmp (l->state, "submitted") ? "lost"
+                                                             : "failed",
+                             -1, "the cluster no longer knows the job", &ok,
+                             errp);
+    return rc;
+}
+
 /* A copy's final state on its cluster, when it is the job's outcome or
  * just this copy's end: the submission's state and the job's end are
  * written in one transaction, so that a daemon killed between the two
@@ -864,36 +894,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             continue;
         }
         if (!cj) {
-            if (s->age_s < LOST_AFTER_S)
-                continue;
-            /* a copy of a dispatch through the start gate, unclaimed: it
-             * never ran the script, whatever its end was; that copy's end
-             * (the last one's queues the job again) */
-            if (s->gated && !l->claimed_cluster[0]
-                && !strcmp (l->state, "submitted")) {
-                rc = copy_unclaimed_end (d, l, s, NULL);
-                continue;
-            }
-            /* the outcome's copy: its end from accounting, or unknown */
-            if (main_sub || l->claimed_cluster[0]) {
-                int mrc = missing_sub (d, (size_t)ci, l, s, &e);
-                if (mrc != 0) {
-                    rc = mrc < 0 ? -1 : 0;
-                    continue;
-                }
-            }
-            rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id, "lost",
-                                  &e);
-            if (rc == 0 && main_sub) {
-                if (!strcmp (l->state, "submitted"))
-                    rc = queue_finished (d->db, l->id, "lost", -1,
-                                         "the cluster no longer knows the job",
-                                         &ok, &e);
-                else
-                    rc = queue_finished (d->db, l->id, "failed", -1,
-                                         "the cluster no longer knows the job",
-                                         &ok, &e);
-            }
+            rc = follow_lost (d, (size_t)ci, l, s, main_sub, &e);
             continue;
         }
         switch (cj->state) {
