@@ -578,9 +578,8 @@ mask_clusters (const ms_daemon_t *d, const unsigned char *mask)
  * nowhere, -2 when nothing is asked or the site refuses such requests. */
 static long
 request_allow (const ms_daemon_t *d, const request_kind_t *k,
-               const request_rule_t *r, const char *req,
-               unsigned char *allowed, json_t *excluded, json_t **shown,
-               ms_error_t *errp)
+               const request_rule_t *r, const char *req, unsigned char *allowed,
+               json_t *excluded, json_t **shown, ms_error_t *errp)
 {
     unsigned char *mask;
     long n;
