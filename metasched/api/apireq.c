@@ -233,164 +233,207 @@ het_totals (ms_apireq_t *r, ms_error_t *errp, char *field, size_t fieldlen)
     return 0;
 }
 
+/* "script": the batch script, an interpreter line first. */
 static int
-parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
-           ms_error_t *errp, char *field, size_t fieldlen)
+get_script (json_t *v, size_t max, ms_apireq_t *r, ms_error_t *errp,
+            char *field, size_t fieldlen)
 {
-    size_t max_script
-        = lim && lim->max_script ? lim->max_script : APIREQ_SCRIPT_MAX;
-    const char *key, *s;
+    const char *s;
     size_t len;
-    json_t *v;
 
-    json_object_foreach (o, key, v)
-    {
-        if (!strcmp (key, "script")) {
-            if (get_string (v, key, max_script, false, 413, &s, &len, errp,
-                            field, fieldlen)
-                < 0)
-                return -1;
-            if (len < 2 || s[0] != '#' || s[1] != '!')
-                return bad (errp, 400, field, fieldlen, key,
-                            "must start with \"#!\" (an interpreter line)");
-            if (!(r->script = malloc (len + 1)))
-                return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
-            memcpy (r->script, s, len);
-            r->script[len] = '\0';
-            r->script_len = len;
-        } else if (!strcmp (key, "name") || !strcmp (key, "app")) {
-            char *dst = key[0] == 'n' ? r->name : r->app;
-            const char *p;
+    if (get_string (v, "script", max, false, 413, &s, &len, errp, field,
+                    fieldlen)
+        < 0)
+        return -1;
+    if (len < 2 || s[0] != '#' || s[1] != '!')
+        return bad (errp, 400, field, fieldlen, "script",
+                    "must start with \"#!\" (an interpreter line)");
+    if (!(r->script = malloc (len + 1)))
+        return ms_err (errp, MS_ERR_SYSTEM, "out of memory");
+    memcpy (r->script, s, len);
+    r->script[len] = '\0';
+    r->script_len = len;
+    return 0;
+}
 
-            if (json_is_null (v))
-                continue;
-            if (get_string (v, key, APIREQ_NAME_MAX, false, 400, &s, &len, errp,
-                            field, fieldlen)
-                < 0)
-                return -1;
-            for (p = s; *p; p++)
-                if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                    return bad (errp, 400, field, fieldlen, key,
-                                "must not contain control characters");
-            memcpy (dst, s, len + 1);
-        } else if (!strcmp (key, "nodes")) {
-            if (get_count (v, key, 1, &r->nodes, errp, field, fieldlen) < 0)
-                return -1;
-        } else if (!strcmp (key, "tasks")) {
-            if (get_count (v, key, 0, &r->tasks, errp, field, fieldlen) < 0)
-                return -1;
-        } else if (!strcmp (key, "tasks_per_node")) {
-            if (get_count (v, key, 0, &r->tasks_per_node, errp, field, fieldlen)
-                < 0)
-                return -1;
-        } else if (!strcmp (key, "cpus_per_task")) {
-            if (get_count (v, key, 0, &r->cpus_per_task, errp, field, fieldlen)
-                < 0)
-                return -1;
-        } else if (!strcmp (key, "time_limit_min")) {
-            json_int_t n;
+/* "name" or "app" (key) into dst: printable text; null leaves it unset. */
+static int
+get_label (json_t *v, const char *key, char *dst, ms_error_t *errp, char *field,
+           size_t fieldlen)
+{
+    const char *s, *p;
+    size_t len;
 
-            if (json_is_null (v))
-                continue;
-            if (!json_is_integer (v))
-                return bad (errp, 400, field, fieldlen, key,
-                            "must be an integer (minutes)");
-            n = json_integer_value (v);
-            if (n < 1 || n > 366 * 24 * 60)
-                return bad (errp, 400, field, fieldlen, key,
-                            "%" JSON_INTEGER_FORMAT
-                            " is out of range 1..527040 (a year)",
-                            n);
-            r->time_limit_min = (uint32_t)n;
-        } else if (!strcmp (key, "begin_time")) {
-            int64_t now = (int64_t)time (NULL);
-            json_int_t n;
+    if (json_is_null (v))
+        return 0;
+    if (get_string (v, key, APIREQ_NAME_MAX, false, 400, &s, &len, errp, field,
+                    fieldlen)
+        < 0)
+        return -1;
+    for (p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return bad (errp, 400, field, fieldlen, key,
+                        "must not contain control characters");
+    memcpy (dst, s, len + 1);
+    return 0;
+}
 
-            if (json_is_null (v))
-                continue;
-            if (!json_is_integer (v))
-                return bad (errp, 400, field, fieldlen, key,
-                            "must be an integer (Unix time, seconds)");
-            n = json_integer_value (v);
-            if (n < 0 || n > now + APIREQ_BEGIN_AHEAD_MAX)
-                return bad (errp, 400, field, fieldlen, key,
-                            "%" JSON_INTEGER_FORMAT
-                            " is out of range 0..%" PRId64
-                            " (Unix time, at most 731 days from now)",
-                            n, now + APIREQ_BEGIN_AHEAD_MAX);
-            r->begin_time = n;
-        } else if (!strcmp (key, "exclusive")) {
-            if (!json_is_boolean (v))
-                return bad (errp, 400, field, fieldlen, key,
-                            "must be true or false");
-            r->exclusive = json_is_true (v);
-        } else if (!strcmp (key, "cwd")) {
-            if (json_is_null (v))
-                return bad (errp, 400, field, fieldlen, key, "is required");
-            if (get_path (v, key, true, &r->cwd, errp, field, fieldlen) < 0)
-                return -1;
-        } else if (!strcmp (key, "stdout")) {
-            if (get_path (v, key, false, &r->std_out, errp, field, fieldlen)
-                < 0)
-                return -1;
-        } else if (!strcmp (key, "stderr")) {
-            if (get_path (v, key, false, &r->std_err, errp, field, fieldlen)
-                < 0)
-                return -1;
-        } else if (!strcmp (key, "stdin")) {
-            if (get_path (v, key, false, &r->std_in, errp, field, fieldlen) < 0)
-                return -1;
-        } else if (!strcmp (key, "environment")) {
-            if (get_environment (v, r, errp, field, fieldlen) < 0)
-                return -1;
-        } else if (!strcmp (key, "partition")) {
-            if (json_is_null (v))
-                continue;
-            if (get_string (v, key, sizeof (r->partition) - 1, false, 400, &s,
-                            &len, errp, field, fieldlen)
-                < 0)
-                return -1;
-            if (!lim || (!lim->allow_partition && !lim->partition_names))
-                return bad (errp, 400, field, fieldlen, key,
-                            "metasched chooses the partition: this site "
-                            "refuses --partition (the administrator's "
-                            "partition_requests, allow_partition)");
-            if (lim->partition_names && !strchr (s, '/')) {
-                /* names, as sbatch takes them: a,b */
-                for (const char *q = s; *q; q++)
-                    if (!(isalnum ((unsigned char)*q) || *q == '_'
-                          || *q == '-' || *q == '.' || *q == ','))
-                        return bad (errp, 400, field, fieldlen, key,
-                                    "holds the character '%c'; partition "
-                                    "names are letters, digits, '_', '-' "
-                                    "and '.', separated by ','",
-                                    *q);
-                if (!*s || *s == ',' || strstr (s, ",,")
-                    || s[strlen (s) - 1] == ',')
-                    return bad (errp, 400, field, fieldlen, key,
-                                "an empty partition name");
-            } else if (check_partition (s, errp, field, fieldlen) < 0)
-                return -1;
-            memcpy (r->partition, s, len + 1);
-        } else if (!strcmp (key, "submit_key")) {
-            if (get_submit_key (v, r, errp, field, fieldlen) < 0)
-                return -1;
-        } else if (jobspec_json_known (key)) {
-            if (jobspec_json_set (&r->sb, key, v, errp) < 0) {
-                /* the text names the field already */
-                if (field && fieldlen > 0)
-                    snprintf (field, fieldlen, "%s", key);
-                if (errp)
-                    errp->http_status = 400;
-                return -1;
-            }
-        } else {
-            char shown[72];
+/* "time_limit_min": 1 minute to a year; null leaves it unset. */
+static int
+get_time_limit (json_t *v, ms_apireq_t *r, ms_error_t *errp, char *field,
+                size_t fieldlen)
+{
+    const char *key = "time_limit_min";
+    json_int_t n;
 
-            snprintf (shown, sizeof (shown), "%s", key);
-            return bad (errp, 400, field, fieldlen, shown, "unknown key");
-        }
+    if (json_is_null (v))
+        return 0;
+    if (!json_is_integer (v))
+        return bad (errp, 400, field, fieldlen, key,
+                    "must be an integer (minutes)");
+    n = json_integer_value (v);
+    if (n < 1 || n > 366 * 24 * 60)
+        return bad (
+            errp, 400, field, fieldlen, key,
+            "%" JSON_INTEGER_FORMAT " is out of range 1..527040 (a year)", n);
+    r->time_limit_min = (uint32_t)n;
+    return 0;
+}
+
+/* "begin_time": Unix time, at most APIREQ_BEGIN_AHEAD_MAX ahead; null
+ * leaves it unset. */
+static int
+get_begin_time (json_t *v, ms_apireq_t *r, ms_error_t *errp, char *field,
+                size_t fieldlen)
+{
+    const char *key = "begin_time";
+    int64_t now = (int64_t)time (NULL);
+    json_int_t n;
+
+    if (json_is_null (v))
+        return 0;
+    if (!json_is_integer (v))
+        return bad (errp, 400, field, fieldlen, key,
+                    "must be an integer (Unix time, seconds)");
+    n = json_integer_value (v);
+    if (n < 0 || n > now + APIREQ_BEGIN_AHEAD_MAX)
+        return bad (errp, 400, field, fieldlen, key,
+                    "%" JSON_INTEGER_FORMAT " is out of range 0..%" PRId64
+                    " (Unix time, at most 731 days from now)",
+                    n, now + APIREQ_BEGIN_AHEAD_MAX);
+    r->begin_time = n;
+    return 0;
+}
+
+/* "partition": where the site lets users ask for one (lim), names as
+ * sbatch takes them (a,b) or cluster/partition; null leaves it unset. */
+static int
+get_partition (json_t *v, const ms_apireq_limits_t *lim, ms_apireq_t *r,
+               ms_error_t *errp, char *field, size_t fieldlen)
+{
+    const char *key = "partition", *s;
+    size_t len;
+
+    if (json_is_null (v))
+        return 0;
+    if (get_string (v, key, sizeof (r->partition) - 1, false, 400, &s, &len,
+                    errp, field, fieldlen)
+        < 0)
+        return -1;
+    if (!lim || (!lim->allow_partition && !lim->partition_names))
+        return bad (errp, 400, field, fieldlen, key,
+                    "metasched chooses the partition: this site "
+                    "refuses --partition (the administrator's "
+                    "partition_requests, allow_partition)");
+    if (lim->partition_names && !strchr (s, '/')) {
+        /* names, as sbatch takes them: a,b */
+        for (const char *q = s; *q; q++)
+            if (!(isalnum ((unsigned char)*q) || *q == '_' || *q == '-'
+                  || *q == '.' || *q == ','))
+                return bad (errp, 400, field, fieldlen, key,
+                            "holds the character '%c'; partition "
+                            "names are letters, digits, '_', '-' "
+                            "and '.', separated by ','",
+                            *q);
+        if (!*s || *s == ',' || strstr (s, ",,") || s[strlen (s) - 1] == ',')
+            return bad (errp, 400, field, fieldlen, key,
+                        "an empty partition name");
+    } else if (check_partition (s, errp, field, fieldlen) < 0)
+        return -1;
+    memcpy (r->partition, s, len + 1);
+    return 0;
+}
+
+/* One key of the request's object into r. */
+static int
+parse_key (const char *key, json_t *v, const ms_apireq_limits_t *lim,
+           size_t max_script, ms_apireq_t *r, ms_error_t *errp, char *field,
+           size_t fieldlen)
+{
+    if (!strcmp (key, "script"))
+        return get_script (v, max_script, r, errp, field, fieldlen);
+    if (!strcmp (key, "name") || !strcmp (key, "app"))
+        return get_label (v, key, key[0] == 'n' ? r->name : r->app, errp, field,
+                          fieldlen);
+    if (!strcmp (key, "nodes"))
+        return get_count (v, key, 1, &r->nodes, errp, field, fieldlen);
+    if (!strcmp (key, "tasks"))
+        return get_count (v, key, 0, &r->tasks, errp, field, fieldlen);
+    if (!strcmp (key, "tasks_per_node"))
+        return get_count (v, key, 0, &r->tasks_per_node, errp, field, fieldlen);
+    if (!strcmp (key, "cpus_per_task"))
+        return get_count (v, key, 0, &r->cpus_per_task, errp, field, fieldlen);
+    if (!strcmp (key, "time_limit_min"))
+        return get_time_limit (v, r, errp, field, fieldlen);
+    if (!strcmp (key, "begin_time"))
+        return get_begin_time (v, r, errp, field, fieldlen);
+    if (!strcmp (key, "exclusive")) {
+        if (!json_is_boolean (v))
+            return bad (errp, 400, field, fieldlen, key,
+                        "must be true or false");
+        r->exclusive = json_is_true (v);
+        return 0;
     }
+    if (!strcmp (key, "cwd")) {
+        if (json_is_null (v))
+            return bad (errp, 400, field, fieldlen, key, "is required");
+        return get_path (v, key, true, &r->cwd, errp, field, fieldlen);
+    }
+    if (!strcmp (key, "stdout"))
+        return get_path (v, key, false, &r->std_out, errp, field, fieldlen);
+    if (!strcmp (key, "stderr"))
+        return get_path (v, key, false, &r->std_err, errp, field, fieldlen);
+    if (!strcmp (key, "stdin"))
+        return get_path (v, key, false, &r->std_in, errp, field, fieldlen);
+    if (!strcmp (key, "environment"))
+        return get_environment (v, r, errp, field, fieldlen);
+    if (!strcmp (key, "partition"))
+        return get_partition (v, lim, r, errp, field, fieldlen);
+    if (!strcmp (key, "submit_key"))
+        return get_submit_key (v, r, errp, field, fieldlen);
+    if (jobspec_json_known (key)) {
+        if (jobspec_json_set (&r->sb, key, v, errp) < 0) {
+            /* the text names the field already */
+            if (field && fieldlen > 0)
+                snprintf (field, fieldlen, "%s", key);
+            if (errp)
+                errp->http_status = 400;
+            return -1;
+        }
+        return 0;
+    }
+    char shown[72];
+
+    snprintf (shown, sizeof (shown), "%s", key);
+    return bad (errp, 400, field, fieldlen, shown, "unknown key");
+}
+
+/* What the keys must say together: the required ones, tasks against
+ * nodes, one memory option, the deadline after the begin time, a hetjob's
+ * totals. */
+static int
+check_whole (ms_apireq_t *r, ms_error_t *errp, char *field, size_t fieldlen)
+{
     if (!r->script)
         return bad (errp, 400, field, fieldlen, "script", "is required");
     if (!r->cwd)
@@ -405,8 +448,7 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
                     "%d tasks are fewer than the %d nodes", r->tasks, r->nodes);
     if (r->sb.nodes_max && r->sb.nodes_max < r->nodes)
         return bad (errp, 400, field, fieldlen, "nodes_max",
-                    "%d is fewer than the %d nodes", r->sb.nodes_max,
-                    r->nodes);
+                    "%d is fewer than the %d nodes", r->sb.nodes_max, r->nodes);
     if ((r->sb.mem_per_node_set != 0) + (r->sb.mem_per_cpu_mb != 0)
             + (r->sb.mem_per_gpu_mb != 0)
         > 1)
@@ -418,6 +460,23 @@ parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
         return bad (errp, 400, field, fieldlen, "deadline",
                     "is before begin_time");
     return het_totals (r, errp, field, fieldlen);
+}
+
+static int
+parse_obj (json_t *o, const ms_apireq_limits_t *lim, ms_apireq_t *r,
+           ms_error_t *errp, char *field, size_t fieldlen)
+{
+    size_t max_script
+        = lim && lim->max_script ? lim->max_script : APIREQ_SCRIPT_MAX;
+    const char *key;
+    json_t *v;
+
+    json_object_foreach (o, key, v)
+    {
+        if (parse_key (key, v, lim, max_script, r, errp, field, fieldlen) < 0)
+            return -1;
+    }
+    return check_whole (r, errp, field, fieldlen);
 }
 
 int

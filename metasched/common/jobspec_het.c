@@ -122,18 +122,6 @@ jobspec_het_add (ms_jobspec_t *s, const char *where, ms_error_t *errp)
 }
 
 void
-jobspec_het_free (ms_jobspec_t *s)
-{
-    for (size_t i = 0; i < s->nhet; i++) {
-        jobspec_free (s->het[i]);
-        free (s->het[i]);
-    }
-    free (s->het);
-    s->het = NULL;
-    s->nhet = 0;
-}
-
-void
 jobspec_het_merge (ms_jobspec_t *s)
 {
     for (size_t i = 0; i < s->nhet; i++) {

@@ -85,8 +85,15 @@ int jobspec_parse_oom_kill_step (ms_jobspec_t *s, const char *where,
 int jobspec_parse_segment (ms_jobspec_t *s, const char *where,
                            const char *val, ms_error_t *errp);
 
-/* Free the components of a heterogeneous job (jobspec_het.c). */
+/* Free the components of a heterogeneous job (jobspec.c, with
+ * jobspec_free). */
 void jobspec_het_free (ms_jobspec_t *s);
+
+/* One option word of the script or the command line (with its value,
+ * maybe in the next word) through jobspec.c's table. Returns the number
+ * of words used, or -1. */
+int jobspec_one_option (ms_jobspec_t *s, const char *where, const char *word,
+                        const char *next, ms_error_t *errp);
 
 /* What sbatch reads from every component (its first pass): --parsable,
  * --wait, --test-only in any component hold for the job. */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "metasched/core/candidates.h"
-#include "metasched/core/policy.h"
+#include "metasched/core/decision.h"
 
 /* One partition of a job with the candidate it is ranked by and its key
  * (lower is better). */

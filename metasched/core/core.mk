@@ -7,6 +7,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/candidates.c metasched/core/candidates.h \
 	metasched/core/score.c metasched/core/score.h \
 	metasched/core/engine.c metasched/core/engine.h \
+	metasched/core/decision.h \
 	metasched/core/policy.c metasched/core/policy.h \
 	metasched/core/choice.c metasched/core/choice.h \
 	metasched/core/eamc.c metasched/core/eamc.h \

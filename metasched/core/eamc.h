@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "metasched/core/candidates.h"
-#include "metasched/core/policy.h"
+#include "metasched/core/decision.h"
 
 /* The entries of pol's EAMC kind for candidates cs over nparts
  * partitions (at most MS_MAX_RANKED), appended to d. */

@@ -15,7 +15,7 @@
 
 #include "metasched/common/jobspec.h"
 #include "metasched/core/candidates.h"
-#include "metasched/core/policy.h"
+#include "metasched/core/decision.h"
 #include "partitions/clusterconf.h"
 
 /* One time limit rule for metaschedd and the simulator (doc/daemon.md,

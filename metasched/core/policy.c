@@ -71,12 +71,6 @@ policy_relabel (ms_policy_t *pol)
     }
 }
 
-bool
-policy_is_metasched (ms_polkind_t k)
-{
-    return k == POL_METASCHED || k == POL_METASCHED_WINDOW;
-}
-
 void
 policy_init (ms_policy_t *pol, ms_polkind_t k)
 {

@@ -2,7 +2,7 @@
  * and metasched_window): the admissible candidates, each partition's
  * frequency and key, the siblings on the other partitions with their nice
  * and hold, and the drain price (doc/simulator.md, "metasched's policy")
- * (private to the core; policy_explain in policy.h shows its terms).
+ * (private to the core; policy_explain in decision.h shows its terms).
  */
 #ifndef MS_RANK_H
 #define MS_RANK_H
@@ -12,7 +12,7 @@
 
 #include "metasched/core/candidates.h"
 #include "metasched/core/choice.h"
-#include "metasched/core/policy.h"
+#include "metasched/core/decision.h"
 
 /* metasched's key of each partition with an admissible candidate, into r
  * (at most nparts, in partition order): ok gets the admissible

@@ -18,7 +18,7 @@
 #include <stddef.h>
 
 #include "metasched/common/error.h"
-#include "metasched/core/policy.h"
+#include "metasched/core/decision.h"
 
 #define SETTINGS_MAX_CAPS 256
 #define SETTINGS_LIMIT_MAX 10000000

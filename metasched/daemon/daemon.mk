@@ -21,6 +21,7 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/hooks.c \
 	metasched/daemon/depend.c metasched/daemon/retention.c \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
+	metasched/daemon/tagged.c \
 	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \
 	metasched/daemon/spooldrops.c metasched/daemon/ab.c
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)

@@ -181,7 +181,7 @@ struct ms_daemon {
     /* the site's key of the cluster jobs' tags (tag.h) */
     tag_key_t tag_key;
     /* cluster jobs whose tag claims a meta job it does not prove
-     * (reconcile.c, collect_tags): counted and logged once each while a
+     * (tagged.c, collect_tags): counted and logged once each while a
      * cluster lists them (forgeries: sorted by cluster and id) */
     uint64_t forged;
     forgery_t *forgeries;
@@ -272,7 +272,7 @@ typedef struct {
 
 /* A cluster job whose tag proves that it is meta job <tag>'s: its MAC
  * verifies on its cluster and its user is the meta job's owner
- * (reconcile.c, collect_tags). */
+ * (tagged.c, collect_tags). */
 typedef struct {
     int64_t tag;
     size_t cl;
@@ -301,7 +301,7 @@ int missing_sub (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                  const queue_sub_t *s, ms_error_t *errp);
 
 /* refresh.c */
-const ms_job_info_t *cluster_job (const cluster_t *c, uint64_t id);
+const ms_job_info_t *cluster_find_job (const cluster_t *c, uint64_t id);
 void cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e);
 void refresh_clusters (ms_daemon_t *d);
 void take_readings (ms_daemon_t *d);
@@ -516,9 +516,13 @@ void snapshot_odds (const snap_t *s, double *lean, double *wait_share,
 int daemon_dependencies (ms_daemon_t *d);
 void depcache_free (depcache_t *c);
 
-/* reconcile.c */
+/* tagged.c */
 tagged_t *collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                         size_t *np);
+/* The live meta job id in live[0..n) (sorted by id), NULL if none. */
+const queue_live_t *find_live (const queue_live_t *live, size_t n, int64_t id);
+
+/* reconcile.c */
 int daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                       const tagged_t *tags, size_t ntags);
 int daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive);

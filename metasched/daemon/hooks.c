@@ -467,7 +467,7 @@ hook_cluster_job (void *ctx, const char *cluster, uint64_t id, uid_t *uidp,
     if (!c)
         return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
     pthread_mutex_lock (&d->mu);
-    if ((j = cluster_job (c, id))) {
+    if ((j = cluster_find_job (c, id))) {
         *uidp = (uid_t)j->user_id;
         *array_idp = j->array_job_id;
         pthread_mutex_unlock (&d->mu);

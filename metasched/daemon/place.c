@@ -419,57 +419,131 @@ request_names (const ms_daemon_t *d, const char *item, size_t p)
            && !strcmp (slash + 1, pc->name);
 }
 
-long
-partition_request (const ms_daemon_t *d, const char *req,
-                   unsigned char *allowed, json_t *excluded, json_t **shown,
-                   ms_error_t *errp)
+/* Does the cluster request item (a cluster's name) name partition p's? */
+static bool
+cluster_names (const ms_daemon_t *d, const char *item, size_t p)
 {
-    const ms_dconf_t *dc = d->dc;
-    unsigned char *mask;
-    char buf[256], *save = NULL, *w;
-    json_t *parts, *e;
-    size_t n = 0, i;
+    return !strcmp (item, d->site->clusters[d->site->parts[p].cluster].name);
+}
 
-    if (shown)
-        *shown = NULL;
-    if (!req || !*req || dc->partition_requests == DCONF_PART_REFUSE)
-        return -2; /* nothing asked, or the pin of job_key */
-    mask = ms_xcalloc (d->site->nparts + 1, 1);
+/* What a request of partitions (--partition) or of clusters (--clusters)
+ * names, for request_mask. */
+typedef struct {
+    const char *option;   /* "--partition" */
+    const char *none;     /* the error's words for a name found nowhere */
+    const char *map_key;  /* the configuration's classes: "partition_map" */
+    dconf_partreq_t mode; /* honor or map */
+    const dconf_partmap_t *map;
+    size_t nmap;
+    bool all; /* "all" names every partition (sbatch -M all) */
+    /* does one item of the request (or of a class's targets) name p? */
+    bool (*names) (const ms_daemon_t *d, const char *item, size_t p);
+    const char *list_key; /* what it named, as shown: "partitions" */
+    json_t *(*list) (const ms_daemon_t *d, const unsigned char *mask);
+    bool by_partition; /* the reasons kept by partition, else by cluster */
+} request_kind_t;
+
+/* ... and what the site's configuration says of it. */
+typedef struct {
+    dconf_partreq_t mode; /* refuse, honor or map */
+    const dconf_partmap_t *map;
+    size_t nmap;
+} request_rule_t;
+
+/* The partitions that request req of kind k names (a mask of
+ * d->site->nparts), each of its comma-separated words a name or, mapped,
+ * a class of the configuration; NULL and *errp (HTTP 400) for a word that
+ * names nothing. */
+static unsigned char *
+request_mask (const ms_daemon_t *d, const request_kind_t *k,
+              const request_rule_t *r, const char *req, ms_error_t *errp)
+{
+    unsigned char *mask = ms_xcalloc (d->site->nparts + 1, 1);
+    char buf[256], *save = NULL, *w;
+
     ms_strlcpy (buf, req, sizeof (buf));
     for (w = strtok_r (buf, ",", &save); w; w = strtok_r (NULL, ",", &save)) {
         const dconf_partmap_t *m = NULL;
         size_t found = 0;
-        if (dc->partition_requests == DCONF_PART_MAP)
-            for (i = 0; i < dc->npartition_map; i++)
-                if (!strcmp (dc->partition_map[i].name, w))
-                    m = &dc->partition_map[i];
+        bool all = k->all && !strcasecmp (w, "all");
+        if (r->mode == DCONF_PART_MAP)
+            for (size_t i = 0; i < r->nmap; i++)
+                if (!strcmp (r->map[i].name, w))
+                    m = &r->map[i];
         for (size_t p = 0; p < d->site->nparts; p++) {
-            bool hit = false;
+            bool hit = all;
             if (m) {
                 char t[sizeof (m->targets)], *s2 = NULL, *x;
                 ms_strlcpy (t, m->targets, sizeof (t));
                 for (x = strtok_r (t, " ", &s2); x && !hit;
                      x = strtok_r (NULL, " ", &s2))
-                    hit = request_names (d, x, p);
-            } else
-                hit = request_names (d, w, p);
+                    hit = k->names (d, x, p);
+            } else if (!hit)
+                hit = k->names (d, w, p);
             if (hit) {
                 mask[p] = 1;
                 found++;
             }
         }
         if (!found) {
+            char cls[64] = "";
+            if (r->mode == DCONF_PART_MAP)
+                snprintf (cls, sizeof (cls), " (and %s names no such class)",
+                          k->map_key);
+            ms_err (errp, MS_ERR_INPUT, "%s=%s: %s %s%s", k->option, req,
+                    k->none, w, cls);
             free (mask);
-            ms_err (errp, MS_ERR_INPUT,
-                    "--partition=%s: no cluster has a partition %s%s", req, w,
-                    dc->partition_requests == DCONF_PART_MAP
-                        ? " (and partition_map names no such class)"
-                        : "");
             errp->http_status = 400;
-            return -1;
+            return NULL;
         }
     }
-    parts = json_array ();
+    return mask;
+}
+
+/* allowed &= mask; the partitions left. */
+static long
+request_apply (const ms_daemon_t *d, const unsigned char *mask,
+               unsigned char *allowed)
+{
+    size_t n = 0;
+
+    for (size_t p = 0; p < d->site->nparts; p++) {
+        allowed[p] = allowed[p] && mask[p];
+        n += allowed[p] != 0;
+    }
+    return (long)n;
+}
+
+/* The reasons that matter: those of the partitions (by_partition) or the
+ * clusters the mask holds; the others leave excluded. */
+static void
+request_reasons (const ms_daemon_t *d, const unsigned char *mask,
+                 json_t *excluded, bool by_partition)
+{
+    if (!excluded)
+        return;
+    for (size_t i = json_array_size (excluded); i-- > 0;) {
+        json_t *e = json_array_get (excluded, i);
+        const char *c = json_string_value (json_object_get (e, "cluster"));
+        const char *pn
+            = by_partition
+                  ? json_string_value (json_object_get (e, "partition"))
+                  : NULL;
+        bool keep = false;
+        for (size_t p = 0; p < d->site->nparts && !keep; p++)
+            keep = mask[p] && c && cluster_names (d, c, p)
+                   && (!pn || !strcmp (pn, d->site->parts[p].name));
+        if (!keep)
+            json_array_remove (excluded, i);
+    }
+}
+
+/* The partitions of mask as shown: "cluster/partition" each. */
+static json_t *
+mask_partitions (const ms_daemon_t *d, const unsigned char *mask)
+{
+    json_t *parts = json_array ();
+
     for (size_t p = 0; p < d->site->nparts; p++) {
         const ms_partconf_t *pc = &d->site->parts[p];
         if (mask[p])
@@ -478,96 +552,15 @@ partition_request (const ms_daemon_t *d, const char *req,
                 json_sprintf ("%s/%s", d->site->clusters[pc->cluster].name,
                               pc->name));
     }
-    if (shown)
-        *shown = json_pack ("{s:s, s:s, s:o}", "asked", req, "mode",
-                            dc->partition_requests == DCONF_PART_MAP ? "map"
-                                                                     : "honor",
-                            "partitions", parts);
-    else
-        json_decref (parts);
-    for (size_t p = 0; p < d->site->nparts; p++) {
-        allowed[p] = allowed[p] && mask[p];
-        n += allowed[p] != 0;
-    }
-    /* the reasons that matter: those of the partitions asked for */
-    if (excluded)
-        for (i = json_array_size (excluded); i-- > 0;) {
-            const char *c, *pn;
-            bool keep = false;
-            e = json_array_get (excluded, i);
-            c = json_string_value (json_object_get (e, "cluster"));
-            pn = json_string_value (json_object_get (e, "partition"));
-            for (size_t p = 0; p < d->site->nparts && !keep; p++) {
-                const ms_partconf_t *pc = &d->site->parts[p];
-                keep = mask[p] && c
-                       && !strcmp (c, d->site->clusters[pc->cluster].name)
-                       && (!pn || !strcmp (pn, pc->name));
-            }
-            if (!keep)
-                json_array_remove (excluded, i);
-        }
-    free (mask);
-    return (long)n;
+    return parts;
 }
 
-/* Does the cluster request item (a cluster's name) name partition p's? */
-static bool
-cluster_names (const ms_daemon_t *d, const char *item, size_t p)
+/* The clusters of mask as shown: those with a partition in it. */
+static json_t *
+mask_clusters (const ms_daemon_t *d, const unsigned char *mask)
 {
-    return !strcmp (item, d->site->clusters[d->site->parts[p].cluster].name);
-}
+    json_t *names = json_array ();
 
-long
-cluster_request (const ms_daemon_t *d, const char *req, unsigned char *allowed,
-                 json_t *excluded, json_t **shown, ms_error_t *errp)
-{
-    const ms_dconf_t *dc = d->dc;
-    unsigned char *mask;
-    char buf[256], *save = NULL, *w;
-    json_t *names, *e;
-    size_t n = 0, i;
-
-    if (shown)
-        *shown = NULL;
-    if (!req || !*req || dc->cluster_requests == DCONF_PART_REFUSE)
-        return -2;
-    mask = ms_xcalloc (d->site->nparts + 1, 1);
-    ms_strlcpy (buf, req, sizeof (buf));
-    for (w = strtok_r (buf, ",", &save); w; w = strtok_r (NULL, ",", &save)) {
-        const dconf_partmap_t *m = NULL;
-        size_t found = 0;
-        bool all = !strcasecmp (w, "all"); /* sbatch -M all */
-        if (dc->cluster_requests == DCONF_PART_MAP)
-            for (i = 0; i < dc->ncluster_map; i++)
-                if (!strcmp (dc->cluster_map[i].name, w))
-                    m = &dc->cluster_map[i];
-        for (size_t p = 0; p < d->site->nparts; p++) {
-            bool hit = all;
-            if (m) {
-                char t[sizeof (m->targets)], *s2 = NULL, *x;
-                ms_strlcpy (t, m->targets, sizeof (t));
-                for (x = strtok_r (t, " ", &s2); x && !hit;
-                     x = strtok_r (NULL, " ", &s2))
-                    hit = cluster_names (d, x, p);
-            } else if (!hit)
-                hit = cluster_names (d, w, p);
-            if (hit) {
-                mask[p] = 1;
-                found++;
-            }
-        }
-        if (!found) {
-            free (mask);
-            ms_err (errp, MS_ERR_INPUT,
-                    "--clusters=%s: this site has no cluster %s%s", req, w,
-                    dc->cluster_requests == DCONF_PART_MAP
-                        ? " (and cluster_map names no such class)"
-                        : "");
-            errp->http_status = 400;
-            return -1;
-        }
-    }
-    names = json_array ();
     for (size_t c = 0; c < d->site->nclusters; c++) {
         bool any = false;
         for (size_t p = 0; p < d->site->nparts && !any; p++)
@@ -576,31 +569,72 @@ cluster_request (const ms_daemon_t *d, const char *req, unsigned char *allowed,
             json_array_append_new (names,
                                    json_string (d->site->clusters[c].name));
     }
+    return names;
+}
+
+/* A request of kind k: allowed narrowed to what req names, *shown what it
+ * named (asked, mode and the list under list_key), excluded's reasons
+ * narrowed likewise. The partitions left, -1 with *errp for a name found
+ * nowhere, -2 when nothing is asked or the site refuses such requests. */
+static long
+request_allow (const ms_daemon_t *d, const request_kind_t *k,
+               const request_rule_t *r, const char *req, unsigned char *allowed,
+               json_t *excluded, json_t **shown, ms_error_t *errp)
+{
+    unsigned char *mask;
+    long n;
+
+    if (shown)
+        *shown = NULL;
+    if (!req || !*req || r->mode == DCONF_PART_REFUSE)
+        return -2; /* nothing asked, or the pin of job_key */
+    if (!(mask = request_mask (d, k, r, req, errp)))
+        return -1;
     if (shown)
         *shown = json_pack ("{s:s, s:s, s:o}", "asked", req, "mode",
-                            dc->cluster_requests == DCONF_PART_MAP ? "map"
-                                                                   : "honor",
-                            "clusters", names);
-    else
-        json_decref (names);
-    for (size_t p = 0; p < d->site->nparts; p++) {
-        allowed[p] = allowed[p] && mask[p];
-        n += allowed[p] != 0;
-    }
-    /* the reasons that matter: those of the clusters asked for */
-    if (excluded)
-        for (i = json_array_size (excluded); i-- > 0;) {
-            const char *c;
-            bool keep = false;
-            e = json_array_get (excluded, i);
-            c = json_string_value (json_object_get (e, "cluster"));
-            for (size_t p = 0; p < d->site->nparts && !keep; p++)
-                keep = mask[p] && c && cluster_names (d, c, p);
-            if (!keep)
-                json_array_remove (excluded, i);
-        }
+                            r->mode == DCONF_PART_MAP ? "map" : "honor",
+                            k->list_key, k->list (d, mask));
+    n = request_apply (d, mask, allowed);
+    request_reasons (d, mask, excluded, k->by_partition);
     free (mask);
-    return (long)n;
+    return n;
+}
+
+/* --partition and -M/--clusters (doc/metaschedd.conf.5,
+ * partition_requests and cluster_requests). */
+static const request_kind_t partition_kind
+    = { .option = "--partition", .none = "no cluster has a partition",
+        .map_key = "partition_map", .all = false, .names = request_names,
+        .list_key = "partitions", .list = mask_partitions,
+        .by_partition = true };
+static const request_kind_t cluster_kind
+    = { .option = "--clusters", .none = "this site has no cluster",
+        .map_key = "cluster_map", .all = true, .names = cluster_names,
+        .list_key = "clusters", .list = mask_clusters, .by_partition = false };
+
+long
+partition_request (const ms_daemon_t *d, const char *req,
+                   unsigned char *allowed, json_t *excluded, json_t **shown,
+                   ms_error_t *errp)
+{
+    const ms_dconf_t *dc = d->dc;
+    const request_rule_t r = { dc->partition_requests, dc->partition_map,
+                               dc->npartition_map };
+
+    return request_allow (d, &partition_kind, &r, req, allowed, excluded,
+                          shown, errp);
+}
+
+long
+cluster_request (const ms_daemon_t *d, const char *req, unsigned char *allowed,
+                 json_t *excluded, json_t **shown, ms_error_t *errp)
+{
+    const ms_dconf_t *dc = d->dc;
+    const request_rule_t r = { dc->cluster_requests, dc->cluster_map,
+                               dc->ncluster_map };
+
+    return request_allow (d, &cluster_kind, &r, req, allowed, excluded, shown,
+                          errp);
 }
 
 char *
@@ -769,6 +803,25 @@ hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
 
 /* ---- everything that bounds a job's place ---- */
 
+/* Why a job has no place: the request's error (rc -1), else, where the
+ * request named something (named), "OPTION=ASKED: " and the reasons of
+ * the places excluded, else those reasons alone. */
+static char *
+request_why (long rc, bool named, const char *option, const char *asked,
+             const ms_error_t *pe, json_t *ex)
+{
+    char *r = placement_reasons_text (ex), *why = NULL;
+
+    if (rc == -1)
+        why = ms_xstrdup (pe->text);
+    else if (named && asprintf (&why, "%s=%s: %s", option, asked, r) < 0)
+        why = NULL;
+    if (!why)
+        return r;
+    free (r);
+    return why;
+}
+
 int
 job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                  unsigned char *allowed, jobkey_t *k, char **whyp)
@@ -794,34 +847,15 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         long nc = cluster_request (d, daemon_jstr (opts, "clusters"), allowed,
                                    ex, NULL, &pe);
         if (nc == -1 || nc == 0) {
-            char *r = placement_reasons_text (ex);
-            if (nc == -1)
-                *whyp = ms_xstrdup (pe.text);
-            else if (asprintf (whyp, "--clusters=%s: %s",
-                               daemon_jstr (opts, "clusters"), r)
-                     < 0)
-                *whyp = NULL;
-            if (!*whyp)
-                *whyp = r;
-            else
-                free (r);
+            *whyp = request_why (nc, true, "--clusters",
+                                 daemon_jstr (opts, "clusters"), &pe, ex);
             json_decref (ex);
             return -1;
         }
     }
     if (nok == 0 || np == 0 || np == -1) {
-        char *r = placement_reasons_text (ex);
-        if (np == -1)
-            *whyp = ms_xstrdup (pe.text);
-        else if (np >= 0
-                 && asprintf (whyp, "--partition=%s: %s",
-                              daemon_jstr (opts, "partition"), r)
-                        < 0)
-            *whyp = NULL;
-        if (!*whyp)
-            *whyp = r;
-        else
-            free (r);
+        *whyp = request_why (np, np >= 0, "--partition",
+                             daemon_jstr (opts, "partition"), &pe, ex);
         json_decref (ex);
         return -1;
     }

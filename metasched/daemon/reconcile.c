@@ -13,148 +13,6 @@
 
 /* ---- reconciliation and following ---- */
 
-static int
-cmp_tagged (const void *a, const void *b)
-{
-    const tagged_t *x = a, *y = b;
-    if (x->tag != y->tag)
-        return x->tag < y->tag ? -1 : 1;
-    return x->j->id < y->j->id ? -1 : x->j->id > y->j->id;
-}
-
-static const queue_live_t *
-find_live (const queue_live_t *live, size_t n, int64_t id)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (live[mid].id == id)
-            return &live[mid];
-        if (live[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
-static int
-cmp_forgery (const void *a, const void *b)
-{
-    const forgery_t *x = a, *y = b;
-    if (x->cl != y->cl)
-        return x->cl < y->cl ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* Cluster job j of cluster ci claims meta job `claim` by a tag that does
- * not prove it: into the cycle's list of forgeries (nf), logged and
- * counted the first time a listing shows it (it was not in old). Nothing
- * is done to it or to the meta job on its account. */
-static void
-forgery_add (forgery_t f, forgery_t **nf, size_t *n, size_t *cap)
-{
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 16;
-        *nf = ms_xrealloc (*nf, *cap * sizeof (**nf));
-    }
-    (*nf)[(*n)++] = f;
-}
-
-static void
-forgery (ms_daemon_t *d, size_t ci, const ms_job_info_t *j, int64_t claim,
-         const char *why, const forgery_t *old, size_t nold, forgery_t **nf,
-         size_t *n, size_t *cap)
-{
-    forgery_t f = { ci, j->id };
-
-    forgery_add (f, nf, n, cap);
-    if (nold && bsearch (&f, old, nold, sizeof (f), cmp_forgery))
-        return;
-    pthread_mutex_lock (&d->mu);
-    d->forged++;
-    pthread_mutex_unlock (&d->mu);
-    daemon_log (LOG_WARNING,
-                "forged tag: %s job %" PRIu64 " of user %s (uid %" PRIu32
-                ") claims meta job %" PRId64
-                " with %s; it is not adopted, counted or cancelled as "
-                "that job's",
-                d->cl[ci].conf->name, j->id, j->user[0] ? j->user : "?",
-                j->user_id, claim, why);
-}
-
-/* Every cluster job whose tag proves it a copy of a meta job in flight,
- * by tag: the tag's MAC verifies on the job's cluster (tag.h) and the
- * job runs as the meta job's owner. A claim that is not proven is a
- * forgery (or a copy of an older metaschedd, whose tags had no MAC): it is
- * logged once and counted, and left out. */
-tagged_t *
-collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
-              size_t *np)
-{
-    size_t n = 0, cap = 0, nf = 0, fcap = 0, k0 = 0;
-    tagged_t *t = NULL;
-    forgery_t *f = NULL;
-
-    for (size_t i = 0; i < d->ncl; i++) {
-        cluster_t *c = &d->cl[i];
-        if (!c->fresh) {
-            /* not listed this cycle: what was noted of it stays */
-            for (; k0 < d->nforgeries && d->forgeries[k0].cl <= i; k0++)
-                if (d->forgeries[k0].cl == i)
-                    forgery_add (d->forgeries[k0], &f, &nf, &fcap);
-            continue;
-        }
-        for (size_t k = 0; k < c->njobs; k++) {
-            const ms_job_info_t *j = &c->jobs[k];
-            const queue_live_t *l;
-            int64_t claim;
-            tag_check_t tc;
-            char why[200];
-
-            /* an array stands for itself by its own record (the one whose
-             * id is the array's); its tasks carry the tag too */
-            if (j->array_job_id && j->array_job_id != j->id)
-                continue;
-            tc = tag_check (&d->tag_key, j->comment, c->conf->name, &claim);
-            if (tc == TAG_NONE)
-                continue;
-            if (tc != TAG_VALID) {
-                forgery (d, i, j, claim, tag_check_why (tc), d->forgeries,
-                         d->nforgeries, &f, &nf, &fcap);
-                continue;
-            }
-            l = find_live (live, nlive, claim);
-            if (!l)
-                continue; /* no job in flight to take */
-            if (strcmp (j->user, l->owner)) {
-                snprintf (why, sizeof (why),
-                          "a valid tag of another cluster job (the meta "
-                          "job's owner is %s)",
-                          l->owner);
-                forgery (d, i, j, claim, why, d->forgeries, d->nforgeries, &f,
-                         &nf, &fcap);
-                continue;
-            }
-            if (n == cap) {
-                cap = cap ? cap * 2 : 256;
-                t = ms_xrealloc (t, cap * sizeof (*t));
-            }
-            t[n].tag = claim;
-            t[n].cl = i;
-            t[n].j = j;
-            n++;
-        }
-    }
-    if (n)
-        qsort (t, n, sizeof (*t), cmp_tagged);
-    free (d->forgeries);
-    d->forgeries = f;
-    d->nforgeries = nf;
-    *np = n;
-    return t;
-}
-
 static bool
 sub_known (const queue_sub_t *s, size_t n, const char *cluster, uint64_t id,
            const char **state)
@@ -184,6 +42,147 @@ cancel_on (ms_daemon_t *d, size_t ci, uint64_t bid, int64_t id, const char *why)
                     d->cl[ci].conf->name, bid, why);
 }
 
+/* The copy of an interrupted dispatch to adopt among tags[a..b): one not
+ * cancelled, a running one first; SIZE_MAX if none. */
+static size_t
+dispatch_keep (ms_daemon_t *d, const queue_sub_t *subs, size_t nsubs,
+               const tagged_t *tags, size_t a, size_t b)
+{
+    size_t keep = SIZE_MAX;
+
+    for (size_t k = a; k < b; k++) {
+        const char *st;
+        if (sub_known (subs, nsubs, d->cl[tags[k].cl].conf->name,
+                       tags[k].j->id, &st)
+            && !strcmp (st, "cancelled"))
+            continue;
+        if (tags[k].j->state == MS_JOB_CANCELLED)
+            continue;
+        if (keep == SIZE_MAX
+            || (tags[k].j->state == MS_JOB_RUNNING
+                && tags[keep].j->state != MS_JOB_RUNNING))
+            keep = k;
+    }
+    return keep;
+}
+
+/* Record the copy t found after an interrupted dispatch as the job's. */
+static int
+dispatch_adopt (ms_daemon_t *d, const queue_live_t *l, const tagged_t *t,
+                ms_error_t *errp)
+{
+    queue_sub_new_t s = { d->cl[t->cl].conf->name,
+                          t->j->partition,
+                          t->j->cpu_freq_max_khz,
+                          t->j->id,
+                          0,
+                          0,
+                          d->set.dispatch_mode == DISPATCH_SIBLINGS };
+    bool ok;
+
+    if (queue_sub_record (d->db, l->id, &s, "submitted", errp) < 0
+        || queue_adopt (d->db, l->id, s.cluster, s.partition, t->j->id, &ok,
+                        errp)
+               < 0)
+        return -1;
+    d->adopted += ok;
+    daemon_log (LOG_NOTICE,
+                "job %" PRId64 ": found on %s as job %" PRIu64
+                " after an interrupted dispatch",
+                l->id, s.cluster, t->j->id);
+    return 0;
+}
+
+/* An interrupted dispatch whose copy no cluster lists: with every cluster
+ * read, accounting says where it went, else it is queued again; while a
+ * cluster was not read, it waits and says for which. */
+static int
+dispatch_gone (ms_daemon_t *d, const queue_live_t *l, bool every,
+               ms_error_t *errp)
+{
+    bool ok;
+
+    if (every) {
+        /* gone from every list: its copy may have ended and been
+         * forgotten (MinJobAge); accounting says, else unknown */
+        int mrc = missing_dispatch (d, l, errp);
+        if (mrc != 0)
+            return mrc < 0 ? -1 : 0;
+        if (queue_requeue (d->db, l->id, "dispatching",
+                           "dispatch interrupted and no cluster has "
+                           "the job; queued again",
+                           false, &ok, errp)
+            < 0)
+            return -1;
+        d->requeued += ok;
+        if (ok)
+            daemon_log (LOG_NOTICE,
+                        "job %" PRId64 ": interrupted "
+                        "dispatch, on no cluster: queued again",
+                        l->id);
+        return 0;
+    }
+    /* a cluster that was not read may hold the copy: queued again now,
+     * the job could run twice; it waits, and says why, until every
+     * cluster answers */
+    char why[600];
+    size_t len = (size_t)snprintf (why, sizeof (why),
+                                   "dispatch interrupted; waiting for");
+    for (size_t c = 0; c < d->ncl && len < sizeof (why); c++)
+        if (!d->cl[c].fresh)
+            len += (size_t)snprintf (why + len, sizeof (why) - len, " %s",
+                                     d->cl[c].conf->name);
+    if (len < sizeof (why))
+        snprintf (why + len, sizeof (why) - len,
+                  " to answer: it may hold the job");
+    return queue_note (d->db, l->id, why, errp);
+}
+
+/* Live tagged jobs tags[a..b) of a submitted, running or cancelled job
+ * that no submission row knows: in sibling mode a submitted job's copy
+ * whose record was lost is recorded; any other is a duplicate,
+ * cancelled. */
+static void
+reconcile_strays (ms_daemon_t *d, const queue_live_t *l,
+                  const queue_sub_t *subs, size_t nsubs, const tagged_t *tags,
+                  size_t a, size_t b)
+{
+    ms_error_t e;
+
+    for (size_t k = a; k < b; k++) {
+        const tagged_t *t = &tags[k];
+        const char *cname = d->cl[t->cl].conf->name;
+        if (ms_job_state_final (t->j->state)
+            || sub_known (subs, nsubs, cname, t->j->id, NULL))
+            continue;
+        if (d->set.dispatch_mode == DISPATCH_SIBLINGS
+            && !strcmp (l->state, "submitted")) {
+            /* a sibling whose record was lost: keep it, record it */
+            queue_sub_new_t s = { cname,
+                                  t->j->partition,
+                                  t->j->cpu_freq_max_khz,
+                                  t->j->id,
+                                  1,
+                                  0,
+                                  true };
+            queue_sub_record (d->db, l->id, &s, "submitted", &e);
+            continue;
+        }
+        cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
+        {
+            queue_sub_new_t s = { cname,
+                                  t->j->partition,
+                                  t->j->cpu_freq_max_khz,
+                                  t->j->id,
+                                  9,
+                                  0,
+                                  false };
+            queue_sub_record (d->db, l->id, &s, "cancelled", &e);
+        }
+        d->dup_cancelled++;
+    }
+}
+
 /* Deciding and dispatching rows left by a crash (older than the grace,
  * so that no live leader is still at work on them), and tagged cluster
  * jobs that no submission row knows (duplicates). */
@@ -199,6 +198,7 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
         const queue_live_t *l = &live[i];
         queue_sub_t *subs = NULL;
         size_t nsubs = 0, a, b;
+        int rc = 0;
 
         if (!strcmp (l->state, "deciding")) {
             if (l->age_s > d->grace_s) {
@@ -223,126 +223,15 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
         if (queue_job_subs (d->db, l->id, &subs, &nsubs, &e) < 0)
             return -1;
         if (!strcmp (l->state, "dispatching")) {
-            size_t keep = SIZE_MAX;
-            for (size_t k = a; k < b; k++) {
-                const char *st;
-                if (sub_known (subs, nsubs, d->cl[tags[k].cl].conf->name,
-                               tags[k].j->id, &st)
-                    && !strcmp (st, "cancelled"))
-                    continue;
-                if (tags[k].j->state == MS_JOB_CANCELLED)
-                    continue;
-                if (keep == SIZE_MAX
-                    || (tags[k].j->state == MS_JOB_RUNNING
-                        && tags[keep].j->state != MS_JOB_RUNNING))
-                    keep = k;
-            }
-            if (keep != SIZE_MAX) {
-                const tagged_t *t = &tags[keep];
-                queue_sub_new_t s
-                    = { d->cl[t->cl].conf->name,
-                        t->j->partition,
-                        t->j->cpu_freq_max_khz,
-                        t->j->id,
-                        0,
-                        0,
-                        d->set.dispatch_mode == DISPATCH_SIBLINGS };
-                if (queue_sub_record (d->db, l->id, &s, "submitted", &e) < 0
-                    || queue_adopt (d->db, l->id, s.cluster, s.partition,
-                                    t->j->id, &ok, &e)
-                           < 0) {
-                    free (subs);
-                    return -1;
-                }
-                d->adopted += ok;
-                daemon_log (LOG_NOTICE,
-                            "job %" PRId64 ": found on %s as job %" PRIu64
-                            " after an interrupted dispatch",
-                            l->id, s.cluster, t->j->id);
-                free (subs);
-                /* any other copies go as duplicates next cycle */
-                continue;
-            }
-            if (every) {
-                /* gone from every list: its copy may have ended and been
-                 * forgotten (MinJobAge); accounting says, else unknown */
-                int mrc = missing_dispatch (d, l, &e);
-                if (mrc != 0) {
-                    free (subs);
-                    if (mrc < 0)
-                        return -1;
-                    continue;
-                }
-                if (queue_requeue (d->db, l->id, "dispatching",
-                                   "dispatch interrupted and no cluster has "
-                                   "the job; queued again",
-                                   false, &ok, &e)
-                    < 0) {
-                    free (subs);
-                    return -1;
-                }
-                d->requeued += ok;
-                if (ok)
-                    daemon_log (LOG_NOTICE,
-                                "job %" PRId64 ": interrupted "
-                                "dispatch, on no cluster: queued again",
-                                l->id);
-            } else {
-                /* a cluster that was not read may hold the copy: queued
-                 * again now, the job could run twice; it waits, and says
-                 * why, until every cluster answers */
-                char why[600];
-                size_t len = (size_t)snprintf (
-                    why, sizeof (why), "dispatch interrupted; waiting for");
-                for (size_t c = 0; c < d->ncl && len < sizeof (why); c++)
-                    if (!d->cl[c].fresh)
-                        len += (size_t)snprintf (why + len, sizeof (why) - len,
-                                                 " %s", d->cl[c].conf->name);
-                if (len < sizeof (why))
-                    snprintf (why + len, sizeof (why) - len,
-                              " to answer: it may hold the job");
-                if (queue_note (d->db, l->id, why, &e) < 0) {
-                    free (subs);
-                    return -1;
-                }
-            }
-            free (subs);
-            continue;
-        }
-        /* submitted, running, cancelled: live tagged jobs nobody knows */
-        for (size_t k = a; k < b; k++) {
-            const tagged_t *t = &tags[k];
-            const char *cname = d->cl[t->cl].conf->name;
-            if (ms_job_state_final (t->j->state)
-                || sub_known (subs, nsubs, cname, t->j->id, NULL))
-                continue;
-            if (d->set.dispatch_mode == DISPATCH_SIBLINGS
-                && !strcmp (l->state, "submitted")) {
-                /* a sibling whose record was lost: keep it, record it */
-                queue_sub_new_t s = { cname,
-                                      t->j->partition,
-                                      t->j->cpu_freq_max_khz,
-                                      t->j->id,
-                                      1,
-                                      0,
-                                      true };
-                queue_sub_record (d->db, l->id, &s, "submitted", &e);
-                continue;
-            }
-            cancel_on (d, t->cl, t->j->id, l->id, "duplicate");
-            {
-                queue_sub_new_t s = { cname,
-                                      t->j->partition,
-                                      t->j->cpu_freq_max_khz,
-                                      t->j->id,
-                                      9,
-                                      0,
-                                      false };
-                queue_sub_record (d->db, l->id, &s, "cancelled", &e);
-            }
-            d->dup_cancelled++;
-        }
+            size_t keep = dispatch_keep (d, subs, nsubs, tags, a, b);
+            /* adopted: any other copies go as duplicates next cycle */
+            rc = keep != SIZE_MAX ? dispatch_adopt (d, l, &tags[keep], &e)
+                                  : dispatch_gone (d, l, every, &e);
+        } else
+            reconcile_strays (d, l, subs, nsubs, tags, a, b);
         free (subs);
+        if (rc < 0)
+            return -1;
     }
     return 0;
 }
@@ -562,6 +451,124 @@ array_live (const cluster_t *c, uint64_t aid)
     return NULL;
 }
 
+/* One task of array aid as the listing shows it (j), as its row. */
+static void
+task_row (const ms_job_info_t *j, const queue_sub_t *s, queue_task_t *t)
+{
+    memset (t, 0, sizeof (*t));
+    t->task_id = (uint32_t)j->array_task_id;
+    ms_strlcpy (t->cluster, s->cluster, sizeof (t->cluster));
+    t->cluster_job_id = j->id;
+    ms_strlcpy (t->state, task_word (j->state), sizeof (t->state));
+    t->exit_code = task_final (t->state) ? j->exit_code : -1;
+    if (strcmp (t->state, "completed") && strcmp (t->state, "running"))
+        ms_strlcpy (t->reason, j->state_reason, sizeof (t->reason));
+    t->start_time = j->start_time > 0 && strcmp (t->state, "pending")
+                        ? (int64_t)j->start_time
+                        : 0;
+    t->end_time = task_final (t->state) && j->end_time > 0
+                      ? (int64_t)j->end_time
+                      : 0;
+}
+
+/* Each task of array aid that cluster c lists, written when it changed
+ * from known[0..*nkp) (which follows the rows written); a task seen to
+ * end counts as a job ended (the lean). */
+static int
+sync_tasks (ms_daemon_t *d, const cluster_t *c, const queue_live_t *l,
+            const queue_sub_t *s, uint64_t aid, queue_task_t **knownp,
+            size_t *nkp, ms_error_t *errp)
+{
+    for (size_t k = 0; k < c->njobs; k++) {
+        const ms_job_info_t *j = &c->jobs[k];
+        queue_task_t t, *have = NULL;
+        if (j->array_job_id != aid || j->array_task_id < 0)
+            continue;
+        task_row (j, s, &t);
+        for (size_t m = 0; m < *nkp && !have; m++)
+            if ((*knownp)[m].task_id == t.task_id)
+                have = &(*knownp)[m];
+        if (have && !strcmp (have->state, t.state)
+            && have->cluster_job_id == t.cluster_job_id
+            && have->exit_code == t.exit_code
+            && !strcmp (have->cluster, t.cluster))
+            continue;
+        if (queue_task_set (d->db, l->id, &t, errp) < 0)
+            return -1;
+        if (task_final (t.state) && !(have && task_final (have->state))
+            && t.start_time > 0)
+            observe_end (d, s, j);
+        if (!have) {
+            *knownp = ms_xrealloc (*knownp, (*nkp + 1) * sizeof (**knownp));
+            have = &(*knownp)[(*nkp)++];
+        }
+        *have = t;
+    }
+    return 0;
+}
+
+/* Every task of array aid ended (known[0..nk)): the job completed when
+ * all did, failed when one failed (the worst exit code, the first failed
+ * task named), else cancelled; the array's submission ended. */
+static int
+array_ended (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
+             uint64_t aid, const queue_task_t *known, size_t nk,
+             ms_error_t *errp)
+{
+    size_t ncomp = 0, nfail = 0, ncanc = 0, total = nk;
+    int worst = 0, rc;
+    char why[400] = "", first[200] = "";
+    bool ok;
+
+    for (size_t m = 0; m < nk; m++) {
+        const queue_task_t *t = &known[m];
+        if (!strcmp (t->state, "completed") && t->exit_code <= 0)
+            ncomp++;
+        else if (!strcmp (t->state, "cancelled"))
+            ncanc++;
+        else {
+            nfail++;
+            if (t->exit_code > worst)
+                worst = t->exit_code;
+            if (!first[0])
+                snprintf (first, sizeof (first), "task %u %s%s%s", t->task_id,
+                          t->state, t->reason[0] ? ": " : "", t->reason);
+        }
+    }
+    /* tasks that never left the array's pending record were cancelled
+     * with it */
+    if (l->array_tasks > nk) {
+        ncanc += l->array_tasks - nk;
+        total = l->array_tasks;
+    }
+    /* the job's end before its submission's: a daemon killed between the
+     * two leaves a live submission of an ended job, which the next cycle
+     * marks ended (the other way round the job would stay live for ever:
+     * cycles follow live submissions only) */
+    if (ncomp == total)
+        rc = queue_finished (d->db, l->id, "completed", 0, NULL, &ok, errp);
+    else if (nfail > 0) {
+        snprintf (why, sizeof (why),
+                  "%zu of %zu tasks failed on %s (first: %s)", nfail, total,
+                  s->cluster, first);
+        rc = queue_finished (d->db, l->id, "failed", worst, why, &ok, errp);
+    } else {
+        snprintf (why, sizeof (why), "%zu of %zu tasks cancelled on the cluster",
+                  ncanc, total);
+        rc = queue_cancel (d->db, l->id, l->state, why, &ok, errp);
+    }
+    if (rc < 0
+        || queue_sub_state (d->db, s->cluster, aid,
+                            ncanc == total ? "cancelled" : "ended", errp)
+               < 0)
+        return -1;
+    daemon_log (LOG_INFO,
+                "job %" PRId64 ": array %s job %" PRIu64 " ended: %zu "
+                "tasks completed, %zu failed, %zu cancelled",
+                l->id, s->cluster, aid, ncomp, nfail, ncanc);
+    return 0;
+}
+
 /* Follow the array of submission s (cluster job id: the array's): each
  * task the listing shows into job_tasks when it changed, the meta job
  * running once a task started, and ended once no record of the array is
@@ -608,45 +615,8 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
     if (queue_job_tasks (d->db, l->id, &known, &nk, &e) < 0)
         goto fail;
     /* each task the listing shows, written when it changed */
-    for (size_t k = 0; k < c->njobs; k++) {
-        const ms_job_info_t *j = &c->jobs[k];
-        queue_task_t t, *have = NULL;
-        if (j->array_job_id != aid || j->array_task_id < 0)
-            continue;
-        memset (&t, 0, sizeof (t));
-        t.task_id = (uint32_t)j->array_task_id;
-        ms_strlcpy (t.cluster, s->cluster, sizeof (t.cluster));
-        t.cluster_job_id = j->id;
-        ms_strlcpy (t.state, task_word (j->state), sizeof (t.state));
-        t.exit_code = task_final (t.state) ? j->exit_code : -1;
-        if (strcmp (t.state, "completed") && strcmp (t.state, "running"))
-            ms_strlcpy (t.reason, j->state_reason, sizeof (t.reason));
-        t.start_time = j->start_time > 0 && strcmp (t.state, "pending")
-                           ? (int64_t)j->start_time
-                           : 0;
-        t.end_time = task_final (t.state) && j->end_time > 0
-                         ? (int64_t)j->end_time
-                         : 0;
-        for (size_t m = 0; m < nk && !have; m++)
-            if (known[m].task_id == t.task_id)
-                have = &known[m];
-        if (have && !strcmp (have->state, t.state)
-            && have->cluster_job_id == t.cluster_job_id
-            && have->exit_code == t.exit_code
-            && !strcmp (have->cluster, t.cluster))
-            continue;
-        if (queue_task_set (d->db, l->id, &t, &e) < 0)
-            goto fail;
-        /* a task seen to end, as a job (the lean) */
-        if (task_final (t.state) && !(have && task_final (have->state))
-            && t.start_time > 0)
-            observe_end (d, s, j);
-        if (!have) {
-            known = ms_xrealloc (known, (nk + 1) * sizeof (*known));
-            have = &known[nk++];
-        }
-        *have = t;
-    }
+    if (sync_tasks (d, c, l, s, aid, &known, &nk, &e) < 0)
+        goto fail;
     for (size_t m = 0; m < nk; m++)
         started = started || strcmp (known[m].state, "pending");
     if (nrec == 0) {
@@ -684,59 +654,8 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
         goto out;
     }
     /* every task ended */
-    {
-        size_t ncomp = 0, nfail = 0, ncanc = 0, total = nk;
-        int worst = 0;
-        char why[400] = "", first[200] = "";
-        for (size_t m = 0; m < nk; m++) {
-            const queue_task_t *t = &known[m];
-            if (!strcmp (t->state, "completed") && t->exit_code <= 0)
-                ncomp++;
-            else if (!strcmp (t->state, "cancelled"))
-                ncanc++;
-            else {
-                nfail++;
-                if (t->exit_code > worst)
-                    worst = t->exit_code;
-                if (!first[0])
-                    snprintf (first, sizeof (first), "task %u %s%s%s",
-                              t->task_id, t->state, t->reason[0] ? ": " : "",
-                              t->reason);
-            }
-        }
-        /* tasks that never left the array's pending record were
-         * cancelled with it */
-        if (l->array_tasks > nk) {
-            ncanc += l->array_tasks - nk;
-            total = l->array_tasks;
-        }
-        /* the job's end before its submission's: a daemon killed between
-         * the two leaves a live submission of an ended job, which the
-         * next cycle marks ended (the other way round the job would stay
-         * live for ever: cycles follow live submissions only) */
-        if (ncomp == total)
-            rc = queue_finished (d->db, l->id, "completed", 0, NULL, &ok, &e);
-        else if (nfail > 0) {
-            snprintf (why, sizeof (why),
-                      "%zu of %zu tasks failed on %s (first: %s)", nfail, total,
-                      s->cluster, first);
-            rc = queue_finished (d->db, l->id, "failed", worst, why, &ok, &e);
-        } else {
-            snprintf (why, sizeof (why),
-                      "%zu of %zu tasks cancelled on the cluster", ncanc,
-                      total);
-            rc = queue_cancel (d->db, l->id, l->state, why, &ok, &e);
-        }
-        if (rc < 0
-            || queue_sub_state (d->db, s->cluster, aid,
-                                ncanc == total ? "cancelled" : "ended", &e)
-                   < 0)
-            goto fail;
-        daemon_log (LOG_INFO,
-                    "job %" PRId64 ": array %s job %" PRIu64 " ended: %zu "
-                    "tasks completed, %zu failed, %zu cancelled",
-                    l->id, s->cluster, aid, ncomp, nfail, ncanc);
-    }
+    if (array_ended (d, l, s, aid, known, nk, &e) < 0)
+        goto fail;
 out:
     free (known);
     return rc;
@@ -800,6 +719,36 @@ record:
         return -1;
     }
     return 0;
+}
+
+/* A submission its cluster no longer lists (after LOST_AFTER_S): an
+ * unclaimed copy through the start gate never ran the script (that
+ * copy's end); the outcome's copy has its end from accounting, or the
+ * job is lost (failed once it ran). */
+static int
+follow_lost (ms_daemon_t *d, size_t ci, const queue_live_t *l,
+             const queue_sub_t *s, bool main_sub, ms_error_t *errp)
+{
+    int rc;
+    bool ok;
+
+    if (s->age_s < LOST_AFTER_S)
+        return 0;
+    if (s->gated && !l->claimed_cluster[0] && !strcmp (l->state, "submitted"))
+        return copy_unclaimed_end (d, l, s, NULL);
+    if (main_sub || l->claimed_cluster[0]) {
+        int mrc = missing_sub (d, ci, l, s, errp);
+        if (mrc != 0)
+            return mrc < 0 ? -1 : 0;
+    }
+    rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id, "lost", errp);
+    if (rc == 0 && main_sub)
+        rc = queue_finished (d->db, l->id,
+                             !strcmp (l->state, "submitted") ? "lost"
+                                                             : "failed",
+                             -1, "the cluster no longer knows the job", &ok,
+                             errp);
+    return rc;
 }
 
 /* A copy's final state on its cluster, when it is the job's outcome or
@@ -897,7 +846,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             /* a cancel through the API need not wait for a fresh reading:
              * cancel the cluster job the last reading shows live (once),
              * and record the submission on a fresh one */
-            cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+            cj = cluster_find_job (&d->cl[ci], s->cluster_job_id);
             if (l && !strcmp (l->state, "cancelled") && d->cl[ci].up && cj
                 && !ms_job_state_final (cj->state)) {
                 cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
@@ -908,7 +857,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             }
             continue;
         }
-        cj = cluster_job (&d->cl[ci], s->cluster_job_id);
+        cj = cluster_find_job (&d->cl[ci], s->cluster_job_id);
         main_sub = l && !strcmp (l->cluster, s->cluster)
                    && l->cluster_job_id == s->cluster_job_id;
         claimed_other = l && l->claimed_cluster[0]
@@ -945,36 +894,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             continue;
         }
         if (!cj) {
-            if (s->age_s < LOST_AFTER_S)
-                continue;
-            /* a copy of a dispatch through the start gate, unclaimed: it
-             * never ran the script, whatever its end was; that copy's end
-             * (the last one's queues the job again) */
-            if (s->gated && !l->claimed_cluster[0]
-                && !strcmp (l->state, "submitted")) {
-                rc = copy_unclaimed_end (d, l, s, NULL);
-                continue;
-            }
-            /* the outcome's copy: its end from accounting, or unknown */
-            if (main_sub || l->claimed_cluster[0]) {
-                int mrc = missing_sub (d, (size_t)ci, l, s, &e);
-                if (mrc != 0) {
-                    rc = mrc < 0 ? -1 : 0;
-                    continue;
-                }
-            }
-            rc = queue_sub_state (d->db, s->cluster, s->cluster_job_id, "lost",
-                                  &e);
-            if (rc == 0 && main_sub) {
-                if (!strcmp (l->state, "submitted"))
-                    rc = queue_finished (d->db, l->id, "lost", -1,
-                                         "the cluster no longer knows the job",
-                                         &ok, &e);
-                else
-                    rc = queue_finished (d->db, l->id, "failed", -1,
-                                         "the cluster no longer knows the job",
-                                         &ok, &e);
-            }
+            rc = follow_lost (d, (size_t)ci, l, s, main_sub, &e);
             continue;
         }
         switch (cj->state) {
@@ -1059,7 +979,7 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             continue;
         ci = cluster_index (d, l->cluster);
         if (ci < 0 || !d->cl[ci].fresh
-            || !(cj = cluster_job (&d->cl[ci], l->cluster_job_id))
+            || !(cj = cluster_find_job (&d->cl[ci], l->cluster_job_id))
             || cj->state != MS_JOB_PENDING || cj->submit_time <= 0
             || !engine_reroute_due (&d->pol, wall () - (double)cj->submit_time,
                                     l->reroutes))

@@ -23,7 +23,7 @@
 /* ---- clusters ---- */
 
 const ms_job_info_t *
-cluster_job (const cluster_t *c, uint64_t id)
+cluster_find_job (const cluster_t *c, uint64_t id)
 {
     ms_job_info_t key = { 0 };
     if (c->njobs == 0)
