@@ -61,8 +61,16 @@ held=$job_id
 daemon_cycles 3
 why=$(q "SELECT last_error FROM jobs WHERE id = ${held:-0}")
 ncopies=$(q "SELECT count(*) FROM job_submissions WHERE job_id = ${held:-0}")
+# (the time of day, with its date when that is another day than the
+# decision's: near midnight UTC the budget ends tomorrow)
+at_hm=$(date -u -d "@$t_end" +%H:%M)
+at_day=$(date -u -d "@$t_end" "+%Y-%m-%d %H:%M")
 [ "$(state "$held")" = queued ] && [ "$ncopies" = 0 ] &&
-    case $why in "power budget: site 1 W"*"expected under it at $(date -u -d "@$t_end" +%H:%M)"*) true ;; *) false ;; esac
+    case $why in
+    "power budget: site 1 W"*"expected under it at $at_hm UTC"*) true ;;
+    "power budget: site 1 W"*"expected under it at $at_day UTC"*) true ;;
+    *) false ;;
+    esac
 tap_ok $? "a new job is held, submitted nowhere ($(state "$held"), $ncopies copies): $why"
 
 # 4: msqueue shows the reason to its user
