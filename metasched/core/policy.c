@@ -19,30 +19,17 @@
 #include "metasched/core/window.h"
 #include "metasched/common/util.h"
 
-static const char *const kind_names[POL_NKINDS] = {
-    "base",
-    "min_runtime",
-    "min_energy",
-    "ear_min_energy",
-    "eamc_reorder",
-    "eamc_priority_inc",
-    "eamc_priority_inc_v",
-    "metasched",
-    "metasched_window",
-    "home",
-};
-
 const char *
 policy_kind_name (ms_polkind_t k)
 {
-    return k < POL_NKINDS ? kind_names[k] : "?";
+    return k < POL_NKINDS ? ms_policy_names[k] : "?";
 }
 
 int
 policy_kind_parse (const char *s, ms_polkind_t *k)
 {
     for (int i = 0; i < POL_NKINDS; i++)
-        if (!strcmp (s, kind_names[i])) {
+        if (!strcmp (s, ms_policy_names[i])) {
             *k = (ms_polkind_t)i;
             return 0;
         }
@@ -142,14 +129,11 @@ per_partition_min (const ms_cands_t *cs, const ms_siteconf_t *conf,
     }
 }
 
-/* home: the job's home partition at its nominal frequency (the highest
- * listed there when the nominal has no prediction); a job its home cannot
- * run (too wide, GPUs it lacks) goes to the first partition in the
- * configuration's order that can, as its user would send it. */
-static void
-decide_home (const ms_siteconf_t *conf, const ms_cands_t *cs, ms_decision_t *d)
+void
+policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
+                    size_t home, ms_decision_t *d)
 {
-    size_t h = cs->home, bi = SIZE_MAX;
+    size_t h = home, bi = SIZE_MAX;
     uint32_t nom, bf = 0;
     bool there = false;
 
@@ -226,7 +210,7 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
         rank_decide (pol, conf, cs, view, d);
         break;
     case POL_HOME:
-        decide_home (conf, cs, d);
+        policy_home_choice (conf, cs, cs->home, d);
         break;
     default:
         break;

@@ -74,6 +74,13 @@ size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
 
 /* Decide for one job; cs must carry predicted waits for metasched. An
  * empty decision means the job fits nowhere. */
+/* The home policy's choice, added to d: partition `home` at its nominal
+ * frequency (the highest listed there when the nominal has no
+ * prediction); a home not among the candidates (too wide, GPUs it lacks,
+ * or SIZE_MAX: none) gives the first partition in the configuration's
+ * order that can run the job, as its user would send it. */
+void policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
+                         size_t home, ms_decision_t *d);
 void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                     const ms_cands_t *cs, const ms_view_t *view,
                     ms_decision_t *d);

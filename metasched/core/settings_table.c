@@ -31,7 +31,8 @@
 #define LIVE_SIM (MS_SETT_LIVE | MS_SETT_SIM | MS_SETT_POLICY)
 #define LIVE_SIM_MS (LIVE_SIM | MS_SETT_MS_ONLY)
 
-static const char *const policy_names[] = {
+/* The policy kinds' names, in ms_polkind_t's order (settings_table.h). */
+const char *const ms_policy_names[] = {
     "base",
     "min_runtime",
     "min_energy",
@@ -44,23 +45,9 @@ static const char *const policy_names[] = {
     "home",
     NULL,
 };
-/* the A/B baseline (doc/admin-guide.md "Measuring what metasched saves"):
- * the job's home partition at its nominal frequency, or a policy of the
- * engine's by its name (index 1 + its ms_polkind_t; the engine's own
- * "home", capped first-come first-served, is this list's first entry) */
-static const char *const ab_policy_names[] = {
-    "home",
-    "base",
-    "min_runtime",
-    "min_energy",
-    "ear_min_energy",
-    "eamc_reorder",
-    "eamc_priority_inc",
-    "eamc_priority_inc_v",
-    "metasched",
-    "metasched_window",
-    NULL,
-};
+_Static_assert (sizeof (ms_policy_names) / sizeof (*ms_policy_names)
+                    == POL_NKINDS + 1,
+                "a name for every policy kind");
 static const char *const dispatch_names[] = { "single", "siblings", NULL };
 
 /* name, type, lo, hi, default, where, key, flag, choices, in
@@ -68,7 +55,7 @@ static const char *const dispatch_names[] = { "single", "siblings", NULL };
 static const ms_sett_t rows[] = {
     /* metaschedd's live settings (doc/api.md "Settings") */
     { "policy", CHOICE, 0, POL_NKINDS - 1, POL_METASCHED, MS_SETT_LIVE,
-      "policy", NULL, policy_names, SET (policy), NONE,
+      "policy", NULL, ms_policy_names, SET (policy), NONE,
       "the policy metaschedd routes jobs by" },
     { "w_energy", NUM, 0, 1, 0.5, LIVE_SIM, "w_energy", "w-energy", NULL,
       SET (w_energy), POL (w_energy),
@@ -124,8 +111,8 @@ static const ms_sett_t rows[] = {
       SET (ab_share), NONE,
       "share of new jobs routed by ab_policy, to measure what metasched "
       "saves (0: off)" },
-    { "ab_policy", CHOICE, 0, POL_HOME, 0, MS_SETT_LIVE, "ab_policy", NULL,
-      ab_policy_names, SET (ab_policy), NONE,
+    { "ab_policy", CHOICE, 0, POL_NKINDS - 1, POL_HOME, MS_SETT_LIVE,
+      "ab_policy", NULL, ms_policy_names, SET (ab_policy), NONE,
       "the A/B baseline: home (the job's home partition at its nominal "
       "frequency) or a policy's name" },
     { "reroute_after_s", NUM, 0, INF, MS_REROUTE_AFTER_S,

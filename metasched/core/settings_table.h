@@ -52,7 +52,7 @@ typedef struct {
     double stake_margin;
     double exploration;
     double ab_share; /* share of jobs in the A/B baseline group (0: off) */
-    int ab_policy;   /* their policy: 0 home, else 1 + an ms_polkind_t */
+    int ab_policy;   /* their policy, an ms_polkind_t (default POL_HOME) */
     double reroute_after_s;
     int max_reroutes;
     bool priority_boost;
@@ -108,6 +108,10 @@ typedef struct {
     size_t pol_off;             /* offset in ms_policy_t, or MS_SETT_NONE */
     const char *help;           /* one line */
 } ms_sett_t;
+
+/* The policy kinds' names, in ms_polkind_t's order, NULL after the last:
+ * the choices of the settings policy and ab_policy, and policy_kind_name's. */
+extern const char *const ms_policy_names[];
 
 /* The rows, in the order shown; *n gets their count. */
 const ms_sett_t *settings_table (size_t *n);

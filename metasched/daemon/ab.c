@@ -50,54 +50,20 @@ ab_group (const ms_daemon_t *d, int64_t id)
                                                        : AB_METASCHED;
 }
 
-const char *
-ab_policy_name (int p)
-{
-    return p <= 0 || p > POL_HOME ? "home" : policy_kind_name (p - 1);
-}
-
-/* The job's home partition at its nominal frequency among the candidates
- * d->cs, which hold only the partitions it may run on: the one the user
- * named (the candidates are on it alone), else the first of the site's
- * partitions (clusters.conf's order) that fits it. */
-static void
-home_decide (const ms_daemon_t *d, ms_decision_t *dec)
-{
-    const ms_cands_t *cs = &d->cs;
-    size_t home = SIZE_MAX, bi = SIZE_MAX;
-    uint32_t bf = 0;
-
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].part < home)
-            home = cs->c[i].part;
-    for (size_t i = 0; i < cs->n; i++) {
-        const ms_cand_t *c = &cs->c[i];
-        const ms_partconf_t *pc = &d->site->parts[home];
-        if (c->part != home)
-            continue;
-        if (c->f_khz == d->site->archs[pc->arch].nominal_khz) {
-            bi = i;
-            break;
-        }
-        if (c->f_khz >= bf) {
-            bf = c->f_khz;
-            bi = i;
-        }
-    }
-    if (bi != SIZE_MAX)
-        choice_add (dec, cs, bi, 0);
-}
-
 void
 ab_decide (ms_daemon_t *d, ms_decision_t *dec)
 {
     memset (dec, 0, sizeof (*dec));
-    if (d->set.ab_policy <= 0 || d->set.ab_policy > POL_HOME) {
-        home_decide (d, dec);
+    if (d->set.ab_policy == POL_HOME) {
+        /* The job's own home, not d->cs.home (the partition its
+         * predictions are scaled from): the partition the user named, the
+         * only one among the candidates then, else the first of
+         * clusters.conf that fits it. */
+        policy_home_choice (d->site, &d->cs, SIZE_MAX, dec);
         return;
     }
     ms_policy_t pol;
-    settings_table_policy (&pol, (ms_polkind_t)(d->set.ab_policy - 1));
+    settings_table_policy (&pol, (ms_polkind_t)d->set.ab_policy);
     policy_decide (&pol, d->site, &d->cs, d->view, dec);
     if (dec->n > 1)
         dec->n = 1;

@@ -330,8 +330,6 @@ double ab_draw (const tag_key_t *key, int64_t id);
 /* Its group under d->set.ab_share: AB_BASELINE, AB_METASCHED, or NULL
  * when ab_share is 0. */
 const char *ab_group (const ms_daemon_t *d, int64_t id);
-/* The name of ab_policy's value p. */
-const char *ab_policy_name (int p);
 /* The baseline's one choice over d->cs into dec. Caller holds d->mu. */
 void ab_decide (ms_daemon_t *d, ms_decision_t *dec);
 /* decide.c */

@@ -309,7 +309,7 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
     char ablabel[64];
 
     snprintf (ablabel, sizeof (ablabel), "ab_baseline:%s",
-              ab_policy_name (d->set.ab_policy));
+              policy_kind_name ((ms_polkind_t)d->set.ab_policy));
 
     for (size_t i = 0; i < n; i++) {
         djob_t *x = &b[i];
