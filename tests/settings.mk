@@ -13,4 +13,4 @@ EXTRA_DIST += tests/cli/test_settings_docs.sh
 
 # the table against a live metaschedd on the test bed (config show/get/set)
 TESTS += tests/integration/test_settings_live.sh
-EXTRA_DIST += tests/integration/test_settings_live.sh
+EXTRA_DIST += tests/integration/test_settings_live.sh tests/integration/scratch_lib.sh

@@ -6,19 +6,10 @@
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 command -v psql >/dev/null || tap_skip_all "psql not installed (postgresql-client-15)"
-ms=$MS_BUILDDIR/metasched/metasched
-db=ms_test_report_$$
 tmp=$(mktemp -d)
-cleanup () {
-    psql -qX "$MS_PG_SUPER_CONNINFO" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-# one exit path for failures before the plan
-psql -qX "$MS_PG_SUPER_CONNINFO" -c "CREATE DATABASE $db OWNER ms_daemon" >"$tmp/log" 2>&1 \
-    || tap_skip_all "cannot create a scratch database: $(cat "$tmp/log")"
-"$ms" db -d "$MS_PG_CONNINFO dbname=$db" migrate >"$tmp/log" 2>&1 \
-    || { echo "1..1"; echo "not ok 1 - migrate the scratch database: $(cat "$tmp/log")"; exit 1; }
+. "${MS_SRCDIR:-.}/tests/integration/scratch_lib.sh"
+trap scratch_cleanup EXIT
+scratch_db ms_test_report_$$
 
 tap_plan 21
 

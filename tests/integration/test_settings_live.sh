@@ -7,78 +7,23 @@
 # back. The daemon runs on a scratch database with a private socket. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
-ms=$MS_BUILDDIR/metasched/metasched
-daemon=${MS_METASCHEDD:-$MS_BUILDDIR/metasched/metaschedd}
-[ -x "$daemon" ] || tap_skip_all "metaschedd is not built ($daemon)"
+[ -x "${MS_METASCHEDD:-$MS_BUILDDIR/metasched/metaschedd}" ] \
+    || tap_skip_all "metaschedd is not built (${MS_METASCHEDD:-$MS_BUILDDIR/metasched/metaschedd})"
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root (an admin) and $MS_TEST_USER (not one)"
 id "$MS_TEST_USER" >/dev/null 2>&1 || tap_skip_all "no user $MS_TEST_USER"
 command -v psql >/dev/null || tap_skip_all "psql not installed (postgresql-client-15)"
 
-db=ms_test_settab_$$
 tmp=$(mktemp -d /tmp/ms-test-settab.XXXXXX)
 chmod 755 "$tmp"
-sock=$tmp/metaschedd.sock
-daemon_pid=
-cleanup () {
-    [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
-    psql -qX "$MS_PG_SUPER_CONNINFO" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-ok () { [ "$@" ] && echo 0 || echo 1; }
-# as USER ARGS...: `metasched ARGS` as USER against our daemon
-as () {
-    u=$1
-    shift
-    runuser -u "$u" -- env METASCHED_SERVER="unix:$sock" \
-        METASCHED_MUNGE_SOCKET="$MS_MUNGE_SOCKET" \
-        ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" \
-        "$ms" "$@"
-}
-# one TEXT: on one line (for a TAP description)
-one () { printf '%s' "$*" | tr '\n' ' '; }
-# value KEY: the value of KEY in `metasched config` text output ($out)
-value () { printf '%s\n' "$out" | sed -n "s/^$1 *= //p"; }
-
-psql -qX "$MS_PG_SUPER_CONNINFO" -c "CREATE DATABASE $db OWNER ms_daemon" >"$tmp/log" 2>&1 \
-    || tap_skip_all "cannot create a scratch database: $(cat "$tmp/log")"
-dbc="$MS_PG_CONNINFO dbname=$db"
-if ! "$ms" db -d "$dbc" migrate >"$tmp/log" 2>&1 \
-    || ! "$ms" db -d "$dbc" sync "$MS_CLUSTERS_CONF" >>"$tmp/log" 2>&1; then
-    echo "1..1"
-    echo "not ok 1 - prepare the scratch database: $(cat "$tmp/log")"
-    exit 1
-fi
+. "${MS_SRCDIR:-.}/tests/integration/scratch_lib.sh"
+trap scratch_cleanup EXIT
+scratch_db ms_test_settab_$$ sync
 
 tap_plan 7
 
-cat > "$tmp/metaschedd.conf" <<EOF
-[daemon]
-clusters_conf   = $MS_CLUSTERS_CONF
-database        = $dbc
-socket          = $sock
-munge_socket    = $MS_MUNGE_SOCKET
-admins          = root
-cycle_s         = 5
-collect_wrapper = $MS_BUILDDIR/collectors/metasched-collect
-api_server_for_jobs = unix:$sock
-log             = stderr
-tag_key_file    = $tmp/tag.key
-EOF
+scratch_daemon_conf >"$tmp/metaschedd.conf"
 
-"$daemon" --config "$tmp/metaschedd.conf" --foreground >"$tmp/daemon.log" 2>&1 &
-daemon_pid=$!
-for i in $(seq 1 600); do
-    [ -S "$sock" ] && break
-    kill -0 "$daemon_pid" 2>/dev/null || break
-    sleep 0.1
-done
-if [ ! -S "$sock" ]; then
-    why="metaschedd did not start: $(tail -3 "$tmp/daemon.log" | tr '\n' ' ')"
-    echo "not ok 1 - $why"
-    for n in $(seq 2 7); do echo "ok $n # SKIP $why"; done
-    exit 1
-fi
+scratch_daemon_start 1 7
 tap_ok 0 "metaschedd serves its socket"
 
 tab=$(printf '\t')
