@@ -12,50 +12,7 @@ tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -x "$msbatch" ] || tap_skip_all "$msbatch not built"
 
-app=mslist$$
-big= bign=0
-for c in $MS_CLUSTERS; do
-    n=$(getv "MS_$(upper "$c")_NODES" | wc -w)
-    [ "$n" -gt "$bign" ] && { big=$c; bign=$n; }
-done
-[ "$bign" -ge 4 ] || tap_skip_all "no test bed cluster has 4 nodes"
-part=$(sed -n "s/^\[partition $big\/\(.*\)\]$/\1/p" "$MS_CLUSTERS_CONF" | head -1)
-
-mold_cleanup () {
-    q "DELETE FROM job_runs WHERE app = '$app'" >/dev/null
-    daemon_cleanup
-}
-trap mold_cleanup EXIT
-daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
-daemon_lock
-tap_plan 5
-
-# 1: the history: three jobs at each of 1, 2 and 4 nodes (one row per node)
-vals= jid=$(( 900000000 + $$ * 16 ))
-for n in 1 2 4; do
-    for r in 1 2 3; do
-        jid=$((jid + 1))
-        t=$(( 30 + 600 / n + r ))
-        i=1
-        while [ $i -le $n ]; do
-            vals="$vals${vals:+,}('$big', '$part', $jid, 'n$i', '$app', 'alice', $n, NULL, now () - interval '1 day', now () - interval '1 day' + interval '$t seconds', $t, $((t * 200)), $((t * 20)), 1.2, 0.01, true, 'root-measured', 't')"
-            i=$((i + 1))
-        done
-    done
-done
-out=$(q "INSERT INTO job_runs (cluster, partition, slurm_job_id, node, app, user_name, nodes, freq_req_khz, start_time, end_time, runtime_s, pkg_energy_j, dram_energy_j, cpi, tpi, exclusive, source, collector_version) VALUES $vals")
-rows=$(q "SELECT count(*) FROM job_runs WHERE app = '$app'")
-tap_ok "$(ok_if [ "$rows" = 21 ])" "seeded runs of $app on $big/$part at 1, 2 and 4 nodes: $rows rows $out"
-
-log=$dtmp/msd.log
-daemon_lead
-# the leader loads the models at the start of its first cycle, after it
-# has said it leads
-wait_for 20 grep -q "speedup of $app" "$log"
-sm=$(grep -m1 "speedup of $app" "$log" | sed 's/.*speedup of/speedup of/')
-[ -n "$sm" ]
-tap_ok $? "the daemon fitted the app's speedup model: ${sm:-$(grep -i speedup "$log" | tail -2 | tr '\n' ' ')}"
-
+mold_history mslist$$ 4 5
 u=$MS_TEST_USER
 d=$(job_dir "$u")
 printf '#!/bin/sh\n#SBATCH -t 2\n#SBATCH -J msd-list\necho "nodes=$SLURM_JOB_NUM_NODES"\nsleep 20\n' > "$d/list.sh"
