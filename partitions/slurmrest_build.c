@@ -215,6 +215,22 @@ put_strings (put_t *p, ms_error_t *errp)
     return 0;
 }
 
+/* A GPU request that was asked, as field `key`: TRES text on the typed
+ * OpenAPI versions, sbatch's [type:]count before. */
+static void
+jset_gpus (json_t *job, const char *key, const ms_tres_req_t *t, bool typed)
+{
+    char b[320];
+
+    if (!t->count)
+        return;
+    if (typed)
+        tres_text (t, b, sizeof (b));
+    else
+        gpu_text (t, b, sizeof (b));
+    jset_str (job, key, b);
+}
+
 /* GPUs and generic resources. */
 static int
 put_gres (put_t *p, ms_error_t *errp)
@@ -244,18 +260,9 @@ put_gres (put_t *p, ms_error_t *errp)
                 strcat (all, b);
         }
         jset_str (job, "tres_per_node", all);
-        if (sb->gpus.count) {
-            tres_text (&sb->gpus, b, sizeof (b));
-            jset_str (job, "tres_per_job", b);
-        }
-        if (sb->gpus_per_task.count) {
-            tres_text (&sb->gpus_per_task, b, sizeof (b));
-            jset_str (job, "tres_per_task", b);
-        }
-        if (sb->gpus_per_socket.count) {
-            tres_text (&sb->gpus_per_socket, b, sizeof (b));
-            jset_str (job, "tres_per_socket", b);
-        }
+        jset_gpus (job, "tres_per_job", &sb->gpus, typed);
+        jset_gpus (job, "tres_per_task", &sb->gpus_per_task, typed);
+        jset_gpus (job, "tres_per_socket", &sb->gpus_per_socket, typed);
         if (sb->cpus_per_gpu) {
             snprintf (b, sizeof (b), "gres/gpu:%d", sb->cpus_per_gpu);
             jset_str (job, "cpus_per_tres", b);
@@ -278,22 +285,10 @@ put_gres (put_t *p, ms_error_t *errp)
     } else {
         jset_str (job, "gres", sb->gres);
         jset_str (job, "gres_flags", sb->gres_flags);
-        if (sb->gpus.count) {
-            gpu_text (&sb->gpus, b, sizeof (b));
-            jset_str (job, "gpus", b);
-        }
-        if (sb->gpus_per_node.count) {
-            gpu_text (&sb->gpus_per_node, b, sizeof (b));
-            jset_str (job, "gpus_per_node", b);
-        }
-        if (sb->gpus_per_task.count) {
-            gpu_text (&sb->gpus_per_task, b, sizeof (b));
-            jset_str (job, "gpus_per_task", b);
-        }
-        if (sb->gpus_per_socket.count) {
-            gpu_text (&sb->gpus_per_socket, b, sizeof (b));
-            jset_str (job, "gpus_per_socket", b);
-        }
+        jset_gpus (job, "gpus", &sb->gpus, typed);
+        jset_gpus (job, "gpus_per_node", &sb->gpus_per_node, typed);
+        jset_gpus (job, "gpus_per_task", &sb->gpus_per_task, typed);
+        jset_gpus (job, "gpus_per_socket", &sb->gpus_per_socket, typed);
         if (sb->cpus_per_gpu)
             jset_text_int (job, "cpus_per_gpu", sb->cpus_per_gpu);
         if (sb->mem_per_gpu_mb)
