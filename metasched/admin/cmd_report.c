@@ -40,6 +40,7 @@
 #include "db/db.h"
 #include "metasched/admin/commands.h"
 #include "metasched/admin/report_ab.h"
+#include "metasched/admin/reportout.h"
 #include "metasched/common/ini.h"
 #include "metasched/sim/plot.h"
 #include "metasched/common/util.h"
@@ -167,15 +168,6 @@ parse_time (const char *s, time_t now, time_t *tp)
         return -1;
     *tp = (time_t)days_from_civil (y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
     return 0;
-}
-
-static const char *
-fmt_time (time_t t, char *buf, size_t len)
-{
-    struct tm tm;
-    gmtime_r (&t, &tm);
-    strftime (buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 /* ---- groups (cluster, user, app): a small open-addressing table ---- */
@@ -498,8 +490,8 @@ print_text (const report_t *rep)
     char a[32], b[32];
 
     printf ("metasched report %s .. %s\n\n",
-            fmt_time (rep->since, a, sizeof (a)),
-            fmt_time (rep->until, b, sizeof (b)));
+            report_time_text (rep->since, a, sizeof (a)),
+            report_time_text (rep->until, b, sizeof (b)));
     printf ("Energy against the nominal-frequency baseline: %ld measured "
             "job%s, %ld with a\npredicted baseline, %ld without energy "
             "figures (not counted).\n",
@@ -624,12 +616,11 @@ print_json (const report_t *rep)
     const char *keys[] = { "clusters", "users", "apps" };
     json_t *o = json_object (), *err = json_array ();
     char a[32];
-    char *s;
 
     json_object_set_new (o, "since",
-                         json_string (fmt_time (rep->since, a, sizeof (a))));
+                         json_string (report_time_text (rep->since, a, sizeof (a))));
     json_object_set_new (o, "until",
-                         json_string (fmt_time (rep->until, a, sizeof (a))));
+                         json_string (report_time_text (rep->until, a, sizeof (a))));
     json_object_set_new (o, "baseline",
                          json_string ("measured energy * predicted E(nominal) "
                                       "/ predicted E(f), same partition"));
@@ -657,13 +648,7 @@ print_json (const report_t *rep)
     }
     json_object_set_new (o, "prediction_error_by", json_string (rep->by));
     json_object_set_new (o, "prediction_error", err);
-    s = json_dumps (o, JSON_INDENT (2) | JSON_REAL_PRECISION (12));
-    json_decref (o);
-    if (!s)
-        return -1;
-    printf ("%s\n", s);
-    free (s);
-    return 0;
+    return report_print_json (o);
 }
 
 /* ---- plots ---- */

@@ -21,6 +21,7 @@
 
 #include "metasched/admin/abstats.h"
 #include "metasched/admin/report_ab.h"
+#include "metasched/admin/reportout.h"
 #include "metasched/common/util.h"
 
 enum { M_ENERGY = 0, M_RUNTIME, M_WAIT, NMETRICS };
@@ -133,7 +134,6 @@ print_json (const abapp_t *v, size_t n, const char *since, const char *until)
     json_t *o = json_pack ("{s:s, s:s, s:i, s:s, s:o}", "since", since, "until",
                            until, "min_jobs", ABSTATS_MIN_JOBS, "interval",
                            "95% (Welch's t)", "apps", apps);
-    char *s;
 
     for (size_t i = 0; i < n; i++) {
         json_t *a = json_pack ("{s:s}", "app", v[i].app);
@@ -150,21 +150,7 @@ print_json (const abapp_t *v, size_t n, const char *since, const char *until)
         }
         json_array_append_new (apps, a);
     }
-    s = json_dumps (o, JSON_INDENT (2) | JSON_REAL_PRECISION (12));
-    json_decref (o);
-    if (!s)
-        return -1;
-    printf ("%s\n", s);
-    free (s);
-    return 0;
-}
-
-static void
-fmt_utc (time_t t, char *buf, size_t len)
-{
-    struct tm tm;
-    gmtime_r (&t, &tm);
-    strftime (buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return report_print_json (o);
 }
 
 int
@@ -209,8 +195,8 @@ report_ab (db_t *db, time_t since, time_t until, const char *app, bool json,
         i = j;
     }
     PQclear (res);
-    fmt_utc (since, ss, sizeof (ss));
-    fmt_utc (until, us, sizeof (us));
+    report_time_text (since, ss, sizeof (ss));
+    report_time_text (until, us, sizeof (us));
     rc = 0;
     if (json)
         rc = print_json (v, n, ss, us);
