@@ -129,12 +129,33 @@ per_partition_min (const ms_cands_t *cs, const ms_siteconf_t *conf,
     }
 }
 
+/* The candidate at partition part's nominal frequency, else the highest
+ * listed there (the nominal has no prediction); SIZE_MAX: none there. */
+static size_t
+nominal_at (const ms_siteconf_t *conf, const ms_cands_t *cs, size_t part)
+{
+    size_t bi = SIZE_MAX;
+    uint32_t nom, bf = 0;
+
+    if (part >= conf->nparts)
+        return SIZE_MAX;
+    nom = conf->archs[conf->parts[part].arch].nominal_khz;
+    for (size_t i = 0; i < cs->n; i++)
+        if (cs->c[i].part == part && cs->c[i].f_khz == nom)
+            bi = i;
+    for (size_t i = 0; bi == SIZE_MAX && i < cs->n; i++)
+        if (cs->c[i].part == part && cs->c[i].f_khz >= bf) {
+            bf = cs->c[i].f_khz;
+            bi = i;
+        }
+    return bi;
+}
+
 void
 policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
                     size_t home, ms_decision_t *d)
 {
-    size_t h = home, bi = SIZE_MAX;
-    uint32_t nom, bf = 0;
+    size_t h = home, bi;
     bool there = false;
 
     for (size_t i = 0; i < cs->n && !there; i++)
@@ -145,17 +166,7 @@ policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
             if (cs->c[i].part < h)
                 h = cs->c[i].part;
     }
-    if (h >= conf->nparts)
-        return;
-    nom = conf->archs[conf->parts[h].arch].nominal_khz;
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].part == h && cs->c[i].f_khz == nom)
-            bi = i;
-    for (size_t i = 0; bi == SIZE_MAX && i < cs->n; i++)
-        if (cs->c[i].part == h && cs->c[i].f_khz >= bf) {
-            bf = cs->c[i].f_khz;
-            bi = i;
-        }
+    bi = nominal_at (conf, cs, h);
     if (bi != SIZE_MAX)
         choice_add (d, cs, bi, 0);
 }
@@ -172,20 +183,8 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
         return;
     switch (pol->kind) {
     case POL_BASE: {
-        size_t opt = policy_optimal_partition (cs, nparts);
-        /* The nominal frequency: the highest-listed candidate there. */
-        size_t bi = SIZE_MAX;
-        uint32_t bf = 0;
-        for (size_t i = 0; i < cs->n; i++)
-            if (cs->c[i].part == opt
-                && cs->c[i].f_khz
-                       == conf->archs[conf->parts[opt].arch].nominal_khz)
-                bi = i;
-        for (size_t i = 0; bi == SIZE_MAX && i < cs->n; i++)
-            if (cs->c[i].part == opt && cs->c[i].f_khz >= bf) {
-                bf = cs->c[i].f_khz;
-                bi = i;
-            }
+        size_t bi
+            = nominal_at (conf, cs, policy_optimal_partition (cs, nparts));
         if (bi != SIZE_MAX)
             choice_add (d, cs, bi, 0);
         break;

@@ -80,6 +80,21 @@ parse_watts (const place_t *pl, const char *tok, const char *next, bool *used,
     return 0;
 }
 
+/* An optional ":SS" at s + *n: its two digits into *sec and *n past it;
+ * false when a ':' is not followed by two digits. */
+static bool
+opt_seconds (const char *s, int *n, int *sec)
+{
+    int n2 = 0;
+
+    if (s[*n] != ':')
+        return true;
+    if (sscanf (s + *n + 1, "%2d%n", sec, &n2) != 1 || n2 != 2)
+        return false;
+    *n += 1 + n2;
+    return true;
+}
+
 /* HH:MM[:SS] into seconds of the day (24:00 allowed as the day's end). */
 static bool
 parse_tod (const char *s, double *out)
@@ -88,12 +103,8 @@ parse_tod (const char *s, double *out)
 
     if (sscanf (s, "%2d:%2d%n", &h, &m, &n) != 2)
         return false;
-    if (s[n] == ':') {
-        int n2 = 0;
-        if (sscanf (s + n + 1, "%2d%n", &sec, &n2) != 1 || n2 != 2)
-            return false;
-        n += 1 + n2;
-    }
+    if (!opt_seconds (s, &n, &sec))
+        return false;
     if (s[n] || n < 5 || h < 0 || h > 24 || m < 0 || m > 59 || sec < 0
         || sec > 59 || (h == 24 && (m || sec)))
         return false;
@@ -110,12 +121,8 @@ parse_abs (const char *s, double *out)
 
     if (sscanf (s, "%4d-%2d-%2dT%2d:%2d%n", &y, &mo, &d, &h, &mi, &n) != 5)
         return false;
-    if (s[n] == ':') {
-        int n2 = 0;
-        if (sscanf (s + n + 1, "%2d%n", &sec, &n2) != 1 || n2 != 2)
-            return false;
-        n += 1 + n2;
-    }
+    if (!opt_seconds (s, &n, &sec))
+        return false;
     if (s[n] || n < 16 || y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1
         || d > 31 || h > 23 || h < 0 || mi < 0 || mi > 59 || sec < 0
         || sec > 59)
