@@ -272,7 +272,7 @@ daemon_power_filter (ms_daemon_t *d, ms_cands_t *cs, char **whyp)
     double now = wall (), when = INFINITY, least = INFINITY;
     size_t kept, scope = MS_POWER_SITE;
     ms_powerwhy_t why = { MS_POWER_SITE, 0, 0, 0 };
-    char at[64];
+    char at[64] = "";
 
     *whyp = NULL;
     if (!p || !p->pw || !cs->n)
