@@ -105,9 +105,12 @@ some_retried () { cat "$dtmp"/retried.* "$dtmp"/err.* 2>/dev/null | grep -q 'sen
 
 # the clusters' jobs of the test, as seen while it runs (a finished job
 # leaves the controller's list after its MinJobAge): "COMMENT|JOBID|CLUSTER"
-# lines, once each, in seen.*
+# lines, in seen.raw. It stops at the file "stop" after a whole round: a
+# round killed in the middle could leave its pipeline writing on while
+# the last round below writes too, and two writers of buffered blocks
+# glue half lines together.
 watch_clusters () {
-    while :; do
+    while [ ! -e "$dtmp/stop" ]; do
         cluster_jobs_tagged | grep "^metasched:" | cut -d'|' -f1,3,4 >> "$dtmp/seen.raw"
         sleep 1
     done
@@ -166,7 +169,7 @@ tap_ok "$(ok_if [ "$nkeys" = "$nok" ])" "one job per submission: $nkeys distinct
 settled () { [ "$(q "SELECT count(*) FROM jobs WHERE name = '$tag' AND state IN ('queued', 'deciding', 'dispatching')")" = 0 ]; }
 wait_for 900 settled; r=$?
 tap_ok "$r" "every accepted job left the queue ($(q "SELECT state, count(*) FROM jobs WHERE name = '$tag' GROUP BY 1" | tr '\n' ' '))"
-kill "$watcher" 2>/dev/null; watcher=
+touch "$dtmp/stop"; wait "$watcher"; watcher=
 cluster_jobs_tagged | grep "^metasched:" | cut -d'|' -f1,3,4 >> "$dtmp/seen.raw"
 sort -u "$dtmp/seen.raw" > "$dtmp/tagged"
 # cluster jobs (JOBID|CLUSTER) per meta job: a job seen in several states
