@@ -1,0 +1,194 @@
+#!/bin/sh
+# eval_tables.sh - re-make the tables of doc/evaluation.md, in the page's
+# order, and print where each one goes.
+#
+# Usage: bench/eval_tables.sh METASCHED OUTDIR [SHARED_DATA_DIR [PART...]]
+#   METASCHED  the metasched program (a build without sanitizers is faster)
+#   OUTDIR     scratch output (created); doc/eval/<scenario>/ is written
+#              in place by part "eval", as the page's section 1 says
+#   PART       any of: seeds eval chapter bound gpu mold speed (default:
+#              all but speed)
+# Environment: EVAL_SEEDS (default 1-5) for part "seeds"; EVAL_MOLD_SEEDS
+# (default "1 2 3") for part "mold".
+#
+# Every run is deterministic for its seed; only the speed figures (part
+# "speed", bench/bench_sim) depend on the machine.
+set -eu
+if [ $# -lt 2 ]; then
+    echo "usage: $0 METASCHED OUTDIR [SHARED_DATA_DIR [PART...]]" >&2
+    exit 2
+fi
+prog=$1
+out=$2
+data=${3:-../shared/data}
+[ $# -ge 3 ] && shift 3 || shift $#
+parts=${*:-seeds eval chapter bound gpu mold}
+[ -x "$prog" ] || { echo "$0: $prog: not an executable" >&2; exit 2; }
+[ -d "$data/traces" ] || { echo "$0: $data: no traces/ in it" >&2; exit 2; }
+mkdir -p "$out"
+seeds=${EVAL_SEEDS:-1-5}
+mold_seeds=${EVAL_MOLD_SEEDS:-1 2 3}
+
+say () { printf '\n== %s\n' "$*"; }
+
+# scenario name -> simulate options
+scen_opts () {
+    case $1 in
+    default) echo "" ;;
+    eamc-13) echo "-s eamc --mix uniform" ;;
+    eamc-33) echo "-s eamc --mix 33" ;;
+    eamc-50) echo "-s eamc --mix 50" ;;
+    kth) echo "-s kth" ;;
+    curie) echo "-s curie" ;;
+    esac
+}
+
+# The markdown table of section 4 from a summary.csv (seed 1).
+md_table () {
+    awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    {
+        g = $c["group"]; p = $c["policy"]
+        e = $c["job_energy_j"] / 1e9; r = $c["mean_response_s"] / 3600
+        if (g == "policy") {
+            np++; pn[np] = p; pe[np] = e; pr[np] = r
+            printf "| %s | %.2f | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %.1f | %d |\n", \
+                p, $c["mean_wait_s"] / 3600, r, $c["mean_bsld"], \
+                $c["makespan_s"] / 86400, e, $c["system_energy_j"] / 1e9, \
+                $c["mean_ghz"], 100 * $c["opt_share"], $c["killed"]
+            if (p == "min_runtime") { mre = e; mrr = r }
+            if (p == "metasched-w0.5") { mse = e; msr = r }
+        } else {
+            ns++; sn[ns] = p; se[ns] = e; sr[ns] = r
+            w = p; sub(/^metasched-w/, "", w)
+            sw = sw (sw == "" ? "" : ", ") sprintf("w=%s %.1f / %.2f", w, e, r)
+        }
+    }
+    END {
+        print ""
+        print "Sweep of the energy weight (job energy GJ / mean response h): " sw "."
+        print ""
+        printf "metasched (w=0.5) against min_runtime: job energy %+.1f%%, mean response %+.1f%%.\n", \
+            100 * (mse / mre - 1), 100 * (msr / mrr - 1)
+        for (i = 1; i <= np; i++) {
+            if (pn[i] !~ /^eamc_priority_inc_v-/) continue
+            line = ""; delete seen
+            for (j = 1; j <= np; j++)
+                if (pe[j] < pe[i] && pr[j] < pr[i]) { line = line (line == "" ? "" : ", ") pn[j]; seen[pn[j]] = 1 }
+            for (j = 1; j <= ns; j++)
+                if (se[j] < pe[i] && sr[j] < pr[i] && !(sn[j] in seen)) line = line (line == "" ? "" : ", ") sn[j]
+            printf "%s (%.1f GJ, %.2f h) is beaten on both by: %s.\n", pn[i], pe[i], pr[i], \
+                line == "" ? "none" : line
+        }
+    }' "$1"
+}
+
+for part in $parts; do
+    case $part in
+    seeds)
+        for s in default eamc-13 eamc-33 eamc-50 kth curie; do
+            say "doc/evaluation.md, \"Over seeds $seeds\", ### $s (seeds $seeds)"
+            # shellcheck disable=SC2046
+            nice -n 10 "$prog" simulate $(scen_opts $s) -d "$data" \
+                -p min_runtime,eamc_priority_inc_v,metasched,metasched_window \
+                --t-weight 1,1.5 --sweep 0.5 --seeds "$seeds" \
+                --versus eamc_priority_inc_v-1,eamc_priority_inc_v-1.5 \
+                --no-plots -o "$out/seeds-$s" >"$out/seeds-$s.txt"
+            cat "$out/seeds-$s.txt"
+        done
+        ;;
+    eval)
+        for s in eamc-13 eamc-33 eamc-50 kth curie default; do
+            say "doc/eval/$s/ (output.txt, table.txt, summary.csv, plots): sections 1-3; doc/evaluation.md, \"4. All tables\", ### $s"
+            # shellcheck disable=SC2046
+            nice -n 10 "$prog" simulate $(scen_opts $s) -d "$data" \
+                -o "doc/eval/$s" >"doc/eval/$s/output.txt"
+            cat "doc/eval/$s/output.txt"
+            echo
+            echo "| policy | wait h | response h | bsld | makespan d | job E GJ | system E GJ | mean GHz | optimal % | killed |"
+            echo "|---|---|---|---|---|---|---|---|---|---|"
+            md_table "doc/eval/$s/summary.csv"
+        done
+        ;;
+    chapter)
+        say "doc/evaluation.md, \"1. The EAMC reproduction\": \"Against the chapter's figures\" and the seed-1 rows of \"The targets of issue 4\" (from doc/eval/eamc-*/summary.csv; run part eval first)"
+        python3 - doc/eval/eamc-13/summary.csv doc/eval/eamc-33/summary.csv \
+            doc/eval/eamc-50/summary.csv <<'PY'
+import csv, sys
+def load(path):
+    rows = {}
+    for r in csv.DictReader(open(path)):
+        if r["group"] == "policy" or r["policy"] not in rows:
+            rows[r["policy"]] = r
+    return rows
+def f(r, k): return float(r[k])
+def pct(a, b): return "%+.1f%%" % (100 * (a / b - 1))
+m = dict(zip(("13", "33", "50"), map(load, sys.argv[1:4])))
+E, R, M, O = "job_energy_j", "mean_response_s", "makespan_s", "opt_share"
+t = m["13"]
+mr, me, b = t["min_runtime"], t["min_energy"], t["base"]
+print("13%: min_runtime against base, makespan / response:", pct(f(mr, M), f(b, M)), "/", pct(f(mr, R), f(b, R)))
+for p in ("eamc_priority_inc-1", "eamc_priority_inc_v-1"):
+    print("13%%: %s against min_runtime, energy / response / makespan: %s / %s / %s" % (p, pct(f(t[p], E), f(mr, E)), pct(f(t[p], R), f(mr, R)), pct(f(t[p], M), f(mr, M))))
+print("13%: min_runtime energy against min_energy:", pct(f(mr, E), f(me, E)))
+print("13%%: min_energy response against min_runtime: x%.2f (%s)" % (f(me, R) / f(mr, R), pct(f(me, R), f(mr, R))))
+p = "eamc_reorder-1"
+print("13%%: %s against min_runtime, response / energy: %s / %s" % (p, pct(f(t[p], R), f(mr, R)), pct(f(t[p], E), f(mr, E))))
+print("13%%: base mean response %.1f h" % (f(b, R) / 3600))
+for k in ("33", "50"):
+    t = m[k]; mr, me = t["min_runtime"], t["min_energy"]
+    p = "eamc_priority_inc-1.5"
+    print("%s%%: %s response against min_runtime: %s" % (k, p, pct(f(t[p], R), f(mr, R))))
+    print("%s%%: min_energy response / makespan against min_runtime: %s / %s" % (k, pct(f(me, R), f(mr, R)), pct(f(me, M), f(mr, M))))
+    print("%s%%: min_runtime energy against min_energy: %s" % (k, pct(f(mr, E), f(me, E))))
+    best = min((q for q in t if q.startswith("eamc_")), key=lambda q: f(t[q], E))
+    print("%s%%: best EAMC variant (%s) energy against min_energy / min_runtime: %s / %s" % (k, best, pct(f(t[best], E), f(me, E)), pct(f(t[best], E), f(mr, E))))
+    print("%s%%: on their optimal partition: eamc_priority_inc-1 %.1f%%, min_runtime %.1f%%, min_energy %.1f%%" % (k, 100 * f(t["eamc_priority_inc-1"], O), 100 * f(mr, O), 100 * f(me, O)))
+for k in ("13", "33", "50"):
+    t = m[k]
+    same = all(t["eamc_priority_inc-" + w][c] == t["eamc_priority_inc_v-" + w][c] for w in ("1", "1.5") for c in (E, R, M))
+    print("%s%%: PriorityInc-V equals PriorityInc (energy, response, makespan): %s" % (k, "yes" if same else "no"))
+    mr, ms = t["min_runtime"], t["metasched-w0.5"]
+    print("%s%%: metasched-w0.5 against min_runtime, energy / response: %s / %s" % (k, pct(f(ms, E), f(mr, E)), pct(f(ms, R), f(mr, R))))
+PY
+        ;;
+    bound)
+        say "doc/eval/eamc-bound/bound.txt: \"Why the 13% case misses the energy target\""
+        python3 doc/eval/eamc-bound/bound.py >"$out/bound.txt"
+        cat "$out/bound.txt"
+        ;;
+    gpu)
+        say "doc/evaluation.md, \"GPU jobs: a CPU cluster and a GPU cluster\""
+        nice -n 10 "$prog" simulate -c doc/examples/sim-gpu.conf -d "$data" \
+            --gpu-share 0.3 \
+            -p base,min_runtime,min_energy,eamc_priority_inc_v,metasched \
+            --sweep 0,0.5,0.8,1 --no-plots -o "$out/gpu"
+        say "doc/evaluation.md, \"With the apps' GPU profiles\""
+        nice -n 10 "$prog" simulate -c doc/examples/sim-gpu.conf -d "$data" \
+            --gpu-profiles doc/examples/gpu-profiles.conf \
+            -p min_runtime,metasched --sweep 0.5 --no-plots -o "$out/gpu-prof"
+        ;;
+    mold)
+        say "doc/evaluation.md, \"Moldable jobs\" (the line 'moldable jobs under ...' of each run)"
+        for s in $mold_seeds; do
+            for w in 0.5 0.8; do
+                echo "-- seed $s, w_E $w"
+                nice -n 10 "$prog" simulate -d "$data" --moldable-share 0.3 \
+                    --moldable-range 1-4 -p metasched,min_runtime \
+                    --w-energy "$w" --seed "$s" --no-plots \
+                    -o "$out/mold-$s-$w" | grep -i moldable || true
+            done
+        done
+        ;;
+    speed)
+        say "doc/evaluation.md, \"5. Speed\" (machine-dependent; a build with CFLAGS='-O2 -g', no sanitizers)"
+        bench=$(dirname "$prog")/../bench/bench_sim
+        [ -x "$bench" ] || { echo "$0: $bench: build it with make bench" >&2; exit 2; }
+        nice -n 10 "$bench" -d "$data" -m "$prog" -r 5
+        ;;
+    *)
+        echo "$0: $part: not a part (seeds eval chapter bound gpu mold speed)" >&2
+        exit 2
+        ;;
+    esac
+done
