@@ -83,6 +83,43 @@ md_table () {
     }' "$1"
 }
 
+# The markdown table of "Over seeds" from a --seeds run's CSV files.
+seeds_md () {
+    python3 - "$1" <<'PY'
+import csv, sys, os
+d = sys.argv[1]
+summ = [r for r in csv.DictReader(open(os.path.join(d, "seeds-summary.csv"))) if r["group"] == "policy"]
+kills = {}
+seeds = []
+for r in csv.DictReader(open(os.path.join(d, "seeds.csv"))):
+    if r["group"] != "policy":
+        continue
+    kills.setdefault(r["policy"], []).append(r["killed"])
+    if r["seed"] not in seeds:
+        seeds.append(r["seed"])
+sl = "seeds %s-%s" % (seeds[0], seeds[-1])
+print("| policy | job energy GJ (mean ± sd) | mean response h (mean ± sd) | killed (mean; %s) |" % sl)
+print("|---|---|---|---|")
+m = {}
+for r in summ:
+    p = r["policy"]
+    e, es = float(r["job_energy_j"]) / 1e9, float(r["job_energy_sd"]) / 1e9
+    t, ts = float(r["mean_response_s"]) / 3600, float(r["mean_response_sd"]) / 3600
+    m[p] = (e, t)
+    print("| %s | %.2f ± %.2f | %.3f ± %.3f | %.1f (%s) |" % (p, e, es, t, ts, float(r["killed"]), ", ".join(kills[p])))
+def d_(a, b): return "%+.2f%%" % (100 * (a / b - 1))
+parts = []
+for p in ("metasched-w0.5", "metasched_window-w0.5"):
+    x = m[p]
+    a, b = m["eamc_priority_inc_v-1"], m["eamc_priority_inc_v-1.5"]
+    parts.append("%s: %s / %s against PriorityInc-V-1, %s / %s against PriorityInc-V-1.5" % (p, d_(x[0], a[0]), d_(x[1], a[1]), d_(x[0], b[0]), d_(x[1], b[1])))
+print()
+print("Energy / response: " + "; ".join(parts) + ".")
+x, r = m["metasched-w0.5"], m["min_runtime"]
+print("Against min_runtime: %+.1f%% job energy at %+.1f%% mean response." % (100 * (x[0] / r[0] - 1), 100 * (x[1] / r[1] - 1)))
+PY
+}
+
 for part in $parts; do
     case $part in
     seeds)
@@ -95,6 +132,8 @@ for part in $parts; do
                 --versus eamc_priority_inc_v-1,eamc_priority_inc_v-1.5 \
                 --no-plots -o "$out/seeds-$s" >"$out/seeds-$s.txt"
             cat "$out/seeds-$s.txt"
+            echo
+            seeds_md "$out/seeds-$s"
         done
         ;;
     eval)
