@@ -6,8 +6,8 @@
 #   METASCHED  the metasched program (a build without sanitizers is faster)
 #   OUTDIR     scratch output (created); doc/eval/<scenario>/ is written
 #              in place by part "eval", as the page's section 1 says
-#   PART       any of: seeds eval chapter bound gpu mold speed (default:
-#              all but speed)
+#   PART       any of: seeds eval chapter bound seeds20 unshipped gpu mold
+#              speed (default: all but speed)
 # Environment: EVAL_SEEDS (default 1-5) for part "seeds"; EVAL_MOLD_SEEDS
 # (default "1 2 3") for part "mold".
 #
@@ -22,7 +22,7 @@ prog=$1
 out=$2
 data=${3:-../shared/data}
 [ $# -ge 3 ] && shift 3 || shift $#
-parts=${*:-seeds eval chapter bound gpu mold}
+parts=${*:-seeds eval chapter bound seeds20 unshipped gpu mold}
 [ -x "$prog" ] || { echo "$0: $prog: not an executable" >&2; exit 2; }
 [ -d "$data/traces" ] || { echo "$0: $data: no traces/ in it" >&2; exit 2; }
 mkdir -p "$out"
@@ -136,6 +136,46 @@ for part in $parts; do
             seeds_md "$out/seeds-$s"
         done
         ;;
+    seeds20)
+        for s in default eamc-13 eamc-33 eamc-50 kth curie; do
+            say "doc/evaluation.md, \"How much of a difference is chance\", row $s (seeds 1-20, the metasched-w0.5 rows)"
+            # shellcheck disable=SC2046
+            nice -n 10 "$prog" simulate $(scen_opts $s) -d "$data" \
+                -p eamc_priority_inc_v,metasched --t-weight 1,1.5 --sweep 0.5 \
+                --seeds 1-20 --versus eamc_priority_inc_v-1,eamc_priority_inc_v-1.5 \
+                --no-plots -o "$out/seeds20-$s" |
+                sed -n '/^against eamc_priority_inc_v-1/,/^energies/p'
+        done
+        ;;
+    unshipped)
+        # KTH and Curie with arrivals x0.85 and x1.2, the Lublin trace at
+        # 48 (the home's) and 4 cores a node, and at 4 with arrivals x0.4
+        scale () {
+            zcat "$1" | awk -v k="$2" '/^;/ {print; next} {$2 = int($2 * k + 0.5); print}' >"$3"
+        }
+        t=$data/traces
+        scale "$t/KTH-SP2-1996-2.1-cln.swf.gz" 0.85 "$out/kth-x0.85.swf"
+        scale "$t/KTH-SP2-1996-2.1-cln.swf.gz" 1.2 "$out/kth-x1.2.swf"
+        scale "$t/CEA-Curie-2011-sample30k.swf.gz" 0.85 "$out/curie-x0.85.swf"
+        scale "$t/CEA-Curie-2011-sample30k.swf.gz" 1.2 "$out/curie-x1.2.swf"
+        scale "$t/lublin_256.swf.gz" 0.4 "$out/lublin-x0.4.swf"
+        for w in "curie-x0.85|-s curie -t $out/curie-x0.85.swf --cores-per-node 16" \
+            "curie-x1.2|-s curie -t $out/curie-x1.2.swf --cores-per-node 16" \
+            "kth-x0.85|-s kth -t $out/kth-x0.85.swf" \
+            "kth-x1.2|-s kth -t $out/kth-x1.2.swf" \
+            "lublin-48|-s kth -t $t/lublin_256.swf.gz" \
+            "lublin-4|-s kth -t $t/lublin_256.swf.gz --cores-per-node 4" \
+            "lublin-4-x0.4|-s kth -t $out/lublin-x0.4.swf --cores-per-node 4"; do
+            name=${w%%|*}
+            say "doc/evaluation.md, \"Workloads that are not shipped as scenarios\", $name (seeds 1-20)"
+            # shellcheck disable=SC2086
+            nice -n 10 "$prog" simulate ${w#*|} -d "$data" \
+                -p eamc_priority_inc_v,metasched --t-weight 1,1.5 --seeds 1-20 \
+                --versus eamc_priority_inc_v-1,eamc_priority_inc_v-1.5 \
+                --no-plots -o "$out/unshipped-$name" |
+                sed -n '/^against eamc_priority_inc_v-1/,/^energies/p'
+        done
+        ;;
     eval)
         for s in eamc-13 eamc-33 eamc-50 kth curie default; do
             say "doc/eval/$s/ (output.txt, table.txt, summary.csv, plots): sections 1-3; doc/evaluation.md, \"4. All tables\", ### $s"
@@ -226,7 +266,7 @@ PY
         nice -n 10 "$bench" -d "$data" -m "$prog" -r 5
         ;;
     *)
-        echo "$0: $part: not a part (seeds eval chapter bound gpu mold speed)" >&2
+        echo "$0: $part: not a part (seeds eval chapter bound seeds20 unshipped gpu mold speed)" >&2
         exit 2
         ;;
     esac
