@@ -6,8 +6,8 @@
 #   METASCHED  the metasched program (a build without sanitizers is faster)
 #   OUTDIR     scratch output (created); doc/eval/<scenario>/ is written
 #              in place by part "eval", as the page's section 1 says
-#   PART       any of: seeds eval chapter bound seeds20 unshipped gpu mold
-#              speed (default: all but speed)
+#   PART       any of: seeds eval chapter bound seeds20 unshipped boundall
+#              gpu mold speed (default: all but speed)
 # Environment: EVAL_SEEDS (default 1-5) for part "seeds"; EVAL_MOLD_SEEDS
 # (default "1 2 3") for part "mold".
 #
@@ -22,7 +22,7 @@ prog=$1
 out=$2
 data=${3:-../shared/data}
 [ $# -ge 3 ] && shift 3 || shift $#
-parts=${*:-seeds eval chapter bound seeds20 unshipped gpu mold}
+parts=${*:-seeds eval chapter bound seeds20 unshipped boundall gpu mold}
 [ -x "$prog" ] || { echo "$0: $prog: not an executable" >&2; exit 2; }
 [ -d "$data/traces" ] || { echo "$0: $data: no traces/ in it" >&2; exit 2; }
 mkdir -p "$out"
@@ -176,6 +176,34 @@ for part in $parts; do
                 sed -n '/^against eamc_priority_inc_v-1/,/^energies/p'
         done
         ;;
+    boundall)
+        say "doc/evaluation.md, \"The same bound on every shipped scenario\" (seed 1, --bound)"
+        t=$data/traces
+        for w in "embedded default|" "eamc uniform|-s eamc --mix uniform" \
+            "eamc 33%|-s eamc --mix 33" "eamc 50%|-s eamc --mix 50" \
+            "kth|-s kth" "curie|-s curie" \
+            "Lublin, 48 cores a node|-s kth -t $t/lublin_256.swf.gz" \
+            "Lublin, 4 cores a node|-s kth -t $t/lublin_256.swf.gz --cores-per-node 4"; do
+            name=${w%%|*}
+            d=$out/bound-$(echo "$name" | tr -c 'a-z0-9\n' '-')
+            # shellcheck disable=SC2086
+            nice -n 10 "$prog" simulate ${w#*|} -d "$data" --seed 1 \
+                -p eamc_priority_inc_v,metasched --t-weight 1,1.5 --sweep 0.5 \
+                --bound --no-plots -q -o "$d" >/dev/null
+            python3 - "$name" "$d/bound.csv" <<'PY'
+import csv, sys
+r = {x["policy"]: x for x in csv.DictReader(open(sys.argv[2]))}
+a, b, m = r["eamc_priority_inc_v-1"], r["eamc_priority_inc_v-1.5"], r["metasched-w0.5"]
+f = lambda x, k: float(x[k])
+p = lambda x, y: "%+.1f%%" % (100 * (x / y - 1))
+print("| %s | %s | %s | %s / %s |" % (sys.argv[1],
+    p(f(b, "least_energy_j"), f(a, "job_energy_j")),
+    p(f(a, "least_mean_runtime_s"), f(b, "mean_runtime_s")),
+    p(f(m, "least_energy_j"), f(m, "job_energy_j")),
+    p(f(m, "least_mean_runtime_s"), f(m, "mean_runtime_s"))))
+PY
+        done
+        ;;
     eval)
         for s in eamc-13 eamc-33 eamc-50 kth curie default; do
             say "doc/eval/$s/ (output.txt, table.txt, summary.csv, plots): sections 1-3; doc/evaluation.md, \"4. All tables\", ### $s"
@@ -266,7 +294,7 @@ PY
         nice -n 10 "$bench" -d "$data" -m "$prog" -r 5
         ;;
     *)
-        echo "$0: $part: not a part (seeds eval chapter bound seeds20 unshipped gpu mold speed)" >&2
+        echo "$0: $part: not a part (seeds eval chapter bound seeds20 unshipped boundall gpu mold speed)" >&2
         exit 2
         ;;
     esac
