@@ -218,7 +218,7 @@ PY
         done
         ;;
     chapter)
-        say "doc/evaluation.md, \"1. The EAMC reproduction\": \"Against the chapter's figures\" and the seed-1 rows of \"The targets of issue 4\" (from doc/eval/eamc-*/summary.csv; run part eval first)"
+        say "doc/evaluation.md, \"1. The EAMC reproduction\": \"Against the chapter's figures\" and the seed-1 rows of the targets table (from doc/eval/eamc-*/summary.csv; run part eval first)"
         python3 - doc/eval/eamc-13/summary.csv doc/eval/eamc-33/summary.csv \
             doc/eval/eamc-50/summary.csv <<'PY'
 import csv, sys
