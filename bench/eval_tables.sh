@@ -195,7 +195,9 @@ import csv, sys
 r = {x["policy"]: x for x in csv.DictReader(open(sys.argv[2]))}
 a, b, m = r["eamc_priority_inc_v-1"], r["eamc_priority_inc_v-1.5"], r["metasched-w0.5"]
 f = lambda x, k: float(x[k])
-p = lambda x, y: "%+.1f%%" % (100 * (x / y - 1))
+def p(x, y):
+    d = 100 * (x / y - 1)
+    return "0.0%" if abs(d) < 0.05 else "%+.1f%%" % d
 print("| %s | %s | %s | %s / %s |" % (sys.argv[1],
     p(f(b, "least_energy_j"), f(a, "job_energy_j")),
     p(f(a, "least_mean_runtime_s"), f(b, "mean_runtime_s")),
