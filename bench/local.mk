@@ -5,6 +5,8 @@ EXTRA_DIST += bench/README
 bench: $(bench_programs)
 # bench_held.sh: a script on the test bed (README)
 EXTRA_DIST += bench/bench_held.sh
+# eval_tables.sh: every table of doc/evaluation.md, in order (README)
+EXTRA_DIST += bench/eval_tables.sh
 # bench_failover.sh: PostgreSQL's failover under submissions, on the test
 # bed with its standby (README)
 EXTRA_DIST += bench/bench_failover.sh
