@@ -312,18 +312,99 @@ mix_refs (const ms_jobmix_t *m, double *e1, double *t15)
     }
 }
 
+/* The sums of one bisection step, e and t at each job's vertex: in ring
+ * order, as mix_sums adds them, for the step's decision where the
+ * running sums cannot decide it (mix_edge). */
+static void
+mix_pick_sums (const ms_jobmix_t *m, double *es, double *ts)
+{
+    const struct ms_mixpick *pk = m->pick;
+
+    *es = *ts = 0;
+    for (size_t j = 0; j < m->nring; j++) {
+        *es += pk->e[j];
+        *ts += pk->t[j];
+    }
+}
+
+#ifdef __SIZEOF_INT128__
+/* The running sums of mix_edge: e and t of every job's vertex as whole
+ * multiples of 2^(top - 100), top the exponent of the largest value a
+ * hull holds, in 128 bits: adding and taking away a job's value is
+ * exact, so a step costs the jobs it moves, not the ring. What a value
+ * has under the unit is cut, the same for adding and taking away; the
+ * sums are within n units of the values' exact sum. */
+typedef struct {
+    double se, st; /* 2^(100 - top) for e and t */
+    __int128 e, t;
+} mixrun_t;
+
+static bool
+mixrun_init (const ms_jobmix_t *m, mixrun_t *rs)
+{
+    double emax = 0, tmax = 0;
+    int xe, xt;
+
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        if (r->e[0] > emax) /* fastest first: the energy falls */
+            emax = r->e[0];
+        if (r->t[r->nh - 1] > tmax)
+            tmax = r->t[r->nh - 1];
+    }
+    if (!(emax > 0 && tmax > 0 && isfinite (emax) && isfinite (tmax)))
+        return false;
+    frexp (emax, &xe);
+    frexp (tmax, &xt);
+    rs->se = ldexp (1, 100 - xe);
+    rs->st = ldexp (1, 100 - xt);
+    rs->e = rs->t = 0;
+    return true;
+}
+
+static inline __int128
+mixrun_fix (double x, double scale)
+{
+    return (__int128)(x * scale);
+}
+
+/* Whether the step's sums decide it: the margins from the running sums
+ * are within 1e-10 (relative) of those the ring-order sums give (n
+ * additions in a double: at most n 2^-53 of the sum, 3.7e-12 at 32,768
+ * jobs; the running sums much closer), so where they differ by more,
+ * the ring-order sums would compare alike. *up then says which way. */
+static bool
+mixrun_decide (const mixrun_t *rs, double e1, double t15, bool *up)
+{
+    double q = (double)rs->e / rs->se / e1, r = (double)rs->t / rs->st / t15;
+    double d = (1 - q) - (1 - r), tol = 1e-10 * (q + r + 2);
+
+    if (!(fabs (d) > tol))
+        return false;
+    *up = d < 0; /* em < tm; with ties_up em <= tm, the same here */
+    return true;
+}
+#endif
+
 /* The log scale in [lo, hi] where the energy margin stops trailing the
  * runtime margin (with ties_up, stops trailing or matching it), to
- * 2^-24 of the range by bisection. Each step sums what mix_sums sums,
- * in its order and with its values; a job whose vertex the bounds
- * already fix is not looked up again, so the bisection reads the hulls
- * of fewer jobs at every step (the sums are the same to the bit). */
+ * 2^-24 of the range by bisection. Each step compares what mix_sums
+ * sums, in its order and with its values, or where the running sums
+ * decide it (mixrun_decide), the same comparison without the ring's
+ * sweep; a job whose vertex the bounds already fix is not looked up
+ * again, so the bisection reads the hulls of fewer jobs at every step
+ * (the scale is the same to the bit). */
 static double
 mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 {
     struct ms_mixpick *pk = m->pick;
     double e1, t15;
     size_t nu = 0;
+    bool run = false;
+#ifdef __SIZEOF_INT128__
+    mixrun_t rs = { 0, 0, 0, 0 };
+    run = mixrun_init (m, &rs);
+#endif
 
     mix_refs (m, &e1, &t15);
     for (size_t j = 0; j < m->nring; j++) {
@@ -331,13 +412,18 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
         pk->e[j] = m->ring[j].e[0];
         pk->t[j] = m->ring[j].t[0];
+#ifdef __SIZEOF_INT128__
+        if (run) {
+            rs.e += mixrun_fix (pk->e[j], rs.se);
+            rs.t += mixrun_fix (pk->t[j], rs.st);
+        }
+#endif
         if (pk->lo[j] != pk->hi[j])
             pk->und[nu++] = (uint32_t)j;
     }
     for (int it = 0; it < 24; it++) {
-        double mid = (lo + hi) / 2, scale = exp (mid), es = 0, ts = 0;
-        double em, tm;
-        bool up;
+        double mid = (lo + hi) / 2, scale = exp (mid);
+        bool up = false, decided = false;
         size_t k = 0;
         /* the vertices the bounds leave open, at mid */
         for (size_t u = 0; u < nu; u++) {
@@ -348,17 +434,29 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
             while (i + 1 < r->nh && odds > r->bp[i])
                 i++;
             pk->mid[j] = (unsigned char)i;
+#ifdef __SIZEOF_INT128__
+            if (run && (pk->e[j] != r->e[i] || pk->t[j] != r->t[i])) {
+                rs.e += mixrun_fix (r->e[i], rs.se)
+                        - mixrun_fix (pk->e[j], rs.se);
+                rs.t += mixrun_fix (r->t[i], rs.st)
+                        - mixrun_fix (pk->t[j], rs.st);
+            }
+#endif
             pk->e[j] = r->e[i];
             pk->t[j] = r->t[i];
         }
-        /* mix_sums' sums: the same values in the same order */
-        for (size_t j = 0; j < m->nring; j++) {
-            es += pk->e[j];
-            ts += pk->t[j];
+#ifdef __SIZEOF_INT128__
+        if (run)
+            decided = mixrun_decide (&rs, e1, t15, &up);
+#endif
+        if (!decided) {
+            /* mix_sums' sums: the same values in the same order */
+            double es, ts, em, tm;
+            mix_pick_sums (m, &es, &ts);
+            em = 1 - es / e1;
+            tm = 1 - ts / t15;
+            up = ties_up ? em <= tm : em < tm;
         }
-        em = 1 - es / e1;
-        tm = 1 - ts / t15;
-        up = ties_up ? em <= tm : em < tm;
         if (up)
             lo = mid;
         else
