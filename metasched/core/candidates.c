@@ -562,8 +562,14 @@ candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
 {
     ms_place_req_t r;
     size_t k = 0, lastp = SIZE_MAX;
-    bool lastok = true;
+    bool lastok = true, any = false;
 
+    /* without limits on the candidates' partitions all are kept (the
+     * usual case: nothing to copy) */
+    for (size_t i = 0; i < cs->n && !any; i++)
+        any = conf->parts[cs->c[i].part].limits.set != 0;
+    if (!any)
+        return;
     memset (&r, 0, sizeof (r));
     r.nodes = nodes;
     r.time_limit_min = isfinite (limit_s) && limit_s > 0
