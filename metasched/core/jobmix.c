@@ -336,6 +336,7 @@ mix_pick_sums (const ms_jobmix_t *m, double *es, double *ts)
  * sums are within n units of the values' exact sum. */
 typedef struct {
     double se, st; /* 2^(100 - top) for e and t */
+    int xe, xt;    /* 100 - top for e and t */
     __int128 e, t;
 } mixrun_t;
 
@@ -356,16 +357,35 @@ mixrun_init (const ms_jobmix_t *m, mixrun_t *rs)
         return false;
     frexp (emax, &xe);
     frexp (tmax, &xt);
-    rs->se = ldexp (1, 100 - xe);
-    rs->st = ldexp (1, 100 - xt);
+    rs->xe = 100 - xe;
+    rs->xt = 100 - xt;
+    rs->se = ldexp (1, rs->xe);
+    rs->st = ldexp (1, rs->xt);
     rs->e = rs->t = 0;
     return true;
 }
 
+/* x (a positive float) times 2^sh, cut to a whole number: from its bits
+ * (a conversion of the double through the runtime library costs more
+ * than the rest of a step). */
 static inline __int128
-mixrun_fix (double x, double scale)
+mixrun_fix (float x, int sh)
 {
-    return (__int128)(x * scale);
+    uint32_t b;
+    uint32_t m;
+    int ex;
+
+    memcpy (&b, &x, sizeof (b));
+    m = b & 0x7fffffu;
+    ex = (int)((b >> 23) & 0xffu);
+    if (ex)
+        m |= 0x800000u;
+    else
+        ex = 1; /* subnormal: m 2^-149 */
+    sh += ex - 150;
+    if (sh >= 0)
+        return (__int128)m << sh;
+    return sh > -32 ? (__int128)(m >> -sh) : 0;
 }
 
 /* Whether the step's sums decide it: the margins from the running sums
@@ -402,7 +422,7 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
     size_t nu = 0;
     bool run = false;
 #ifdef __SIZEOF_INT128__
-    mixrun_t rs = { 0, 0, 0, 0 };
+    mixrun_t rs = { 0, 0, 0, 0, 0, 0 };
     run = mixrun_init (m, &rs);
 #endif
 
@@ -414,8 +434,8 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         pk->t[j] = m->ring[j].t[0];
 #ifdef __SIZEOF_INT128__
         if (run) {
-            rs.e += mixrun_fix (pk->e[j], rs.se);
-            rs.t += mixrun_fix (pk->t[j], rs.st);
+            rs.e += mixrun_fix (pk->e[j], rs.xe);
+            rs.t += mixrun_fix (pk->t[j], rs.xt);
         }
 #endif
         if (pk->lo[j] != pk->hi[j])
@@ -436,10 +456,10 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
             pk->mid[j] = (unsigned char)i;
 #ifdef __SIZEOF_INT128__
             if (run && (pk->e[j] != r->e[i] || pk->t[j] != r->t[i])) {
-                rs.e += mixrun_fix (r->e[i], rs.se)
-                        - mixrun_fix (pk->e[j], rs.se);
-                rs.t += mixrun_fix (r->t[i], rs.st)
-                        - mixrun_fix (pk->t[j], rs.st);
+                rs.e += mixrun_fix (r->e[i], rs.xe)
+                        - mixrun_fix (pk->e[j], rs.xe);
+                rs.t += mixrun_fix (r->t[i], rs.xt)
+                        - mixrun_fix (pk->t[j], rs.xt);
             }
 #endif
             pk->e[j] = r->e[i];
