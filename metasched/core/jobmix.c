@@ -77,6 +77,53 @@ mixcand_cmp (const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* mc[0..n) (n at most 64) in mixcand_cmp's order: the runs that rise or
+ * fall (a partition's candidates by frequency: the runtime falls as the
+ * clock rises), the falling ones turned, then merged two by two. The
+ * order is total (the index breaks ties), so any sort gives this one. */
+static void
+mix_sort (struct mixcand *mc, size_t n)
+{
+    struct mixcand tmp[64];
+    size_t run[65], nr = 0, i = 0;
+
+    while (i < n) {
+        size_t j = i + 1;
+        run[nr++] = i;
+        if (j < n && mixcand_cmp (&mc[i], &mc[j]) > 0) {
+            while (j < n && mixcand_cmp (&mc[j - 1], &mc[j]) > 0)
+                j++;
+            for (size_t a = i, b = j - 1; a < b; a++, b--) {
+                struct mixcand x = mc[a];
+                mc[a] = mc[b];
+                mc[b] = x;
+            }
+        } else
+            while (j < n && mixcand_cmp (&mc[j - 1], &mc[j]) <= 0)
+                j++;
+        i = j;
+    }
+    run[nr] = n;
+    while (nr > 1) {
+        size_t k = 0;
+        for (size_t r = 0; r < nr; r += 2) {
+            /* runs r and r + 1 (the last alone: m = e = n) */
+            size_t a = run[r], m = run[r + 1], e = r + 2 <= nr ? run[r + 2] : n;
+            size_t x = a, y = m, o = 0;
+            while (x < m && y < e)
+                tmp[o++] = mixcand_cmp (&mc[y], &mc[x]) < 0 ? mc[y++] : mc[x++];
+            while (x < m)
+                tmp[o++] = mc[x++];
+            while (y < e)
+                tmp[o++] = mc[y++];
+            memcpy (&mc[a], tmp, o * sizeof (*mc));
+            run[k++] = a;
+        }
+        run[k] = n;
+        nr = k;
+    }
+}
+
 /* The job's front (fe, ft: at most 256 points, fastest first) of its
  * candidates within the maximum slowdown: those that no other is both
  * leaner and faster than (of equal ones the first), the first 256 of
@@ -114,19 +161,12 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
         mc[nc].kept = a->e > 0 && a->t > 0;
         nc++;
     }
-    /* a job has a few dozen candidates: insertion sort, in place */
+    /* a job has a few dozen candidates, a partition at a time, each by
+     * frequency: runs, merged (mix_sort) */
     if (nc > 64)
         qsort (mc, nc, sizeof (*mc), mixcand_cmp);
     else
-        for (size_t k = 1; k < nc; k++) {
-            struct mixcand x = mc[k];
-            size_t at = k;
-            while (at > 0 && mixcand_cmp (&mc[at - 1], &x) > 0) {
-                mc[at] = mc[at - 1];
-                at--;
-            }
-            mc[at] = x;
-        }
+        mix_sort (mc, nc);
     for (size_t k = 0; k < nc; k++) {
         if (mc[k].kept && !(emin <= mc[k].e))
             in[mc[k].i] = true;
