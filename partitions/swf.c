@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,27 @@ parse_header (swf_trace_t *t, const char *s, const char *end)
     }
 }
 
+/* A field that is an optional '-' and 1 to 15 digits, into *v: such a
+ * number is a double exactly, the one strtod returns (-0 included); a
+ * trace's fields nearly all are, and strtod's general path was a fifth
+ * of reading one. false for any other text (strtod reads it). */
+static bool
+parse_int_field (const char *buf, size_t len, double *v)
+{
+    size_t i = buf[0] == '-';
+    uint64_t u = 0;
+
+    if (len <= i || len - i > 15)
+        return false;
+    for (size_t k = i; k < len; k++) {
+        if (buf[k] < '0' || buf[k] > '9')
+            return false;
+        u = 10 * u + (uint64_t)(buf[k] - '0');
+    }
+    *v = i ? -(double)u : (double)u;
+    return true;
+}
+
 /* Parse one job line [s, end); return 0, or -1 with errp. */
 static int
 parse_line (const char *s, const char *end, const char *name, int line,
@@ -79,7 +102,10 @@ parse_line (const char *s, const char *end, const char *name, int line,
         }
         buf[len] = '\0';
         errno = 0;
-        v[n] = strtod (buf, &e);
+        if (parse_int_field (buf, len, &v[n]))
+            e = buf + len;
+        else
+            v[n] = strtod (buf, &e);
         if (*e || errno == ERANGE || !isfinite (v[n]))
             return ms_err (errp, MS_ERR_INPUT,
                            "%s:%d: field %d '%s' is not a number", name, line,

@@ -673,6 +673,27 @@ run_policies (simrun_t *r)
     return 0;
 }
 
+/* The policy row that sweep row i repeats (the same settings but the
+ * label: metasched at the default weight), or SIZE_MAX. Such a run gives
+ * the same row to the digit, so its row is copied rather than run again;
+ * not where each run's records are written (--jobs-csv, the power
+ * table), which are the last run's. */
+static size_t
+run_repeats (const simrun_t *r, size_t i)
+{
+    ms_policy_t a;
+
+    if (r->o->jobs_csv || r->prows)
+        return SIZE_MAX;
+    memcpy (&a, &r->sweep[i], sizeof (a));
+    for (size_t j = 0; j < r->npols; j++) {
+        memcpy (a.label, r->pols[j].label, sizeof (a.label));
+        if (!memcmp (&a, &r->pols[j], sizeof (a)))
+            return j;
+    }
+    return SIZE_MAX;
+}
+
 /* Every policy through the simulator, one row each. */
 static int
 run_simulate (simrun_t *r)
@@ -716,6 +737,15 @@ run_simulate (simrun_t *r)
         ms_summary_t *row
             = i < r->npols ? &r->rows[r->r0 + i] : &r->srows[i - r->npols];
         ms_jobrec_t *recs = r->recs;
+        size_t same = i < r->npols ? SIZE_MAX : run_repeats (r, i - r->npols);
+        if (same != SIZE_MAX) {
+            *row = r->rows[r->r0 + same];
+            ms_strlcpy (row->label, pol->label, sizeof (row->label));
+            r->brok[i] = r->brok[same];
+            r->brt[i] = r->brt[same];
+            r->bre[i] = r->bre[same];
+            continue;
+        }
         su->progress = pol->label;
         if (simulate_run (su, pol, recs, row, &r->err) < 0)
             return -1;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -560,25 +561,37 @@ candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
                    ms_cands_t *cs)
 {
     ms_place_req_t r;
-    size_t k = 0;
+    size_t k = 0, lastp = SIZE_MAX;
+    bool lastok = true, any = false;
 
+    /* without limits on the candidates' partitions all are kept (the
+     * usual case: nothing to copy) */
+    for (size_t i = 0; i < cs->n && !any; i++)
+        any = conf->parts[cs->c[i].part].limits.set != 0;
+    if (!any)
+        return;
     memset (&r, 0, sizeof (r));
     r.nodes = nodes;
     r.time_limit_min = isfinite (limit_s) && limit_s > 0
                            ? (uint32_t)ceil (limit_s / 60.0 - 1e-9)
                            : 0;
+    /* the verdict is the partition's: a partition's candidates (in a
+     * row, one per frequency) are checked once */
     for (size_t i = 0; i < cs->n; i++) {
         const ms_partconf_t *pc = &conf->parts[cs->c[i].part];
         ms_partition_state_t st;
         char why[256];
-        if (pc->limits.set) {
+        if (pc->limits.set && cs->c[i].part != lastp) {
             memset (&st, 0, sizeof (st));
             st.max_time_min = -1;
             ms_partition_limits_init (&st);
             ms_partition_apply_conf (&st, &pc->limits, pc->nodes);
-            if (!placement_check_partition (&st, &r, NULL, why, sizeof (why)))
-                continue;
+            lastp = cs->c[i].part;
+            lastok
+                = placement_check_partition (&st, &r, NULL, why, sizeof (why));
         }
+        if (pc->limits.set && !lastok)
+            continue;
         cs->c[k++] = cs->c[i];
     }
     cs->n = k;

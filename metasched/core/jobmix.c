@@ -77,6 +77,53 @@ mixcand_cmp (const void *pa, const void *pb)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* mc[0..n) (n at most 64) in mixcand_cmp's order: the runs that rise or
+ * fall (a partition's candidates by frequency: the runtime falls as the
+ * clock rises), the falling ones turned, then merged two by two. The
+ * order is total (the index breaks ties), so any sort gives this one. */
+static void
+mix_sort (struct mixcand *mc, size_t n)
+{
+    struct mixcand tmp[64];
+    size_t run[65], nr = 0, i = 0;
+
+    while (i < n) {
+        size_t j = i + 1;
+        run[nr++] = i;
+        if (j < n && mixcand_cmp (&mc[i], &mc[j]) > 0) {
+            while (j < n && mixcand_cmp (&mc[j - 1], &mc[j]) > 0)
+                j++;
+            for (size_t a = i, b = j - 1; a < b; a++, b--) {
+                struct mixcand x = mc[a];
+                mc[a] = mc[b];
+                mc[b] = x;
+            }
+        } else
+            while (j < n && mixcand_cmp (&mc[j - 1], &mc[j]) <= 0)
+                j++;
+        i = j;
+    }
+    run[nr] = n;
+    while (nr > 1) {
+        size_t k = 0;
+        for (size_t r = 0; r < nr; r += 2) {
+            /* runs r and r + 1 (the last alone: m = e = n) */
+            size_t a = run[r], m = run[r + 1], e = r + 2 <= nr ? run[r + 2] : n;
+            size_t x = a, y = m, o = 0;
+            while (x < m && y < e)
+                tmp[o++] = mixcand_cmp (&mc[y], &mc[x]) < 0 ? mc[y++] : mc[x++];
+            while (x < m)
+                tmp[o++] = mc[x++];
+            while (y < e)
+                tmp[o++] = mc[y++];
+            memcpy (&mc[a], tmp, o * sizeof (*mc));
+            run[k++] = a;
+        }
+        run[k] = n;
+        nr = k;
+    }
+}
+
 /* The job's front (fe, ft: at most 256 points, fastest first) of its
  * candidates within the maximum slowdown: those that no other is both
  * leaner and faster than (of equal ones the first), the first 256 of
@@ -114,19 +161,12 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
         mc[nc].kept = a->e > 0 && a->t > 0;
         nc++;
     }
-    /* a job has a few dozen candidates: insertion sort, in place */
+    /* a job has a few dozen candidates, a partition at a time, each by
+     * frequency: runs, merged (mix_sort) */
     if (nc > 64)
         qsort (mc, nc, sizeof (*mc), mixcand_cmp);
     else
-        for (size_t k = 1; k < nc; k++) {
-            struct mixcand x = mc[k];
-            size_t at = k;
-            while (at > 0 && mixcand_cmp (&mc[at - 1], &x) > 0) {
-                mc[at] = mc[at - 1];
-                at--;
-            }
-            mc[at] = x;
-        }
+        mix_sort (mc, nc);
     for (size_t k = 0; k < nc; k++) {
         if (mc[k].kept && !(emin <= mc[k].e))
             in[mc[k].i] = true;
@@ -312,18 +352,119 @@ mix_refs (const ms_jobmix_t *m, double *e1, double *t15)
     }
 }
 
+/* The sums of one bisection step, e and t at each job's vertex: in ring
+ * order, as mix_sums adds them, for the step's decision where the
+ * running sums cannot decide it (mix_edge). */
+static void
+mix_pick_sums (const ms_jobmix_t *m, double *es, double *ts)
+{
+    const struct ms_mixpick *pk = m->pick;
+
+    *es = *ts = 0;
+    for (size_t j = 0; j < m->nring; j++) {
+        *es += pk->e[j];
+        *ts += pk->t[j];
+    }
+}
+
+#ifdef __SIZEOF_INT128__
+/* The running sums of mix_edge: e and t of every job's vertex as whole
+ * multiples of 2^(top - 100), top the exponent of the largest value a
+ * hull holds, in 128 bits: adding and taking away a job's value is
+ * exact, so a step costs the jobs it moves, not the ring. What a value
+ * has under the unit is cut, the same for adding and taking away; the
+ * sums are within n units of the values' exact sum. */
+typedef struct {
+    double se, st; /* 2^(100 - top) for e and t */
+    int xe, xt;    /* 100 - top for e and t */
+    __int128 e, t;
+} mixrun_t;
+
+static bool
+mixrun_init (const ms_jobmix_t *m, mixrun_t *rs)
+{
+    double emax = 0, tmax = 0;
+    int xe, xt;
+
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        if (r->e[0] > emax) /* fastest first: the energy falls */
+            emax = r->e[0];
+        if (r->t[r->nh - 1] > tmax)
+            tmax = r->t[r->nh - 1];
+    }
+    if (!(emax > 0 && tmax > 0 && isfinite (emax) && isfinite (tmax)))
+        return false;
+    frexp (emax, &xe);
+    frexp (tmax, &xt);
+    rs->xe = 100 - xe;
+    rs->xt = 100 - xt;
+    rs->se = ldexp (1, rs->xe);
+    rs->st = ldexp (1, rs->xt);
+    rs->e = rs->t = 0;
+    return true;
+}
+
+/* x (a positive float) times 2^sh, cut to a whole number: from its bits
+ * (a conversion of the double through the runtime library costs more
+ * than the rest of a step). */
+static inline __int128
+mixrun_fix (float x, int sh)
+{
+    uint32_t b;
+    uint32_t m;
+    int ex;
+
+    memcpy (&b, &x, sizeof (b));
+    m = b & 0x7fffffu;
+    ex = (int)((b >> 23) & 0xffu);
+    if (ex)
+        m |= 0x800000u;
+    else
+        ex = 1; /* subnormal: m 2^-149 */
+    sh += ex - 150;
+    if (sh >= 0)
+        return (__int128)m << sh;
+    return sh > -32 ? (__int128)(m >> -sh) : 0;
+}
+
+/* Whether the step's sums decide it: the margins from the running sums
+ * are within 1e-10 (relative) of those the ring-order sums give (n
+ * additions in a double: at most n 2^-53 of the sum, 3.7e-12 at 32,768
+ * jobs; the running sums much closer), so where they differ by more,
+ * the ring-order sums would compare alike. *up then says which way. */
+static bool
+mixrun_decide (const mixrun_t *rs, double e1, double t15, bool *up)
+{
+    double q = (double)rs->e / rs->se / e1, r = (double)rs->t / rs->st / t15;
+    double d = (1 - q) - (1 - r), tol = 1e-10 * (q + r + 2);
+
+    if (!(fabs (d) > tol))
+        return false;
+    *up = d < 0; /* em < tm; with ties_up em <= tm, the same here */
+    return true;
+}
+#endif
+
 /* The log scale in [lo, hi] where the energy margin stops trailing the
  * runtime margin (with ties_up, stops trailing or matching it), to
- * 2^-24 of the range by bisection. Each step sums what mix_sums sums,
- * in its order and with its values; a job whose vertex the bounds
- * already fix is not looked up again, so the bisection reads the hulls
- * of fewer jobs at every step (the sums are the same to the bit). */
+ * 2^-24 of the range by bisection. Each step compares what mix_sums
+ * sums, in its order and with its values, or where the running sums
+ * decide it (mixrun_decide), the same comparison without the ring's
+ * sweep; a job whose vertex the bounds already fix is not looked up
+ * again, so the bisection reads the hulls of fewer jobs at every step
+ * (the scale is the same to the bit). */
 static double
 mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 {
     struct ms_mixpick *pk = m->pick;
     double e1, t15;
     size_t nu = 0;
+    bool run = false;
+#ifdef __SIZEOF_INT128__
+    mixrun_t rs = { 0, 0, 0, 0, 0, 0 };
+    run = mixrun_init (m, &rs);
+#endif
 
     mix_refs (m, &e1, &t15);
     for (size_t j = 0; j < m->nring; j++) {
@@ -331,13 +472,18 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
         pk->e[j] = m->ring[j].e[0];
         pk->t[j] = m->ring[j].t[0];
+#ifdef __SIZEOF_INT128__
+        if (run) {
+            rs.e += mixrun_fix (pk->e[j], rs.xe);
+            rs.t += mixrun_fix (pk->t[j], rs.xt);
+        }
+#endif
         if (pk->lo[j] != pk->hi[j])
             pk->und[nu++] = (uint32_t)j;
     }
     for (int it = 0; it < 24; it++) {
-        double mid = (lo + hi) / 2, scale = exp (mid), es = 0, ts = 0;
-        double em, tm;
-        bool up;
+        double mid = (lo + hi) / 2, scale = exp (mid);
+        bool up = false, decided = false;
         size_t k = 0;
         /* the vertices the bounds leave open, at mid */
         for (size_t u = 0; u < nu; u++) {
@@ -348,17 +494,29 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
             while (i + 1 < r->nh && odds > r->bp[i])
                 i++;
             pk->mid[j] = (unsigned char)i;
+#ifdef __SIZEOF_INT128__
+            if (run && (pk->e[j] != r->e[i] || pk->t[j] != r->t[i])) {
+                rs.e += mixrun_fix (r->e[i], rs.xe)
+                        - mixrun_fix (pk->e[j], rs.xe);
+                rs.t += mixrun_fix (r->t[i], rs.xt)
+                        - mixrun_fix (pk->t[j], rs.xt);
+            }
+#endif
             pk->e[j] = r->e[i];
             pk->t[j] = r->t[i];
         }
-        /* mix_sums' sums: the same values in the same order */
-        for (size_t j = 0; j < m->nring; j++) {
-            es += pk->e[j];
-            ts += pk->t[j];
+#ifdef __SIZEOF_INT128__
+        if (run)
+            decided = mixrun_decide (&rs, e1, t15, &up);
+#endif
+        if (!decided) {
+            /* mix_sums' sums: the same values in the same order */
+            double es, ts, em, tm;
+            mix_pick_sums (m, &es, &ts);
+            em = 1 - es / e1;
+            tm = 1 - ts / t15;
+            up = ties_up ? em <= tm : em < tm;
         }
-        em = 1 - es / e1;
-        tm = 1 - ts / t15;
-        up = ties_up ? em <= tm : em < tm;
         if (up)
             lo = mid;
         else

@@ -171,9 +171,11 @@ policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
         choice_add (d, cs, bi, 0);
 }
 
-void
-policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
-               const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+/* policy_decide's body; opt the job's optimal partition where the caller
+ * has it, else NULL. */
+static void
+decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
+        const ms_view_t *view, const size_t *opt, ms_decision_t *d)
 {
     size_t nparts = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
     size_t best[MS_MAX_RANKED];
@@ -183,8 +185,8 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
         return;
     switch (pol->kind) {
     case POL_BASE: {
-        size_t bi
-            = nominal_at (conf, cs, policy_optimal_partition (cs, nparts));
+        size_t bi = nominal_at (
+            conf, cs, opt ? *opt : policy_optimal_partition (cs, nparts));
         if (bi != SIZE_MAX)
             choice_add (d, cs, bi, 0);
         break;
@@ -214,4 +216,19 @@ policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
     default:
         break;
     }
+}
+
+void
+policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
+               const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
+{
+    decide (pol, conf, cs, view, NULL, d);
+}
+
+void
+policy_decide_opt (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                   const ms_cands_t *cs, const ms_view_t *view, size_t opt_part,
+                   ms_decision_t *d)
+{
+    decide (pol, conf, cs, view, &opt_part, d);
 }

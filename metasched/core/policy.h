@@ -84,6 +84,12 @@ void policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
 void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                     const ms_cands_t *cs, const ms_view_t *view,
                     ms_decision_t *d);
+/* policy_decide where the caller has the job's optimal partition of cs
+ * already (policy_optimal_partition): base's choice takes it rather
+ * than finding it again. */
+void policy_decide_opt (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                        const ms_cands_t *cs, const ms_view_t *view,
+                        size_t opt_part, ms_decision_t *d);
 
 /* metasched_window's decision for a batch of jobs at once (window.h):
  * cs[k] the candidates of job k (cs must carry predicted waits) and

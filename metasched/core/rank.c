@@ -360,11 +360,17 @@ void
 rank_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
              const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
 {
-    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    /* a job's few dozen candidates' marks on the stack: no allocation
+     * per decision */
+    bool okbuf[256], *ok = okbuf;
     ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
     double wtmin, key_s;
     size_t nr;
 
+    if (cs->n + 1 > sizeof (okbuf) / sizeof (okbuf[0]))
+        ok = ms_xcalloc (cs->n + 1, sizeof (bool));
+    else
+        memset (ok, 0, (cs->n + 1) * sizeof (bool));
     nr = rank_partitions (pol, conf, cs, view, ok, NULL, r,
                           conf->nparts < MS_MAX_RANKED ? conf->nparts
                                                        : MS_MAX_RANKED,
@@ -389,7 +395,8 @@ rank_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
             rank_add_sibling (pol, d, cs, r[i].cand, r[0].cand, r[i].key,
                               r[0].key, key_s);
     }
-    free (ok);
+    if (ok != okbuf)
+        free (ok);
 }
 
 bool

@@ -283,7 +283,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         *idp = id;
         return 0;
     }
-    policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
+    policy_decide_opt (&s->pol, s->conf, &s->cs, s->view, j->opt_part, &d);
     s->st.decisions++;
     if (!d.n) {
         j->state = SJ_REJECTED;

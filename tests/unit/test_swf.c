@@ -2,6 +2,7 @@
  * malformed lines (error naming file and line, or skipped and counted). */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "partitions/swf.h"
@@ -99,6 +100,34 @@ START_TEST (test_malformed)
 }
 END_TEST
 
+/* Integer fields (read without strtod) and the others read alike:
+ * leading zeros, -0, the longest integer kept exact, fractions, a sign,
+ * an exponent; a lone '-' is no number. */
+START_TEST (test_numbers)
+{
+    const char *text
+        = "007 0 -0 999999999999999 2 1.5 +3 2e3 1000000000000000\n";
+    const char *bad = "1 0 0 10 -\n";
+    swf_trace_t *t;
+    ms_error_t err;
+
+    ck_assert_int_eq (swf_parse (text, strlen (text), "t.swf", 0, &t, &err), 0);
+    ck_assert_int_eq (t->jobs[0].id, 7);
+    ck_assert (t->jobs[0].submit == 0);
+    ck_assert (t->jobs[0].wait == 0 && signbit (t->jobs[0].wait));
+    ck_assert (t->jobs[0].runtime == 999999999999999.0);
+    ck_assert_int_eq (t->jobs[0].procs, 2);
+    ck_assert (t->jobs[0].cpu_avg == 1.5);
+    ck_assert (t->jobs[0].mem_used == 3);
+    ck_assert_int_eq (t->jobs[0].procs_req, 2000);
+    ck_assert (t->jobs[0].time_req == 1e15);
+    swf_free (t);
+    ck_assert_int_eq (swf_parse (bad, strlen (bad), "t.swf", 0, &t, &err), -1);
+    ck_assert_msg (strstr (err.text, "t.swf:1: field 5 '-' is not a number"),
+                   "got '%s'", err.text);
+}
+END_TEST
+
 START_TEST (test_skip_counted)
 {
     const char *text = "1 0 0 10 2\n2 x 0 10 2\n3 5 0 10 2\n\n4 oops\n";
@@ -152,6 +181,7 @@ main (void)
         printf ("# shared data absent: the tiny CRLF and KTH traces are "
                 "not read\n");
     tcase_add_test (tc, test_malformed);
+    tcase_add_test (tc, test_numbers);
     tcase_add_test (tc, test_skip_counted);
     tcase_add_test (tc, test_missing_file);
     tcase_add_test (tc, test_no_trailing_newline);
