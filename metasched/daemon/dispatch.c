@@ -40,15 +40,12 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
     for (size_t c = 0; c < dec->n && x->nch < want; c++) {
         x->chosen[x->nch] = cs->c[dec->c[c].cand];
         x->choices[x->nch] = dec->c[c];
-        /* copies: metasched's own nice (each sibling's graded by its
-         * loss, a nearly tied first choice behind the jobs that prefer its
-         * partition more: entry_nice in policy.c; the first choice's taken
-         * back once it has waited: daemon_follow); another policy's in
-         * whole steps by rank */
-        x->choices[x->nch].nice = !siblings ? 0
-                                  : policy_is_metasched (d->pol.kind)
-                                      ? dec->c[c].nice
-                                      : (int)x->nch * MS_NICE_STEP;
+        /* copies: the policy's own nice (metasched's graded by each
+         * sibling's loss, a nearly tied first choice behind the jobs that
+         * prefer its partition more: rank_entry_nice; the first choice's
+         * taken back once it has waited: daemon_follow; PriorityInc's
+         * classes by rank, -V's bottom class), as the simulator runs it */
+        x->choices[x->nch].nice = !siblings ? 0 : dec->c[c].nice;
         x->nch++;
     }
     if (x->nch == 0) {
