@@ -211,6 +211,36 @@ engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
     array_scale (conf, view, j, now, cs);
 }
 
+/* ---- sibling sets ---- */
+
+void
+engine_dispatch_mode (ms_policy_t *pol, bool siblings, int nsib)
+{
+    pol->entries = siblings ? (nsib > 0 ? nsib : 0) : 1;
+    if (siblings)
+        pol->sibling_slack = INFINITY;
+    pol->wait_weight = siblings ? 0 : 1;
+}
+
+void
+engine_entries (const ms_policy_t *pol, bool power, const ms_decision_t *dec,
+                ms_decision_t *out)
+{
+    size_t want = power ? 1
+                  : pol->entries > 0 ? (size_t)pol->entries
+                                     : MS_MAX_CHOICES;
+
+    if (out != dec)
+        *out = *dec;
+    if (out->n > want)
+        out->n = want;
+    if (want == 1 && out->n == 1) {
+        out->c[0].nice = 0;
+        out->c[0].rank = 0;
+        out->c[0].hold_s = 0;
+    }
+}
+
 /* ---- holds, ageing and re-routing ---- */
 
 bool

@@ -100,6 +100,26 @@ void engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         const ms_ejob_t *j, const double *max_s, double now,
                         ms_cands_t *cs);
 
+/* ---- sibling sets ---- */
+
+/* metaschedd's dispatch_mode as the policy runs it (doc/daemon.md, "One
+ * engine: holds and siblings"): with siblings, at most nsib entries a
+ * job, every partition's best among them whatever its score, the first
+ * choice the best at equal waits (the siblings take whichever starts
+ * first); with one entry, the job waits where it goes, so its predicted
+ * wait counts in full. The simulator's policy is the siblings' with every
+ * entry of the decision (policy_init). */
+void engine_dispatch_mode (ms_policy_t *pol, bool siblings, int nsib);
+
+/* The entries of decision dec that go out, into out (may be dec): at most
+ * pol->entries (0: all), one under power budgets (power: what is
+ * dispatched is what runs, and a held job goes out only where it starts);
+ * each at the nice and hold the policy gave it, except where one entry a
+ * job goes out: it has no sibling to take its job elsewhere, so nice 0,
+ * unheld. */
+void engine_entries (const ms_policy_t *pol, bool power,
+                     const ms_decision_t *dec, ms_decision_t *out);
+
 /* ---- holds, ageing and re-routing ---- */
 
 /* The defaults of the rules below, for metaschedd's settings and the

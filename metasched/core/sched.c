@@ -136,13 +136,17 @@ pending_del (ms_sched_t *s, sjob_t *j)
 static int power_submit (ms_sched_t *s, uint64_t id, double now, uint64_t *idp,
                          ms_error_t *errp);
 
-/* Submit the entries of a decision for job id. */
+/* Submit the entries of a decision for job id: those the engine sends
+ * (engine_entries; a held job's under power budgets: power_decide's one). */
 static int
-dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
+dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
           ms_error_t *errp)
 {
     sjob_t *j = &s->jobs[id - 1];
     char comment[64];
+    ms_decision_t sent, *d = &sent;
+
+    engine_entries (&s->pol, false, dec, &sent);
 
     snprintf (comment, sizeof (comment), "metasched:%llu",
               (unsigned long long)id);

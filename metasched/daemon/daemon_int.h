@@ -282,6 +282,10 @@ typedef struct {
 /* dsettings.c: the admin's settings from the database into d->set and d->pol
  * (each cycle, and again once the cycle has read its first queued jobs) */
 void daemon_load_settings (ms_daemon_t *d);
+/* ... settings s (read) into them: the policy, its dispatch mode
+ * (engine_dispatch_mode), the site's caps, the power budgets. Caller holds
+ * d->mu. */
+void daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s);
 
 /* leader.c */
 bool daemon_leadership (ms_daemon_t *d);
@@ -350,6 +354,11 @@ void daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when);
 int daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                        unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
                        char **whyp, char **downp);
+/* The entries of decision dec that the dispatch sends, into out (may be
+ * dec): the engine's sibling set (engine_entries) under the settings and
+ * power budgets in force. Caller holds d->mu. */
+void daemon_entries (const ms_daemon_t *d, const ms_decision_t *dec,
+                     ms_decision_t *out);
 /* The time limit (minutes, 0: none) of job k's entry on candidate c, whose
  * predictions count `waves` waves of an array's tasks (1 for a job), on a
  * partition that allows max_min at most (job_time_cap; 0: no maximum):

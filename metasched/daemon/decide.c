@@ -157,6 +157,13 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     return 0;
 }
 
+void
+daemon_entries (const ms_daemon_t *d, const ms_decision_t *dec,
+                ms_decision_t *out)
+{
+    engine_entries (&d->pol, daemon_power_on (d), dec, out);
+}
+
 /* ---- arrays: one meta job, one Slurm array ---- */
 
 double
