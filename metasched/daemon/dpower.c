@@ -269,39 +269,28 @@ int
 daemon_power_filter (ms_daemon_t *d, ms_cands_t *cs, char **whyp)
 {
     struct dpower *p = d->power;
-    double now = wall (), when = INFINITY, least = INFINITY;
-    size_t kept, scope = MS_POWER_SITE;
-    ms_powerwhy_t why = { MS_POWER_SITE, 0, 0, 0 };
+    double now = wall ();
+    size_t kept;
+    ms_hold_t h;
     char at[64] = "";
 
     *whyp = NULL;
     if (!p || !p->pw || !cs->n)
         return (int)cs->n;
-    /* when it could start: its least-drawing candidate's fit time */
-    for (size_t i = 0; i < cs->n; i++) {
-        double w = power_cand_watts (p->pw, &cs->c[i]);
-        if (w < least) {
-            least = w;
-            when = power_fit_time (p->pw, d->site->parts[cs->c[i].part].cluster,
-                                   w, cs->c[i].t_hi, now);
-            power_fits (p->pw, d->site->parts[cs->c[i].part].cluster, w, now,
-                        now + cs->c[i].t_hi, &why);
-        }
-    }
-    kept = power_filter (p->pw, d->site, cs, now);
+    /* the engine's hold: none fits, the job waits with the budget and
+     * when its least-drawing candidate is expected to fit */
+    kept = engine_hold_power (p->pw, d->site, cs, now, &h);
     if (kept)
         return (int)kept;
-    if (power_clear_time (p->pw, now, &scope) > now)
-        why.scope = scope;
-    if (isfinite (when))
-        clock_text (when, now, at, sizeof (at));
+    if (isfinite (h.until))
+        clock_text (h.until, now, at, sizeof (at));
     if (asprintf (whyp,
                   "power budget: %s %.0f W, predicted %.0f W with this job; "
                   "%s%s",
-                  power_scope_name (d->site, why.scope), why.budget, why.draw,
-                  isfinite (when) ? "expected under it at "
-                                  : "not under it while the budget holds",
-                  isfinite (when) ? at : "")
+                  power_scope_name (d->site, h.scope), h.budget_w, h.draw_w,
+                  isfinite (h.until) ? "expected under it at "
+                                     : "not under it while the budget holds",
+                  isfinite (h.until) ? at : "")
         < 0)
         *whyp = NULL;
     return 0;
