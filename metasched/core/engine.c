@@ -227,7 +227,7 @@ void
 engine_entries (const ms_policy_t *pol, bool power, const ms_decision_t *dec,
                 ms_decision_t *out)
 {
-    size_t want = power ? 1
+    size_t want = power              ? 1
                   : pol->entries > 0 ? (size_t)pol->entries
                                      : MS_MAX_CHOICES;
 

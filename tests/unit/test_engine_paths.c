@@ -392,8 +392,8 @@ typedef struct {
  * entries it sends (daemon_entries, as take_decision does). */
 static void
 daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
-             ms_dispatch_mode_t mode, int nsib, const char *budget,
-             sent_t *o, jobkey_t *kp)
+             ms_dispatch_mode_t mode, int nsib, const char *budget, sent_t *o,
+             jobkey_t *kp)
 {
     ms_daemon_t d;
     ms_dconf_t dc;
@@ -473,10 +473,9 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
     s = sched_new (&pol, w->conf, bk, w->tab);
     if (budget) {
         ms_budgets_t bs = { NULL, 0 };
-        ck_assert_msg (power_budgets_parse (budget, "test", w->conf, 0, &bs,
-                                            &err)
-                           == 0,
-                       "%s", err.text);
+        ck_assert_msg (
+            power_budgets_parse (budget, "test", w->conf, 0, &bs, &err) == 0,
+            "%s", err.text);
         sched_set_power (s, &bs, pol.job_sd);
         power_budgets_free (&bs);
     }
@@ -544,15 +543,17 @@ same_sent (ms_polkind_t kind, const tjob_t *tj, ms_dispatch_mode_t mode,
         for (size_t i = 0; i < os.n; i++)
             if (os.part[i] == od.part[c] && os.f_khz[i] == od.f_khz[c])
                 x = (long)i;
-        ck_assert_msg (x >= 0, "%s (%s %d): entry %zu %s/%u not the "
-                       "simulator's", tj->app, m, nsib, c,
-                       w.conf->parts[od.part[c]].name, od.f_khz[c]);
+        ck_assert_msg (x >= 0,
+                       "%s (%s %d): entry %zu %s/%u not the "
+                       "simulator's",
+                       tj->app, m, nsib, c, w.conf->parts[od.part[c]].name,
+                       od.f_khz[c]);
         ck_assert_msg (od.nice[c] == os.nice[x] && od.hold[c] == os.hold[x],
                        "%s (%s, %s %d): entry %s/%u: nice %d held %ld s "
                        "(daemon) vs nice %d held %ld s (simulator)",
                        tj->app, policy_kind_name (kind), m, nsib,
-                       w.conf->parts[od.part[c]].name, od.f_khz[c],
-                       od.nice[c], od.hold[c], os.nice[x], os.hold[x]);
+                       w.conf->parts[od.part[c]].name, od.f_khz[c], od.nice[c],
+                       od.hold[c], os.nice[x], os.hold[x]);
     }
     world_fini (&w);
 }
