@@ -545,10 +545,16 @@ void daemon_power_rebuild (ms_daemon_t *d);
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
                           const ms_cand_t *c);
 bool daemon_power_on (const ms_daemon_t *d);
-/* Keep the candidates the budgets allow (the engine's power_filter);
- * none: *whyp says which budget and when the job is expected to fit
- * (malloc'd). Returns how many are kept; under mu. */
-int daemon_power_filter (ms_daemon_t *d, ms_cands_t *cs, char **whyp);
+/* A new dispatch pass: no job held in it yet (daemon_power_place); under
+ * mu. */
+void daemon_power_pass (ms_daemon_t *d);
+/* The job's place under the budgets, over its candidates d->cs (the
+ * engine's engine_power_place, the simulator's rule: where it starts now
+ * under every budget, and by the reservation of the pass's oldest held
+ * job): 0, dec to dispatch; 1, held, *whyp (malloc'd) saying which budget
+ * or that no place starts it now, and when it is expected to go, d->cs
+ * left as it was; -1, no candidate. Under mu. */
+int daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp);
 /* A job's entry decided now (counted until the next rebuild); under mu. */
 void daemon_power_dispatched (ms_daemon_t *d, uint64_t job,
                               const ms_cand_t *c);

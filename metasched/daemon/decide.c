@@ -146,17 +146,15 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     *downp = waiting_why (d);
     daemon_candidates (d, k, false);
     if (daemon_power_on (d)) {
-        /* the engine's rule on power budgets, before the policy decides:
-         * none fits, the job waits with the budget and when */
+        /* the engine's place under power budgets (the simulator's rule):
+         * where none starts it now, the job waits with the budget and
+         * when */
         char *pwhy = NULL;
-        if (daemon_power_filter (d, &d->cs, &pwhy) == 0) {
-            dec->n = 0;
-            if (pwhy) {
-                free (*downp);
-                *downp = pwhy;
-            }
-            return 0;
+        if (daemon_power_place (d, dec, &pwhy) != 0 && pwhy) {
+            free (*downp);
+            *downp = pwhy;
         }
+        return 0;
     }
     policy_decide (&d->pol, d->site, &d->cs, d->view, dec);
     return 0;

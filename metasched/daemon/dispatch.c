@@ -760,7 +760,12 @@ dispatch_batches (ms_daemon_t *d)
 int
 dispatch_queued (ms_daemon_t *d)
 {
-    int rc = dispatch_batches (d);
+    int rc;
+
+    pthread_mutex_lock (&d->mu);
+    daemon_power_pass (d);
+    pthread_mutex_unlock (&d->mu);
+    rc = dispatch_batches (d);
     set_dispatch_busy (d, false);
     return rc;
 }

@@ -390,10 +390,19 @@ typedef struct {
 /* The daemon's path: its settings as the admin sets them (the dispatch
  * mode, the siblings, the power budget), the dispatch's decision and the
  * entries it sends (daemon_entries, as take_decision does). */
+/* A partition busy on both paths: every node of part (SIZE_MAX: none)
+ * taken by a job of another user until `now` plus two hours. */
+static void
+busy_view (ms_view_t *v, const ms_siteconf_t *conf, size_t part, double now)
+{
+    if (part < conf->nparts)
+        view_run_start (v, part, 1, conf->parts[part].nodes, now + 7200, 0);
+}
+
 static void
 daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
-             ms_dispatch_mode_t mode, int nsib, const char *budget, sent_t *o,
-             jobkey_t *kp)
+             ms_dispatch_mode_t mode, int nsib, const char *budget,
+             size_t busy, sent_t *o, jobkey_t *kp)
 {
     ms_daemon_t d;
     ms_dconf_t dc;
@@ -415,6 +424,7 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
     }
     daemon_apply_settings (&d, set);
     ck_assert (!budget || daemon_power_on (&d));
+    busy_view (d.view, w->conf, busy, wall ());
     memset (&qj, 0, sizeof (qj));
     ms_strlcpy (qj.owner, "nobody", sizeof (qj.owner));
     ms_strlcpy (qj.app, tj->app, sizeof (qj.app));
@@ -453,7 +463,8 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
  * job is eligible), or the job among the held ones. */
 static void
 sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
-          ms_dispatch_mode_t mode, int nsib, const char *budget, sent_t *o)
+          ms_dispatch_mode_t mode, int nsib, const char *budget, size_t busy,
+          sent_t *o)
 {
     simworld_t *sw;
     ms_backend_t *bk[8];
@@ -479,6 +490,8 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
         sched_set_power (s, &bs, pol.job_sd);
         power_budgets_free (&bs);
     }
+    /* the simulator's view of its clusters, as the daemon's is given */
+    busy_view ((ms_view_t *)sched_view (s), w->conf, busy, 0);
     memset (&jd, 0, sizeof (jd));
     jd.user = "nobody";
     jd.name = "job";
@@ -517,7 +530,7 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
  * entries (place, nice, hold), the simulator's listed by cluster. */
 static void
 same_sent (ms_polkind_t kind, const tjob_t *tj, ms_dispatch_mode_t mode,
-           int nsib, const char *budget)
+           int nsib, const char *budget, size_t busy)
 {
     world_t w;
     sent_t od, os;
@@ -526,8 +539,8 @@ same_sent (ms_polkind_t kind, const tjob_t *tj, ms_dispatch_mode_t mode,
 
     world_init_site (&w, site_text, "paths");
     speedup_model (&w, jobs[MOLDABLE].app);
-    daemon_sent (&w, kind, tj, mode, nsib, budget, &od, &k);
-    sim_sent (&w, kind, &k, mode, nsib, budget, &os);
+    daemon_sent (&w, kind, tj, mode, nsib, budget, busy, &od, &k);
+    sim_sent (&w, kind, &k, mode, nsib, budget, busy, &os);
     ck_assert_msg (od.held == os.held,
                    "%s (%s, %s %d, budget %s): held %d (daemon) vs %d "
                    "(simulator)",
@@ -563,7 +576,7 @@ START_TEST (test_same_siblings)
 {
     same_sent (POL_METASCHED, &jobs[(size_t)_i % NJOBS],
                modes[(size_t)_i / NJOBS].mode,
-               modes[(size_t)_i / NJOBS].siblings, NULL);
+               modes[(size_t)_i / NJOBS].siblings, NULL, SIZE_MAX);
 }
 END_TEST
 
@@ -573,7 +586,7 @@ START_TEST (test_same_siblings_kinds)
     static const ms_polkind_t more[]
         = { POL_EAMC_REORDER, POL_EAMC_PRIO, POL_EAMC_PRIO_V, POL_MIN_ENERGY };
     for (size_t j = 0; j < 4; j++)
-        same_sent (more[_i], &jobs[j], DISPATCH_SIBLINGS, 8, NULL);
+        same_sent (more[_i], &jobs[j], DISPATCH_SIBLINGS, 8, NULL, SIZE_MAX);
 }
 END_TEST
 
@@ -583,9 +596,27 @@ START_TEST (test_same_holds)
 {
     const char *b = budgets[(size_t)_i % NBUDGETS];
     for (size_t j = 0; j < 4; j++) {
-        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b);
-        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b);
+        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, SIZE_MAX);
+        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b,
+                   SIZE_MAX);
     }
+}
+END_TEST
+
+/* ... with a partition busy: under a budget a job goes out only where it
+ * starts now (elsewhere, or held), on both paths; the CPU partition
+ * (the first) and a GPU one, under each policy kind of the first test. */
+START_TEST (test_same_holds_busy)
+{
+    const char *b = budgets[(size_t)_i % NBUDGETS];
+    for (size_t j = 0; j < NJOBS; j++)
+        for (size_t busy = 0; busy < 2; busy++) {
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b,
+                       busy);
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, busy);
+            same_sent (POL_EAMC_PRIO, &jobs[j], DISPATCH_SIBLINGS, 3, b,
+                       busy);
+        }
 }
 END_TEST
 
@@ -602,6 +633,7 @@ main (void)
     tcase_add_loop_test (tc, test_same_siblings, 0, (int)(NJOBS * NMODES));
     tcase_add_loop_test (tc, test_same_siblings_kinds, 0, 4);
     tcase_add_loop_test (tc, test_same_holds, 0, (int)NBUDGETS);
+    tcase_add_loop_test (tc, test_same_holds_busy, 0, (int)NBUDGETS);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
