@@ -46,8 +46,7 @@ power_reservation (const ms_power_t *pw, const ms_siteconf_t *conf,
         if (!least)
             continue;
         tn = view_shadow_wait (view, c->part, c->nodes, now);
-        tp = power_fit_time (pw, conf->parts[c->part].cluster, w, c->t_hi,
-                             now)
+        tp = power_fit_time (pw, conf->parts[c->part].cluster, w, c->t_hi, now)
              - now;
         if ((tn > tp ? tn : tp) < best)
             best = tn > tp ? tn : tp;

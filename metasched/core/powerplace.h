@@ -24,7 +24,7 @@
  * power); -1: it fits nowhere. */
 int engine_power_place (const ms_policy_t *pol, const ms_power_t *pw,
                         const ms_siteconf_t *conf, const ms_view_t *view,
-                        ms_cands_t *cs, double now, double until,
-                        double *resvp, ms_decision_t *d);
+                        ms_cands_t *cs, double now, double until, double *resvp,
+                        ms_decision_t *d);
 
 #endif /* MS_POWERPLACE_H */

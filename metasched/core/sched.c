@@ -510,8 +510,8 @@ static int
 power_decide (ms_sched_t *s, double now, double until, double *resvp,
               ms_decision_t *d)
 {
-    return engine_power_place (&s->pol, s->power, s->conf, s->view, &s->cs,
-                               now, until, resvp, d);
+    return engine_power_place (&s->pol, s->power, s->conf, s->view, &s->cs, now,
+                               until, resvp, d);
 }
 
 /* One pass over the held jobs, oldest first: each goes out where

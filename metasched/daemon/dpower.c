@@ -290,23 +290,21 @@ held_why (ms_daemon_t *d, ms_cands_t *all, double now, double resv)
     if (h.why == MS_HOLD_POWER) {
         if (isfinite (h.until))
             clock_text (h.until, now, at, sizeof (at));
-        rc = asprintf (&why,
-                       "power budget: %s %.0f W, predicted %.0f W with this "
-                       "job; %s%s",
-                       power_scope_name (d->site, h.scope), h.budget_w,
-                       h.draw_w,
-                       isfinite (h.until)
-                           ? "expected under it at "
-                           : "not under it while the budget holds",
-                       isfinite (h.until) ? at : "");
+        rc = asprintf (
+            &why,
+            "power budget: %s %.0f W, predicted %.0f W with this "
+            "job; %s%s",
+            power_scope_name (d->site, h.scope), h.budget_w, h.draw_w,
+            isfinite (h.until) ? "expected under it at "
+                               : "not under it while the budget holds",
+            isfinite (h.until) ? at : "");
     } else {
         if (isfinite (resv))
             clock_text (resv, now, at, sizeof (at));
         rc = asprintf (&why,
                        "power budget: no place starts it now within the "
                        "budgets%s%s",
-                       isfinite (resv) ? "; expected to start at " : "",
-                       at);
+                       isfinite (resv) ? "; expected to start at " : "", at);
     }
     return rc < 0 ? NULL : why;
 }

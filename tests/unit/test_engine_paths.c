@@ -401,8 +401,8 @@ busy_view (ms_view_t *v, const ms_siteconf_t *conf, size_t part, double now)
 
 static void
 daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
-             ms_dispatch_mode_t mode, int nsib, const char *budget,
-             size_t busy, sent_t *o, jobkey_t *kp)
+             ms_dispatch_mode_t mode, int nsib, const char *budget, size_t busy,
+             sent_t *o, jobkey_t *kp)
 {
     ms_daemon_t d;
     ms_dconf_t dc;
@@ -597,8 +597,7 @@ START_TEST (test_same_holds)
     const char *b = budgets[(size_t)_i % NBUDGETS];
     for (size_t j = 0; j < 4; j++) {
         same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, SIZE_MAX);
-        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b,
-                   SIZE_MAX);
+        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, SIZE_MAX);
     }
 }
 END_TEST
@@ -611,11 +610,9 @@ START_TEST (test_same_holds_busy)
     const char *b = budgets[(size_t)_i % NBUDGETS];
     for (size_t j = 0; j < NJOBS; j++)
         for (size_t busy = 0; busy < 2; busy++) {
-            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b,
-                       busy);
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy);
             same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, busy);
-            same_sent (POL_EAMC_PRIO, &jobs[j], DISPATCH_SIBLINGS, 3, b,
-                       busy);
+            same_sent (POL_EAMC_PRIO, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy);
         }
 }
 END_TEST
