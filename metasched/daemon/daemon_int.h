@@ -551,9 +551,9 @@ void daemon_power_pass (ms_daemon_t *d);
 /* The job's place under the budgets, over its candidates d->cs (the
  * engine's engine_power_place, the simulator's rule: where it starts now
  * under every budget, and by the reservation of the pass's oldest held
- * job): 0, dec to dispatch; 1, held, *whyp (malloc'd) saying which budget
- * or that no place starts it now, and when it is expected to go, d->cs
- * left as it was; -1, no candidate. Under mu. */
+ * job; d->cs left with those places): 0, dec to dispatch; 1, held, *whyp
+ * (malloc'd) saying which budget or that no place starts it now, and when
+ * it is expected to go; -1, no candidate. Under mu. */
 int daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp);
 /* A job's entry decided now (counted until the next rebuild); under mu. */
 void daemon_power_dispatched (ms_daemon_t *d, uint64_t job,

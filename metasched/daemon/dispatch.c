@@ -199,7 +199,9 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
     dwindow_t win = { 0, NULL, NULL, NULL, NULL };
 
     unsigned char *allowed = ms_xcalloc (d->site->nparts + 1, 1);
-    if (d->pol.kind == POL_METASCHED_WINDOW) {
+    /* under power budgets one job at a time (engine_power_place), as the
+     * simulator places them */
+    if (d->pol.kind == POL_METASCHED_WINDOW && !daemon_power_on (d)) {
         win.job = ms_xcalloc (n + 1, sizeof (*win.job));
         win.key = ms_xcalloc (n + 1, sizeof (*win.key));
         win.cs = ms_xcalloc (n + 1, sizeof (*win.cs));

@@ -321,6 +321,8 @@ daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp)
     dec->n = 0;
     if (!p || !p->pw)
         return -1;
+    if (!d->cs.n)
+        return -1;
     all.cap = d->cs.n;
     all.c = ms_xcalloc (d->cs.n + 1, sizeof (*all.c));
     memcpy (all.c, d->cs.c, d->cs.n * sizeof (*all.c));
@@ -332,8 +334,6 @@ daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp)
     if (rc == 1) {
         if (!p->held++)
             p->until = resv;
-        memcpy (d->cs.c, all.c, all.n * sizeof (*all.c));
-        d->cs.n = all.n;
         *whyp = held_why (d, &all, now, resv);
     }
     free (all.c);

@@ -177,7 +177,14 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     if (daemon_power_on (w) && w->cs.n) {
         /* the power budgets' rule, as the cycle applies it; held, the
          * candidates are shown with the reason the job would wait for */
-        daemon_power_place (w, &dec, &pwhy);
+        ms_cand_t *all = ms_xcalloc (w->cs.n + 1, sizeof (*all));
+        size_t n = w->cs.n;
+        memcpy (all, w->cs.c, n * sizeof (*all));
+        if (daemon_power_place (w, &dec, &pwhy) != 0) {
+            memcpy (w->cs.c, all, n * sizeof (*all));
+            w->cs.n = n;
+        }
+        free (all);
     }
     policy_decide (&w->pol, w->site, &w->cs, w->view, &dec);
     /* the same JSON as the decision rows hold */
