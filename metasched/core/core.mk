@@ -19,7 +19,8 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/depend.c metasched/core/depend.h \
 	metasched/core/window.c metasched/core/window.h \
 	metasched/core/window_decide.c \
-	metasched/core/power.c metasched/core/power.h
+	metasched/core/power.c metasched/core/power.h \
+	metasched/core/powerplace.c metasched/core/powerplace.h
 metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 check_PROGRAMS += tests/unit/test_policy

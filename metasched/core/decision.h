@@ -147,6 +147,10 @@ typedef struct {
                           show) */
     double limit_z;    /* the limit covers the runtime's upper bound at
                           this many SDs of the log runtime (4) */
+    int entries;       /* entries sent per job, at most: 1 one, more its
+                          siblings (metaschedd's dispatch_mode and
+                          siblings: engine_dispatch_mode); 0 every entry of
+                          the decision (the simulator's) */
 } ms_policy_t;
 
 /* metasched's own kinds (greedy and window): its scores, moldable sizes,

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "metasched/core/engine.h"
 
@@ -211,7 +212,97 @@ engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
     array_scale (conf, view, j, now, cs);
 }
 
-/* ---- holds, ageing and re-routing ---- */
+/* ---- sibling sets ---- */
+
+void
+engine_dispatch_mode (ms_policy_t *pol, bool siblings, int nsib)
+{
+    pol->entries = siblings ? (nsib > 0 ? nsib : 0) : 1;
+    if (siblings)
+        pol->sibling_slack = INFINITY;
+    pol->wait_weight = siblings ? 0 : 1;
+}
+
+void
+engine_entries (const ms_policy_t *pol, bool power, const ms_decision_t *dec,
+                ms_decision_t *out)
+{
+    size_t want = power              ? 1
+                  : pol->entries > 0 ? (size_t)pol->entries
+                                     : MS_MAX_CHOICES;
+
+    if (out != dec)
+        *out = *dec;
+    if (out->n > want)
+        out->n = want;
+    if (want == 1 && out->n == 1) {
+        out->c[0].nice = 0;
+        out->c[0].rank = 0;
+        out->c[0].hold_s = 0;
+    }
+}
+
+/* ---- holds ---- */
+
+size_t
+engine_hold_down (const ms_siteconf_t *conf, const unsigned char *up,
+                  ms_cands_t *cs, unsigned char *down, ms_hold_t *h)
+{
+    size_t k = 0;
+
+    memset (h, 0, sizeof (*h));
+    h->until = INFINITY;
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t c = conf->parts[cs->c[i].part].cluster;
+        if (up[c])
+            cs->c[k++] = cs->c[i];
+        else if (down)
+            down[c] = 1;
+    }
+    cs->n = k;
+    if (!k)
+        h->why = MS_HOLD_DOWN;
+    return k;
+}
+
+size_t
+engine_hold_power (const ms_power_t *pw, const ms_siteconf_t *conf,
+                   ms_cands_t *cs, double now, ms_hold_t *h)
+{
+    double least = INFINITY;
+    size_t kept, scope = MS_POWER_SITE;
+    ms_powerwhy_t why = { MS_POWER_SITE, 0, 0, 0 };
+
+    memset (h, 0, sizeof (*h));
+    h->until = INFINITY;
+    if (!pw || !cs->n)
+        return cs->n;
+    /* when it could start: its least-drawing candidate's fit time */
+    for (size_t i = 0; i < cs->n; i++) {
+        double w = power_cand_watts (pw, &cs->c[i]);
+        if (w < least) {
+            least = w;
+            h->until = power_fit_time (pw, conf->parts[cs->c[i].part].cluster,
+                                       w, cs->c[i].t_hi, now);
+            power_fits (pw, conf->parts[cs->c[i].part].cluster, w, now,
+                        now + cs->c[i].t_hi, &why);
+        }
+    }
+    kept = power_filter (pw, conf, cs, now);
+    if (kept) {
+        h->until = INFINITY;
+        return kept;
+    }
+    if (power_clear_time (pw, now, &scope) > now)
+        why.scope = scope;
+    h->why = MS_HOLD_POWER;
+    h->scope = why.scope;
+    h->budget_w = why.budget;
+    h->draw_w = why.draw;
+    return 0;
+}
+
+/* ---- ageing and re-routing ---- */
 
 bool
 engine_age_due (const ms_policy_t *pol, double waited_s, double pred_s)

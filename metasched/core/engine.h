@@ -16,6 +16,7 @@
 #include "metasched/common/jobspec.h"
 #include "metasched/core/candidates.h"
 #include "metasched/core/decision.h"
+#include "metasched/core/power.h"
 #include "partitions/clusterconf.h"
 
 /* One time limit rule for metaschedd and the simulator (doc/daemon.md,
@@ -100,7 +101,62 @@ void engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         const ms_ejob_t *j, const double *max_s, double now,
                         ms_cands_t *cs);
 
-/* ---- holds, ageing and re-routing ---- */
+/* ---- sibling sets ---- */
+
+/* metaschedd's dispatch_mode as the policy runs it (doc/daemon.md, "One
+ * engine: holds and siblings"): with siblings, at most nsib entries a
+ * job, every partition's best among them whatever its score, the first
+ * choice the best at equal waits (the siblings take whichever starts
+ * first); with one entry, the job waits where it goes, so its predicted
+ * wait counts in full. The simulator's policy is the siblings' with every
+ * entry of the decision (policy_init). */
+void engine_dispatch_mode (ms_policy_t *pol, bool siblings, int nsib);
+
+/* The entries of decision dec that go out, into out (may be dec): at most
+ * pol->entries (0: all), one under power budgets (power: what is
+ * dispatched is what runs, and a held job goes out only where it starts);
+ * each at the nice and hold the policy gave it, except where one entry a
+ * job goes out: it has no sibling to take its job elsewhere, so nice 0,
+ * unheld. */
+void engine_entries (const ms_policy_t *pol, bool power,
+                     const ms_decision_t *dec, ms_decision_t *out);
+
+/* ---- holds ---- */
+
+/* Why a job that some partition could run is held back, sent nowhere. */
+typedef enum {
+    MS_HOLD_NONE = 0,
+    MS_HOLD_DOWN,  /* every cluster of its candidates is unreachable */
+    MS_HOLD_POWER, /* no candidate fits the power budgets */
+} ms_holdwhy_t;
+
+typedef struct {
+    ms_holdwhy_t why;
+    double until;    /* when it is expected to go; INFINITY: not known */
+    size_t scope;    /* MS_HOLD_POWER: the budget's cluster or
+                        MS_POWER_SITE */
+    double budget_w; /* ...that budget, and the draw predicted with the
+                        job */
+    double draw_w;
+} ms_hold_t;
+
+/* The candidates cs (those on every cluster, after the rules) that are on
+ * a cluster up (up[cluster] nonzero) stay; when none does, *h says the
+ * job waits for its clusters (down[cluster], when not NULL, set for each
+ * unreachable one it could run on) and 0 is returned. */
+size_t engine_hold_down (const ms_siteconf_t *conf, const unsigned char *up,
+                         ms_cands_t *cs, unsigned char *down, ms_hold_t *h);
+
+/* Under power budgets pw (doc/daemon.md, "Power budgets"): the candidates
+ * whose predicted draw fits every budget from their start (now plus their
+ * predicted wait) to their end (power_filter) stay; when none does, *h
+ * says which budget (the one its least-drawing candidate would pass, or
+ * the scope over its budget now) and when that candidate is expected to
+ * fit (until), and 0 is returned. */
+size_t engine_hold_power (const ms_power_t *pw, const ms_siteconf_t *conf,
+                          ms_cands_t *cs, double now, ms_hold_t *h);
+
+/* ---- ageing and re-routing ---- */
 
 /* The defaults of the rules below, for metaschedd's settings and the
  * simulator's policy alike: those the evaluation ran with

@@ -10,6 +10,7 @@
 
 #include "metasched/core/engine.h"
 #include "metasched/core/policy.h"
+#include "metasched/core/powerplace.h"
 #include "metasched/common/util.h"
 #include "partitions/simcluster.h"
 
@@ -136,13 +137,18 @@ pending_del (ms_sched_t *s, sjob_t *j)
 static int power_submit (ms_sched_t *s, uint64_t id, double now, uint64_t *idp,
                          ms_error_t *errp);
 
-/* Submit the entries of a decision for job id. */
+/* Submit the entries of a decision for job id: those the engine sends
+ * (engine_entries; a held job's under power budgets: engine_power_place's
+ * one). */
 static int
-dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *d, double now,
+dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
           ms_error_t *errp)
 {
     sjob_t *j = &s->jobs[id - 1];
     char comment[64];
+    ms_decision_t sent, *d = &sent;
+
+    engine_entries (&s->pol, false, dec, &sent);
 
     snprintf (comment, sizeof (comment), "metasched:%llu",
               (unsigned long long)id);
@@ -498,96 +504,14 @@ sched_held (const ms_sched_t *s)
     return s->held;
 }
 
-/* Under power budgets a job goes out only to a place where it starts now:
- * nodes free for it (no predicted wait) and its power under every budget
- * until its predicted end (power_fits); while an older job is held, only
- * if it ends (upper bound) by that job's reservation `until` (EASY's rule,
- * on power and nodes). */
-static bool
-power_place_ok (const ms_sched_t *s, const ms_cand_t *c, double now,
-                double until)
-{
-    double end = now + c->t_hi;
-
-    return c->w <= 0 && end <= until
-           && power_fits (s->power, s->conf->parts[c->part].cluster,
-                          power_cand_watts (s->power, c), now, end, NULL);
-}
-
-/* A held job's reservation: the earliest time one of its places has its
- * nodes (the running jobs' predicted ends) and its power
- * (power_fit_time): metasched's kinds over the candidate of each
- * partition that draws least, the others over their choices (d). */
-static double
-power_reservation (const ms_sched_t *s, const ms_decision_t *d, double now)
-{
-    double best = INFINITY;
-
-    for (size_t i = 0; i < (d ? d->n : s->cs.n); i++) {
-        const ms_cand_t *c = &s->cs.c[d ? d->c[i].cand : i];
-        double w = power_cand_watts (s->power, c), tn, tp;
-        bool least = true;
-        for (size_t k = 0; !d && least && k < s->cs.n; k++)
-            least
-                = s->cs.c[k].part != c->part
-                  || power_cand_watts (s->power, &s->cs.c[k]) > w
-                  || (k >= i && power_cand_watts (s->power, &s->cs.c[k]) == w);
-        if (!least)
-            continue;
-        tn = view_shadow_wait (s->view, c->part, c->nodes, now);
-        tp = power_fit_time (s->power, s->conf->parts[c->part].cluster, w,
-                             c->t_hi, now)
-             - now;
-        if ((tn > tp ? tn : tp) < best)
-            best = tn > tp ? tn : tp;
-    }
-    return now + best;
-}
-
 /* The decision for a held job whose candidates (with waits) are in s->cs:
- * metasched's kinds choose by their scores among the places that are ok
- * (another cluster with room, a lower frequency), the others take the
- * first of their own choices that is; one entry, at once. 0: d to
- * dispatch; 1: it stays held (*resvp, when not NULL, gets its
- * reservation); -1: it fits nowhere at all. */
+ * the engine's place under power budgets (engine_power_place). */
 static int
 power_decide (ms_sched_t *s, double now, double until, double *resvp,
               ms_decision_t *d)
 {
-    ms_decision_t all;
-    size_t k = 0;
-
-    d->n = 0;
-    if (!s->cs.n)
-        return -1;
-    if (!policy_is_metasched (s->pol.kind)) {
-        policy_decide (&s->pol, s->conf, &s->cs, s->view, &all);
-        if (!all.n)
-            return -1;
-        for (size_t i = 0; i < all.n && !d->n; i++)
-            if (power_place_ok (s, &s->cs.c[all.c[i].cand], now, until)) {
-                d->c[0] = all.c[i];
-                d->n = 1;
-            }
-        if (!d->n && resvp)
-            *resvp = power_reservation (s, &all, now);
-    } else {
-        if (resvp)
-            *resvp = power_reservation (s, NULL, now);
-        for (size_t i = 0; i < s->cs.n; i++)
-            if (power_place_ok (s, &s->cs.c[i], now, until))
-                s->cs.c[k++] = s->cs.c[i];
-        s->cs.n = k;
-        if (k)
-            policy_decide (&s->pol, s->conf, &s->cs, s->view, d);
-    }
-    if (!d->n)
-        return 1;
-    d->n = 1;
-    d->c[0].nice = 0;
-    d->c[0].rank = 0;
-    d->c[0].hold_s = 0;
-    return 0;
+    return engine_power_place (&s->pol, s->power, s->conf, s->view, &s->cs, now,
+                               until, resvp, d);
 }
 
 /* One pass over the held jobs, oldest first: each goes out where

@@ -65,6 +65,7 @@ ab_decide (ms_daemon_t *d, ms_decision_t *dec)
     ms_policy_t pol;
     settings_table_policy (&pol, (ms_polkind_t)d->set.ab_policy);
     policy_decide (&pol, d->site, &d->cs, d->view, dec);
-    if (dec->n > 1)
-        dec->n = 1;
+    /* one entry, which no sibling takes elsewhere: nice 0, unheld */
+    pol.entries = 1;
+    engine_entries (&pol, false, dec, dec);
 }

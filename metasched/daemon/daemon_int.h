@@ -282,6 +282,10 @@ typedef struct {
 /* dsettings.c: the admin's settings from the database into d->set and d->pol
  * (each cycle, and again once the cycle has read its first queued jobs) */
 void daemon_load_settings (ms_daemon_t *d);
+/* ... settings s (read) into them: the policy, its dispatch mode
+ * (engine_dispatch_mode), the site's caps, the power budgets. Caller holds
+ * d->mu. */
+void daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s);
 
 /* leader.c */
 bool daemon_leadership (ms_daemon_t *d);
@@ -350,6 +354,11 @@ void daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when);
 int daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                        unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
                        char **whyp, char **downp);
+/* The entries of decision dec that the dispatch sends, into out (may be
+ * dec): the engine's sibling set (engine_entries) under the settings and
+ * power budgets in force. Caller holds d->mu. */
+void daemon_entries (const ms_daemon_t *d, const ms_decision_t *dec,
+                     ms_decision_t *out);
 /* The time limit (minutes, 0: none) of job k's entry on candidate c, whose
  * predictions count `waves` waves of an array's tasks (1 for a job), on a
  * partition that allows max_min at most (job_time_cap; 0: no maximum):
@@ -536,10 +545,16 @@ void daemon_power_rebuild (ms_daemon_t *d);
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
                           const ms_cand_t *c);
 bool daemon_power_on (const ms_daemon_t *d);
-/* Keep the candidates the budgets allow (the engine's power_filter);
- * none: *whyp says which budget and when the job is expected to fit
- * (malloc'd). Returns how many are kept; under mu. */
-int daemon_power_filter (ms_daemon_t *d, ms_cands_t *cs, char **whyp);
+/* A new dispatch pass: no job held in it yet (daemon_power_place); under
+ * mu. */
+void daemon_power_pass (ms_daemon_t *d);
+/* The job's place under the budgets, over its candidates d->cs (the
+ * engine's engine_power_place, the simulator's rule: where it starts now
+ * under every budget, and by the reservation of the pass's oldest held
+ * job; d->cs left with those places): 0, dec to dispatch; 1, held, *whyp
+ * (malloc'd) saying which budget or that no place starts it now, and when
+ * it is expected to go; -1, no candidate. Under mu. */
+int daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp);
 /* A job's entry decided now (counted until the next rebuild); under mu. */
 void daemon_power_dispatched (ms_daemon_t *d, uint64_t job,
                               const ms_cand_t *c);

@@ -70,26 +70,31 @@ daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
 }
 
 /* Why a job that some partition could run may wait: the clusters of its
- * candidates (d->cs with every cluster's) that are unreachable; NULL when
- * none is. Caller holds d->mu. */
+ * candidates (d->cs with every cluster's; left with those of the clusters
+ * up) that are unreachable (engine_hold_down); NULL when none is. Caller
+ * holds d->mu. */
 static char *
-waiting_why (const ms_daemon_t *d)
+waiting_why (ms_daemon_t *d)
 {
     char names[512] = "";
     size_t len = 0;
-    unsigned char *seen = ms_xcalloc (d->ncl + 1, 1);
+    unsigned char *up = ms_xcalloc (d->ncl + 1, 1);
+    unsigned char *down = ms_xcalloc (d->ncl + 1, 1);
+    ms_hold_t h;
     char *why;
 
-    for (size_t i = 0; i < d->cs.n; i++) {
-        size_t c = d->site->parts[d->cs.c[i].part].cluster;
-        if (seen[c] || d->cl[c].up || len >= sizeof (names))
+    for (size_t c = 0; c < d->ncl; c++)
+        up[c] = d->cl[c].up;
+    engine_hold_down (d->site, up, &d->cs, down, &h);
+    for (size_t c = 0; c < d->ncl && len < sizeof (names); c++) {
+        if (!down[c])
             continue;
-        seen[c] = 1;
         int w = snprintf (names + len, sizeof (names) - len, "%s%s",
                           len ? ", " : "", d->cl[c].conf->name);
         len += w > 0 ? (size_t)w : 0;
     }
-    free (seen);
+    free (up);
+    free (down);
     if (!names[0]
         || asprintf (&why,
                      "waits: every cluster that can run it is unreachable (%s)",
@@ -141,20 +146,25 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     *downp = waiting_why (d);
     daemon_candidates (d, k, false);
     if (daemon_power_on (d)) {
-        /* the engine's rule on power budgets, before the policy decides:
-         * none fits, the job waits with the budget and when */
+        /* the engine's place under power budgets (the simulator's rule):
+         * where none starts it now, the job waits with the budget and
+         * when */
         char *pwhy = NULL;
-        if (daemon_power_filter (d, &d->cs, &pwhy) == 0) {
-            dec->n = 0;
-            if (pwhy) {
-                free (*downp);
-                *downp = pwhy;
-            }
-            return 0;
+        if (daemon_power_place (d, dec, &pwhy) != 0 && pwhy) {
+            free (*downp);
+            *downp = pwhy;
         }
+        return 0;
     }
     policy_decide (&d->pol, d->site, &d->cs, d->view, dec);
     return 0;
+}
+
+void
+daemon_entries (const ms_daemon_t *d, const ms_decision_t *dec,
+                ms_decision_t *out)
+{
+    engine_entries (&d->pol, daemon_power_on (d), dec, out);
 }
 
 /* ---- arrays: one meta job, one Slurm array ---- */

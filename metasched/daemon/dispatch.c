@@ -34,21 +34,17 @@
  * Caller holds d->mu. */
 static void
 take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
-               const ms_cands_t *cs, const ms_decision_t *dec, size_t want,
-               bool siblings, char *down)
+               const ms_cands_t *cs, const ms_decision_t *dec, char *down)
 {
-    for (size_t c = 0; c < dec->n && x->nch < want; c++) {
-        x->chosen[x->nch] = cs->c[dec->c[c].cand];
-        x->choices[x->nch] = dec->c[c];
-        /* copies: metasched's own nice (each sibling's graded by its
-         * loss, a nearly tied first choice behind the jobs that prefer its
-         * partition more: entry_nice in policy.c; the first choice's taken
-         * back once it has waited: daemon_follow); another policy's in
-         * whole steps by rank */
-        x->choices[x->nch].nice = !siblings ? 0
-                                  : policy_is_metasched (d->pol.kind)
-                                      ? dec->c[c].nice
-                                      : (int)x->nch * MS_NICE_STEP;
+    ms_decision_t out;
+
+    /* the entries that go out, at the policy's nice (metasched's graded by
+     * each sibling's loss; the first choice's taken back once it has
+     * waited: daemon_follow): the engine's sibling set */
+    daemon_entries (d, dec, &out);
+    for (size_t c = 0; c < out.n; c++) {
+        x->chosen[x->nch] = cs->c[out.c[c].cand];
+        x->choices[x->nch] = out.c[c];
         x->nch++;
     }
     if (x->nch == 0) {
@@ -92,8 +88,7 @@ typedef struct {
 } dwindow_t;
 
 static void
-window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w, size_t want,
-               bool siblings)
+window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w)
 {
     const ms_cands_t **cp = ms_xcalloc (w->n + 1, sizeof (*cp));
     int *nodes = ms_xcalloc (w->n + 1, sizeof (int));
@@ -110,8 +105,8 @@ window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w, size_t want,
                 st.nvars, st.solve_s, st.optimal ? ", optimal" : "",
                 st.fallback ? ", greedy fallback" : "");
     for (size_t i = 0; i < w->n; i++) {
-        take_decision (d, &b[w->job[i]], &w->key[i], &w->cs[i], &dec[i], want,
-                       siblings, w->down[i]);
+        take_decision (d, &b[w->job[i]], &w->key[i], &w->cs[i], &dec[i],
+                       w->down[i]);
         free (w->cs[i].c);
     }
     free (cp);
@@ -200,16 +195,13 @@ daemon_mix_history (ms_daemon_t *d)
 static void
 decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
 {
-    /* under power budgets one entry a job: what is dispatched is what
-     * runs (core/power.h counts each entry) */
-    bool siblings
-        = d->set.dispatch_mode == DISPATCH_SIBLINGS && !daemon_power_on (d);
-    size_t want = siblings ? (size_t)d->set.siblings : 1;
     double t0 = mono ();
     dwindow_t win = { 0, NULL, NULL, NULL, NULL };
 
     unsigned char *allowed = ms_xcalloc (d->site->nparts + 1, 1);
-    if (d->pol.kind == POL_METASCHED_WINDOW) {
+    /* under power budgets one job at a time (engine_power_place), as the
+     * simulator places them */
+    if (d->pol.kind == POL_METASCHED_WINDOW && !daemon_power_on (d)) {
         win.job = ms_xcalloc (n + 1, sizeof (*win.job));
         win.key = ms_xcalloc (n + 1, sizeof (*win.key));
         win.cs = ms_xcalloc (n + 1, sizeof (*win.cs));
@@ -232,7 +224,7 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         /* a job of the A/B baseline: one entry, by the baseline */
         if ((x->ab = ab_group (d, x->j.id)) && !strcmp (x->ab, AB_BASELINE)) {
             ab_decide (d, &dec);
-            take_decision (d, x, &k, &d->cs, &dec, 1, false, down);
+            take_decision (d, x, &k, &d->cs, &dec, down);
             continue;
         }
         if (win.job) {
@@ -247,10 +239,10 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
             win.down[m] = down;
             continue;
         }
-        take_decision (d, x, &k, &d->cs, &dec, want, siblings, down);
+        take_decision (d, x, &k, &d->cs, &dec, down);
     }
     if (win.n)
-        window_decide (d, b, &win, want, siblings);
+        window_decide (d, b, &win);
     free (win.job);
     free (win.key);
     free (win.cs);
@@ -770,7 +762,12 @@ dispatch_batches (ms_daemon_t *d)
 int
 dispatch_queued (ms_daemon_t *d)
 {
-    int rc = dispatch_batches (d);
+    int rc;
+
+    pthread_mutex_lock (&d->mu);
+    daemon_power_pass (d);
+    pthread_mutex_unlock (&d->mu);
+    rc = dispatch_batches (d);
     set_dispatch_busy (d, false);
     return rc;
 }

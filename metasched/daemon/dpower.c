@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "metasched/core/power.h"
+#include "metasched/core/powerplace.h"
 #include "metasched/daemon/daemon_int.h"
 
 /* A cluster job in the tracker (core/power.h groups a job's entries by
@@ -35,6 +36,8 @@ struct dpower {
     ms_power_t *pw; /* NULL: no budget */
     pwknown_t *known;
     size_t nknown, capknown;
+    size_t held;  /* jobs held in this dispatch pass */
+    double until; /* the reservation of its first (held > 0) */
 };
 
 static struct dpower *
@@ -265,46 +268,76 @@ clock_text (double t, double now, char *buf, size_t len)
         strftime (buf, len, "%Y-%m-%d %H:%M UTC", &a);
 }
 
-int
-daemon_power_filter (ms_daemon_t *d, ms_cands_t *cs, char **whyp)
+void
+daemon_power_pass (ms_daemon_t *d)
+{
+    if (d->power)
+        d->power->held = 0;
+}
+
+/* Why a held job waits, and until when: the budget its least-drawing
+ * candidate of all would pass (engine_hold_power), else no place that
+ * starts it now, by its reservation resv. */
+static char *
+held_why (ms_daemon_t *d, ms_cands_t *all, double now, double resv)
 {
     struct dpower *p = d->power;
-    double now = wall (), when = INFINITY, least = INFINITY;
-    size_t kept, scope = MS_POWER_SITE;
-    ms_powerwhy_t why = { MS_POWER_SITE, 0, 0, 0 };
-    char at[64] = "";
+    ms_hold_t h;
+    char at[64] = "", *why = NULL;
+    int rc;
+
+    engine_hold_power (p->pw, d->site, all, now, &h);
+    if (h.why == MS_HOLD_POWER) {
+        if (isfinite (h.until))
+            clock_text (h.until, now, at, sizeof (at));
+        rc = asprintf (
+            &why,
+            "power budget: %s %.0f W, predicted %.0f W with this "
+            "job; %s%s",
+            power_scope_name (d->site, h.scope), h.budget_w, h.draw_w,
+            isfinite (h.until) ? "expected under it at "
+                               : "not under it while the budget holds",
+            isfinite (h.until) ? at : "");
+    } else {
+        if (isfinite (resv))
+            clock_text (resv, now, at, sizeof (at));
+        rc = asprintf (&why,
+                       "power budget: no place starts it now within the "
+                       "budgets%s%s",
+                       isfinite (resv) ? "; expected to start at " : "", at);
+    }
+    return rc < 0 ? NULL : why;
+}
+
+int
+daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp)
+{
+    struct dpower *p = d->power;
+    double now = wall (), resv = INFINITY;
+    ms_cands_t all = d->cs;
+    int rc;
 
     *whyp = NULL;
-    if (!p || !p->pw || !cs->n)
-        return (int)cs->n;
-    /* when it could start: its least-drawing candidate's fit time */
-    for (size_t i = 0; i < cs->n; i++) {
-        double w = power_cand_watts (p->pw, &cs->c[i]);
-        if (w < least) {
-            least = w;
-            when = power_fit_time (p->pw, d->site->parts[cs->c[i].part].cluster,
-                                   w, cs->c[i].t_hi, now);
-            power_fits (p->pw, d->site->parts[cs->c[i].part].cluster, w, now,
-                        now + cs->c[i].t_hi, &why);
-        }
+    dec->n = 0;
+    if (!p || !p->pw)
+        return -1;
+    if (!d->cs.n)
+        return -1;
+    all.cap = d->cs.n;
+    all.c = ms_xcalloc (d->cs.n + 1, sizeof (*all.c));
+    memcpy (all.c, d->cs.c, d->cs.n * sizeof (*all.c));
+    /* the engine's place, the simulator's rule; the pass's oldest held
+     * job's reservation bounds the others (EASY's rule) */
+    rc = engine_power_place (&d->pol, p->pw, d->site, d->view, &d->cs, now,
+                             p->held ? p->until : INFINITY,
+                             p->held ? NULL : &resv, dec);
+    if (rc == 1) {
+        if (!p->held++)
+            p->until = resv;
+        *whyp = held_why (d, &all, now, resv);
     }
-    kept = power_filter (p->pw, d->site, cs, now);
-    if (kept)
-        return (int)kept;
-    if (power_clear_time (p->pw, now, &scope) > now)
-        why.scope = scope;
-    if (isfinite (when))
-        clock_text (when, now, at, sizeof (at));
-    if (asprintf (whyp,
-                  "power budget: %s %.0f W, predicted %.0f W with this job; "
-                  "%s%s",
-                  power_scope_name (d->site, why.scope), why.budget, why.draw,
-                  isfinite (when) ? "expected under it at "
-                                  : "not under it while the budget holds",
-                  isfinite (when) ? at : "")
-        < 0)
-        *whyp = NULL;
-    return 0;
+    free (all.c);
+    return rc;
 }
 
 void

@@ -20,16 +20,18 @@ daemon_load_settings (ms_daemon_t *d)
         return;
     }
     pthread_mutex_lock (&d->mu);
-    d->set = s;
-    settings_apply_policy (&s, &d->pol);
-    jobmix_apply (&d->mix, d->site, &d->pol);
-    settings_apply_site (&s, d->site, NULL);
-    daemon_power_settings (d, &s);
-    if (s.dispatch_mode == DISPATCH_SIBLINGS)
-        d->pol.sibling_slack = INFINITY; /* the top k, whatever their score */
-    /* With siblings the first choice is the best partition at equal waits
-     * (the siblings take whichever starts first); with one entry the job
-     * waits where it goes, so its predicted wait counts in full. */
-    d->pol.wait_weight = s.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
+    daemon_apply_settings (d, &s);
     pthread_mutex_unlock (&d->mu);
+}
+
+void
+daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s)
+{
+    d->set = *s;
+    settings_apply_policy (s, &d->pol);
+    jobmix_apply (&d->mix, d->site, &d->pol);
+    settings_apply_site (s, d->site, NULL);
+    daemon_power_settings (d, s);
+    engine_dispatch_mode (&d->pol, s->dispatch_mode == DISPATCH_SIBLINGS,
+                          s->siblings);
 }

@@ -175,13 +175,12 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
                 sizeof (k.nodes_list));
     daemon_candidates (w, &k, false);
     if (daemon_power_on (w) && w->cs.n) {
-        /* the power budgets' rule, as the cycle applies it; where no
-         * candidate fits, the candidates are shown with the reason the
-         * job would wait for */
+        /* the power budgets' rule, as the cycle applies it; held, the
+         * candidates are shown with the reason the job would wait for */
         ms_cand_t *all = ms_xcalloc (w->cs.n + 1, sizeof (*all));
         size_t n = w->cs.n;
         memcpy (all, w->cs.c, n * sizeof (*all));
-        if (daemon_power_filter (w, &w->cs, &pwhy) == 0) {
+        if (daemon_power_place (w, &dec, &pwhy) != 0) {
             memcpy (w->cs.c, all, n * sizeof (*all));
             w->cs.n = n;
         }

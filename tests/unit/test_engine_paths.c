@@ -6,7 +6,9 @@
  * on both (doc/architecture.md: one engine, two callers). Several apps,
  * wide and narrow, with and without a limit, one near a partition's
  * maximum time, GPU jobs and a moldable job, under metasched and (the
- * moldable one) other policies. */
+ * moldable one) other policies. Then the entries that go out: the same
+ * sibling sets (how many, where, at what nice and hold) in each dispatch
+ * mode, and the same holds under power budgets. */
 #include "config.h"
 
 #include "metasched/daemon/daemon_int.h"
@@ -352,6 +354,269 @@ START_TEST (test_same_defaults)
 }
 END_TEST
 
+/* ---- holds and sibling sets ---- */
+
+/* metaschedd's dispatch modes of the third test: one entry a job, or
+ * siblings (2, 3, every partition of the site). */
+static const struct {
+    ms_dispatch_mode_t mode;
+    int siblings;
+} modes[] = {
+    { DISPATCH_SINGLE, 2 },
+    { DISPATCH_SIBLINGS, 2 },
+    { DISPATCH_SIBLINGS, 3 },
+    { DISPATCH_SIBLINGS, 8 },
+};
+#define NMODES (sizeof (modes) / sizeof (modes[0]))
+
+/* The power budgets of the fourth test: none that binds, one cluster's
+ * shut (its jobs go to the other), the whole site's shut (every job held). */
+static const char *const budgets[]
+    = { "site 1MW", "cpu 1W", "gpu 1W", "site 1W" };
+#define NBUDGETS (sizeof (budgets) / sizeof (budgets[0]))
+
+/* What went out for a job: each entry's place, nice and hold (whole
+ * seconds after the decision it may not start before; 0: none), or that
+ * it is held back (no entry). */
+typedef struct {
+    bool held;
+    size_t n;
+    size_t part[MS_MAX_CHOICES];
+    uint32_t f_khz[MS_MAX_CHOICES];
+    int nice[MS_MAX_CHOICES];
+    long hold[MS_MAX_CHOICES];
+} sent_t;
+
+/* The daemon's path: its settings as the admin sets them (the dispatch
+ * mode, the siblings, the power budget), the dispatch's decision and the
+ * entries it sends (daemon_entries, as take_decision does). */
+/* A partition busy on both paths: every node of part (SIZE_MAX: none)
+ * taken by a job of another user until `now` plus two hours. */
+static void
+busy_view (ms_view_t *v, const ms_siteconf_t *conf, size_t part, double now)
+{
+    if (part < conf->nparts)
+        view_run_start (v, part, 1, conf->parts[part].nodes, now + 7200, 0);
+}
+
+static void
+daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
+             ms_dispatch_mode_t mode, int nsib, const char *budget, size_t busy,
+             sent_t *o, jobkey_t *kp)
+{
+    ms_daemon_t d;
+    ms_dconf_t dc;
+    ms_settings_t *set = ms_xcalloc (1, sizeof (*set));
+    queue_job_t qj;
+    ms_decision_t dec, out;
+    unsigned char allowed[MS_MAX_RANKED];
+    char *why = NULL, *down = NULL;
+    json_t *opts = json_loads (tj->opts, 0, NULL);
+
+    daemon_setup (&d, &dc, w, kind);
+    settings_init (set);
+    set->policy = kind;
+    set->dispatch_mode = mode;
+    set->siblings = nsib;
+    if (budget) {
+        ms_strlcpy (set->power_budget, budget, sizeof (set->power_budget));
+        set->power_budget_set = true;
+    }
+    daemon_apply_settings (&d, set);
+    ck_assert (!budget || daemon_power_on (&d));
+    busy_view (d.view, w->conf, busy, wall ());
+    memset (&qj, 0, sizeof (qj));
+    ms_strlcpy (qj.owner, "nobody", sizeof (qj.owner));
+    ms_strlcpy (qj.app, tj->app, sizeof (qj.app));
+    qj.nodes = tj->nodes;
+    qj.time_limit_min = tj->limit_min;
+    ck_assert_msg (
+        daemon_decide_job (&d, &qj, opts, allowed, kp, &dec, &why, &down) == 0,
+        "%s: %s", tj->app, why ? why : "fits nowhere");
+    memset (o, 0, sizeof (*o));
+    o->held = dec.n == 0;
+    if (o->held)
+        ck_assert_msg (down && strstr (down, "power budget"),
+                       "%s: held, but not by the budget: %s", tj->app,
+                       down ? down : "(no reason)");
+    daemon_entries (&d, &dec, &out);
+    for (size_t c = 0; c < out.n; c++) {
+        const ms_cand_t *cd = &d.cs.c[out.c[c].cand];
+        o->part[c] = cd->part;
+        o->f_khz[c] = cd->f_khz;
+        o->nice[c] = out.c[c].nice;
+        o->hold[c] = out.c[c].hold_s > 0 ? (long)ceil (out.c[c].hold_s) : 0;
+    }
+    o->n = out.n;
+    free (why);
+    free (down);
+    free (set);
+    json_decref (opts);
+    kp->allowed = NULL;
+    daemon_power_free (&d);
+    daemon_teardown (&d);
+}
+
+/* The simulator's path: the same dispatch mode as its policy, the budget
+ * through sched_set_power, one sched_submit at time 0; the entries as the
+ * simulated clusters hold them (nice, and the begin time as the time the
+ * job is eligible), or the job among the held ones. */
+static void
+sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
+          ms_dispatch_mode_t mode, int nsib, const char *budget, size_t busy,
+          sent_t *o)
+{
+    simworld_t *sw;
+    ms_backend_t *bk[8];
+    ms_sched_t *s;
+    ms_policy_t pol;
+    ms_jobdesc_t jd;
+    ms_error_t err;
+    uint64_t id;
+
+    ck_assert_msg (simworld_new (w->conf, SIM_EASY, truth, NULL, &sw, &err)
+                       == 0,
+                   "%s", err.text);
+    for (size_t i = 0; i < w->conf->nclusters; i++)
+        bk[i] = simworld_backend (sw, i);
+    policy_init (&pol, kind);
+    engine_dispatch_mode (&pol, mode == DISPATCH_SIBLINGS, nsib);
+    s = sched_new (&pol, w->conf, bk, w->tab);
+    if (budget) {
+        ms_budgets_t bs = { NULL, 0 };
+        ck_assert_msg (
+            power_budgets_parse (budget, "test", w->conf, 0, &bs, &err) == 0,
+            "%s", err.text);
+        sched_set_power (s, &bs, pol.job_sd);
+        power_budgets_free (&bs);
+    }
+    /* the simulator's view of its clusters, as the daemon's is given */
+    busy_view ((ms_view_t *)sched_view (s), w->conf, busy, 0);
+    memset (&jd, 0, sizeof (jd));
+    jd.user = "nobody";
+    jd.name = "job";
+    jd.nodes = k->nodes;
+    jd.nodes_max = k->nodes_max;
+    jd.gpus = k->gpus;
+    jd.app = (size_t)k->app;
+    jd.home = k->home;
+    jd.base_s = k->base_s;
+    jd.limit_s = k->limit_min * 60.0;
+    ck_assert_msg (sched_submit (s, &jd, 0, &id, &err) == 0, "%s", err.text);
+    ck_assert (id != 0);
+    memset (o, 0, sizeof (*o));
+    o->held = sched_nheld (s) > 0;
+    for (size_t i = 0; i < w->conf->nclusters; i++) {
+        ms_job_info_t *ji = NULL;
+        size_t n = 0;
+        ck_assert (backend_jobs (bk[i], &ji, &n, &err) == 0);
+        for (size_t j = 0; j < n && o->n < MS_MAX_CHOICES; j++) {
+            for (size_t q = 0; q < w->conf->nparts; q++)
+                if (w->conf->parts[q].cluster == i
+                    && !strcmp (w->conf->parts[q].name, ji[j].partition))
+                    o->part[o->n] = q;
+            o->f_khz[o->n] = ji[j].cpu_freq_max_khz;
+            o->nice[o->n] = ji[j].nice;
+            o->hold[o->n] = (long)(ji[j].eligible_time - ji[j].submit_time);
+            o->n++;
+        }
+        free (ji);
+    }
+    sched_free (s);
+    simworld_free (sw);
+}
+
+/* The same job through both paths: held on both or on neither; the same
+ * entries (place, nice, hold), the simulator's listed by cluster. */
+static void
+same_sent (ms_polkind_t kind, const tjob_t *tj, ms_dispatch_mode_t mode,
+           int nsib, const char *budget, size_t busy)
+{
+    world_t w;
+    sent_t od, os;
+    jobkey_t k;
+    const char *m = mode == DISPATCH_SIBLINGS ? "siblings" : "single";
+
+    world_init_site (&w, site_text, "paths");
+    speedup_model (&w, jobs[MOLDABLE].app);
+    daemon_sent (&w, kind, tj, mode, nsib, budget, busy, &od, &k);
+    sim_sent (&w, kind, &k, mode, nsib, budget, busy, &os);
+    ck_assert_msg (od.held == os.held,
+                   "%s (%s, %s %d, budget %s): held %d (daemon) vs %d "
+                   "(simulator)",
+                   tj->app, policy_kind_name (kind), m, nsib,
+                   budget ? budget : "none", od.held, os.held);
+    ck_assert_msg (od.n == os.n,
+                   "%s (%s, %s %d, budget %s): %zu entries (daemon) vs %zu "
+                   "(simulator)",
+                   tj->app, policy_kind_name (kind), m, nsib,
+                   budget ? budget : "none", od.n, os.n);
+    for (size_t c = 0; c < od.n; c++) {
+        long x = -1;
+        for (size_t i = 0; i < os.n; i++)
+            if (os.part[i] == od.part[c] && os.f_khz[i] == od.f_khz[c])
+                x = (long)i;
+        ck_assert_msg (x >= 0,
+                       "%s (%s %d): entry %zu %s/%u not the "
+                       "simulator's",
+                       tj->app, m, nsib, c, w.conf->parts[od.part[c]].name,
+                       od.f_khz[c]);
+        ck_assert_msg (od.nice[c] == os.nice[x] && od.hold[c] == os.hold[x],
+                       "%s (%s, %s %d): entry %s/%u: nice %d held %ld s "
+                       "(daemon) vs nice %d held %ld s (simulator)",
+                       tj->app, policy_kind_name (kind), m, nsib,
+                       w.conf->parts[od.part[c]].name, od.f_khz[c], od.nice[c],
+                       od.hold[c], os.nice[x], os.hold[x]);
+    }
+    world_fini (&w);
+}
+
+/* Each job in each dispatch mode under metasched. */
+START_TEST (test_same_siblings)
+{
+    same_sent (POL_METASCHED, &jobs[(size_t)_i % NJOBS],
+               modes[(size_t)_i / NJOBS].mode,
+               modes[(size_t)_i / NJOBS].siblings, NULL, SIZE_MAX);
+}
+END_TEST
+
+/* Every policy's siblings (its own nice: PriorityInc's classes). */
+START_TEST (test_same_siblings_kinds)
+{
+    static const ms_polkind_t more[]
+        = { POL_EAMC_REORDER, POL_EAMC_PRIO, POL_EAMC_PRIO_V, POL_MIN_ENERGY };
+    for (size_t j = 0; j < 4; j++)
+        same_sent (more[_i], &jobs[j], DISPATCH_SIBLINGS, 8, NULL, SIZE_MAX);
+}
+END_TEST
+
+/* Under power budgets: one entry where the budget lets it start, held
+ * where none does, in either dispatch mode. */
+START_TEST (test_same_holds)
+{
+    const char *b = budgets[(size_t)_i % NBUDGETS];
+    for (size_t j = 0; j < 4; j++) {
+        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, SIZE_MAX);
+        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, SIZE_MAX);
+    }
+}
+END_TEST
+
+/* ... with a partition busy: under a budget a job goes out only where it
+ * starts now (elsewhere, or held), on both paths; the CPU partition
+ * (the first) and a GPU one, under each policy kind of the first test. */
+START_TEST (test_same_holds_busy)
+{
+    const char *b = budgets[(size_t)_i % NBUDGETS];
+    for (size_t j = 0; j < NJOBS; j++)
+        for (size_t busy = 0; busy < 2; busy++) {
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy);
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, busy);
+            same_sent (POL_EAMC_PRIO, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy);
+        }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -362,6 +627,10 @@ main (void)
     tcase_add_test (tc, test_same_defaults);
     tcase_add_loop_test (tc, test_same_decision_kinds, 0,
                          (int)(sizeof (kinds) / sizeof (kinds[0])));
+    tcase_add_loop_test (tc, test_same_siblings, 0, (int)(NJOBS * NMODES));
+    tcase_add_loop_test (tc, test_same_siblings_kinds, 0, 4);
+    tcase_add_loop_test (tc, test_same_holds, 0, (int)NBUDGETS);
+    tcase_add_loop_test (tc, test_same_holds_busy, 0, (int)NBUDGETS);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
