@@ -13,3 +13,5 @@ tests_unit_test_jobspec_last_SOURCES = tests/unit/test_jobspec_last.c \
 tests_unit_test_jobspec_last_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_jobspec_last_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_jobspec_last
+TESTS += tests/integration/test_msbatch_last_options.sh
+EXTRA_DIST += tests/integration/test_msbatch_last_options.sh
