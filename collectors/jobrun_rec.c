@@ -63,6 +63,11 @@ collect_jobrun_to_rec (const db_job_run_t *r)
         spool_rec_setf (s, "reported_runtime_s", "%.6f", r->reported_runtime_s);
     if (r->user_reported[0])
         spool_rec_set (s, "user_reported", r->user_reported);
+    if (r->het_job_id > 0) {
+        spool_rec_setf (s, "het_job_id", "%llu",
+                        (unsigned long long)r->het_job_id);
+        spool_rec_setf (s, "het_job_offset", "%d", r->het_job_offset);
+    }
     return s;
 }
 
@@ -278,6 +283,29 @@ collect_jobrun_from_rec (const spool_rec_t *s, db_job_run_t *r,
             r->exclusive = 0;
         else
             return ms_err (errp, MS_ERR_INPUT, "%s: exclusive: '%s'", name, v);
+    }
+    /* a component of a heterogeneous job (Slurm's record of the job) */
+    switch (spool_rec_get_i64 (s, "het_job_id", &i, errp)) {
+    case -1:
+        return -1;
+    case 1:
+        if (i <= 0)
+            return ms_err (errp, MS_ERR_INPUT, "%s: het_job_id: out of range",
+                           name);
+        r->het_job_id = (uint64_t)i;
+        switch (spool_rec_get_i64 (s, "het_job_offset", &i, errp)) {
+        case -1:
+            return -1;
+        case 1:
+            if (i < 0 || i > 127) /* Slurm's MAX_HET_JOB_COMPONENTS */
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s: het_job_offset: out of range", name);
+            r->het_job_offset = (int)i;
+            break;
+        default:
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s: het_job_id without het_job_offset", name);
+        }
     }
     return 0;
 }

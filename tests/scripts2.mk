@@ -15,3 +15,5 @@ tests_unit_test_jobspec_last_LDADD = $(TEST_LIBS)
 TESTS += tests/unit/test_jobspec_last
 TESTS += tests/integration/test_msbatch_last_options.sh
 EXTRA_DIST += tests/integration/test_msbatch_last_options.sh
+TESTS += tests/integration/test_simulate_hetjob.sh
+EXTRA_DIST += tests/integration/test_simulate_hetjob.sh

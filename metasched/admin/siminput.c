@@ -239,6 +239,11 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
         uint32_t f;
         int fi, app;
 
+        /* a heterogeneous job: one job of its components' nodes */
+        if (x->components > 1) {
+            h->het++;
+            h->het_parts += (size_t)x->components;
+        }
         if (!pc) {
             h->no_part++;
             continue;
