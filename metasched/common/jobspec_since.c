@@ -88,8 +88,8 @@ jobspec_parse_segment (ms_jobspec_t *s, const char *where, const char *val,
  * 26.05 on): MARGIN strtol's syntax from 1 to 65535 with nothing after,
  * DELAY a time as time_str2mins reads it, from 1 to 65535 minutes. */
 int
-jobspec_parse_mem_update (ms_jobspec_t *s, const char *where,
-                          const char *val, ms_error_t *errp)
+jobspec_parse_mem_update (ms_jobspec_t *s, const char *where, const char *val,
+                          ms_error_t *errp)
 {
     const char *at = strchr (val, '@');
     char margin[32], *end;
@@ -109,8 +109,8 @@ jobspec_parse_mem_update (ms_jobspec_t *s, const char *where,
     errno = 0;
     m = strtol (margin, &end, 10);
     if ((size_t)(at - val) >= sizeof (margin) || *end || errno || m <= 0
-        || m > 65535 || jobspec_parse_time (at + 1, &delay) < 0
-        || delay == 0 || delay > 65535)
+        || m > 65535 || jobspec_parse_time (at + 1, &delay) < 0 || delay == 0
+        || delay > 65535)
         return ms_err (errp, MS_ERR_INPUT,
                        "%s--mem-update=%.64s: Invalid --mem-update "
                        "specification (MARGIN 1 to 65535 percent, DELAY a "
@@ -127,8 +127,8 @@ jobspec_parse_mem_update (ms_jobspec_t *s, const char *where,
  * on): 0 without a value, else parse_int ("--resv-port", N, false):
  * strtol's syntax, nothing after, 0 up to INT_MAX - 1. */
 int
-jobspec_parse_resv_ports (ms_jobspec_t *s, const char *where,
-                          const char *val, ms_error_t *errp)
+jobspec_parse_resv_ports (ms_jobspec_t *s, const char *where, const char *val,
+                          ms_error_t *errp)
 {
     char *end;
     long v;

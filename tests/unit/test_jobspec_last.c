@@ -56,8 +56,7 @@ START_TEST (carried_from)
     const jobspec_since_t *o, *found = NULL;
     size_t i = 0;
 
-    snprintf (sc, sizeof (sc), "#!/bin/sh\n#SBATCH %s\ntrue\n",
-              since[_i].line);
+    snprintf (sc, sizeof (sc), "#!/bin/sh\n#SBATCH %s\ntrue\n", since[_i].line);
     jobspec_init (&s);
     ck_assert_msg (jobspec_parse_script (&s, sc, strlen (sc), "j.sh", &err)
                        == 0,
@@ -116,8 +115,8 @@ body_of (const char *api_name, const char *line, char **textp)
 static const char *
 job_str (json_t *root, const char *key)
 {
-    return json_string_value (json_object_get (json_object_get (root, "job"),
-                                               key));
+    return json_string_value (
+        json_object_get (json_object_get (root, "job"), key));
 }
 
 /* What a body holds of them where the version carries them; --tres-per-task
@@ -129,18 +128,18 @@ START_TEST (submission_body)
 
     root = body_of ("v0.0.40", "--gpus-per-task=1 --tres-per-task=license/a=1",
                     &text);
-    ck_assert_msg (job_str (root, "tres_per_task")
-                       && strstr (job_str (root, "tres_per_task"),
-                                  "license/a=1")
-                       && strstr (job_str (root, "tres_per_task"), "gpu"),
-                   "%s", text);
+    ck_assert_msg (
+        job_str (root, "tres_per_task")
+            && strstr (job_str (root, "tres_per_task"), "license/a=1")
+            && strstr (job_str (root, "tres_per_task"), "gpu"),
+        "%s", text);
     json_decref (root);
     free (text);
     root = body_of ("v0.0.40", "--tres-bind=gres/gpu:closest", &text);
-    ck_assert_msg (job_str (root, "tres_bind")
-                       && !strcmp (job_str (root, "tres_bind"),
-                                   "gres/gpu:closest"),
-                   "%s", text);
+    ck_assert_msg (
+        job_str (root, "tres_bind")
+            && !strcmp (job_str (root, "tres_bind"), "gres/gpu:closest"),
+        "%s", text);
     json_decref (root);
     free (text);
     root = body_of ("v0.0.45", "--container-type=oci", &text);
@@ -160,8 +159,8 @@ START_TEST (submission_body)
     free (text);
     /* hints no slurmrestd takes: the body goes without them */
     root = body_of ("v0.0.38", "--resv-ports=2 --mem-update=20@30", &text);
-    ck_assert_msg (!strstr (text, "resv") && !strstr (text, "mem_update"),
-                   "%s", text);
+    ck_assert_msg (!strstr (text, "resv") && !strstr (text, "mem_update"), "%s",
+                   text);
     json_decref (root);
     free (text);
 }
@@ -172,7 +171,8 @@ END_TEST
 static bool
 in_table (const char *man, const char *want)
 {
-    for (const char *l = man; l && *l; l = strchr (l, '\n'), l = l ? l + 1 : l) {
+    for (const char *l = man; l && *l;
+         l = strchr (l, '\n'), l = l ? l + 1 : l) {
         const char *tab = strchr (l, '\t'), *nl = strchr (l, '\n');
         const char *hit = strstr (l, want);
         size_t n = nl ? (size_t)(nl - l) : strlen (l);
