@@ -146,6 +146,37 @@ counters_json_ok (const char *s)
     }
 }
 
+/* het_job_id and het_job_offset of a row: both or neither. */
+static int
+het_from_rec (const spool_rec_t *s, const char *name, db_job_run_t *r,
+              ms_error_t *errp)
+{
+    int64_t i;
+
+    switch (spool_rec_get_i64 (s, "het_job_id", &i, errp)) {
+    case -1:
+        return -1;
+    case 0:
+        return 0;
+    }
+    if (i <= 0)
+        return ms_err (errp, MS_ERR_INPUT, "%s: het_job_id: out of range",
+                       name);
+    r->het_job_id = (uint64_t)i;
+    switch (spool_rec_get_i64 (s, "het_job_offset", &i, errp)) {
+    case -1:
+        return -1;
+    case 0:
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s: het_job_id without het_job_offset", name);
+    }
+    if (i < 0 || i > 127) /* Slurm's MAX_HET_JOB_COMPONENTS */
+        return ms_err (errp, MS_ERR_INPUT, "%s: het_job_offset: out of range",
+                       name);
+    r->het_job_offset = (int)i;
+    return 0;
+}
+
 int
 collect_jobrun_from_rec (const spool_rec_t *s, db_job_run_t *r,
                          ms_error_t *errp)
@@ -285,29 +316,7 @@ collect_jobrun_from_rec (const spool_rec_t *s, db_job_run_t *r,
             return ms_err (errp, MS_ERR_INPUT, "%s: exclusive: '%s'", name, v);
     }
     /* a component of a heterogeneous job (Slurm's record of the job) */
-    switch (spool_rec_get_i64 (s, "het_job_id", &i, errp)) {
-    case -1:
-        return -1;
-    case 1:
-        if (i <= 0)
-            return ms_err (errp, MS_ERR_INPUT, "%s: het_job_id: out of range",
-                           name);
-        r->het_job_id = (uint64_t)i;
-        switch (spool_rec_get_i64 (s, "het_job_offset", &i, errp)) {
-        case -1:
-            return -1;
-        case 1:
-            if (i < 0 || i > 127) /* Slurm's MAX_HET_JOB_COMPONENTS */
-                return ms_err (errp, MS_ERR_INPUT,
-                               "%s: het_job_offset: out of range", name);
-            r->het_job_offset = (int)i;
-            break;
-        default:
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s: het_job_id without het_job_offset", name);
-        }
-    }
-    return 0;
+    return het_from_rec (s, name, r, errp);
 }
 
 /* The columns a row may name as the user's (0012_job_runs_reported.sql),

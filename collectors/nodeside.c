@@ -904,8 +904,7 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     row.freq_req_khz = sj.freq_max_khz;
     row.freq_obs_khz = freq_n ? (uint32_t)(freq_sum / freq_n + 0.5) : 0;
     row.exclusive = sj.exclusive;
-    /* a component of a heterogeneous job: the job it belongs to */
-    row.het_job_id = sj.het_job_id;
+    row.het_job_id = sj.het_job_id; /* a hetjob's component: its job */
     row.het_job_offset = sj.het_job_offset;
     /* the window: the prolog's clock to the epilog's, else Slurm's start
      * (and end, where the job has ended for it) */

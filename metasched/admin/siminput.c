@@ -239,11 +239,8 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
         uint32_t f;
         int fi, app;
 
-        /* a heterogeneous job: one job of its components' nodes */
-        if (x->components > 1) {
-            h->het++;
-            h->het_parts += (size_t)x->components;
-        }
+        h->het += x->components > 1; /* a hetjob read whole */
+        h->het_parts += x->components > 1 ? (size_t)x->components : 0;
         if (!pc) {
             h->no_part++;
             continue;
