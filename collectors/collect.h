@@ -177,6 +177,8 @@ typedef struct {
     char partition[64];
     double start_time;         /* Unix time, 0: not said */
     double end_time;           /* 0: not ended (or not said) */
+    uint64_t het_job_id;       /* a hetjob's component: the job's id, 0 */
+    int het_job_offset;
 } collect_slurm_job_t;
 /* Find job job_id in a JSON answer of Slurm's (the "jobs" array of a job
  * listing) and fill sj; errors name what was wrong (MS_ERR_MISSING: the

@@ -63,6 +63,11 @@ collect_jobrun_to_rec (const db_job_run_t *r)
         spool_rec_setf (s, "reported_runtime_s", "%.6f", r->reported_runtime_s);
     if (r->user_reported[0])
         spool_rec_set (s, "user_reported", r->user_reported);
+    if (r->het_job_id > 0) {
+        spool_rec_setf (s, "het_job_id", "%llu",
+                        (unsigned long long)r->het_job_id);
+        spool_rec_setf (s, "het_job_offset", "%d", r->het_job_offset);
+    }
     return s;
 }
 
@@ -139,6 +144,37 @@ counters_json_ok (const char *s)
         while (*p == ' ')
             p++;
     }
+}
+
+/* het_job_id and het_job_offset of a row: both or neither. */
+static int
+het_from_rec (const spool_rec_t *s, const char *name, db_job_run_t *r,
+              ms_error_t *errp)
+{
+    int64_t i;
+
+    switch (spool_rec_get_i64 (s, "het_job_id", &i, errp)) {
+    case -1:
+        return -1;
+    case 0:
+        return 0;
+    }
+    if (i <= 0)
+        return ms_err (errp, MS_ERR_INPUT, "%s: het_job_id: out of range",
+                       name);
+    r->het_job_id = (uint64_t)i;
+    switch (spool_rec_get_i64 (s, "het_job_offset", &i, errp)) {
+    case -1:
+        return -1;
+    case 0:
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s: het_job_id without het_job_offset", name);
+    }
+    if (i < 0 || i > 127) /* Slurm's MAX_HET_JOB_COMPONENTS */
+        return ms_err (errp, MS_ERR_INPUT, "%s: het_job_offset: out of range",
+                       name);
+    r->het_job_offset = (int)i;
+    return 0;
 }
 
 int
@@ -279,7 +315,8 @@ collect_jobrun_from_rec (const spool_rec_t *s, db_job_run_t *r,
         else
             return ms_err (errp, MS_ERR_INPUT, "%s: exclusive: '%s'", name, v);
     }
-    return 0;
+    /* a component of a heterogeneous job (Slurm's record of the job) */
+    return het_from_rec (s, name, r, errp);
 }
 
 /* The columns a row may name as the user's (0012_job_runs_reported.sql),

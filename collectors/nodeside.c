@@ -517,6 +517,11 @@ collect_parse_slurm_json (const char *text, size_t len, uint64_t job_id,
         if (j->end_time >= j->start_time && (double)j->end_time < 1e11
             && ms_job_state_final (j->state))
             sj->end_time = (double)j->end_time;
+        if (j->het_job_id > 0 && j->het_job_offset >= 0
+            && j->het_job_offset < 128) {
+            sj->het_job_id = j->het_job_id;
+            sj->het_job_offset = j->het_job_offset;
+        }
         free (jobs);
         return 0;
     }
@@ -899,6 +904,8 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
     row.freq_req_khz = sj.freq_max_khz;
     row.freq_obs_khz = freq_n ? (uint32_t)(freq_sum / freq_n + 0.5) : 0;
     row.exclusive = sj.exclusive;
+    row.het_job_id = sj.het_job_id; /* a hetjob's component: its job */
+    row.het_job_offset = sj.het_job_offset;
     /* the window: the prolog's clock to the epilog's, else Slurm's start
      * (and end, where the job has ended for it) */
     if (prolog_t > 0 && prolog_t <= now_t) {

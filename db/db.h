@@ -143,6 +143,10 @@ typedef struct {
     double reported_runtime_s; /* the wrapper's own figure, < 0: none */
     char user_reported[64];    /* columns from the user's counter file,
                                   comma-separated (0012_job_runs_reported) */
+    uint64_t het_job_id;       /* a heterogeneous job's component: the
+                                  job's id (its first component's); 0:
+                                  none (0024_job_runs_het.sql) */
+    int het_job_offset;        /* the component's offset in it */
 } db_job_run_t;
 
 void db_job_run_init (db_job_run_t *r);
@@ -291,6 +295,8 @@ typedef struct {
     double runtime_s;
     double energy_j;       /* package + DRAM of the node rows; 0: none */
     double limit_s;        /* the user's time limit; 0: none */
+    int components;        /* a heterogeneous job's (its runs taken
+                              together, nodes and energy summed); 1 */
 } db_replay_job_t;
 
 /* Every job with a runtime that ended at or after `since` (Unix time),

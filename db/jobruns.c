@@ -14,7 +14,7 @@
 #include "db/db.h"
 #include "metasched/common/util.h"
 
-#define JOBRUNS_COLS 30
+#define JOBRUNS_COLS 32
 #define JOBRUNS_BATCH 100
 
 void
@@ -65,6 +65,8 @@ static const char *const colexpr[JOBRUNS_COLS][2] = {
     { "", "" },
     { "", "::double precision" },
     { "coalesce (string_to_array (nullif (", ", ''), ','), '{}')" },
+    { "", "::bigint" },
+    { "", "::integer" },
 };
 
 static char *
@@ -81,7 +83,8 @@ insert_sql (size_t rows)
         " end_time, runtime_s, pkg_energy_j, dram_energy_j, avg_power_w,"
         " cycles, instructions, mem_transactions, cpi, tpi, counters,"
         " events_used, events_unavailable, exit_code, exclusive, source,"
-        " collector_version, reported_runtime_s, user_reported) VALUES ");
+        " collector_version, reported_runtime_s, user_reported, het_job_id,"
+        " het_job_offset) VALUES ");
     for (size_t r = 0; r < rows; r++) {
         len += (size_t)snprintf (sql + len, cap - len, "%s(", r ? ", " : "");
         for (int c = 0; c < JOBRUNS_COLS; c++) {
@@ -139,6 +142,8 @@ row_params (const db_job_run_t *r, const char **vals, char (*buf)[40])
     vals[i++] = r->collector_version;
     NUM (r->reported_runtime_s >= 0, "%.6f", r->reported_runtime_s);
     vals[i++] = r->user_reported;
+    NUM (r->het_job_id > 0, "%llu", (unsigned long long)r->het_job_id);
+    NUM (r->het_job_id > 0, "%d", r->het_job_offset);
 #undef NUM
 }
 

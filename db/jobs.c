@@ -19,7 +19,9 @@
 /* A job as doc/api.md shows it; measured figures from the collectors'
  * totals of the cluster job it ran as (of an array: its tasks, the
  * longest task's time and the sum of their energy); a moldable job's
- * nodes those its latest decision chose (its minimum until then). */
+ * nodes those its latest decision chose (its minimum until then); its
+ * notes the hints that the chosen cluster's Slurm drops (its latest
+ * decision's chosen candidate's). */
 #define JOB_JSON                                                               \
     "json_build_object ("                                                      \
     " 'id', j.id, 'owner', j.owner_name, 'uid', j.owner_uid,"                  \
@@ -31,6 +33,11 @@
     "     json_array_elements (d.candidates::json) c WHERE d.job_id = j.id"    \
     "     AND (c->>'chosen')::boolean ORDER BY d.id DESC LIMIT 1), j.nodes)"   \
     "   ELSE j.nodes END,"                                                     \
+    " 'notes', (SELECT c->'notes' FROM (SELECT d.candidates FROM decisions d" \
+    "   WHERE d.job_id = j.id ORDER BY d.id DESC LIMIT 1) l,"                 \
+    "   json_array_elements (CASE WHEN strpos (l.candidates::text, '\"notes\"')" \
+    "   > 0 THEN l.candidates::json ELSE '[]'::json END) c"                   \
+    "   WHERE (c->>'chosen')::boolean),"                                       \
     " 'time_limit_min', j.time_limit_min,"                                     \
     " 'predicted_time_s', j.predicted_time_s,"                                 \
     " 'predicted_energy_j', j.predicted_energy_j,"                             \

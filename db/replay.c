@@ -25,19 +25,42 @@ db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
      * job it is (its submitted_at is when the user submitted); a job
      * submitted to a cluster directly has only its runs, and counts as
      * submitted when it started. The user's limit is the one they gave
-     * (user_time_limit_min), not the one scaled for the partition. */
+     * (user_time_limit_min), not the one scaled for the partition. The
+     * components of a heterogeneous job (job_runs.het_job_id, migration
+     * 0024) are one job, as submitted and as metasched routes it: under
+     * its first component's id, partition, app and user, their nodes and
+     * energy summed, from the first start to the last end (Slurm starts
+     * them together). */
     res = db_exec (
         db, "replay_load",
+        "WITH c AS (SELECT t.cluster,"
+        "   (array_agg (t.partition ORDER BY t.het_job_offset NULLS FIRST))[1]"
+        "     AS partition,"
+        "   (array_agg (t.app ORDER BY t.het_job_offset NULLS FIRST))[1] AS "
+        "app,"
+        "   (array_agg (t.user_name ORDER BY t.het_job_offset NULLS FIRST))[1]"
+        "     AS user_name,"
+        "   coalesce (t.het_job_id, t.slurm_job_id) AS slurm_job_id,"
+        "   min (t.start_time) AS start_time, max (t.end_time) AS end_time,"
+        "   sum (t.nodes)::integer AS nodes,"
+        "   sum (t.node_rows)::integer AS node_rows,"
+        "   max (t.freq_req_khz) AS freq_req_khz, max (t.runtime_s) AS "
+        "runtime_s,"
+        "   sum (coalesce (t.pkg_energy_j, 0) + coalesce (t.dram_energy_j, 0))"
+        "     AS energy_j, count (*) AS components"
+        "  FROM job_run_totals t"
+        "  WHERE t.end_time >= to_timestamp ($1::float8) AND t.runtime_s > 0"
+        "  GROUP BY t.cluster, coalesce (t.het_job_id, t.slurm_job_id))"
         "SELECT t.cluster, t.partition, t.app, t.user_name, t.slurm_job_id,"
         " coalesce (j.id, 0),"
         " extract (epoch FROM coalesce (j.submitted_at, t.start_time)),"
         " extract (epoch FROM t.start_time), extract (epoch FROM t.end_time),"
         " t.nodes, t.node_rows, coalesce (t.freq_req_khz, 0), t.runtime_s,"
-        " coalesce (t.pkg_energy_j, 0) + coalesce (t.dram_energy_j, 0),"
-        " 60.0 * coalesce (j.user_time_limit_min, j.time_limit_min, 0)"
-        " FROM job_run_totals t LEFT JOIN jobs j"
+        " t.energy_j,"
+        " 60.0 * coalesce (j.user_time_limit_min, j.time_limit_min, 0),"
+        " t.components"
+        " FROM c t LEFT JOIN jobs j"
         "   ON j.cluster = t.cluster AND j.cluster_job_id = t.slurm_job_id"
-        " WHERE t.end_time >= to_timestamp ($1::float8) AND t.runtime_s > 0"
         " ORDER BY 7, 8, t.cluster, t.slurm_job_id",
         1, p, errp);
     if (!res)
@@ -63,6 +86,7 @@ db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
         x->runtime_s = atof (PQgetvalue (res, i, 12));
         x->energy_j = atof (PQgetvalue (res, i, 13));
         x->limit_s = atof (PQgetvalue (res, i, 14));
+        x->components = atoi (PQgetvalue (res, i, 15));
         if (x->submit > x->start)
             x->submit = x->start;
     }

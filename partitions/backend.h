@@ -213,6 +213,10 @@ typedef struct {
     int64_t array_task_id;   /* this task's index; -1: the pending rest */
     char array_tasks[128];   /* the pending rest's indexes ("3-10%2") */
     int exclusive;           /* its nodes to itself: 1, shared 0, -1 not said */
+    /* a component of a heterogeneous job: the job's (its first
+     * component's) id, this one's offset; 0, 0: no hetjob */
+    uint64_t het_job_id;
+    int het_job_offset;
 } ms_job_info_t;
 
 /* A job as the cluster's accounting (slurmdbd) recorded it: what is known

@@ -120,10 +120,34 @@ static const struct {
     { JOBSPEC_MAIL_ARRAY_TASKS, "ARRAY_TASKS" },
 };
 
+/* A list of key's (the GPUs' "gres/gpu:2") with the user's own after
+ * sep: --tres-per-task beside --gpus-per-task, --tres-bind beside
+ * --gpu-bind, as sbatch joins them. */
+static void
+jadd_str (json_t *job, const char *key, const char *val, const char *sep)
+{
+    const char *had = json_string_value (json_object_get (job, key));
+    char *b;
+    size_t n;
+
+    if (!val[0])
+        return;
+    if (!had || !had[0]) {
+        jset_str (job, key, val);
+        return;
+    }
+    n = strlen (had) + strlen (sep) + strlen (val) + 1;
+    b = ms_xmalloc (n);
+    snprintf (b, n, "%s%s%s", had, sep, val);
+    jset_str (job, key, b);
+    free (b);
+}
+
 /* The options of later Slurm releases than 22.05 (jobspec_since.c): each
  * where the version carries it; a hint is left out elsewhere (the daemon
- * told the job), another option fails the submission (the daemon chose
- * no such cluster). */
+ * told the job: --resv-ports and --mem-update everywhere, no slurmrestd
+ * takes them), another option fails the submission (the daemon chose no
+ * such cluster). */
 static int
 put_since (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
            json_t **flags, ms_error_t *errp)
@@ -136,6 +160,12 @@ put_since (const slurmrest_api_t *api, const ms_jobspec_t *sb, json_t *job,
             return not_carried (api, o->name, errp);
     jset_str (job, "extra", sb->extra);
     jset_str (job, "container_id", sb->container_id);
+    jset_str (job, "container_type", sb->container_type);
+    jadd_str (job, "tres_per_task", sb->tres_per_task, ",");
+    if (jobspec_since_carries ("tres-bind", api->name))
+        jadd_str (job, "tres_bind", sb->tres_bind, "+");
+    if (sb->external)
+        jlist_add (flags, "EXTERNAL_JOB");
     if (sb->segment_size >= 0)
         json_object_set_new (job, "segment_size", jnum (api, sb->segment_size));
     if (sb->oom_kill_step >= 0)
@@ -824,7 +854,9 @@ het_body (const slurmrest_api_t *api, const ms_job_request_t *req,
         }
         json_array_append_new (jobs, c);
     }
-    if (api->flags & V_JOB_SCRIPT) {
+    if (req->sbatch && req->sbatch->external) /* its first: no script */
+        root = json_pack ("{s:o}", "jobs", jobs);
+    else if (api->flags & V_JOB_SCRIPT) {
         json_t *s = json_string (req->script);
         if (s)
             json_object_set_new (json_array_get (jobs, 0), "script", s);
@@ -864,7 +896,11 @@ slurmrest_submit_body (const slurmrest_api_t *api, const ms_job_request_t *req,
         return NULL;
     if (req->nhet)
         return het_body (api, req, job, now, errp);
-    if (fl & V_JOB_SCRIPT) {
+    /* --external (EXTERNAL_JOB, v0.0.43 on): a job of processes started
+     * outside Slurm has no script; slurmctld refuses one (job_mgr.c) */
+    if (req->sbatch && req->sbatch->external)
+        root = json_pack ("{s:o}", "job", job);
+    else if (fl & V_JOB_SCRIPT) {
         json_t *s = json_string (req->script);
         if (!s) {
             json_decref (job);

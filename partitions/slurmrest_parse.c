@@ -507,6 +507,11 @@ read_job (struct srp_fctx *f, json_t *o, void *item, const void *arg)
         j->array_task_id = -1;
     srp_fstr (f, o, "array_task_string", j->array_tasks, sizeof (j->array_tasks));
     j->exclusive = job_exclusive (o);
+    v = srp_fint (f, o, "het_job_id", 0);
+    j->het_job_id = v > 0 ? (uint64_t)v : 0;
+    j->het_job_offset
+        = j->het_job_id ? srp_clamp_int (srp_fint (f, o, "het_job_offset", 0))
+                        : 0;
     return 1;
 }
 

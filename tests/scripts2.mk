@@ -7,3 +7,13 @@ TESTS += tests/integration/test_msbatch_hetsum.sh
 EXTRA_DIST += tests/integration/test_msbatch_hetsum.sh
 TESTS += tests/integration/test_msbatch_nodes_list.sh
 EXTRA_DIST += tests/integration/test_msbatch_nodes_list.sh
+check_PROGRAMS += tests/unit/test_jobspec_last
+tests_unit_test_jobspec_last_SOURCES = tests/unit/test_jobspec_last.c \
+	tests/testutil.h
+tests_unit_test_jobspec_last_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_jobspec_last_LDADD = $(TEST_LIBS)
+TESTS += tests/unit/test_jobspec_last
+TESTS += tests/integration/test_msbatch_last_options.sh
+EXTRA_DIST += tests/integration/test_msbatch_last_options.sh
+TESTS += tests/integration/test_simulate_hetjob.sh
+EXTRA_DIST += tests/integration/test_simulate_hetjob.sh

@@ -451,6 +451,10 @@ run_history (simrun_t *r)
                 "frequencies it lacks, %zu that fit nowhere)\n",
                 o->since_days, r->wl->njobs, h->read, h->no_part, r->conf->path,
                 h->no_freq, h->no_home);
+        if (h->het)
+            printf ("heterogeneous jobs: %zu read whole (%zu components, "
+                    "their nodes and energy summed)\n",
+                    h->het, h->het_parts);
         printf ("profiles: the database's models (%zu apps, %zu EAR "
                 "pairs); as run: %s, dispatch %s%s%s\n",
                 r->tab->napps, h->npairs, h->as_run.label + 8, h->mode,

@@ -239,6 +239,8 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
         uint32_t f;
         int fi, app;
 
+        h->het += x->components > 1; /* a hetjob read whole */
+        h->het_parts += x->components > 1 ? (size_t)x->components : 0;
         if (!pc) {
             h->no_part++;
             continue;

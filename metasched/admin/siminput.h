@@ -79,6 +79,7 @@ typedef struct {
     ms_jobrec_t *recs;  /* as measured, one per workload job */
     ms_policy_t as_run; /* the daemon's policy with its settings */
     size_t read, no_part, no_freq, no_home;
+    size_t het, het_parts; /* heterogeneous jobs read whole, components */
     ms_jobdesc_t *prime; /* the jobs metaschedd decided before the window
                             (at most MS_MIX_JOBS, submit relative to the
                             window's first job): counted first, as the

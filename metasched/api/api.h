@@ -74,9 +74,11 @@ typedef struct {
     void (*kick) (void *ctx);
     /* POST /v1/jobs: may the job be taken? 0, or -1 with errp (its
      * http_status, 409 where no partition may run it, with every reason):
-     * the job is refused. NULL: every job is taken. */
+     * the job is refused. What the user should know of a job taken (an
+     * option a cluster drops) is added to notes as strings. NULL: every
+     * job is taken. */
     int (*admit) (void *ctx, const ms_apireq_t *req, uid_t uid,
-                  ms_error_t *errp);
+                  json_t *notes, ms_error_t *errp);
     /* POST /v1/jobs/ID/claim: what the cluster records of its job id (the
      * start gate's own, from Slurm): the user it runs as and, for a task
      * of an array, the array's id (0: none). 0, or -1 with errp: kind

@@ -205,7 +205,8 @@ api_do_submit (ms_api_t *api, struct MHD_Connection *c, const req_t *rq,
                             : send_limited (c, key, cap, 0, msg);
         }
     }
-    if (api->hooks.admit && api->hooks.admit (api->ctx, &r, who->uid, &e) < 0) {
+    if (api->hooks.admit
+        && api->hooks.admit (api->ctx, &r, who->uid, notes, &e) < 0) {
         apireq_free (&r);
         json_decref (notes);
         return api_send_err (c, &e, NULL);

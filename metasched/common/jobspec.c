@@ -72,6 +72,7 @@ static const opt_t options[] = {
     { { "constraint", 'C', 1, ROUTE, NULL }, O_CONSTRAINT, F (constraint) },
     { { "container", 0, 1, CARRY, NULL }, O_STR, F (container) },
     { { "container-id", 0, 1, ROUTE, NULL }, O_STR, F (container_id) },
+    { { "container-type", 0, 1, ROUTE, NULL }, O_STR, F (container_type) },
     { { "contiguous", 0, 0, CARRY, NULL }, O_FLAG, F (contiguous) },
     { { "core-spec", 'S', 1, CARRY, NULL }, O_CORE_SPEC, NOF },
     { { "cores-per-socket", 0, 1, CARRY, NULL }, O_COUNT,
@@ -88,6 +89,7 @@ static const opt_t options[] = {
     { { "exclusive", 0, 2, ROUTE, NULL }, O_EXCLUSIVE, NOF },
     { { "export", 0, 1, CARRY, NULL }, O_EXPORT, NOF },
     { { "export-file", 0, 1, CMD, NULL }, O_STR, F (export_file) },
+    { { "external", 0, 0, ROUTE, NULL }, O_FLAG, F (external) },
     { { "extra", 0, 1, ROUTE, NULL }, O_STR, F (extra) },
     { { "extra-node-info", 'B', 1, CARRY, NULL }, O_EXTRA_NODE_INFO, NOF },
     { { "get-user-env", 0, 2, CARRY, NULL }, O_GET_USER_ENV, NOF },
@@ -117,7 +119,7 @@ static const opt_t options[] = {
     { { "mem-bind", 0, 1, CARRY, NULL }, O_STR, F (mem_bind) },
     { { "mem-per-cpu", 0, 1, ROUTE, NULL }, O_MEM, F (mem_per_cpu_mb) },
     { { "mem-per-gpu", 0, 1, ROUTE, NULL }, O_MEM, F (mem_per_gpu_mb) },
-    { { "mem-update", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "mem-update", 0, 1, CARRY, NULL }, O_MEM_UPDATE, F (mem_update) },
     { { "mincpus", 0, 1, ROUTE, NULL }, O_COUNT, F (mincpus) },
     { { "network", 0, 1, CARRY, NULL }, O_STR, F (network) },
     { { "nice", 0, 2, CARRY, NULL }, O_NICE, NOF },
@@ -153,9 +155,8 @@ static const opt_t options[] = {
     { { "reboot", 0, 0, CARRY, NULL }, O_FLAG, F (reboot) },
     { { "requeue", 0, 2, CARRY, NULL }, O_REQUEUE, NOF },
     { { "reservation", 0, 1, ROUTE, NULL }, O_NAME, F (reservation) },
-    { { "resources", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
-    { { "resv-ports", 0, 2, REFUSE, WHY_NEW }, O_REFUSE, NOF },
-    { { "runtime", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
+    { { "resources", 0, 1, ROUTE, NULL }, O_STR, F (resources) },
+    { { "resv-ports", 0, 2, CARRY, NULL }, O_RESV_PORTS, NOF },
     { { "segment", 0, 1, ROUTE, NULL }, O_SEGMENT, NOF },
     { { "signal", 0, 1, CARRY, NULL }, O_SIGNAL, NOF },
     { { "sockets-per-node", 0, 1, CARRY, NULL }, O_COUNT,
@@ -172,9 +173,8 @@ static const opt_t options[] = {
     { { "time", 't', 1, ROUTE, NULL }, O_TIME, NOF },
     { { "time-min", 0, 1, CARRY, NULL }, O_TIME_MIN, NOF },
     { { "tmp", 0, 1, ROUTE, NULL }, O_MEM, F (tmp_mb) },
-    { { "tres-bind", 0, 1, REFUSE, WHY_NEW }, O_REFUSE, NOF },
-    { { "tres-per-task", 0, 1, REFUSE, WHY_NEW "; use --gpus-per-task" },
-      O_REFUSE, NOF },
+    { { "tres-bind", 0, 1, CARRY, NULL }, O_STR, F (tres_bind) },
+    { { "tres-per-task", 0, 1, ROUTE, NULL }, O_STR, F (tres_per_task) },
     { { "uid", 0, 1, REFUSE, "the job runs as the user who submits it" },
       O_REFUSE, NOF },
     { { "usage", 0, 0, CMD, NULL }, O_NONE, NOF },
@@ -206,6 +206,7 @@ jobspec_init (ms_jobspec_t *s)
     s->priority = -1;
     s->oom_kill_step = -1;
     s->segment_size = -1;
+    s->resv_ports = -1;
 }
 
 void
@@ -368,6 +369,10 @@ jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
         return ms_err (errp, MS_ERR_INPUT,
                        "--mem, --mem-per-cpu and --mem-per-gpu exclude each "
                        "other (as in sbatch)");
+    if (s->external && s->wrap[0])
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--wrap option not permitted with --external option "
+                       "(as in sbatch)");
     if (s->deadline && s->begin && s->deadline < s->begin)
         return ms_err (errp, MS_ERR_INPUT,
                        "--deadline is before --begin");

@@ -239,6 +239,13 @@ typedef struct ms_jobspec {
     bool stepmgr;              /* --stepmgr */
     bool spread_segments;      /* --spread-segments */
     bool consolidate_segments; /* --consolidate-segments */
+    char tres_per_task[256];   /* --tres-per-task=LIST */
+    char tres_bind[256];       /* --tres-bind=SPEC */
+    char resources[256];       /* --resources=LIST */
+    char container_type[64];   /* --container-type=TYPE */
+    char mem_update[64];       /* --mem-update=MARGIN@DELAY, as given */
+    int resv_ports;            /* --resv-ports[=N] (-1: not given) */
+    bool external;             /* --external */
     char wrap[4096];          /* --wrap: the command of a script msbatch
                                  writes (command line only) */
 
@@ -357,7 +364,7 @@ const jobspec_option_t *jobspec_option_at (size_t i);
  * release that brought that version; a hint is dropped where it cannot
  * be carried, the others make a cluster no candidate. */
 typedef struct {
-    const char *name, *api, *release;
+    const char *name, *api, *release; /* api NULL: no version carries it */
     bool hint;
 } jobspec_since_t;
 

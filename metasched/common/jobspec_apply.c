@@ -397,6 +397,10 @@ apply_resources (ms_jobspec_t *s, const char *where, const opt_t *o,
         return jobspec_parse_oom_kill_step (s, where, val, errp);
     case O_SEGMENT:
         return jobspec_parse_segment (s, where, val, errp);
+    case O_MEM_UPDATE:
+        return jobspec_parse_mem_update (s, where, val, errp);
+    case O_RESV_PORTS:
+        return jobspec_parse_resv_ports (s, where, val, errp);
     default:
         return 0;
     }

@@ -36,7 +36,9 @@ jobspec_het_separator (const char *t, size_t *lenp)
 }
 
 /* The options sbatch resets for each component (reset_each_pass at
- * slurm-22-05-8-1 and slurm-26-05-3-1), back to jobspec_init's values. */
+ * slurm-22-05-8-1 and slurm-26-05-3-1), back to jobspec_init's values;
+ * --external, --resources, --resv-ports, --tres-bind and --tres-per-task
+ * too (reset_each_pass where sbatch has them). */
 static void
 reset_each_pass (ms_jobspec_t *c)
 {
@@ -88,6 +90,11 @@ reset_each_pass (ms_jobspec_t *c)
     c->threads_per_core = 0;
     c->tmp_mb = 0;
     c->use_min_nodes = false;
+    c->external = false;
+    c->resources[0] = '\0';
+    c->resv_ports = -1;
+    c->tres_bind[0] = '\0';
+    c->tres_per_task[0] = '\0';
 }
 
 ms_jobspec_t *

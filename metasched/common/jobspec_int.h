@@ -29,7 +29,7 @@ typedef enum {
     O_OPEN_MODE, O_NICE, O_GET_USER_ENV, O_HINT, O_DISTRIBUTION,
     O_EXTRA_NODE_INFO, O_CORE_SPEC, O_WAIT_ALL_NODES, O_PROPAGATE,
     O_NO_KILL, O_SWITCHES, O_WRAP, O_CLUSTERS, O_CPU_FREQ, O_PRIORITY,
-    O_OOM_KILL_STEP, O_SEGMENT,
+    O_OOM_KILL_STEP, O_SEGMENT, O_MEM_UPDATE, O_RESV_PORTS,
 } otype_t;
 
 /* An option of the table: what it is, its type and its field. */
@@ -84,6 +84,12 @@ int jobspec_parse_oom_kill_step (ms_jobspec_t *s, const char *where,
                                  const char *val, ms_error_t *errp);
 int jobspec_parse_segment (ms_jobspec_t *s, const char *where,
                            const char *val, ms_error_t *errp);
+
+/* --mem-update=MARGIN@DELAY and --resv-ports[=N] (jobspec_since.c). */
+int jobspec_parse_mem_update (ms_jobspec_t *s, const char *where,
+                              const char *val, ms_error_t *errp);
+int jobspec_parse_resv_ports (ms_jobspec_t *s, const char *where,
+                              const char *val, ms_error_t *errp);
 
 /* Free the components of a heterogeneous job (jobspec.c, with
  * jobspec_free). */

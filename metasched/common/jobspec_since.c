@@ -11,15 +11,21 @@
  * later Slurm releases").
  *
  * The versions are those of the fields in Slurm's data_parser plugins
- * (src/plugins/data_parser/v0.0.4x/parsers.c): "extra" and
- * "container_id" from v0.0.40 (23.11), the flag STEPMGR_ENABLED and
- * "segment_size" from v0.0.41 (24.05), "oom_kill_step" from v0.0.42
- * (24.11), the flags SPREAD_SEGMENTS and CONSOLIDATE_SEGMENTS from v0.0.44
- * (25.11). */
+ * (src/plugins/data_parser/v0.0.4x/parsers.c): "tres_per_task" and
+ * "tres_bind" from v0.0.39 (23.02), "extra" and "container_id" from
+ * v0.0.40 (23.11), the flag STEPMGR_ENABLED and "segment_size" from
+ * v0.0.41 (24.05), "oom_kill_step" from v0.0.42 (24.11), the flag
+ * EXTERNAL_JOB from v0.0.43 (25.05), the flags SPREAD_SEGMENTS and
+ * CONSOLIDATE_SEGMENTS from v0.0.44 (25.11), "container_type" from v0.0.45
+ * (26.05). No version up to v0.0.45 has --resources (hierarchical
+ * resources), --resv-ports (its "reserve_ports" is another field) or
+ * --mem-update: the first makes no cluster a candidate, the two hints
+ * are dropped everywhere. */
 #include "config.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +84,75 @@ jobspec_parse_segment (ms_jobspec_t *s, const char *where, const char *val,
     return 0;
 }
 
+/* --mem-update=MARGIN@DELAY: arg_set_mem_update (src/common/slurm_opt.c,
+ * 26.05 on): MARGIN strtol's syntax from 1 to 65535 with nothing after,
+ * DELAY a time as time_str2mins reads it, from 1 to 65535 minutes. */
+int
+jobspec_parse_mem_update (ms_jobspec_t *s, const char *where, const char *val,
+                          ms_error_t *errp)
+{
+    const char *at = strchr (val, '@');
+    char margin[32], *end;
+    uint32_t delay;
+    long m;
+
+    if (!at)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s--mem-update=%.64s: --mem-update requires "
+                       "MARGIN@DELAY format",
+                       where, val);
+    snprintf (margin, sizeof (margin), "%.*s",
+              (int)((size_t)(at - val) < sizeof (margin) - 1
+                        ? (size_t)(at - val)
+                        : sizeof (margin) - 1),
+              val);
+    errno = 0;
+    m = strtol (margin, &end, 10);
+    if ((size_t)(at - val) >= sizeof (margin) || *end || errno || m <= 0
+        || m > 65535 || jobspec_parse_time (at + 1, &delay) < 0 || delay == 0
+        || delay > 65535)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s--mem-update=%.64s: Invalid --mem-update "
+                       "specification (MARGIN 1 to 65535 percent, DELAY a "
+                       "time of 1 to 65535 minutes)",
+                       where, val);
+    if (strlen (val) >= sizeof (s->mem_update))
+        return ms_err (errp, MS_ERR_INPUT, "%s--mem-update=%.64s: too long",
+                       where, val);
+    snprintf (s->mem_update, sizeof (s->mem_update), "%s", val);
+    return 0;
+}
+
+/* --resv-ports[=N]: arg_set_resv_port_cnt (src/common/slurm_opt.c, 22.05
+ * on): 0 without a value, else parse_int ("--resv-port", N, false):
+ * strtol's syntax, nothing after, 0 up to INT_MAX - 1. */
+int
+jobspec_parse_resv_ports (ms_jobspec_t *s, const char *where, const char *val,
+                          ms_error_t *errp)
+{
+    char *end;
+    long v;
+
+    if (!val) {
+        s->resv_ports = 0;
+        return 0;
+    }
+    errno = 0;
+    v = strtol (val, &end, 10);
+    if (*end || v < 0)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s--resv-ports=%.64s: Invalid numeric value \"%.64s\" "
+                       "for --resv-port.",
+                       where, val, val);
+    if (errno || v >= INT_MAX)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s--resv-ports=%.64s: Numeric argument (%ld) too "
+                       "large for --resv-port.",
+                       where, val, v);
+    s->resv_ports = (int)v;
+    return 0;
+}
+
 static bool
 has_extra (const ms_jobspec_t *s)
 {
@@ -120,10 +195,54 @@ has_consolidate_segments (const ms_jobspec_t *s)
     return s->consolidate_segments;
 }
 
+static bool
+has_tres_per_task (const ms_jobspec_t *s)
+{
+    return s->tres_per_task[0] != '\0';
+}
+
+static bool
+has_tres_bind (const ms_jobspec_t *s)
+{
+    return s->tres_bind[0] != '\0';
+}
+
+static bool
+has_resources (const ms_jobspec_t *s)
+{
+    return s->resources[0] != '\0';
+}
+
+static bool
+has_container_type (const ms_jobspec_t *s)
+{
+    return s->container_type[0] != '\0';
+}
+
+static bool
+has_mem_update (const ms_jobspec_t *s)
+{
+    return s->mem_update[0] != '\0';
+}
+
+static bool
+has_resv_ports (const ms_jobspec_t *s)
+{
+    return s->resv_ports >= 0;
+}
+
+static bool
+has_external (const ms_jobspec_t *s)
+{
+    return s->external;
+}
+
 static const struct {
     jobspec_since_t o;
     bool (*has) (const ms_jobspec_t *s);
 } since[] = {
+    { { "tres-per-task", "v0.0.39", "23.02", false }, has_tres_per_task },
+    { { "tres-bind", "v0.0.39", "23.02", true }, has_tres_bind },
     { { "extra", "v0.0.40", "23.11", false }, has_extra },
     { { "container-id", "v0.0.40", "23.11", false }, has_container_id },
     { { "segment", "v0.0.41", "24.05", false }, has_segment },
@@ -132,14 +251,21 @@ static const struct {
     { { "spread-segments", "v0.0.44", "25.11", true }, has_spread_segments },
     { { "consolidate-segments", "v0.0.44", "25.11", true },
       has_consolidate_segments },
+    { { "external", "v0.0.43", "25.05", false }, has_external },
+    { { "container-type", "v0.0.45", "26.05", false }, has_container_type },
+    /* in no job description of slurmrestd (up to v0.0.45) */
+    { { "resources", NULL, NULL, false }, has_resources },
+    { { "resv-ports", NULL, NULL, true }, has_resv_ports },
+    { { "mem-update", NULL, NULL, true }, has_mem_update },
 };
 #define NSINCE (sizeof (since) / sizeof (since[0]))
 
-/* "v0.0.38" < "v0.0.40" < ... : the names have one shape */
+/* "v0.0.38" < "v0.0.40" < ... : the names have one shape; no version
+ * has what none carries (than NULL) */
 static bool
 older (const char *api, const char *than)
 {
-    return strcmp (api, than) < 0;
+    return !than || strcmp (api, than) < 0;
 }
 
 bool

@@ -367,11 +367,13 @@ uint32_t daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
                               const ms_cand_t *c, double waves,
                               uint32_t max_min);
 /* Every candidate of decision dec over cs as the JSON text of
- * decisions.candidates, with the score the choice was made by;
+ * decisions.candidates, with the score the choice was made by and the
+ * hints of spec (may be NULL) that its cluster drops ("notes");
  * *chosen_score (may be NULL) the first choice's (-1: none). Caller holds
  * d->mu (or decides on a snapshot). */
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
-                       const ms_decision_t *dec, double *chosen_score);
+                       const ms_decision_t *dec, const ms_jobspec_t *spec,
+                       double *chosen_score);
 /* The job-wide terms of metasched's ranking over cs (policy_explain) as a
  * new JSON object; NULL under the other policies. */
 json_t *ranking_json (const ms_daemon_t *d, const ms_cands_t *cs);
@@ -462,6 +464,10 @@ int hetjob_first_nodes (json_t *opts, int nodes);
  * there. */
 void job_since_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
                       const unsigned char *allowed, json_t *notes);
+/* The same notes for cluster cl alone, as the JSON strings of a list
+ * ("\"--stepmgr: dropped ...\",..."; "" for none) in buf. */
+void job_since_cluster_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                              size_t cl, char *buf, size_t len);
 /* Keep in allowed[] (of the first component) only the clusters where every
  * other component of spec fits a partition and whose nodes hold all the
  * components together; each cluster dropped is a reason in excluded (may

@@ -222,8 +222,11 @@ cat_num (char **buf, size_t *len, size_t *cap, const char *key, double v)
  * text. */
 char *
 candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
-                 const ms_decision_t *dec, double *chosen_score)
+                 const ms_decision_t *dec, const ms_jobspec_t *spec,
+                 double *chosen_score)
 {
+    char notes[1024];
+
     size_t len = 0, cap = 256 + cs->n * 320;
     char *buf = ms_xmalloc (cap);
     ms_cand_why_t *cw = ms_xcalloc (cs->n + 1, sizeof (*cw));
@@ -262,6 +265,12 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                 cat_printf (&buf, &len, &cap, ",\"excluded\":\"%s\"",
                             cw[i].excluded);
         }
+        /* the hints its cluster's Slurm cannot take (jobspec_since.c) */
+        if (spec)
+            job_since_cluster_notes (d, spec, pc->cluster, notes,
+                                     sizeof (notes));
+        if (spec && notes[0])
+            cat_printf (&buf, &len, &cap, ",\"notes\":[%s]", notes);
         cat_printf (&buf, &len, &cap, ",\"chosen\":%s",
                     rank == 0 ? "true" : "false");
         if (rank >= 0)

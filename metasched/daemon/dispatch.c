@@ -18,6 +18,7 @@
 
 #include <signal.h>
 
+#include "metasched/common/jobspec_json.h"
 #include "metasched/daemon/daemon_int.h"
 
 #define DISPATCH_CHUNK 64 /* queued rows read at a time, at most */
@@ -58,7 +59,14 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
     x->base_s = k->base_s;
     x->opt
         = policy_optimal_partition (cs, d->site->nparts) == x->chosen[0].part;
-    x->cands = candidates_json (d, cs, dec, &x->score);
+    {
+        ms_jobspec_t spec;
+        ms_error_t e;
+        jobspec_init (&spec);
+        (void)jobspec_json_read (&spec, x->opts, &e);
+        x->cands = candidates_json (d, cs, dec, &spec, &x->score);
+        jobspec_free (&spec);
+    }
     for (size_t c = 0; c < x->nch; c++) {
         int conc;
         x->maxlim[c] = job_time_cap (d, x->opts, x->j.owner, x->chosen[c].part);

@@ -88,11 +88,13 @@ snapshot_daemon_free (ms_daemon_t *w)
     free (w);
 }
 
-/* A submission that may run nowhere is refused with every reason. A
+/* A submission that may run nowhere is refused with every reason; one
+ * taken is told of the hints that a cluster it may run on drops. A
  * daemon without the clusters' picture yet (standby, starting) takes it:
  * the dispatch checks again. */
 static int
-hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, ms_error_t *errp)
+hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, json_t *notes,
+            ms_error_t *errp)
 {
     ms_daemon_t *d = ctx, *w;
     snap_t *snap;
@@ -110,6 +112,8 @@ hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, ms_error_t *errp)
     w = snapshot_daemon (snap);
     allowed = ms_xcalloc (w->site->nparts + 1, 1);
     rc = placement_of_req (w, req, uid, allowed, &ex, NULL, NULL, errp);
+    if (rc == 0 && notes)
+        job_since_notes (w, &req->sb, allowed, notes);
     free (allowed);
     json_decref (ex);
     snapshot_daemon_free (w);
@@ -188,7 +192,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     }
     policy_decide (&w->pol, w->site, &w->cs, w->view, &dec);
     /* the same JSON as the decision rows hold */
-    text = candidates_json (w, &w->cs, &dec, NULL);
+    text = candidates_json (w, &w->cs, &dec, &req->sb, NULL);
     cands = json_loads (text, 0, NULL);
     free (text);
     o = cands ? json_pack ("{s:s, s:s, s:o, s:o}", "policy", w->pol.label,

@@ -227,6 +227,32 @@ since_missing (const cluster_t *c, const ms_jobspec_t *s, bool hint, size_t *kp,
     return NULL;
 }
 
+/* Why cluster c goes without option o: a hint is dropped there, another
+ * makes it no candidate. */
+static void
+since_text (char *buf, size_t len, const cluster_t *c,
+            const jobspec_since_t *o)
+{
+    char head[128];
+
+    if (o->hint)
+        snprintf (head, sizeof (head), "--%s: dropped on cluster %s", o->name,
+                  c->conf->name);
+    else
+        snprintf (head, sizeof (head),
+                  "--%s: this cluster's Slurm does not know it", o->name);
+    if (!o->api)
+        snprintf (buf, len,
+                  "%s (slurmrestd carries it in no OpenAPI version; this "
+                  "one speaks %s)",
+                  head, c->api_version);
+    else
+        snprintf (buf, len,
+                  "%s (its slurmrestd speaks OpenAPI %s; the option needs %s, "
+                  "Slurm %s, or later)",
+                  head, c->api_version, o->api, o->release);
+}
+
 /* A cluster whose Slurm cannot carry an option of spec that is not a
  * hint is no candidate. */
 static void
@@ -241,11 +267,7 @@ since_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
 
         if (!(o = since_missing (c, spec, false, &k, &j)))
             continue;
-        snprintf (why, sizeof (why),
-                  "--%s: this cluster's Slurm does not know it (its "
-                  "slurmrestd speaks OpenAPI %s; the option needs %s, Slurm "
-                  "%s, or later)",
-                  o->name, c->api_version, o->api, o->release);
+        since_text (why, sizeof (why), c, o);
         exclude (ex, c->conf->name, NULL, why);
         for (size_t p = 0; p < d->site->nparts; p++)
             if (d->site->parts[p].cluster == i)
@@ -267,13 +289,31 @@ job_since_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
         for (size_t p = 0; p < d->site->nparts; p++)
             any |= d->site->parts[p].cluster == i && allowed[p];
         while (any && (o = since_missing (c, spec, true, &k, &j))) {
-            snprintf (msg, sizeof (msg),
-                      "--%s: dropped on cluster %s (its slurmrestd speaks "
-                      "OpenAPI %s; the option needs %s, Slurm %s, or later)",
-                      o->name, c->conf->name, c->api_version, o->api,
-                      o->release);
+            since_text (msg, sizeof (msg), c, o);
             json_array_append_new (notes, json_string (msg));
         }
+    }
+}
+
+void
+job_since_cluster_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
+                         size_t cl, char *buf, size_t len)
+{
+    const jobspec_since_t *o;
+    size_t k = 0, j = 0, n = 0;
+    char msg[256];
+
+    buf[0] = '\0';
+    if (cl >= d->ncl)
+        return;
+    while ((o = since_missing (&d->cl[cl], spec, true, &k, &j))) {
+        since_text (msg, sizeof (msg), &d->cl[cl], o);
+        /* the text is the daemon's own (configuration names and fixed
+         * words): no character that JSON escapes */
+        if (n + strlen (msg) + 4 >= len)
+            break;
+        n += (size_t)snprintf (buf + n, len - n, "%s\"%s\"", n ? "," : "",
+                               msg);
     }
 }
 

@@ -244,6 +244,60 @@ static const struct {
       "arg_set_spread_segments" },
     { "--consolidate-segments", "consolidate_segments", "true",
       "arg_set_consolidate_segments" },
+    /* the last options sbatch accepts (slurm_opt.c, 22.05 to 26.05) */
+    { "--tres-per-task=gres/gpu:a100=2", "tres_per_task",
+      "\"gres/gpu:a100=2\"",
+      "arg_set_tres_per_task" }, /* COMMON_STRING_OPTION, 23.02 on */
+    { "--tres-bind=gres/gpu:closest", "tres_bind", "\"gres/gpu:closest\"",
+      "arg_set_tres_bind" }, /* COMMON_STRING_OPTION, 23.11 on */
+    { "--resources=flat:2,natural:1", "resources",
+      "\"flat:2,natural:1\"",
+      "arg_set_resources" }, /* COMMON_STRING_OPTION, 25.11 on */
+    { "--container-type=oci", "container_type", "\"oci\"",
+      "arg_set_container_type" }, /* COMMON_STRING_OPTION, 26.05 */
+    { "--external", "external", "true", "arg_set_external" }, /* 25.05 on */
+    { "--resv-ports", "resv_ports", "0", "arg_set_resv_port_cnt" },
+    { "--resv-ports=4", "resv_ports", "4", "parse_int" },
+    { "--resv-ports=0", "resv_ports", "0", "parse_int" }, /* positive false */
+    { "--resv-ports=-1", NULL,
+      "j.sh:2: --resv-ports=-1: Invalid numeric value \"-1\" for "
+      "--resv-port.",
+      "parse_int" },
+    { "--resv-ports=4k", NULL,
+      "j.sh:2: --resv-ports=4k: Invalid numeric value", "parse_int" },
+    { "--resv-ports=2147483647", NULL,
+      "j.sh:2: --resv-ports=2147483647: Numeric argument (2147483647) too "
+      "large for --resv-port.",
+      "parse_int" }, /* INT_MAX and above */
+    { "--mem-update=20@30", "mem_update", "\"20@30\"",
+      "arg_set_mem_update" }, /* 26.05 */
+    { "--mem-update=20@1-0", "mem_update", "\"20@1-0\"",
+      "time_str2mins" }, /* a day: 1440 minutes */
+    { "--mem-update=65535@1:00:00", "mem_update", "\"65535@1:00:00\"",
+      "arg_set_mem_update" },
+    { "--mem-update=20", NULL,
+      "j.sh:2: --mem-update=20: --mem-update requires MARGIN@DELAY format",
+      "arg_set_mem_update" },
+    { "--mem-update=0@30", NULL,
+      "j.sh:2: --mem-update=0@30: Invalid --mem-update specification",
+      "arg_set_mem_update" }, /* margin <= 0 */
+    { "--mem-update=65536@30", NULL,
+      "j.sh:2: --mem-update=65536@30: Invalid --mem-update specification",
+      "arg_set_mem_update" }, /* margin > UINT16_MAX */
+    { "--mem-update=20x@30", NULL,
+      "j.sh:2: --mem-update=20x@30: Invalid --mem-update specification",
+      "arg_set_mem_update" }, /* *end != '\0' */
+    { "--mem-update=20@46-0", NULL,
+      "j.sh:2: --mem-update=20@46-0: Invalid --mem-update specification",
+      "arg_set_mem_update" }, /* 66240 minutes > UINT16_MAX */
+    { "--mem-update=20@UNLIMITED", NULL,
+      "j.sh:2: --mem-update=20@UNLIMITED: Invalid --mem-update",
+      "time_str2mins" }, /* INFINITE > UINT16_MAX */
+    { "--mem-update=20@abc", NULL,
+      "j.sh:2: --mem-update=20@abc: Invalid --mem-update", "time_str2mins" },
+    /* not an option of sbatch at any release 22.05 to 26.05 */
+    { "--runtime=10", NULL, "j.sh:2: unknown option '--runtime'",
+      "slurm_opt.c: no such entry" },
     /* --export-file: a path (msbatch reads it), not refused */
     { "--export-file=env.list", "name", "\"job\"", "arg_set_export_file" },
 };

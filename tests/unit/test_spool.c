@@ -190,6 +190,8 @@ START_TEST (job_run_roundtrip)
     ms_error_t e;
 
     sample_row (&r);
+    r.het_job_id = 1233; /* the second component of hetjob 1233 */
+    r.het_job_offset = 1;
     rec = collect_jobrun_to_rec (&r);
     text = spool_rec_format (rec, &len);
     ck_assert_int_eq (spool_rec_parse (text, len, "x.run", &parsed, &e), 0);
@@ -211,6 +213,8 @@ START_TEST (job_run_roundtrip)
     ck_assert_str_eq (back.events_unavailable, "PAPI_TOT_CYC");
     ck_assert (back.has_exit_code && back.exit_code == 3);
     ck_assert_int_eq (back.exclusive, 1);
+    ck_assert_uint_eq (back.het_job_id, 1233);
+    ck_assert_int_eq (back.het_job_offset, 1);
     ck_assert_str_eq (back.source, "root-measured");
     free (text);
     spool_rec_free (rec);
@@ -237,6 +241,8 @@ START_TEST (job_run_rejects_nonsense)
         { "freq_req_khz", "-5", "freq_req_khz" },
         { "runtime_s", "nan", "runtime_s" },
         { "cycles", "-2", "negative counter" },
+        { "het_job_id", "0", "het_job_id" },
+        { "het_job_id", "12", "without het_job_offset" },
     };
     db_job_run_t r, back;
     ms_error_t e;
