@@ -16,7 +16,8 @@ DB_MIGRATIONS = \
 	db/migrations/0015_refused_copies.sql \
 	db/migrations/0016_submit_key.sql \
 	db/migrations/0017_spool_drops.sql \
-	db/migrations/0020_ab_group.sql
+	db/migrations/0020_ab_group.sql \
+	db/migrations/0022_power_history.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \

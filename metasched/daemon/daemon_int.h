@@ -532,6 +532,9 @@ int daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
 void daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s);
 /* The tracker rebuilt from the clusters' jobs; under mu. */
 void daemon_power_rebuild (ms_daemon_t *d);
+/* Power over time: the budget and predicted draw of each cluster and the
+ * site into power_history (at most once a minute; old rows pruned). */
+void daemon_power_history (ms_daemon_t *d);
 /* A cluster job metasched submitted: its predicted draw (takes mu). */
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
                           const ms_cand_t *c);

@@ -35,7 +35,15 @@ struct dpower {
     ms_power_t *pw; /* NULL: no budget */
     pwknown_t *known;
     size_t nknown, capknown;
+    double hist_last, prune_last; /* mono () of the latest write, prune */
 };
+
+/* Power over time (power_history, migration 0022): a row per cluster and
+ * the site at most every POWER_HISTORY_EVERY_S; rows older than
+ * POWER_HISTORY_DAYS removed at most every POWER_PRUNE_EVERY_S. */
+#define POWER_HISTORY_EVERY_S 60.0
+#define POWER_HISTORY_DAYS 30
+#define POWER_PRUNE_EVERY_S 3600.0
 
 static struct dpower *
 dp (ms_daemon_t *d)
@@ -348,5 +356,73 @@ daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len, size_t *cap)
             memcpy (*buf + *len, line, (size_t)n + 1);
             *len += (size_t)n;
         }
+    }
+}
+
+/* One scope's row of power_history. */
+typedef struct {
+    char scope[65];
+    double budget, predicted;
+} histrow_t;
+
+void
+daemon_power_history (ms_daemon_t *d)
+{
+    struct dpower *p = d->power;
+    histrow_t *rows;
+    size_t n = 0;
+    double now = wall ();
+    ms_error_t e;
+
+    pthread_mutex_lock (&d->mu);
+    if (!p || !p->pw
+        || (p->hist_last > 0 && mono () - p->hist_last < POWER_HISTORY_EVERY_S)) {
+        pthread_mutex_unlock (&d->mu);
+        return;
+    }
+    p->hist_last = mono ();
+    rows = ms_xcalloc (d->site->nclusters + 1, sizeof (*rows));
+    for (size_t c = 0; c <= d->site->nclusters; c++) {
+        size_t scope = c == d->site->nclusters ? MS_POWER_SITE : c;
+        ms_strlcpy (rows[n].scope, power_scope_name (d->site, scope),
+                    sizeof (rows[n].scope));
+        rows[n].budget = power_budget_at (&p->bs, scope, now);
+        rows[n].predicted = power_draw (p->pw, scope);
+        n++;
+    }
+    pthread_mutex_unlock (&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        char at[32], b[32], pr[32];
+        const char *prm[4] = { at, rows[i].scope, b, pr };
+        snprintf (at, sizeof (at), "%.3f", now);
+        snprintf (b, sizeof (b), "%.3f", rows[i].budget);
+        snprintf (pr, sizeof (pr), "%.3f", rows[i].predicted);
+        if (!isfinite (rows[i].budget))
+            prm[2] = NULL;
+        if (db_command (d->db, "power_history_add",
+                        "INSERT INTO power_history (at, scope, budget_w,"
+                        " predicted_w) VALUES (to_timestamp ($1::float8),"
+                        " $2, $3::float8, $4::float8)"
+                        " ON CONFLICT (scope, at) DO NOTHING",
+                        4, prm, NULL, &e)
+            < 0) {
+            daemon_log (LOG_ERR, "power history: %s", e.text);
+            break;
+        }
+    }
+    free (rows);
+    if (p->prune_last > 0 && mono () - p->prune_last < POWER_PRUNE_EVERY_S)
+        return;
+    p->prune_last = mono ();
+    {
+        char days[16];
+        const char *prm[1] = { days };
+        snprintf (days, sizeof (days), "%d", POWER_HISTORY_DAYS);
+        if (db_command (d->db, "power_history_prune",
+                        "DELETE FROM power_history WHERE at < now ()"
+                        " - $1::integer * interval '1 day'",
+                        1, prm, NULL, &e)
+            < 0)
+            daemon_log (LOG_ERR, "power history: %s", e.text);
     }
 }
