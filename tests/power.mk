@@ -14,3 +14,7 @@ tests_unit_test_power_measure_CFLAGS = $(COLLECT_TEST_CFLAGS)
 tests_unit_test_power_measure_LDADD = metasched/libmscore.a \
 	$(COLLECT_TEST_LIBS) -lm
 TESTS += tests/unit/test_power_measure
+
+# measured power of running jobs and power over time on the test bed
+TESTS += tests/integration/test_power_measured.sh
+EXTRA_DIST += tests/integration/test_power_measured.sh

@@ -18,11 +18,5 @@ CREATE TABLE power_history (
 );
 CREATE INDEX power_history_at ON power_history (at);
 -- `metasched report --power` reads it as the report role (the admins'
--- reading role, as for --ab); the collectors' role gets no right on it.
-DO $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'ms_report') THEN
-        GRANT SELECT ON power_history TO ms_report;
-    END IF;
-END
-$$;
+-- reading role, as for --ab: ms_apply_grants gives it every table); the
+-- collectors' role has no right on it.

@@ -535,6 +535,11 @@ void daemon_power_rebuild (ms_daemon_t *d);
 /* Power over time: the budget and predicted draw of each cluster and the
  * site into power_history (at most once a minute; old rows pruned). */
 void daemon_power_history (ms_daemon_t *d);
+/* Measured power: the latest sample of each running job (job_power) summed
+ * per cluster and the site; its /metrics lines (under d->mu). */
+void daemon_power_measure (ms_daemon_t *d);
+void daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
+                                    size_t *cap);
 /* A cluster job metasched submitted: its predicted draw (takes mu). */
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
                           const ms_cand_t *c);

@@ -36,6 +36,10 @@ struct dpower {
     pwknown_t *known;
     size_t nknown, capknown;
     double hist_last, prune_last; /* mono () of the latest write, prune */
+    /* measured power per cluster (index of d->cl, the site's last; NAN:
+     * no running job with a sample), from job_power (migration 0023) */
+    double *measured;
+    double measured_prune; /* mono () of the latest prune of job_power */
 };
 
 /* Power over time (power_history, migration 0022): a row per cluster and
@@ -44,6 +48,10 @@ struct dpower {
 #define POWER_HISTORY_EVERY_S 60.0
 #define POWER_HISTORY_DAYS 30
 #define POWER_PRUNE_EVERY_S 3600.0
+/* job_power rows not reported for this long are removed; a sample older
+ * than JOB_POWER_FRESH_S is not counted. */
+#define JOB_POWER_KEEP "1 day"
+#define JOB_POWER_FRESH_S 3600
 
 static struct dpower *
 dp (ms_daemon_t *d)
@@ -61,6 +69,7 @@ daemon_power_release (struct dpower *p)
     power_free (p->pw);
     power_budgets_free (&p->bs);
     free (p->known);
+    free (p->measured);
     free (p);
 }
 
@@ -362,8 +371,10 @@ daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len, size_t *cap)
 /* One scope's row of power_history. */
 typedef struct {
     char scope[65];
-    double budget, predicted;
+    double budget, predicted, measured;
 } histrow_t;
+
+static double measured_of (const ms_daemon_t *d, size_t scope);
 
 void
 daemon_power_history (ms_daemon_t *d)
@@ -388,23 +399,28 @@ daemon_power_history (ms_daemon_t *d)
                     sizeof (rows[n].scope));
         rows[n].budget = power_budget_at (&p->bs, scope, now);
         rows[n].predicted = power_draw (p->pw, scope);
+        rows[n].measured = measured_of (d, scope);
         n++;
     }
     pthread_mutex_unlock (&d->mu);
     for (size_t i = 0; i < n; i++) {
-        char at[32], b[32], pr[32];
-        const char *prm[4] = { at, rows[i].scope, b, pr };
+        char at[32], b[32], pr[32], me[32];
+        const char *prm[5] = { at, rows[i].scope, b, pr, me };
         snprintf (at, sizeof (at), "%.3f", now);
         snprintf (b, sizeof (b), "%.3f", rows[i].budget);
         snprintf (pr, sizeof (pr), "%.3f", rows[i].predicted);
+        snprintf (me, sizeof (me), "%.3f", rows[i].measured);
         if (!isfinite (rows[i].budget))
             prm[2] = NULL;
+        if (!isfinite (rows[i].measured))
+            prm[4] = NULL;
         if (db_command (d->db, "power_history_add",
                         "INSERT INTO power_history (at, scope, budget_w,"
-                        " predicted_w) VALUES (to_timestamp ($1::float8),"
-                        " $2, $3::float8, $4::float8)"
+                        " predicted_w, measured_w)"
+                        " VALUES (to_timestamp ($1::float8),"
+                        " $2, $3::float8, $4::float8, $5::float8)"
                         " ON CONFLICT (scope, at) DO NOTHING",
-                        4, prm, NULL, &e)
+                        5, prm, NULL, &e)
             < 0) {
             daemon_log (LOG_ERR, "power history: %s", e.text);
             break;
@@ -424,5 +440,120 @@ daemon_power_history (ms_daemon_t *d)
                         1, prm, NULL, &e)
             < 0)
             daemon_log (LOG_ERR, "power history: %s", e.text);
+    }
+}
+
+/* Is cluster job id running in the view of cluster c? (jobs sorted by
+ * id) */
+static bool
+running_on (const cluster_t *c, uint64_t id)
+{
+    size_t lo = 0, hi = c->njobs;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->jobs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->njobs && c->jobs[lo].id == id
+           && (c->jobs[lo].state == MS_JOB_RUNNING
+               || c->jobs[lo].state == MS_JOB_COMPLETING);
+}
+
+void
+daemon_power_measure (ms_daemon_t *d)
+{
+    struct dpower *p;
+    PGresult *r;
+    ms_error_t e;
+    char fresh[16];
+    const char *prm[1] = { fresh };
+    double *m, site = 0;
+    bool any = false;
+
+    snprintf (fresh, sizeof (fresh), "%d", JOB_POWER_FRESH_S);
+    r = db_exec (d->db, "job_power_read",
+                 "SELECT cluster, slurm_job_id, sum (watts) FROM job_power"
+                 " WHERE reported_at > now () - $1::integer * interval"
+                 " '1 second' GROUP BY 1, 2",
+                 1, prm, &e);
+    if (!r) {
+        daemon_log (LOG_ERR, "measured power: %s", e.text);
+        return;
+    }
+    m = ms_xcalloc (d->ncl + 1, sizeof (*m));
+    for (size_t i = 0; i <= d->ncl; i++)
+        m[i] = NAN;
+    pthread_mutex_lock (&d->mu);
+    for (int row = 0; row < PQntuples (r); row++) {
+        const char *cl = PQgetvalue (r, row, 0);
+        uint64_t id = strtoull (PQgetvalue (r, row, 1), NULL, 10);
+        double w = atof (PQgetvalue (r, row, 2));
+        for (size_t i = 0; i < d->ncl; i++) {
+            if (strcmp (d->cl[i].conf->name, cl) || !running_on (&d->cl[i], id))
+                continue;
+            m[i] = (isnan (m[i]) ? 0 : m[i]) + w;
+            site += w;
+            any = true;
+        }
+    }
+    m[d->ncl] = any ? site : NAN;
+    p = dp (d);
+    free (p->measured);
+    p->measured = m;
+    pthread_mutex_unlock (&d->mu);
+    PQclear (r);
+    if (p->measured_prune > 0
+        && mono () - p->measured_prune < POWER_PRUNE_EVERY_S)
+        return;
+    p->measured_prune = mono ();
+    if (db_command (d->db, "job_power_prune",
+                    "DELETE FROM job_power WHERE reported_at < now ()"
+                    " - interval '" JOB_POWER_KEEP "'",
+                    0, NULL, NULL, &e)
+        < 0)
+        daemon_log (LOG_ERR, "measured power: %s", e.text);
+}
+
+/* The measured power of scope (MS_POWER_SITE: the site); NAN: none.
+ * Under d->mu. */
+static double
+measured_of (const ms_daemon_t *d, size_t scope)
+{
+    const struct dpower *p = d->power;
+
+    if (!p || !p->measured)
+        return NAN;
+    return p->measured[scope == MS_POWER_SITE || scope >= d->ncl ? d->ncl
+                                                                 : scope];
+}
+
+void
+daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
+                               size_t *cap)
+{
+    char line[512];
+    int n;
+
+    if (!d->power || !d->power->measured)
+        return;
+    n = snprintf (line, sizeof (line),
+                  "# TYPE metaschedd_power_measured_watts gauge\n");
+    daemon_reserve (buf, *len, cap, (size_t)n + 1);
+    memcpy (*buf + *len, line, (size_t)n + 1);
+    *len += (size_t)n;
+    for (size_t c = 0; c <= d->ncl; c++) {
+        size_t scope = c == d->ncl ? MS_POWER_SITE : c;
+        double v = measured_of (d, scope);
+        if (isnan (v))
+            continue;
+        n = snprintf (line, sizeof (line),
+                      "metaschedd_power_measured_watts{cluster=\"%s\"} %.1f\n",
+                      power_scope_name (d->site, scope), v);
+        daemon_reserve (buf, *len, cap, (size_t)n + 1);
+        memcpy (*buf + *len, line, (size_t)n + 1);
+        *len += (size_t)n;
     }
 }
