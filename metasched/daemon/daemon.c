@@ -109,6 +109,7 @@ cycle (ms_daemon_t *d)
         daemon_spool_drops (d);
     if (rc == 0) {
         daemon_power_measure (d);
+        daemon_power_corrections (d);
         daemon_power_history (d);
     }
     if (db_reconnects (d->db) != d->db_reconnects_seen) {

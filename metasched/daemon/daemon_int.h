@@ -538,11 +538,15 @@ void daemon_power_history (ms_daemon_t *d);
 /* Measured power: the latest sample of each running job (job_power) summed
  * per cluster and the site; its /metrics lines (under d->mu). */
 void daemon_power_measure (ms_daemon_t *d);
+/* The corrections of the predicted power of running jobs metasched sent:
+ * per (app, partition), power_correction of measured over predicted power
+ * of its recent finished runs (read once a minute). */
+void daemon_power_corrections (ms_daemon_t *d);
 void daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
                                     size_t *cap);
 /* A cluster job metasched submitted: its predicted draw (takes mu). */
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
-                          const ms_cand_t *c);
+                          const ms_cand_t *c, const char *app);
 bool daemon_power_on (const ms_daemon_t *d);
 /* Keep the candidates the budgets allow (the engine's power_filter);
  * none: *whyp says which budget and when the job is expected to fit

@@ -23,11 +23,21 @@
 
 /* A dispatched cluster job's predicted draw. */
 typedef struct {
-    size_t cl;
+    size_t cl, part;
     uint64_t bid;
     double watts, t_hi;
+    char app[129]; /* "": none given */
     bool seen; /* listed at the latest rebuild */
 } pwknown_t;
+
+/* The correction of an (app, partition)'s predicted power
+ * (power_correction over its recent finished runs). */
+typedef struct {
+    char app[129];
+    size_t part;
+    double factor;
+    int runs;
+} pwcorr_t;
 
 struct dpower {
     char text[SETTINGS_TEXT_MAX]; /* the budgets in force, as given */
@@ -40,6 +50,9 @@ struct dpower {
      * no running job with a sample), from job_power (migration 0023) */
     double *measured;
     double measured_prune; /* mono () of the latest prune of job_power */
+    pwcorr_t *corr;
+    size_t ncorr;
+    double corr_last; /* mono () of the latest reading of the runs */
 };
 
 /* Power over time (power_history, migration 0022): a row per cluster and
@@ -52,6 +65,10 @@ struct dpower {
  * than JOB_POWER_FRESH_S is not counted. */
 #define JOB_POWER_KEEP "1 day"
 #define JOB_POWER_FRESH_S 3600
+/* The corrections are read anew every POWER_CORR_EVERY_S from the runs
+ * of the latest POWER_CORR_JOBS jobs decided (a bounded query). */
+#define POWER_CORR_EVERY_S 60.0
+#define POWER_CORR_JOBS 5000
 
 static struct dpower *
 dp (ms_daemon_t *d)
@@ -70,6 +87,7 @@ daemon_power_release (struct dpower *p)
     power_budgets_free (&p->bs);
     free (p->known);
     free (p->measured);
+    free (p->corr);
     free (p);
 }
 
@@ -131,7 +149,7 @@ daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s)
 
 void
 daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
-                     const ms_cand_t *c)
+                     const ms_cand_t *c, const char *app)
 {
     struct dpower *p;
     pwknown_t *k;
@@ -148,6 +166,8 @@ daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
     }
     k = &p->known[p->nknown++];
     k->cl = d->site->parts[part].cluster;
+    k->part = part;
+    ms_strlcpy (k->app, app ? app : "", sizeof (k->app));
     k->bid = bid;
     k->watts = power_cand_watts (p->pw, c);
     k->t_hi = c->t_hi;
@@ -162,6 +182,19 @@ known_find (struct dpower *p, size_t cl, uint64_t bid)
         if (p->known[i].cl == cl && p->known[i].bid == bid)
             return &p->known[i];
     return NULL;
+}
+
+/* The factor on the predicted power of app on partition part (1: no
+ * runs measured). */
+static double
+correction (const struct dpower *p, const char *app, size_t part)
+{
+    if (!app[0])
+        return 1;
+    for (size_t i = 0; i < p->ncorr; i++)
+        if (p->corr[i].part == part && !strcmp (p->corr[i].app, app))
+            return p->corr[i].factor;
+    return 1;
 }
 
 /* One cluster job into the tracker: running, its draw until its
@@ -182,8 +215,13 @@ track_job (ms_daemon_t *d, struct dpower *p, size_t cl, long part,
     if (!running && j->state != MS_JOB_PENDING)
         return;
     if (k) {
+        double idle = nodes * d->site->archs[pc->arch].idle_power_w;
+        double f = correction (p, k->app, k->part);
         k->seen = true;
-        watts = k->watts;
+        /* measured over predicted scales the job's whole power */
+        watts = (k->watts + idle) * f - idle;
+        if (watts < 0)
+            watts = 0;
         if (k->t_hi > 0 && k->t_hi < lim)
             t_hi = k->t_hi;
     }
@@ -256,6 +294,10 @@ daemon_power_copy (ms_daemon_t *d)
     c->known = ms_xcalloc (p->nknown + 1, sizeof (*c->known));
     if (p->nknown)
         memcpy (c->known, p->known, p->nknown * sizeof (*c->known));
+    c->ncorr = p->ncorr;
+    c->corr = ms_xcalloc (p->ncorr + 1, sizeof (*c->corr));
+    if (p->ncorr)
+        memcpy (c->corr, p->corr, p->ncorr * sizeof (*c->corr));
     c->pw = power_new (d->site, &c->bs);
     fill (d, c);
     return c;
@@ -556,4 +598,92 @@ daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
         memcpy (*buf + *len, line, (size_t)n + 1);
         *len += (size_t)n;
     }
+}
+
+/* The corrections anew from the finished runs of the latest jobs
+ * metaschedd decided (POWER_CORR_JOBS of them): per (app, cluster,
+ * partition), each run's measured mean power (job_runs: package and
+ * DRAM energy of its nodes over its runtime) over its predicted power
+ * (jobs.predicted_power_w, per node, times its nodes), newest first. */
+void
+daemon_power_corrections (ms_daemon_t *d)
+{
+    struct dpower *p = d->power;
+    PGresult *r;
+    ms_error_t e;
+    pwcorr_t *v;
+    size_t n = 0;
+    char lim[16], runs[16];
+    const char *prm[2] = { lim, runs };
+
+    if (!p || (p->corr_last > 0 && mono () - p->corr_last < POWER_CORR_EVERY_S))
+        return;
+    p->corr_last = mono ();
+    snprintf (lim, sizeof (lim), "%d", POWER_CORR_JOBS);
+    snprintf (runs, sizeof (runs), "%d", MS_POWER_CORR_RUNS);
+    r = db_exec (
+        d->db, "power_corrections",
+        "SELECT app, cluster, partition,"
+        "  string_agg (ratio::text, ' ' ORDER BY ended DESC)"
+        " FROM (SELECT j.app, j.cluster, j.partition, m.ended,"
+        "   m.w / (greatest (m.nodes, 1) * j.predicted_power_w) AS ratio,"
+        "   row_number () OVER (PARTITION BY j.app, j.cluster, j.partition"
+        "     ORDER BY m.ended DESC) AS rn"
+        "  FROM (SELECT * FROM jobs WHERE state = 'completed'"
+        "        AND app IS NOT NULL AND predicted_power_w > 0"
+        "        AND cluster_job_id IS NOT NULL"
+        "        ORDER BY id DESC LIMIT $1::integer) j"
+        "  JOIN LATERAL (SELECT sum (coalesce (r.pkg_energy_j, 0)"
+        "      + coalesce (r.dram_energy_j, 0))"
+        "      / nullif (max (r.runtime_s), 0) AS w,"
+        "      max (r.nodes) AS nodes, max (r.end_time) AS ended"
+        "    FROM job_runs r WHERE r.cluster = j.cluster"
+        "     AND r.slurm_job_id = j.cluster_job_id"
+        "     AND (r.pkg_energy_j IS NOT NULL"
+        "          OR r.dram_energy_j IS NOT NULL)) m ON m.w > 0) x"
+        " WHERE rn <= $2::integer GROUP BY 1, 2, 3",
+        2, prm, &e);
+    if (!r) {
+        daemon_log (LOG_ERR, "power correction: %s", e.text);
+        return;
+    }
+    v = ms_xcalloc ((size_t)PQntuples (r) + 1, sizeof (*v));
+    for (int row = 0; row < PQntuples (r); row++) {
+        double ratios[MS_POWER_CORR_RUNS];
+        char *t = PQgetvalue (r, row, 3), *end;
+        size_t k = 0;
+        long part = part_index (d, PQgetvalue (r, row, 1),
+                                PQgetvalue (r, row, 2));
+        if (part < 0)
+            continue;
+        while (k < MS_POWER_CORR_RUNS && *t) {
+            ratios[k] = strtod (t, &end);
+            if (end == t)
+                break;
+            k++;
+            t = end;
+        }
+        ms_strlcpy (v[n].app, PQgetvalue (r, row, 0), sizeof (v[n].app));
+        v[n].part = (size_t)part;
+        v[n].factor = power_correction (ratios, k);
+        v[n].runs = (int)k;
+        n++;
+    }
+    PQclear (r);
+    pthread_mutex_lock (&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        if (fabs (correction (p, v[i].app, v[i].part) - v[i].factor) > 1e-3)
+            daemon_log (LOG_NOTICE,
+                        "power correction: %s on %s/%s: predicted power "
+                        "times %.3f (%d measured runs)",
+                        v[i].app,
+                        d->site->clusters[d->site->parts[v[i].part].cluster]
+                            .name,
+                        d->site->parts[v[i].part].name, v[i].factor,
+                        v[i].runs);
+    }
+    free (p->corr);
+    p->corr = v;
+    p->ncorr = n;
+    pthread_mutex_unlock (&d->mu);
 }

@@ -8,7 +8,9 @@
 # predicted and measured power into power_history, and `metasched report
 # --power` prints them (text and JSON, one cluster); a role that is not
 # the admins' reading role (the collectors') is refused, and bad --step
-# values are refused naming the option. TAP.
+# values are refused naming the option; once the job's run is stored, the
+# daemon reads the correction of its app's predicted power on its
+# partition (measured over predicted, clamped). TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root (advances the root-owned test powercap trees)"
@@ -31,7 +33,7 @@ pm_cleanup () {
 trap pm_cleanup EXIT
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
 daemon_lock
-tap_plan 9
+tap_plan 10
 
 log=$dtmp/msd.log
 u=$MS_TEST_USER
@@ -67,7 +69,9 @@ n=0
 while [ ! -e "$d/pm.go" ] && [ \$n -lt 1500 ]; do sleep 0.2; n=\$((n + 1)); done
 EOS
 chmod 755 "$d/pm.sh"
-out=$(msb "$u" "$d" pm.sh 2>&1); job=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
+# an app of this run alone: its one run is the correction's only one
+app=pm-$(date +%s)-$$
+out=$(msb "$u" "$d" --app "$app" pm.sh 2>&1); job=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 wait_for 120 test -s "$d/pm.where"
 read -r cl node cjob < "$d/pm.where" 2>/dev/null
 [ -n "$node" ]
@@ -136,3 +140,10 @@ tap_ok $? "bad --step refused (rc $rc, $rc2): $out / $out2"
 gone () { [ -z "$(metric metaschedd_power_measured_watts "$cl")" ]; }
 wait_for 120 gone
 tap_ok $? "the job ended: no measured power on $cl ($(metric metaschedd_power_measured_watts "$cl"))"
+
+# 10: the finished run corrects the predicted power of its app there
+part=$(q "SELECT partition FROM jobs WHERE id = ${job:-0}")
+has_run () { [ -n "$(q "SELECT 1 FROM job_runs WHERE cluster = '$cl' AND slurm_job_id = ${cjob:-0} AND pkg_energy_j > 0")" ]; }
+corrected () { grep -q "power correction: $app on $cl/$part: predicted power times [0-9.]* (1 measured runs)" "$log"; }
+wait_for 120 has_run && wait_for 150 corrected
+tap_ok $? "the correction of $app on $cl/$part is read from its run: $(grep 'power correction' "$log" | tail -1)"
