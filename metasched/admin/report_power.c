@@ -28,8 +28,18 @@
 #define ROW_SPAN_MAX_S 120
 
 enum {
-    C_SCOPE = 0, C_T, C_ROWS, C_BMEAN, C_BMAX, C_PMEAN, C_PMAX, C_MMEAN,
-    C_MMAX, C_PABOVE, C_MABOVE, NCOLS
+    C_SCOPE = 0,
+    C_T,
+    C_ROWS,
+    C_BMEAN,
+    C_BMAX,
+    C_PMEAN,
+    C_PMAX,
+    C_MMEAN,
+    C_MMAX,
+    C_PABOVE,
+    C_MABOVE,
+    NCOLS
 };
 
 int
@@ -46,11 +56,20 @@ report_power_step (const char *text, long *stepp, ms_error_t *errp)
         goto bad;
     if (*end) {
         switch (*end) {
-        case 's': mul = 1; break;
-        case 'm': mul = 60; break;
-        case 'h': mul = 3600; break;
-        case 'd': mul = 86400; break;
-        default: goto bad;
+        case 's':
+            mul = 1;
+            break;
+        case 'm':
+            mul = 60;
+            break;
+        case 'h':
+            mul = 3600;
+            break;
+        case 'd':
+            mul = 86400;
+            break;
+        default:
+            goto bad;
         }
         if (end[1])
             goto bad;
@@ -117,11 +136,17 @@ print_text (const PGresult *res, const char *ss, const char *us, long step)
 static int
 print_json (const PGresult *res, const char *ss, const char *us, long step)
 {
-    static const char *const key[NCOLS]
-        = { "scope", "from", "rows", "budget_w_mean", "budget_w_max",
-            "predicted_w_mean", "predicted_w_max", "measured_w_mean",
-            "measured_w_max", "predicted_above_budget_s",
-            "measured_above_budget_s" };
+    static const char *const key[NCOLS] = { "scope",
+                                            "from",
+                                            "rows",
+                                            "budget_w_mean",
+                                            "budget_w_max",
+                                            "predicted_w_mean",
+                                            "predicted_w_max",
+                                            "measured_w_mean",
+                                            "measured_w_max",
+                                            "predicted_above_budget_s",
+                                            "measured_above_budget_s" };
     json_t *o = json_object (), *a = json_array ();
     int rows = PQntuples (res);
 

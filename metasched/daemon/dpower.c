@@ -429,7 +429,8 @@ daemon_power_history (ms_daemon_t *d)
 
     pthread_mutex_lock (&d->mu);
     if (!p || !p->pw
-        || (p->hist_last > 0 && mono () - p->hist_last < POWER_HISTORY_EVERY_S)) {
+        || (p->hist_last > 0
+            && mono () - p->hist_last < POWER_HISTORY_EVERY_S)) {
         pthread_mutex_unlock (&d->mu);
         return;
     }

@@ -114,7 +114,7 @@ START_TEST (interval_power_missing_zone)
     ck_assert_int_eq (rapl_open (root, &r, NULL), 0);
     ck_assert_int_eq (rapl_read (r, &a, NULL), 3);
     a.time = 50;
-    putu ("intel-rapl:0/energy_uj", 40000000ULL);               /* +40 J */
+    putu ("intel-rapl:0/energy_uj", 40000000ULL);                /* +40 J */
     putu ("intel-rapl:0/intel-rapl:0:0/energy_uj", 10000000ULL); /* +10 J */
     /* package 1's counter vanished (a zone gone or unreadable) */
     {
