@@ -46,6 +46,8 @@ typedef struct {
                                  the one beside scontrol) */
     char cluster[64];         /* default: SLURM_CLUSTER_NAME */
     double max_power_w;       /* per package, for the RAPL sampling rate */
+    int sample_s;             /* a running job's measured power reported
+                                 every sample_s (0: never) */
     int db_retry_ms;          /* how long a flush waits for PostgreSQL */
     int db_connect_timeout_s; /* libpq connect_timeout of every connection */
     int slurm_query_ms;       /* the most the epilog waits for Slurm's

@@ -30,6 +30,7 @@ collect_conf_defaults (collect_conf_t *c)
     ms_strlcpy (c->events, PAPI_SAMPLER_DEFAULT_EVENTS, sizeof (c->events));
     ms_strlcpy (c->scontrol, "scontrol", sizeof (c->scontrol));
     c->max_power_w = 1000;
+    c->sample_s = 60;
     c->db_retry_ms = 2000;
     c->db_connect_timeout_s = 3;
     c->epilog_send_ms = 1000;
@@ -102,6 +103,13 @@ collect_conf_set (collect_conf_t *c, const char *key, const char *val,
             return ms_err (errp, MS_ERR_INPUT,
                            "max_power_w: '%s' is not a power in watts", val);
         c->max_power_w = w;
+        return 0;
+    }
+    if (!strcmp (key, "sample_s")) {
+        uint64_t v;
+        if (conf_u64 (key, val, 0, 3600, &v, errp) < 0)
+            return -1;
+        c->sample_s = (int)v;
         return 0;
     }
     if (!strcmp (key, "db_connect_timeout_s")) {

@@ -28,6 +28,7 @@
 
 #include "collectors/collect.h"
 #include "collectors/cpufreq.h"
+#include "collectors/log.h"
 #include "collectors/rapl.h"
 #include "metasched/common/util.h"
 #include "partitions/slurmrest.h"
@@ -380,6 +381,43 @@ collect_prolog (const collect_conf_t *c, const collect_job_t *j,
 
 /* ---- the sampler ---- */
 
+/* The node's mean power between readings a and b as the job's latest
+ * (job_power, migration 0023), over a connection kept open across
+ * reports (*dbp; closed and opened again on an error). A running job's
+ * power is worth nothing late: it is sent once, never spooled. */
+static void
+report_power (const collect_conf_t *c, const collect_job_t *j,
+              const rapl_t *rapl, const rapl_sample_t *a,
+              const rapl_sample_t *b, db_t **dbp)
+{
+    char job[32], w[32], at[32];
+    const char *p[5] = { j->cluster, job, j->node, w, at };
+    double watts = rapl_interval_watts (rapl, a, b);
+    ms_error_t e;
+
+    if (!(watts >= 0) || watts >= 1e6)
+        return;
+    snprintf (job, sizeof (job), "%llu", (unsigned long long)j->job_id);
+    snprintf (w, sizeof (w), "%.3f", watts);
+    snprintf (at, sizeof (at), "%.3f", b->time);
+    if (!*dbp && collect_db_open (c, 0, dbp, &e) < 0) {
+        collect_log (LOG_WARNING, "job %s: power not reported: %s", job,
+                     e.text);
+        *dbp = NULL;
+        return;
+    }
+    if (db_command (*dbp, "job_power_report",
+                    "SELECT job_power_report ($1, $2::bigint, $3,"
+                    " $4::float8, $5::float8)",
+                    5, p, NULL, &e)
+        < 0) {
+        collect_log (LOG_WARNING, "job %s: power not reported: %s", job,
+                     e.text);
+        db_close (*dbp);
+        *dbp = NULL;
+    }
+}
+
 int
 collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
                      ms_error_t *errp)
@@ -388,10 +426,11 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
     spool_rec_t *st = NULL;
     rapl_t *rapl = NULL;
     rapl_accum_t a;
-    rapl_sample_t s;
+    rapl_sample_t s, rep;
     double interval;
     struct sigaction sa;
     time_t started = time (NULL);
+    db_t *db = NULL;
 
     memset (&sa, 0, sizeof (sa));
     sa.sa_handler = on_term;
@@ -414,6 +453,9 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
     /* record who samples, so the epilog can stop exactly this process */
     write_state (c, j, rapl, &a, (long)getpid (), NULL);
     interval = rapl_min_interval (rapl, c->max_power_w);
+    if (c->sample_s > 0 && c->sample_s < interval)
+        interval = c->sample_s;
+    rep = a.last; /* the first report starts from the prolog's reading */
     while (!sampler_stop) {
         struct timespec ts = { (time_t)interval,
                                (long)((interval - (double)(time_t)interval) * 1e9) };
@@ -434,8 +476,13 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
             if (sampler_stop || stat (path, &sb) < 0)
                 break; /* the epilog has taken over */
             write_state (c, j, rapl, &a, (long)getpid (), NULL);
+            if (c->sample_s > 0 && s.time - rep.time >= c->sample_s - 1e-3) {
+                report_power (c, j, rapl, &rep, &s, &db);
+                rep = s;
+            }
         }
     }
+    db_close (db);
     rapl_close (rapl);
     return 0;
 }

@@ -338,6 +338,24 @@ rapl_delta (uint64_t before, uint64_t after, uint64_t max_range)
 }
 
 double
+rapl_interval_watts (const rapl_t *r, const rapl_sample_t *a,
+                     const rapl_sample_t *b)
+{
+    double uj = 0, dt = b->time - a->time;
+    bool any = false;
+
+    if (!(dt > 0))
+        return -1;
+    for (size_t i = 0; i < r->nzones; i++) {
+        if (!a->ok[i] || !b->ok[i])
+            continue;
+        uj += (double)rapl_delta (a->uj[i], b->uj[i], r->zones[i].max_range_uj);
+        any = true;
+    }
+    return any ? uj / 1e6 / dt : -1;
+}
+
+double
 rapl_sample_interval (uint64_t max_range_uj, double max_power_w)
 {
     double t;

@@ -62,6 +62,13 @@ int rapl_read (rapl_t *r, rapl_sample_t *s, ms_error_t *errp);
  * at most one wrap is assumed (the caller samples often enough). */
 uint64_t rapl_delta (uint64_t before, uint64_t after, uint64_t max_range);
 
+/* Mean power (W) between readings a and b (b later): the sum over the
+ * zones read in both (a wrap handled per zone, at most one), DRAM
+ * included. A zone missing from either reading is left out; -1 when no
+ * zone was read in both or no time passed between them. */
+double rapl_interval_watts (const rapl_t *r, const rapl_sample_t *a,
+                            const rapl_sample_t *b);
+
 /* Seconds between samples such that at most one wrap can occur: the time
  * to wrap at max_power_w, halved for safety, clamped to [0.05, 3600]. */
 double rapl_sample_interval (uint64_t max_range_uj, double max_power_w);

@@ -17,6 +17,8 @@ DB_MIGRATIONS = \
 	db/migrations/0016_submit_key.sql \
 	db/migrations/0017_spool_drops.sql \
 	db/migrations/0020_ab_group.sql \
+	db/migrations/0022_power_history.sql \
+	db/migrations/0023_job_power.sql \
 	db/migrations/0024_job_runs_het.sql
 
 noinst_LIBRARIES += db/libmsdb.a

@@ -16,7 +16,8 @@ metasched_metasched_SOURCES = \
 	metasched/admin/simpower.h \
 	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
 	metasched/admin/cmd_job.c metasched/admin/report_ab.c \
-	metasched/admin/report_ab.h metasched/admin/reportout.c \
+	metasched/admin/report_ab.h metasched/admin/report_power.c \
+	metasched/admin/report_power.h metasched/admin/reportout.c \
 	metasched/admin/reportout.h metasched/admin/abstats.c \
 	metasched/admin/abstats.h
 metasched_metasched_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS)

@@ -40,6 +40,7 @@
 #include "db/db.h"
 #include "metasched/admin/commands.h"
 #include "metasched/admin/report_ab.h"
+#include "metasched/admin/report_power.h"
 #include "metasched/admin/reportout.h"
 #include "metasched/common/ini.h"
 #include "metasched/sim/plot.h"
@@ -86,7 +87,15 @@ usage (FILE *f)
              "energy, runtime\n"
              "                          and wait of the baseline group "
              "against metasched's\n"
-             "      --app NAME          with --ab: this app only\n",
+             "      --app NAME          with --ab: this app only\n"
+             "      --power             power over time instead: budget, "
+             "predicted and\n"
+             "                          measured power per cluster and site "
+             "(admin's role)\n"
+             "      --step N[smhd]      with --power: one line per step "
+             "(default 1h)\n"
+             "      --cluster C         with --power: this cluster (or "
+             "'site') only\n",
              REPORT_DAEMON_CONF, REPORT_DEFAULT_ROLE, REPORT_DEFAULT_DAYS);
 }
 
@@ -879,10 +888,43 @@ conninfo_as (const char *conninfo, const char *role, ms_error_t *errp)
     return out;
 }
 
+/* --power's options: with neither --ab, --csv nor --plot; --step and
+ * --cluster only with it. 0, or -1 after saying why. */
+static int
+power_options (bool power, bool ab, bool csv, const char *plotdir,
+               const char *step_s, const char *cluster, long *stepp)
+{
+    ms_error_t e;
+
+    if (!power && (step_s || cluster)) {
+        fprintf (stderr, "metasched report: --%s goes with --power\n",
+                 step_s ? "step" : "cluster");
+        return -1;
+    }
+    if (power && (ab || csv || plotdir)) {
+        fprintf (stderr, "metasched report: --power takes neither --ab, "
+                         "--csv nor --plot\n");
+        return -1;
+    }
+    if (step_s && report_power_step (step_s, stepp, &e) < 0) {
+        fprintf (stderr, "metasched report: %s\n", e.text);
+        return -1;
+    }
+    if (cluster && (!*cluster || strlen (cluster) > 64)) {
+        fprintf (stderr, "metasched report: --cluster: a cluster's name has "
+                         "1 to 64 characters\n");
+        return -1;
+    }
+    return 0;
+}
+
 int
 cmd_report (int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CSV, OPT_PLOT, OPT_AB, OPT_APP };
+    enum {
+        OPT_JSON = 256, OPT_CSV, OPT_PLOT, OPT_AB, OPT_APP, OPT_POWER,
+        OPT_STEP, OPT_CLUSTER
+    };
     static const struct option longopts[] = {
         { "db", required_argument, NULL, 'd' },
         { "config", required_argument, NULL, 'c' },
@@ -896,14 +938,18 @@ cmd_report (int argc, char **argv)
         { "plot", required_argument, NULL, OPT_PLOT },
         { "ab", no_argument, NULL, OPT_AB },
         { "app", required_argument, NULL, OPT_APP },
+        { "power", no_argument, NULL, OPT_POWER },
+        { "step", required_argument, NULL, OPT_STEP },
+        { "cluster", required_argument, NULL, OPT_CLUSTER },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *conninfo = NULL, *config = NULL, *role = REPORT_DEFAULT_ROLE;
     const char *since_s = NULL, *until_s = NULL, *plotdir = NULL;
-    const char *app = NULL;
+    const char *app = NULL, *step_s = NULL, *cluster = NULL;
     char *built = NULL;
-    bool json = false, csv = false, ab = false;
+    bool json = false, csv = false, ab = false, power = false;
+    long step = 3600;
     report_t rep;
     db_opts_t o;
     db_t *db;
@@ -964,6 +1010,15 @@ cmd_report (int argc, char **argv)
         case OPT_APP:
             app = optarg;
             break;
+        case OPT_POWER:
+            power = true;
+            break;
+        case OPT_STEP:
+            step_s = optarg;
+            break;
+        case OPT_CLUSTER:
+            cluster = optarg;
+            break;
         case 'h':
             usage (stdout);
             return 0;
@@ -989,6 +1044,8 @@ cmd_report (int argc, char **argv)
                      : "--ab takes neither --csv nor --plot");
         return 2;
     }
+    if (power_options (power, ab, csv, plotdir, step_s, cluster, &step) < 0)
+        return 2;
     if (app && (!*app || strlen (app) > 128)) {
         fprintf (stderr, "metasched report: --app: an app's name has 1 to "
                          "128 characters\n");
@@ -1054,7 +1111,13 @@ cmd_report (int argc, char **argv)
         return 1;
     }
     free (built);
-    if (ab) {
+    if (power) {
+        if (report_power (db, rep.since, rep.until, step, cluster, json, &e)
+            < 0) {
+            fprintf (stderr, "metasched report: %s\n", e.text);
+            rc = 1;
+        }
+    } else if (ab) {
         if (report_ab (db, rep.since, rep.until, app, json, &e) < 0) {
             fprintf (stderr, "metasched report: %s\n", e.text);
             rc = 1;

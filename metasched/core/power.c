@@ -988,3 +988,30 @@ power_filter (const ms_power_t *pw, const ms_siteconf_t *conf, ms_cands_t *cs,
     cs->n = k;
     return k;
 }
+
+static int
+cmp_double (const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double
+power_correction (const double *ratios, size_t n)
+{
+    double v[MS_POWER_CORR_RUNS], m;
+    size_t k = 0;
+
+    for (size_t i = 0; i < n && i < MS_POWER_CORR_RUNS; i++)
+        if (isfinite (ratios[i]) && ratios[i] > 0)
+            v[k++] = ratios[i];
+    if (!k)
+        return 1;
+    qsort (v, k, sizeof (*v), cmp_double);
+    m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+    if (m < MS_POWER_CORR_MIN)
+        m = MS_POWER_CORR_MIN;
+    if (m > MS_POWER_CORR_MAX)
+        m = MS_POWER_CORR_MAX;
+    return m;
+}

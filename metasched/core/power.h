@@ -161,4 +161,20 @@ size_t power_filter (const ms_power_t *pw, const ms_siteconf_t *conf,
 /* The scope's name: the cluster's, or "site". */
 const char *power_scope_name (const ms_siteconf_t *conf, size_t scope);
 
+/* ---- measured against predicted ---- */
+
+/* How many recent finished runs of an (app, partition) the correction
+ * reads, and the bounds it is clamped to. */
+#define MS_POWER_CORR_RUNS 20
+#define MS_POWER_CORR_MIN 0.5
+#define MS_POWER_CORR_MAX 2.0
+
+/* The factor on the predicted draw of an (app, partition)'s running jobs:
+ * the median of ratios[0..n) (each a finished run's measured mean power
+ * over its predicted power, newest first; only the first
+ * MS_POWER_CORR_RUNS count), ratios not finite or not above 0 left out,
+ * clamped to [MS_POWER_CORR_MIN, MS_POWER_CORR_MAX]. 1 (no correction)
+ * when no ratio is usable. */
+double power_correction (const double *ratios, size_t n);
+
 #endif /* MS_POWER_H */

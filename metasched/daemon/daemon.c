@@ -107,6 +107,11 @@ cycle (ms_daemon_t *d)
         daemon_retention (d);
     if (rc == 0)
         daemon_spool_drops (d);
+    if (rc == 0) {
+        daemon_power_measure (d);
+        daemon_power_corrections (d);
+        daemon_power_history (d);
+    }
     if (db_reconnects (d->db) != d->db_reconnects_seen) {
         /* a statement found the server gone and made the connection
          * again (db/db.c): say so, once */

@@ -547,9 +547,21 @@ int daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
 void daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s);
 /* The tracker rebuilt from the clusters' jobs; under mu. */
 void daemon_power_rebuild (ms_daemon_t *d);
+/* Power over time: the budget and predicted draw of each cluster and the
+ * site into power_history (at most once a minute; old rows pruned). */
+void daemon_power_history (ms_daemon_t *d);
+/* Measured power: the latest sample of each running job (job_power) summed
+ * per cluster and the site; its /metrics lines (under d->mu). */
+void daemon_power_measure (ms_daemon_t *d);
+/* The corrections of the predicted power of running jobs metasched sent:
+ * per (app, partition), power_correction of measured over predicted power
+ * of its recent finished runs (read once a minute). */
+void daemon_power_corrections (ms_daemon_t *d);
+void daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
+                                    size_t *cap);
 /* A cluster job metasched submitted: its predicted draw (takes mu). */
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
-                          const ms_cand_t *c);
+                          const ms_cand_t *c, const char *app);
 bool daemon_power_on (const ms_daemon_t *d);
 /* A new dispatch pass: no job held in it yet (daemon_power_place); under
  * mu. */

@@ -485,7 +485,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                 continue;
             }
             daemon_power_record (d, x->chosen[c].part, x->bid[c],
-                                 &x->chosen[c]);
+                                 &x->chosen[c], x->j.app);
             subs[i][nsub[i]] = (queue_sub_new_t){
                 .cluster = cname,
                 .partition = pc->name,

@@ -24,11 +24,21 @@
 
 /* A dispatched cluster job's predicted draw. */
 typedef struct {
-    size_t cl;
+    size_t cl, part;
     uint64_t bid;
     double watts, t_hi;
+    char app[129]; /* "": none given */
     bool seen; /* listed at the latest rebuild */
 } pwknown_t;
+
+/* The correction of an (app, partition)'s predicted power
+ * (power_correction over its recent finished runs). */
+typedef struct {
+    char app[129];
+    size_t part;
+    double factor;
+    int runs;
+} pwcorr_t;
 
 struct dpower {
     char text[SETTINGS_TEXT_MAX]; /* the budgets in force, as given */
@@ -38,7 +48,30 @@ struct dpower {
     size_t nknown, capknown;
     size_t held;  /* jobs held in this dispatch pass */
     double until; /* the reservation of its first (held > 0) */
+    double hist_last, prune_last; /* mono () of the latest write, prune */
+    /* measured power per cluster (index of d->cl, the site's last; NAN:
+     * no running job with a sample), from job_power (migration 0023) */
+    double *measured;
+    double measured_prune; /* mono () of the latest prune of job_power */
+    pwcorr_t *corr;
+    size_t ncorr;
+    double corr_last; /* mono () of the latest reading of the runs */
 };
+
+/* Power over time (power_history, migration 0022): a row per cluster and
+ * the site at most every POWER_HISTORY_EVERY_S; rows older than
+ * POWER_HISTORY_DAYS removed at most every POWER_PRUNE_EVERY_S. */
+#define POWER_HISTORY_EVERY_S 60.0
+#define POWER_HISTORY_DAYS 30
+#define POWER_PRUNE_EVERY_S 3600.0
+/* job_power rows not reported for this long are removed; a sample older
+ * than JOB_POWER_FRESH_S is not counted. */
+#define JOB_POWER_KEEP "1 day"
+#define JOB_POWER_FRESH_S 3600
+/* The corrections are read anew every POWER_CORR_EVERY_S from the runs
+ * of the latest POWER_CORR_JOBS jobs decided (a bounded query). */
+#define POWER_CORR_EVERY_S 60.0
+#define POWER_CORR_JOBS 5000
 
 static struct dpower *
 dp (ms_daemon_t *d)
@@ -56,6 +89,8 @@ daemon_power_release (struct dpower *p)
     power_free (p->pw);
     power_budgets_free (&p->bs);
     free (p->known);
+    free (p->measured);
+    free (p->corr);
     free (p);
 }
 
@@ -117,7 +152,7 @@ daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s)
 
 void
 daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
-                     const ms_cand_t *c)
+                     const ms_cand_t *c, const char *app)
 {
     struct dpower *p;
     pwknown_t *k;
@@ -134,6 +169,8 @@ daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
     }
     k = &p->known[p->nknown++];
     k->cl = d->site->parts[part].cluster;
+    k->part = part;
+    ms_strlcpy (k->app, app ? app : "", sizeof (k->app));
     k->bid = bid;
     k->watts = power_cand_watts (p->pw, c);
     k->t_hi = c->t_hi;
@@ -148,6 +185,19 @@ known_find (struct dpower *p, size_t cl, uint64_t bid)
         if (p->known[i].cl == cl && p->known[i].bid == bid)
             return &p->known[i];
     return NULL;
+}
+
+/* The factor on the predicted power of app on partition part (1: no
+ * runs measured). */
+static double
+correction (const struct dpower *p, const char *app, size_t part)
+{
+    if (!app[0])
+        return 1;
+    for (size_t i = 0; i < p->ncorr; i++)
+        if (p->corr[i].part == part && !strcmp (p->corr[i].app, app))
+            return p->corr[i].factor;
+    return 1;
 }
 
 /* One cluster job into the tracker: running, its draw until its
@@ -168,8 +218,13 @@ track_job (ms_daemon_t *d, struct dpower *p, size_t cl, long part,
     if (!running && j->state != MS_JOB_PENDING)
         return;
     if (k) {
+        double idle = nodes * d->site->archs[pc->arch].idle_power_w;
+        double f = correction (p, k->app, k->part);
         k->seen = true;
-        watts = k->watts;
+        /* measured over predicted scales the job's whole power */
+        watts = (k->watts + idle) * f - idle;
+        if (watts < 0)
+            watts = 0;
         if (k->t_hi > 0 && k->t_hi < lim)
             t_hi = k->t_hi;
     }
@@ -242,6 +297,10 @@ daemon_power_copy (ms_daemon_t *d)
     c->known = ms_xcalloc (p->nknown + 1, sizeof (*c->known));
     if (p->nknown)
         memcpy (c->known, p->known, p->nknown * sizeof (*c->known));
+    c->ncorr = p->ncorr;
+    c->corr = ms_xcalloc (p->ncorr + 1, sizeof (*c->corr));
+    if (p->ncorr)
+        memcpy (c->corr, p->corr, p->ncorr * sizeof (*c->corr));
     c->pw = power_new (d->site, &c->bs);
     fill (d, c);
     return c;
@@ -382,4 +441,283 @@ daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len, size_t *cap)
             *len += (size_t)n;
         }
     }
+}
+
+/* One scope's row of power_history. */
+typedef struct {
+    char scope[65];
+    double budget, predicted, measured;
+} histrow_t;
+
+static double measured_of (const ms_daemon_t *d, size_t scope);
+
+void
+daemon_power_history (ms_daemon_t *d)
+{
+    struct dpower *p = d->power;
+    histrow_t *rows;
+    size_t n = 0;
+    double now = wall ();
+    ms_error_t e;
+
+    pthread_mutex_lock (&d->mu);
+    if (!p || !p->pw
+        || (p->hist_last > 0
+            && mono () - p->hist_last < POWER_HISTORY_EVERY_S)) {
+        pthread_mutex_unlock (&d->mu);
+        return;
+    }
+    p->hist_last = mono ();
+    rows = ms_xcalloc (d->site->nclusters + 1, sizeof (*rows));
+    for (size_t c = 0; c <= d->site->nclusters; c++) {
+        size_t scope = c == d->site->nclusters ? MS_POWER_SITE : c;
+        ms_strlcpy (rows[n].scope, power_scope_name (d->site, scope),
+                    sizeof (rows[n].scope));
+        rows[n].budget = power_budget_at (&p->bs, scope, now);
+        rows[n].predicted = power_draw (p->pw, scope);
+        rows[n].measured = measured_of (d, scope);
+        n++;
+    }
+    pthread_mutex_unlock (&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        char at[32], b[32], pr[32], me[32];
+        const char *prm[5] = { at, rows[i].scope, b, pr, me };
+        snprintf (at, sizeof (at), "%.3f", now);
+        snprintf (b, sizeof (b), "%.3f", rows[i].budget);
+        snprintf (pr, sizeof (pr), "%.3f", rows[i].predicted);
+        snprintf (me, sizeof (me), "%.3f", rows[i].measured);
+        if (!isfinite (rows[i].budget))
+            prm[2] = NULL;
+        if (!isfinite (rows[i].measured))
+            prm[4] = NULL;
+        if (db_command (d->db, "power_history_add",
+                        "INSERT INTO power_history (at, scope, budget_w,"
+                        " predicted_w, measured_w)"
+                        " VALUES (to_timestamp ($1::float8),"
+                        " $2, $3::float8, $4::float8, $5::float8)"
+                        " ON CONFLICT (scope, at) DO NOTHING",
+                        5, prm, NULL, &e)
+            < 0) {
+            daemon_log (LOG_ERR, "power history: %s", e.text);
+            break;
+        }
+    }
+    free (rows);
+    if (p->prune_last > 0 && mono () - p->prune_last < POWER_PRUNE_EVERY_S)
+        return;
+    p->prune_last = mono ();
+    {
+        char days[16];
+        const char *prm[1] = { days };
+        snprintf (days, sizeof (days), "%d", POWER_HISTORY_DAYS);
+        if (db_command (d->db, "power_history_prune",
+                        "DELETE FROM power_history WHERE at < now ()"
+                        " - $1::integer * interval '1 day'",
+                        1, prm, NULL, &e)
+            < 0)
+            daemon_log (LOG_ERR, "power history: %s", e.text);
+    }
+}
+
+/* Is cluster job id running in the view of cluster c? (jobs sorted by
+ * id) */
+static bool
+running_on (const cluster_t *c, uint64_t id)
+{
+    size_t lo = 0, hi = c->njobs;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->jobs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->njobs && c->jobs[lo].id == id
+           && (c->jobs[lo].state == MS_JOB_RUNNING
+               || c->jobs[lo].state == MS_JOB_COMPLETING);
+}
+
+void
+daemon_power_measure (ms_daemon_t *d)
+{
+    struct dpower *p;
+    PGresult *r;
+    ms_error_t e;
+    char fresh[16];
+    const char *prm[1] = { fresh };
+    double *m, site = 0;
+    bool any = false;
+
+    snprintf (fresh, sizeof (fresh), "%d", JOB_POWER_FRESH_S);
+    r = db_exec (d->db, "job_power_read",
+                 "SELECT cluster, slurm_job_id, sum (watts) FROM job_power"
+                 " WHERE reported_at > now () - $1::integer * interval"
+                 " '1 second' GROUP BY 1, 2",
+                 1, prm, &e);
+    if (!r) {
+        daemon_log (LOG_ERR, "measured power: %s", e.text);
+        return;
+    }
+    m = ms_xcalloc (d->ncl + 1, sizeof (*m));
+    for (size_t i = 0; i <= d->ncl; i++)
+        m[i] = NAN;
+    pthread_mutex_lock (&d->mu);
+    for (int row = 0; row < PQntuples (r); row++) {
+        const char *cl = PQgetvalue (r, row, 0);
+        uint64_t id = strtoull (PQgetvalue (r, row, 1), NULL, 10);
+        double w = atof (PQgetvalue (r, row, 2));
+        for (size_t i = 0; i < d->ncl; i++) {
+            if (strcmp (d->cl[i].conf->name, cl) || !running_on (&d->cl[i], id))
+                continue;
+            m[i] = (isnan (m[i]) ? 0 : m[i]) + w;
+            site += w;
+            any = true;
+        }
+    }
+    m[d->ncl] = any ? site : NAN;
+    p = dp (d);
+    free (p->measured);
+    p->measured = m;
+    pthread_mutex_unlock (&d->mu);
+    PQclear (r);
+    if (p->measured_prune > 0
+        && mono () - p->measured_prune < POWER_PRUNE_EVERY_S)
+        return;
+    p->measured_prune = mono ();
+    if (db_command (d->db, "job_power_prune",
+                    "DELETE FROM job_power WHERE reported_at < now ()"
+                    " - interval '" JOB_POWER_KEEP "'",
+                    0, NULL, NULL, &e)
+        < 0)
+        daemon_log (LOG_ERR, "measured power: %s", e.text);
+}
+
+/* The measured power of scope (MS_POWER_SITE: the site); NAN: none.
+ * Under d->mu. */
+static double
+measured_of (const ms_daemon_t *d, size_t scope)
+{
+    const struct dpower *p = d->power;
+
+    if (!p || !p->measured)
+        return NAN;
+    return p->measured[scope == MS_POWER_SITE || scope >= d->ncl ? d->ncl
+                                                                 : scope];
+}
+
+void
+daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
+                               size_t *cap)
+{
+    char line[512];
+    int n;
+
+    if (!d->power || !d->power->measured)
+        return;
+    n = snprintf (line, sizeof (line),
+                  "# TYPE metaschedd_power_measured_watts gauge\n");
+    daemon_reserve (buf, *len, cap, (size_t)n + 1);
+    memcpy (*buf + *len, line, (size_t)n + 1);
+    *len += (size_t)n;
+    for (size_t c = 0; c <= d->ncl; c++) {
+        size_t scope = c == d->ncl ? MS_POWER_SITE : c;
+        double v = measured_of (d, scope);
+        if (isnan (v))
+            continue;
+        n = snprintf (line, sizeof (line),
+                      "metaschedd_power_measured_watts{cluster=\"%s\"} %.1f\n",
+                      power_scope_name (d->site, scope), v);
+        daemon_reserve (buf, *len, cap, (size_t)n + 1);
+        memcpy (*buf + *len, line, (size_t)n + 1);
+        *len += (size_t)n;
+    }
+}
+
+/* The corrections anew from the finished runs of the latest jobs
+ * metaschedd decided (POWER_CORR_JOBS of them): per (app, cluster,
+ * partition), each run's measured mean power (job_runs: package and
+ * DRAM energy of its nodes over its runtime) over its predicted power
+ * (jobs.predicted_power_w, per node, times its nodes), newest first. */
+void
+daemon_power_corrections (ms_daemon_t *d)
+{
+    struct dpower *p = d->power;
+    PGresult *r;
+    ms_error_t e;
+    pwcorr_t *v;
+    size_t n = 0;
+    char lim[16], runs[16];
+    const char *prm[2] = { lim, runs };
+
+    if (!p || (p->corr_last > 0 && mono () - p->corr_last < POWER_CORR_EVERY_S))
+        return;
+    p->corr_last = mono ();
+    snprintf (lim, sizeof (lim), "%d", POWER_CORR_JOBS);
+    snprintf (runs, sizeof (runs), "%d", MS_POWER_CORR_RUNS);
+    r = db_exec (
+        d->db, "power_corrections",
+        "SELECT app, cluster, partition,"
+        "  string_agg (ratio::text, ' ' ORDER BY ended DESC)"
+        " FROM (SELECT j.app, j.cluster, j.partition, m.ended,"
+        "   m.w / (greatest (m.nodes, 1) * j.predicted_power_w) AS ratio,"
+        "   row_number () OVER (PARTITION BY j.app, j.cluster, j.partition"
+        "     ORDER BY m.ended DESC) AS rn"
+        "  FROM (SELECT * FROM jobs WHERE state = 'completed'"
+        "        AND app IS NOT NULL AND predicted_power_w > 0"
+        "        AND cluster_job_id IS NOT NULL"
+        "        ORDER BY id DESC LIMIT $1::integer) j"
+        "  JOIN LATERAL (SELECT sum (coalesce (r.pkg_energy_j, 0)"
+        "      + coalesce (r.dram_energy_j, 0))"
+        "      / nullif (max (r.runtime_s), 0) AS w,"
+        "      max (r.nodes) AS nodes, max (r.end_time) AS ended"
+        "    FROM job_runs r WHERE r.cluster = j.cluster"
+        "     AND r.slurm_job_id = j.cluster_job_id"
+        "     AND (r.pkg_energy_j IS NOT NULL"
+        "          OR r.dram_energy_j IS NOT NULL)) m ON m.w > 0) x"
+        " WHERE rn <= $2::integer GROUP BY 1, 2, 3",
+        2, prm, &e);
+    if (!r) {
+        daemon_log (LOG_ERR, "power correction: %s", e.text);
+        return;
+    }
+    v = ms_xcalloc ((size_t)PQntuples (r) + 1, sizeof (*v));
+    for (int row = 0; row < PQntuples (r); row++) {
+        double ratios[MS_POWER_CORR_RUNS];
+        char *t = PQgetvalue (r, row, 3), *end;
+        size_t k = 0;
+        long part = part_index (d, PQgetvalue (r, row, 1),
+                                PQgetvalue (r, row, 2));
+        if (part < 0)
+            continue;
+        while (k < MS_POWER_CORR_RUNS && *t) {
+            ratios[k] = strtod (t, &end);
+            if (end == t)
+                break;
+            k++;
+            t = end;
+        }
+        ms_strlcpy (v[n].app, PQgetvalue (r, row, 0), sizeof (v[n].app));
+        v[n].part = (size_t)part;
+        v[n].factor = power_correction (ratios, k);
+        v[n].runs = (int)k;
+        n++;
+    }
+    PQclear (r);
+    pthread_mutex_lock (&d->mu);
+    for (size_t i = 0; i < n; i++) {
+        if (fabs (correction (p, v[i].app, v[i].part) - v[i].factor) > 1e-3)
+            daemon_log (LOG_NOTICE,
+                        "power correction: %s on %s/%s: predicted power "
+                        "times %.3f (%d measured runs)",
+                        v[i].app,
+                        d->site->clusters[d->site->parts[v[i].part].cluster]
+                            .name,
+                        d->site->parts[v[i].part].name, v[i].factor,
+                        v[i].runs);
+    }
+    free (p->corr);
+    p->corr = v;
+    p->ncorr = n;
+    pthread_mutex_unlock (&d->mu);
 }

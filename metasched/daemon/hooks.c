@@ -430,6 +430,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
            d->cl[i].conf->name, d->cl[i].submit_s);
     daemon_spool_drops_metrics (d, &buf, &len, &cap);
     daemon_power_metrics (d, &buf, &len, &cap);
+    daemon_power_measured_metrics (d, &buf, &len, &cap);
     pthread_mutex_unlock (&d->mu);
     P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
     pthread_mutex_lock (&d->rmu);
