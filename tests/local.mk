@@ -138,3 +138,6 @@ include tests/settings.mk
 
 # the scripts that sbatch accepts (later releases, --nodes lists, hetjobs summed)
 include tests/scripts2.mk
+
+# the grid's carbon intensity and price in the score
+include tests/carbon.mk

@@ -170,6 +170,9 @@ typedef struct {
                        over its nodes, s (view_first_drain) */
     int nodes;      /* the job's node count there (a moldable job's chosen
                        count, candidates_mold) */
+    double carbon_g, cost; /* predicted carbon (g) and cost ($) over its
+                              predicted run (carbon_apply; valid only
+                              where ms_cands_t's carbon, cost say so) */
 } ms_cand_t;
 
 /* The wait r makes for a job that runs t seconds: r->blocked when it ends
@@ -195,6 +198,9 @@ part_waits_apply (const ms_partwaits_t *pw, ms_cand_t *c)
 typedef struct {
     ms_cand_t *c;
     size_t n, cap;
+    bool carbon, cost; /* every candidate has its carbon_g, its cost
+                          (carbon.h: carbon_apply; candidates_build
+                          clears them) */
 } ms_cands_t;
 
 /* Fill cs with the candidates of a job of `nodes` nodes, app index app,

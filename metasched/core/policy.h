@@ -77,6 +77,11 @@ typedef struct {
     double t_weight;         /* EAMC, default 1 */
     double v_threshold;      /* EAMC PriorityInc-V, default 0.35 */
     double w_energy;         /* metasched: weight of energy, default 0.5 */
+    double w_carbon;         /* metasched: weight of the predicted carbon
+                                against the job's least (0) */
+    double w_cost;           /* ...of the predicted cost (0) */
+    const struct ms_carbon *carbon; /* the zones' signals (carbon.h);
+                                       NULL: none, energy alone */
     double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
                                 unless it ends earlier than all within */
     double sibling_slack;    /* metasched: siblings within this of best
