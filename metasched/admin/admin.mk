@@ -12,7 +12,8 @@ metasched_metasched_SOURCES = \
 	metasched/admin/cmd_model.c \
 	metasched/admin/cmd_simulate.c metasched/admin/siminput.c \
 	metasched/admin/siminput.h metasched/admin/simopts.c \
-	metasched/admin/simopts.h \
+	metasched/admin/simopts.h metasched/admin/simcarbon.c \
+	metasched/admin/simcarbon.h \
 	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
 	metasched/admin/cmd_job.c
 metasched_metasched_CFLAGS = $(AM_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS)

@@ -60,6 +60,8 @@ typedef struct {
     bool seed_set;         /* --seed given */
     const char *seeds;     /* --seeds: the list, one run each */
     const char *versus;    /* --versus: rows to compare against, paired */
+    const char *carbon;       /* --carbon: ZONE=FILE,... (simcarbon.h) */
+    const char *carbon_zones; /* --carbon-zones: CLUSTER=ZONE,... */
     ms_seedruns_t *collect; /* a run's rows go here (--seeds) */
     bool no_table;         /* print no table (a run of --seeds) */
     bool jobs_csv;         /* every job of every run in jobs-LABEL.csv */

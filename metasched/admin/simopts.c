@@ -47,6 +47,8 @@ enum {
     O_MOLDRANGE,
     O_SEEDS,
     O_VERSUS,
+    O_CARBON,
+    O_CZONES,
     O_TABLE = 1024, /* + the row's index in the settings table */
 };
 
@@ -86,6 +88,8 @@ static const struct option fixed[] = {
     { "moldable-range", required_argument, NULL, O_MOLDRANGE },
     { "seeds", required_argument, NULL, O_SEEDS },
     { "versus", required_argument, NULL, O_VERSUS },
+    { "carbon", required_argument, NULL, O_CARBON },
+    { "carbon-zones", required_argument, NULL, O_CZONES },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
 };
@@ -154,6 +158,10 @@ usage (FILE *f)
         "                           jobs (needs partitions with GPUs)\n"
         "      --gpus-per-job N     GPU jobs ask for 1 to N GPUs per node\n"
         "                           (the most a partition has)\n"
+        "      --carbon ZONE=FILE,...  grid zones' carbon intensity (CSV, "
+        "hourly)\n"
+        "      --carbon-zones CLUSTER=ZONE,...  each cluster's zone (default: "
+        "in order)\n"
         "      --gpu-profiles FILE  apps' GPU profiles: GPUs per node, busy\n"
         "                           power, time per GPU model\n"
         "      --moldable-share X   make this share (0-1) of the jobs "
@@ -268,6 +276,12 @@ text_option (opts_t *o, int c, const char *arg)
         break;
     case O_VERSUS:
         o->versus = arg;
+        break;
+    case O_CARBON:
+        o->carbon = arg;
+        break;
+    case O_CZONES:
+        o->carbon_zones = arg;
         break;
     case O_FROMDB:
         o->from_db = arg;

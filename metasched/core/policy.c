@@ -64,6 +64,13 @@ policy_relabel (ms_policy_t *pol)
     case POL_METASCHED:
     case POL_METASCHED_WINDOW:
         snprintf (pol->label, sizeof (pol->label), "%s-w%g", n, pol->w_energy);
+        /* the grid's weights, where given (doc/architecture.md "Carbon
+         * and price") */
+        if (pol->w_carbon > 0 || pol->w_cost > 0) {
+            size_t l = strlen (pol->label);
+            snprintf (pol->label + l, sizeof (pol->label) - l, "-c%g-p%g",
+                      pol->w_carbon, pol->w_cost);
+        }
         break;
     default:
         snprintf (pol->label, sizeof (pol->label), "%s", n);
