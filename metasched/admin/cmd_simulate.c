@@ -578,6 +578,14 @@ run_jobkinds (simrun_t *r)
     if (o->gpu_profiles
         && siminput_gpu_profiles (o, conf, r->tab, wl, &r->err) < 0)
         return -1;
+    if (o->deadline_share > 0) {
+        size_t nd = simcarbon_deadlines (wl, o->deadline_share,
+                                         o->deadline_factor, o->seed);
+        if (!o->quiet)
+            printf ("jobs with a deadline: %zu (%.1f%%), submit + %g times "
+                    "the time limit\n",
+                    nd, 100.0 * nd / wl->njobs, o->deadline_factor);
+    }
     if (o->moldable_share > 0) {
         int maxn = 0;
         size_t nm;
@@ -663,6 +671,15 @@ run_policies (simrun_t *r)
             policy_relabel (pol);
         }
     }
+    /* the shifting baseline: base's partition and frequency, a job with
+     * a deadline held for its cleanest run before it */
+    if (o->shift_base && r->npols < MAX_RUNS) {
+        ms_policy_t *pol = &r->pols[r->npols++];
+        policy_init (pol, POL_BASE);
+        pol->carbon_shift = true;
+        pol->carbon = &r->cb;
+        policy_relabel (pol);
+    }
     if (wanted (o->policies, POL_METASCHED))
         for (size_t i = 0; i < nsw && r->nsweep < MAX_RUNS; i++) {
             ms_policy_t *pol = &r->sweep[r->nsweep++];
@@ -725,7 +742,7 @@ run_simulate (simrun_t *r)
                    < 0)
             return -1;
         if (r->cb.nz && i < r->npols)
-            simcarbon_row (&r->cb, conf, recs, wl->njobs, &r->crows[i]);
+            simcarbon_row (&r->cb, conf, wl, recs, &r->crows[i]);
         if (r->bound)
             r->brok[i] = bound_row (conf, r->tab, wl, r->home, recs, &r->bcs,
                                     &r->brt[i], &r->bre[i]);

@@ -73,20 +73,44 @@ simcarbon_load (const char *spec, const char *zones,
     return rc;
 }
 
+size_t
+simcarbon_deadlines (ms_workload_t *wl, double share, double k, uint64_t seed)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < wl->njobs; i++) {
+        ms_wjob_t *j = &wl->jobs[i];
+        double u = (double)(ms_hash64 (seed * 0x9e3779b97f4a7c15ULL
+                                       ^ j->id * 131 ^ 0xdeadULL)
+                            >> 11)
+                   / 9007199254740992.0;
+        j->deadline = 0;
+        if (u < share) {
+            j->deadline
+                = j->submit + k * (j->req_time > 0 ? j->req_time : j->runtime);
+            n++;
+        }
+    }
+    return n;
+}
+
 void
 simcarbon_row (const ms_carbon_t *cb, const ms_siteconf_t *conf,
-               const ms_jobrec_t *recs, size_t n, simcarbon_row_t *row)
+               const ms_workload_t *wl, const ms_jobrec_t *recs,
+               simcarbon_row_t *row)
 {
     double sg = 0, sr = 0;
 
     memset (row, 0, sizeof (*row));
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < wl->njobs; k++) {
         const ms_jobrec_t *j = &recs[k];
         size_t z;
         double g, price;
         if (j->part == SIZE_MAX || j->ends != 1)
             continue;
         row->jobs++;
+        if (wl->jobs[k].deadline > 0 && j->end > wl->jobs[k].deadline)
+            row->late++;
         sr += j->end - j->submit;
         z = carbon_zone_of (cb, conf->clusters[conf->parts[j->part].cluster].name);
         if (z == SIZE_MAX
@@ -110,9 +134,10 @@ simcarbon_print (FILE *f, const ms_carbon_t *cb, const char *const *labels,
     for (size_t i = 0; i < cb->ncl; i++)
         fprintf (f, "%s%s %s", i ? ", " : "", cb->cluster[i],
                  cb->z[cb->czone[i]].zone);
-    fprintf (f, ")\n%-32s %14s %14s %10s\n", "policy", "carbon g/job",
-             "response s", "no signal");
+    fprintf (f, ")\n%-32s %14s %14s %10s %10s\n", "policy", "carbon g/job",
+             "response s", "no signal", "late");
     for (size_t i = 0; i < n; i++)
-        fprintf (f, "%-32s %14.1f %14.1f %10zu\n", labels[i],
-                 rows[i].g_per_job, rows[i].mean_response, rows[i].missing);
+        fprintf (f, "%-32s %14.1f %14.1f %10zu %10zu\n", labels[i],
+                 rows[i].g_per_job, rows[i].mean_response, rows[i].missing,
+                 rows[i].late);
 }

@@ -62,6 +62,9 @@ typedef struct {
     const char *versus;    /* --versus: rows to compare against, paired */
     const char *carbon;       /* --carbon: ZONE=FILE,... (simcarbon.h) */
     const char *carbon_zones; /* --carbon-zones: CLUSTER=ZONE,... */
+    double deadline_share;  /* --deadline-share: jobs given a deadline */
+    double deadline_factor; /* --deadline-factor: submit + this x limit */
+    bool shift_base;        /* --shift-base: the shifting baseline's row */
     ms_seedruns_t *collect; /* a run's rows go here (--seeds) */
     bool no_table;         /* print no table (a run of --seeds) */
     bool jobs_csv;         /* every job of every run in jobs-LABEL.csv */

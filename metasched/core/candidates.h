@@ -173,6 +173,8 @@ typedef struct {
     double carbon_g, cost; /* predicted carbon (g) and cost ($) over its
                               predicted run (carbon_apply; valid only
                               where ms_cands_t's carbon, cost say so) */
+    double shift_s;        /* ...a job with a deadline: that run starts this
+                              long after its predicted wait (0: at once) */
 } ms_cand_t;
 
 /* The wait r makes for a job that runs t seconds: r->blocked when it ends

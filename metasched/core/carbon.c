@@ -336,9 +336,37 @@ carbon_over (const ms_csig_t *s, double stale_s, double t, double dur,
     return isfinite (*gp);
 }
 
+double
+carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest,
+                   double t, double t_hi, double deadline, double *gp)
+{
+    const ms_csig_t *s = &cb->z[z];
+    double best = earliest, bg, g, p, k0;
+
+    if (!carbon_over (s, cb->stale_s, cb->epoch + earliest, t, &bg, &p)
+        || !(deadline > 0) || earliest + t_hi > deadline) {
+        *gp = bg;
+        return earliest;
+    }
+    /* the first step boundary after earliest */
+    k0 = floor ((cb->epoch + earliest - s->t0) / s->step) + 1;
+    for (double k = k0 > 0 ? k0 : 0; k < k0 + MS_CARBON_SHIFT_STEPS; k++) {
+        double st = s->t0 + k * s->step - cb->epoch;
+        if (st + t_hi > deadline)
+            break;
+        if (carbon_over (s, cb->stale_s, cb->epoch + st, t, &g, &p)
+            && g < bg) {
+            bg = g;
+            best = st;
+        }
+    }
+    *gp = bg;
+    return best;
+}
+
 size_t
 carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf, double now,
-              ms_cands_t *cs)
+              double deadline, ms_cands_t *cs)
 {
     size_t none = 0, nocost = 0;
 
@@ -346,15 +374,22 @@ carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf, double now,
         ms_cand_t *c = &cs->c[i];
         size_t z = carbon_zone_of (
             cb, conf->clusters[conf->parts[c->part].cluster].name);
-        double g, price, kwh = c->e / 3.6e6;
+        double g, price, kwh = c->e / 3.6e6, st;
         c->carbon_g = c->cost = NAN;
+        c->shift_s = 0;
+        if (z == SIZE_MAX)
+            st = now + c->w;
+        else
+            st = carbon_best_start (cb, z, now + c->w, c->t, c->t_hi,
+                                    deadline, &g);
         if (z == SIZE_MAX
-            || !carbon_over (&cb->z[z], cb->stale_s, cb->epoch + now + c->w,
-                             c->t, &g, &price)) {
+            || !carbon_over (&cb->z[z], cb->stale_s, cb->epoch + st, c->t, &g,
+                             &price)) {
             none++;
             nocost++;
             continue;
         }
+        c->shift_s = st - (now + c->w);
         c->carbon_g = kwh * g;
         /* $/MWh: kWh / 1000 MWh */
         c->cost = kwh / 1000 * price;

@@ -63,13 +63,27 @@ size_t carbon_zone_of (const ms_carbon_t *cb, const char *cluster);
  * more than stale_s (then both are NAN). */
 bool carbon_over (const ms_csig_t *s, double stale_s, double t, double dur,
                   double *gp, double *pp);
+/* The deadline rule: the start, from earliest on, of a run of t seconds
+ * (t_hi its upper bound) in zone z that has the least mean intensity
+ * (*gp) among earliest and the signal's step boundaries after it whose
+ * run ends, by its upper bound, at the deadline or before (all in the
+ * caller's time, cb->epoch its 0), at most MS_CARBON_SHIFT_STEPS steps
+ * on. earliest itself without a deadline (deadline <= 0), where even it
+ * would end past the deadline, or where the signal has no value at it
+ * (then *gp is NAN): a job is never delayed but for a cleaner run before
+ * its deadline. Ties go to the earliest. */
+double carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest,
+                          double t, double t_hi, double deadline, double *gp);
+#define MS_CARBON_SHIFT_STEPS 168
 /* Each candidate's predicted carbon (g) and cost ($) from its predicted
  * energy and its zone's signal over its predicted run (from now plus its
- * predicted wait, for its predicted runtime); cs->carbon is set when
- * every candidate has its carbon (and cs->cost when each has a cost).
- * Returns how many candidates have none. */
+ * predicted wait, for its predicted runtime); for a job with a deadline
+ * (> 0, the caller's time) the run that carbon_best_start picks, its
+ * delay past the predicted wait in the candidate's shift_s (0 without).
+ * cs->carbon is set when every candidate has its carbon (and cs->cost
+ * when each has a cost). Returns how many candidates have none. */
 size_t carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf,
-                     double now, ms_cands_t *cs);
+                     double now, double deadline, ms_cands_t *cs);
 /* "2022-01-01T00:00:00Z" (seconds, Z, optional): s since the epoch. */
 bool carbon_parse_time (const char *s, double *tp);
 

@@ -212,7 +212,7 @@ engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
     array_scale (conf, view, j, now, cs);
     /* each candidate's carbon and cost over its predicted run (carbon.h) */
     if (pol->carbon)
-        carbon_apply (pol->carbon, conf, now, cs);
+        carbon_apply (pol->carbon, conf, now, j->deadline, cs);
 }
 
 /* ---- holds, ageing and re-routing ---- */

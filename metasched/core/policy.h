@@ -82,6 +82,9 @@ typedef struct {
     double w_cost;           /* ...of the predicted cost (0) */
     const struct ms_carbon *carbon; /* the zones' signals (carbon.h);
                                        NULL: none, energy alone */
+    bool carbon_shift; /* hold a job with a deadline for its cleanest
+                          run before it, whatever the kind (the shifting
+                          baseline, base-shift in the simulator) */
     double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
                                 unless it ends earlier than all within */
     double sibling_slack;    /* metasched: siblings within this of best
@@ -282,6 +285,7 @@ typedef struct {
     double base_s;  /* predicted length at the home's nominal f */
     double limit_s; /* the user's time limit there; 0: none */
     double submit;  /* first submit time (queue order) */
+    double deadline; /* its --deadline (the core's time); 0: none */
 } ms_jobdesc_t;
 
 typedef struct {

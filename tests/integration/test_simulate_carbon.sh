@@ -4,14 +4,15 @@
 # the carbon table has a line per policy, every job with a signal; a
 # carbon weight lowers metasched's carbon per job against the same run
 # without it; a weight without a signal changes nothing; bad files, rows
-# and zones are refused naming the flag, file:line and field. Runs are
+# and zones are refused naming the flag, file:line and field; half the
+# jobs given deadlines, the shifting baseline cuts base's carbon. Runs are
 # deterministic per seed, so this holds on any machine. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 ms=$MS_BUILDDIR/metasched/metasched
 d=${MS_SRCDIR:-.}/tests/data/carbon
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 7
+tap_plan 9
 zones=CISO=$d/CISO-2022.csv,ERCO=$d/ERCO-2022.csv,MISO=$d/MISO-2022.csv
 
 # the column of a policy's line in the carbon table
@@ -64,3 +65,19 @@ out=$("$ms" simulate --carbon "$zones" --carbon-zones alpha=NYIS --no-plots -q -
 rc=$?
 [ $rc = 1 ] && printf '%s' "$out" | grep -q -- "--carbon-zones: cluster 'alpha': zone 'NYIS' has no signal"
 tap_ok $? "a cluster on a zone without signal is refused (rc $rc: $out)"
+
+# time shifting: half the jobs with a deadline (submit + 2 x limit); the
+# shifting baseline cuts base's carbon
+"$ms" simulate -p base --shift-base --deadline-share 0.5 --carbon "$zones" \
+    --sweep 0.5 --no-plots -o "$tmp/s" >"$tmp/s.out" 2>&1
+rc=$?
+gb=$(carbon_of "$tmp/s.out" base 2)
+gs=$(carbon_of "$tmp/s.out" base-shift 2)
+[ $rc = 0 ] && grep -q '^jobs with a deadline: ' "$tmp/s.out" && [ -n "$gb" ] && [ -n "$gs" ] \
+    && awk -v a="$gs" -v b="$gb" 'BEGIN {exit !(a < b)}'
+tap_ok $? "--shift-base: deadline jobs held for cleaner hours cut base's carbon ($gs g against $gb g; rc $rc)"
+
+out=$("$ms" simulate --deadline-share 1.5 --no-plots -q -o "$tmp/f" 2>&1)
+rc=$?
+[ $rc = 2 ] && printf '%s' "$out" | grep -q -- "--deadline-share: bad value '1.5'"
+tap_ok $? "a share over 1 is refused naming the flag (rc $rc: $out)"

@@ -211,7 +211,7 @@ decide (const ms_siteconf_t *conf, const ms_carbon_t *cb, double w_carbon,
     policy_init (&pol, POL_METASCHED);
     pol.w_carbon = w_carbon;
     pol.carbon = cb;
-    carbon_apply (cb, conf, 600, &cs);
+    carbon_apply (cb, conf, 600, 0, &cs);
     *carbon_known = cs.carbon;
     if (cs.carbon) {
         /* 40 kJ at 500 g/kWh; 44 kJ at 100 g/kWh */
@@ -255,6 +255,133 @@ START_TEST (test_score_moves)
 }
 END_TEST
 
+/* The deadline rule on the shipped CISO year: a run never ends past its
+ * deadline by the upper bound of its runtime, a job without a deadline is
+ * never delayed, and the start chosen is the cleanest of those allowed. */
+START_TEST (test_deadline_rule)
+{
+    ms_carbon_t cb;
+    ms_error_t err;
+    char path[4096];
+    uint64_t st = 41;
+    size_t shifted = 0;
+
+    snprintf (path, sizeof (path), "%s/tests/data/carbon/CISO-2022.csv",
+              test_srcdir ());
+    carbon_init (&cb);
+    ck_assert_msg (carbon_read_csv (&cb, "CISO", path, &err) == 0, "%s",
+                   err.text);
+    for (int i = 0; i < 2000; i++) {
+        double e = test_uniform (&st) * 300 * 86400;
+        double t = 60 + test_uniform (&st) * 6 * 3600;
+        double thi = t * (1 + test_uniform (&st));
+        double dl = e + test_uniform (&st) * 3 * thi;
+        double g, g0, gn, p, s, sn;
+        /* without a deadline: at once */
+        sn = carbon_best_start (&cb, 0, e, t, thi, 0, &gn);
+        ck_assert (sn == e);
+        s = carbon_best_start (&cb, 0, e, t, thi, dl, &g);
+        ck_assert (s >= e);
+        if (e + thi > dl) {
+            /* no room before the deadline: at once, never later */
+            ck_assert (s == e);
+            continue;
+        }
+        ck_assert_msg (s + thi <= dl, "start %.0f + %.0f past %.0f", s, thi,
+                       dl);
+        if (!carbon_over (&cb.z[0], cb.stale_s, cb.epoch + e, t, &g0, &p)) {
+            ck_assert (s == e && isnan (g));
+            continue;
+        }
+        /* no cleaner than at once, and what it says it is */
+        ck_assert (g <= g0);
+        ck_assert (carbon_over (&cb.z[0], cb.stale_s, cb.epoch + s, t, &gn,
+                                &p));
+        ck_assert (fabs (gn - g) < 1e-9);
+        shifted += s > e;
+    }
+    /* the day's cycle leaves most jobs with room a cleaner hour */
+    ck_assert_uint_gt (shifted, 100);
+    carbon_free (&cb);
+}
+END_TEST
+
+/* Through the decision: a job with a deadline is held for its cleaner
+ * run, one without is not, with the same candidates and weights. */
+START_TEST (test_deadline_hold)
+{
+    ms_siteconf_t *conf;
+    ms_error_t err;
+    ms_carbon_t cb;
+    ms_policy_t pol;
+    ms_cands_t cs = { 0 };
+    ms_decision_t d;
+    ms_view_t *v;
+    const char *p;
+
+    ck_assert (clusterconf_parse (conf_text, strlen (conf_text), "t", &conf,
+                                  &err)
+               == 0);
+    /* one zone for both clusters: dirty for two hours, then clean */
+    p = write_tmp ("s.csv", "time_utc,gco2eq_per_kwh\n"
+                            "2022-01-01T00:00:00Z,500\n"
+                            "2022-01-01T01:00:00Z,500\n"
+                            "2022-01-01T02:00:00Z,50\n"
+                            "2022-01-01T03:00:00Z,50\n");
+    carbon_init (&cb);
+    ck_assert (carbon_read_csv (&cb, "S", p, &err) == 0);
+    ck_assert (carbon_assign (&cb, "c1", "S", &err) == 0);
+    ck_assert (carbon_assign (&cb, "c2", "S", &err) == 0);
+    v = view_new (conf);
+    cs.c = calloc (2, sizeof (*cs.c));
+    cs.cap = 2;
+    policy_init (&pol, POL_METASCHED);
+    pol.w_carbon = 1;
+    pol.carbon = &cb;
+    for (int dl = 0; dl < 3; dl++) {
+        /* deadlines: none; 4 h, room for the clean hours; 2 h, none */
+        double deadline = dl == 0 ? 0 : dl == 1 ? 4 * 3600 : 2 * 3600;
+        cs.n = 2;
+        for (size_t i = 0; i < 2; i++) {
+            memset (&cs.c[i], 0, sizeof (cs.c[i]));
+            cs.c[i].part = i;
+            cs.c[i].f_khz = 2000000;
+            cs.c[i].t = 1800;
+            cs.c[i].t_hi = 3000;
+            cs.c[i].p = 400;
+            cs.c[i].e = cs.c[i].e_hi = 1800 * 400;
+            cs.c[i].nodes = 1;
+        }
+        carbon_apply (&cb, conf, 600, deadline, &cs);
+        ck_assert (cs.carbon);
+        policy_decide (&pol, conf, &cs, v, &d);
+        ck_assert_uint_ge (d.n, 1);
+        if (dl == 1) {
+            /* held until 02:00, and 02:00 + t_hi is before 04:00 */
+            ck_assert_msg (fabs (d.c[0].hold_s - (7200 - 600)) < 1e-9,
+                           "hold %g", d.c[0].hold_s);
+            ck_assert (600 + d.c[0].hold_s + 3000 <= deadline);
+        } else {
+            ck_assert_msg (d.c[0].hold_s == 0, "deadline %g: hold %g",
+                           deadline, d.c[0].hold_s);
+        }
+    }
+    /* a baseline that shifts holds alike; one that does not, never */
+    policy_init (&pol, POL_BASE);
+    pol.carbon = &cb;
+    carbon_apply (&cb, conf, 600, 4 * 3600, &cs);
+    policy_decide (&pol, conf, &cs, v, &d);
+    ck_assert (d.n == 1 && d.c[0].hold_s == 0);
+    pol.carbon_shift = true;
+    policy_decide (&pol, conf, &cs, v, &d);
+    ck_assert (d.n == 1 && fabs (d.c[0].hold_s - 6600) < 1e-9);
+    view_free (v);
+    free (cs.c);
+    carbon_free (&cb);
+    clusterconf_free (conf);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -270,10 +397,12 @@ main (void)
     tcase_add_test (tc, test_csv_gaps);
     tcase_add_test (tc, test_shipped);
     tcase_add_test (tc, test_score_moves);
+    tcase_add_test (tc, test_deadline_rule);
+    tcase_add_test (tc, test_deadline_hold);
     suite_add_tcase (s, tc);
     rc = test_run_suite (s);
     for (const char *n
-         = "bad.csv\0z.csv\0d.csv\0c.csv\0";
+         = "bad.csv\0z.csv\0d.csv\0c.csv\0s.csv\0";
          *n; n += strlen (n) + 1) {
         char p[512];
         snprintf (p, sizeof (p), "%s/%s", tmpdir, n);
