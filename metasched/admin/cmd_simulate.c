@@ -651,8 +651,7 @@ run_policies (simrun_t *r)
                        "--t-weight/--sweep: numbers separated "
                        "by commas");
     if (o->carbon
-        && simcarbon_load (o->carbon, o->carbon_zones, r->conf, &r->cb,
-                           &r->err)
+        && simcarbon_load (o->carbon, o->carbon_zones, r->conf, &r->cb, &r->err)
                < 0)
         return -1;
     for (int k = 0; k < POL_NKINDS; k++) {

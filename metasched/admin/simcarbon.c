@@ -31,8 +31,8 @@ next_pair (char *s, char **a, char **b)
 }
 
 int
-simcarbon_load (const char *spec, const char *zones,
-                const ms_siteconf_t *conf, ms_carbon_t *cb, ms_error_t *errp)
+simcarbon_load (const char *spec, const char *zones, const ms_siteconf_t *conf,
+                ms_carbon_t *cb, ms_error_t *errp)
 {
     char *s = ms_xstrdup (spec), *p = s, *a, *b;
     int rc = 0;
@@ -112,7 +112,8 @@ simcarbon_row (const ms_carbon_t *cb, const ms_siteconf_t *conf,
         if (wl->jobs[k].deadline > 0 && j->end > wl->jobs[k].deadline)
             row->late++;
         sr += j->end - j->submit;
-        z = carbon_zone_of (cb, conf->clusters[conf->parts[j->part].cluster].name);
+        z = carbon_zone_of (cb,
+                            conf->clusters[conf->parts[j->part].cluster].name);
         if (z == SIZE_MAX
             || !carbon_over (&cb->z[z], cb->stale_s, cb->epoch + j->start,
                              j->end - j->start, &g, &price)) {

@@ -118,8 +118,8 @@ csv_header (const char *path, char *line, size_t *ct, size_t *cg, size_t *cp,
     size_t n = csv_split (line, f, CSV_MAX_COLS);
 
     if (n > CSV_MAX_COLS)
-        return ms_err (errp, MS_ERR_INPUT, "%s:1: more than %d columns",
-                       path, CSV_MAX_COLS);
+        return ms_err (errp, MS_ERR_INPUT, "%s:1: more than %d columns", path,
+                       CSV_MAX_COLS);
     *ct = *cg = *cp = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         size_t *c = !strcmp (f[i], "time_utc")         ? ct
@@ -127,8 +127,8 @@ csv_header (const char *path, char *line, size_t *ct, size_t *cg, size_t *cp,
                     : !strcmp (f[i], "price_per_mwh")  ? cp
                                                        : NULL;
         if (c && *c != SIZE_MAX)
-            return ms_err (errp, MS_ERR_INPUT, "%s:1: column '%s' twice",
-                           path, f[i]);
+            return ms_err (errp, MS_ERR_INPUT, "%s:1: column '%s' twice", path,
+                           f[i]);
         if (c)
             *c = i;
     }
@@ -278,8 +278,7 @@ carbon_assign (ms_carbon_t *cb, const char *cluster, const char *zone,
                        "cluster '%.64s': zone '%.64s' has no signal", cluster,
                        zone);
     if (!*cluster || strlen (cluster) >= MS_NAME_MAX)
-        return ms_err (errp, MS_ERR_INPUT, "bad cluster name '%.64s'",
-                       cluster);
+        return ms_err (errp, MS_ERR_INPUT, "bad cluster name '%.64s'", cluster);
     for (size_t i = 0; i < cb->ncl; i++)
         if (!strcmp (cb->cluster[i], cluster)) {
             cb->czone[i] = z;
@@ -337,8 +336,8 @@ carbon_over (const ms_csig_t *s, double stale_s, double t, double dur,
 }
 
 double
-carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest,
-                   double t, double t_hi, double deadline, double *gp)
+carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest, double t,
+                   double t_hi, double deadline, double *gp)
 {
     const ms_csig_t *s = &cb->z[z];
     double best = earliest, bg, g, p, k0;
@@ -354,8 +353,7 @@ carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest,
         double st = s->t0 + k * s->step - cb->epoch;
         if (st + t_hi > deadline)
             break;
-        if (carbon_over (s, cb->stale_s, cb->epoch + st, t, &g, &p)
-            && g < bg) {
+        if (carbon_over (s, cb->stale_s, cb->epoch + st, t, &g, &p) && g < bg) {
             bg = g;
             best = st;
         }
@@ -380,8 +378,8 @@ carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf, double now,
         if (z == SIZE_MAX)
             st = now + c->w;
         else
-            st = carbon_best_start (cb, z, now + c->w, c->t, c->t_hi,
-                                    deadline, &g);
+            st = carbon_best_start (cb, z, now + c->w, c->t, c->t_hi, deadline,
+                                    &g);
         if (z == SIZE_MAX
             || !carbon_over (&cb->z[z], cb->stale_s, cb->epoch + st, c->t, &g,
                              &price)) {

@@ -80,11 +80,6 @@ typedef struct {
     double w_carbon;         /* metasched: weight of the predicted carbon
                                 against the job's least (0) */
     double w_cost;           /* ...of the predicted cost (0) */
-    const struct ms_carbon *carbon; /* the zones' signals (carbon.h);
-                                       NULL: none, energy alone */
-    bool carbon_shift; /* hold a job with a deadline for its cleanest
-                          run before it, whatever the kind (the shifting
-                          baseline, base-shift in the simulator) */
     double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
                                 unless it ends earlier than all within */
     double sibling_slack;    /* metasched: siblings within this of best
@@ -186,6 +181,13 @@ typedef struct {
                           show) */
     double limit_z;    /* the limit covers the runtime's upper bound at
                           this many SDs of the log runtime (4) */
+
+    /* the zones' signals (carbon.h; NULL: none, energy alone), and
+     * whether a job with a deadline is held for its cleanest run before
+     * it whatever the kind (the shifting baseline, base-shift in the
+     * simulator; metasched's kinds shift where w_carbon > 0) */
+    const struct ms_carbon *carbon;
+    bool carbon_shift;
 } ms_policy_t;
 
 const char *policy_kind_name (ms_polkind_t k);

@@ -39,8 +39,7 @@ refused (const char *text, const char *want)
 
     carbon_init (&cb);
     ck_assert_int_eq (carbon_read_csv (&cb, "Z", p, &err), -1);
-    ck_assert_msg (strstr (err.text, want), "'%s' lacks '%s'", err.text,
-                   want);
+    ck_assert_msg (strstr (err.text, want), "'%s' lacks '%s'", err.text, want);
     ck_assert_uint_eq (cb.nz, 0);
     carbon_free (&cb);
 }
@@ -84,12 +83,12 @@ START_TEST (test_csv_gaps)
     ms_carbon_t cb;
     ms_error_t err;
     double g, pr, t0;
-    const char *p = write_tmp (
-        "z.csv", "time_utc,gco2eq_per_kwh,wind_mw,price_per_mwh\n"
-                 "2022-01-01T00:00:00Z,100,5,40\n"
-                 "2022-01-01T01:00:00Z,,5,40\n"
-                 "2022-01-01T02:00:00Z,300,5,20\r\n"
-                 "2022-01-01T04:00:00Z,500,5,\n");
+    const char *p
+        = write_tmp ("z.csv", "time_utc,gco2eq_per_kwh,wind_mw,price_per_mwh\n"
+                              "2022-01-01T00:00:00Z,100,5,40\n"
+                              "2022-01-01T01:00:00Z,,5,40\n"
+                              "2022-01-01T02:00:00Z,300,5,20\r\n"
+                              "2022-01-01T04:00:00Z,500,5,\n");
 
     carbon_init (&cb);
     ck_assert_msg (carbon_read_csv (&cb, "Z", p, &err) == 0, "%s", err.text);
@@ -103,20 +102,19 @@ START_TEST (test_csv_gaps)
     /* the empty value and the row left out are missing */
     ck_assert (!carbon_over (&cb.z[0], cb.stale_s, t0, 7200, &g, &pr));
     ck_assert (isnan (g));
-    ck_assert (!carbon_over (&cb.z[0], cb.stale_s, t0 + 3 * 3600, 60, &g,
-                             &pr));
-    ck_assert (carbon_over (&cb.z[0], cb.stale_s, t0 + 2.5 * 3600, 1800, &g,
-                            &pr));
+    ck_assert (!carbon_over (&cb.z[0], cb.stale_s, t0 + 3 * 3600, 60, &g, &pr));
+    ck_assert (
+        carbon_over (&cb.z[0], cb.stale_s, t0 + 2.5 * 3600, 1800, &g, &pr));
     ck_assert (g == 300 && pr == 20);
     /* the last hour: a missing price is a missing cost only */
-    ck_assert (carbon_over (&cb.z[0], cb.stale_s, t0 + 4 * 3600, 3600, &g,
-                            &pr));
+    ck_assert (
+        carbon_over (&cb.z[0], cb.stale_s, t0 + 4 * 3600, 3600, &g, &pr));
     ck_assert (g == 500 && isnan (pr));
     /* past the end: for stale_s (1 h) the last value holds, then none */
-    ck_assert (carbon_over (&cb.z[0], cb.stale_s, t0 + 5 * 3600, 3000, &g,
-                            &pr));
-    ck_assert (!carbon_over (&cb.z[0], cb.stale_s, t0 + 5 * 3600, 7300, &g,
-                             &pr));
+    ck_assert (
+        carbon_over (&cb.z[0], cb.stale_s, t0 + 5 * 3600, 3000, &g, &pr));
+    ck_assert (
+        !carbon_over (&cb.z[0], cb.stale_s, t0 + 5 * 3600, 7300, &g, &pr));
     ck_assert (!carbon_over (&cb.z[0], cb.stale_s, t0 - 1, 60, &g, &pr));
     /* a zone twice, a cluster on a zone without signal */
     ck_assert_int_eq (carbon_read_csv (&cb, "Z", p, &err), -1);
@@ -171,13 +169,13 @@ two_zones (ms_carbon_t *cb, double clean_g)
     char text[512];
 
     carbon_init (cb);
-    ck_assert (carbon_read_csv (
-                   cb, "DIRTY",
-                   write_tmp ("d.csv", "time_utc,gco2eq_per_kwh\n"
-                                       "2022-01-01T00:00:00Z,500\n"
-                                       "2022-01-01T01:00:00Z,500\n"),
-                   &err)
-               == 0);
+    ck_assert (
+        carbon_read_csv (cb, "DIRTY",
+                         write_tmp ("d.csv", "time_utc,gco2eq_per_kwh\n"
+                                             "2022-01-01T00:00:00Z,500\n"
+                                             "2022-01-01T01:00:00Z,500\n"),
+                         &err)
+        == 0);
     snprintf (text, sizeof (text),
               "time_utc,gco2eq_per_kwh,price_per_mwh\n"
               "2022-01-01T00:00:00Z,%s,30\n2022-01-01T01:00:00Z,%s,30\n",
@@ -295,8 +293,8 @@ START_TEST (test_deadline_rule)
         }
         /* no cleaner than at once, and what it says it is */
         ck_assert (g <= g0);
-        ck_assert (carbon_over (&cb.z[0], cb.stale_s, cb.epoch + s, t, &gn,
-                                &p));
+        ck_assert (
+            carbon_over (&cb.z[0], cb.stale_s, cb.epoch + s, t, &gn, &p));
         ck_assert (fabs (gn - g) < 1e-9);
         shifted += s > e;
     }
@@ -319,9 +317,9 @@ START_TEST (test_deadline_hold)
     ms_view_t *v;
     const char *p;
 
-    ck_assert (clusterconf_parse (conf_text, strlen (conf_text), "t", &conf,
-                                  &err)
-               == 0);
+    ck_assert (
+        clusterconf_parse (conf_text, strlen (conf_text), "t", &conf, &err)
+        == 0);
     /* one zone for both clusters: dirty for two hours, then clean */
     p = write_tmp ("s.csv", "time_utc,gco2eq_per_kwh\n"
                             "2022-01-01T00:00:00Z,500\n"
@@ -362,8 +360,8 @@ START_TEST (test_deadline_hold)
                            "hold %g", d.c[0].hold_s);
             ck_assert (600 + d.c[0].hold_s + 3000 <= deadline);
         } else {
-            ck_assert_msg (d.c[0].hold_s == 0, "deadline %g: hold %g",
-                           deadline, d.c[0].hold_s);
+            ck_assert_msg (d.c[0].hold_s == 0, "deadline %g: hold %g", deadline,
+                           d.c[0].hold_s);
         }
     }
     /* a baseline that shifts holds alike; one that does not, never */
@@ -401,9 +399,8 @@ main (void)
     tcase_add_test (tc, test_deadline_hold);
     suite_add_tcase (s, tc);
     rc = test_run_suite (s);
-    for (const char *n
-         = "bad.csv\0z.csv\0d.csv\0c.csv\0s.csv\0";
-         *n; n += strlen (n) + 1) {
+    for (const char *n = "bad.csv\0z.csv\0d.csv\0c.csv\0s.csv\0"; *n;
+         n += strlen (n) + 1) {
         char p[512];
         snprintf (p, sizeof (p), "%s/%s", tmpdir, n);
         unlink (p);
