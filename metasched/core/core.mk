@@ -6,6 +6,7 @@ noinst_LIBRARIES += metasched/libmscore.a
 metasched_libmscore_a_SOURCES = \
 	metasched/core/candidates.c metasched/core/candidates.h \
 	metasched/core/score.c metasched/core/score.h \
+	metasched/core/carbon.c metasched/core/carbon.h \
 	metasched/core/engine.c metasched/core/engine.h \
 	metasched/core/decision.h \
 	metasched/core/policy.c metasched/core/policy.h \

@@ -60,6 +60,14 @@ static const ms_sett_t rows[] = {
     { "w_energy", NUM, 0, 1, 0.5, LIVE_SIM, "w_energy", "w-energy", NULL,
       SET (w_energy), POL (w_energy),
       "weight of energy against response (0: response only, 1: energy only)" },
+    { "w_carbon", NUM, 0, 100, 0, LIVE_SIM_MS, "w_carbon", "w-carbon", NULL,
+      SET (w_carbon), POL (w_carbon),
+      "weight of the predicted carbon against the job's least (0: none; "
+      "needs a carbon signal)" },
+    { "w_cost", NUM, 0, 100, 0, LIVE_SIM_MS, "w_cost", "w-cost", NULL,
+      SET (w_cost), POL (w_cost),
+      "weight of the predicted electricity cost against the job's least "
+      "(0: none; needs a price signal)" },
     { "max_slowdown", NUM, 1, INF, 1.3, LIVE_SIM, "max_slowdown",
       "max-slowdown", NULL, SET (max_slowdown), POL (max_slowdown),
       "a candidate's runtime bound at most this times the best one's" },
