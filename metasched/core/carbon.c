@@ -42,9 +42,16 @@ carbon_parse_time (const char *s, double *tp)
     int y, mo, d, h, mi, sec, n = 0;
     time_t t;
 
-    if (sscanf (s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n)
-            != 6
-        || (s[n] && strcmp (s + n, "Z") != 0) || mo < 1 || mo > 12 || d < 1
+    if (sscanf (s, "%4d-%2d-%2dT%2d:%2d%n", &y, &mo, &d, &h, &mi, &n) != 5)
+        return false;
+    sec = 0;
+    if (s[n] == ':') {
+        int m = 0;
+        if (sscanf (s + n, ":%2d%n", &sec, &m) != 1 || m != 3)
+            return false;
+        n += m;
+    }
+    if ((s[n] && strcmp (s + n, "Z") != 0) || mo < 1 || mo > 12 || d < 1
         || d > 31 || h > 23 || mi > 59 || sec > 60 || y < 1970 || h < 0
         || mi < 0 || sec < 0)
         return false;
@@ -215,23 +222,47 @@ csv_row (const char *path, size_t ln, char *line, size_t ncols, size_t ct,
 }
 
 int
-carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
-                 ms_error_t *errp)
+carbon_check_zone (const ms_carbon_t *cb, const char *zone, const char *name,
+                   ms_error_t *errp)
 {
-    char *buf, *line, *next;
-    size_t len, ln = 0, ct, cg, cp, ncols = 0, cap = 0;
-    double tprev = -1;
-    ms_csig_t s;
-    int rc = 0;
-
     if (!*zone || strlen (zone) >= MS_NAME_MAX)
-        return ms_err (errp, MS_ERR_INPUT, "%s: bad zone name '%.64s'", path,
+        return ms_err (errp, MS_ERR_INPUT, "%s: bad zone name '%.64s'", name,
                        zone);
     for (size_t i = 0; i < cb->nz; i++)
         if (!strcmp (cb->z[i].zone, zone))
             return ms_err (errp, MS_ERR_INPUT, "%s: zone '%s' given twice",
-                           path, zone);
-    if (ms_read_file (path, CSV_MAX_BYTES, &buf, &len, errp) < 0)
+                           name, zone);
+    return 0;
+}
+
+void
+carbon_add (ms_carbon_t *cb, ms_csig_t *s)
+{
+    cb->z = ms_xrealloc (cb->z, (cb->nz + 1) * sizeof (*cb->z));
+    cb->z[cb->nz++] = *s;
+    if (cb->nz == 1)
+        cb->epoch = s->t0;
+    memset (s, 0, sizeof (*s));
+}
+
+void
+carbon_put (ms_csig_t *s, size_t *cap, size_t k, double g, double price,
+            bool has_price)
+{
+    sig_put (s, cap, k, g, price, has_price);
+}
+
+int
+carbon_parse_csv (ms_carbon_t *cb, const char *zone, const char *path,
+                  char *buf, ms_error_t *errp)
+{
+    char *line, *next;
+    size_t ln = 0, ct, cg, cp, ncols = 0, cap = 0;
+    double tprev = -1;
+    ms_csig_t s;
+    int rc = 0;
+
+    if (carbon_check_zone (cb, zone, path, errp) < 0)
         return -1;
     memset (&s, 0, sizeof (s));
     ms_strlcpy (s.zone, zone, sizeof (s.zone));
@@ -248,7 +279,6 @@ carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
             rc = csv_row (path, ln, line, ncols, ct, cg, cp, &s, &cap, &tprev,
                           errp);
     }
-    free (buf);
     if (rc == 0 && s.n < 2)
         rc = ms_err (errp, MS_ERR_INPUT, "%s: fewer than two rows of data",
                      path);
@@ -257,11 +287,25 @@ carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
         free (s.price);
         return -1;
     }
-    cb->z = ms_xrealloc (cb->z, (cb->nz + 1) * sizeof (*cb->z));
-    cb->z[cb->nz++] = s;
-    if (cb->nz == 1)
-        cb->epoch = s.t0;
+    carbon_add (cb, &s);
     return 0;
+}
+
+int
+carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
+                 ms_error_t *errp)
+{
+    char *buf;
+    size_t len;
+    int rc;
+
+    if (carbon_check_zone (cb, zone, path, errp) < 0)
+        return -1;
+    if (ms_read_file (path, CSV_MAX_BYTES, &buf, &len, errp) < 0)
+        return -1;
+    rc = carbon_parse_csv (cb, zone, path, buf, errp);
+    free (buf);
+    return rc;
 }
 
 int

@@ -52,6 +52,37 @@ void carbon_free (ms_carbon_t *cb);
  * cb. Errors name path:line and the field. */
 int carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
                      ms_error_t *errp);
+/* The same from the text buf (NUL-terminated, changed in place), errors
+ * naming name:line. */
+int carbon_parse_csv (ms_carbon_t *cb, const char *zone, const char *name,
+                      char *buf, ms_error_t *errp);
+/* The JSON form (carbon_json.c):
+ *   {"zone": "Z", "unit": "gCO2eq/kWh",
+ *    "points": [{"start": "2026-11-29T14:00Z", "carbon": 312.0,
+ *                "price": 81.2}, ...]}
+ * zone and unit optional (zone, where given, must be the zone it is read
+ * for; unit only gCO2eq/kWh); each point's start ISO 8601 UTC (seconds
+ * optional), in order, a whole number of steps (the first two points'
+ * distance) after the first; carbon a number >= 0 or null (missing);
+ * price ($/MWh) optional, the same. Errors name name, the field and the
+ * point's index (points[3].carbon). */
+int carbon_parse_json (ms_carbon_t *cb, const char *zone, const char *name,
+                       const char *buf, size_t len, ms_error_t *errp);
+/* A signal of either form from buf: JSON where its first character that
+ * is not blank is '{' or '[', else CSV. */
+int carbon_parse_any (ms_carbon_t *cb, const char *zone, const char *name,
+                      char *buf, size_t len, ms_error_t *errp);
+/* ... read from the file path (at most MS_CARBON_MAX_BYTES). */
+int carbon_read_file (ms_carbon_t *cb, const char *zone, const char *path,
+                      ms_error_t *errp);
+#define MS_CARBON_MAX_BYTES (64u << 20)
+/* The readers' parts: zone is a good name not yet in cb; s added to cb
+ * (moved: s is left empty); step k of s set, growing it. */
+int carbon_check_zone (const ms_carbon_t *cb, const char *zone,
+                       const char *name, ms_error_t *errp);
+void carbon_add (ms_carbon_t *cb, ms_csig_t *s);
+void carbon_put (ms_csig_t *s, size_t *cap, size_t k, double g, double price,
+                 bool has_price);
 /* Cluster draws from zone (a zone read before). */
 int carbon_assign (ms_carbon_t *cb, const char *cluster, const char *zone,
                    ms_error_t *errp);
@@ -84,7 +115,8 @@ double carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest,
  * when each has a cost). Returns how many candidates have none. */
 size_t carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf,
                      double now, double deadline, ms_cands_t *cs);
-/* "2022-01-01T00:00:00Z" (seconds, Z, optional): s since the epoch. */
+/* "2022-01-01T00:00:00Z" (":00" seconds and Z optional): s since the
+ * epoch. */
 bool carbon_parse_time (const char *s, double *tp);
 
 #endif /* MS_CARBON_H */

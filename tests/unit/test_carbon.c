@@ -78,6 +78,114 @@ END_TEST
 
 /* A gap (an empty value or a row left out) is missing, never zero; the
  * last step holds for stale_s past the end and no longer. */
+/* The JSON form (carbon_parse_json): read the same as the CSV, and each
+ * refusal names the file, the field and the point's index. */
+static void
+json_refused (const char *text, const char *want)
+{
+    ms_carbon_t cb;
+    ms_error_t err;
+    const char *p = write_tmp ("bad.json", text);
+
+    carbon_init (&cb);
+    ck_assert_int_eq (carbon_read_file (&cb, "Z", p, &err), -1);
+    ck_assert_msg (strstr (err.text, want), "'%s' lacks '%s'", err.text, want);
+    ck_assert_uint_eq (cb.nz, 0);
+    carbon_free (&cb);
+}
+
+START_TEST (test_json_form)
+{
+    ms_carbon_t cb;
+    ms_error_t err;
+    double g, pr;
+    const char *p = write_tmp (
+        "z.json",
+        "  {\"zone\": \"Z\", \"unit\": \"gCO2eq/kWh\", \"points\": [\n"
+        "  {\"start\": \"2026-11-29T14:00Z\", \"carbon\": 312.0, "
+        "\"price\": 81.2},\n"
+        "  {\"start\": \"2026-11-29T15:00:00Z\", \"carbon\": 100},\n"
+        "  {\"start\": \"2026-11-29T17:00Z\", \"carbon\": null, "
+        "\"price\": 10}]}\n");
+
+    carbon_init (&cb);
+    ck_assert_msg (carbon_read_file (&cb, "Z", p, &err) == 0, "%s", err.text);
+    ck_assert_uint_eq (cb.nz, 1);
+    ck_assert_double_eq (cb.z[0].step, 3600);
+    ck_assert_uint_eq (cb.z[0].n, 4);
+    ck_assert_ptr_nonnull (cb.z[0].price);
+    /* 14:00 is 1795960800 */
+    ck_assert (carbon_over (&cb.z[0], 0, 1795960800.0, 1800, &g, &pr));
+    ck_assert_double_eq_tol (g, 312.0, 1e-9);
+    ck_assert_double_eq_tol (pr, 81.2, 1e-9);
+    /* 15:00-16:00 has carbon, no price (a NAN price, still a carbon) */
+    ck_assert (carbon_over (&cb.z[0], 0, 1795964400.0, 3600, &g, &pr));
+    ck_assert_double_eq_tol (g, 100, 1e-9);
+    ck_assert (isnan (pr));
+    /* 16:00 (no point) and 17:00 (null) are missing, never zero */
+    ck_assert (!carbon_over (&cb.z[0], 0, 1795968000.0, 60, &g, &pr));
+    ck_assert (!carbon_over (&cb.z[0], 0, 1795971600.0, 60, &g, &pr));
+    /* the same zone twice is refused, by either form */
+    ck_assert_int_eq (carbon_read_file (&cb, "Z", p, &err), -1);
+    ck_assert (strstr (err.text, "zone 'Z' given twice"));
+    carbon_free (&cb);
+
+    json_refused ("{\"points\": [", "bad.json:1: not JSON");
+    json_refused ("[1, 2]", "bad.json: not a JSON object");
+    json_refused ("{\"zone\": \"Y\", \"points\": []}",
+                  "bad.json: zone: 'Y' where the configuration reads it for "
+                  "zone 'Z'");
+    json_refused ("{\"unit\": \"g/MWh\", \"points\": []}",
+                  "bad.json: unit: 'g/MWh'");
+    json_refused ("{\"points\": 3}", "bad.json: points: missing or not");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}]}",
+                  "bad.json: points: fewer than two");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}, 7]}",
+                  "bad.json: points[1]: not an object");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}, {\"carbon\": 2}]}",
+                  "bad.json: points[1].start: missing");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}, {\"start\": \"tomorrow\", "
+                  "\"carbon\": 2}]}",
+                  "bad.json: points[1].start: bad time 'tomorrow'");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}, {\"start\": \"2026-11-29T15:00Z\", "
+                  "\"carbon\": -3}]}",
+                  "bad.json: points[1].carbon: not a number >= 0");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}, {\"start\": \"2026-11-29T15:00Z\"}]}",
+                  "bad.json: points[1].carbon: missing");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1, \"price\": \"cheap\"}, "
+                  "{\"start\": \"2026-11-29T15:00Z\", \"carbon\": 2}]}",
+                  "bad.json: points[0].price: not a number >= 0");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}, {\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 2}]}",
+                  "bad.json: points[1].start: not after the point before");
+    json_refused ("{\"points\": [{\"start\": \"2026-11-29T14:00Z\", "
+                  "\"carbon\": 1}, {\"start\": \"2026-11-29T15:00Z\", "
+                  "\"carbon\": 2}, {\"start\": \"2026-11-29T15:30Z\", "
+                  "\"carbon\": 2}]}",
+                  "bad.json: points[2].start: not a whole number of steps");
+    json_refused ("{\"points\": [], \"points\": []}", "bad.json:1: not JSON");
+    /* a CSV file still read through carbon_read_file, refused at its line */
+    {
+        const char *c = write_tmp ("c.csv", "time_utc,gco2eq_per_kwh\n"
+                                            "2026-11-29T14:00Z,1\n"
+                                            "2026-11-29T14:01Z,x\n");
+        carbon_init (&cb);
+        ck_assert_int_eq (carbon_read_file (&cb, "Z", c, &err), -1);
+        ck_assert_msg (strstr (err.text, "c.csv:3: gco2eq_per_kwh: bad value"),
+                       "%s", err.text);
+        carbon_free (&cb);
+    }
+}
+END_TEST
+
 START_TEST (test_csv_gaps)
 {
     ms_carbon_t cb;
@@ -392,6 +500,7 @@ main (void)
         return 1;
     }
     tcase_add_test (tc, test_csv_refused);
+    tcase_add_test (tc, test_json_form);
     tcase_add_test (tc, test_csv_gaps);
     tcase_add_test (tc, test_shipped);
     tcase_add_test (tc, test_score_moves);
