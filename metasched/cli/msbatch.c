@@ -564,8 +564,27 @@ print_candidates (const json_t *reply)
                     json_number_value (json_object_get (rk, "best_response_s")),
                     json_number_value (json_object_get (rk, "shared_wait_s")));
     }
-    printf ("  %-12s %-12s %8s %12s %10s %12s %8s\n", "CLUSTER", "PARTITION",
+    /* the grid's carbon and price (carbon_signal): whether they are in
+     * the score, and each candidate's */
+    const json_t *grid = json_object_get (reply, "carbon");
+    if (json_is_object (grid)) {
+        char note[512];
+        printf ("carbon: weight %.4g, cost: weight %.4g%s\n",
+                json_number_value (json_object_get (grid, "w_carbon")),
+                json_number_value (json_object_get (grid, "w_cost")),
+                json_is_true (json_object_get (grid, "carbon_known"))
+                    ? ""
+                    : " (no carbon for every candidate)");
+        if (json_is_string (json_object_get (grid, "note"))) {
+            clifmt_text (json_object_get (grid, "note"), note, sizeof (note));
+            printf ("note: %s\n", note);
+        }
+    }
+    printf ("  %-12s %-12s %8s %12s %10s %12s %8s", "CLUSTER", "PARTITION",
             "FREQ_GHZ", "PRED_TIME", "ENERGY_KJ", "WAIT", "SCORE");
+    if (json_is_object (grid))
+        printf (" %10s %10s %10s", "CARBON_G", "COST", "SHIFT");
+    putchar ('\n');
     json_array_foreach (cands, i, c)
     {
         char cl[64], pa[64], fr[32], tm[32], wt[32], kj[32] = "-", sc[32] = "-";
@@ -584,6 +603,17 @@ print_candidates (const json_t *reply)
         printf ("%c %-12s %-12s %8s %12s %10s %12s %8s",
                 json_is_true (json_object_get (c, "chosen")) ? '*' : ' ', cl,
                 pa, fr, tm, kj, wt, sc);
+        if (json_is_object (grid)) {
+            char g[32] = "-", co[32] = "-", sh[32] = "-";
+            const json_t *gv = json_object_get (c, "carbon_g");
+            const json_t *cv = json_object_get (c, "cost");
+            if (json_is_number (gv))
+                snprintf (g, sizeof (g), "%.2f", json_number_value (gv));
+            if (json_is_number (cv))
+                snprintf (co, sizeof (co), "%.4f", json_number_value (cv));
+            clifmt_duration (json_object_get (c, "shift_s"), sh, sizeof (sh));
+            printf (" %10s %10s %10s", g, co, sh);
+        }
         /* why metasched's ranking set it aside */
         if (json_is_string (json_object_get (c, "excluded"))) {
             char why[128];

@@ -162,6 +162,13 @@ static const ms_sett_t rows[] = {
     { "gate_wait_s", INT, 0, 3600, 30, MS_SETT_CONF, "gate_wait_s", NULL, NULL,
       NONE, NONE,
       "whole seconds a sibling's start gate tries to reach the daemon" },
+    { "carbon_poll_s", NUM, 5, 86400, 300, MS_SETT_CONF, "carbon_poll_s", NULL,
+      NULL, NONE, NONE,
+      "seconds between polls of a zone's http(s) carbon signal" },
+    { "carbon_max_age_s", NUM, 60, 30 * 86400.0, 3600, MS_SETT_CONF,
+      "carbon_max_age_s", NULL, NULL, NONE, NONE,
+      "a zone's carbon signal read longer ago, or whose last value is older, "
+      "leaves energy alone there (s)" },
     { "threads", INT, 1, 64, 2, MS_SETT_CONF, "threads", NULL, NULL, NONE, NONE,
       "the API's threads" },
     { "request_timeout_s", NUM, 1, 600, 30, MS_SETT_CONF, "request_timeout_s",

@@ -22,6 +22,7 @@ daemon_load_settings (ms_daemon_t *d)
     pthread_mutex_lock (&d->mu);
     d->set = s;
     settings_apply_policy (&s, &d->pol);
+    daemon_carbon_update (d); /* pol.carbon: the fresh zones' signals */
     jobmix_apply (&d->mix, d->site, &d->pol);
     settings_apply_site (&s, d->site, NULL);
     daemon_power_settings (d, &s);
