@@ -10,3 +10,8 @@ TESTS += tests/unit/test_carbon
 # metasched simulate --carbon on the shipped carbon data
 TESTS += tests/integration/test_simulate_carbon.sh
 EXTRA_DIST += tests/integration/test_simulate_carbon.sh
+
+# metaschedd with the zones' signals on the test bed: CSV, JSON and HTTP
+# sources, deadline shifting, w_carbon's choice, stale and bad signals
+TESTS += tests/integration/test_carbon_live.sh
+EXTRA_DIST += tests/integration/test_carbon_live.sh

@@ -576,7 +576,13 @@ print_candidates (const json_t *reply)
                     ? ""
                     : " (no carbon for every candidate)");
         if (json_is_string (json_object_get (grid, "note"))) {
-            clifmt_text (json_object_get (grid, "note"), note, sizeof (note));
+            /* the daemon's text, control characters shown */
+            ms_strlcpy (note,
+                        json_string_value (json_object_get (grid, "note")),
+                        sizeof (note));
+            for (char *w = note; *w; w++)
+                if ((unsigned char)*w < 0x20 || *w == 0x7f)
+                    *w = '?';
             printf ("note: %s\n", note);
         }
     }
