@@ -211,11 +211,16 @@ csv_row (const char *path, size_t ln, char *line, size_t ncols, size_t ct,
     if (!(s->step > 0))
         s->step = t - *tprev;
     k = (t - s->t0) / s->step;
-    if (k != floor (k) || k > 1e8)
+    if (k != floor (k))
         return ms_err (errp, MS_ERR_INPUT,
                        "%s:%zu: time_utc: not a whole number of steps (%g s) "
                        "after the first row",
                        path, ln, s->step);
+    if (k >= MS_CARBON_MAX_STEPS)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s:%zu: time_utc: more than %d steps (%g s) after "
+                       "the first row",
+                       path, ln, MS_CARBON_MAX_STEPS, s->step);
     *tprev = t;
     sig_put (s, cap, (size_t)k, g, price, cp != SIZE_MAX);
     return 0;

@@ -76,6 +76,9 @@ int carbon_parse_any (ms_carbon_t *cb, const char *zone, const char *name,
 int carbon_read_file (ms_carbon_t *cb, const char *zone, const char *path,
                       ms_error_t *errp);
 #define MS_CARBON_MAX_BYTES (64u << 20)
+/* A signal spans at most this many steps (a year of minutes and more):
+ * a far second row or point cannot make it take gigabytes. */
+#define MS_CARBON_MAX_STEPS 1000000
 /* The readers' parts: zone is a good name not yet in cb; s added to cb
  * (moved: s is left empty); step k of s set, growing it. */
 int carbon_check_zone (const ms_carbon_t *cb, const char *zone,

@@ -76,11 +76,16 @@ json_point (const char *name, size_t i, const json_t *pt, bool has_price,
     if (!(s->step > 0))
         s->step = t - *tprev;
     k = (t - s->t0) / s->step;
-    if (k != floor (k) || k > 1e8)
+    if (k != floor (k))
         return ms_err (errp, MS_ERR_INPUT,
                        "%s: points[%zu].start: not a whole number of steps "
                        "(%g s) after the first point",
                        name, i, s->step);
+    if (k >= MS_CARBON_MAX_STEPS)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s: points[%zu].start: more than %d steps (%g s) "
+                       "after the first point",
+                       name, i, MS_CARBON_MAX_STEPS, s->step);
     *tprev = t;
     carbon_put (s, cap, (size_t)k, g, price, has_price);
     return 0;
@@ -111,8 +116,7 @@ json_header (const json_t *o, const char *zone, const char *name,
         return ms_err (errp, MS_ERR_INPUT,
                        "%s: points: missing or not an array", name);
     if (json_array_size (pts) < 2)
-        return ms_err (errp, MS_ERR_INPUT, "%s: points: fewer than two",
-                       name);
+        return ms_err (errp, MS_ERR_INPUT, "%s: points: fewer than two", name);
     if (json_array_size (pts) > MAX_POINTS)
         return ms_err (errp, MS_ERR_INPUT, "%s: points: more than %d", name,
                        MAX_POINTS);
@@ -137,8 +141,8 @@ carbon_parse_json (ms_carbon_t *cb, const char *zone, const char *name,
         return -1;
     o = json_loadb (buf, len, JSON_REJECT_DUPLICATES, &je);
     if (!o)
-        return ms_err (errp, MS_ERR_INPUT, "%s:%d: not JSON: %s", name,
-                       je.line, je.text);
+        return ms_err (errp, MS_ERR_INPUT, "%s:%d: not JSON: %s", name, je.line,
+                       je.text);
     if (!json_is_object (o)) {
         json_decref (o);
         return ms_err (errp, MS_ERR_INPUT, "%s: not a JSON object", name);
@@ -148,14 +152,18 @@ carbon_parse_json (ms_carbon_t *cb, const char *zone, const char *name,
         return -1;
     }
     json_array_foreach (pts, i, pt)
+    {
         if (json_is_object (pt) && json_object_get (pt, "price"))
             has_price = true;
+    }
     memset (&s, 0, sizeof (s));
     ms_strlcpy (s.zone, zone, sizeof (s.zone));
     json_array_foreach (pts, i, pt)
-        if ((rc = json_point (name, i, pt, has_price, &s, &cap, &tprev, errp))
-            < 0)
+    {
+        rc = json_point (name, i, pt, has_price, &s, &cap, &tprev, errp);
+        if (rc < 0)
             break;
+    }
     json_decref (o);
     if (rc < 0) {
         free (s.g);

@@ -24,13 +24,13 @@
 /* One source and what it last gave (under dcarbon.mu). */
 typedef struct {
     const dconf_csig_t *conf;
-    ms_csig_t sig;   /* the latest good signal; n 0: none yet */
-    double read_at;  /* wall () of the latest good read or check; 0: none */
+    ms_csig_t sig;  /* the latest good signal; n 0: none yet */
+    double read_at; /* wall () of the latest good read or check; 0: none */
     double next_poll;
-    struct stat st;  /* a file's, when it was read */
-    char err[512];   /* the latest failure ("": none since) */
+    struct stat st; /* a file's, when it was read */
+    char err[512];  /* the latest failure ("": none since) */
     char logged[512];
-    bool stale;      /* left out by the latest build */
+    bool stale; /* left out by the latest build */
     bool stale_known;
 } dsrc_t;
 
@@ -38,7 +38,7 @@ typedef struct {
  * policy copy (a snapshot's) points into it. */
 struct cset {
     ms_carbon_t cb;
-    unsigned refs; /* under dcarbon.mu */
+    unsigned refs;   /* under dcarbon.mu */
     char note[1024]; /* the zones left out and why ("": none) */
 };
 
@@ -284,10 +284,10 @@ stale_why (const struct dcarbon *dc, const dsrc_t *s, double now, char *buf,
                   s->err);
     else if (now - s->read_at > dc->max_age)
         snprintf (buf, size, "read %.0f s ago, over carbon_max_age_s %.0f%s%s",
-                  now - s->read_at, dc->max_age, s->err[0] ? ": " : "",
-                  s->err);
+                  now - s->read_at, dc->max_age, s->err[0] ? ": " : "", s->err);
     else if (!carbon_over (&s->sig, dc->max_age, now, 1, &g, &p))
-        snprintf (buf, size, "no value for now (its steps end %.0f s ago, "
+        snprintf (buf, size,
+                  "no value for now (its steps end %.0f s ago, "
                   "carbon_max_age_s %.0f)",
                   now - (s->sig.t0 + s->sig.n * s->sig.step), dc->max_age);
     else
@@ -334,8 +334,10 @@ build (ms_daemon_t *d, struct dcarbon *dc, double now)
                             s->conf->zone);
         }
         if (s->err[0] && strcmp (s->err, s->logged)) {
-            daemon_log (LOG_WARNING, "carbon: zone %s: %s (keeping the last "
-                        "good signal)", s->conf->zone, s->err);
+            daemon_log (LOG_WARNING,
+                        "carbon: zone %s: %s (keeping the last "
+                        "good signal)",
+                        s->conf->zone, s->err);
             ms_strlcpy (s->logged, s->err, sizeof (s->logged));
         }
         s->stale = w != NULL;

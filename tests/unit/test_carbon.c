@@ -172,6 +172,15 @@ START_TEST (test_json_form)
                   "\"carbon\": 2}]}",
                   "bad.json: points[2].start: not a whole number of steps");
     json_refused ("{\"points\": [], \"points\": []}", "bad.json:1: not JSON");
+    /* a far point cannot make the signal take gigabytes */
+    json_refused ("{\"points\": [{\"start\": \"2000-01-01T00:00Z\", "
+                  "\"carbon\": 1}, {\"start\": \"2000-01-01T00:01Z\", "
+                  "\"carbon\": 2}, {\"start\": \"2026-01-01T00:00Z\", "
+                  "\"carbon\": 2}]}",
+                  "bad.json: points[2].start: more than 1000000 steps");
+    refused ("time_utc,gco2eq_per_kwh\n2000-01-01T00:00:00Z,1\n"
+             "2000-01-01T00:00:01Z,1\n2026-01-01T00:00:00Z,1\n",
+             "bad.csv:4: time_utc: more than 1000000 steps");
     /* a CSV file still read through carbon_read_file, refused at its line */
     {
         const char *c = write_tmp ("c.csv", "time_utc,gco2eq_per_kwh\n"
