@@ -208,6 +208,12 @@ set_cluster (struct parser *p, ms_clusterconf_t *c, const char *key,
             return perr (p, errp, "slurm_cluster: '%s' is not a valid name",
                          val);
         ms_strlcpy (c->slurm_cluster, val, sizeof (c->slurm_cluster));
+    } else if (!strcmp (key, "zone")) {
+        if (!valid_name (val))
+            return perr (p, errp, "zone: '%s' is not a valid name (letters, "
+                         "digits, '_', '-', '.')", val);
+        ms_strlcpy (c->zone, val, sizeof (c->zone));
+        c->zone_line = p->at.line;
     } else if (!strcmp (key, "accounting")) {
         if (!strcmp (val, "auto"))
             c->accounting = true;

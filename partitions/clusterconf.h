@@ -110,6 +110,9 @@ typedef struct {
      * none given: every path. */
     char filesystems[MS_MAX_FILESYSTEMS][MS_PATH_MAX / 2];
     size_t nfilesystems;
+    char zone[MS_NAME_MAX]; /* the grid zone it draws from (metaschedd.conf
+                               carbon_signal); "": none */
+    int zone_line;
     int line;
 } ms_clusterconf_t;
 

@@ -144,3 +144,6 @@ include tests/scripts2.mk
 
 # the A/B baseline share and metasched report --ab
 include tests/ab.mk
+
+# the grid's carbon intensity and price in the score
+include tests/carbon.mk

@@ -18,6 +18,7 @@
 
 #include "metasched/core/candidates.h"
 #include "metasched/admin/commands.h"
+#include "metasched/admin/simcarbon.h"
 #include "metasched/admin/siminput.h"
 #include "metasched/admin/simopts.h"
 #include "metasched/admin/simpower.h"
@@ -379,6 +380,8 @@ typedef struct {
     ms_budgets_t budgets;  /* --power-budget; none: n 0 */
     simpower_row_t *prows; /* the power table's rows */
     size_t nprows;
+    ms_carbon_t cb; /* --carbon (nz 0: none) */
+    simcarbon_row_t crows[MAX_RUNS];
 } simrun_t;
 
 /* The clusters (-c or the scenario's) and the home partition; -2: no
@@ -585,6 +588,14 @@ run_jobkinds (simrun_t *r)
     if (o->gpu_profiles
         && siminput_gpu_profiles (o, conf, r->tab, wl, &r->err) < 0)
         return -1;
+    if (o->deadline_share > 0) {
+        size_t nd = simcarbon_deadlines (wl, o->deadline_share,
+                                         o->deadline_factor, o->seed);
+        if (!o->quiet)
+            printf ("jobs with a deadline: %zu (%.1f%%), submit + %g times "
+                    "the time limit\n",
+                    nd, 100.0 * nd / wl->njobs, o->deadline_factor);
+    }
     if (o->moldable_share > 0) {
         int maxn = 0;
         size_t nm;
@@ -649,6 +660,10 @@ run_policies (simrun_t *r)
         return ms_err (&r->err, MS_ERR_INPUT,
                        "--t-weight/--sweep: numbers separated "
                        "by commas");
+    if (o->carbon
+        && simcarbon_load (o->carbon, o->carbon_zones, r->conf, &r->cb, &r->err)
+               < 0)
+        return -1;
     for (int k = 0; k < POL_NKINDS; k++) {
         if (!wanted (o->policies, (ms_polkind_t)k))
             continue;
@@ -663,8 +678,19 @@ run_policies (simrun_t *r)
             simopts_policy (o, pol, false);
             if (eamc)
                 pol->t_weight = tw[t];
+            if (r->cb.nz)
+                pol->carbon = &r->cb;
             policy_relabel (pol);
         }
+    }
+    /* the shifting baseline: base's partition and frequency, a job with
+     * a deadline held for its cleanest run before it */
+    if (o->shift_base && r->npols < MAX_RUNS) {
+        ms_policy_t *pol = &r->pols[r->npols++];
+        policy_init (pol, POL_BASE);
+        pol->carbon_shift = true;
+        pol->carbon = &r->cb;
+        policy_relabel (pol);
     }
     if (wanted (o->policies, POL_METASCHED))
         for (size_t i = 0; i < nsw && r->nsweep < MAX_RUNS; i++) {
@@ -672,6 +698,8 @@ run_policies (simrun_t *r)
             policy_init (pol, POL_METASCHED);
             simopts_policy (o, pol, true);
             pol->w_energy = sw[i];
+            if (r->cb.nz)
+                pol->carbon = &r->cb;
             policy_relabel (pol);
         }
     return 0;
@@ -758,6 +786,8 @@ run_simulate (simrun_t *r)
                                &r->err)
                    < 0)
             return -1;
+        if (r->cb.nz && i < r->npols)
+            simcarbon_row (&r->cb, conf, wl, recs, &r->crows[i]);
         if (r->bound)
             r->brok[i] = bound_row (conf, r->tab, wl, r->home, recs, &r->bcs,
                                     &r->brt[i], &r->bre[i]);
@@ -808,6 +838,12 @@ run_tables (simrun_t *r)
     }
     if (!o->no_table)
         metrics_print_table (stdout, r->conf, r->rows, r->npols + r->r0);
+    if (r->cb.nz && !o->no_table) {
+        const char *lab[MAX_RUNS];
+        for (size_t i = 0; i < r->npols; i++)
+            lab[i] = r->pols[i].label;
+        simcarbon_print (stdout, &r->cb, lab, r->crows, r->npols);
+    }
     if (r->r0 && !o->no_table) {
         const ms_summary_t *m = &r->rows[0], *a = &r->rows[1];
         printf ("\nas run against measured, %zu jobs: job energy %+.2f%%, "
@@ -929,6 +965,7 @@ run_free (simrun_t *r)
     free (r->bcs.c);
     workload_free (r->wl);
     swf_free (r->trace);
+    carbon_free (&r->cb);
     predtab_free (r->tab);
     predictor_free (r->pred);
     clusterconf_free (r->conf);

@@ -60,6 +60,15 @@ typedef struct {
     bool seed_set;         /* --seed given */
     const char *seeds;     /* --seeds: the list, one run each */
     const char *versus;    /* --versus: rows to compare against, paired */
+    /* --carbon ZONE=FILE,... and --carbon-zones CLUSTER=ZONE,...
+     * (simcarbon.h); --deadline-share: the jobs given a deadline at
+     * submit + --deadline-factor x limit; --shift-base: the shifting
+     * baseline's row */
+    const char *carbon;
+    const char *carbon_zones;
+    double deadline_share;
+    double deadline_factor;
+    bool shift_base;
     ms_seedruns_t *collect; /* a run's rows go here (--seeds) */
     bool no_table;         /* print no table (a run of --seeds) */
     bool jobs_csv;         /* every job of every run in jobs-LABEL.csv */

@@ -49,6 +49,11 @@ enum {
     O_VERSUS,
     O_PBUDGET,
     O_POWER,
+    O_CARBON,
+    O_CZONES,
+    O_DLSHARE,
+    O_DLFACTOR,
+    O_SHIFTBASE,
     O_TABLE = 1024, /* + the row's index in the settings table */
 };
 
@@ -90,6 +95,11 @@ static const struct option fixed[] = {
     { "versus", required_argument, NULL, O_VERSUS },
     { "power-budget", required_argument, NULL, O_PBUDGET },
     { "power", no_argument, NULL, O_POWER },
+    { "carbon", required_argument, NULL, O_CARBON },
+    { "carbon-zones", required_argument, NULL, O_CZONES },
+    { "deadline-share", required_argument, NULL, O_DLSHARE },
+    { "deadline-factor", required_argument, NULL, O_DLFACTOR },
+    { "shift-base", no_argument, NULL, O_SHIFTBASE },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
 };
@@ -158,6 +168,17 @@ usage (FILE *f)
         "                           jobs (needs partitions with GPUs)\n"
         "      --gpus-per-job N     GPU jobs ask for 1 to N GPUs per node\n"
         "                           (the most a partition has)\n"
+        "      --carbon ZONE=FILE,...  grid zones' carbon intensity (CSV, "
+        "hourly)\n"
+        "      --carbon-zones CLUSTER=ZONE,...  each cluster's zone (default: "
+        "in order)\n"
+        "      --deadline-share X   give this share (0-1) of the jobs a "
+        "deadline\n"
+        "      --deadline-factor K  ...at submit + K times the time limit "
+        "(2)\n"
+        "      --shift-base         a row base-shift: base, deadline jobs "
+        "held for\n"
+        "                           their cleanest run (needs --carbon)\n"
         "      --gpu-profiles FILE  apps' GPU profiles: GPUs per node, busy\n"
         "                           power, time per GPU model\n"
         "      --moldable-share X   make this share (0-1) of the jobs "
@@ -289,6 +310,25 @@ text_option (opts_t *o, int c, const char *arg)
         break;
     case O_POWER:
         o->power_report = true;
+        break;
+    case O_CARBON:
+        o->carbon = arg;
+        break;
+    case O_CZONES:
+        o->carbon_zones = arg;
+        break;
+    case O_DLSHARE:
+        if (simopts_double (arg, &o->deadline_share) < 0
+            || o->deadline_share < 0 || o->deadline_share > 1)
+            return -1;
+        break;
+    case O_DLFACTOR:
+        if (simopts_double (arg, &o->deadline_factor) < 0
+            || o->deadline_factor < 1 || o->deadline_factor > 1000)
+            return -1;
+        break;
+    case O_SHIFTBASE:
+        o->shift_base = true;
         break;
     case O_FROMDB:
         o->from_db = arg;
@@ -522,6 +562,7 @@ opts_defaults (opts_t *o)
     o->plots = true;
     o->seed = 1;
     o->backfill = SIM_EASY;
+    o->deadline_factor = 2;
 }
 
 int

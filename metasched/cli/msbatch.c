@@ -469,7 +469,6 @@ build_request (const ms_jobspec_t *s, const char *script, size_t len,
     return o;
 }
 
-/* --test-only: the candidates as a table, the chosen one marked '*'. */
 /* The answer's notes (what the site set aside, e.g. a --cpu-freq it
  * ignores), on standard error: standard output stays the job id. */
 static void
@@ -483,6 +482,49 @@ print_notes (const json_t *reply)
             fprintf (stderr, PROG ": note: %s\n", json_string_value (e));
 }
 
+/* The what-if's "carbon": whether the grid's carbon and cost are in
+ * the score, and the daemon's note where they are not. */
+static void
+print_carbon_head (const json_t *grid)
+{
+    char note[512];
+
+    if (!json_is_object (grid))
+        return;
+    printf ("carbon: weight %.4g, cost: weight %.4g%s\n",
+            json_number_value (json_object_get (grid, "w_carbon")),
+            json_number_value (json_object_get (grid, "w_cost")),
+            json_is_true (json_object_get (grid, "carbon_known"))
+                ? ""
+                : " (no carbon for every candidate)");
+    if (json_is_string (json_object_get (grid, "note"))) {
+        /* the daemon's text, control characters shown */
+        ms_strlcpy (note, json_string_value (json_object_get (grid, "note")),
+                    sizeof (note));
+        for (char *w = note; *w; w++)
+            if ((unsigned char)*w < 0x20 || *w == 0x7f)
+                *w = '?';
+        printf ("note: %s\n", note);
+    }
+}
+
+/* A candidate's CARBON_G, COST and SHIFT columns. */
+static void
+print_carbon_cols (const json_t *c)
+{
+    char g[32] = "-", co[32] = "-", sh[32] = "-";
+    const json_t *gv = json_object_get (c, "carbon_g");
+    const json_t *cv = json_object_get (c, "cost");
+
+    if (json_is_number (gv))
+        snprintf (g, sizeof (g), "%.2f", json_number_value (gv));
+    if (json_is_number (cv))
+        snprintf (co, sizeof (co), "%.4f", json_number_value (cv));
+    clifmt_duration (json_object_get (c, "shift_s"), sh, sizeof (sh));
+    printf (" %10s %10s %10s", g, co, sh);
+}
+
+/* --test-only: the candidates as a table, the chosen one marked '*'. */
 static void
 print_candidates (const json_t *reply)
 {
@@ -564,8 +606,14 @@ print_candidates (const json_t *reply)
                     json_number_value (json_object_get (rk, "best_response_s")),
                     json_number_value (json_object_get (rk, "shared_wait_s")));
     }
-    printf ("  %-12s %-12s %8s %12s %10s %12s %8s\n", "CLUSTER", "PARTITION",
+    /* the grid's carbon and price (carbon_signal) */
+    const json_t *grid = json_object_get (reply, "carbon");
+    print_carbon_head (grid);
+    printf ("  %-12s %-12s %8s %12s %10s %12s %8s", "CLUSTER", "PARTITION",
             "FREQ_GHZ", "PRED_TIME", "ENERGY_KJ", "WAIT", "SCORE");
+    if (json_is_object (grid))
+        printf (" %10s %10s %10s", "CARBON_G", "COST", "SHIFT");
+    putchar ('\n');
     json_array_foreach (cands, i, c)
     {
         char cl[64], pa[64], fr[32], tm[32], wt[32], kj[32] = "-", sc[32] = "-";
@@ -584,6 +632,8 @@ print_candidates (const json_t *reply)
         printf ("%c %-12s %-12s %8s %12s %10s %12s %8s",
                 json_is_true (json_object_get (c, "chosen")) ? '*' : ' ', cl,
                 pa, fr, tm, kj, wt, sc);
+        if (json_is_object (grid))
+            print_carbon_cols (c);
         /* why metasched's ranking set it aside */
         if (json_is_string (json_object_get (c, "excluded"))) {
             char why[128];

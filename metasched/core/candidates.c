@@ -490,6 +490,7 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
 
     cs->n = 0;
     cs->home = home;
+    cs->carbon = cs->cost = false;
     for (size_t p = 0; p < tab->nparts; p++) {
         ms_partwaits_t waits = { 0, 0, 0, { false, 0, 0 } };
         if (nodes > tab->conf->parts[p].nodes)

@@ -170,6 +170,11 @@ typedef struct {
                        over its nodes, s (view_first_drain) */
     int nodes;      /* the job's node count there (a moldable job's chosen
                        count, candidates_mold) */
+    double carbon_g, cost; /* predicted carbon (g) and cost ($) over its
+                              predicted run (carbon_apply; valid only
+                              where ms_cands_t's carbon, cost say so) */
+    double shift_s;        /* ...a job with a deadline: that run starts this
+                              long after its predicted wait (0: at once) */
 } ms_cand_t;
 
 /* The wait r makes for a job that runs t seconds: r->blocked when it ends
@@ -196,6 +201,9 @@ typedef struct {
     ms_cand_t *c;
     size_t n, cap;
     size_t home; /* the job's home partition (candidates_build) */
+    bool carbon, cost; /* every candidate has its carbon_g, its cost
+                          (carbon.h: carbon_apply; candidates_build
+                          clears them) */
 } ms_cands_t;
 
 /* Fill cs with the candidates of a job of `nodes` nodes, app index app,

@@ -6,6 +6,8 @@ noinst_LIBRARIES += metasched/libmscore.a
 metasched_libmscore_a_SOURCES = \
 	metasched/core/candidates.c metasched/core/candidates.h \
 	metasched/core/score.c metasched/core/score.h \
+	metasched/core/carbon.c metasched/core/carbon.h \
+	metasched/core/carbon_json.c \
 	metasched/core/engine.c metasched/core/engine.h \
 	metasched/core/decision.h \
 	metasched/core/policy.c metasched/core/policy.h \
@@ -21,7 +23,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/window_decide.c \
 	metasched/core/power.c metasched/core/power.h \
 	metasched/core/powerplace.c metasched/core/powerplace.h
-metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+metasched_libmscore_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS) $(JANSSON_CFLAGS)
 
 check_PROGRAMS += tests/unit/test_policy
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c tests/testutil.h

@@ -46,6 +46,9 @@ typedef struct {
     double t_weight;         /* EAMC, default 1 */
     double v_threshold;      /* EAMC PriorityInc-V, default 0.35 */
     double w_energy;         /* metasched: weight of energy, default 0.5 */
+    double w_carbon;         /* metasched: weight of the predicted carbon
+                                against the job's least (0) */
+    double w_cost;           /* ...of the predicted cost (0) */
     double max_slowdown;     /* metasched: T_hi <= this * best T (1.3),
                                 unless it ends earlier than all within */
     double sibling_slack;    /* metasched: siblings within this of best
@@ -151,6 +154,13 @@ typedef struct {
                           siblings (metaschedd's dispatch_mode and
                           siblings: engine_dispatch_mode); 0 every entry of
                           the decision (the simulator's) */
+
+    /* the zones' signals (carbon.h; NULL: none, energy alone), and
+     * whether a job with a deadline is held for its cleanest run before
+     * it whatever the kind (the shifting baseline, base-shift in the
+     * simulator; metasched's kinds shift where w_carbon > 0) */
+    const struct ms_carbon *carbon;
+    bool carbon_shift;
 } ms_policy_t;
 
 /* metasched's own kinds (greedy and window): its scores, moldable sizes,

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "metasched/core/carbon.h"
 #include "metasched/core/engine.h"
 
 double
@@ -210,6 +211,9 @@ engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
         candidates_mold_sizes (tab, j->app, j->nodes, j->nodes_max,
                                j->nodes_list, pol->w_energy, view, now, cs);
     array_scale (conf, view, j, now, cs);
+    /* each candidate's carbon and cost over its predicted run (carbon.h) */
+    if (pol->carbon)
+        carbon_apply (pol->carbon, conf, now, j->deadline, cs);
 }
 
 /* ---- sibling sets ---- */

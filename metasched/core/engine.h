@@ -79,6 +79,8 @@ typedef struct {
                                      what the user asked); NULL: all */
     ms_cpufreq_t cpufreq;         /* the user's --cpu-freq (all 0: none): the
                                      frequency it names on each partition */
+    double deadline; /* its --deadline, in the caller's time (0: none): it
+                        may start later for a cleaner run (carbon.h) */
 } ms_ejob_t;
 
 /* An array on partition part: the tasks that run at once (*concp, may be

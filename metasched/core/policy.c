@@ -52,9 +52,17 @@ policy_relabel (ms_policy_t *pol)
     case POL_METASCHED:
     case POL_METASCHED_WINDOW:
         snprintf (pol->label, sizeof (pol->label), "%s-w%g", n, pol->w_energy);
+        /* the grid's weights, where given (doc/architecture.md "Carbon
+         * and price") */
+        if (pol->w_carbon > 0 || pol->w_cost > 0) {
+            size_t l = strlen (pol->label);
+            snprintf (pol->label + l, sizeof (pol->label) - l, "-c%g-p%g",
+                      pol->w_carbon, pol->w_cost);
+        }
         break;
     default:
-        snprintf (pol->label, sizeof (pol->label), "%s", n);
+        snprintf (pol->label, sizeof (pol->label), "%s%s", n,
+                  pol->carbon_shift ? "-shift" : "");
     }
 }
 
@@ -216,6 +224,18 @@ decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
     default:
         break;
     }
+    /* A job with a deadline: each entry held until the cleaner run
+     * carbon_apply found before the deadline (doc/architecture.md "Carbon
+     * and price"), under metasched with a carbon weight or a shifting
+     * baseline; a job without one has no shift and is never held. */
+    if (cs->carbon
+        && (pol->carbon_shift
+            || (policy_is_metasched (pol->kind) && pol->w_carbon > 0)))
+        for (size_t k = 0; k < d->n; k++) {
+            const ms_cand_t *c = &cs->c[d->c[k].cand];
+            if (c->shift_s > 0 && c->w + c->shift_s > d->c[k].hold_s)
+                d->c[k].hold_s = c->w + c->shift_s;
+        }
 }
 
 void

@@ -118,6 +118,7 @@ typedef struct {
     double base_s;  /* predicted length at the home's nominal f */
     double limit_s; /* the user's time limit there; 0: none */
     double submit;  /* first submit time (queue order) */
+    double deadline; /* its --deadline (the core's time); 0: none */
 } ms_jobdesc_t;
 
 typedef struct {

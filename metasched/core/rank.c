@@ -274,6 +274,54 @@ shared_wait (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok)
     return isfinite (wmin) ? pol->wait_share * wmin : 0;
 }
 
+/* The grid's terms of the score (doc/architecture.md "Carbon and
+ * price"): the least predicted carbon and cost of the admissible
+ * candidates, where the weights ask for them and every candidate has
+ * them (carbon_apply); *use false otherwise: energy alone, as without a
+ * signal. */
+typedef struct {
+    bool use;
+    double cmin, pmin;
+} grid_min_t;
+
+static void
+grid_mins (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok,
+           grid_min_t *gm)
+{
+    bool wc = pol->w_carbon > 0 && cs->carbon;
+    bool wp = pol->w_cost > 0 && cs->cost;
+
+    gm->use = false;
+    gm->cmin = gm->pmin = INFINITY;
+    if (!wc && !wp)
+        return;
+    for (size_t i = 0; i < cs->n; i++)
+        if (ok[i]) {
+            if (cs->c[i].carbon_g < gm->cmin)
+                gm->cmin = cs->c[i].carbon_g;
+            if (cs->c[i].cost < gm->pmin)
+                gm->pmin = cs->c[i].cost;
+        }
+    if (!wc || !(gm->cmin > 0) || !isfinite (gm->cmin))
+        gm->cmin = NAN;
+    if (!wp || !(gm->pmin > 0) || !isfinite (gm->pmin))
+        gm->pmin = NAN;
+    gm->use = !isnan (gm->cmin) || !isnan (gm->pmin);
+}
+
+/* w_carbon C / C_min + w_cost $ / $_min of candidate c. */
+static double
+grid_term (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c)
+{
+    double v = 0;
+
+    if (!isnan (gm->cmin))
+        v += pol->w_carbon * c->carbon_g / gm->cmin;
+    if (!isnan (gm->pmin))
+        v += pol->w_cost * c->cost / gm->pmin;
+    return v;
+}
+
 /* metasched's key of each partition for a job: on each partition with an
  * admissible candidate, the frequency that scores best there (energy
  * against runtime, the runtime's weight growing with the partition's
@@ -294,9 +342,11 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
 {
     double emin = INFINITY, wtmin = INFINITY, we, shared;
     size_t nr = 0;
+    grid_min_t gm;
 
     metasched_filter (pol, conf, cs, view, ok, &we, NULL);
     shared = shared_wait (pol, cs, ok);
+    grid_mins (pol, cs, ok, &gm);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
             double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
@@ -333,6 +383,8 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                             * (shared + g * cs->c[i].t
                                + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0))
                             / (shared + tp);
+                if (gm.use)
+                    f += grid_term (pol, &gm, &cs->c[i]);
                 if (fs)
                     fs[i] = f;
                 if (f <= bf) {
@@ -347,6 +399,8 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
             shared + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
                 + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
             shared + wtmin, we);
+        if (gm.use)
+            r[nr].key += grid_term (pol, &gm, &cs->c[bi]);
         nr++;
     }
     *wtminp = wtmin;
@@ -410,6 +464,7 @@ policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
     const char **why;
     ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
     size_t nr;
+    grid_min_t gm;
 
     memset (ex, 0, sizeof (*ex));
     if (!policy_is_metasched (pol->kind) || !cs->n)
@@ -424,6 +479,7 @@ policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
     ex->wait_weight = wait_weight (pol);
     ex->best_response_s = ex->shared_wait_s + wtmin;
     ex->odds_scale = pol->odds_scale;
+    grid_mins (pol, cs, ok, &gm);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i] && cs->c[i].e < emin)
             emin = cs->c[i].e;
@@ -446,6 +502,8 @@ policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
                                   ex->shared_wait_s + ex->wait_weight * c->w
                                       + c->t + w->drain_s,
                                   ex->best_response_s, ex->w_energy);
+        if (gm.use)
+            w->key += grid_term (pol, &gm, c);
         for (size_t k = 0; k < nr; k++)
             if (r[k].cand == i)
                 w->part_pick = true;

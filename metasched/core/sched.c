@@ -231,6 +231,7 @@ job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
     ej.gpus = jd->gpus;
     ej.base_s = jd->base_s;
     ej.limit_s = jd->limit_s;
+    ej.deadline = jd->deadline;
     engine_candidates (&s->pol, s->conf, s->tab, view, &ej, NULL, now, &s->cs);
 }
 

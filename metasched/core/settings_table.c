@@ -60,6 +60,14 @@ static const ms_sett_t rows[] = {
     { "w_energy", NUM, 0, 1, 0.5, LIVE_SIM, "w_energy", "w-energy", NULL,
       SET (w_energy), POL (w_energy),
       "weight of energy against response (0: response only, 1: energy only)" },
+    { "w_carbon", NUM, 0, 100, 0, LIVE_SIM_MS, "w_carbon", "w-carbon", NULL,
+      SET (w_carbon), POL (w_carbon),
+      "weight of the predicted carbon against the job's least (0: none; "
+      "needs a carbon signal)" },
+    { "w_cost", NUM, 0, 100, 0, LIVE_SIM_MS, "w_cost", "w-cost", NULL,
+      SET (w_cost), POL (w_cost),
+      "weight of the predicted electricity cost against the job's least "
+      "(0: none; needs a price signal)" },
     { "max_slowdown", NUM, 1, INF, 1.3, LIVE_SIM, "max_slowdown",
       "max-slowdown", NULL, SET (max_slowdown), POL (max_slowdown),
       "a candidate's runtime bound at most this times the best one's" },
@@ -154,6 +162,13 @@ static const ms_sett_t rows[] = {
     { "gate_wait_s", INT, 0, 3600, 30, MS_SETT_CONF, "gate_wait_s", NULL, NULL,
       NONE, NONE,
       "whole seconds a sibling's start gate tries to reach the daemon" },
+    { "carbon_poll_s", NUM, 5, 86400, 300, MS_SETT_CONF, "carbon_poll_s", NULL,
+      NULL, NONE, NONE,
+      "seconds between polls of a zone's http(s) carbon signal" },
+    { "carbon_max_age_s", NUM, 60, 30 * 86400.0, 3600, MS_SETT_CONF,
+      "carbon_max_age_s", NULL, NULL, NONE, NONE,
+      "a zone's carbon signal read longer ago, or whose last value is older, "
+      "leaves energy alone there (s)" },
     { "threads", INT, 1, 64, 2, MS_SETT_CONF, "threads", NULL, NULL, NONE, NONE,
       "the API's threads" },
     { "request_timeout_s", NUM, 1, 600, 30, MS_SETT_CONF, "request_timeout_s",

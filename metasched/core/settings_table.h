@@ -36,6 +36,8 @@ typedef struct {
 typedef struct {
     ms_polkind_t policy;
     double w_energy;
+    double w_carbon;
+    double w_cost;
     double max_slowdown;
     ms_powercap_setting_t caps[SETTINGS_MAX_CAPS]; /* set ones only */
     size_t ncaps;

@@ -285,6 +285,8 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
         ms_err (errp, e.kind, "%s", e.text);
         goto fail;
     }
+    /* the zones' carbon signals: read once now, then by a thread */
+    daemon_carbon_start (d);
     if (db_open (&o, &d->db, &e) < 0) {
         ms_err (errp, e.kind, "%s:%d: database: %s", dc->path,
                 dc->database_line, e.text);
@@ -412,6 +414,7 @@ daemon_free (ms_daemon_t *d)
     daemon_lease_stop (d);
     db_close (d->db);
     snapshot_fini (d);
+    daemon_carbon_free (d);
     depcache_free (d->depcache);
     if (d->tabh)
         tabhold_release (d, d->tabh);

@@ -13,6 +13,7 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/dlog.c metasched/daemon/dlog.h \
 	metasched/daemon/dstate.c metasched/daemon/dstate.h \
 	metasched/daemon/dsettings.c metasched/daemon/dpower.c \
+	metasched/daemon/dcarbon.c \
 	metasched/daemon/place.c \
 	metasched/daemon/refresh.c metasched/daemon/predict.c \
 	metasched/daemon/decide.c metasched/daemon/dispatch.c \

@@ -201,6 +201,10 @@ struct ms_daemon {
     depcache_t *depcache; /* the dependencies of the held jobs, read once
                              per job (depend.c) */
     struct dpower *power; /* power budgets (dpower.c); under mu */
+    struct dcarbon *carbon; /* the zones' carbon signals (dcarbon.c); NULL:
+                               none configured */
+    struct cset *cset;      /* the signal set pol.carbon points into (a
+                               snapshot's: held) */
 };
 
 /* The job's place in the prediction table (decide.c). */
@@ -220,6 +224,8 @@ typedef struct {
     char nodes_list[128]; /* moldable (-N 2,4,8): its sizes; "": any */
     ms_cpufreq_t cpufreq; /* the user's --cpu-freq (all 0: none): the
                              candidates' frequency on each partition */
+    double deadline;      /* its --deadline, Unix time (0: none): it may
+                             start later for a cleaner run (carbon.h) */
 } jobkey_t;
 
 /* One job of a dispatch batch: what was decided, then what each submit
@@ -540,6 +546,20 @@ int daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                       const tagged_t *tags, size_t ntags);
 int daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
 int daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
+
+/* ---- carbon signals (dcarbon.c) ---- */
+/* Start reading the sources of carbon_signal (none: nothing). */
+void daemon_carbon_start (ms_daemon_t *d);
+void daemon_carbon_free (ms_daemon_t *d);
+/* The cycle's signal set from the fresh zones, into d->pol; under mu. */
+void daemon_carbon_update (ms_daemon_t *d);
+/* A snapshot's hold on the current set, and its end. */
+struct cset *daemon_carbon_hold (ms_daemon_t *d);
+void daemon_carbon_drop (ms_daemon_t *d, struct cset *c);
+/* The zones left out and why; NULL: none. */
+const char *daemon_carbon_note (const ms_daemon_t *d);
+void daemon_carbon_metrics (ms_daemon_t *d, char **buf, size_t *len,
+                            size_t *cap);
 
 /* ---- power budgets (dpower.c) ---- */
 

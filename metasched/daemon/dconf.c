@@ -17,6 +17,7 @@
 #include "metasched/common/confval.h"
 #include "metasched/common/ini.h"
 #include "metasched/common/util.h"
+#include "metasched/core/carbon.h"
 #include "metasched/core/power.h"
 #include "metasched/core/settings_table.h"
 
@@ -135,6 +136,9 @@ static const char *const keys[] = {
     "max_connections_per_address",
     "tag_key_file",
     "power_budget",
+    "carbon_signal",
+    "carbon_poll_s",
+    "carbon_max_age_s",
     NULL,
 };
 
@@ -241,6 +245,56 @@ parse_cluster_map (struct parser *p, const char *key, char *val,
     return 0;
 }
 
+/* carbon_signal = ZONE=SOURCE, ...: a zone's name as clusters.conf's
+ * names; SOURCE an absolute path or an http(s) URL (a comma in one is
+ * written %2C). */
+static int
+parse_carbon_signal (struct parser *p, char *val, ms_error_t *errp)
+{
+    ms_dconf_t *c = p->c;
+    char *save = NULL, *w;
+
+    c->carbon_signal_line = p->at.line;
+    for (w = strtok_r (val, ",", &save); w; w = strtok_r (NULL, ",", &save)) {
+        char *eq, *zone, *src;
+        dconf_csig_t *g;
+        w = ms_strtrim (w);
+        if (!*w)
+            continue;
+        if (!(eq = strchr (w, '=')))
+            return perr (p, errp, "carbon_signal: '%s' is not ZONE=SOURCE", w);
+        *eq = '\0';
+        zone = ms_strtrim (w);
+        src = ms_strtrim (eq + 1);
+        if (!*zone || strlen (zone) >= MS_NAME_MAX
+            || strspn (zone, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+                             "WXYZ0123456789_-.")
+                   != strlen (zone))
+            return perr (p, errp, "carbon_signal: zone '%s' is not a name "
+                         "(letters, digits, '_', '-', '.')", zone);
+        for (size_t i = 0; i < c->ncsig; i++)
+            if (!strcmp (c->csig[i].zone, zone))
+                return perr (p, errp, "carbon_signal: zone '%s' given twice",
+                             zone);
+        if (strncmp (src, "http://", 7) && strncmp (src, "https://", 8)
+            && src[0] != '/')
+            return perr (p, errp, "carbon_signal: %s: '%s' is neither an "
+                         "absolute path nor an http(s) URL", zone, src);
+        if (strlen (src) >= MS_PATH_MAX || strpbrk (src, " \t"))
+            return perr (p, errp, "carbon_signal: %s: '%s' is too long or "
+                         "holds a blank", zone, src);
+        c->csig = ms_xrealloc (c->csig, (c->ncsig + 1) * sizeof (*c->csig));
+        g = &c->csig[c->ncsig++];
+        memset (g, 0, sizeof (*g));
+        ms_strlcpy (g->zone, zone, sizeof (g->zone));
+        ms_strlcpy (g->source, src, sizeof (g->source));
+        g->url = src[0] != '/';
+    }
+    if (!c->ncsig)
+        return perr (p, errp, "carbon_signal: no ZONE=SOURCE given");
+    return 0;
+}
+
 /* metaschedd.conf's numbers: their ranges and defaults are rows of the
  * settings table (core/settings_table.c); here is only where each is
  * kept. */
@@ -263,6 +317,8 @@ static const struct {
     { "max_script_bytes", offsetof (ms_dconf_t, max_script_bytes), 'z' },
     { "script_retention_days", offsetof (ms_dconf_t, script_retention_days),
       'd' },
+    { "carbon_poll_s", offsetof (ms_dconf_t, carbon_poll_s), 'd' },
+    { "carbon_max_age_s", offsetof (ms_dconf_t, carbon_max_age_s), 'd' },
 };
 
 static void
@@ -390,6 +446,8 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
     if ((rc = number_key (p, key, val, errp)) != 1)
         return rc;
 
+    if (!strcmp (key, "carbon_signal"))
+        return parse_carbon_signal (p, val, errp);
     if (!strcmp (key, "power_budget")) {
         c->power_budget_line = p->at.line;
         return confval_str (&p->at, key, val, c->power_budget,
@@ -602,6 +660,40 @@ check_secret (const char *file, int line, const char *key, const char *path,
     return 0;
 }
 
+/* Every cluster's zone has a signal, and every file source reads (its
+ * errors name the file and line, or the JSON field). */
+static int
+carbon_check (const ms_dconf_t *c, ms_error_t *errp)
+{
+    for (size_t i = 0; i < c->site->nclusters; i++) {
+        const ms_clusterconf_t *cl = &c->site->clusters[i];
+        bool found = false;
+        for (size_t k = 0; k < c->ncsig && !found; k++)
+            found = !strcmp (c->csig[k].zone, cl->zone);
+        if (cl->zone[0] && !found)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "%s:%d: [cluster %s]: zone '%s' has no "
+                           "carbon_signal in %s",
+                           c->site->path, cl->zone_line, cl->name, cl->zone,
+                           c->path);
+    }
+    for (size_t k = 0; k < c->ncsig; k++) {
+        ms_carbon_t cb;
+        ms_error_t e;
+        int rc;
+        if (c->csig[k].url)
+            continue;
+        carbon_init (&cb);
+        rc = carbon_read_file (&cb, c->csig[k].zone, c->csig[k].source, &e);
+        carbon_free (&cb);
+        if (rc < 0)
+            return ms_err (errp, e.kind, "%s:%d: carbon_signal: %s: %s",
+                           c->path, c->carbon_signal_line, c->csig[k].zone,
+                           e.text);
+    }
+    return 0;
+}
+
 int
 dconf_check (ms_dconf_t *c, ms_error_t *errp)
 {
@@ -651,6 +743,8 @@ dconf_check (ms_dconf_t *c, ms_error_t *errp)
             return -1;
         power_budgets_free (&bs);
     }
+    if (carbon_check (c, errp) < 0)
+        return -1;
     /* every partition a class names is configured */
     for (size_t i = 0; i < c->npartition_map; i++) {
         char t[sizeof (c->partition_map[0].targets)], *save = NULL, *w;
@@ -717,6 +811,7 @@ dconf_free (ms_dconf_t *c)
     clusterconf_free (c->site);
     free (c->partition_map);
     free (c->cluster_map);
+    free (c->csig);
     free (c->gpuprof);
     free (c);
 }

@@ -34,6 +34,10 @@
  *   max_connections_per_address = 64   # TCP, by the client's address
  *   tag_key_file      = /etc/metasched/tag.key         # 0600, standbys too
  *   power_budget      = site 700 kW; site 600 kW from 14:00 until 18:00
+ *   carbon_signal     = CISO=/var/lib/metasched/ciso.json, \
+ *                       ERCO=https://example.org/erco.csv
+ *   carbon_poll_s     = 300    # an http(s) source's polls
+ *   carbon_max_age_s  = 3600   # then energy alone for that zone
  *
  * dconf_load only parses (errors "file:line: key: ..."); dconf_check then
  * looks at what the values name: the cluster configuration, secret files
@@ -84,6 +88,14 @@ typedef enum {
     DCONF_FREQ_REFUSE
 } dconf_freqreq_t;
 
+/* One zone's signal (carbon_signal = ZONE=SOURCE, ...): a file (CSV or
+ * JSON, core/carbon.h) or an http(s) URL polled every carbon_poll_s. */
+typedef struct {
+    char zone[MS_NAME_MAX];
+    char source[MS_PATH_MAX];
+    bool url;
+} dconf_csig_t;
+
 typedef struct {
     char path[MS_PATH_MAX];
     char clusters_conf[MS_PATH_MAX];
@@ -133,6 +145,12 @@ typedef struct {
                                              "": none); the live setting
                                              replaces them */
     int power_budget_line;
+    dconf_csig_t *csig; /* the zones' carbon signals (none: energy alone) */
+    size_t ncsig;
+    int carbon_signal_line;
+    double carbon_poll_s;    /* between polls of an http(s) source */
+    double carbon_max_age_s; /* a zone's signal read longer ago, or its
+                                last value older: energy alone there */
     char tag_key_file[MS_PATH_MAX]; /* the key of the cluster jobs' tags */
     int tag_key_file_line;          /* 0: the default */
     ms_siteconf_t *site; /* dconf_check: the clusters */

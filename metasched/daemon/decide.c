@@ -30,6 +30,7 @@ key_ejob (const jobkey_t *k, ms_ejob_t *ej)
     ej->ntasks = k->ntasks;
     ej->max_running = k->max_running;
     ej->cpufreq = k->cpufreq;
+    ej->deadline = k->deadline;
 }
 
 /* Candidates of the job, in d->cs (engine_candidates), on partitions of
@@ -254,6 +255,13 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
         cat_num (&buf, &len, &cap, "power_w", c->p);
         cat_num (&buf, &len, &cap, "energy_j", c->e);
         cat_num (&buf, &len, &cap, "wait_s", isfinite (c->w) ? c->w : -1.0);
+        if (d->dc && d->dc->ncsig) {
+            /* the grid's: over its predicted run (carbon.h; null where
+             * its zone has no fresh signal) and a deadline job's delay */
+            cat_num (&buf, &len, &cap, "carbon_g", c->carbon_g);
+            cat_num (&buf, &len, &cap, "cost", c->cost);
+            cat_num (&buf, &len, &cap, "shift_s", c->shift_s);
+        }
         cat_num (&buf, &len, &cap, "score", s);
         if (why) {
             cat_num (&buf, &len, &cap, "freq_score", cw[i].freq_score);

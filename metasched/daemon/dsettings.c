@@ -29,6 +29,7 @@ daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s)
 {
     d->set = *s;
     settings_apply_policy (s, &d->pol);
+    daemon_carbon_update (d); /* pol.carbon: the fresh zones' signals */
     jobmix_apply (&d->mix, d->site, &d->pol);
     settings_apply_site (s, d->site, NULL);
     daemon_power_settings (d, s);

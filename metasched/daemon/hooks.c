@@ -121,6 +121,31 @@ hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, json_t *notes,
     return rc;
 }
 
+/* The what-if's "carbon": whether the candidates' carbon and cost are in
+ * the score, and where not, why (a zone without a fresh signal, a run
+ * past a signal's end): energy alone. */
+static void
+carbon_whatif (const ms_daemon_t *w, json_t *o)
+{
+    const char *note = daemon_carbon_note (w);
+    bool in = w->cs.carbon && w->pol.carbon;
+    json_t *c = json_pack ("{s:b, s:b, s:f, s:f}", "carbon_known", in,
+                           "cost_known", w->cs.cost && w->pol.carbon,
+                           "w_carbon", w->pol.w_carbon, "w_cost",
+                           w->pol.w_cost);
+
+    if (note || !in) {
+        char text[1400];
+        snprintf (text, sizeof (text),
+                  "carbon signal %s%s%s: scored on energy alone",
+                  note ? "stale or missing (" : "missing over a candidate's "
+                                                "predicted run",
+                  note ? note : "", note ? ")" : "");
+        json_object_set_new (c, "note", json_string (text));
+    }
+    json_object_set_new (o, "carbon", c);
+}
+
 static int
 hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
              ms_error_t *errp)
@@ -177,6 +202,7 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;
     ms_strlcpy (k.nodes_list, k.nodes_max ? req->sb.nodes_list : "",
                 sizeof (k.nodes_list));
+    k.deadline = req->sb.deadline > 0 ? (double)req->sb.deadline : 0;
     daemon_candidates (w, &k, false);
     if (daemon_power_on (w) && w->cs.n) {
         /* the power budgets' rule, as the cycle applies it; held, the
@@ -211,6 +237,8 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     }
     if (o && pwhy)
         json_object_set_new (o, "power_hold", json_string (pwhy));
+    if (o && w->dc->ncsig)
+        carbon_whatif (w, o);
     free (pwhy);
     /* what the user's --partition became (honor, map) */
     if (o && shown)
@@ -431,6 +459,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     daemon_spool_drops_metrics (d, &buf, &len, &cap);
     daemon_power_metrics (d, &buf, &len, &cap);
     daemon_power_measured_metrics (d, &buf, &len, &cap);
+    daemon_carbon_metrics (d, &buf, &len, &cap);
     pthread_mutex_unlock (&d->mu);
     P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
     pthread_mutex_lock (&d->rmu);

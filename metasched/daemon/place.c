@@ -50,6 +50,7 @@ job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
     k->nodes_max = 0;
     k->nodes_list[0] = '\0';
     memset (&k->cpufreq, 0, sizeof (k->cpufreq));
+    k->deadline = 0;
     /* one cluster/partition pins (allow_partition); names are the site's
      * partition_requests' (partition_request) */
     if (pinned && *pinned && strchr (pinned, '/') && !strchr (pinned, ',')) {
@@ -910,6 +911,11 @@ job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                                    &pe)
                < 0)
         memset (&k->cpufreq, 0, sizeof (k->cpufreq));
+    /* --deadline: a later, cleaner start may be chosen before it */
+    if (json_is_integer (json_object_get (opts, "deadline"))
+        && json_integer_value (json_object_get (opts, "deadline")) > 0)
+        k->deadline
+            = (double)json_integer_value (json_object_get (opts, "deadline"));
     nm = json_object_get (opts, "nodes_max");
     if (json_is_integer (nm) && json_integer_value (nm) > k->nodes
         && json_integer_value (nm) <= 100000)

@@ -75,8 +75,9 @@ memdup (const void *p, size_t n)
 }
 
 static void
-snap_free (snap_t *s)
+snap_free (ms_daemon_t *d, snap_t *s)
 {
+    daemon_carbon_drop (d, s->sh.cset);
     for (size_t i = 0; i < s->sh.ncl; i++) {
         free (s->sh.cl[i].parts);
         ms_accounting_free (&s->sh.cl[i].acct);
@@ -130,6 +131,7 @@ snapshot_publish (ms_daemon_t *d)
     s->sh.view = d->view;
     d->view = keep;
     s->sh.power = daemon_power_copy (d);
+    s->sh.cset = daemon_carbon_hold (d); /* what s->sh.pol.carbon reads */
     s->lean = jobmix_lean (&d->mix, &d->pol);
     s->wait_share = jobmix_wait_share (&d->mix);
     s->nseen = d->mix.nseen;
@@ -167,7 +169,7 @@ snapshot_drop (ms_daemon_t *d, snap_t *s)
     pthread_mutex_unlock (&d->smu);
     if (last) {
         tabhold_release (d, s->tabh);
-        snap_free (s);
+        snap_free (d, s);
     }
 }
 

@@ -212,6 +212,7 @@ job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, char *uname,
                                                             : wj->req_time;
     jd->submit = wj->submit;
     jd->limit_s = wj->req_time > 0 ? wj->req_time : 0;
+    jd->deadline = wj->deadline;
 }
 
 /* The event loop's state between its steps. */

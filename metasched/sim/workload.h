@@ -30,6 +30,9 @@ typedef struct {
     int64_t exe; /* executable number, -1 unknown */
     int app;     /* index into the app list; -1 until assigned */
     int gpus;    /* GPUs per node; 0: a CPU job */
+    /* its --deadline, s since the first submit; 0: none (simulate
+     * --deadline-share) */
+    double deadline;
     /* A job of the site's own history (simulate --from-db): where it ran,
      * at which frequency, and what it took and drew per node there. The
      * truth on that architecture at that frequency is what was measured;

@@ -32,7 +32,7 @@ static ms_bound_t *
 make_bound (const inst_t *in)
 {
     ms_bound_t *b = bound_new ();
-    ms_cands_t cs = { NULL, 0, 0, 0 };
+    ms_cands_t cs = { 0 };
     cs.c = ms_xcalloc (MAXC, sizeof (*cs.c));
     for (size_t j = 0; j < in->njobs; j++) {
         cs.n = in->n[j];
@@ -219,7 +219,7 @@ END_TEST
 START_TEST (test_unfinished_and_empty)
 {
     ms_bound_t *b = bound_new ();
-    ms_cands_t cs = { NULL, 0, 0, 0 };
+    ms_cands_t cs = { 0 };
     ck_assert (isnan (bound_least_energy (b, 1)));
     bound_add_job (b, &cs);
     bound_finish (b);

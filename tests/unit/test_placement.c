@@ -383,7 +383,7 @@ START_TEST (test_candidates_limits)
     ms_siteconf_t *conf;
     ms_error_t err;
     ms_cand_t c[4];
-    ms_cands_t cs = { c, 0, 4, 0 };
+    ms_cands_t cs = { .c = c, .n = 0, .cap = 4 };
 
     ck_assert_msg (clusterconf_parse (text, strlen (text), "t.conf", &conf, &err)
                        == 0,

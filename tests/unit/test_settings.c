@@ -77,7 +77,9 @@ START_TEST (test_defaults)
     ck_assert (json_real_value (json_object_get (j, "stake_margin")) == 3);
     ck_assert (json_real_value (json_object_get (j, "cal_lean")) == 1.2);
     ck_assert (json_real_value (json_object_get (j, "cal_lean_idle")) == 0.95);
-    ck_assert_uint_eq (json_object_size (j), 26);
+    ck_assert (json_real_value (json_object_get (j, "w_carbon")) == 0);
+    ck_assert (json_real_value (json_object_get (j, "w_cost")) == 0);
+    ck_assert_uint_eq (json_object_size (j), 28);
     json_decref (j);
 }
 END_TEST

@@ -1,0 +1,17 @@
+# tests/carbon.mk: the grid's carbon and price signals in the score
+# (metasched/core/carbon.c): the CSV reader, missing and stale values,
+# the carbon weight's choice.
+check_PROGRAMS += tests/unit/test_carbon
+tests_unit_test_carbon_SOURCES = tests/unit/test_carbon.c tests/testutil.h
+tests_unit_test_carbon_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_carbon_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_carbon
+
+# metasched simulate --carbon on the shipped carbon data
+TESTS += tests/integration/test_simulate_carbon.sh
+EXTRA_DIST += tests/integration/test_simulate_carbon.sh
+
+# metaschedd with the zones' signals on the test bed: CSV, JSON and HTTP
+# sources, deadline shifting, w_carbon's choice, stale and bad signals
+TESTS += tests/integration/test_carbon_live.sh
+EXTRA_DIST += tests/integration/test_carbon_live.sh
