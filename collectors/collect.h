@@ -275,6 +275,12 @@ void collect_drops_format (const collect_drops_t *d,
  * the exit status (0, or 1 with the reason on stderr as "PROG: ..."). */
 int collect_flush_main (const collect_conf_t *c, const char *prog);
 
+/* The metasched-collect program itself (collectors/metasched-collect.c):
+ * wrapper, hooks and flush. Its main() (metasched/admin/collect_main.c)
+ * hands it everything but `--metasched db|collect`. Returns the exit
+ * status. */
+int collect_program (int argc, char **argv);
+
 /* ---- accounting ingest (ingest.c) ---- */
 
 typedef struct {

@@ -27,7 +27,8 @@ COLLECT_LIBS = collectors/libcollect.a wire/libmswire.a db/libmsdb.a \
 bin_PROGRAMS += collectors/metasched-collect
 # `metasched-collect --metasched db|collect ...` reaches the admin
 # subcommands too (doc/metasched-collect.1).
-collectors_metasched_collect_SOURCES = collectors/metasched-collect.c \
+collectors_metasched_collect_SOURCES = metasched/admin/collect_main.c \
+	collectors/metasched-collect.c \
 	metasched/admin/cmd_db.c metasched/admin/cmd_collect.c
 collectors_metasched_collect_CFLAGS = $(AM_CFLAGS) $(PQ_CFLAGS) $(PAPI_CFLAGS) \
 	$(GSL_CFLAGS)

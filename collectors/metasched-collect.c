@@ -88,12 +88,8 @@ run_hook (const char *what, const collect_conf_t *c)
     return 0;
 }
 
-/* the admin subcommands, also reachable as `metasched db|collect` */
-int cmd_db (int argc, char **argv);
-int cmd_collect (int argc, char **argv);
-
 int
-main (int argc, char **argv)
+collect_program (int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "config", required_argument, NULL, 'c' },
@@ -114,14 +110,6 @@ main (int argc, char **argv)
     bool hook, flush;
 
     memset (&wo, 0, sizeof (wo));
-    if (argc > 2 && !strcmp (argv[1], "--metasched")) {
-        if (!strcmp (argv[2], "db"))
-            return cmd_db (argc - 2, argv + 2);
-        if (!strcmp (argv[2], "collect"))
-            return cmd_collect (argc - 2, argv + 2);
-        fprintf (stderr, "metasched-collect: --metasched db|collect\n");
-        return 2;
-    }
     /* "+": stop at the first non-option, so the command keeps its own */
     while ((opt = getopt_long (argc, argv, "+c:s:a:o:qhV", longopts, NULL))
            != -1) {

@@ -821,30 +821,20 @@ store_row (const collect_conf_t *c, const collect_job_t *j,
     return -1;
 }
 
-int
-collect_epilog (const collect_conf_t *c, const collect_job_t *j,
-                bool *spooled, ms_error_t *errp)
+/* Step 1 of the epilog: stop the sampler, restore its totals from the node
+ * state, read RAPL once more. True with *pkg, *dram (-1: not measured) and
+ * *a where RAPL measured the job; what went wrong goes to *warnings. */
+static bool
+epilog_rapl (const collect_conf_t *c, const collect_job_t *j, rapl_accum_t *a,
+             double *pkg, double *dram, ms_error_t *warnings)
 {
     char root[512], dir[600], file[256], path[1024];
-    spool_rec_t *st = NULL, *kr = NULL;
-    collect_counters_t k;
-    collect_slurm_job_t sj;
-    db_job_run_t row;
+    spool_rec_t *st = NULL;
     rapl_t *rapl = NULL;
-    rapl_accum_t a;
     rapl_sample_t s;
-    bool have_rapl = false, have_counters = false, have_slurm;
-    double now_t, pkg = -1, dram = -1;
-    ms_error_t e, warnings;
-    struct timespec ts;
+    bool have_rapl = false;
+    ms_error_t e;
 
-    ms_err_clear (&warnings);
-    if (spooled)
-        *spooled = false;
-    clock_gettime (CLOCK_REALTIME, &ts);
-    now_t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-
-    /* 1. RAPL: stop the sampler, restore its totals, read once more */
     state_dir (c, dir, sizeof (dir));
     collect_job_file (j, ".state", file, sizeof (file));
     snprintf (path, sizeof (path), "%s/%s", dir, file);
@@ -860,66 +850,227 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
         if (spool_read (path, "node_state", &st, &e) < 0)
             st = NULL;
     } else
-        warnings = e;
+        *warnings = e;
     unlink (path);
     if (st)
         freq_from_rec (st);
     sample_freq (c, j);
     collect_powercap_root (c, j->node, root, sizeof (root));
     if (st && spool_rec_get (st, "zones") && rapl_open (root, &rapl, &e) == 0
-        && accum_from_rec (st, rapl, &a, &e) == 0) {
+        && accum_from_rec (st, rapl, a, &e) == 0) {
         if (rapl_read (rapl, &s, &e) > 0)
-            rapl_accum_add (&a, rapl, &s);
+            rapl_accum_add (a, rapl, &s);
         else
-            warnings = e;
-        rapl_accum_energy (&a, rapl, &pkg, &dram);
-        have_rapl = pkg >= 0 || dram >= 0;
-    } else if (st && !warnings.kind)
-        warnings = e;
+            *warnings = e;
+        rapl_accum_energy (a, rapl, pkg, dram);
+        have_rapl = *pkg >= 0 || *dram >= 0;
+    } else if (st && !warnings->kind)
+        *warnings = e;
     rapl_close (rapl);
     spool_rec_free (st);
+    return have_rapl;
+}
 
-    /* 2. the wrapper's counters (written by the user: parsed strictly) */
-    collect_counters_init (&k);
+/* Step 2: the wrapper's counter file (written by the user: parsed
+ * strictly), removed once read. True where *k holds what it says. */
+static bool
+epilog_counters (const collect_conf_t *c, const collect_job_t *j,
+                 collect_counters_t *k, ms_error_t *warnings)
+{
+    char file[256], path[1024];
+    spool_rec_t *kr = NULL;
+    bool have_counters = false;
+    struct stat sb;
+    ms_error_t e;
+
+    collect_counters_init (k);
     collect_job_file (j, ".counters", file, sizeof (file));
     snprintf (path, sizeof (path), "%s/%s", c->job_dir, file);
-    {
-        struct stat sb;
-        if (lstat (path, &sb) == 0 && S_ISREG (sb.st_mode) && sb.st_size > 0) {
-            if (spool_read (path, "counters", &kr, &e) == 0
-                && collect_counters_from_rec (kr, &k, &e) == 0)
-                have_counters = true;
-            else
-                warnings = e;
-            spool_rec_free (kr);
-        }
+    if (lstat (path, &sb) == 0 && S_ISREG (sb.st_mode) && sb.st_size > 0) {
+        if (spool_read (path, "counters", &kr, &e) == 0
+            && collect_counters_from_rec (kr, k, &e) == 0)
+            have_counters = true;
+        else
+            *warnings = e;
+        spool_rec_free (kr);
     }
     unlink (path);
     if (!have_counters)
-        k.note[0] = '\0'; /* nothing from a rejected file */
+        k->note[0] = '\0'; /* nothing from a rejected file */
+    return have_counters;
+}
 
-    /* The start gate stopped the command (sibling mode: another copy won
-     * the meta job, or the claim could not be made): the job ran nothing
-     * but the wrapper, and its few milliseconds are no run to learn from.
-     * Only the counter file says so; without it (missing, unreadable,
-     * rejected) the job counts as a run like any other. */
-    if (have_counters && k.gate[0]) {
-        char meta[40] = "";
-        if (k.gate_job_id)
-            snprintf (meta, sizeof (meta), " meta job %llu",
-                      (unsigned long long)k.gate_job_id);
-        ms_err (errp, MS_ERR_INPUT,
-                "no job_runs row: the start gate did not run the command "
-                "(%s%s), not a run to learn from",
-                strcmp (k.gate, "lost") ? "refused: could not claim"
-                                        : "lost: another sibling claimed",
-                meta[0] ? meta : " the meta job");
-        return COLLECT_EPILOG_SKIPPED;
+/* The start gate stopped the command (sibling mode: another copy won the
+ * meta job, or the claim could not be made): the job ran nothing but the
+ * wrapper, and its few milliseconds are no run to learn from. Only the
+ * counter file says so; without it (missing, unreadable, rejected) the job
+ * counts as a run like any other. */
+static int
+epilog_gate_skip (const collect_counters_t *k, ms_error_t *errp)
+{
+    char meta[40] = "";
+
+    if (k->gate_job_id)
+        snprintf (meta, sizeof (meta), " meta job %llu",
+                  (unsigned long long)k->gate_job_id);
+    ms_err (errp, MS_ERR_INPUT,
+            "no job_runs row: the start gate did not run the command "
+            "(%s%s), not a run to learn from",
+            strcmp (k->gate, "lost") ? "refused: could not claim"
+                                     : "lost: another sibling claimed",
+            meta[0] ? meta : " the meta job");
+    return COLLECT_EPILOG_SKIPPED;
+}
+
+/* What the epilog learnt, for the row's steps */
+typedef struct {
+    const collect_counters_t *k; /* the counter file's word, if have_counters */
+    const collect_slurm_job_t *sj; /* Slurm's record (zeroed without it) */
+    const rapl_accum_t *a;         /* RAPL's samples, if have_rapl */
+    double pkg, dram, now_t;
+    bool have_rapl, have_counters, have_slurm;
+} epilog_facts_t;
+
+/* Step 4a: whose job, where, and the window: the prolog's clock to the
+ * epilog's, else RAPL's samples, else Slurm's start (and end, where the job
+ * has ended for it). */
+static void
+row_identity (db_job_run_t *row, const collect_job_t *j,
+              const epilog_facts_t *f, ms_error_t *warnings)
+{
+    const collect_slurm_job_t *sj = f->sj;
+
+    ms_strlcpy (row->cluster, j->cluster, sizeof (row->cluster));
+    ms_strlcpy (row->partition, j->partition[0] ? j->partition : sj->partition,
+                sizeof (row->partition));
+    /* a job may name several partitions: the one it ran in comes first */
+    row->partition[strcspn (row->partition, ",")] = '\0';
+    row->slurm_job_id = j->job_id;
+    ms_strlcpy (row->node, j->node, sizeof (row->node));
+    if (f->have_counters && f->k->app[0])
+        ms_strlcpy (row->app, f->k->app, sizeof (row->app));
+    else if (collect_app_name_ok (sj->name))
+        ms_strlcpy (row->app, sj->name, sizeof (row->app));
+    else
+        ms_strlcpy (row->app, "unknown", sizeof (row->app));
+    ms_strlcpy (row->user_name, j->user[0] ? j->user : "unknown",
+                sizeof (row->user_name));
+    row->uid = j->uid;
+    row->nodes = sj->nodes > 0 ? sj->nodes : 1;
+    row->freq_req_khz = sj->freq_max_khz;
+    row->freq_obs_khz = freq_n ? (uint32_t)(freq_sum / freq_n + 0.5) : 0;
+    row->exclusive = sj->exclusive;
+    row->het_job_id = sj->het_job_id; /* a hetjob's component: its job */
+    row->het_job_offset = sj->het_job_offset;
+    if (prolog_t > 0 && prolog_t <= f->now_t) {
+        row->start_time = prolog_t;
+        row->end_time = f->now_t;
+    } else if (f->have_rapl && f->a->first.time > 0) {
+        row->start_time = f->a->first.time;
+        row->end_time = f->a->last.time > f->a->first.time ? f->a->last.time
+                                                           : f->a->first.time;
+    } else if (sj->start_time > 0 && sj->start_time <= f->now_t) {
+        row->start_time = sj->start_time;
+        row->end_time = sj->end_time >= sj->start_time ? sj->end_time
+                                                       : f->now_t;
+    } else {
+        row->start_time = row->end_time = f->now_t;
+        if (!warnings->kind)
+            ms_err (warnings, MS_ERR_INPUT,
+                    "no prolog state and no start time from Slurm: "
+                    "runtime 0 (not a run to learn from)");
     }
+    row->runtime_s = row->end_time - row->start_time;
+    /* the app's name is the user's word either way: the wrapper's --app,
+     * or the job's name */
+    if (strcmp (row->app, "unknown"))
+        user_reported_add (row, "app");
+}
+
+/* Step 4b: the energy (root's RAPL, else the user's word), the counters
+ * where plausible, the exit status */
+static void
+row_measures (db_job_run_t *row, const epilog_facts_t *f, ms_error_t *warnings)
+{
+    const collect_counters_t *k = f->k;
+
+    if (f->have_counters)
+        row->reported_runtime_s = k->end_time - k->start_time;
+    if (f->have_rapl) {
+        row->pkg_energy_j = f->pkg;
+        row->dram_energy_j = f->dram;
+        strcpy (row->source, "root-measured");
+    } else if (f->have_counters && (k->user_pkg_j >= 0 || k->user_dram_j >= 0)) {
+        row->pkg_energy_j = k->user_pkg_j;
+        row->dram_energy_j = k->user_dram_j;
+        strcpy (row->source, "user-reported");
+        user_reported_add (row, "energy");
+    }
+    if ((row->pkg_energy_j >= 0 || row->dram_energy_j >= 0)
+        && row->runtime_s > 0) {
+        double joules = (row->pkg_energy_j > 0 ? row->pkg_energy_j : 0)
+                        + (row->dram_energy_j > 0 ? row->dram_energy_j : 0);
+        row->avg_power_w = joules / row->runtime_s;
+    }
+    if (!f->have_slurm && f->have_counters && k->freq_req_khz) {
+        /* Slurm could not be asked: the wrapper's word, marked so */
+        row->freq_req_khz = k->freq_req_khz;
+        user_reported_add (row, "freq_req_khz");
+    }
+    if (f->have_counters && counters_plausible (k, row->runtime_s, warnings)) {
+        row->cycles = k->cycles;
+        row->instructions = k->instructions;
+        row->mem_transactions = k->mem_transactions;
+        if (k->cycles > 0 && k->instructions > 0)
+            row->cpi = (double)k->cycles / (double)k->instructions;
+        if (k->mem_transactions >= 0 && k->instructions > 0)
+            row->tpi = (double)k->mem_transactions / (double)k->instructions;
+        ms_strlcpy (row->counters_json, k->counters_json,
+                    sizeof (row->counters_json));
+        ms_strlcpy (row->events_used, k->events_used, sizeof (row->events_used));
+        ms_strlcpy (row->events_unavailable, k->events_unavailable,
+                    sizeof (row->events_unavailable));
+        if (strcmp (row->counters_json, "{}"))
+            user_reported_add (row, "counters");
+    }
+    if (f->have_counters && k->has_exit) {
+        row->has_exit_code = true;
+        row->exit_code = k->term_signal ? 128 + k->term_signal : k->exit_code;
+        user_reported_add (row, "exit_code");
+    }
+    ms_strlcpy (row->collector_version, COLLECT_VERSION,
+                sizeof (row->collector_version));
+}
+
+int
+collect_epilog (const collect_conf_t *c, const collect_job_t *j,
+                bool *spooled, ms_error_t *errp)
+{
+    collect_counters_t k;
+    collect_slurm_job_t sj;
+    db_job_run_t row;
+    rapl_accum_t a;
+    epilog_facts_t f;
+    ms_error_t e, warnings;
+    struct timespec ts;
+
+    ms_err_clear (&warnings);
+    if (spooled)
+        *spooled = false;
+    memset (&f, 0, sizeof (f));
+    clock_gettime (CLOCK_REALTIME, &ts);
+    f.now_t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    f.pkg = f.dram = -1;
+
+    /* 1. RAPL; 2. the wrapper's counters */
+    f.have_rapl = epilog_rapl (c, j, &a, &f.pkg, &f.dram, &warnings);
+    f.have_counters = epilog_counters (c, j, &k, &warnings);
+    if (f.have_counters && k.gate[0])
+        return epilog_gate_skip (&k, errp);
 
     /* 3. what Slurm says about the job */
-    have_slurm = ask_slurm (c, j->job_id, &sj, &e) == 0;
-    if (!have_slurm) {
+    f.have_slurm = ask_slurm (c, j->job_id, &sj, &e) == 0;
+    if (!f.have_slurm) {
         memset (&sj, 0, sizeof (sj));
         sj.exclusive = -1;
         if (!warnings.kind)
@@ -930,97 +1081,12 @@ collect_epilog (const collect_conf_t *c, const collect_job_t *j,
      * frequency request and exclusivity are root's and Slurm's; what the
      * counter file says is the user's, bounded by its parser, and named in
      * user_reported; its runtime is kept apart (reported_runtime_s). */
+    f.k = &k;
+    f.sj = &sj;
+    f.a = &a;
     db_job_run_init (&row);
-    ms_strlcpy (row.cluster, j->cluster, sizeof (row.cluster));
-    ms_strlcpy (row.partition, j->partition[0] ? j->partition : sj.partition,
-                sizeof (row.partition));
-    /* a job may name several partitions: the one it ran in comes first */
-    row.partition[strcspn (row.partition, ",")] = '\0';
-    row.slurm_job_id = j->job_id;
-    ms_strlcpy (row.node, j->node, sizeof (row.node));
-    if (have_counters && k.app[0])
-        ms_strlcpy (row.app, k.app, sizeof (row.app));
-    else if (collect_app_name_ok (sj.name))
-        ms_strlcpy (row.app, sj.name, sizeof (row.app));
-    else
-        ms_strlcpy (row.app, "unknown", sizeof (row.app));
-    ms_strlcpy (row.user_name, j->user[0] ? j->user : "unknown",
-                sizeof (row.user_name));
-    row.uid = j->uid;
-    row.nodes = sj.nodes > 0 ? sj.nodes : 1;
-    row.freq_req_khz = sj.freq_max_khz;
-    row.freq_obs_khz = freq_n ? (uint32_t)(freq_sum / freq_n + 0.5) : 0;
-    row.exclusive = sj.exclusive;
-    row.het_job_id = sj.het_job_id; /* a hetjob's component: its job */
-    row.het_job_offset = sj.het_job_offset;
-    /* the window: the prolog's clock to the epilog's, else Slurm's start
-     * (and end, where the job has ended for it) */
-    if (prolog_t > 0 && prolog_t <= now_t) {
-        row.start_time = prolog_t;
-        row.end_time = now_t;
-    } else if (have_rapl && a.first.time > 0) {
-        row.start_time = a.first.time;
-        row.end_time = a.last.time > a.first.time ? a.last.time : a.first.time;
-    } else if (sj.start_time > 0 && sj.start_time <= now_t) {
-        row.start_time = sj.start_time;
-        row.end_time = sj.end_time >= sj.start_time ? sj.end_time : now_t;
-    } else {
-        row.start_time = row.end_time = now_t;
-        if (!warnings.kind)
-            ms_err (&warnings, MS_ERR_INPUT,
-                    "no prolog state and no start time from Slurm: "
-                    "runtime 0 (not a run to learn from)");
-    }
-    row.runtime_s = row.end_time - row.start_time;
-    /* the app's name is the user's word either way: the wrapper's --app,
-     * or the job's name */
-    if (strcmp (row.app, "unknown"))
-        user_reported_add (&row, "app");
-    if (have_counters)
-        row.reported_runtime_s = k.end_time - k.start_time;
-    if (have_rapl) {
-        row.pkg_energy_j = pkg;
-        row.dram_energy_j = dram;
-        strcpy (row.source, "root-measured");
-    } else if (have_counters && (k.user_pkg_j >= 0 || k.user_dram_j >= 0)) {
-        row.pkg_energy_j = k.user_pkg_j;
-        row.dram_energy_j = k.user_dram_j;
-        strcpy (row.source, "user-reported");
-        user_reported_add (&row, "energy");
-    }
-    if ((row.pkg_energy_j >= 0 || row.dram_energy_j >= 0)
-        && row.runtime_s > 0) {
-        double joules = (row.pkg_energy_j > 0 ? row.pkg_energy_j : 0)
-                        + (row.dram_energy_j > 0 ? row.dram_energy_j : 0);
-        row.avg_power_w = joules / row.runtime_s;
-    }
-    if (!have_slurm && have_counters && k.freq_req_khz) {
-        /* Slurm could not be asked: the wrapper's word, marked so */
-        row.freq_req_khz = k.freq_req_khz;
-        user_reported_add (&row, "freq_req_khz");
-    }
-    if (have_counters && counters_plausible (&k, row.runtime_s, &warnings)) {
-        row.cycles = k.cycles;
-        row.instructions = k.instructions;
-        row.mem_transactions = k.mem_transactions;
-        if (k.cycles > 0 && k.instructions > 0)
-            row.cpi = (double)k.cycles / (double)k.instructions;
-        if (k.mem_transactions >= 0 && k.instructions > 0)
-            row.tpi = (double)k.mem_transactions / (double)k.instructions;
-        ms_strlcpy (row.counters_json, k.counters_json, sizeof (row.counters_json));
-        ms_strlcpy (row.events_used, k.events_used, sizeof (row.events_used));
-        ms_strlcpy (row.events_unavailable, k.events_unavailable,
-                    sizeof (row.events_unavailable));
-        if (strcmp (row.counters_json, "{}"))
-            user_reported_add (&row, "counters");
-    }
-    if (have_counters && k.has_exit) {
-        row.has_exit_code = true;
-        row.exit_code = k.term_signal ? 128 + k.term_signal : k.exit_code;
-        user_reported_add (&row, "exit_code");
-    }
-    ms_strlcpy (row.collector_version, COLLECT_VERSION,
-                sizeof (row.collector_version));
+    row_identity (&row, j, &f, &warnings);
+    row_measures (&row, &f, &warnings);
 
     /* 5. the spool, and one bounded try to send the row now */
     if (store_row (c, j, &row, k.note, &warnings, spooled, errp) < 0)

@@ -388,6 +388,134 @@ gate_stopped (const collect_conf_t *c, const collect_wrap_opts_t *o,
                    e.text);
 }
 
+/* METASCHED_GATE=1 (sibling mode): claim the meta job first. True where
+ * the command must not run, with the wrapper's wait status in *status. */
+static bool
+gate_says_stop (const collect_conf_t *c, const collect_wrap_opts_t *o,
+                collect_counters_t *k, int *status)
+{
+    const char *g = getenv ("METASCHED_GATE");
+    ms_error_t e;
+    int run;
+
+    if (!g || strcmp (g, "1"))
+        return false;
+    run = start_gate (&e);
+    if (run < 0) {
+        /* the job's own outcome (it did not run): said on its stderr,
+         * where the user looks for why */
+        fprintf (stderr,
+                 "metasched-collect: %s; not running the script "
+                 "(exit %d) so that it never runs twice\n",
+                 e.text, GATE_EXIT_REFUSED);
+        wrap_note (NULL, LOG_ERR, "%s; not running the script (exit %d)",
+                   e.text, GATE_EXIT_REFUSED);
+        gate_stopped (c, o, k, "refused");
+        *status = GATE_EXIT_REFUSED << 8; /* a wait status: exited 75 */
+        return true;
+    }
+    if (run == 0) {
+        /* a note, not the job's output: the copy that won runs the script
+         * and may well write the same output file */
+        wrap_note (NULL, LOG_NOTICE,
+                   "start gate: meta job %s was claimed by another "
+                   "sibling; not running the script",
+                   getenv ("METASCHED_JOB_ID"));
+        gate_stopped (c, o, k, "lost");
+        *status = 0;
+        return true;
+    }
+    return false;
+}
+
+/* RAPL, where the user can read it: opened and sampled once into *acc,
+ * with the interval that sees every counter wrap; NULL where not */
+static rapl_t *
+wrap_rapl_open (const collect_conf_t *c, rapl_accum_t *acc, double *interval)
+{
+    char root[512];
+    const char *node = getenv ("SLURMD_NODENAME");
+    rapl_t *rapl = NULL;
+    rapl_sample_t smp;
+    ms_error_t e;
+
+    collect_powercap_root (c, node ? node : "localhost", root, sizeof (root));
+    if (rapl_open (root, &rapl, &e) < 0)
+        return NULL;
+    if (rapl_read (rapl, &smp, &e) <= 0) {
+        rapl_close (rapl);
+        return NULL;
+    }
+    rapl_accum_start (acc, rapl, &smp);
+    *interval = rapl_min_interval (rapl, c->max_power_w);
+    return rapl;
+}
+
+/* Until the command ends: RAPL sampled every interval, the forwarded
+ * signals passed on. Its wait status. */
+static int
+wait_command (pid_t pid, const sigset_t *block, double interval, rapl_t *rapl,
+              rapl_accum_t *acc)
+{
+    rapl_sample_t smp;
+    int status = 0;
+
+    for (;;) {
+        struct timespec ts
+            = { (time_t)interval, (long)((interval - floor (interval)) * 1e9) };
+        siginfo_t si;
+        int sig = sigtimedwait (block, &si, &ts);
+        if (sig < 0) {
+            if (errno == EAGAIN && rapl && rapl_read (rapl, &smp, NULL) > 0)
+                rapl_accum_add (acc, rapl, &smp);
+            continue;
+        }
+        if (sig == SIGCHLD) {
+            pid_t w = waitpid (pid, &status, WNOHANG);
+            if (w == pid)
+                break;
+            continue;
+        }
+        kill (pid, sig); /* pass it on */
+    }
+    return status;
+}
+
+/* The ended command's counters, energy, resources and exit into *k */
+static void
+wrap_results (papi_sampler_t *ps, rapl_t *rapl, rapl_accum_t *acc,
+              int status, collect_counters_t *k)
+{
+    rapl_sample_t smp;
+    struct rusage ru;
+    char why[768];
+
+    papi_sampler_stop (ps);
+    build_json (ps, k);
+    unavailable_note (ps, why, sizeof (why));
+    if (why[0])
+        wrap_note (k, LOG_NOTICE, "%s", why);
+    if (rapl) {
+        if (rapl_read (rapl, &smp, NULL) > 0)
+            rapl_accum_add (acc, rapl, &smp);
+        rapl_accum_energy (acc, rapl, &k->user_pkg_j, &k->user_dram_j);
+        rapl_close (rapl);
+    }
+    if (getrusage (RUSAGE_CHILDREN, &ru) == 0) {
+        k->utime_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+        k->stime_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+        k->maxrss_kb = ru.ru_maxrss;
+    }
+    k->has_exit = true;
+    if (WIFEXITED (status)) {
+        k->exit_code = WEXITSTATUS (status);
+        k->term_signal = 0;
+    } else if (WIFSIGNALED (status)) {
+        k->exit_code = -1;
+        k->term_signal = WTERMSIG (status);
+    }
+}
+
 int
 collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
               char *const argv[], collect_counters_t *k, ms_error_t *errp)
@@ -398,62 +526,19 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     papi_sampler_t *ps;
     rapl_t *rapl = NULL;
     rapl_accum_t acc;
-    rapl_sample_t smp;
     double interval = 3600;
-    struct rusage ru;
     char path[1024];
     ms_error_t e;
 
     collect_counters_init (k);
-    {
-        const char *g = getenv ("METASCHED_GATE");
-        if (g && !strcmp (g, "1")) {
-            int run = start_gate (&e);
-            if (run < 0) {
-                /* the job's own outcome (it did not run): said on its
-                 * stderr, where the user looks for why */
-                fprintf (stderr,
-                         "metasched-collect: %s; not running the script "
-                         "(exit %d) so that it never runs twice\n",
-                         e.text, GATE_EXIT_REFUSED);
-                wrap_note (NULL, LOG_ERR,
-                           "%s; not running the script (exit %d)", e.text,
-                           GATE_EXIT_REFUSED);
-                gate_stopped (c, o, k, "refused");
-                return GATE_EXIT_REFUSED << 8; /* a wait status: exited 75 */
-            }
-            if (run == 0) {
-                /* a note, not the job's output: the copy that won runs
-                 * the script and may well write the same output file */
-                wrap_note (NULL, LOG_NOTICE,
-                           "start gate: meta job %s was claimed by another "
-                           "sibling; not running the script",
-                           getenv ("METASCHED_JOB_ID"));
-                gate_stopped (c, o, k, "lost");
-                return 0;
-            }
-        }
-    }
+    if (gate_says_stop (c, o, k, &status))
+        return status;
     if (o->app)
         ms_strlcpy (k->app, o->app, sizeof (k->app));
     k->freq_req_khz = freq_from_env ();
 
     /* where RAPL is readable by the user, measure energy too */
-    {
-        char root[512];
-        const char *node = getenv ("SLURMD_NODENAME");
-        collect_powercap_root (c, node ? node : "localhost", root,
-                               sizeof (root));
-        if (rapl_open (root, &rapl, &e) == 0) {
-            if (rapl_read (rapl, &smp, &e) > 0) {
-                rapl_accum_start (&acc, rapl, &smp);
-                interval = rapl_min_interval (rapl, c->max_power_w);
-            } else {
-                rapl_close (rapl);
-                rapl = NULL;
-            }
-        }
-    }
+    rapl = wrap_rapl_open (c, &acc, &interval);
 
     if (pipe2 (go, O_CLOEXEC) < 0 || pipe2 (fail, O_CLOEXEC) < 0) {
         rapl_close (rapl);
@@ -503,52 +588,9 @@ collect_wrap (const collect_conf_t *c, const collect_wrap_opts_t *o,
     }
     close (fail[0]);
 
-    for (;;) {
-        struct timespec ts
-            = { (time_t)interval, (long)((interval - floor (interval)) * 1e9) };
-        siginfo_t si;
-        int sig = sigtimedwait (&block, &si, &ts);
-        if (sig < 0) {
-            if (errno == EAGAIN && rapl && rapl_read (rapl, &smp, NULL) > 0)
-                rapl_accum_add (&acc, rapl, &smp);
-            continue;
-        }
-        if (sig == SIGCHLD) {
-            pid_t w = waitpid (pid, &status, WNOHANG);
-            if (w == pid)
-                break;
-            continue;
-        }
-        kill (pid, sig); /* pass it on */
-    }
+    status = wait_command (pid, &block, interval, rapl, &acc);
     k->end_time = now ();
-    papi_sampler_stop (ps);
-    build_json (ps, k);
-    {
-        char why[768];
-        unavailable_note (ps, why, sizeof (why));
-        if (why[0])
-            wrap_note (k, LOG_NOTICE, "%s", why);
-    }
-    if (rapl) {
-        if (rapl_read (rapl, &smp, NULL) > 0)
-            rapl_accum_add (&acc, rapl, &smp);
-        rapl_accum_energy (&acc, rapl, &k->user_pkg_j, &k->user_dram_j);
-        rapl_close (rapl);
-    }
-    if (getrusage (RUSAGE_CHILDREN, &ru) == 0) {
-        k->utime_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-        k->stime_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-        k->maxrss_kb = ru.ru_maxrss;
-    }
-    k->has_exit = true;
-    if (WIFEXITED (status)) {
-        k->exit_code = WEXITSTATUS (status);
-        k->term_signal = 0;
-    } else if (WIFSIGNALED (status)) {
-        k->exit_code = -1;
-        k->term_signal = WTERMSIG (status);
-    }
+    wrap_results (ps, rapl, &acc, status, k);
     sigprocmask (SIG_SETMASK, &old, NULL);
 
     if (counters_path (c, o, path, sizeof (path), &e) < 0

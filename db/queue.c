@@ -732,33 +732,52 @@ cmp_id (const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The statement name/sql run with $1 the array of the n ids */
+static PGresult *
+exec_by_ids (db_t *db, const char *name, const char *sql, const int64_t *ids,
+             size_t n, ms_error_t *errp)
+{
+    char *arr = id_array (ids, n);
+    const char *p[1] = { arr };
+    PGresult *r = db_exec (db, name, sql, 1, p, errp);
+
+    free (arr);
+    return r;
+}
+
+/* Where row i's id (column 0) stands in ids (sorted); -1 where not */
+static long
+id_slot (PGresult *r, int i, const int64_t *ids, size_t n)
+{
+    int64_t id = (int64_t)u64 (r, i, 0);
+    const int64_t *at = n ? bsearch (&id, ids, n, sizeof (*ids), cmp_id) : NULL;
+
+    return at ? (long)(at - ids) : -1;
+}
+
 int
 queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
                 ms_error_t *errp)
 {
-    char *arr = id_array (ids, n);
-    const char *p[1] = { arr };
     PGresult *r;
 
     memset (out, 0, n * sizeof (*out));
-    r = db_exec (db, "q_dep_jobs",
-                 "SELECT id, owner_uid, state::text, started_at IS NOT NULL,"
-                 " extract (epoch FROM now () - coalesce (started_at,"
-                 " finished_at, now ()))"
-                 " FROM jobs WHERE id = ANY ($1::bigint[])",
-                 1, p, errp);
-    free (arr);
+    r = exec_by_ids (
+        db, "q_dep_jobs",
+        "SELECT id, owner_uid, state::text, started_at IS NOT NULL,"
+        " extract (epoch FROM now () - coalesce (started_at,"
+        " finished_at, now ()))"
+        " FROM jobs WHERE id = ANY ($1::bigint[])",
+        ids, n, errp);
     if (!r)
         return -1;
     for (int i = 0; i < PQntuples (r); i++) {
-        int64_t id = (int64_t)u64 (r, i, 0);
-        const int64_t *at
-            = n ? bsearch (&id, ids, n, sizeof (*ids), cmp_id) : NULL;
+        long at = id_slot (r, i, ids, n);
         queue_dep_job_t *o;
 
-        if (!at)
+        if (at < 0)
             continue;
-        o = &out[at - ids];
+        o = &out[at];
         o->exists = true;
         o->uid = atol (PQgetvalue (r, i, 1));
         cp (o->state, sizeof (o->state), r, i, 2);
@@ -773,29 +792,25 @@ int
 queue_held_deps (db_t *db, const int64_t *ids, size_t n, queue_held_dep_t *out,
                  ms_error_t *errp)
 {
-    char *arr = id_array (ids, n);
-    const char *p[1] = { arr };
     PGresult *r;
 
     memset (out, 0, n * sizeof (*out));
-    r = db_exec (db, "q_held_deps",
-                 "SELECT id, coalesce (options->>'dependency', ''),"
-                 " coalesce (options->'kill_on_invalid_dep' <> 'false'::jsonb,"
-                 " true)"
-                 " FROM jobs WHERE id = ANY ($1::bigint[])",
-                 1, p, errp);
-    free (arr);
+    r = exec_by_ids (
+        db, "q_held_deps",
+        "SELECT id, coalesce (options->>'dependency', ''),"
+        " coalesce (options->'kill_on_invalid_dep' <> 'false'::jsonb,"
+        " true)"
+        " FROM jobs WHERE id = ANY ($1::bigint[])",
+        ids, n, errp);
     if (!r)
         return -1;
     for (int i = 0; i < PQntuples (r); i++) {
-        int64_t id = (int64_t)u64 (r, i, 0);
-        const int64_t *at
-            = n ? bsearch (&id, ids, n, sizeof (*ids), cmp_id) : NULL;
+        long at = id_slot (r, i, ids, n);
         queue_held_dep_t *o;
 
-        if (!at)
+        if (at < 0)
             continue;
-        o = &out[at - ids];
+        o = &out[at];
         o->found = true;
         o->dependency = ms_xstrdup (PQgetvalue (r, i, 1));
         o->kill_on_invalid = !strcmp (PQgetvalue (r, i, 2), "t");
@@ -808,19 +823,16 @@ int
 queue_release_many (db_t *db, const int64_t *ids, size_t n, int64_t **releasedp,
                     size_t *nreleased, ms_error_t *errp)
 {
-    char *arr = id_array (ids, n);
-    const char *p[1] = { arr };
     int64_t *out;
     PGresult *r;
 
     *releasedp = NULL;
     *nreleased = 0;
-    r = db_exec (db, "q_release_many",
-                 "UPDATE jobs SET held = NULL, last_error = NULL"
-                 " WHERE id = ANY ($1::bigint[]) AND state = 'queued'"
-                 " AND held = 'Dependency' RETURNING id",
-                 1, p, errp);
-    free (arr);
+    r = exec_by_ids (db, "q_release_many",
+                     "UPDATE jobs SET held = NULL, last_error = NULL"
+                     " WHERE id = ANY ($1::bigint[]) AND state = 'queued'"
+                     " AND held = 'Dependency' RETURNING id",
+                     ids, n, errp);
     if (!r)
         return -1;
     out = ms_xcalloc ((size_t)PQntuples (r) + 1, sizeof (*out));

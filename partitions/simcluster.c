@@ -252,7 +252,7 @@ gate_of (simworld_t *w, const simjob_t *j)
  * at idle minus the running jobs' power above idle. A job that alone
  * would exceed the cap needs the whole room (it runs alone). */
 static double
-power_room0 (const simpart_t *p)
+cap_room0 (const simpart_t *p)
 {
     if (!(p->pc->power_cap_w > 0))
         return INFINITY;
@@ -264,19 +264,19 @@ static double
 power_need (const simpart_t *p, const simjob_t *j)
 {
     double need = j->nodes * (j->power_w - p->arch->idle_power_w);
-    double r0 = power_room0 (p);
+    double r0 = cap_room0 (p);
     return need > r0 ? r0 : need;
 }
 
 static double
-power_room (const simpart_t *p)
+cap_room (const simpart_t *p)
 {
-    return power_room0 (p) - p->dyn_w;
+    return cap_room0 (p) - p->dyn_w;
 }
 
 /* A small tolerance: sums of doubles in a different order. */
 static bool
-power_fits (double need, double room)
+cap_fits (double need, double room)
 {
     return need <= room + 1e-6;
 }
@@ -306,7 +306,7 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     j->end = w->now + run;
     /* Invariant: no partition over-allocated nor over its power cap
      * (checked on every start). */
-    if (!power_fits (power_need (p, j), power_room (p)))
+    if (!cap_fits (power_need (p, j), cap_room (p)))
         w->violations++;
     p->busy += j->nodes;
     p->dyn_w += j->nodes * (j->power_w - p->arch->idle_power_w);
@@ -374,7 +374,7 @@ deferred (simworld_t *w, const simjob_t *j)
             || sj->hint.rank >= j->hint.rank)
             continue;
         if (sp->pc->nodes - sp->busy >= sj->nodes
-            && power_fits (power_need (sp, sj), power_room (sp)))
+            && cap_fits (power_need (sp, sj), cap_room (sp)))
             return true;
     }
     return false;
@@ -422,7 +422,7 @@ profile_find (const profile_t *pr, int n, double need, double dur)
         size_t k;
         bool ok = true;
         for (k = i; k < pr->n && pr->t[k] < s + dur; k++)
-            if (pr->free[k] < n || !power_fits (need, pr->room[k])) {
+            if (pr->free[k] < n || !cap_fits (need, pr->room[k])) {
                 ok = false;
                 break;
             }
@@ -451,7 +451,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
     profile_t pr = { 0 };
     size_t nr = sorted_ends (w, p), keep = 0;
     int freen = p->pc->nodes - p->busy;
-    double room = power_room (p);
+    double room = cap_room (p);
 
     pr.cap = nr + 16;
     pr.t = ms_xmalloc (pr.cap * sizeof (double));
@@ -466,7 +466,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
         freen += rj->nodes;
         room += rj->nodes * (rj->power_w - p->arch->idle_power_w);
         if (i == nr - 1)
-            room = power_room0 (p); /* all ended: no drift */
+            room = cap_room0 (p); /* all ended: no drift */
         if (w->scratch[i].t == pr.t[pr.n - 1]) {
             pr.free[pr.n - 1] = freen;
             pr.room[pr.n - 1] = room;
@@ -501,7 +501,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
         need = power_need (p, j);
         s = profile_find (&pr, j->nodes, need, dur);
         if (s <= w->now && j->nodes <= p->pc->nodes - p->busy
-            && power_fits (need, power_room (p))) {
+            && cap_fits (need, cap_room (p))) {
             profile_take (&pr, w->now, dur, j->nodes, need);
             start_job (w, p, ji);
             continue;
@@ -559,7 +559,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
         }
         need = power_need (p, j);
         if (!reserved) {
-            if (j->nodes <= freen && power_fits (need, power_room (p))) {
+            if (j->nodes <= freen && cap_fits (need, cap_room (p))) {
                 start_job (w, p, ji);
                 freen -= j->nodes;
                 continue;
@@ -572,15 +572,15 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             /* The reservation of the first job that does not fit. */
             size_t nr = sorted_ends (w, p);
             int avail = freen;
-            double room = power_room (p);
+            double room = cap_room (p);
             reserved = true;
             for (size_t k = 0; k < nr; k++) {
                 const simjob_t *rj = &w->jobs[w->scratch[k].job];
                 avail += rj->nodes;
                 room += rj->nodes * (rj->power_w - p->arch->idle_power_w);
                 if (k == nr - 1)
-                    room = power_room0 (p);
-                if (avail >= j->nodes && power_fits (need, room)) {
+                    room = cap_room0 (p);
+                if (avail >= j->nodes && cap_fits (need, room)) {
                     shadow = w->scratch[k].t;
                     extra = avail - j->nodes;
                     extra_w = room - need;
@@ -589,9 +589,9 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             }
             continue;
         }
-        if (j->nodes <= freen && power_fits (need, power_room (p))) {
+        if (j->nodes <= freen && cap_fits (need, cap_room (p))) {
             bool before = w->now + j->hint.pred_runtime_s <= shadow;
-            if (before || (j->nodes <= extra && power_fits (need, extra_w))) {
+            if (before || (j->nodes <= extra && cap_fits (need, extra_w))) {
                 start_job (w, p, ji);
                 freen -= j->nodes;
                 if (!before) {

@@ -626,10 +626,10 @@ print_json (const report_t *rep)
     json_t *o = json_object (), *err = json_array ();
     char a[32];
 
-    json_object_set_new (o, "since",
-                         json_string (report_time_text (rep->since, a, sizeof (a))));
-    json_object_set_new (o, "until",
-                         json_string (report_time_text (rep->until, a, sizeof (a))));
+    json_object_set_new (
+        o, "since", json_string (report_time_text (rep->since, a, sizeof (a))));
+    json_object_set_new (
+        o, "until", json_string (report_time_text (rep->until, a, sizeof (a))));
     json_object_set_new (o, "baseline",
                          json_string ("measured energy * predicted E(nominal) "
                                       "/ predicted E(f), same partition"));
@@ -752,7 +752,8 @@ write_plots (const report_t *rep, const char *dir, int *rendered,
         const rgroup_t *g = &rep->clusters.v[i];
         dat_label (f, g->name);
         fprintf (f, " %.6f %.6f %.6f\n", g->energy_j / unit_j,
-                 g->baseline_j / unit_j, (g->baseline_j - g->energy_j) / unit_j);
+                 g->baseline_j / unit_j,
+                 (g->baseline_j - g->energy_j) / unit_j);
     }
     if (plot_file_close (f, dir, "report-energy.dat", errp) < 0)
         return -1;
@@ -888,42 +889,27 @@ conninfo_as (const char *conninfo, const char *role, ms_error_t *errp)
     return out;
 }
 
-/* --power's options: with neither --ab, --csv nor --plot; --step and
- * --cluster only with it. 0, or -1 after saying why. */
+/* What the command line asked for */
+typedef struct {
+    const char *conninfo, *config, *role, *password_file;
+    const char *since_s, *until_s, *plotdir, *app, *step_s, *cluster;
+    bool json, csv, ab, power;
+    long step; /* --power's step in seconds */
+} report_args_t;
+
+/* The options into *a and rep->by. -1: go on; else the exit status. */
 static int
-power_options (bool power, bool ab, bool csv, const char *plotdir,
-               const char *step_s, const char *cluster, long *stepp)
-{
-    ms_error_t e;
-
-    if (!power && (step_s || cluster)) {
-        fprintf (stderr, "metasched report: --%s goes with --power\n",
-                 step_s ? "step" : "cluster");
-        return -1;
-    }
-    if (power && (ab || csv || plotdir)) {
-        fprintf (stderr, "metasched report: --power takes neither --ab, "
-                         "--csv nor --plot\n");
-        return -1;
-    }
-    if (step_s && report_power_step (step_s, stepp, &e) < 0) {
-        fprintf (stderr, "metasched report: %s\n", e.text);
-        return -1;
-    }
-    if (cluster && (!*cluster || strlen (cluster) > 64)) {
-        fprintf (stderr, "metasched report: --cluster: a cluster's name has "
-                         "1 to 64 characters\n");
-        return -1;
-    }
-    return 0;
-}
-
-int
-cmd_report (int argc, char **argv)
+report_getopt (int argc, char **argv, report_args_t *a, report_t *rep)
 {
     enum {
-        OPT_JSON = 256, OPT_CSV, OPT_PLOT, OPT_AB, OPT_APP, OPT_POWER,
-        OPT_STEP, OPT_CLUSTER
+        OPT_JSON = 256,
+        OPT_CSV,
+        OPT_PLOT,
+        OPT_AB,
+        OPT_APP,
+        OPT_POWER,
+        OPT_STEP,
+        OPT_CLUSTER
     };
     static const struct option longopts[] = {
         { "db", required_argument, NULL, 'd' },
@@ -944,46 +930,29 @@ cmd_report (int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *conninfo = NULL, *config = NULL, *role = REPORT_DEFAULT_ROLE;
-    const char *since_s = NULL, *until_s = NULL, *plotdir = NULL;
-    const char *app = NULL, *step_s = NULL, *cluster = NULL;
-    char *built = NULL;
-    bool json = false, csv = false, ab = false, power = false;
-    long step = 3600;
-    report_t rep;
-    db_opts_t o;
-    db_t *db;
-    ms_error_t e = { 0 };
-    time_t now = time (NULL);
-    int opt, rc = 0;
+    int opt;
 
-    memset (&rep, 0, sizeof (rep));
-    memset (&o, 0, sizeof (o));
-    rep.by = "day";
-    rep.clusters.title = "cluster";
-    rep.users.title = "user";
-    rep.apps.title = "app";
     optind = 1;
     while ((opt = getopt_long (argc, argv, "d:c:U:p:s:u:b:h", longopts, NULL))
            != -1) {
         switch (opt) {
         case 'd':
-            conninfo = optarg;
+            a->conninfo = optarg;
             break;
         case 'c':
-            config = optarg;
+            a->config = optarg;
             break;
         case 'U':
-            role = optarg;
+            a->role = optarg;
             break;
         case 'p':
-            o.password_file = optarg;
+            a->password_file = optarg;
             break;
         case 's':
-            since_s = optarg;
+            a->since_s = optarg;
             break;
         case 'u':
-            until_s = optarg;
+            a->until_s = optarg;
             break;
         case 'b':
             if (strcmp (optarg, "day") && strcmp (optarg, "hour")) {
@@ -993,31 +962,31 @@ cmd_report (int argc, char **argv)
                          optarg);
                 return 2;
             }
-            rep.by = !strcmp (optarg, "day") ? "day" : "hour";
+            rep->by = !strcmp (optarg, "day") ? "day" : "hour";
             break;
         case OPT_JSON:
-            json = true;
+            a->json = true;
             break;
         case OPT_CSV:
-            csv = true;
+            a->csv = true;
             break;
         case OPT_PLOT:
-            plotdir = optarg;
+            a->plotdir = optarg;
             break;
         case OPT_AB:
-            ab = true;
+            a->ab = true;
             break;
         case OPT_APP:
-            app = optarg;
+            a->app = optarg;
             break;
         case OPT_POWER:
-            power = true;
+            a->power = true;
             break;
         case OPT_STEP:
-            step_s = optarg;
+            a->step_s = optarg;
             break;
         case OPT_CLUSTER:
-            cluster = optarg;
+            a->cluster = optarg;
             break;
         case 'h':
             usage (stdout);
@@ -1033,53 +1002,75 @@ cmd_report (int argc, char **argv)
         usage (stderr);
         return 2;
     }
-    if (json && csv) {
+    return -1;
+}
+
+/* The options that exclude each other, and the period into rep->since and
+ * rep->until. -1: go on; else the exit status. */
+static int
+report_check (report_args_t *a, time_t now, report_t *rep)
+{
+    if (a->json && a->csv) {
         fprintf (stderr, "metasched report: --json and --csv exclude each "
                          "other\n");
         return 2;
     }
-    if ((app && !ab) || (ab && (csv || plotdir))) {
+    if ((a->app && !a->ab) || (a->ab && (a->csv || a->plotdir))) {
         fprintf (stderr, "metasched report: %s\n",
-                 app ? "--app goes with --ab"
-                     : "--ab takes neither --csv nor --plot");
+                 a->app ? "--app goes with --ab"
+                        : "--ab takes neither --csv nor --plot");
         return 2;
     }
-    if (power_options (power, ab, csv, plotdir, step_s, cluster, &step) < 0)
+    if (report_power_options (a->power, a->ab, a->csv, a->plotdir, a->step_s,
+                              a->cluster, &a->step)
+        < 0)
         return 2;
-    if (app && (!*app || strlen (app) > 128)) {
+    if (a->app && (!*a->app || strlen (a->app) > 128)) {
         fprintf (stderr, "metasched report: --app: an app's name has 1 to "
                          "128 characters\n");
         return 2;
     }
-    if (conninfo && config) {
+    if (a->conninfo && a->config) {
         fprintf (stderr, "metasched report: --db and --config exclude each "
                          "other\n");
         return 2;
     }
-    rep.until = now;
-    if (until_s && parse_time (until_s, now, &rep.until) < 0) {
+    rep->until = now;
+    if (a->until_s && parse_time (a->until_s, now, &rep->until) < 0) {
         fprintf (stderr,
                  "metasched report: --until: '%s' is not a time "
                  "(YYYY-MM-DD[THH:MM[:SS]][Z], now, now-N[smhdw])\n",
-                 until_s);
+                 a->until_s);
         return 2;
     }
-    rep.since = rep.until - (time_t)REPORT_DEFAULT_DAYS * 86400;
-    if (since_s && parse_time (since_s, now, &rep.since) < 0) {
+    rep->since = rep->until - (time_t)REPORT_DEFAULT_DAYS * 86400;
+    if (a->since_s && parse_time (a->since_s, now, &rep->since) < 0) {
         fprintf (stderr,
                  "metasched report: --since: '%s' is not a time "
                  "(YYYY-MM-DD[THH:MM[:SS]][Z], now, now-N[smhdw])\n",
-                 since_s);
+                 a->since_s);
         return 2;
     }
-    if (rep.since >= rep.until) {
+    if (rep->since >= rep->until) {
         fprintf (stderr, "metasched report: --since must be before --until\n");
         return 2;
     }
+    return -1;
+}
 
-    /* The connection: --db; else the daemon's configuration (--config, or
-     * the default one when it exists) as the report role; else the
-     * default conninfo. */
+/* The connection: --db; else the daemon's configuration (--config, or the
+ * default one when it exists) as the report role; else the default
+ * conninfo. 0 with *db open, or 1 (said on stderr). */
+static int
+report_connect (const report_args_t *a, db_t **db)
+{
+    const char *conninfo = a->conninfo, *config = a->config;
+    char *built = NULL;
+    db_opts_t o;
+    ms_error_t e = { 0 };
+
+    memset (&o, 0, sizeof (o));
+    o.password_file = a->password_file;
     if (!conninfo) {
         struct stat st;
         if (!config && stat (REPORT_DAEMON_CONF, &st) == 0)
@@ -1093,7 +1084,7 @@ cmd_report (int argc, char **argv)
                 fprintf (stderr, "metasched report: %s\n", e.text);
                 return 1;
             }
-            if (!(built = conninfo_as (database, role, &e))) {
+            if (!(built = conninfo_as (database, a->role, &e))) {
                 fprintf (stderr, "metasched report: %s:%d: %s\n", config,
                          dbline, e.text);
                 return 1;
@@ -1105,20 +1096,74 @@ cmd_report (int argc, char **argv)
     o.conninfo = conninfo;
     o.application_name = "metasched report";
     o.retry_max_ms = 2000;
-    if (db_open (&o, &db, &e) < 0) {
+    if (db_open (&o, db, &e) < 0) {
         fprintf (stderr, "metasched report: %s\n", e.text);
         free (built);
         return 1;
     }
     free (built);
-    if (power) {
-        if (report_power (db, rep.since, rep.until, step, cluster, json, &e)
+    return 0;
+}
+
+/* --plot DIR: the data, the scripts and (with gnuplot) the images. 0 or 1. */
+static int
+report_plots (report_t *rep, const char *plotdir)
+{
+    ms_error_t e = { 0 };
+    int rendered = 0, prc = write_plots (rep, plotdir, &rendered, &e);
+
+    if (prc < 0) {
+        fprintf (stderr, "metasched report: --plot: %s\n", e.text);
+        return 1;
+    }
+    if (prc == 1)
+        fprintf (stderr,
+                 "metasched report: gnuplot not found: the "
+                 "data and scripts are in %s, no images\n",
+                 plotdir);
+    else if (rendered == 0)
+        fprintf (stderr,
+                 "metasched report: nothing to plot in the "
+                 "period; the data and scripts are in %s\n",
+                 plotdir);
+    else
+        fprintf (stderr, "metasched report: %d plot%s in %s\n", rendered,
+                 rendered == 1 ? "" : "s", plotdir);
+    return 0;
+}
+
+int
+cmd_report (int argc, char **argv)
+{
+    report_args_t a;
+    report_t rep;
+    db_t *db;
+    ms_error_t e = { 0 };
+    time_t now = time (NULL);
+    int rc = 0;
+
+    memset (&a, 0, sizeof (a));
+    a.role = REPORT_DEFAULT_ROLE;
+    a.step = 3600;
+    memset (&rep, 0, sizeof (rep));
+    rep.by = "day";
+    rep.clusters.title = "cluster";
+    rep.users.title = "user";
+    rep.apps.title = "app";
+    if ((rc = report_getopt (argc, argv, &a, &rep)) >= 0
+        || (rc = report_check (&a, now, &rep)) >= 0)
+        return rc;
+    if ((rc = report_connect (&a, &db)) != 0)
+        return rc;
+    if (a.power) {
+        if (report_power (db, rep.since, rep.until, a.step, a.cluster, a.json,
+                          &e)
             < 0) {
             fprintf (stderr, "metasched report: %s\n", e.text);
             rc = 1;
         }
-    } else if (ab) {
-        if (report_ab (db, rep.since, rep.until, app, json, &e) < 0) {
+    } else if (a.ab) {
+        if (report_ab (db, rep.since, rep.until, a.app, a.json, &e) < 0) {
             fprintf (stderr, "metasched report: %s\n", e.text);
             rc = 1;
         }
@@ -1127,31 +1172,14 @@ cmd_report (int argc, char **argv)
         fprintf (stderr, "metasched report: %s\n", e.text);
         rc = 1;
     } else {
-        if (json)
+        if (a.json)
             rc = print_json (&rep) < 0 ? 1 : 0;
-        else if (csv)
+        else if (a.csv)
             print_csv (&rep);
         else
             print_text (&rep);
-        if (plotdir) {
-            int rendered = 0, prc = write_plots (&rep, plotdir, &rendered, &e);
-            if (prc < 0) {
-                fprintf (stderr, "metasched report: --plot: %s\n", e.text);
-                rc = 1;
-            } else if (prc == 1)
-                fprintf (stderr,
-                         "metasched report: gnuplot not found: the "
-                         "data and scripts are in %s, no images\n",
-                         plotdir);
-            else if (rendered == 0)
-                fprintf (stderr,
-                         "metasched report: nothing to plot in the "
-                         "period; the data and scripts are in %s\n",
-                         plotdir);
-            else
-                fprintf (stderr, "metasched report: %d plot%s in %s\n",
-                         rendered, rendered == 1 ? "" : "s", plotdir);
-        }
+        if (a.plotdir && report_plots (&rep, a.plotdir))
+            rc = 1;
     }
     db_close (db);
     groups_free (&rep.clusters);

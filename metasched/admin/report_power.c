@@ -217,3 +217,33 @@ report_power (db_t *db, time_t since, time_t until, long step,
         return ms_err (errp, MS_ERR_SYSTEM, "--json: out of memory");
     return 0;
 }
+
+/* report's --power options: with neither --ab, --csv nor --plot; --step and
+ * --cluster only with it. 0, or -1 after saying why. */
+int
+report_power_options (bool power, bool ab, bool csv, const char *plotdir,
+                      const char *step_s, const char *cluster, long *stepp)
+{
+    ms_error_t e;
+
+    if (!power && (step_s || cluster)) {
+        fprintf (stderr, "metasched report: --%s goes with --power\n",
+                 step_s ? "step" : "cluster");
+        return -1;
+    }
+    if (power && (ab || csv || plotdir)) {
+        fprintf (stderr, "metasched report: --power takes neither --ab, "
+                         "--csv nor --plot\n");
+        return -1;
+    }
+    if (step_s && report_power_step (step_s, stepp, &e) < 0) {
+        fprintf (stderr, "metasched report: %s\n", e.text);
+        return -1;
+    }
+    if (cluster && (!*cluster || strlen (cluster) > 64)) {
+        fprintf (stderr, "metasched report: --cluster: a cluster's name has "
+                         "1 to 64 characters\n");
+        return -1;
+    }
+    return 0;
+}

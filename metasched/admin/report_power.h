@@ -15,6 +15,12 @@
  * naming --step otherwise. */
 int report_power_step (const char *text, long *stepp, ms_error_t *errp);
 
+/* metasched report's --power options: with neither --ab, --csv nor --plot;
+ * --step (into *stepp) and --cluster only with it. 0, or -1 after saying
+ * why on standard error. */
+int report_power_options (bool power, bool ab, bool csv, const char *plotdir,
+                          const char *step_s, const char *cluster, long *stepp);
+
 /* Print, per scope (cluster C, or every cluster and "site" when NULL)
  * and per step of [since, until), the mean and maximum of the budget,
  * the predicted and the measured power, and the seconds the predicted

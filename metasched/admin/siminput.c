@@ -152,6 +152,120 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
     return 0;
 }
 
+/* Architectures of the configuration the database has not seen */
+static int
+add_conf_archs (predictor_t *p, const ms_siteconf_t *conf, ms_error_t *errp)
+{
+    for (size_t a = 0; a < conf->narchs; a++) {
+        const ms_arch_t *ar = &conf->archs[a];
+        ms_error_t e;
+        if (predictor_arch_info (p, ar->name, NULL, NULL, NULL, NULL, NULL, &e)
+                < 0
+            && predictor_add_arch (p, ar->name, ar->cores_per_node,
+                                   ar->freqs_khz, ar->nfreqs, ar->nominal_khz,
+                                   ar->idle_power_w, errp)
+                   < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The daemon's policy as its settings say, labelled "as run" */
+static void
+history_as_run (ms_settings_t *set, ms_siteconf_t *conf, history_t *h)
+{
+    char lab[sizeof (h->as_run.label)];
+
+    settings_apply_site (set, conf, NULL);
+    settings_apply_policy (set, &h->as_run);
+    /* One cluster job per job unless the daemon sends siblings. */
+    h->as_run.sibling_slack
+        = set->dispatch_mode == DISPATCH_SIBLINGS ? INFINITY : 0;
+    ms_strlcpy (h->mode,
+                set->dispatch_mode == DISPATCH_SIBLINGS ? "siblings" : "single",
+                sizeof (h->mode));
+    snprintf (lab, sizeof (lab), "as run: %.*s", (int)sizeof (lab) - 9,
+              h->as_run.label);
+    memcpy (h->as_run.label, lab, sizeof (lab));
+}
+
+/* One measured job of the history into the workload and its record of
+ * where and how it ran; counted in h->no_* where the configuration cannot
+ * take it. *t0 is the first job's submit time (set by the first). */
+static void
+history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
+             const db_replay_job_t *x, ms_workload_t *wl, history_t *h,
+             double *t0, ms_cands_t *cs)
+{
+    const ms_partconf_t *pc
+        = clusterconf_partition (conf, x->cluster, x->partition);
+    const ms_arch_t *ar;
+    const ms_predent_t *m, *hr;
+    ms_wjob_t *j;
+    ms_jobrec_t *r;
+    size_t part, home = SIZE_MAX;
+    uint32_t f;
+    int fi, app;
+
+    h->het += x->components > 1; /* a hetjob read whole */
+    h->het_parts += x->components > 1 ? (size_t)x->components : 0;
+    if (!pc) {
+        h->no_part++;
+        return;
+    }
+    part = (size_t)(pc - conf->parts);
+    ar = &conf->archs[pc->arch];
+    f = x->freq_khz ? x->freq_khz : ar->nominal_khz;
+    if ((fi = clusterconf_freq_index (ar, f)) < 0) {
+        h->no_freq++;
+        return;
+    }
+    app = predtab_app_index (tab, x->app);
+    if (app < 0)
+        app = unknown;
+    m = predtab_get (tab, (size_t)app, part, (size_t)fi);
+    if (app >= 0)
+        home = app_home (conf, tab, (size_t)app, x->nodes, NULL);
+    if (app < 0 || !m->ok || home == SIZE_MAX) {
+        h->no_home++;
+        return;
+    }
+    hr = predtab_get (tab, (size_t)app, home, tab->nominal[home]);
+    if (!wl->njobs)
+        *t0 = x->submit;
+    j = &wl->jobs[wl->njobs];
+    r = &h->recs[wl->njobs];
+    wl->njobs++;
+    j->id = wl->njobs;
+    j->trace_id = x->meta_id ? x->meta_id : (int64_t)x->slurm_job_id;
+    j->submit = x->submit - *t0;
+    j->nodes = x->nodes;
+    j->runtime = x->runtime_s * hr->t / m->t;
+    j->req_time = x->limit_s;
+    j->user = user_number (x->user_name);
+    j->exe = -1;
+    j->app = app;
+    j->measured = true;
+    j->home = home;
+    j->ran_part = part;
+    j->ran_khz = f;
+    j->ran_runtime_s = x->runtime_s;
+    j->ran_power_w = x->node_rows > 0 && x->energy_j > 0
+                         ? x->energy_j / x->runtime_s / x->node_rows
+                         : 0;
+    r->submit = j->submit;
+    r->start = x->start - *t0;
+    r->end = x->start - *t0 + x->runtime_s;
+    r->nodes = x->nodes;
+    r->part = part;
+    r->f_khz = f;
+    r->energy_j
+        = (j->ran_power_w > 0 ? j->ran_power_w : m->p) * x->runtime_s * x->nodes;
+    r->starts = r->ends = 1;
+    candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL, 0, cs);
+    r->opt_part = policy_optimal_partition (cs, tab->nparts);
+}
+
 /* The workload of the jobs measured in the database since --since, the
  * predictor of its models, and the daemon's policy as its settings say.
  * Every job keeps where it ran, its measured runtime and power (the
@@ -192,112 +306,20 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
         ms_err_prefix (errp, "--from-db");
         goto done;
     }
-    /* Architectures of the configuration the database has not seen. */
-    for (size_t a = 0; a < conf->narchs; a++) {
-        const ms_arch_t *ar = &conf->archs[a];
-        ms_error_t e;
-        if (predictor_arch_info (p, ar->name, NULL, NULL, NULL, NULL, NULL, &e)
-                < 0
-            && predictor_add_arch (p, ar->name, ar->cores_per_node,
-                                   ar->freqs_khz, ar->nfreqs, ar->nominal_khz,
-                                   ar->idle_power_w, errp)
-                   < 0)
-            goto done;
-    }
+    if (add_conf_archs (p, conf, errp) < 0)
+        goto done;
     add_unknown_app (p, conf);
     if (predtab_build (p, conf, &tab, errp) < 0)
         goto done;
     unknown = predtab_app_index (tab, SIM_UNKNOWN_APP);
-    settings_apply_site (&set, conf, NULL);
-    settings_apply_policy (&set, &h->as_run);
-    /* One cluster job per job unless the daemon sends siblings. */
-    h->as_run.sibling_slack
-        = set.dispatch_mode == DISPATCH_SIBLINGS ? INFINITY : 0;
-    ms_strlcpy (h->mode,
-                set.dispatch_mode == DISPATCH_SIBLINGS ? "siblings" : "single",
-                sizeof (h->mode));
-    {
-        char lab[sizeof (h->as_run.label)];
-        snprintf (lab, sizeof (lab), "as run: %.*s", (int)sizeof (lab) - 9,
-                  h->as_run.label);
-        memcpy (h->as_run.label, lab, sizeof (lab));
-    }
+    history_as_run (&set, conf, h);
 
     h->read = nh;
     wl = ms_xcalloc (1, sizeof (*wl));
     wl->jobs = ms_xcalloc (nh + 1, sizeof (*wl->jobs));
     h->recs = ms_xcalloc (nh + 1, sizeof (*h->recs));
-    for (size_t i = 0; i < nh; i++) {
-        const db_replay_job_t *x = &hj[i];
-        const ms_partconf_t *pc
-            = clusterconf_partition (conf, x->cluster, x->partition);
-        const ms_arch_t *ar;
-        const ms_predent_t *m, *hr;
-        ms_wjob_t *j;
-        ms_jobrec_t *r;
-        size_t part, home = SIZE_MAX;
-        uint32_t f;
-        int fi, app;
-
-        h->het += x->components > 1; /* a hetjob read whole */
-        h->het_parts += x->components > 1 ? (size_t)x->components : 0;
-        if (!pc) {
-            h->no_part++;
-            continue;
-        }
-        part = (size_t)(pc - conf->parts);
-        ar = &conf->archs[pc->arch];
-        f = x->freq_khz ? x->freq_khz : ar->nominal_khz;
-        if ((fi = clusterconf_freq_index (ar, f)) < 0) {
-            h->no_freq++;
-            continue;
-        }
-        app = predtab_app_index (tab, x->app);
-        if (app < 0)
-            app = unknown;
-        m = predtab_get (tab, (size_t)app, part, (size_t)fi);
-        if (app >= 0)
-            home = app_home (conf, tab, (size_t)app, x->nodes, NULL);
-        if (app < 0 || !m->ok || home == SIZE_MAX) {
-            h->no_home++;
-            continue;
-        }
-        hr = predtab_get (tab, (size_t)app, home, tab->nominal[home]);
-        if (!wl->njobs)
-            t0 = x->submit;
-        j = &wl->jobs[wl->njobs];
-        r = &h->recs[wl->njobs];
-        wl->njobs++;
-        j->id = wl->njobs;
-        j->trace_id = x->meta_id ? x->meta_id : (int64_t)x->slurm_job_id;
-        j->submit = x->submit - t0;
-        j->nodes = x->nodes;
-        j->runtime = x->runtime_s * hr->t / m->t;
-        j->req_time = x->limit_s;
-        j->user = user_number (x->user_name);
-        j->exe = -1;
-        j->app = app;
-        j->measured = true;
-        j->home = home;
-        j->ran_part = part;
-        j->ran_khz = f;
-        j->ran_runtime_s = x->runtime_s;
-        j->ran_power_w = x->node_rows > 0 && x->energy_j > 0
-                             ? x->energy_j / x->runtime_s / x->node_rows
-                             : 0;
-        r->submit = j->submit;
-        r->start = x->start - t0;
-        r->end = x->start - t0 + x->runtime_s;
-        r->nodes = x->nodes;
-        r->part = part;
-        r->f_khz = f;
-        r->energy_j = (j->ran_power_w > 0 ? j->ran_power_w : m->p)
-                      * x->runtime_s * x->nodes;
-        r->starts = r->ends = 1;
-        candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL,
-                          0, &cs);
-        r->opt_part = policy_optimal_partition (&cs, tab->nparts);
-    }
+    for (size_t i = 0; i < nh; i++)
+        history_job (conf, tab, unknown, &hj[i], wl, h, &t0, &cs);
     if (wl->njobs
         && history_prime (db, conf, tab, unknown, wl->jobs[0].submit + t0, t0,
                           h, errp)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "metasched/api/api_int.h"
+#include "metasched/common/util.h"
 
 const char *const api_refused_names[3]
     = { "max_connections_per_user", "max_connections_per_address",
@@ -161,10 +162,7 @@ api_send_err (struct MHD_Connection *c, const ms_error_t *e, const char *field)
 double
 api_mono_now (void)
 {
-    struct timespec ts;
-
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return ms_mono_s ();
 }
 
 double

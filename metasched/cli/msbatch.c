@@ -137,10 +137,7 @@ submit_key (char key[33])
 static double
 mono_s (void)
 {
-    struct timespec ts;
-
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return ms_mono_s ();
 }
 
 /* POST req to target; while the answer is a 503 with a Retry-After, wait

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "metasched/common/util.h"
@@ -261,4 +262,13 @@ ms_buf_write (char *ptr, size_t size, size_t nmemb, void *arg)
     b->len += n;
     b->data[b->len] = '\0';
     return n;
+}
+
+double
+ms_mono_s (void)
+{
+    struct timespec ts;
+
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -40,6 +40,10 @@ void *ms_xcalloc (size_t n, size_t size);
 void *ms_xrealloc (void *p, size_t n);
 char *ms_xstrdup (const char *s);
 
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC): for durations and
+ * deadlines, never for times of day. */
+double ms_mono_s (void);
+
 /* A growing, NUL-terminated buffer with a size limit, as a libcurl write
  * callback fills it. Start it zeroed with max set; free data. */
 typedef struct {

@@ -18,14 +18,6 @@ window_opts_init (ms_window_opts_t *o)
     o->time_budget_s = 0.5;
 }
 
-static double
-wall (void)
-{
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 double
 window_objective (const ms_bid_t *bids, size_t njobs, const size_t *pick,
                   const double *cap, const double *pen, size_t nparts)
@@ -226,7 +218,7 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
 {
     ms_window_opts_t defo;
     size_t *keep, nkeep = 0;
-    double t0 = wall ();
+    double t0 = ms_mono_s ();
     glp_prob *lp;
     glp_iocp parm;
     int rc;
@@ -253,7 +245,7 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
     if (within_caps (bids, njobs, pick, cap, nparts)) {
         st->optimal = true;
         st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
-        st->solve_s = wall () - t0;
+        st->solve_s = ms_mono_s () - t0;
         return;
     }
 
@@ -274,5 +266,5 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
     glp_delete_prob (lp);
     free (keep);
     st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
-    st->solve_s = wall () - t0;
+    st->solve_s = ms_mono_s () - t0;
 }

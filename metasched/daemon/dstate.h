@@ -24,14 +24,14 @@
 
 #include <jansson.h>
 
+#include "metasched/common/util.h"
+
 typedef struct ms_daemon ms_daemon_t;
 
 static inline double
 mono (void)
 {
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    return ms_mono_s ();
 }
 
 static inline double
