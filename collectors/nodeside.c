@@ -386,9 +386,9 @@ collect_prolog (const collect_conf_t *c, const collect_job_t *j,
  * reports (*dbp; closed and opened again on an error). A running job's
  * power is worth nothing late: it is sent once, never spooled. */
 static void
-report_power (const collect_conf_t *c, const collect_job_t *j,
-              const rapl_t *rapl, const rapl_sample_t *a,
-              const rapl_sample_t *b, db_t **dbp)
+sample_report (const collect_conf_t *c, const collect_job_t *j,
+               const rapl_t *rapl, const rapl_sample_t *a,
+               const rapl_sample_t *b, db_t **dbp)
 {
     char job[32], w[32], at[32];
     const char *p[5] = { j->cluster, job, j->node, w, at };
@@ -477,7 +477,7 @@ collect_sampler_run (const collect_conf_t *c, const collect_job_t *j,
                 break; /* the epilog has taken over */
             write_state (c, j, rapl, &a, (long)getpid (), NULL);
             if (c->sample_s > 0 && s.time - rep.time >= c->sample_s - 1e-3) {
-                report_power (c, j, rapl, &rep, &s, &db);
+                sample_report (c, j, rapl, &rep, &s, &db);
                 rep = s;
             }
         }
