@@ -13,6 +13,7 @@ choice_add (ms_decision_t *d, const ms_cands_t *cs, size_t ci, int nice)
     d->c[d->n].nice = nice;
     d->c[d->n].rank = (int)d->n;
     d->c[d->n].hold_s = 0;
+    d->c[d->n].shift_s = 0;
     return &d->c[d->n++];
 }
 

@@ -178,6 +178,9 @@ typedef struct {
     int rank;
     double hold_s; /* not to start before this long after the decision
                       (a sibling held back: begin_time); 0: at once */
+    double shift_s; /* the part of hold_s that waits for a cleaner run
+                       before the job's deadline (carbon): kept when the
+                       entry goes alone (engine_entries); 0: none */
 } ms_choice_t;
 
 typedef struct {

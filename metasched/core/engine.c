@@ -240,9 +240,11 @@ engine_entries (const ms_policy_t *pol, bool power, const ms_decision_t *dec,
     if (out->n > want)
         out->n = want;
     if (want == 1 && out->n == 1) {
+        /* alone: no sibling to wait behind, but a deadline job still
+         * waits for its cleaner run (policy.c, carbon) */
         out->c[0].nice = 0;
         out->c[0].rank = 0;
-        out->c[0].hold_s = 0;
+        out->c[0].hold_s = out->c[0].shift_s;
     }
 }
 

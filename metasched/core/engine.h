@@ -119,7 +119,7 @@ void engine_dispatch_mode (ms_policy_t *pol, bool siblings, int nsib);
  * dispatched is what runs, and a held job goes out only where it starts);
  * each at the nice and hold the policy gave it, except where one entry a
  * job goes out: it has no sibling to take its job elsewhere, so nice 0,
- * unheld. */
+ * held only for its cleaner run before its deadline (ms_choice_t.shift_s). */
 void engine_entries (const ms_policy_t *pol, bool power,
                      const ms_decision_t *dec, ms_decision_t *out);
 

@@ -234,7 +234,7 @@ decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
         for (size_t k = 0; k < d->n; k++) {
             const ms_cand_t *c = &cs->c[d->c[k].cand];
             if (c->shift_s > 0 && c->w + c->shift_s > d->c[k].hold_s)
-                d->c[k].hold_s = c->w + c->shift_s;
+                d->c[k].hold_s = d->c[k].shift_s = c->w + c->shift_s;
         }
 }
 

@@ -94,5 +94,6 @@ engine_power_place (const ms_policy_t *pol, const ms_power_t *pw,
     d->c[0].nice = 0;
     d->c[0].rank = 0;
     d->c[0].hold_s = 0;
+    d->c[0].shift_s = 0; /* under budgets a job goes where it starts now */
     return 0;
 }

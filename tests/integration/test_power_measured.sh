@@ -58,8 +58,9 @@ chmod 0644 "$dtmp/collect.conf"
 daemon_lead
 # a budget far above anything: the tracker runs and the history is kept
 cfg set "power_budget=site 100 MW" >/dev/null 2>&1
-# the report reads this test's rows only: power_history is the test bed's,
-# and a test before this one may have written rows under other budgets
+# this test reads its own rows only (from $since on): power_history is the
+# test bed's, and a test before this one may have written rows under other
+# budgets, or with measured power, within the hour
 since=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
 # 1: a job that runs until the test lets it go, saying where it runs
@@ -98,10 +99,10 @@ tap_ok $? "/metrics: measured ${m:-none} W on $cl, ${ms:-none} W on the site"
 
 # 4: power_history holds a row of the cluster with budget, predicted and
 # measured power (written once a minute)
-hist () { [ "$(q "SELECT count (*) FROM power_history WHERE scope = '$cl' AND measured_w > 0 AND predicted_w > 0 AND budget_w IS NULL")" -gt 0 ] &&
-    [ "$(q "SELECT count (*) FROM power_history WHERE scope = 'site' AND budget_w = 1e8 AND measured_w > 0")" -gt 0 ]; }
+hist () { [ "$(q "SELECT count (*) FROM power_history WHERE at >= '$since' AND scope = '$cl' AND measured_w > 0 AND predicted_w > 0 AND budget_w IS NULL")" -gt 0 ] &&
+    [ "$(q "SELECT count (*) FROM power_history WHERE at >= '$since' AND scope = 'site' AND budget_w = 1e8 AND measured_w > 0")" -gt 0 ]; }
 wait_for 200 hist
-tap_ok $? "power_history: $cl and the site with budget, predicted and measured power ($(q "SELECT count (*) FROM power_history WHERE measured_w > 0") rows)"
+tap_ok $? "power_history: $cl and the site with budget, predicted and measured power ($(q "SELECT count (*) FROM power_history WHERE at >= '$since' AND measured_w > 0") rows)"
 
 touch "$d/pm.go"
 kill "$adv_pid" 2>/dev/null; adv_pid=
