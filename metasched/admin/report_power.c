@@ -54,26 +54,8 @@ report_power_step (const char *text, long *stepp, ms_error_t *errp)
     v = strtol (text, &end, 10);
     if (errno || end == text)
         goto bad;
-    if (*end) {
-        switch (*end) {
-        case 's':
-            mul = 1;
-            break;
-        case 'm':
-            mul = 60;
-            break;
-        case 'h':
-            mul = 3600;
-            break;
-        case 'd':
-            mul = 86400;
-            break;
-        default:
-            goto bad;
-        }
-        if (end[1])
-            goto bad;
-    }
+    if (*end && (!(mul = ms_unit_seconds (*end)) || end[1]))
+        goto bad;
     if (v < 1 || v > 31L * 86400 / mul)
         goto bad;
     *stepp = v * mul;

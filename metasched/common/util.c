@@ -272,3 +272,20 @@ ms_mono_s (void)
     clock_gettime (CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+long
+ms_unit_seconds (char c)
+{
+    switch (c) {
+    case 's':
+        return 1;
+    case 'm':
+        return 60;
+    case 'h':
+        return 3600;
+    case 'd':
+        return 86400;
+    default:
+        return 0;
+    }
+}

@@ -44,6 +44,10 @@ char *ms_xstrdup (const char *s);
  * deadlines, never for times of day. */
 double ms_mono_s (void);
 
+/* The seconds of a time unit letter: s 1, m 60, h 3600, d 86400; 0 for
+ * any other character. */
+long ms_unit_seconds (char c);
+
 /* A growing, NUL-terminated buffer with a size limit, as a libcurl write
  * callback fills it. Start it zeroed with max set; free data. */
 typedef struct {

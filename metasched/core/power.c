@@ -159,26 +159,8 @@ parse_rel (const char *s, double base, double *out)
     v = strtod (s + 1, &end);
     if (errno || !isfinite (v))
         return false;
-    if (*end) {
-        if (end[1])
-            return false;
-        switch (*end) {
-        case 's':
-            mul = 1;
-            break;
-        case 'm':
-            mul = 60;
-            break;
-        case 'h':
-            mul = 3600;
-            break;
-        case 'd':
-            mul = DAY;
-            break;
-        default:
-            return false;
-        }
-    }
+    if (*end && (end[1] || !(mul = (double)ms_unit_seconds (*end))))
+        return false;
     v *= mul;
     if (v > 100 * 366 * DAY)
         return false;
