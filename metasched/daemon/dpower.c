@@ -306,6 +306,12 @@ daemon_power_copy (ms_daemon_t *d)
     return c;
 }
 
+const ms_power_t *
+daemon_power_budgets (const ms_daemon_t *d)
+{
+    return d->power ? d->power->pw : NULL;
+}
+
 bool
 daemon_power_on (const ms_daemon_t *d)
 {
