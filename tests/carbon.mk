@@ -15,3 +15,9 @@ EXTRA_DIST += tests/integration/test_simulate_carbon.sh
 # sources, deadline shifting, w_carbon's choice, stale and bad signals
 TESTS += tests/integration/test_carbon_live.sh
 EXTRA_DIST += tests/integration/test_carbon_live.sh
+
+# metaschedd starts at once while its http(s) carbon source hangs: the API
+# serves during the first poll, the failure is logged, the what-if says
+# the signal is missing
+TESTS += tests/integration/test_carbon_start.sh
+EXTRA_DIST += tests/integration/test_carbon_start.sh

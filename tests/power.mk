@@ -18,3 +18,8 @@ TESTS += tests/unit/test_power_measure
 # measured power of running jobs and power over time on the test bed
 TESTS += tests/integration/test_power_measured.sh
 EXTRA_DIST += tests/integration/test_power_measured.sh
+
+# power over time without a budget: /metrics' predicted power,
+# power_history's rows (budget NULL) and report --power
+TESTS += tests/integration/test_power_history.sh
+EXTRA_DIST += tests/integration/test_power_history.sh

@@ -8,6 +8,7 @@
 
 #include "metasched/core/carbon.h"
 #include "metasched/core/engine.h"
+#include "metasched/core/policy.h"
 
 double
 engine_part_max_s (const ms_siteconf_t *conf, size_t part)
@@ -329,4 +330,30 @@ engine_reroute_gains (const ms_policy_t *pol, bool elsewhere, double wait_cur_s,
                       double wait_new_s)
 {
     return elsewhere && wait_new_s < pol->reroute_gain * wait_cur_s;
+}
+
+bool
+engine_reroute (const ms_policy_t *pol, const ms_power_t *pw,
+                const ms_siteconf_t *conf, const ms_view_t *view,
+                ms_cands_t *cs, const size_t *cur, size_t ncur,
+                double wait_cur_s, double now, ms_decision_t *d)
+{
+    bool elsewhere = true;
+
+    d->n = 0;
+    /* under power budgets, only where its draw fits every budget from its
+     * predicted start to its end: a place over a budget would hold the
+     * job once it is cancelled where it waits */
+    if (pw && !power_filter (pw, conf, cs, now))
+        return false;
+    if (!cs->n)
+        return false;
+    policy_decide (pol, conf, cs, view, d);
+    if (!d->n)
+        return false;
+    for (size_t i = 0; i < ncur; i++)
+        if (cur[i] == cs->c[d->c[0].cand].part)
+            elsewhere = false;
+    return engine_reroute_gains (pol, elsewhere, wait_cur_s,
+                                 cs->c[d->c[0].cand].w);
 }

@@ -186,4 +186,17 @@ bool engine_reroute_due (const ms_policy_t *pol, double waited_s, int reroutes);
 bool engine_reroute_gains (const ms_policy_t *pol, bool elsewhere,
                            double wait_cur_s, double wait_new_s);
 
+/* The re-route of a pending job that engine_reroute_due names, one rule
+ * for metaschedd and the simulator: among its candidates cs (with their
+ * predicted waits at now), under power budgets pw (NULL: none) only those
+ * whose predicted draw fits every budget from their predicted start to
+ * their end (power_filter), the policy's decision into d; true when it
+ * gains (engine_reroute_gains): its first choice is on none of the
+ * partitions where the job waits (cur, ncur of them), at a predicted
+ * wait below reroute_gain times wait_cur_s, the job's wait there. */
+bool engine_reroute (const ms_policy_t *pol, const ms_power_t *pw,
+                     const ms_siteconf_t *conf, const ms_view_t *view,
+                     ms_cands_t *cs, const size_t *cur, size_t ncur,
+                     double wait_cur_s, double now, ms_decision_t *d);
+
 #endif /* MS_ENGINE_H */

@@ -422,17 +422,10 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         uint64_t id = s->pending[i];
         sjob_t *j = &s->jobs[id - 1];
         ms_decision_t d;
-        double wcur = INFINITY, wnew;
-        bool elsewhere = true;
+        double wcur = INFINITY;
+        size_t cur[MS_MAX_CHOICES], ncur = 0;
 
         if (!engine_reroute_due (&s->pol, now - j->jd.submit, j->reroutes))
-            continue;
-        job_candidates (s, &j->jd, s->view, now);
-        /* under power budgets, only where the job fits */
-        if (s->power && !power_filter (s->power, s->conf, &s->cs, now))
-            continue;
-        policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
-        if (!d.n)
             continue;
         for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
             if (s->ents[k].live) {
@@ -440,11 +433,13 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
                                                 s->ents[k].nodes, now);
                 if (w < wcur)
                     wcur = w;
-                if (s->ents[k].part == d.c[0].part)
-                    elsewhere = false;
+                if (ncur < MS_MAX_CHOICES)
+                    cur[ncur++] = s->ents[k].part;
             }
-        wnew = s->cs.c[d.c[0].cand].w;
-        if (!engine_reroute_gains (&s->pol, elsewhere, wcur, wnew))
+        job_candidates (s, &j->jd, s->view, now);
+        /* the engine's rule: under power budgets, only where the job fits */
+        if (!engine_reroute (&s->pol, s->power, s->conf, s->view, &s->cs, cur,
+                             ncur, wcur, now, &d))
             continue;
         for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
             if (s->ents[k].live) {

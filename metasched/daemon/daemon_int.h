@@ -546,6 +546,12 @@ int daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                       const tagged_t *tags, size_t ntags);
 int daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
 int daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
+/* The re-route of job k waiting on partition cur (engine_reroute over its
+ * candidates on the clusters up, under the power budgets in force): true
+ * when it goes, with the decision in dec, the predicted wait where it
+ * waits in *wcurp and at its first choice in *wnewp. Under d->mu. */
+bool daemon_reroute_choice (ms_daemon_t *d, const jobkey_t *k, size_t cur,
+                            ms_decision_t *dec, double *wcurp, double *wnewp);
 
 /* ---- carbon signals (dcarbon.c) ---- */
 /* Start reading the sources of carbon_signal (none: nothing). */
@@ -582,6 +588,9 @@ void daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
 /* A cluster job metasched submitted: its predicted draw (takes mu). */
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
                           const ms_cand_t *c, const char *app);
+/* The budgets' tracker of the predicted draw (engine's rules); NULL
+ * without budgets. Under d->mu. */
+const ms_power_t *daemon_power_budgets (const ms_daemon_t *d);
 bool daemon_power_on (const ms_daemon_t *d);
 /* A new dispatch pass: no job held in it yet (daemon_power_place); under
  * mu. */

@@ -20,6 +20,9 @@
 #include "metasched/daemon/daemon_int.h"
 
 #define HTTP_TIMEOUT_S 30L
+/* A source's host that does not answer a connection in this long fails
+ * the poll; the other zones' polls wait no longer for it. */
+#define HTTP_CONNECT_TIMEOUT_S 10L
 
 /* One source and what it last gave (under dcarbon.mu). */
 typedef struct {
@@ -108,6 +111,7 @@ fetch_url (const dsrc_t *s, ms_csig_t *out, ms_error_t *errp)
     curl_easy_setopt (c, CURLOPT_WRITEFUNCTION, ms_buf_write);
     curl_easy_setopt (c, CURLOPT_WRITEDATA, &b);
     curl_easy_setopt (c, CURLOPT_TIMEOUT, HTTP_TIMEOUT_S);
+    curl_easy_setopt (c, CURLOPT_CONNECTTIMEOUT, HTTP_CONNECT_TIMEOUT_S);
     curl_easy_setopt (c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt (c, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt (c, CURLOPT_MAXREDIRS, 3L);
@@ -148,10 +152,10 @@ fetch_url (const dsrc_t *s, ms_csig_t *out, ms_error_t *errp)
     return r;
 }
 
-/* One round over the sources: what is due read without the lock, its
- * outcome stored under it. */
+/* One round over the sources (the files alone with files_only): what is
+ * due read without the lock, its outcome stored under it. */
 static void
-round_once (struct dcarbon *dc)
+round_once (struct dcarbon *dc, bool files_only)
 {
     for (size_t i = 0; i < dc->n; i++) {
         dsrc_t *s = &dc->src[i];
@@ -161,6 +165,8 @@ round_once (struct dcarbon *dc)
         double now = wall ();
         int rc;
 
+        if (files_only && s->conf->url)
+            continue;
         pthread_mutex_lock (&dc->mu);
         prev = s->st;
         if (s->conf->url && now < s->next_poll) {
@@ -200,7 +206,7 @@ carbon_main (void *arg)
     while (!dc->stop) {
         struct timespec ts;
         pthread_mutex_unlock (&dc->mu);
-        round_once (dc);
+        round_once (dc, false);
         pthread_mutex_lock (&dc->mu);
         clock_gettime (CLOCK_REALTIME, &ts);
         ts.tv_sec += 1;
@@ -227,8 +233,11 @@ daemon_carbon_start (ms_daemon_t *d)
         dc->src[i].conf = &d->dc->csig[i];
     dc->max_age = d->dc->carbon_max_age_s;
     dc->poll_s = d->dc->carbon_poll_s;
-    /* the first round before the first cycle decides */
-    round_once (dc);
+    /* the files before the first cycle decides; the http(s) sources
+     * only in the thread, which polls them at once: a host that does not
+     * answer never holds the daemon's start, and until a signal arrives
+     * their zones' clusters are scored on energy alone (stale_why) */
+    round_once (dc, true);
     dc->th_on = pthread_create (&dc->th, NULL, carbon_main, dc) == 0;
     d->carbon = dc;
 }
@@ -280,8 +289,8 @@ stale_why (const struct dcarbon *dc, const dsrc_t *s, double now, char *buf,
     double g, p;
 
     if (!s->sig.n)
-        snprintf (buf, size, "no signal read yet%s%s", s->err[0] ? ": " : "",
-                  s->err);
+        snprintf (buf, size, "carbon signal missing, none read yet%s%s",
+                  s->err[0] ? ": " : "", s->err);
     else if (now - s->read_at > dc->max_age)
         snprintf (buf, size, "read %.0f s ago, over carbon_max_age_s %.0f%s%s",
                   now - s->read_at, dc->max_age, s->err[0] ? ": " : "", s->err);

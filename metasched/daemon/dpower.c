@@ -44,6 +44,8 @@ struct dpower {
     char text[SETTINGS_TEXT_MAX]; /* the budgets in force, as given */
     ms_budgets_t bs;
     ms_power_t *pw; /* NULL: no budget */
+    ms_power_t *draw; /* without budgets, the tracker of the predicted draw
+                         alone (power over time, /metrics); NULL with */
     pwknown_t *known;
     size_t nknown, capknown;
     size_t held;  /* jobs held in this dispatch pass */
@@ -59,8 +61,9 @@ struct dpower {
 };
 
 /* Power over time (power_history, migration 0022): a row per cluster and
- * the site at most every POWER_HISTORY_EVERY_S; rows older than
- * POWER_HISTORY_DAYS removed at most every POWER_PRUNE_EVERY_S. */
+ * the site at most every POWER_HISTORY_EVERY_S, with budgets or without
+ * (budget NULL); rows older than POWER_HISTORY_DAYS removed at most every
+ * POWER_PRUNE_EVERY_S. */
 #define POWER_HISTORY_EVERY_S 60.0
 #define POWER_HISTORY_DAYS 30
 #define POWER_PRUNE_EVERY_S 3600.0
@@ -81,12 +84,29 @@ dp (ms_daemon_t *d)
     return d->power;
 }
 
+/* The tracker of the predicted draw: the budgets', else the draw's alone
+ * (made here, without budgets). */
+static ms_power_t *
+tracker (ms_daemon_t *d, struct dpower *p)
+{
+    ms_budgets_t none = { NULL, 0 };
+
+    if (p->pw)
+        return p->pw;
+    if (!p->draw) {
+        p->draw = power_new (d->site, &none);
+        power_set_spread (p->draw, d->pol.job_sd, d->pol.limit_z);
+    }
+    return p->draw;
+}
+
 void
 daemon_power_release (struct dpower *p)
 {
     if (!p)
         return;
     power_free (p->pw);
+    power_free (p->draw);
     power_budgets_free (&p->bs);
     free (p->known);
     free (p->measured);
@@ -146,6 +166,8 @@ daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s)
         power_set_budgets (p->pw, &bs);
     else
         p->pw = power_new (d->site, &bs);
+    power_free (p->draw);
+    p->draw = NULL;
     power_set_spread (p->pw, d->pol.job_sd, d->pol.limit_z);
     daemon_log (LOG_NOTICE, "power budgets: %s", text);
 }
@@ -159,10 +181,7 @@ daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
 
     pthread_mutex_lock (&d->mu);
     p = dp (d);
-    if (!p->pw) { /* no budget: nothing to keep */
-        pthread_mutex_unlock (&d->mu);
-        return;
-    }
+    /* kept with budgets or without: the predicted draw over time */
     if (p->nknown == p->capknown) {
         p->capknown = p->capknown ? 2 * p->capknown : 64;
         p->known = ms_xrealloc (p->known, p->capknown * sizeof (*p->known));
@@ -172,7 +191,7 @@ daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
     k->part = part;
     ms_strlcpy (k->app, app ? app : "", sizeof (k->app));
     k->bid = bid;
-    k->watts = power_cand_watts (p->pw, c);
+    k->watts = power_cand_watts (tracker (d, p), c);
     k->t_hi = c->t_hi;
     k->seen = true;
     pthread_mutex_unlock (&d->mu);
@@ -204,8 +223,8 @@ correction (const struct dpower *p, const char *app, size_t part)
  * predicted end (the earlier of its time limit and the prediction's upper
  * bound from its start); queued on the cluster, from now. */
 static void
-track_job (ms_daemon_t *d, struct dpower *p, size_t cl, long part,
-           const ms_job_info_t *j, double now)
+track_job (ms_daemon_t *d, struct dpower *p, ms_power_t *pw, size_t cl,
+           long part, const ms_job_info_t *j, double now)
 {
     const ms_partconf_t *pc = &d->site->parts[part];
     int nodes = j->nodes > 0 ? j->nodes : 1;
@@ -234,16 +253,18 @@ track_job (ms_daemon_t *d, struct dpower *p, size_t cl, long part,
             t_hi = 60; /* past its prediction: it still runs */
     }
     /* the tracker's job: cluster and id (ids repeat across clusters) */
-    power_add (p->pw, JOBKEY (cl, j->id), j->id, cl, watts, t_hi, 0, now);
+    power_add (pw, JOBKEY (cl, j->id), j->id, cl, watts, t_hi, 0, now);
     if (running)
-        power_start (p->pw, JOBKEY (cl, j->id), cl, j->id, now);
+        power_start (pw, JOBKEY (cl, j->id), cl, j->id, now);
 }
 
-/* p's tracker anew from the clusters' jobs (p->known marked seen). */
+/* p's tracker anew from the clusters' jobs (p->known marked seen): the
+ * budgets' where they are in force, else the draw's alone. */
 static void
 fill (ms_daemon_t *d, struct dpower *p)
 {
     double now = wall ();
+    ms_power_t *pw;
 
     for (size_t i = 0; i < p->nknown; i++)
         p->known[i].seen = false;
@@ -251,15 +272,17 @@ fill (ms_daemon_t *d, struct dpower *p)
         power_free (p->pw);
         p->pw = power_new (d->site, &p->bs);
         power_set_spread (p->pw, d->pol.job_sd, d->pol.limit_z);
+    } else {
+        power_free (p->draw);
+        p->draw = NULL;
     }
+    pw = tracker (d, p);
     for (size_t i = 0; i < d->ncl; i++) {
         cluster_t *c = &d->cl[i];
         for (size_t n = 0; n < c->njobs; n++) {
             long part = part_index (d, c->conf->name, c->jobs[n].partition);
-            if (part >= 0 && p->pw)
-                track_job (d, p, i, part, &c->jobs[n], now);
-            else if (part >= 0 && known_find (p, i, c->jobs[n].id))
-                known_find (p, i, c->jobs[n].id)->seen = true;
+            if (part >= 0)
+                track_job (d, p, pw, i, part, &c->jobs[n], now);
         }
     }
 }
@@ -304,6 +327,12 @@ daemon_power_copy (ms_daemon_t *d)
     c->pw = power_new (d->site, &c->bs);
     fill (d, c);
     return c;
+}
+
+const ms_power_t *
+daemon_power_budgets (const ms_daemon_t *d)
+{
+    return d->power ? d->power->pw : NULL;
 }
 
 bool
@@ -417,7 +446,7 @@ daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len, size_t *cap)
     double now = wall ();
     char line[512];
 
-    if (!p || !p->pw)
+    if (!p || (!p->pw && !p->draw))
         return;
     for (int m = 0; m < 2; m++) {
         int n = snprintf (line, sizeof (line), "# TYPE %s gauge\n",
@@ -428,7 +457,7 @@ daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len, size_t *cap)
         *len += (size_t)n;
         for (size_t c = 0; c <= d->site->nclusters; c++) {
             size_t scope = c == d->site->nclusters ? MS_POWER_SITE : c;
-            double v = m ? power_draw (p->pw, scope)
+            double v = m ? power_draw (p->pw ? p->pw : p->draw, scope)
                          : power_budget_at (&p->bs, scope, now);
             if (!m && !isfinite (v))
                 continue;
@@ -461,7 +490,7 @@ daemon_power_history (ms_daemon_t *d)
     ms_error_t e;
 
     pthread_mutex_lock (&d->mu);
-    if (!p || !p->pw
+    if (!p || (!p->pw && !p->draw)
         || (p->hist_last > 0
             && mono () - p->hist_last < POWER_HISTORY_EVERY_S)) {
         pthread_mutex_unlock (&d->mu);
@@ -474,7 +503,7 @@ daemon_power_history (ms_daemon_t *d)
         ms_strlcpy (rows[n].scope, power_scope_name (d->site, scope),
                     sizeof (rows[n].scope));
         rows[n].budget = power_budget_at (&p->bs, scope, now);
-        rows[n].predicted = power_draw (p->pw, scope);
+        rows[n].predicted = power_draw (p->pw ? p->pw : p->draw, scope);
         rows[n].measured = measured_of (d, scope);
         n++;
     }

@@ -946,6 +946,21 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
     return rc;
 }
 
+bool
+daemon_reroute_choice (ms_daemon_t *d, const jobkey_t *k, size_t cur,
+                       ms_decision_t *dec, double *wcurp, double *wnewp)
+{
+    double now = wall ();
+    bool go;
+
+    daemon_candidates (d, k, false);
+    *wcurp = view_predicted_wait (d->view, cur, k->nodes, now);
+    go = engine_reroute (&d->pol, daemon_power_budgets (d), d->site, d->view,
+                         &d->cs, &cur, 1, *wcurp, now, dec);
+    *wnewp = dec->n ? d->cs.c[dec->c[0].cand].w : INFINITY;
+    return go;
+}
+
 /* Re-route (doc/architecture.md "Policies"): a job still pending after
  * reroute_after_s, when another partition where it may run (its
  * placement rules and --partition, as at dispatch) has a much earlier
@@ -968,7 +983,6 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         jobkey_t k;
         ms_decision_t dec;
         double wcur, wnew;
-        size_t best;
 
         /* an array is not re-routed: some of its tasks may run already;
          * nor is a job of the A/B baseline: it stays where ab_policy put
@@ -1014,16 +1028,9 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             pthread_mutex_unlock (&d->mu);
             continue;
         }
-        daemon_decide (d, &k, false, &dec);
-        if (dec.n == 0) {
-            pthread_mutex_unlock (&d->mu);
-            continue;
-        }
-        best = d->cs.c[dec.c[0].cand].part;
-        wnew = d->cs.c[dec.c[0].cand].w;
-        wcur = view_predicted_wait (d->view, (size_t)cur, k.nodes, wall ());
+        ok = daemon_reroute_choice (d, &k, (size_t)cur, &dec, &wcur, &wnew);
         pthread_mutex_unlock (&d->mu);
-        if (!engine_reroute_gains (&d->pol, (long)best != cur, wcur, wnew))
+        if (!ok)
             continue;
         int crc = backend_cancel (d->cl[ci].b, l->cluster_job_id, &e);
         d->cl[ci].last_action = mono ();

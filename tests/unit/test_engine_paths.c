@@ -8,7 +8,8 @@
  * maximum time, GPU jobs and a moldable job, under metasched and (the
  * moldable one) other policies. Then the entries that go out: the same
  * sibling sets (how many, where, at what nice and hold) in each dispatch
- * mode, and the same holds under power budgets. */
+ * mode, the same holds under power budgets, and the same re-routes
+ * under them. */
 #include "config.h"
 
 #include "metasched/daemon/daemon_int.h"
@@ -617,6 +618,214 @@ START_TEST (test_same_holds_busy)
 }
 END_TEST
 
+/* Re-routing under power budgets: a job sent under metasched in single
+ * dispatch, its partition then busy for ten days, a budget set since
+ * (none, one that does not bind, every other cluster's shut), past
+ * reroute_after_s. Both paths re-route it or neither does, and to the same
+ * partition: under a budget only to a place within it. */
+#define BUSY_S (10 * 86400.0)
+#define REROUTE_AT (MS_REROUTE_AFTER_S + 60)
+
+typedef struct {
+    size_t from; /* where it was sent */
+    bool rerouted;
+    size_t to; /* ... its first choice, when re-routed */
+} rerouted_t;
+
+/* The budget of case b for a job waiting on cluster cl; NULL: none. */
+static const char *
+reroute_budget (const world_t *w, size_t b, size_t cl, char *buf, size_t len)
+{
+    size_t n = 0;
+
+    if (b == 0)
+        return NULL;
+    if (b == 1)
+        return "site 1MW";
+    buf[0] = 0;
+    for (size_t i = 0; i < w->conf->nclusters; i++)
+        if (i != cl) {
+            int k = snprintf (buf + n, len - n, "%s%s 1W", n ? ", " : "",
+                              w->conf->clusters[i].name);
+            n += k > 0 ? (size_t)k : 0;
+        }
+    return buf;
+}
+
+/* The partition of a job pending on the simulated clusters, other than
+ * `skip` (SIZE_MAX: any); -1: none. */
+static long
+sim_pending (world_t *w, ms_backend_t *const *bk, size_t skip)
+{
+    ms_error_t err;
+    long part = -1;
+
+    for (size_t i = 0; i < w->conf->nclusters; i++) {
+        ms_job_info_t *ji = NULL;
+        size_t n = 0;
+        ck_assert (backend_jobs (bk[i], &ji, &n, &err) == 0);
+        for (size_t j = 0; j < n; j++)
+            for (size_t q = 0; q < w->conf->nparts; q++)
+                if (ji[j].state == MS_JOB_PENDING && q != skip
+                    && w->conf->parts[q].cluster == i
+                    && !strcmp (w->conf->parts[q].name, ji[j].partition))
+                    part = (long)q;
+        free (ji);
+    }
+    return part;
+}
+
+static void
+sim_rerouted (world_t *w, const jobkey_t *k, size_t b, rerouted_t *o)
+{
+    simworld_t *sw;
+    ms_backend_t *bk[8];
+    ms_sched_t *s;
+    ms_policy_t pol;
+    ms_jobdesc_t jd;
+    ms_error_t err;
+    uint64_t id;
+    char text[256];
+    const char *budget;
+    long from = -1;
+
+    ck_assert (simworld_new (w->conf, SIM_EASY, truth, NULL, &sw, &err) == 0);
+    for (size_t i = 0; i < w->conf->nclusters; i++)
+        bk[i] = simworld_backend (sw, i);
+    policy_init (&pol, POL_METASCHED);
+    engine_dispatch_mode (&pol, false, 2);
+    s = sched_new (&pol, w->conf, bk, w->tab);
+    memset (&jd, 0, sizeof (jd));
+    jd.user = "nobody";
+    jd.name = "job";
+    jd.nodes = k->nodes;
+    jd.gpus = k->gpus;
+    jd.app = (size_t)k->app;
+    jd.home = k->home;
+    jd.base_s = k->base_s;
+    jd.limit_s = k->limit_min * 60.0;
+    ck_assert_msg (sched_submit (s, &jd, 0, &id, &err) == 0, "%s", err.text);
+    memset (o, 0, sizeof (*o));
+    from = sim_pending (w, bk, SIZE_MAX);
+    ck_assert (from >= 0);
+    o->from = (size_t)from;
+    view_run_start ((ms_view_t *)sched_view (s), o->from, 1,
+                    w->conf->parts[o->from].nodes, BUSY_S, 0);
+    budget = reroute_budget (w, b, w->conf->parts[o->from].cluster, text,
+                             sizeof (text));
+    if (budget) {
+        ms_budgets_t bs = { NULL, 0 };
+        ck_assert_msg (
+            power_budgets_parse (budget, "test", w->conf, 0, &bs, &err) == 0,
+            "%s", err.text);
+        sched_set_power (s, &bs, pol.job_sd);
+        power_budgets_free (&bs);
+    }
+    ck_assert_msg (sched_reroute (s, REROUTE_AT, &err) == 0, "%s", err.text);
+    o->rerouted = sched_stats (s)->rerouted > 0;
+    if (o->rerouted) {
+        long to = sim_pending (w, bk, o->from);
+        ck_assert (to >= 0);
+        o->to = (size_t)to;
+    }
+    sched_free (s);
+    simworld_free (sw);
+}
+
+static void
+daemon_rerouted (world_t *w, const tjob_t *tj, size_t b, size_t from,
+                 rerouted_t *o)
+{
+    ms_daemon_t d;
+    ms_dconf_t dc;
+    ms_settings_t *set = ms_xcalloc (1, sizeof (*set));
+    queue_job_t qj;
+    ms_decision_t dec;
+    unsigned char allowed[MS_MAX_RANKED];
+    char *why = NULL, *down = NULL, text[256];
+    const char *budget;
+    json_t *opts = json_loads (tj->opts, 0, NULL);
+    jobkey_t k;
+    double wcur, wnew;
+
+    daemon_setup (&d, &dc, w, POL_METASCHED);
+    settings_init (set);
+    set->policy = POL_METASCHED;
+    set->dispatch_mode = DISPATCH_SINGLE;
+    set->siblings = 2;
+    daemon_apply_settings (&d, set);
+    memset (&qj, 0, sizeof (qj));
+    ms_strlcpy (qj.owner, "nobody", sizeof (qj.owner));
+    ms_strlcpy (qj.app, tj->app, sizeof (qj.app));
+    qj.nodes = tj->nodes;
+    qj.time_limit_min = tj->limit_min;
+    ck_assert (daemon_decide_job (&d, &qj, opts, allowed, &k, &dec, &why, &down)
+               == 0);
+    memset (o, 0, sizeof (*o));
+    o->from = d.cs.c[dec.c[0].cand].part;
+    ck_assert_msg (o->from == from,
+                   "%s: sent to %s (daemon) vs %s "
+                   "(simulator)",
+                   tj->app, w->conf->parts[o->from].name,
+                   w->conf->parts[from].name);
+    /* its partition busy for ten days from the dispatch, the budget set
+     * since, the re-route past reroute_after_s */
+    view_run_start (d.view, from, 1, w->conf->parts[from].nodes,
+                    wall () + BUSY_S - REROUTE_AT, 0);
+    budget = reroute_budget (w, b, w->conf->parts[from].cluster, text,
+                             sizeof (text));
+    if (budget) {
+        ms_strlcpy (set->power_budget, budget, sizeof (set->power_budget));
+        set->power_budget_set = true;
+        daemon_apply_settings (&d, set);
+        ck_assert (daemon_power_on (&d));
+    }
+    o->rerouted = daemon_reroute_choice (&d, &k, from, &dec, &wcur, &wnew);
+    if (o->rerouted)
+        o->to = d.cs.c[dec.c[0].cand].part;
+    free (why);
+    free (down);
+    free (set);
+    json_decref (opts);
+    daemon_power_free (&d);
+    daemon_teardown (&d);
+}
+
+START_TEST (test_same_reroute)
+{
+    static const char *const bname[] = { "none", "site 1MW", "others 1W" };
+    world_t w;
+    jobkey_t k;
+    sent_t od;
+    rerouted_t rs, rd;
+    const tjob_t *tj = &jobs[(size_t)_i % 4];
+    size_t b = (size_t)_i / 4;
+
+    world_init_site (&w, site_text, "paths");
+    /* the job's key as the daemon makes it */
+    daemon_sent (&w, POL_METASCHED, tj, DISPATCH_SINGLE, 2, NULL, SIZE_MAX, &od,
+                 &k);
+    sim_rerouted (&w, &k, b, &rs);
+    daemon_rerouted (&w, tj, b, rs.from, &rd);
+    ck_assert_msg (rd.rerouted == rs.rerouted,
+                   "%s (budget %s) waiting on %s: re-routed %d (daemon, to "
+                   "%s) vs %d (simulator, to %s)",
+                   tj->app, bname[b], w.conf->parts[rs.from].name, rd.rerouted,
+                   w.conf->parts[rd.to].name, rs.rerouted,
+                   w.conf->parts[rs.to].name);
+    /* without a budget its busy partition sends it elsewhere */
+    ck_assert_msg (b > 0 || rs.rerouted, "%s: not re-routed from %s", tj->app,
+                   w.conf->parts[rs.from].name);
+    if (rd.rerouted)
+        ck_assert_msg (rd.to == rs.to,
+                       "%s (budget %s): re-routed to %s (daemon) vs %s "
+                       "(simulator)",
+                       tj->app, bname[b], w.conf->parts[rd.to].name,
+                       w.conf->parts[rs.to].name);
+    world_fini (&w);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -631,6 +840,7 @@ main (void)
     tcase_add_loop_test (tc, test_same_siblings_kinds, 0, 4);
     tcase_add_loop_test (tc, test_same_holds, 0, (int)NBUDGETS);
     tcase_add_loop_test (tc, test_same_holds_busy, 0, (int)NBUDGETS);
+    tcase_add_loop_test (tc, test_same_reroute, 0, 12);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
