@@ -198,15 +198,16 @@ size_t sched_nheld (const ms_sched_t *s);
 /* The held jobs' core ids, in submit order. */
 const uint64_t *sched_held (const ms_sched_t *s);
 
-/* Outages (doc/architecture.md, "The engine"): cluster `cluster` takes
- * new jobs (up) or not, from now. While a cluster is down, a job is
+/* Outages (doc/architecture.md, "The engine"): which clusters take new
+ * jobs from now (up[cluster] nonzero), all set before any job is decided
+ * again. While a cluster is down, a job is
  * decided on the clusters up only and, where its candidates are all on
  * clusters down, waits for them (engine_hold_down, metaschedd's rule);
  * what the cluster runs and holds queued stays there, and no job of it is
  * updated, cancelled or re-routed. When it is up again, the waiting jobs
  * are decided again, oldest first (and, under power budgets, the held
  * ones). */
-int sched_set_up (ms_sched_t *s, size_t cluster, bool up, double now,
+int sched_set_up (ms_sched_t *s, const unsigned char *up, double now,
                   ms_error_t *errp);
 /* Jobs waiting for their clusters, and their core ids in submit order. */
 size_t sched_nwaiting (const ms_sched_t *s);

@@ -344,17 +344,24 @@ down_pass (ms_sched_t *s, double now, ms_error_t *errp)
 }
 
 int
-sched_set_up (ms_sched_t *s, size_t cluster, bool up, double now,
+sched_set_up (ms_sched_t *s, const unsigned char *up, double now,
               ms_error_t *errp)
 {
     double t0 = ms_mono_s ();
+    bool back = false;
     int rc = 0;
 
-    if (cluster >= s->conf->nclusters || (bool)s->up[cluster] == up)
-        return 0;
-    s->up[cluster] = up;
-    s->ndown += up ? (size_t)-1 : 1;
-    if (up) {
+    /* every cluster first, then the jobs: a job released as one cluster
+     * returns sees the others as they are now */
+    for (size_t c = 0; c < s->conf->nclusters; c++) {
+        unsigned char u = up[c] ? 1 : 0;
+        if (u == s->up[c])
+            continue;
+        back |= u;
+        s->up[c] = u;
+        s->ndown += u ? (size_t)-1 : 1;
+    }
+    if (back) {
         rc = down_pass (s, now, errp);
         if (rc == 0 && s->power)
             rc = power_pass (s, now, errp);

@@ -266,12 +266,16 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
 static int
 outage_step (run_t *r, loop_t *lp, double t, ms_error_t *errp)
 {
-    for (size_t c = 0; c < r->su->conf->nclusters; c++)
-        if (sched_set_up (r->sched, c, !outage_down (&r->down, c, t), t, errp)
-            < 0)
-            return -1;
+    size_t n = r->su->conf->nclusters;
+    unsigned char *up = ms_xcalloc (n + 1, 1);
+    int rc;
+
+    for (size_t c = 0; c < n; c++)
+        up[c] = !outage_down (&r->down, c, t);
+    rc = sched_set_up (r->sched, up, t, errp);
+    free (up);
     lp->next_outage = outage_next (&r->down, t);
-    return 0;
+    return rc;
 }
 
 /* The event loop: jump to the next arrival, re-route check or window

@@ -476,6 +476,7 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
 {
     simworld_t *sw;
     ms_backend_t *bk[8];
+    unsigned char up[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
     ms_sched_t *s;
     ms_policy_t pol;
     ms_jobdesc_t jd;
@@ -501,9 +502,9 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
     /* the simulator's view of its clusters, as the daemon's is given */
     busy_view ((ms_view_t *)sched_view (s), w->conf, busy, 0);
     /* the clusters down: an outage from time 0 */
-    for (size_t c = 0; c < w->conf->nclusters; c++)
-        if (down & (1u << c))
-            ck_assert (sched_set_up (s, c, false, 0, &err) == 0);
+    for (size_t c = 0; c < w->conf->nclusters && c < 8; c++)
+        up[c] = !(down & (1u << c));
+    ck_assert (sched_set_up (s, up, 0, &err) == 0);
     memset (&jd, 0, sizeof (jd));
     jd.user = "nobody";
     jd.name = "job";
