@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,11 +58,18 @@ parse_item (const char *s, size_t len, const char *what, size_t idx,
         if (strlen (conf->clusters[c].name) == (size_t)(at - s)
             && !memcmp (conf->clusters[c].name, s, (size_t)(at - s)))
             break;
-    if (c == conf->nclusters)
+    if (c == conf->nclusters) {
+        char names[256] = "";
+        size_t k = 0;
+        for (size_t i = 0; i < conf->nclusters && k < sizeof (names); i++) {
+            int w = snprintf (names + k, sizeof (names) - k, "%s%s",
+                              i ? ", " : "", conf->clusters[i].name);
+            k += w > 0 ? (size_t)w : 0;
+        }
         return ms_err (errp, MS_ERR_INPUT,
-                       "%s: item %zu '%.*s': no cluster '%.*s' in %s", what,
-                       idx, (int)len, s, (int)(at - s), s,
-                       conf->path[0] ? conf->path : "the configuration");
+                       "%s: item %zu '%.*s': no cluster '%.*s' (%s)", what, idx,
+                       (int)len, s, (int)(at - s), s, names);
+    }
     plus = memchr (at, '+', len - (size_t)(at - s));
     if (!plus)
         return ms_err (errp, MS_ERR_INPUT,
