@@ -14,7 +14,8 @@ metasched_metasched_SOURCES = \
 	metasched/admin/siminput.h metasched/admin/simopts.c \
 	metasched/admin/simopts.h metasched/admin/simpower.c \
 	metasched/admin/simpower.h metasched/admin/simcarbon.c \
-	metasched/admin/simcarbon.h \
+	metasched/admin/simcarbon.h metasched/admin/simoutage.c \
+	metasched/admin/simoutage.h \
 	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
 	metasched/admin/cmd_job.c metasched/admin/report_ab.c \
 	metasched/admin/report_ab.h metasched/admin/report_power.c \

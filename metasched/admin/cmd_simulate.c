@@ -21,6 +21,7 @@
 #include "metasched/admin/simcarbon.h"
 #include "metasched/admin/siminput.h"
 #include "metasched/admin/simopts.h"
+#include "metasched/admin/simoutage.h"
 #include "metasched/admin/simpower.h"
 #include "metasched/sim/bound.h"
 #include "metasched/sim/metrics.h"
@@ -382,6 +383,7 @@ typedef struct {
     size_t nprows;
     ms_carbon_t cb; /* --carbon (nz 0: none) */
     simcarbon_row_t crows[MAX_RUNS];
+    ms_outages_t outages; /* --outage; none: n 0 */
 } simrun_t;
 
 /* The clusters (-c or the scenario's) and the home partition; -2: no
@@ -414,7 +416,8 @@ run_site (simrun_t *r)
     if (!r->conf->nparts)
         return ms_err (&r->err, MS_ERR_INPUT, "%s: no partition",
                        r->conf->path);
-    if (simpower_budgets (o, r->conf, &r->budgets, &r->err) < 0)
+    if (simpower_budgets (o, r->conf, &r->budgets, &r->err) < 0
+        || simoutage_parse (o, r->conf, &r->outages, &r->err) < 0)
         return -1;
     if (o->home) {
         char buf[256], *sl;
@@ -752,6 +755,7 @@ run_simulate (simrun_t *r)
     su->seen = r->hist.seen;
     su->nseen = r->hist.nseen;
     su->budgets = &r->budgets;
+    su->outages = &r->outages;
     r->recs = ms_xcalloc (wl->njobs, sizeof (*r->recs));
     if (r->budgets.n || o->power_report)
         r->prows = ms_xcalloc (r->npols + r->nsweep + 1, sizeof (*r->prows));
@@ -873,6 +877,13 @@ run_tables (simrun_t *r)
         if (simpower_csv (o->outdir, r->prows, r->nprows, &r->err) < 0)
             return -1;
     }
+    if (r->outages.n) {
+        if (!o->no_table)
+            simoutage_print (stdout, r->conf, &r->outages, r->rows + r->r0,
+                             r->npols);
+        if (simoutage_csv (o->outdir, r->rows + r->r0, r->npols, &r->err) < 0)
+            return -1;
+    }
     if (r->nsweep && !o->quiet && !o->no_table) {
         printf ("\nmetasched energy-weight sweep (the Pareto front):\n");
         metrics_print_table (stdout, r->conf, r->srows, r->nsweep);
@@ -956,6 +967,7 @@ run_free (simrun_t *r)
     free (r->util[1]);
     free (r->prows);
     power_budgets_free (&r->budgets);
+    outages_free (&r->outages);
     free (r->recs);
     free (r->serial);
     free (r->hist.recs);

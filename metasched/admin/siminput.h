@@ -77,6 +77,7 @@ typedef struct {
     sim_backfill_t backfill;
     const char *power_budget; /* --power-budget: SPEC or @FILE */
     bool power_report;        /* --power: the power table without budgets */
+    const char *outage;       /* --outage CLUSTER@START+DURATION,... */
 } opts_t;
 
 /* The range of the apps' true serial fractions (--moldable-share). */

@@ -54,6 +54,7 @@ enum {
     O_DLSHARE,
     O_DLFACTOR,
     O_SHIFTBASE,
+    O_OUTAGE,
     O_TABLE = 1024, /* + the row's index in the settings table */
 };
 
@@ -100,6 +101,7 @@ static const struct option fixed[] = {
     { "deadline-share", required_argument, NULL, O_DLSHARE },
     { "deadline-factor", required_argument, NULL, O_DLFACTOR },
     { "shift-base", no_argument, NULL, O_SHIFTBASE },
+    { "outage", required_argument, NULL, O_OUTAGE },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
 };
@@ -216,6 +218,10 @@ usage (FILE *f)
         "                           18:00'); adds the home policy (capped\n"
         "                           FCFS) and the power table\n"
         "      --power              the power table without a budget\n"
+        "      --outage CLUSTER@START+DURATION,...  clusters that take no\n"
+        "                           new job for DURATION from START after\n"
+        "                           the first submit (s, m, h, d); adds the\n"
+        "                           outage table\n"
         "      --no-plots           write no plots\n"
         "  -q, --quiet              print only the table\n"
         "  -h, --help\n");
@@ -310,6 +316,14 @@ text_option (opts_t *o, int c, const char *arg)
         break;
     case O_POWER:
         o->power_report = true;
+        break;
+    case O_OUTAGE:
+        if (o->outage) {
+            fprintf (stderr, "metasched simulate: --outage given twice "
+                             "(separate outages with ',')\n");
+            return 2;
+        }
+        o->outage = arg;
         break;
     case O_CARBON:
         o->carbon = arg;

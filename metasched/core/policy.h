@@ -127,6 +127,10 @@ typedef struct {
     uint64_t rejected; /* jobs that fit nowhere */
     uint64_t rerouted;
     uint64_t held;   /* jobs held for power at least once */
+    uint64_t down_held;  /* jobs held for their clusters (down) at least
+                            once */
+    uint64_t down_moved; /* jobs whose first choice was on a cluster down
+                            that went elsewhere */
     double decide_s; /* time spent deciding and dispatching */
     uint64_t windows;        /* window solves */
     uint64_t window_fallbacks; /* ... that took the greedy choice */
@@ -193,6 +197,21 @@ int sched_release (ms_sched_t *s, double now, ms_error_t *errp);
 size_t sched_nheld (const ms_sched_t *s);
 /* The held jobs' core ids, in submit order. */
 const uint64_t *sched_held (const ms_sched_t *s);
+
+/* Outages (doc/architecture.md, "The engine"): which clusters take new
+ * jobs from now (up[cluster] nonzero), all set before any job is decided
+ * again. While a cluster is down, a job is
+ * decided on the clusters up only and, where its candidates are all on
+ * clusters down, waits for them (engine_hold_down, metaschedd's rule);
+ * what the cluster runs and holds queued stays there, and no job of it is
+ * updated, cancelled or re-routed. When it is up again, the waiting jobs
+ * are decided again, oldest first (and, under power budgets, the held
+ * ones). */
+int sched_set_up (ms_sched_t *s, const unsigned char *up, double now,
+                  ms_error_t *errp);
+/* Jobs waiting for their clusters, and their core ids in submit order. */
+size_t sched_nwaiting (const ms_sched_t *s);
+const uint64_t *sched_waiting (const ms_sched_t *s);
 
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);
 const ms_view_t *sched_view (const ms_sched_t *s);

@@ -20,7 +20,8 @@ typedef enum {
     SJ_DONE,
     SJ_REJECTED,
     SJ_WINDOW, /* in the core's window, not yet dispatched */
-    SJ_HELD    /* held for power (sched_release) */
+    SJ_HELD,   /* held for power (sched_release) */
+    SJ_DOWN    /* held: every cluster of its candidates down (sched_set_up) */
 } sjstate_t;
 
 typedef struct {
@@ -67,6 +68,10 @@ struct ms_sched {
     uint64_t *held;    /* ids held for power, in submit order */
     double *held_w;    /* ...the least draw of any of their candidates */
     size_t nheld, capheld;
+    unsigned char *up; /* per cluster: does it take jobs (sched_set_up) */
+    size_t ndown;      /* clusters down */
+    uint64_t *waiting; /* ids held for their clusters, in submit order */
+    size_t nwaiting, capwaiting;
 };
 
 ms_sched_t *
@@ -79,6 +84,8 @@ sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
     s->backends = backends;
     s->tab = tab;
     s->view = view_new (conf);
+    s->up = ms_xcalloc (conf->nclusters + 1, 1);
+    memset (s->up, 1, conf->nclusters);
     jobmix_init (&s->mix);
     /* the calibration's fronts only where the run's policy calibrates */
     jobmix_keep_fronts (&s->mix,
@@ -100,6 +107,8 @@ sched_free (ms_sched_t *s)
     power_free (s->power);
     free (s->held);
     free (s->held_w);
+    free (s->up);
+    free (s->waiting);
     jobmix_free (&s->mix);
     free (s);
 }
@@ -128,6 +137,7 @@ pending_del (ms_sched_t *s, sjob_t *j)
 
 static int power_submit (ms_sched_t *s, uint64_t id, double now, uint64_t *idp,
                          ms_error_t *errp);
+static int power_pass (ms_sched_t *s, double now, ms_error_t *errp);
 
 /* Submit the entries of a decision for job id: those the engine sends
  * (engine_entries; a held job's under power budgets: engine_power_place's
@@ -208,14 +218,23 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
 }
 
 /* A job's candidates, in s->cs (engine_candidates), with each
- * partition's predicted wait where view is not NULL. */
+ * partition's predicted wait where view is not NULL; while a cluster is
+ * down, only those on the clusters up (as metaschedd's, which leaves an
+ * unreachable cluster out of every candidate list) unless every_cluster. */
 static void
-job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
-                double now)
+job_candidates_on (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
+                   double now, bool every_cluster)
 {
     ms_ejob_t ej;
+    unsigned char *ok = NULL;
 
     memset (&ej, 0, sizeof (ej));
+    if (s->ndown && !every_cluster) {
+        ok = ms_xcalloc (s->conf->nparts + 1, 1);
+        for (size_t p = 0; p < s->conf->nparts; p++)
+            ok[p] = s->up[s->conf->parts[p].cluster];
+        ej.allowed = ok;
+    }
     ej.app = jd->app;
     ej.home = jd->home;
     ej.nodes = jd->nodes;
@@ -225,6 +244,14 @@ job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
     ej.limit_s = jd->limit_s;
     ej.deadline = jd->deadline;
     engine_candidates (&s->pol, s->conf, s->tab, view, &ej, NULL, now, &s->cs);
+    free (ok);
+}
+
+static void
+job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
+                double now)
+{
+    job_candidates_on (s, jd, view, now, false);
 }
 
 void
@@ -238,6 +265,121 @@ void
 sched_observe (ms_sched_t *s, double wait_s, double run_s)
 {
     jobmix_observe (&s->mix, wait_s, run_s);
+}
+
+/* ---- outages: clusters that take no job (sched_set_up) ---- */
+
+/* While a cluster is down, metaschedd's rule (daemon/decide.c
+ * daemon_decide_job): the decision d on every cluster's candidates (in
+ * s->cs) said the job fits somewhere; the candidates on clusters up stay
+ * (engine_hold_down) and, when none does, the job waits for its clusters
+ * (1); else it is decided again on the clusters up only, into d (0). A
+ * job whose first choice was on a cluster down and that goes elsewhere is
+ * counted as moved. */
+static int
+down_decide (ms_sched_t *s, sjob_t *j, double now, ms_decision_t *d)
+{
+    size_t first = s->conf->parts[s->cs.c[d->c[0].cand].part].cluster;
+    ms_hold_t h;
+
+    if (!engine_hold_down (s->conf, s->up, &s->cs, NULL, &h))
+        return 1;
+    job_candidates (s, &j->jd,
+                    policy_is_metasched (s->pol.kind) ? s->view : NULL, now);
+    policy_decide (&s->pol, s->conf, &s->cs, s->view, d);
+    if (!d->n)
+        return 1;
+    if (!s->up[first])
+        s->st.down_moved++;
+    return 0;
+}
+
+/* Job id waits for its clusters, after the others that wait. */
+static void
+down_wait (ms_sched_t *s, sjob_t *j, uint64_t id)
+{
+    if (s->nwaiting == s->capwaiting) {
+        s->capwaiting = s->capwaiting ? 2 * s->capwaiting : 256;
+        s->waiting
+            = ms_xrealloc (s->waiting, s->capwaiting * sizeof (*s->waiting));
+    }
+    s->waiting[s->nwaiting++] = id;
+    if (j->state != SJ_DOWN)
+        s->st.down_held++;
+    j->state = SJ_DOWN;
+}
+
+/* The jobs that wait for their clusters, oldest first, decided again as
+ * metaschedd decides a queued job at each cycle: on every cluster, then
+ * on those up; each goes out or keeps waiting. */
+static int
+down_pass (ms_sched_t *s, double now, ms_error_t *errp)
+{
+    size_t n = s->nwaiting;
+    uint64_t *ids = s->waiting;
+    int rc = 0;
+
+    s->waiting = NULL;
+    s->nwaiting = s->capwaiting = 0;
+    for (size_t i = 0; i < n; i++) {
+        sjob_t *j = &s->jobs[ids[i] - 1];
+        ms_decision_t d;
+        if (rc == 0) {
+            job_candidates_on (
+                s, &j->jd, policy_is_metasched (s->pol.kind) ? s->view : NULL,
+                now, true);
+            policy_decide (&s->pol, s->conf, &s->cs, s->view, &d);
+            s->st.decisions++;
+        }
+        if (rc != 0 || !d.n || (s->ndown && down_decide (s, j, now, &d))) {
+            down_wait (s, j, ids[i]);
+            continue;
+        }
+        j->state = SJ_QUEUED;
+        pending_add (s, j, ids[i]);
+        rc = dispatch (s, ids[i], &d, now, errp);
+    }
+    free (ids);
+    return rc;
+}
+
+int
+sched_set_up (ms_sched_t *s, const unsigned char *up, double now,
+              ms_error_t *errp)
+{
+    double t0 = ms_mono_s ();
+    bool back = false;
+    int rc = 0;
+
+    /* every cluster first, then the jobs: a job released as one cluster
+     * returns sees the others as they are now */
+    for (size_t c = 0; c < s->conf->nclusters; c++) {
+        unsigned char u = up[c] ? 1 : 0;
+        if (u == s->up[c])
+            continue;
+        back |= u;
+        s->up[c] = u;
+        s->ndown += u ? (size_t)-1 : 1;
+    }
+    if (back) {
+        rc = down_pass (s, now, errp);
+        if (rc == 0 && s->power)
+            rc = power_pass (s, now, errp);
+    }
+    s->st.decide_s += ms_mono_s () - t0;
+    return rc;
+}
+
+size_t
+sched_nwaiting (const ms_sched_t *s)
+{
+    return s->nwaiting;
+}
+
+const uint64_t *
+sched_waiting (const ms_sched_t *s)
+{
+    return s->waiting;
 }
 
 int
@@ -259,8 +401,8 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     memset (j, 0, sizeof (*j));
     j->jd = *jd;
     j->run_part = SIZE_MAX;
-    job_candidates (s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL,
-                    now);
+    job_candidates_on (
+        s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL, now, true);
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
     j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
@@ -291,11 +433,16 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         *idp = 0;
         return 0;
     }
+    *idp = id;
+    if (s->ndown && down_decide (s, j, now, &d)) {
+        down_wait (s, j, id);
+        s->st.decide_s += ms_mono_s () - t0;
+        return 0;
+    }
     j->state = SJ_QUEUED;
     pending_add (s, j, id);
     rc = dispatch (s, id, &d, now, errp);
     s->st.decide_s += ms_mono_s () - t0;
-    *idp = id;
     return rc;
 }
 
@@ -393,7 +540,9 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
         sentry_t *e = &s->ents[j->ent0];
         ms_job_update_t u;
 
+        /* metaschedd updates no job of a cluster it cannot reach */
         if (!j->nent || !e->live || e->nice <= 0
+            || !s->up[s->conf->parts[e->part].cluster]
             || !engine_age_due (&s->pol, now - j->jd.submit, e->pred_t))
             continue;
         ms_job_update_init (&u);
@@ -413,6 +562,17 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
  * entries is, and whose predicted wait there is below reroute_gain times the
  * predicted wait where it is queued, is cancelled and submitted again (keeping
  * its place in age order), at most max_reroutes times. */
+/* Whether every live entry of j is on a cluster up: metaschedd re-routes
+ * a job only from a cluster it reads (and can cancel on). */
+static bool
+entries_up (const ms_sched_t *s, const sjob_t *j)
+{
+    for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
+        if (s->ents[k].live && !s->up[s->conf->parts[s->ents[k].part].cluster])
+            return false;
+    return true;
+}
+
 int
 sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 {
@@ -425,7 +585,8 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
         double wcur = INFINITY;
         size_t cur[MS_MAX_CHOICES], ncur = 0;
 
-        if (!engine_reroute_due (&s->pol, now - j->jd.submit, j->reroutes))
+        if (!engine_reroute_due (&s->pol, now - j->jd.submit, j->reroutes)
+            || !entries_up (s, j))
             continue;
         for (size_t k = j->ent0; k < j->ent0 + j->nent; k++)
             if (s->ents[k].live) {
@@ -460,7 +621,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
 size_t
 sched_npending (const ms_sched_t *s)
 {
-    return s->npending + s->nwindow + s->nheld;
+    return s->npending + s->nwindow + s->nheld + s->nwaiting;
 }
 
 /* ---- power budgets (power.h) ---- */
@@ -631,6 +792,11 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         sjob_t *j = &s->jobs[id - 1];
 
         s->st.decisions++;
+        if (!dec[k].n && s->ndown && !cands[k].n) {
+            /* its candidates all on clusters down: it waits for them */
+            down_wait (s, j, id);
+            continue;
+        }
         if (!dec[k].n) {
             j->state = SJ_REJECTED;
             s->st.rejected++;

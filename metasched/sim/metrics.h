@@ -66,6 +66,9 @@ typedef struct {
     /* Power budgets: jobs held for power at least once, and those never
      * started (no budget let them; counted in rejected). */
     size_t power_holds, power_held;
+    /* Outages: jobs held for their clusters at least once, and those
+     * whose first choice was on a cluster down that went elsewhere. */
+    size_t down_held, down_moved;
 } ms_summary_t;
 
 void metrics_summarize (const ms_siteconf_t *conf, const ms_jobrec_t *recs,

@@ -10,7 +10,8 @@ metasched_libmssim_a_SOURCES = \
 	metasched/sim/plot.c metasched/sim/plot.h \
 	metasched/sim/seeds.c metasched/sim/seeds.h \
 	metasched/sim/bound.c metasched/sim/bound.h \
-	metasched/sim/powertrace.c metasched/sim/powertrace.h
+	metasched/sim/powertrace.c metasched/sim/powertrace.h \
+	metasched/sim/outage.c metasched/sim/outage.h
 metasched_libmssim_a_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 
 # What a test of the core or the simulator links after its own objects.

@@ -31,6 +31,7 @@ typedef struct {
     ms_polkind_t sched_kind; /* the run's policy kind */
     uint64_t *ids;     /* the core's id of each workload job (0: rejected) */
     double idle_since; /* power: nothing tracked, no arrival left, since */
+    ms_outages_t down; /* the outages, on the clock (su->outages + t0) */
     char violation[256];
 } run_t;
 
@@ -217,12 +218,13 @@ job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, char *uname,
 
 /* The event loop's state between its steps. */
 typedef struct {
-    size_t i;          /* the next workload job to submit */
-    double next_check; /* the next age and re-route check */
-    double next_cycle; /* metasched_window's next cycle */
-    size_t step;       /* progress every step jobs */
-    bool tty;          /* progress on stderr */
-    char uname[32];    /* the user name of the job submitted last */
+    size_t i;           /* the next workload job to submit */
+    double next_check;  /* the next age and re-route check */
+    double next_cycle;  /* metasched_window's next cycle */
+    double next_outage; /* the next start or end of an outage */
+    size_t step;        /* progress every step jobs */
+    bool tty;           /* progress on stderr */
+    char uname[32];     /* the user name of the job submitted last */
 } loop_t;
 
 /* Submit the workload's jobs that arrive at t. */
@@ -258,6 +260,24 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
     return 0;
 }
 
+/* At an outage's start or end: each cluster up or down as the outages
+ * say at t (sched_set_up, which decides the jobs waiting for a cluster
+ * up again). */
+static int
+outage_step (run_t *r, loop_t *lp, double t, ms_error_t *errp)
+{
+    size_t n = r->su->conf->nclusters;
+    unsigned char *up = ms_xcalloc (n + 1, 1);
+    int rc;
+
+    for (size_t c = 0; c < n; c++)
+        up[c] = !outage_down (&r->down, c, t);
+    rc = sched_set_up (r->sched, up, t, errp);
+    free (up);
+    lp->next_outage = outage_next (&r->down, t);
+    return rc;
+}
+
 /* The event loop: jump to the next arrival, re-route check or window
  * cycle; the simulated clusters process their own events (job ends) up
  * to it. */
@@ -275,6 +295,10 @@ event_loop (run_t *r, simworld_t *w, loop_t *lp, ms_error_t *errp)
         t = ta < lp->next_check ? ta : lp->next_check;
         if (lp->next_cycle < t)
             t = lp->next_cycle;
+        /* an outage's start or end, while jobs are to come or wait */
+        if (lp->next_outage < t
+            && (lp->i < wl->njobs || sched_npending (r->sched)))
+            t = lp->next_outage;
         if (sched_nheld (r->sched)) {
             double tr
                 = release_time (r, w, simworld_now (w), lp->i < wl->njobs);
@@ -284,6 +308,8 @@ event_loop (run_t *r, simworld_t *w, loop_t *lp, ms_error_t *errp)
         if (!isfinite (t))
             break;
         simworld_advance (w, t);
+        if (t == lp->next_outage && outage_step (r, lp, t, errp) < 0)
+            return -1;
         /* held jobs first: they came before any arrival now */
         if (sched_nheld (r->sched) && sched_release (r->sched, t, errp) < 0)
             return -1;
@@ -363,6 +389,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     memset (&lp, 0, sizeof (lp));
     lp.next_check = INFINITY;
     lp.next_cycle = INFINITY;
+    lp.next_outage = INFINITY;
     lp.step = wl->njobs / 100 + 1;
     lp.tty = su->progress && isatty (2);
     if (simworld_new (conf, su->backfill, truth, (void *)su, &w, errp) < 0)
@@ -401,6 +428,16 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     if ((pol->reroute_after_s > 0 || pol->first_age > 0)
         && su->reroute_period_s > 0)
         lp.next_check = t0 + su->reroute_period_s;
+    /* outages: on the clock, from the first submit */
+    if (su->outages && su->outages->n) {
+        r.down.n = su->outages->n;
+        r.down.o = ms_xcalloc (r.down.n, sizeof (*r.down.o));
+        for (size_t k = 0; k < r.down.n; k++) {
+            r.down.o[k] = su->outages->o[k];
+            r.down.o[k].start_s += t0;
+        }
+        lp.next_outage = outage_next (&r.down, -INFINITY);
+    }
     /* metasched_window: the jobs that came since the last cycle are
      * placed together at the next one (event_loop). */
     rc = event_loop (&r, w, &lp, errp);
@@ -411,6 +448,13 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     for (size_t k = 0; rc == 0 && held_out && k < wl->njobs; k++)
         for (size_t h = 0; h < held_out; h++)
             if (r.ids[k] && r.ids[k] == sched_held (r.sched)[h])
+                recs[k].rejected = true;
+    /* ... nor those still waiting for their clusters (none where every
+     * outage ends) */
+    for (size_t k = 0; rc == 0 && sched_nwaiting (r.sched) && k < wl->njobs;
+         k++)
+        for (size_t h = 0; h < sched_nwaiting (r.sched); h++)
+            if (r.ids[k] && r.ids[k] == sched_waiting (r.sched)[h])
                 recs[k].rejected = true;
     if (lp.tty)
         fprintf (stderr, "\r%*s\r", 60, "");
@@ -434,11 +478,14 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
         metrics_summarize (conf, recs, wl->njobs, sum);
         sum->power_holds = st->held;
         sum->power_held = held_out;
+        sum->down_held = st->down_held;
+        sum->down_moved = st->down_moved;
     }
     sched_free (r.sched);
     simworld_free (w);
     free (backends);
     free (r.ids);
+    outages_free (&r.down);
     return rc;
 }
 

@@ -25,6 +25,12 @@
  * the next 30 days lets it start is never started: it counts as rejected
  * (ms_summary_t power_held).
  *
+ * During an outage (outages) its cluster takes no new job: the core
+ * decides on the clusters up and holds a job whose candidates are all on
+ * clusters down until one is up again (sched_set_up, the engine's
+ * engine_hold_down); what the cluster runs or holds queued goes on, as
+ * slurmctld goes on while its slurmrestd does not answer.
+ *
  * Every run checks its invariants (no partition over-allocated, start >=
  * submit, every job that was not rejected starts and ends exactly once on
  * a node count within its range) and
@@ -40,6 +46,7 @@
 #include "metasched/core/candidates.h"
 #include "metasched/common/error.h"
 #include "metasched/sim/metrics.h"
+#include "metasched/sim/outage.h"
 #include "metasched/core/policy.h"
 #include "metasched/sim/workload.h"
 #include "partitions/simcluster.h"
@@ -68,6 +75,9 @@ typedef struct {
     size_t nseen;
     const ms_budgets_t *budgets; /* power budgets (core/power.h), the
                                     clock's 0 at 00:00; NULL: none */
+    const ms_outages_t *outages; /* clusters that take no new job for a
+                                    while (outage.h), from the first
+                                    submit; NULL: none */
 } ms_simsetup_t;
 
 void simulate_setup_init (ms_simsetup_t *su);

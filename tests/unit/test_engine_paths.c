@@ -403,7 +403,7 @@ busy_view (ms_view_t *v, const ms_siteconf_t *conf, size_t part, double now)
 static void
 daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
              ms_dispatch_mode_t mode, int nsib, const char *budget, size_t busy,
-             sent_t *o, jobkey_t *kp)
+             unsigned down, sent_t *o, jobkey_t *kp)
 {
     ms_daemon_t d;
     ms_dconf_t dc;
@@ -411,7 +411,7 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
     queue_job_t qj;
     ms_decision_t dec, out;
     unsigned char allowed[MS_MAX_RANKED];
-    char *why = NULL, *down = NULL;
+    char *why = NULL, *why_down = NULL;
     json_t *opts = json_loads (tj->opts, 0, NULL);
 
     daemon_setup (&d, &dc, w, kind);
@@ -426,20 +426,28 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
     daemon_apply_settings (&d, set);
     ck_assert (!budget || daemon_power_on (&d));
     busy_view (d.view, w->conf, busy, wall ());
+    /* the clusters down: unreachable, as the refresher marks them */
+    for (size_t c = 0; c < d.ncl; c++)
+        if (down & (1u << c))
+            d.cl[c].up = false;
     memset (&qj, 0, sizeof (qj));
     ms_strlcpy (qj.owner, "nobody", sizeof (qj.owner));
     ms_strlcpy (qj.app, tj->app, sizeof (qj.app));
     qj.nodes = tj->nodes;
     qj.time_limit_min = tj->limit_min;
     ck_assert_msg (
-        daemon_decide_job (&d, &qj, opts, allowed, kp, &dec, &why, &down) == 0,
+        daemon_decide_job (&d, &qj, opts, allowed, kp, &dec, &why, &why_down)
+            == 0,
         "%s: %s", tj->app, why ? why : "fits nowhere");
     memset (o, 0, sizeof (*o));
     o->held = dec.n == 0;
     if (o->held)
-        ck_assert_msg (down && strstr (down, "power budget"),
-                       "%s: held, but not by the budget: %s", tj->app,
-                       down ? down : "(no reason)");
+        ck_assert_msg (
+            why_down
+                && strstr (why_down, budget ? "power budget" : "unreachable"),
+            "%s: held, but not by the %s: %s", tj->app,
+            budget ? "budget" : "clusters down",
+            why_down ? why_down : "(no reason)");
     daemon_entries (&d, &dec, &out);
     for (size_t c = 0; c < out.n; c++) {
         const ms_cand_t *cd = &d.cs.c[out.c[c].cand];
@@ -450,7 +458,7 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
     }
     o->n = out.n;
     free (why);
-    free (down);
+    free (why_down);
     free (set);
     json_decref (opts);
     kp->allowed = NULL;
@@ -465,10 +473,11 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
 static void
 sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
           ms_dispatch_mode_t mode, int nsib, const char *budget, size_t busy,
-          sent_t *o)
+          unsigned down, sent_t *o)
 {
     simworld_t *sw;
     ms_backend_t *bk[8];
+    unsigned char up[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
     ms_sched_t *s;
     ms_policy_t pol;
     ms_jobdesc_t jd;
@@ -493,6 +502,10 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
     }
     /* the simulator's view of its clusters, as the daemon's is given */
     busy_view ((ms_view_t *)sched_view (s), w->conf, busy, 0);
+    /* the clusters down: an outage from time 0 */
+    for (size_t c = 0; c < w->conf->nclusters && c < 8; c++)
+        up[c] = !(down & (1u << c));
+    ck_assert (sched_set_up (s, up, 0, &err) == 0);
     memset (&jd, 0, sizeof (jd));
     jd.user = "nobody";
     jd.name = "job";
@@ -506,7 +519,7 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
     ck_assert_msg (sched_submit (s, &jd, 0, &id, &err) == 0, "%s", err.text);
     ck_assert (id != 0);
     memset (o, 0, sizeof (*o));
-    o->held = sched_nheld (s) > 0;
+    o->held = sched_nheld (s) + sched_nwaiting (s) > 0;
     for (size_t i = 0; i < w->conf->nclusters; i++) {
         ms_job_info_t *ji = NULL;
         size_t n = 0;
@@ -531,7 +544,7 @@ sim_sent (world_t *w, ms_polkind_t kind, const jobkey_t *k,
  * entries (place, nice, hold), the simulator's listed by cluster. */
 static void
 same_sent (ms_polkind_t kind, const tjob_t *tj, ms_dispatch_mode_t mode,
-           int nsib, const char *budget, size_t busy)
+           int nsib, const char *budget, size_t busy, unsigned down)
 {
     world_t w;
     sent_t od, os;
@@ -540,13 +553,13 @@ same_sent (ms_polkind_t kind, const tjob_t *tj, ms_dispatch_mode_t mode,
 
     world_init_site (&w, site_text, "paths");
     speedup_model (&w, jobs[MOLDABLE].app);
-    daemon_sent (&w, kind, tj, mode, nsib, budget, busy, &od, &k);
-    sim_sent (&w, kind, &k, mode, nsib, budget, busy, &os);
+    daemon_sent (&w, kind, tj, mode, nsib, budget, busy, down, &od, &k);
+    sim_sent (&w, kind, &k, mode, nsib, budget, busy, down, &os);
     ck_assert_msg (od.held == os.held,
-                   "%s (%s, %s %d, budget %s): held %d (daemon) vs %d "
-                   "(simulator)",
+                   "%s (%s, %s %d, budget %s, down %u): held %d (daemon) vs "
+                   "%d (simulator)",
                    tj->app, policy_kind_name (kind), m, nsib,
-                   budget ? budget : "none", od.held, os.held);
+                   budget ? budget : "none", down, od.held, os.held);
     ck_assert_msg (od.n == os.n,
                    "%s (%s, %s %d, budget %s): %zu entries (daemon) vs %zu "
                    "(simulator)",
@@ -577,7 +590,7 @@ START_TEST (test_same_siblings)
 {
     same_sent (POL_METASCHED, &jobs[(size_t)_i % NJOBS],
                modes[(size_t)_i / NJOBS].mode,
-               modes[(size_t)_i / NJOBS].siblings, NULL, SIZE_MAX);
+               modes[(size_t)_i / NJOBS].siblings, NULL, SIZE_MAX, 0);
 }
 END_TEST
 
@@ -587,7 +600,7 @@ START_TEST (test_same_siblings_kinds)
     static const ms_polkind_t more[]
         = { POL_EAMC_REORDER, POL_EAMC_PRIO, POL_EAMC_PRIO_V, POL_MIN_ENERGY };
     for (size_t j = 0; j < 4; j++)
-        same_sent (more[_i], &jobs[j], DISPATCH_SIBLINGS, 8, NULL, SIZE_MAX);
+        same_sent (more[_i], &jobs[j], DISPATCH_SIBLINGS, 8, NULL, SIZE_MAX, 0);
 }
 END_TEST
 
@@ -597,8 +610,9 @@ START_TEST (test_same_holds)
 {
     const char *b = budgets[(size_t)_i % NBUDGETS];
     for (size_t j = 0; j < 4; j++) {
-        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, SIZE_MAX);
-        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, SIZE_MAX);
+        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, SIZE_MAX, 0);
+        same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, SIZE_MAX,
+                   0);
     }
 }
 END_TEST
@@ -611,9 +625,32 @@ START_TEST (test_same_holds_busy)
     const char *b = budgets[(size_t)_i % NBUDGETS];
     for (size_t j = 0; j < NJOBS; j++)
         for (size_t busy = 0; busy < 2; busy++) {
-            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy);
-            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, busy);
-            same_sent (POL_EAMC_PRIO, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy);
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy,
+                       0);
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, b, busy, 0);
+            same_sent (POL_EAMC_PRIO, &jobs[j], DISPATCH_SIBLINGS, 3, b, busy,
+                       0);
+        }
+}
+END_TEST
+
+/* With clusters down (1: cpu, 2: gpu, 3: both; the outages of
+ * `metasched simulate --outage`): each job goes to the clusters up or is
+ * held for its clusters on both paths, with the same entries; an empty
+ * site or a CPU partition busy, in either dispatch mode, under metasched
+ * and PriorityInc. */
+START_TEST (test_same_outage)
+{
+    unsigned down = (unsigned)_i + 1;
+    for (size_t j = 0; j < NJOBS; j++)
+        for (size_t busy = 0; busy < 2; busy++) {
+            size_t b = busy ? 0 : SIZE_MAX;
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SIBLINGS, 3, NULL, b,
+                       down);
+            same_sent (POL_METASCHED, &jobs[j], DISPATCH_SINGLE, 2, NULL, b,
+                       down);
+            same_sent (POL_EAMC_PRIO, &jobs[j], DISPATCH_SIBLINGS, 3, NULL, b,
+                       down);
         }
 }
 END_TEST
@@ -841,6 +878,7 @@ main (void)
     tcase_add_loop_test (tc, test_same_holds, 0, (int)NBUDGETS);
     tcase_add_loop_test (tc, test_same_holds_busy, 0, (int)NBUDGETS);
     tcase_add_loop_test (tc, test_same_reroute, 0, 12);
+    tcase_add_loop_test (tc, test_same_outage, 0, 3);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
