@@ -23,3 +23,7 @@ tests_unit_test_tres_task_gpus_SOURCES = tests/unit/test_tres_task_gpus.c \
 tests_unit_test_tres_task_gpus_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_tres_task_gpus_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_tres_task_gpus
+TESTS += tests/integration/test_daemon_tres_gpus.sh
+EXTRA_DIST += tests/integration/test_daemon_tres_gpus.sh
+TESTS += tests/integration/test_msbatch_external.sh
+EXTRA_DIST += tests/integration/test_msbatch_external.sh
