@@ -27,3 +27,5 @@ TESTS += tests/integration/test_daemon_tres_gpus.sh
 EXTRA_DIST += tests/integration/test_daemon_tres_gpus.sh
 TESTS += tests/integration/test_msbatch_external.sh
 EXTRA_DIST += tests/integration/test_msbatch_external.sh
+TESTS += tests/integration/test_collect_meta_app.sh
+EXTRA_DIST += tests/integration/test_collect_meta_app.sh
