@@ -8,7 +8,10 @@
 -- metasched's own tables know the app of every job it dispatched, whatever
 -- slurmctld's load: the meta job whose Slurm job (jobs.cluster_job_id, a
 -- sibling copy's job_submissions, an array task's job_tasks; a
--- heterogeneous job's component by het_job_id) the run is. Only facts of
+-- heterogeneous job's component by het_job_id) the run is, within the
+-- meta job's life (submitted before the run ended, not finished before it
+-- started: Slurm uses a job id again once its counter wraps or its state
+-- is cleared). Only facts of
 -- root pick the meta job: the cluster, the Slurm job id and the job's uid
 -- (slurmd's, in the epilog's environment), and the meta job must be that
 -- uid's own; nothing the user can write (the counter file, the job's name
@@ -36,6 +39,12 @@ BEGIN
              WHERE t.cluster = NEW.cluster AND t.cluster_job_id = jid) m
       JOIN jobs j ON j.id = m.id
      WHERE j.owner_uid = NEW.uid AND j.app IS NOT NULL
+       -- the run within the meta job's life: a Slurm job id used again
+       -- (a controller's state cleared, MaxJobId wrapped) names another
+       -- job; ten minutes for the clocks of nodes and database
+       AND j.submitted_at <= NEW.end_time + interval '10 minutes'
+       AND (j.finished_at IS NULL
+            OR j.finished_at >= NEW.start_time - interval '10 minutes')
      ORDER BY j.id DESC
      LIMIT 1;
     IF a IS NOT NULL THEN

@@ -10,15 +10,16 @@
 # stored under the meta job's app ('app' in user_reported); a counter file
 # rewritten to name another app is overruled; the meta job is picked only
 # by root's facts, so a run of another uid (the same cluster and Slurm job
-# id) keeps what the collector sent, and a run of a Slurm job metasched
-# never dispatched keeps 'unknown'. The rows are removed at the end. TAP.
+# id) keeps what the collector sent, a run of a Slurm job metasched never
+# dispatched keeps 'unknown', and so does a run of a Slurm job id used
+# again after the meta job that had it finished (a day before). The rows are removed at the end. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 tap_need_testbed
 . "$MS_SRCDIR/tests/integration/daemon_lib.sh"
 [ -n "${MS_PG_COLLECTOR_CONNINFO:-}" ] || tap_skip_all "the test bed has no collector role conninfo"
 [ -n "${MS_PG_SUPER_CONNINFO:-}" ] || tap_skip_all "the test bed has no superuser conninfo"
 daemon_db_ready || tap_skip_all "cannot migrate the test bed's database"
-tap_plan 6
+tap_plan 7
 
 sq () { psql "$MS_PG_SUPER_CONNINFO" -X -A -t -q -c "$1" 2>&1; }
 cq () { psql "$MS_PG_COLLECTOR_CONNINFO" -X -A -t -q -c "$1" 2>&1; }
@@ -96,4 +97,14 @@ tap_ok $? "a run of another uid keeps what was sent, not $MS_TEST_USER's app: '$
 r=$(run $((base + 50)) "$u1" unknown)
 [ "$(got $((base + 50)) "$u1")" = "unknown " ]
 tap_ok $? "a run of a job submitted to Slurm directly keeps unknown: '$(got $((base + 50)) "$u1")' $r"
+
+# 7: the id used again: the meta job that had it finished a day ago
+old=$(q "INSERT INTO jobs (owner_uid, owner_gid, owner_name, name, app, script,
+          state, cluster, partition, cluster_job_id, submitted_at, finished_at)
+       VALUES ($u1, $u1, 'u$u1', 'msd-metaapp-$$', '$app', E'#!/bin/sh\ntrue\n',
+          'completed', '$cl', '$pa', $((base + 60)), now () - interval '2 days',
+          now () - interval '1 day') RETURNING id")
+r=$(run $((base + 60)) "$u1" unknown)
+[ -n "$old" ] && [ "$(got $((base + 60)) "$u1")" = "unknown " ]
+tap_ok $? "a run of a Slurm job id used again after meta job $old finished keeps unknown: '$(got $((base + 60)) "$u1")' $r"
 exit $tap_failed
