@@ -415,7 +415,7 @@ jobspec_tres_task_gpus (const char *list, ms_tres_req_t *t)
         if (w < end && *w != ':' && *w != '=')
             continue; /* another generic resource (gpuX) */
         if (t->count)
-            return -1; /* GPUs twice */
+            return -1;  /* GPUs twice */
         if (w == end) { /* no count: one, as --gres=gpu */
             ms_strlcpy (t->name, "gpu", sizeof (t->name));
             t->count = 1;
@@ -430,8 +430,8 @@ jobspec_tres_task_gpus (const char *list, ms_tres_req_t *t)
         for (char *c = val; *c; c++)
             if (*c == '=')
                 *c = ':';
-        if (*w == ':' && !strchr (val, ':')
-            && !isdigit ((unsigned char)val[0]) && k < sizeof (val) - 2)
+        if (*w == ':' && !strchr (val, ':') && !isdigit ((unsigned char)val[0])
+            && k < sizeof (val) - 2)
             strcat (val, ":1"); /* a type without a count: one */
         if (jobspec_parse_tres (val, t) < 0)
             return -1;
@@ -472,10 +472,9 @@ jobspec_gpus_per_node_tasks (const ms_jobspec_t *s, int nodes, int ntasks,
          * which Slurm reads as the same request: per task, times the
          * tasks of the busiest node */
         uint64_t tasks = ntasks_per_node > 0 ? (uint64_t)ntasks_per_node
-                         : ntasks > 0
-                             ? ((uint64_t)ntasks + (uint64_t)nodes - 1)
-                                   / (uint64_t)nodes
-                             : 1;
+                         : ntasks > 0 ? ((uint64_t)ntasks + (uint64_t)nodes - 1)
+                                            / (uint64_t)nodes
+                                      : 1;
         t = s->gpus_per_task.count ? &s->gpus_per_task : &tpt;
         per = t->count * tasks;
     } else

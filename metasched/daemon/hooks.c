@@ -101,9 +101,9 @@ hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, json_t *notes,
     unsigned char *allowed;
     json_t *ex = NULL;
     const char *gtype;
-    int rc = 0, gpus = jobspec_gpus_per_node_tasks (
-                   &req->sb, req->nodes, req->tasks, req->tasks_per_node,
-                   &gtype);
+    int rc = 0,
+        gpus = jobspec_gpus_per_node_tasks (&req->sb, req->nodes, req->tasks,
+                                            req->tasks_per_node, &gtype);
 
     /* more GPUs than any partition has: refused whatever the clusters say
      * (clusters.conf alone decides) */

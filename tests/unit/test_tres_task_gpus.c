@@ -6,12 +6,12 @@
  * number GPU placement and the prediction use), the same as the
  * --gpus-per-task spelling of the job, and the same from the stored
  * options with the task counts apart (jobspec_gpus_per_node_tasks, as
- * metaschedd's admission, placement and replay read a job); the candidates only where a node
- * holds them (candidates_gpus, on the GPU site of tests/simworld.h: a100
- * with 4 GPUs a node, v100 with 2), with their GPUs' busy power; the same
- * after the job's options' JSON (what metaschedd stores and re-reads);
- * malformed lists and a second GPU request refused as sbatch refuses
- * them. */
+ * metaschedd's admission, placement and replay read a job); the candidates only
+ * where a node holds them (candidates_gpus, on the GPU site of
+ * tests/simworld.h: a100 with 4 GPUs a node, v100 with 2), with their GPUs'
+ * busy power; the same after the job's options' JSON (what metaschedd stores
+ * and re-reads); malformed lists and a second GPU request refused as sbatch
+ * refuses them. */
 #include "config.h"
 
 #include <jansson.h>
@@ -61,22 +61,22 @@ static const struct {
     { "-n 4 --tres-per-task=gres/gpu=1", "-n 4 --gpus-per-task=1", 1, 4, "",
       true, false },
     /* the tasks spread over 2 nodes: 2 a node */
-    { "-N 2 -n 4 --tres-per-task=gres/gpu=1", "-N 2 -n 4 --gpus-per-task=1",
-      2, 2, "", true, true },
+    { "-N 2 -n 4 --tres-per-task=gres/gpu=1", "-N 2 -n 4 --gpus-per-task=1", 2,
+      2, "", true, true },
     /* --ntasks-per-node rules the busiest node */
     { "-N 2 --ntasks-per-node=3 --tres-per-task=gres/gpu=1",
       "-N 2 --ntasks-per-node=3 --gpus-per-task=1", 2, 3, "", true, false },
     /* a type (metaschedd's placement matches it to gpu_model) */
-    { "-n 2 --tres-per-task=gres/gpu:v100=1", "-n 2 --gpus-per-task=v100:1",
-      1, 2, "v100", true, true },
+    { "-n 2 --tres-per-task=gres/gpu:v100=1", "-n 2 --gpus-per-task=v100:1", 1,
+      2, "v100", true, true },
     { "-n 1 --tres-per-task=cpu=2,gres/gpu:a100=2,license/x=1",
       "-n 1 --gpus-per-task=a100:2", 1, 2, "a100", true, true },
     /* 3 a task x 2 tasks: no partition holds 6 */
     { "-n 2 --tres-per-task=gres/gpu=3", "-n 2 --gpus-per-task=3", 1, 6, "",
       false, false },
     /* no count: one */
-    { "-n 2 --tres-per-task=gres/gpu", "-n 2 --gpus-per-task=1", 1, 2, "",
-      true, true },
+    { "-n 2 --tres-per-task=gres/gpu", "-n 2 --gpus-per-task=1", 1, 2, "", true,
+      true },
     /* other TRES only: a CPU job */
     { "-n 2 --tres-per-task=cpu=2", "-n 2", 1, 0, "", true, true },
     { "-n 2 --tres-per-task=gres/gpufoo=1", "-n 2", 1, 0, "", true, true },
@@ -103,8 +103,8 @@ START_TEST (per_node_and_candidates)
     ck_assert_str_eq (type, cases[_i].type);
     og = jobspec_gpus_per_node (&o, n, &otype);
     ck_assert_msg (og == g && !strcmp (otype, cases[_i].type),
-                   "%s gives %d, %s gives %d", cases[_i].tpt, g,
-                   cases[_i].same, og);
+                   "%s gives %d, %s gives %d", cases[_i].tpt, g, cases[_i].same,
+                   og);
 
     /* metaschedd keeps the options as JSON, the task counts beside them
      * (the request's "tasks", "tasks_per_node"), and reads them back */
@@ -114,9 +114,9 @@ START_TEST (per_node_and_candidates)
     jobspec_free (&o);
     jobspec_init (&o);
     ck_assert (jobspec_json_read (&o, opts, &err) == 0);
-    ck_assert_int_eq (jobspec_gpus_per_node_tasks (&o, n, s.ntasks,
-                                                   s.ntasks_per_node, NULL),
-                      g);
+    ck_assert_int_eq (
+        jobspec_gpus_per_node_tasks (&o, n, s.ntasks, s.ntasks_per_node, NULL),
+        g);
     json_decref (opts);
 
     world_init_site (&w, site, "gpu");
