@@ -19,7 +19,8 @@ DB_MIGRATIONS = \
 	db/migrations/0020_ab_group.sql \
 	db/migrations/0022_power_history.sql \
 	db/migrations/0023_job_power.sql \
-	db/migrations/0024_job_runs_het.sql
+	db/migrations/0024_job_runs_het.sql \
+	db/migrations/0027_job_runs_meta_app.sql
 
 noinst_LIBRARIES += db/libmsdb.a
 db_libmsdb_a_SOURCES = \

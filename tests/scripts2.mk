@@ -17,3 +17,15 @@ TESTS += tests/integration/test_msbatch_last_options.sh
 EXTRA_DIST += tests/integration/test_msbatch_last_options.sh
 TESTS += tests/integration/test_simulate_hetjob.sh
 EXTRA_DIST += tests/integration/test_simulate_hetjob.sh
+check_PROGRAMS += tests/unit/test_tres_task_gpus
+tests_unit_test_tres_task_gpus_SOURCES = tests/unit/test_tres_task_gpus.c \
+	tests/testutil.h tests/simworld.h
+tests_unit_test_tres_task_gpus_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_tres_task_gpus_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_tres_task_gpus
+TESTS += tests/integration/test_daemon_tres_gpus.sh
+EXTRA_DIST += tests/integration/test_daemon_tres_gpus.sh
+TESTS += tests/integration/test_msbatch_external.sh
+EXTRA_DIST += tests/integration/test_msbatch_external.sh
+TESTS += tests/integration/test_collect_meta_app.sh
+EXTRA_DIST += tests/integration/test_collect_meta_app.sh

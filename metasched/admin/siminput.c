@@ -83,6 +83,17 @@ app_home (const ms_siteconf_t *conf, const ms_predtab_t *tab, size_t app,
     return home;
 }
 
+/* A count of a job's stored options ("tasks"); 0 where none. */
+static int
+opt_count (json_t *opts, const char *key)
+{
+    json_t *v = json_object_get (opts, key);
+    return json_is_integer (v) && json_integer_value (v) > 0
+                   && json_integer_value (v) <= 1000000000
+               ? (int)json_integer_value (v)
+               : 0;
+}
+
 /* The jobs metaschedd decided before the window (submitted before
  * `before`, Unix time), as it re-reads them at its start
  * (daemon_mix_history, the same db_replay_decided) and counts them in its
@@ -139,7 +150,9 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
             json_t *nm = json_object_get (opts, "nodes_max");
             jobspec_init (&spec);
             if (jobspec_json_read (&spec, opts, &e) == 0)
-                jd->gpus = jobspec_gpus_per_node (&spec, nodes, NULL);
+                jd->gpus = jobspec_gpus_per_node_tasks (
+                    &spec, nodes, opt_count (opts, "tasks"),
+                    opt_count (opts, "tasks_per_node"), NULL);
             jobspec_free (&spec);
             if (json_is_integer (nm) && json_integer_value (nm) > nodes
                 && json_integer_value (nm) <= 100000)

@@ -766,7 +766,11 @@ own_options (int argc, char **argv, char **jargv, int *jargc,
 }
 
 /* The job's script: the one --wrap stands for, the file script_path or
- * standard input ("-" or none); *shownp is what messages call it. */
+ * standard input ("-" or none); *shownp is what messages call it. An
+ * external job (--external, as sbatch takes it: src/sbatch/opt.c and
+ * sbatch.c, 25.05) has no script and takes no argument: metaschedd gets
+ * a stand-in of two lines that it never sends to Slurm (the job goes
+ * without a script), and the job is named "external". */
 static int
 read_script (ms_jobspec_t *s, const char *script_path, char **scriptp,
              size_t *lenp, const char **shownp)
@@ -792,6 +796,16 @@ read_script (ms_jobspec_t *s, const char *script_path, char **scriptp,
         *shownp = "(--wrap)";
         if (!s->name[0])
             ms_strlcpy (s->name, "wrap", sizeof (s->name));
+    } else if (s->external) {
+        static const char stand_in[]
+            = "#!/bin/sh\n"
+              "# msbatch --external: no script; the job's processes start "
+              "outside Slurm\n";
+        *scriptp = ms_xstrdup (stand_in);
+        len = strlen (stand_in);
+        *shownp = "(--external)";
+        if (!s->name[0])
+            ms_strlcpy (s->name, "external", sizeof (s->name));
     } else if (script_path && strcmp (script_path, "-")) {
         if (ms_read_file (script_path, JOBSPEC_SCRIPT_MAX, scriptp, &len, &err)
             < 0) {
@@ -885,6 +899,14 @@ main (int argc, char **argv)
     }
     if (argi < jargc)
         script_path = jargv[argi];
+    if (s.external && !s.wrap[0] && script_path) {
+        fprintf (stderr,
+                 PROG ": %s: Script arguments not permitted with --external "
+                      "option (as in sbatch: an external job has no "
+                      "script)\n",
+                 script_path);
+        goto out;
+    }
     if (argi + 1 < jargc) {
         fprintf (stderr,
                  PROG ": %s: arguments after the script are not supported "
@@ -897,7 +919,8 @@ main (int argc, char **argv)
         goto out;
     {
         char wrapname[sizeof (s.name)];
-        ms_strlcpy (wrapname, s.wrap[0] ? s.name : "", sizeof (wrapname));
+        ms_strlcpy (wrapname, s.wrap[0] || s.external ? s.name : "",
+                    sizeof (wrapname));
         jobspec_free (&s);
         jobspec_init (&s);
         ms_strlcpy (s.name, wrapname, sizeof (s.name));

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "metasched/common/jobspec.h"
 #include "metasched/common/jobspec_int.h"
@@ -373,6 +374,21 @@ jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
         return ms_err (errp, MS_ERR_INPUT,
                        "--wrap option not permitted with --external option "
                        "(as in sbatch)");
+    if (s->tres_per_task[0]) {
+        ms_tres_req_t t;
+        int g = jobspec_tres_task_gpus (s->tres_per_task, &t);
+        if (g < 0)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "--tres-per-task=%s: Invalid generic resource "
+                           "(gres) specification (gres/gpu[:TYPE]=COUNT, "
+                           "once)",
+                           s->tres_per_task);
+        if (g > 0 && s->gpus_per_task.count)
+            return ms_err (errp, MS_ERR_INPUT,
+                           "You can not have --tres-per-task=gres/gpu= and "
+                           "--gpus-per-task please use one or the other (as "
+                           "in sbatch)");
+    }
     if (s->deadline && s->begin && s->deadline < s->begin)
         return ms_err (errp, MS_ERR_INPUT,
                        "--deadline is before --begin");
@@ -380,26 +396,86 @@ jobspec_check (const ms_jobspec_t *s, const char *script, size_t len,
 }
 
 int
+jobspec_tres_task_gpus (const char *list, ms_tres_req_t *t)
+{
+    const char *p = list;
+
+    memset (t, 0, sizeof (*t));
+    while (p && *p) {
+        size_t n = strcspn (p, ","), k;
+        const char *w = p, *end = p + n;
+        char val[80];
+
+        p = *end ? end + 1 : end;
+        /* gres/gpu (23.11 on) or gres:gpu (23.02), in any case */
+        if (n < 8 || strncasecmp (w, "gres", 4) || (w[4] != '/' && w[4] != ':')
+            || strncasecmp (w + 5, "gpu", 3))
+            continue;
+        w += 8;
+        if (w < end && *w != ':' && *w != '=')
+            continue; /* another generic resource (gpuX) */
+        if (t->count)
+            return -1;  /* GPUs twice */
+        if (w == end) { /* no count: one, as --gres=gpu */
+            ms_strlcpy (t->name, "gpu", sizeof (t->name));
+            t->count = 1;
+            continue;
+        }
+        /* ':' or '=' then [type(: or =)]count: into --gpus' [type:]count */
+        k = (size_t)(end - w - 1);
+        if (k == 0 || k >= sizeof (val))
+            return -1;
+        memcpy (val, w + 1, k);
+        val[k] = '\0';
+        for (char *c = val; *c; c++)
+            if (*c == '=')
+                *c = ':';
+        if (*w == ':' && !strchr (val, ':') && !isdigit ((unsigned char)val[0])
+            && k < sizeof (val) - 2)
+            strcat (val, ":1"); /* a type without a count: one */
+        if (jobspec_parse_tres (val, t) < 0)
+            return -1;
+    }
+    return t->count ? 1 : 0;
+}
+
+int
 jobspec_gpus_per_node (const ms_jobspec_t *s, int nodes, const char **typep)
 {
+    return jobspec_gpus_per_node_tasks (s, nodes, s->ntasks, s->ntasks_per_node,
+                                        typep);
+}
+
+int
+jobspec_gpus_per_node_tasks (const ms_jobspec_t *s, int nodes, int ntasks,
+                             int ntasks_per_node, const char **typep)
+{
+    static __thread ms_tres_req_t tpt; /* *typep may point into it */
     const ms_tres_req_t *t = NULL;
     uint64_t per = 0;
 
     if (nodes <= 0)
         nodes = 1;
+    if (ntasks <= 0)
+        ntasks = s->ntasks;
+    if (ntasks_per_node <= 0)
+        ntasks_per_node = s->ntasks_per_node;
     if (s->gpus_per_node.count) {
         t = &s->gpus_per_node;
         per = t->count;
     } else if (s->gpus.count) {
         t = &s->gpus;
         per = (t->count + (uint64_t)nodes - 1) / (uint64_t)nodes;
-    } else if (s->gpus_per_task.count) {
-        uint64_t tasks = s->ntasks_per_node > 0 ? (uint64_t)s->ntasks_per_node
-                         : s->ntasks > 0
-                             ? ((uint64_t)s->ntasks + (uint64_t)nodes - 1)
-                                   / (uint64_t)nodes
-                             : 1;
-        t = &s->gpus_per_task;
+    } else if (s->gpus_per_task.count
+               || jobspec_tres_task_gpus (s->tres_per_task, &tpt) > 0) {
+        /* --gpus-per-task, or --tres-per-task=gres/gpu...=N (23.02 on),
+         * which Slurm reads as the same request: per task, times the
+         * tasks of the busiest node */
+        uint64_t tasks = ntasks_per_node > 0 ? (uint64_t)ntasks_per_node
+                         : ntasks > 0 ? ((uint64_t)ntasks + (uint64_t)nodes - 1)
+                                            / (uint64_t)nodes
+                                      : 1;
+        t = s->gpus_per_task.count ? &s->gpus_per_task : &tpt;
         per = t->count * tasks;
     } else
         for (size_t i = 0; i < s->ngres; i++)

@@ -258,10 +258,21 @@ typedef struct ms_jobspec {
 
 /* The GPUs per node the job asks for, on `nodes` nodes (0: not given, 1):
  * --gpus-per-node, --gres=gpu[:type]:N, --gpus spread over the nodes
- * (rounded up), --gpus-per-task times the tasks of the busiest node; 0 for
- * a CPU job. *typep (may be NULL): the GPU type asked for, "" for any. */
+ * (rounded up), --gpus-per-task or --tres-per-task's GPUs times the tasks
+ * of the busiest node; 0 for a CPU job. *typep (may be NULL): the GPU
+ * type asked for, "" for any (valid until the thread's next call). */
 int jobspec_gpus_per_node (const ms_jobspec_t *s, int nodes,
                            const char **typep);
+/* The same where the task counts come apart from s (the API's "tasks" and
+ * "tasks_per_node", which the options' JSON does not hold): s's own where
+ * these are 0. */
+int jobspec_gpus_per_node_tasks (const ms_jobspec_t *s, int nodes, int ntasks,
+                                 int ntasks_per_node, const char **typep);
+/* The GPUs per task of a --tres-per-task list into *t: its gres/gpu entry
+ * (gres/gpu=N, gres/gpu:TYPE=N, gres/gpu:N; 23.02's gres:gpu:N; no count:
+ * 1), as Slurm reads it for --gpus-per-task. 1 found, 0 none, -1
+ * malformed or named twice. */
+int jobspec_tres_task_gpus (const char *list, ms_tres_req_t *t);
 void jobspec_init (ms_jobspec_t *s);
 void jobspec_free (ms_jobspec_t *s);
 

@@ -101,7 +101,9 @@ hook_admit (void *ctx, const ms_apireq_t *req, uid_t uid, json_t *notes,
     unsigned char *allowed;
     json_t *ex = NULL;
     const char *gtype;
-    int rc = 0, gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
+    int rc = 0,
+        gpus = jobspec_gpus_per_node_tasks (&req->sb, req->nodes, req->tasks,
+                                            req->tasks_per_node, &gtype);
 
     /* more GPUs than any partition has: refused whatever the clusters say
      * (clusters.conf alone decides) */
@@ -160,7 +162,8 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
     char *text, *pwhy = NULL;
     double lean, wait_share;
     size_t nseen, nring;
-    int gpus = jobspec_gpus_per_node (&req->sb, req->nodes, &gtype);
+    int gpus = jobspec_gpus_per_node_tasks (&req->sb, req->nodes, req->tasks,
+                                            req->tasks_per_node, &gtype);
 
     if (job_gpus_check (d, gpus, gtype, errp) < 0)
         return -1;
@@ -196,7 +199,8 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         return -1;
     }
     k.allowed = allowed;
-    k.gpus = jobspec_gpus_per_node (&req->sb, k.nodes, NULL);
+    k.gpus = jobspec_gpus_per_node_tasks (&req->sb, k.nodes, req->tasks,
+                                          req->tasks_per_node, NULL);
     if (req->sb.cpu_freq[0])
         k.cpufreq = req->sb.cpu_freq_spec;
     k.nodes_max = req->sb.nodes_max > k.nodes ? req->sb.nodes_max : 0;

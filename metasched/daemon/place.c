@@ -136,10 +136,11 @@ gpus_fit (const ms_partconf_t *pc, int gpus, const char *type, char *why,
 /* GPU jobs only on partitions with enough GPUs (clusters.conf). */
 static void
 gpus_place (const ms_daemon_t *d, const ms_jobspec_t *spec, int nodes,
-            unsigned char *allowed, json_t *ex)
+            int tasks, int tasks_per_node, unsigned char *allowed, json_t *ex)
 {
     const char *type;
-    int gpus = jobspec_gpus_per_node (spec, nodes, &type);
+    int gpus = jobspec_gpus_per_node_tasks (spec, nodes, tasks, tasks_per_node,
+                                            &type);
     char why[160];
 
     if (gpus <= 0)
@@ -196,6 +197,13 @@ job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
     return -1;
 }
 
+static int
+opt_int (json_t *o, const char *key)
+{
+    json_t *v = json_object_get (o, key);
+    return json_is_integer (v) ? (int)json_integer_value (v) : 0;
+}
+
 int
 job_gpus_opts (json_t *opts, int nodes)
 {
@@ -205,7 +213,8 @@ job_gpus_opts (json_t *opts, int nodes)
 
     jobspec_init (&spec);
     (void)jobspec_json_read (&spec, opts, &e);
-    g = jobspec_gpus_per_node (&spec, nodes, NULL);
+    g = jobspec_gpus_per_node_tasks (&spec, nodes, opt_int (opts, "tasks"),
+                                     opt_int (opts, "tasks_per_node"), NULL);
     jobspec_free (&spec);
     return g;
 }
@@ -371,7 +380,7 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec, const char *user,
     for (size_t p = 0; p < d->site->nparts; p++)
         allowed[p] = 1;
     if (spec)
-        gpus_place (d, spec, r.nodes, allowed, ex);
+        gpus_place (d, spec, r.nodes, tasks, tasks_per_node, allowed, ex);
     for (size_t i = 0; i < d->ncl; i++) {
         const cluster_t *c = &d->cl[i];
         const char *cname = c->conf->name;
@@ -413,13 +422,6 @@ job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec, const char *user,
     if (excluded)
         *excluded = ex;
     return nok;
-}
-
-static int
-opt_int (json_t *o, const char *key)
-{
-    json_t *v = json_object_get (o, key);
-    return json_is_integer (v) ? (int)json_integer_value (v) : 0;
 }
 
 size_t

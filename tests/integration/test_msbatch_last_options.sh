@@ -76,7 +76,7 @@ n2=$(printf '%s' "$out2" | grep -o -- "--resources: this cluster's Slurm does no
 after=$(q "SELECT count(*) FROM jobs")
 [ $rc != 0 ] && [ "$n" = "$ncl" ] && [ $rc2 != 0 ] && [ "$n2" = "$ncl" ] && [ "$before" = "$after" ]
 tap_ok $? "--tres-per-task ($n) and --resources ($n2) make no cluster a candidate, with each one's reason; nothing stored ($before, $after): $out / $out2"
-out=$(msb "$u" "$d" --parse --external --container-type=oci --tres-bind=gres/gpu:closest --mem-update=20@1:00:00 note.sh 2>&1)
+out=$(msb "$u" "$d" --parse --external --container-type=oci --tres-bind=gres/gpu:closest --mem-update=20@1:00:00 < /dev/null 2>&1)
 printf '%s' "$out" | grep -q '"external": *true' \
     && printf '%s' "$out" | grep -q '"container_type": *"oci"' \
     && printf '%s' "$out" | grep -q '"tres_bind": *"gres/gpu:closest"' \
