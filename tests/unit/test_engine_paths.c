@@ -840,7 +840,7 @@ START_TEST (test_same_reroute)
 
     world_init_site (&w, site_text, "paths");
     /* the job's key as the daemon makes it */
-    daemon_sent (&w, POL_METASCHED, tj, DISPATCH_SINGLE, 2, NULL, SIZE_MAX, &od,
+    daemon_sent (&w, POL_METASCHED, tj, DISPATCH_SINGLE, 2, NULL, SIZE_MAX, 0, &od,
                  &k);
     sim_rerouted (&w, &k, b, &rs);
     daemon_rerouted (&w, tj, b, rs.from, &rd);
