@@ -15,6 +15,7 @@ metasched_metasched_SOURCES = \
 	metasched/admin/simopts.h metasched/admin/simpower.c \
 	metasched/admin/simpower.h metasched/admin/simcarbon.c \
 	metasched/admin/simcarbon.h \
+	metasched/admin/simpar.c metasched/admin/simpar.h \
 	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
 	metasched/admin/cmd_job.c metasched/admin/report_ab.c \
 	metasched/admin/report_ab.h metasched/admin/report_power.c \

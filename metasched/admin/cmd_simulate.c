@@ -21,6 +21,7 @@
 #include "metasched/admin/simcarbon.h"
 #include "metasched/admin/siminput.h"
 #include "metasched/admin/simopts.h"
+#include "metasched/admin/simpar.h"
 #include "metasched/admin/simpower.h"
 #include "metasched/sim/bound.h"
 #include "metasched/sim/metrics.h"
@@ -726,7 +727,113 @@ run_repeats (const simrun_t *r, size_t i)
     return SIZE_MAX;
 }
 
-/* Every policy through the simulator, one row each. */
+/* What one run gives back (from a worker process where the table's runs
+ * are shared out, simpar.c). */
+typedef struct {
+    ms_summary_t row;
+    simcarbon_row_t crow; /* --carbon, a policy row */
+    bool brok;            /* --bound */
+    double brt, bre;
+    size_t same; /* --from-db's replay: jobs placed where they ran */
+    double ut0, binw;
+    double util[]; /* UTIL_BINS x partitions, a run whose utilization
+                      is kept */
+} simout_t;
+
+/* The runs of a table: the rows that are not repeats, in order. */
+typedef struct {
+    simrun_t *r;
+    size_t todo[2 * MAX_RUNS], ntodo;
+    int util[2 * MAX_RUNS]; /* row i's utilization series, or -1 */
+    size_t size;            /* of a simout_t with its series */
+} simjobs_t;
+
+/* Row todo[t] through the simulator, with what its records give. */
+static int
+run_one (void *arg, size_t t, void *outp, ms_error_t *errp)
+{
+    simjobs_t *sj = arg;
+    simrun_t *r = sj->r;
+    opts_t *o = r->o;
+    size_t i = sj->todo[t];
+    const ms_policy_t *pol
+        = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
+    const ms_workload_t *wl = r->wl;
+    ms_jobrec_t *recs = r->recs;
+    simout_t *out = outp;
+
+    r->su.progress = pol->label;
+    if (simulate_run (&r->su, pol, recs, &out->row, errp) < 0)
+        return -1;
+    if (o->jobs_csv
+        && write_jobs_csv (o->outdir, pol->label, r->conf, r->tab, wl, recs,
+                           errp)
+               < 0)
+        return -1;
+    if (r->cb.nz && i < r->npols)
+        simcarbon_row (&r->cb, r->conf, wl, recs, &out->crow);
+    if (r->bound)
+        out->brok = bound_row (r->conf, r->tab, wl, r->home, recs, &r->bcs,
+                               &out->brt, &out->bre);
+    /* (one process: run_workers) */
+    if (r->prows
+        && simpower_add (o, r->conf, &r->budgets, &out->row, recs, wl->njobs,
+                         &r->prows[r->nprows++], errp)
+               < 0)
+        return -1;
+    /* The replay of the policy as run against where jobs ran. */
+    if (r->r0 && i == 0)
+        for (size_t k = 0; k < wl->njobs; k++)
+            out->same += recs[k].part == r->hist.recs[k].part
+                         && recs[k].f_khz == r->hist.recs[k].f_khz;
+    if (sj->util[i] >= 0)
+        metrics_utilization_series (r->conf, recs, wl->njobs, UTIL_BINS,
+                                    out->util, &out->ut0, &out->binw);
+    return 0;
+}
+
+/* The processes a table's runs are shared among: --workers, or the
+ * processors this process may use; one where each run appends to the
+ * power table. */
+static size_t
+run_workers (const simrun_t *r)
+{
+    if (r->prows)
+        return 1;
+    return r->o->workers ? r->o->workers : simpar_default_workers ();
+}
+
+/* A run's results into the table, in the rows' order. */
+static void
+run_take (simrun_t *r, const simjobs_t *sj, const simout_t *out, size_t i)
+{
+    const ms_policy_t *pol
+        = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
+    size_t nb = UTIL_BINS * r->conf->nparts;
+
+    if (i < r->npols)
+        r->rows[r->r0 + i] = out->row;
+    else
+        r->srows[i - r->npols] = out->row;
+    if (r->cb.nz && i < r->npols)
+        r->crows[i] = out->crow;
+    r->brok[i] = out->brok;
+    r->brt[i] = out->brt;
+    r->bre[i] = out->bre;
+    r->same += out->same;
+    if (sj->util[i] >= 0) {
+        size_t k = (size_t)sj->util[i];
+        r->util[k] = ms_xcalloc (nb, sizeof (double));
+        memcpy (r->util[k], out->util, nb * sizeof (double));
+        r->ut0 = out->ut0;
+        r->binw[k] = out->binw;
+        r->ulabels[k] = pol->label;
+        r->nutil = k + 1;
+    }
+}
+
+/* Every policy through the simulator, one row each; the runs shared out
+ * among run_workers processes, each run the computation it is alone. */
 static int
 run_simulate (simrun_t *r)
 {
@@ -734,6 +841,10 @@ run_simulate (simrun_t *r)
     ms_siteconf_t *conf = r->conf;
     const ms_workload_t *wl = r->wl;
     ms_simsetup_t *su = &r->su;
+    size_t nrun = r->npols + r->nsweep, nutil = 0;
+    simjobs_t *sj;
+    char *outs;
+    int rc;
 
     if (mkdir_p (o->outdir, &r->err) < 0)
         return -1;
@@ -754,7 +865,7 @@ run_simulate (simrun_t *r)
     su->budgets = &r->budgets;
     r->recs = ms_xcalloc (wl->njobs, sizeof (*r->recs));
     if (r->budgets.n || o->power_report)
-        r->prows = ms_xcalloc (r->npols + r->nsweep + 1, sizeof (*r->prows));
+        r->prows = ms_xcalloc (nrun + 1, sizeof (*r->prows));
     if (o->bound) {
         r->bound = bound_new ();
         for (size_t k = 0; k < wl->njobs; k++) {
@@ -763,58 +874,44 @@ run_simulate (simrun_t *r)
         }
         bound_finish (r->bound);
     }
-    for (size_t i = 0; i < r->npols + r->nsweep; i++) {
+    sj = ms_xcalloc (1, sizeof (*sj));
+    sj->r = r;
+    sj->size = sizeof (simout_t) + UTIL_BINS * conf->nparts * sizeof (double);
+    sj->size = (sj->size + 15) / 16 * 16;
+    for (size_t i = 0; i < nrun; i++) {
         const ms_policy_t *pol
             = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
-        ms_summary_t *row
-            = i < r->npols ? &r->rows[r->r0 + i] : &r->srows[i - r->npols];
-        ms_jobrec_t *recs = r->recs;
-        size_t same = i < r->npols ? SIZE_MAX : run_repeats (r, i - r->npols);
-        if (same != SIZE_MAX) {
-            *row = r->rows[r->r0 + same];
-            ms_strlcpy (row->label, pol->label, sizeof (row->label));
-            r->brok[i] = r->brok[same];
-            r->brt[i] = r->brt[same];
-            r->bre[i] = r->bre[same];
-            continue;
-        }
-        su->progress = pol->label;
-        if (simulate_run (su, pol, recs, row, &r->err) < 0)
-            return -1;
-        if (o->jobs_csv
-            && write_jobs_csv (o->outdir, pol->label, conf, r->tab, wl, recs,
-                               &r->err)
-                   < 0)
-            return -1;
-        if (r->cb.nz && i < r->npols)
-            simcarbon_row (&r->cb, conf, wl, recs, &r->crows[i]);
-        if (r->bound)
-            r->brok[i] = bound_row (conf, r->tab, wl, r->home, recs, &r->bcs,
-                                    &r->brt[i], &r->bre[i]);
-        if (r->prows
-            && simpower_add (o, conf, &r->budgets, row, recs, wl->njobs,
-                             &r->prows[r->nprows++], &r->err)
-                   < 0)
-            return -1;
-        /* The replay of the policy as run against where jobs ran. */
-        if (r->r0 && i == 0)
-            for (size_t k = 0; k < wl->njobs; k++)
-                r->same += recs[k].part == r->hist.recs[k].part
-                           && recs[k].f_khz == r->hist.recs[k].f_khz;
-        /* Utilization over time of min_runtime and metasched. */
-        if (i < r->npols && r->nutil < 2
-            && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED)) {
-            r->util[r->nutil]
-                = ms_xcalloc (UTIL_BINS * conf->nparts, sizeof (double));
-            metrics_utilization_series (conf, recs, wl->njobs, UTIL_BINS,
-                                        r->util[r->nutil], &r->ut0,
-                                        &r->binw[r->nutil]);
-            r->ulabels[r->nutil] = pol->label;
-            r->nutil++;
-        }
+        /* utilization over time of min_runtime and metasched */
+        sj->util[i] = -1;
+        if (i < r->npols && nutil < 2
+            && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED))
+            sj->util[i] = (int)nutil++;
+        if (i < r->npols || run_repeats (r, i - r->npols) == SIZE_MAX)
+            sj->todo[sj->ntodo++] = i;
     }
-    return 0;
+    outs = ms_xcalloc (sj->ntodo ? sj->ntodo : 1, sj->size);
+    rc = simpar_run (sj->ntodo, run_workers (r), sj->size, run_one, sj, outs,
+                     &r->err);
+    for (size_t t = 0; rc == 0 && t < sj->ntodo; t++)
+        run_take (r, sj, (const simout_t *)(outs + t * sj->size),
+                  sj->todo[t]);
+    /* a sweep row that repeats a policy row takes that row */
+    for (size_t i = r->npols; rc == 0 && i < nrun; i++) {
+        size_t same = run_repeats (r, i - r->npols);
+        if (same == SIZE_MAX)
+            continue;
+        r->srows[i - r->npols] = r->rows[r->r0 + same];
+        ms_strlcpy (r->srows[i - r->npols].label, r->sweep[i - r->npols].label,
+                    sizeof (r->srows[i - r->npols].label));
+        r->brok[i] = r->brok[same];
+        r->brt[i] = r->brt[same];
+        r->bre[i] = r->bre[same];
+    }
+    free (outs);
+    free (sj);
+    return rc;
 }
+
 /* The tables on stdout (and to --seeds' collection, the moldable runs'
  * and the bound's files). */
 static int
