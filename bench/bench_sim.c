@@ -11,7 +11,10 @@
  *     policy, no -p), each the median of RUNS runs (wall and CPU time,
  *     the largest peak memory); ratio = AccaSim's time over ours
  *     (target: at least 200 for every policy; the full table at most
- *     2 s).
+ *     2 s). `-p metasched` runs its energy-weight sweep as the command
+ *     does; "metasched alone" is the policy's one run (--sweep 0.5).
+ *     The full table runs as the command runs it, its runs shared among
+ *     one process a processor (--workers), and with --workers 1.
  *  3. A million jobs: the full table on KTH-SP2 repeated 36 times in
  *     sequence (`--replicate 36`: each copy's submissions shifted past the
  *     previous copy's last, 1,024,812 jobs), once (target: at most 60 s
@@ -116,14 +119,16 @@ run_once (char *const *argv, double *wall, double *cpu, long *maxrss_kb)
     return 0;
 }
 
-/* The median of runs of `metasched simulate -s kth [-p policy] [extra]`
- * into wall, cpu; the largest peak memory into kb. */
+/* The median of runs of `metasched simulate -s kth [-p policy] [extra
+ * ...]` into wall, cpu; the largest peak memory into kb: that of the
+ * largest single process (the command's or a worker's, --workers). */
 static int
 run_median (const char *prog, const char *data, const char *policy,
-            const char *extra, int runs, double *wall, double *cpu, long *kb)
+            const char *const *extra, int runs, double *wall, double *cpu,
+            long *kb)
 {
     char dir[] = "/tmp/bench_sim.XXXXXX";
-    char *argv[16];
+    char *argv[24];
     double w[64], c[64];
     int n = 0, rc = 0;
 
@@ -143,10 +148,8 @@ run_median (const char *prog, const char *data, const char *policy,
         argv[n++] = "-p";
         argv[n++] = (char *)policy;
     }
-    if (extra) {
-        argv[n++] = "--replicate";
-        argv[n++] = (char *)extra;
-    }
+    for (size_t e = 0; extra && extra[e] && n < 22; e++)
+        argv[n++] = (char *)extra[e];
     argv[n] = NULL;
     *kb = 0;
     for (int r = 0; r < runs && rc == 0; r++) {
@@ -266,15 +269,38 @@ whole_process (const char *prog, const char *data, int runs)
         printf ("%-24s %8.3f %8.3f %9.1f %9.1f %9.1f %9.0f\n", name, wall, cpu,
                 kb / 1024.0, ACCASIM_KTH_S / wall, ACCASIM_KTH_S / cpu,
                 TARGET_RATIO);
+        /* metasched's row above runs its sweep too (7 runs more); the
+         * policy alone is its own row */
+        if (k == POL_METASCHED) {
+            static const char *const alone[] = { "--sweep", "0.5", NULL };
+            if (run_median (prog, data, name, alone, runs, &wall, &cpu, &kb)
+                < 0)
+                return -1;
+            printf ("%-24s %8.3f %8.3f %9.1f %9.1f %9.1f %9.0f\n",
+                    "metasched alone", wall, cpu, kb / 1024.0,
+                    ACCASIM_KTH_S / wall, ACCASIM_KTH_S / cpu, TARGET_RATIO);
+        }
     }
-    if (run_median (prog, data, NULL, NULL, runs, &wall, &cpu, &kb) < 0)
-        return -1;
-    printf ("%-24s %8.3f %8.3f %9.1f %9.1f %9.1f %9s\n", "full table", wall,
-            cpu, kb / 1024.0, ACCASIM_KTH_S / wall, ACCASIM_KTH_S / cpu, "-");
-    printf ("x_wall, x_cpu: AccaSim's time over ours (wall; CPU, which is "
-            "the wall time of a\nprocess alone on a core); full table: "
-            "%.3f s wall, %.3f s CPU against a target\nof %.1f s (ratios "
-            "%.2f, %.2f; <= 1 meets it)\n\n",
+    for (int one = 1; one >= 0; one--) {
+        static const char *const w1[] = { "--workers", "1", NULL };
+        if (run_median (prog, data, NULL, one ? w1 : NULL, runs, &wall, &cpu,
+                        &kb)
+            < 0)
+            return -1;
+        printf ("%-24s %8.3f %8.3f %9.1f %9.1f %9.1f %9s\n",
+                one ? "full table, 1 process" : "full table", wall, cpu,
+                kb / 1024.0, ACCASIM_KTH_S / wall, ACCASIM_KTH_S / cpu, "-");
+    }
+    printf ("metasched: the policy and its energy-weight sweep (8 runs, "
+            "the sweep's w0.5 taken\nfrom the policy's row), as the command "
+            "runs it; metasched alone: --sweep 0.5,\none run. full table: "
+            "the runs shared among one process a processor (--workers,\n"
+            "the default; cpu_s is their sum, peak_MiB the largest one "
+            "process); 1 process:\n--workers 1. x_wall, x_cpu: AccaSim's "
+            "time over ours (wall; CPU, which is the\nwall time of a "
+            "process alone on a core); full table: %.3f s wall, %.3f s CPU\n"
+            "against a target of %.1f s (ratios %.2f, %.2f; <= 1 meets it)"
+            "\n\n",
             wall, cpu, TARGET_TABLE_S, wall / TARGET_TABLE_S,
             cpu / TARGET_TABLE_S);
     return 0;
@@ -285,6 +311,7 @@ static int
 million (const char *prog, const char *data)
 {
     char copies[16];
+    const char *extra[] = { "--replicate", copies, NULL };
     double wall, cpu;
     long kb;
 
@@ -292,14 +319,16 @@ million (const char *prog, const char *data)
     printf ("3. A million jobs: the full table on KTH-SP2 repeated %d times "
             "(--replicate %d), once\n\n",
             MILLION_COPIES, MILLION_COPIES);
-    if (run_median (prog, data, NULL, copies, 1, &wall, &cpu, &kb) < 0)
+    if (run_median (prog, data, NULL, extra, 1, &wall, &cpu, &kb) < 0)
         return -1;
     printf ("%-24s %9s %9s %9s %9s %8s\n", "", "wall_s", "cpu_s", "peak_MiB",
             "target_s", "ratio");
     printf ("%-24s %9.1f %9.1f %9.1f %9d %8.2f\n", "full table, 1,024,812",
             wall, cpu, kb / 1024.0, TARGET_MILLION_S, wall / TARGET_MILLION_S);
-    printf ("ratio = wall / target (<= 1 meets it); CPU over target: %.2f\n",
-            cpu / TARGET_MILLION_S);
+    printf ("ratio = wall / target (<= 1 meets it); CPU (the workers' sum) "
+            "over target: %.2f;\npeak_MiB: the largest one process (one "
+            "run's records); the workers hold up\nto %ld times that at once\n",
+            cpu / TARGET_MILLION_S, sysconf (_SC_NPROCESSORS_ONLN));
     return 0;
 }
 
@@ -341,6 +370,14 @@ main (int argc, char **argv)
                  "with -m)\n",
                  prog, strerror (errno));
         return 77;
+    }
+    {
+        double la[3] = { 0, 0, 0 };
+        if (getloadavg (la, 3) == 3)
+            printf ("load average at the start: %.2f %.2f %.2f on %ld "
+                    "processors (wall times are\nthe simulator's only on "
+                    "processors it has to itself)\n\n",
+                    la[0], la[1], la[2], sysconf (_SC_NPROCESSORS_ONLN));
     }
     if (in_process (data, &err) < 0) {
         fprintf (stderr,

@@ -16,6 +16,8 @@ metasched_metasched_SOURCES = \
 	metasched/admin/simpower.h metasched/admin/simcarbon.c \
 	metasched/admin/simcarbon.h metasched/admin/simoutage.c \
 	metasched/admin/simoutage.h \
+	metasched/admin/simpar.c metasched/admin/simpar.h \
+	metasched/admin/simrecs.c metasched/admin/simrecs.h \
 	metasched/admin/cmd_config.c metasched/admin/cmd_report.c \
 	metasched/admin/cmd_job.c metasched/admin/report_ab.c \
 	metasched/admin/report_ab.h metasched/admin/report_power.c \

@@ -22,7 +22,9 @@
 #include "metasched/admin/siminput.h"
 #include "metasched/admin/simopts.h"
 #include "metasched/admin/simoutage.h"
+#include "metasched/admin/simpar.h"
 #include "metasched/admin/simpower.h"
+#include "metasched/admin/simrecs.h"
 #include "metasched/sim/bound.h"
 #include "metasched/sim/metrics.h"
 #include "metasched/sim/plot.h"
@@ -196,160 +198,6 @@ check_policies (const char *list, ms_error_t *errp)
          tok = strtok_r (NULL, ",", &save))
         if (policy_kind_parse (tok, &k) < 0)
             return ms_err (errp, MS_ERR_INPUT, "unknown policy '%s'", tok);
-    return 0;
-}
-
-/* A partition as cluster/partition; "" for none (a job that never ran). */
-static void
-part_name (const ms_siteconf_t *conf, size_t p, char *buf, size_t len)
-{
-    if (p >= conf->nparts)
-        snprintf (buf, len, "%s", "");
-    else
-        snprintf (buf, len, "%s/%s",
-                  conf->clusters[conf->parts[p].cluster].name,
-                  conf->parts[p].name);
-}
-
-/* --jobs-csv: every job of one run, in OUT/jobs-LABEL.csv. */
-static int
-write_jobs_csv (const char *dir, const char *label, const ms_siteconf_t *conf,
-                const ms_predtab_t *tab, const ms_workload_t *wl,
-                const ms_jobrec_t *recs, ms_error_t *errp)
-{
-    char path[MS_PATH_MAX + 64], pn[160], on[160];
-    FILE *f;
-
-    snprintf (path, sizeof (path), "%s/jobs-%s.csv", dir, label);
-    if (!(f = fopen (path, "w")))
-        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
-    fprintf (f, "job,user,app,nodes,submit_s,start_s,end_s,wait_s,"
-                "response_s,partition,optimal_partition,f_khz,energy_j,"
-                "killed,rejected\n");
-    for (size_t k = 0; k < wl->njobs; k++) {
-        const ms_wjob_t *j = &wl->jobs[k];
-        const ms_jobrec_t *r = &recs[k];
-        bool ran = r->part < conf->nparts;
-        part_name (conf, r->part, pn, sizeof (pn));
-        part_name (conf, r->opt_part, on, sizeof (on));
-        fprintf (f, "%lld,%lld,%s,%d,%.3f,", (long long)j->trace_id,
-                 (long long)j->user,
-                 j->app >= 0 && (size_t)j->app < tab->napps ? tab->apps[j->app]
-                                                            : "",
-                 r->nodes, r->submit);
-        if (ran)
-            fprintf (f, "%.3f,%.3f,%.3f,%.3f,", r->start, r->end,
-                     r->start - r->submit, r->end - r->submit);
-        else
-            fprintf (f, ",,,,");
-        fprintf (f, "%s,%s,%u,%.6e,%d,%d\n", pn, on, r->f_khz, r->energy_j,
-                 r->killed, r->rejected);
-    }
-    if (fclose (f) != 0)
-        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
-    return 0;
-}
-
-/* A job's candidates for the static bound: every partition that has its
- * nodes (and GPUs), at every frequency, for its true runtime at the home's
- * nominal frequency, with no queue: the truth's expected runtime and
- * energy there (simulate.c's truth without its noise). */
-static void
-bound_cands (const ms_siteconf_t *conf, const ms_predtab_t *tab,
-             const ms_wjob_t *j, size_t home, ms_cands_t *cs)
-{
-    cs->n = 0;
-    if (j->app < 0 || (size_t)j->app >= tab->napps)
-        return;
-    candidates_build (tab, (size_t)j->app, home, j->nodes, j->runtime, NULL, 0,
-                      cs);
-    candidates_gpus (conf, j->nodes, j->gpus, cs);
-    candidates_gpu_profile (tab, (size_t)j->app, j->gpus, cs);
-}
-
-/* One row's own totals on the bound's terms: each job's expected runtime
- * and energy where the row ran it. false when a job with candidates did
- * not run on one of them (rejected, or a node count the bound does not
- * know). */
-static bool
-bound_row (const ms_siteconf_t *conf, const ms_predtab_t *tab,
-           const ms_workload_t *wl, size_t home, const ms_jobrec_t *recs,
-           ms_cands_t *cs, double *tp, double *ep)
-{
-    double t = 0, e = 0;
-
-    for (size_t k = 0; k < wl->njobs; k++) {
-        size_t i;
-        bound_cands (conf, tab, &wl->jobs[k], home, cs);
-        if (!cs->n)
-            continue;
-        for (i = 0; i < cs->n; i++)
-            if (cs->c[i].part == recs[k].part && cs->c[i].f_khz == recs[k].f_khz
-                && recs[k].nodes == wl->jobs[k].nodes)
-                break;
-        if (i == cs->n)
-            return false;
-        t += cs->c[i].t;
-        e += cs->c[i].e;
-    }
-    *tp = t;
-    *ep = e;
-    return true;
-}
-
-/* --bound: the table and OUT/bound.csv. */
-static int
-bound_report (const char *dir, const ms_bound_t *b, const ms_summary_t *rows,
-              size_t nrows, const ms_summary_t *srows, size_t nsweep,
-              const double *rt, const double *re, const bool *rok, bool print,
-              ms_error_t *errp)
-{
-    char path[MS_PATH_MAX + 16];
-    double n = (double)bound_njobs (b), tf, ef, tl, el;
-    FILE *f;
-
-    snprintf (path, sizeof (path), "%s/bound.csv", dir);
-    if (!(f = fopen (path, "w")))
-        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
-    bound_ends (b, &tf, &ef, &tl, &el);
-    fprintf (f, "policy,jobs,mean_runtime_s,job_energy_j,least_energy_j,"
-                "least_mean_runtime_s\n");
-    fprintf (f, "fastest,%.0f,%.3f,%.6e,,\n", n, tf / n, ef);
-    fprintf (f, "leanest,%.0f,%.3f,%.6e,,\n", n, tl / n, el);
-    if (print)
-        printf ("\nstatic bound (%.0f jobs at their expected runtime and "
-                "energy, no queue): every job at its fastest candidate "
-                "%.1f s mean runtime, %.2f GJ; at its leanest %.1f s, "
-                "%.2f GJ\n%-26s %12s %10s %13s %13s\n",
-                n, tf / n, ef / 1e9, tl / n, el / 1e9, "policy", "runtime_s",
-                "jobE_GJ", "leastE_at_T", "leastT_at_E");
-    for (size_t i = 0; i < nrows + nsweep; i++) {
-        const ms_summary_t *r = i < nrows ? &rows[i] : &srows[i - nrows];
-        double le, lt;
-        if (!rok[i]) {
-            fprintf (f, "%s,,,,,\n", r->label);
-            if (print)
-                printf ("%-26s (a job did not run on one of the bound's "
-                        "candidates: rejected, or on another node count)\n",
-                        r->label);
-            continue;
-        }
-        le = bound_least_energy (b, rt[i]);
-        lt = bound_least_time (b, re[i]);
-        fprintf (f, "%s,%.0f,%.3f,%.6e,%.6e,%.3f\n", r->label, n, rt[i] / n,
-                 re[i], le, lt / n);
-        if (print)
-            printf ("%-26s %12.1f %10.2f %+12.2f%% %+12.2f%%\n", r->label,
-                    rt[i] / n, re[i] / 1e9, 100 * (le / re[i] - 1),
-                    100 * (lt / rt[i] - 1));
-    }
-    if (fclose (f) != 0)
-        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
-    if (print)
-        printf ("leastE_at_T: the least job energy of any choice at the "
-                "row's mean runtime, against the row's; leastT_at_E: the "
-                "least mean runtime at its job energy. CSV: %s\n",
-                path);
     return 0;
 }
 
@@ -729,7 +577,142 @@ run_repeats (const simrun_t *r, size_t i)
     return SIZE_MAX;
 }
 
-/* Every policy through the simulator, one row each. */
+/* What one run gives back (from a worker process where the table's runs
+ * are shared out, simpar.c). */
+typedef struct {
+    ms_summary_t row;
+    simcarbon_row_t crow; /* --carbon, a policy row */
+    bool brok;            /* --bound */
+    double brt, bre;
+    size_t same; /* --from-db's replay: jobs placed where they ran */
+    double ut0, binw;
+    double util[]; /* UTIL_BINS x partitions, a run whose utilization
+                      is kept */
+} simout_t;
+
+/* The runs of a table: the rows that are not repeats, in order. */
+typedef struct {
+    simrun_t *r;
+    size_t todo[2 * MAX_RUNS], ntodo;
+    int util[2 * MAX_RUNS]; /* row i's utilization series, or -1 */
+    size_t size;            /* of a simout_t with its series */
+} simjobs_t;
+
+/* Row todo[t] through the simulator, with what its records give. */
+static int
+run_one (void *arg, size_t t, void *outp, ms_error_t *errp)
+{
+    simjobs_t *sj = arg;
+    simrun_t *r = sj->r;
+    opts_t *o = r->o;
+    size_t i = sj->todo[t];
+    const ms_policy_t *pol
+        = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
+    const ms_workload_t *wl = r->wl;
+    ms_jobrec_t *recs = r->recs;
+    simout_t *out = outp;
+
+    r->su.progress = pol->label;
+    if (simulate_run (&r->su, pol, recs, &out->row, errp) < 0)
+        return -1;
+    if (o->jobs_csv
+        && simrecs_jobs_csv (o->outdir, pol->label, r->conf, r->tab, wl, recs,
+                             errp)
+               < 0)
+        return -1;
+    if (r->cb.nz && i < r->npols)
+        simcarbon_row (&r->cb, r->conf, wl, recs, &out->crow);
+    if (r->bound)
+        out->brok = simrecs_bound_row (r->conf, r->tab, wl, r->home, recs,
+                                       &r->bcs, &out->brt, &out->bre);
+    /* (one process: run_workers) */
+    if (r->prows
+        && simpower_add (o, r->conf, &r->budgets, &out->row, recs, wl->njobs,
+                         &r->prows[r->nprows++], errp)
+               < 0)
+        return -1;
+    /* The replay of the policy as run against where jobs ran. */
+    if (r->r0 && i == 0)
+        for (size_t k = 0; k < wl->njobs; k++)
+            out->same += recs[k].part == r->hist.recs[k].part
+                         && recs[k].f_khz == r->hist.recs[k].f_khz;
+    if (sj->util[i] >= 0)
+        metrics_utilization_series (r->conf, recs, wl->njobs, UTIL_BINS,
+                                    out->util, &out->ut0, &out->binw);
+    return 0;
+}
+
+/* The processes a table's runs are shared among: --workers, or the
+ * processors this process may use; one where each run appends to the
+ * power table. */
+static size_t
+run_workers (const simrun_t *r)
+{
+    if (r->prows)
+        return 1;
+    return r->o->workers ? r->o->workers : simpar_default_workers ();
+}
+
+/* A run's results into the table, in the rows' order. */
+static void
+run_take (simrun_t *r, const simjobs_t *sj, const simout_t *out, size_t i)
+{
+    const ms_policy_t *pol
+        = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
+    size_t nb = UTIL_BINS * r->conf->nparts;
+
+    if (i < r->npols)
+        r->rows[r->r0 + i] = out->row;
+    else
+        r->srows[i - r->npols] = out->row;
+    if (r->cb.nz && i < r->npols)
+        r->crows[i] = out->crow;
+    r->brok[i] = out->brok;
+    r->brt[i] = out->brt;
+    r->bre[i] = out->bre;
+    r->same += out->same;
+    if (sj->util[i] >= 0) {
+        size_t k = (size_t)sj->util[i];
+        r->util[k] = ms_xcalloc (nb, sizeof (double));
+        memcpy (r->util[k], out->util, nb * sizeof (double));
+        r->ut0 = out->ut0;
+        r->binw[k] = out->binw;
+        r->ulabels[k] = pol->label;
+        r->nutil = k + 1;
+    }
+}
+
+/* A run's cost class: the window policy's cycles, metasched's ranking
+ * and calibration, the rest (about 3, 2 and 1 to 0.6 on KTH-SP2). */
+static int
+run_cost (const ms_policy_t *pol)
+{
+    return pol->kind == POL_METASCHED_WINDOW ? 2
+           : pol->kind == POL_METASCHED      ? 1
+                                             : 0;
+}
+
+/* The costliest runs first, so that the workers end together (the
+ * longest run is not the last one taken); the order of the rows does
+ * not move, each run's results go to its own. */
+static void
+run_order (const simrun_t *r, simjobs_t *sj)
+{
+    size_t n = 0, todo[2 * MAX_RUNS];
+
+    for (int c = 2; c >= 0; c--)
+        for (size_t t = 0; t < sj->ntodo; t++) {
+            size_t i = sj->todo[t];
+            const ms_policy_t *pol
+                = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
+            if (run_cost (pol) == c)
+                todo[n++] = i;
+        }
+    memcpy (sj->todo, todo, n * sizeof (todo[0]));
+}
+
+/* Every policy through the simulator, one row each; the runs shared out
+ * among run_workers processes, each run the computation it is alone. */
 static int
 run_simulate (simrun_t *r)
 {
@@ -737,6 +720,10 @@ run_simulate (simrun_t *r)
     ms_siteconf_t *conf = r->conf;
     const ms_workload_t *wl = r->wl;
     ms_simsetup_t *su = &r->su;
+    size_t nrun = r->npols + r->nsweep, nutil = 0;
+    simjobs_t *sj;
+    char *outs;
+    int rc;
 
     if (mkdir_p (o->outdir, &r->err) < 0)
         return -1;
@@ -758,67 +745,56 @@ run_simulate (simrun_t *r)
     su->outages = &r->outages;
     r->recs = ms_xcalloc (wl->njobs, sizeof (*r->recs));
     if (r->budgets.n || o->power_report)
-        r->prows = ms_xcalloc (r->npols + r->nsweep + 1, sizeof (*r->prows));
+        r->prows = ms_xcalloc (nrun + 1, sizeof (*r->prows));
     if (o->bound) {
         r->bound = bound_new ();
         for (size_t k = 0; k < wl->njobs; k++) {
-            bound_cands (conf, r->tab, &wl->jobs[k], r->home, &r->bcs);
+            simrecs_bound_cands (conf, r->tab, &wl->jobs[k], r->home, &r->bcs);
             bound_add_job (r->bound, &r->bcs);
         }
         bound_finish (r->bound);
     }
-    for (size_t i = 0; i < r->npols + r->nsweep; i++) {
+    sj = ms_xcalloc (1, sizeof (*sj));
+    sj->r = r;
+    sj->size = sizeof (simout_t) + UTIL_BINS * conf->nparts * sizeof (double);
+    sj->size = (sj->size + 15) / 16 * 16;
+    for (size_t i = 0; i < nrun; i++) {
         const ms_policy_t *pol
             = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
-        ms_summary_t *row
-            = i < r->npols ? &r->rows[r->r0 + i] : &r->srows[i - r->npols];
-        ms_jobrec_t *recs = r->recs;
-        size_t same = i < r->npols ? SIZE_MAX : run_repeats (r, i - r->npols);
-        if (same != SIZE_MAX) {
-            *row = r->rows[r->r0 + same];
-            ms_strlcpy (row->label, pol->label, sizeof (row->label));
-            r->brok[i] = r->brok[same];
-            r->brt[i] = r->brt[same];
-            r->bre[i] = r->bre[same];
-            continue;
-        }
-        su->progress = pol->label;
-        if (simulate_run (su, pol, recs, row, &r->err) < 0)
-            return -1;
-        if (o->jobs_csv
-            && write_jobs_csv (o->outdir, pol->label, conf, r->tab, wl, recs,
-                               &r->err)
-                   < 0)
-            return -1;
-        if (r->cb.nz && i < r->npols)
-            simcarbon_row (&r->cb, conf, wl, recs, &r->crows[i]);
-        if (r->bound)
-            r->brok[i] = bound_row (conf, r->tab, wl, r->home, recs, &r->bcs,
-                                    &r->brt[i], &r->bre[i]);
-        if (r->prows
-            && simpower_add (o, conf, &r->budgets, row, recs, wl->njobs,
-                             &r->prows[r->nprows++], &r->err)
-                   < 0)
-            return -1;
-        /* The replay of the policy as run against where jobs ran. */
-        if (r->r0 && i == 0)
-            for (size_t k = 0; k < wl->njobs; k++)
-                r->same += recs[k].part == r->hist.recs[k].part
-                           && recs[k].f_khz == r->hist.recs[k].f_khz;
-        /* Utilization over time of min_runtime and metasched. */
-        if (i < r->npols && r->nutil < 2
-            && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED)) {
-            r->util[r->nutil]
-                = ms_xcalloc (UTIL_BINS * conf->nparts, sizeof (double));
-            metrics_utilization_series (conf, recs, wl->njobs, UTIL_BINS,
-                                        r->util[r->nutil], &r->ut0,
-                                        &r->binw[r->nutil]);
-            r->ulabels[r->nutil] = pol->label;
-            r->nutil++;
-        }
+        /* utilization over time of min_runtime and metasched */
+        sj->util[i] = -1;
+        if (i < r->npols && nutil < 2
+            && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED))
+            sj->util[i] = (int)nutil++;
+        if (i < r->npols || run_repeats (r, i - r->npols) == SIZE_MAX)
+            sj->todo[sj->ntodo++] = i;
     }
-    return 0;
+    run_order (r, sj);
+    outs = ms_xcalloc (sj->ntodo ? sj->ntodo : 1, sj->size);
+    rc = simpar_run (sj->ntodo, run_workers (r), sj->size, run_one, sj, outs,
+                     &r->err);
+    /* in the rows' order (the last series' start is the plot's) */
+    for (size_t i = 0; rc == 0 && i < nrun; i++)
+        for (size_t t = 0; t < sj->ntodo; t++)
+            if (sj->todo[t] == i)
+                run_take (r, sj, (const simout_t *)(outs + t * sj->size), i);
+    /* a sweep row that repeats a policy row takes that row */
+    for (size_t i = r->npols; rc == 0 && i < nrun; i++) {
+        size_t same = run_repeats (r, i - r->npols);
+        if (same == SIZE_MAX)
+            continue;
+        r->srows[i - r->npols] = r->rows[r->r0 + same];
+        ms_strlcpy (r->srows[i - r->npols].label, r->sweep[i - r->npols].label,
+                    sizeof (r->srows[i - r->npols].label));
+        r->brok[i] = r->brok[same];
+        r->brt[i] = r->brt[same];
+        r->bre[i] = r->bre[same];
+    }
+    free (outs);
+    free (sj);
+    return rc;
 }
+
 /* The tables on stdout (and to --seeds' collection, the moldable runs'
  * and the bound's files). */
 static int
@@ -889,9 +865,9 @@ run_tables (simrun_t *r)
         metrics_print_table (stdout, r->conf, r->srows, r->nsweep);
     }
     if (r->bound
-        && bound_report (o->outdir, r->bound, r->rows + r->r0, r->npols,
-                         r->srows, r->nsweep, r->brt, r->bre, r->brok,
-                         !o->no_table, &r->err)
+        && simrecs_bound_report (o->outdir, r->bound, r->rows + r->r0, r->npols,
+                                 r->srows, r->nsweep, r->brt, r->bre, r->brok,
+                                 !o->no_table, &r->err)
                < 0)
         return -1;
     return 0;

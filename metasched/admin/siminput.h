@@ -45,6 +45,8 @@ typedef struct {
     int mold_lo, mold_hi;  /* their node range (--moldable-range) */
     int cores_per_node;
     size_t replicate;
+    size_t workers; /* --workers: processes for a table's runs (0: one
+                       a processor, simpar.c) */
     bool skip_malformed;
     ms_genparams_t gen;
     bool gen_set;

@@ -55,6 +55,7 @@ enum {
     O_DLFACTOR,
     O_SHIFTBASE,
     O_OUTAGE,
+    O_WORKERS,
     O_TABLE = 1024, /* + the row's index in the settings table */
 };
 
@@ -102,6 +103,7 @@ static const struct option fixed[] = {
     { "deadline-factor", required_argument, NULL, O_DLFACTOR },
     { "shift-base", no_argument, NULL, O_SHIFTBASE },
     { "outage", required_argument, NULL, O_OUTAGE },
+    { "workers", required_argument, NULL, O_WORKERS },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
 };
@@ -151,6 +153,10 @@ usage (FILE *f)
         "                           (header MaxProcs/MaxNodes, else the\n"
         "                           home architecture's)\n"
         "      --replicate N        repeat the trace N times in sequence\n"
+        "      --workers N          processes the table's runs are shared\n"
+        "                           among (1-256; default: the processors\n"
+        "                           this process may use); the rows are\n"
+        "                           the same for any N\n"
         "      --from-db CONNINFO   the site's own history as the workload:\n"
         "                           the jobs measured in PostgreSQL (report\n"
         "                           role), profiles from its fitted models,\n"
@@ -417,6 +423,11 @@ number_option (opts_t *o, struct gen_given *g, int c, const char *arg)
         if (v < 1 || v > 1000)
             return -1;
         o->replicate = (size_t)v;
+        break;
+    case O_WORKERS:
+        if (v < 1 || v > 256 || v != (size_t)v)
+            return -1;
+        o->workers = (size_t)v;
         break;
     case 'n':
         if (v < 1 || v > 1e8)

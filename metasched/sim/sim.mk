@@ -68,6 +68,9 @@ TESTS += tests/integration/test_simulate_seeds.sh
 EXTRA_DIST += tests/integration/test_simulate_seeds.sh
 TESTS += tests/integration/test_simulate_bound.sh
 EXTRA_DIST += tests/integration/test_simulate_bound.sh
+# --workers: the same files from one process as from several
+TESTS += tests/integration/test_simulate_workers.sh
+EXTRA_DIST += tests/integration/test_simulate_workers.sh
 # a site budget at 70% of the uncapped peak on the KTH-SP2 trace
 TESTS += tests/integration/test_simulate_power.sh
 EXTRA_DIST += tests/integration/test_simulate_power.sh
