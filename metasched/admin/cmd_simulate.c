@@ -660,6 +660,9 @@ run_policies (simrun_t *r)
         return ms_err (&r->err, MS_ERR_INPUT,
                        "--t-weight/--sweep: numbers separated "
                        "by commas");
+    if (!o->carbon && (o->carbon_start || o->shift_base))
+        return ms_err (&r->err, MS_ERR_INPUT, "%s needs --carbon",
+                       o->carbon_start ? "--carbon-start" : "--shift-base");
     if (o->carbon
         && simcarbon_load (o->carbon, o->carbon_zones, o->carbon_start,
                            r->conf, &r->cb, &r->err)
