@@ -664,8 +664,8 @@ run_policies (simrun_t *r)
         return ms_err (&r->err, MS_ERR_INPUT, "%s needs --carbon",
                        o->carbon_start ? "--carbon-start" : "--shift-base");
     if (o->carbon
-        && simcarbon_load (o->carbon, o->carbon_zones, o->carbon_start,
-                           r->conf, &r->cb, &r->err)
+        && simcarbon_load (o->carbon, o->carbon_zones, o->carbon_start, r->conf,
+                           &r->cb, &r->err)
                < 0)
         return -1;
     for (int k = 0; k < POL_NKINDS; k++) {

@@ -438,8 +438,9 @@ carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf, double now,
         else
             st = carbon_best_start (
                 cb, z, now + c->w, c->t, c->t_hi, deadline,
-                shift_k > 0 ? shift_k / (deadline - now > 1 ? deadline - now : 1)
-                            : 0,
+                shift_k > 0
+                    ? shift_k / (deadline - now > 1 ? deadline - now : 1)
+                    : 0,
                 &g);
         if (z == SIZE_MAX
             || !carbon_over (&cb->z[z], cb->stale_s, cb->epoch + st, c->t, &g,

@@ -430,8 +430,7 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
             if (ok[i] && cs->c[i].part == p) {
                 double f = joint_score (
                     pol, &gm, &cs->c[i], ep,
-                    shared + g * cs->c[i].t
-                        + shift_delay (pol, cs, &cs->c[i])
+                    shared + g * cs->c[i].t + shift_delay (pol, cs, &cs->c[i])
                         + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0),
                     shared + tp, we);
                 if (fs)
@@ -443,12 +442,12 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
             }
         r[nr].part = p;
         r[nr].cand = bi;
-        r[nr].key = joint_score (
-            pol, &gm, &cs->c[bi], emin,
-            shared + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
-                + shift_delay (pol, cs, &cs->c[bi])
-                + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
-            shared + wtmin, we);
+        r[nr].key
+            = joint_score (pol, &gm, &cs->c[bi], emin,
+                           shared + wait_weight (pol) * cs->c[bi].w
+                               + cs->c[bi].t + shift_delay (pol, cs, &cs->c[bi])
+                               + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
+                           shared + wtmin, we);
         nr++;
     }
     *wtminp = wtmin;
@@ -547,9 +546,8 @@ policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
         w->drain_s = dr ? drain_delay (pol, conf, c) : 0;
         w->freq_score = fs[i];
         w->key = joint_score (pol, &gm, c, emin,
-                              ex->shared_wait_s + ex->wait_weight * c->w
-                                  + c->t + shift_delay (pol, cs, c)
-                                  + w->drain_s,
+                              ex->shared_wait_s + ex->wait_weight * c->w + c->t
+                                  + shift_delay (pol, cs, c) + w->drain_s,
                               ex->best_response_s, ex->w_energy);
         for (size_t k = 0; k < nr; k++)
             if (r[k].cand == i)
