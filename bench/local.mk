@@ -10,3 +10,5 @@ EXTRA_DIST += bench/eval_tables.sh
 # bench_failover.sh: PostgreSQL's failover under submissions, on the test
 # bed with its standby (README)
 EXTRA_DIST += bench/bench_failover.sh
+# carbon_table.sh: doc/evaluation.md's Carbon table over seeds (README)
+EXTRA_DIST += bench/carbon_table.sh

@@ -511,8 +511,12 @@ run_policies (simrun_t *r)
         return ms_err (&r->err, MS_ERR_INPUT,
                        "--t-weight/--sweep: numbers separated "
                        "by commas");
+    if (!o->carbon && (o->carbon_start || o->shift_base))
+        return ms_err (&r->err, MS_ERR_INPUT, "%s needs --carbon",
+                       o->carbon_start ? "--carbon-start" : "--shift-base");
     if (o->carbon
-        && simcarbon_load (o->carbon, o->carbon_zones, r->conf, &r->cb, &r->err)
+        && simcarbon_load (o->carbon, o->carbon_zones, o->carbon_start, r->conf,
+                           &r->cb, &r->err)
                < 0)
         return -1;
     for (int k = 0; k < POL_NKINDS; k++) {
@@ -534,11 +538,13 @@ run_policies (simrun_t *r)
             policy_relabel (pol);
         }
     }
-    /* the shifting baseline: base's partition and frequency, a job with
-     * a deadline held for its cleanest run before it */
-    if (o->shift_base && r->npols < MAX_RUNS) {
+    /* the shifting baselines, a job with a deadline held for its
+     * cleanest run before it: at base's partition and frequency (the
+     * job's optimal partition), and at its home partition at nominal
+     * frequency (time shifting alone where the job was submitted) */
+    for (int k = 0; k < 2 && o->shift_base && r->npols < MAX_RUNS; k++) {
         ms_policy_t *pol = &r->pols[r->npols++];
-        policy_init (pol, POL_BASE);
+        policy_init (pol, k ? POL_HOME : POL_BASE);
         pol->carbon_shift = true;
         pol->carbon = &r->cb;
         policy_relabel (pol);

@@ -30,9 +30,36 @@ next_pair (char *s, char **a, char **b)
     return c ? c : s + strlen (s);
 }
 
+/* --carbon-start: the run's time 0 at start, a step boundary of the
+ * first zone inside its signal. */
+static int
+set_start (ms_carbon_t *cb, const char *start, ms_error_t *errp)
+{
+    const ms_csig_t *s = &cb->z[0];
+    double t, k;
+
+    if (!carbon_parse_time (start, &t))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--carbon-start: '%.64s' is not a time "
+                       "(2022-07-01T00:00Z)",
+                       start);
+    k = (t - s->t0) / s->step;
+    if (k < 0 || k >= (double)s->n)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--carbon-start: '%.64s' is outside zone %s's signal",
+                       start, s->zone);
+    if (k != floor (k))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "--carbon-start: '%.64s' is not on a step of zone "
+                       "%s's signal (%.0f s)",
+                       start, s->zone, s->step);
+    cb->epoch = t;
+    return 0;
+}
+
 int
-simcarbon_load (const char *spec, const char *zones, const ms_siteconf_t *conf,
-                ms_carbon_t *cb, ms_error_t *errp)
+simcarbon_load (const char *spec, const char *zones, const char *start,
+                const ms_siteconf_t *conf, ms_carbon_t *cb, ms_error_t *errp)
 {
     char *s = ms_xstrdup (spec), *p = s, *a, *b;
     int rc = 0;
@@ -68,6 +95,8 @@ simcarbon_load (const char *spec, const char *zones, const ms_siteconf_t *conf,
         }
         free (s);
     }
+    if (rc == 0 && start)
+        rc = set_start (cb, start, errp);
     if (rc < 0)
         carbon_free (cb);
     return rc;

@@ -16,8 +16,9 @@
 /* spec "ZONE=FILE,..." (CSV files, carbon.h); zones "CLUSTER=ZONE,..."
  * or NULL: the n-th cluster of conf draws from the n-th zone of spec
  * (clusters past the last zone: none). Time 0 of the run is the first
- * zone's first step. Errors name the flag. */
-int simcarbon_load (const char *spec, const char *zones,
+ * zone's first step, or start (an ISO 8601 time on one of its steps)
+ * where not NULL. Errors name the flag. */
+int simcarbon_load (const char *spec, const char *zones, const char *start,
                     const ms_siteconf_t *conf, ms_carbon_t *cb,
                     ms_error_t *errp);
 

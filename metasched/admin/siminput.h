@@ -65,9 +65,10 @@ typedef struct {
     /* --carbon ZONE=FILE,... and --carbon-zones CLUSTER=ZONE,...
      * (simcarbon.h); --deadline-share: the jobs given a deadline at
      * submit + --deadline-factor x limit; --shift-base: the shifting
-     * baseline's row */
+     * baselines' rows (base's partition, the home partition) */
     const char *carbon;
     const char *carbon_zones;
+    const char *carbon_start; /* --carbon-start: the run's time 0 */
     double deadline_share;
     double deadline_factor;
     bool shift_base;

@@ -51,6 +51,7 @@ enum {
     O_POWER,
     O_CARBON,
     O_CZONES,
+    O_CSTART,
     O_DLSHARE,
     O_DLFACTOR,
     O_SHIFTBASE,
@@ -99,6 +100,7 @@ static const struct option fixed[] = {
     { "power", no_argument, NULL, O_POWER },
     { "carbon", required_argument, NULL, O_CARBON },
     { "carbon-zones", required_argument, NULL, O_CZONES },
+    { "carbon-start", required_argument, NULL, O_CSTART },
     { "deadline-share", required_argument, NULL, O_DLSHARE },
     { "deadline-factor", required_argument, NULL, O_DLFACTOR },
     { "shift-base", no_argument, NULL, O_SHIFTBASE },
@@ -180,13 +182,17 @@ usage (FILE *f)
         "hourly)\n"
         "      --carbon-zones CLUSTER=ZONE,...  each cluster's zone (default: "
         "in order)\n"
+        "      --carbon-start T     the run's time 0 in the signals (ISO 8601\n"
+        "                           UTC; default: the first zone's start)\n"
         "      --deadline-share X   give this share (0-1) of the jobs a "
         "deadline\n"
         "      --deadline-factor K  ...at submit + K times the time limit "
         "(2)\n"
-        "      --shift-base         a row base-shift: base, deadline jobs "
-        "held for\n"
-        "                           their cleanest run (needs --carbon)\n"
+        "      --shift-base         rows base-shift and home-shift: base, "
+        "and\n"
+        "                           home (each job at its home partition),\n"
+        "                           deadline jobs held for their cleanest\n"
+        "                           run (needs --carbon)\n"
         "      --gpu-profiles FILE  apps' GPU profiles: GPUs per node, busy\n"
         "                           power, time per GPU model\n"
         "      --moldable-share X   make this share (0-1) of the jobs "
@@ -336,6 +342,9 @@ text_option (opts_t *o, int c, const char *arg)
         break;
     case O_CZONES:
         o->carbon_zones = arg;
+        break;
+    case O_CSTART:
+        o->carbon_start = arg;
         break;
     case O_DLSHARE:
         if (simopts_double (arg, &o->deadline_share) < 0

@@ -386,23 +386,32 @@ carbon_over (const ms_csig_t *s, double stale_s, double t, double dur,
 
 double
 carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest, double t,
-                   double t_hi, double deadline, double *gp)
+                   double t_hi, double deadline, double delay_k, double *gp)
 {
     const ms_csig_t *s = &cb->z[z];
-    double best = earliest, bg, g, p, k0;
+    double best = earliest, bg, g, p, k0, g0, bv;
 
     if (!carbon_over (s, cb->stale_s, cb->epoch + earliest, t, &bg, &p)
-        || !(deadline > 0) || earliest + t_hi > deadline) {
+        || !(deadline > 0) || earliest + t_hi > deadline || !(delay_k >= 0)
+        || isinf (delay_k)) {
         *gp = bg;
         return earliest;
     }
+    /* a start's value: its intensity plus its delay's price in the same
+     * unit (the intensity at once, delay_k per second); delay_k 0: the
+     * cleanest run */
+    g0 = bv = bg;
     /* the first step boundary after earliest */
     k0 = floor ((cb->epoch + earliest - s->t0) / s->step) + 1;
     for (double k = k0 > 0 ? k0 : 0; k < k0 + MS_CARBON_SHIFT_STEPS; k++) {
-        double st = s->t0 + k * s->step - cb->epoch;
+        double st = s->t0 + k * s->step - cb->epoch, v;
         if (st + t_hi > deadline)
             break;
-        if (carbon_over (s, cb->stale_s, cb->epoch + st, t, &g, &p) && g < bg) {
+        if (!carbon_over (s, cb->stale_s, cb->epoch + st, t, &g, &p))
+            continue;
+        v = g + g0 * delay_k * (st - earliest);
+        if (v < bv) {
+            bv = v;
             bg = g;
             best = st;
         }
@@ -413,7 +422,7 @@ carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest, double t,
 
 size_t
 carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf, double now,
-              double deadline, ms_cands_t *cs)
+              double deadline, double shift_k, ms_cands_t *cs)
 {
     size_t none = 0, nocost = 0;
 
@@ -427,8 +436,12 @@ carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf, double now,
         if (z == SIZE_MAX)
             st = now + c->w;
         else
-            st = carbon_best_start (cb, z, now + c->w, c->t, c->t_hi, deadline,
-                                    &g);
+            st = carbon_best_start (
+                cb, z, now + c->w, c->t, c->t_hi, deadline,
+                shift_k > 0
+                    ? shift_k / (deadline - now > 1 ? deadline - now : 1)
+                    : 0,
+                &g);
         if (z == SIZE_MAX
             || !carbon_over (&cb->z[z], cb->stale_s, cb->epoch + st, c->t, &g,
                              &price)) {

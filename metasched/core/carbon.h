@@ -98,26 +98,38 @@ size_t carbon_zone_of (const ms_carbon_t *cb, const char *cluster);
 bool carbon_over (const ms_csig_t *s, double stale_s, double t, double dur,
                   double *gp, double *pp);
 /* The deadline rule: the start, from earliest on, of a run of t seconds
- * (t_hi its upper bound) in zone z that has the least mean intensity
- * (*gp) among earliest and the signal's step boundaries after it whose
- * run ends, by its upper bound, at the deadline or before (all in the
- * caller's time, cb->epoch its 0), at most MS_CARBON_SHIFT_STEPS steps
- * on. earliest itself without a deadline (deadline <= 0), where even it
- * would end past the deadline, or where the signal has no value at it
- * (then *gp is NAN): a job is never delayed but for a cleaner run before
- * its deadline. Ties go to the earliest. */
+ * (t_hi its upper bound) in zone z with the least value among earliest
+ * and the signal's step boundaries after it whose run ends, by its upper
+ * bound, at the deadline or before (all in the caller's time, cb->epoch
+ * its 0), at most MS_CARBON_SHIFT_STEPS steps on. A start's value is its
+ * run's mean intensity plus the price of its delay past earliest, g0 x
+ * delay_k per second (g0 the intensity of the run at earliest): delay_k
+ * 0 gives the cleanest run (time shifting alone), a larger one shifts
+ * only where the run is cleaner by more than the delay costs, INFINITY
+ * never. *gp gets the chosen run's intensity. earliest itself without a
+ * deadline (deadline <= 0), where even it would end past the deadline,
+ * or where the signal has no value at it (then *gp is NAN): a job is
+ * never delayed but for a cleaner run before its deadline. Ties go to
+ * the earliest. */
 double carbon_best_start (const ms_carbon_t *cb, size_t z, double earliest,
-                          double t, double t_hi, double deadline, double *gp);
+                          double t, double t_hi, double deadline,
+                          double delay_k, double *gp);
 #define MS_CARBON_SHIFT_STEPS 168
 /* Each candidate's predicted carbon (g) and cost ($) from its predicted
  * energy and its zone's signal over its predicted run (from now plus its
  * predicted wait, for its predicted runtime); for a job with a deadline
- * (> 0, the caller's time) the run that carbon_best_start picks, its
- * delay past the predicted wait in the candidate's shift_s (0 without).
- * cs->carbon is set when every candidate has its carbon (and cs->cost
- * when each has a cost). Returns how many candidates have none. */
+ * (> 0, the caller's time) the run that carbon_best_start picks with
+ * delay_k = shift_k / (deadline - now): a delay is priced as a share of
+ * the time the user allows the job (from now to its deadline), shift_k
+ * times its share of the run's intensity (0: the cleanest run before the
+ * deadline; INFINITY: never shifted; rank_shift_k gives metasched's).
+ * The delay past the predicted wait goes in the candidate's shift_s (0
+ * without). cs->carbon is set when every candidate has its carbon (and
+ * cs->cost when each has a cost). Returns how many candidates have
+ * none. */
 size_t carbon_apply (const ms_carbon_t *cb, const ms_siteconf_t *conf,
-                     double now, double deadline, ms_cands_t *cs);
+                     double now, double deadline, double shift_k,
+                     ms_cands_t *cs);
 /* "2022-01-01T00:00:00Z" (":00" seconds and Z optional): s since the
  * epoch. */
 bool carbon_parse_time (const char *s, double *tp);

@@ -9,6 +9,7 @@
 #include "metasched/core/carbon.h"
 #include "metasched/core/engine.h"
 #include "metasched/core/policy.h"
+#include "metasched/core/rank.h"
 
 double
 engine_part_max_s (const ms_siteconf_t *conf, size_t part)
@@ -214,7 +215,8 @@ engine_candidates (const ms_policy_t *pol, const ms_siteconf_t *conf,
     array_scale (conf, view, j, now, cs);
     /* each candidate's carbon and cost over its predicted run (carbon.h) */
     if (pol->carbon)
-        carbon_apply (pol->carbon, conf, now, j->deadline, cs);
+        carbon_apply (pol->carbon, conf, now, j->deadline, rank_shift_k (pol),
+                      cs);
 }
 
 /* ---- sibling sets ---- */

@@ -278,10 +278,10 @@ shared_wait (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok)
  * price"): the least predicted carbon and cost of the admissible
  * candidates, where the weights ask for them and every candidate has
  * them (carbon_apply); *use false otherwise: energy alone, as without a
- * signal. */
+ * signal. wsum: the weights of the terms in use. */
 typedef struct {
     bool use;
-    double cmin, pmin;
+    double cmin, pmin, wsum;
 } grid_min_t;
 
 static void
@@ -293,6 +293,7 @@ grid_mins (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok,
 
     gm->use = false;
     gm->cmin = gm->pmin = INFINITY;
+    gm->wsum = 0;
     if (!wc && !wp)
         return;
     for (size_t i = 0; i < cs->n; i++)
@@ -306,6 +307,8 @@ grid_mins (const ms_policy_t *pol, const ms_cands_t *cs, const bool *ok,
         gm->cmin = NAN;
     if (!wp || !(gm->pmin > 0) || !isfinite (gm->pmin))
         gm->pmin = NAN;
+    gm->wsum = (isnan (gm->cmin) ? 0 : pol->w_carbon)
+               + (isnan (gm->pmin) ? 0 : pol->w_cost);
     gm->use = !isnan (gm->cmin) || !isnan (gm->pmin);
 }
 
@@ -320,6 +323,53 @@ grid_term (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c)
     if (!isnan (gm->pmin))
         v += pol->w_cost * c->cost / gm->pmin;
     return v;
+}
+
+/* The joint score of candidate c: its resources (energy against eref,
+ * carbon and cost against the job's least) against its response wt
+ * (against wtref), we the resources' weight. The carbon and cost terms
+ * share the resources' weight with energy, in the proportion of their
+ * weights (1 : w_carbon : w_cost), rather than add to the score: the
+ * response keeps its weight 1 - we whatever the grid's weights, and the
+ * grid's terms trade carbon for energy, never for the response. Added
+ * on top, w_carbon 1 halved the response's share of the score at we 0.5
+ * (4 halved it again) and sent jobs to the cleanest zone's queue at any
+ * wait (doc/evaluation.md "Carbon"). Without them (gm->use false) the
+ * score is score_metasched's. */
+static double
+joint_score (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c,
+             double eref, double wt, double wtref, double we)
+{
+    if (!gm->use)
+        return score_metasched (c->e, eref, wt, wtref, we);
+    return we * (c->e / eref + grid_term (pol, gm, c)) / (1 + gm->wsum)
+           + (1 - we) * wt / wtref;
+}
+
+/* The delay a deadline job's hold adds to candidate c's response: its
+ * shift (carbon_apply), where the policy holds for it (policy.c). */
+static double
+shift_delay (const ms_policy_t *pol, const ms_cands_t *cs, const ms_cand_t *c)
+{
+    return cs->carbon && pol->w_carbon > 0 && c->shift_s > 0 ? c->shift_s : 0;
+}
+
+double
+rank_shift_k (const ms_policy_t *pol)
+{
+    double we = pol->w_energy, wc = pol->w_carbon;
+    double ws = wc + (pol->w_cost > 0 ? pol->w_cost : 0);
+
+    if (pol->carbon_shift && !policy_is_metasched (pol->kind))
+        return 0;
+    if (!policy_is_metasched (pol->kind) || !(wc > 0) || !(we > 0))
+        return INFINITY;
+    /* joint_score's carbon term we wc / (1 + ws) g / g0 against its
+     * response term (1 - we) s / R, over the first's factor, where R,
+     * the response a delay s is a share of, is the time the user allows
+     * the job (carbon_apply): its deadline says how long a wait it takes
+     * in its stride */
+    return (1 - we) * (1 + ws) / (we * wc);
 }
 
 /* metasched's key of each partition for a job: on each partition with an
@@ -349,7 +399,8 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
     grid_mins (pol, cs, ok, &gm);
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
-            double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t;
+            double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t
+                        + shift_delay (pol, cs, &cs->c[i]);
             if (cs->c[i].e < emin)
                 emin = cs->c[i].e;
             if (wt < wtmin)
@@ -377,14 +428,11 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
         dr = drain_open (pol, cs, p);
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == p) {
-                double f
-                    = we * cs->c[i].e / ep
-                      + (1 - we)
-                            * (shared + g * cs->c[i].t
-                               + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0))
-                            / (shared + tp);
-                if (gm.use)
-                    f += grid_term (pol, &gm, &cs->c[i]);
+                double f = joint_score (
+                    pol, &gm, &cs->c[i], ep,
+                    shared + g * cs->c[i].t + shift_delay (pol, cs, &cs->c[i])
+                        + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0),
+                    shared + tp, we);
                 if (fs)
                     fs[i] = f;
                 if (f <= bf) {
@@ -394,13 +442,12 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
             }
         r[nr].part = p;
         r[nr].cand = bi;
-        r[nr].key = score_metasched (
-            cs->c[bi].e, emin,
-            shared + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
-                + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
-            shared + wtmin, we);
-        if (gm.use)
-            r[nr].key += grid_term (pol, &gm, &cs->c[bi]);
+        r[nr].key
+            = joint_score (pol, &gm, &cs->c[bi], emin,
+                           shared + wait_weight (pol) * cs->c[bi].w
+                               + cs->c[bi].t + shift_delay (pol, cs, &cs->c[bi])
+                               + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
+                           shared + wtmin, we);
         nr++;
     }
     *wtminp = wtmin;
@@ -498,12 +545,10 @@ policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
         dr = drain_open (pol, cs, c->part);
         w->drain_s = dr ? drain_delay (pol, conf, c) : 0;
         w->freq_score = fs[i];
-        w->key = score_metasched (c->e, emin,
-                                  ex->shared_wait_s + ex->wait_weight * c->w
-                                      + c->t + w->drain_s,
-                                  ex->best_response_s, ex->w_energy);
-        if (gm.use)
-            w->key += grid_term (pol, &gm, c);
+        w->key = joint_score (pol, &gm, c, emin,
+                              ex->shared_wait_s + ex->wait_weight * c->w + c->t
+                                  + shift_delay (pol, cs, c) + w->drain_s,
+                              ex->best_response_s, ex->w_energy);
         for (size_t k = 0; k < nr; k++)
             if (r[k].cand == i)
                 w->part_pick = true;

@@ -23,6 +23,12 @@ size_t rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         const ms_cands_t *cs, const ms_view_t *view, bool *ok,
                         double *fs, ms_ranked_t *r, size_t nparts,
                         double *wtminp, double *key_sp);
+/* The price of a deadline job's delay for carbon_apply's shift_k: the
+ * same trade as the joint score makes (rank.c joint_score, at the
+ * policy's w_energy), for metasched with a carbon weight; 0 (the
+ * cleanest run) for a shifting baseline; INFINITY (never shifted) for
+ * every other policy. */
+double rank_shift_k (const ms_policy_t *pol);
 /* metasched's greedy decision: the best partition and its siblings. */
 void rank_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view,

@@ -1,18 +1,21 @@
 #!/bin/sh
 # metasched simulate --carbon on the embedded default workload with the
 # shipped 2022 carbon intensity of three grid zones (tests/data/carbon):
-# the carbon table has a line per policy, every job with a signal; a
-# carbon weight lowers metasched's carbon per job against the same run
-# without it; a weight without a signal changes nothing; bad files, rows
-# and zones are refused naming the flag, file:line and field; half the
-# jobs given deadlines, the shifting baseline cuts base's carbon. Runs are
-# deterministic per seed, so this holds on any machine. TAP.
+# the carbon table has a line per policy, every job with a signal; with a
+# carbon weight metasched's carbon per job is below PriorityInc-V's at a
+# mean response no worse than PriorityInc-V's; a weight without a signal
+# changes nothing; bad files, rows and zones are refused naming the flag,
+# file:line and field; half the jobs given deadlines, the shifting
+# baseline cuts base's carbon, and home-shift runs every job at its home
+# partition; --carbon-start moves the run to another season and refuses
+# a time off the signal's steps. Runs are deterministic per seed, so this
+# holds on any machine. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 ms=$MS_BUILDDIR/metasched/metasched
 d=${MS_SRCDIR:-.}/tests/data/carbon
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 9
+tap_plan 12
 zones=CISO=$d/CISO-2022.csv,ERCO=$d/ERCO-2022.csv,MISO=$d/MISO-2022.csv
 
 # the column of a policy's line in the carbon table
@@ -25,6 +28,7 @@ carbon_of () { # FILE LABEL COLUMN
 rc=$?
 g0=$(carbon_of "$tmp/a.out" metasched-w0.5 2)
 ge=$(carbon_of "$tmp/a.out" eamc_priority_inc_v-1 2)
+re=$(carbon_of "$tmp/a.out" eamc_priority_inc_v-1 3)
 miss=$(awk '/^carbon \(/ {t = 1; next} t && NF == 4 && $1 != "policy" {s += $4} END {print s + 0}' "$tmp/a.out")
 [ $rc = 0 ] && grep -q '^carbon (alpha CISO, beta ERCO, gamma MISO)$' "$tmp/a.out" \
     && [ -n "$g0" ] && [ -n "$ge" ] && [ "$miss" = 0 ]
@@ -33,8 +37,10 @@ tap_ok $? "--carbon: a carbon line per policy, every job with a signal (rc $rc; 
 "$ms" simulate -p metasched --sweep 0.5 --w-carbon 2 --carbon "$zones" \
     --no-plots -o "$tmp/b" >"$tmp/b.out" 2>&1
 g2=$(carbon_of "$tmp/b.out" metasched-w0.5-c2-p0 2)
-[ -n "$g2" ] && awk -v a="$g2" -v b="$g0" 'BEGIN {exit !(a < b)}'
-tap_ok $? "--w-carbon 2 lowers metasched's carbon per job ($g2 g against $g0 g)"
+r2=$(carbon_of "$tmp/b.out" metasched-w0.5-c2-p0 3)
+[ -n "$g2" ] && [ -n "$r2" ] && [ -n "$re" ] &&
+    awk -v a="$g2" -v b="$ge" -v ra="$r2" -v rb="$re" 'BEGIN {exit !(a < b && ra <= rb)}'
+tap_ok $? "--w-carbon 2: metasched's carbon per job under PriorityInc-V's at no worse mean response ($g2 g, $r2 s against $ge g, $re s)"
 
 "$ms" simulate -p metasched --sweep 0.5 --no-plots -q -o "$tmp/c" >/dev/null 2>&1
 "$ms" simulate -p metasched --sweep 0.5 --w-carbon 2 --no-plots -q -o "$tmp/e" >/dev/null 2>&1
@@ -76,6 +82,32 @@ gs=$(carbon_of "$tmp/s.out" base-shift 2)
 [ $rc = 0 ] && grep -q '^jobs with a deadline: ' "$tmp/s.out" && [ -n "$gb" ] && [ -n "$gs" ] \
     && awk -v a="$gs" -v b="$gb" 'BEGIN {exit !(a < b)}'
 tap_ok $? "--shift-base: deadline jobs held for cleaner hours cut base's carbon ($gs g against $gb g; rc $rc)"
+
+# home-shift: the shifting baseline at each job's home partition (the
+# default scenario's alpha/batch), not base's optimal one
+"$ms" simulate -p base --shift-base --deadline-share 0.5 --carbon "$zones" \
+    --jobs-csv --no-plots -o "$tmp/h" >"$tmp/h.out" 2>&1
+rc=$?
+gh=$(carbon_of "$tmp/h.out" home-shift 2)
+nh=$(awk -F, 'NR > 1 && $10 != "" {n++} NR > 1 && $10 != "" && $10 != "alpha/batch" {o++} END {print n + 0, o + 0}' "$tmp/h/jobs-home-shift.csv" 2>/dev/null)
+[ $rc = 0 ] && [ -n "$gh" ] && [ "${nh#* }" = 0 ] && [ "${nh% *}" -gt 0 ]
+tap_ok $? "--shift-base: a home-shift row, every job at its home partition (rc $rc; $gh g/job; jobs, elsewhere: $nh)"
+
+# --carbon-start: July's first hour gives other carbon; a time between
+# steps, or without --carbon, is refused naming the flag
+"$ms" simulate -p metasched --sweep 0.5 --carbon "$zones" \
+    --carbon-start 2022-07-01T00:00Z --no-plots -o "$tmp/j" >"$tmp/j.out" 2>&1
+rc=$?
+gj=$(carbon_of "$tmp/j.out" metasched-w0.5 2)
+[ $rc = 0 ] && [ -n "$gj" ] && [ "$gj" != "$g0" ]
+tap_ok $? "--carbon-start 2022-07-01T00:00Z: another season ($gj g/job against $g0 g in January; rc $rc)"
+out=$("$ms" simulate --carbon "$zones" --carbon-start 2022-07-01T00:30Z --no-plots -q -o "$tmp/f" 2>&1)
+rc=$?
+out2=$("$ms" simulate --carbon-start 2022-07-01T00:00Z --no-plots -q -o "$tmp/f" 2>&1)
+rc2=$?
+[ $rc = 1 ] && printf '%s' "$out" | grep -q -- "--carbon-start: '2022-07-01T00:30Z' is not on a step of zone CISO's signal" \
+    && [ $rc2 = 1 ] && printf '%s' "$out2" | grep -q -- "--carbon-start needs --carbon"
+tap_ok $? "--carbon-start off the signal's steps or without --carbon is refused (rc $rc: $out; rc $rc2: $out2)"
 
 out=$("$ms" simulate --deadline-share 1.5 --no-plots -q -o "$tmp/f" 2>&1)
 rc=$?

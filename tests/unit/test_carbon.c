@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "metasched/core/carbon.h"
+#include "metasched/core/engine.h"
 #include "metasched/core/policy.h"
+#include "metasched/core/rank.h"
 #include "tests/testutil.h"
 
 static char tmpdir[] = "/tmp/test_carbon.XXXXXX";
@@ -305,7 +307,7 @@ two_zones (ms_carbon_t *cb, double clean_g)
 
 static size_t
 decide (const ms_siteconf_t *conf, const ms_carbon_t *cb, double w_carbon,
-        bool *carbon_known)
+        double wait2, bool *carbon_known)
 {
     ms_policy_t pol;
     ms_cands_t cs = { 0 };
@@ -322,11 +324,15 @@ decide (const ms_siteconf_t *conf, const ms_carbon_t *cb, double w_carbon,
         cs.c[i].p = 400;
         cs.c[i].e = cs.c[i].e_hi = cs.c[i].t * 400;
         cs.c[i].nodes = 1;
+        cs.c[i].w = i ? wait2 : 0;
     }
     policy_init (&pol, POL_METASCHED);
     pol.w_carbon = w_carbon;
     pol.carbon = cb;
-    carbon_apply (cb, conf, 600, 0, &cs);
+    /* a wait counts in the score where the job has one entry */
+    if (wait2 > 0)
+        engine_dispatch_mode (&pol, false, 0);
+    carbon_apply (cb, conf, 600, 0, rank_shift_k (&pol), &cs);
     *carbon_known = cs.carbon;
     if (cs.carbon) {
         /* 40 kJ at 500 g/kWh; 44 kJ at 100 g/kWh */
@@ -356,14 +362,23 @@ START_TEST (test_score_moves)
         "%s", err.text);
     two_zones (&cb, 100);
     /* energy and response alone: the faster, leaner c1 */
-    ck_assert_uint_eq (decide (conf, &cb, 0, &known), 0);
+    ck_assert_uint_eq (decide (conf, &cb, 0, 0, &known), 0);
     ck_assert (known);
     /* with a carbon weight the job goes to the cleaner zone */
-    ck_assert_uint_eq (decide (conf, &cb, 0.5, &known), 1);
+    ck_assert_uint_eq (decide (conf, &cb, 0.5, 0, &known), 1);
+    /* ... but not where it would wait there 600 s, seven times its
+     * response on the dirty one: the carbon term shares the energy's
+     * weight and never outweighs the response's (rank.c joint_score),
+     * whatever w_carbon (one entry: the daemon's single dispatch) */
+    ck_assert_uint_eq (decide (conf, &cb, 1, 600, &known), 0);
+    ck_assert_uint_eq (decide (conf, &cb, 4, 600, &known), 0);
+    ck_assert_uint_eq (decide (conf, &cb, 100, 600, &known), 0);
+    /* a short wait there is worth the cleaner run */
+    ck_assert_uint_eq (decide (conf, &cb, 1, 5, &known), 1);
     carbon_free (&cb);
     /* the clean zone's signal missing: energy alone, as without one */
     two_zones (&cb, NAN);
-    ck_assert_uint_eq (decide (conf, &cb, 0.5, &known), 0);
+    ck_assert_uint_eq (decide (conf, &cb, 0.5, 0, &known), 0);
     ck_assert (!known);
     carbon_free (&cb);
     clusterconf_free (conf);
@@ -393,9 +408,9 @@ START_TEST (test_deadline_rule)
         double dl = e + test_uniform (&st) * 3 * thi;
         double g, g0, gn, p, s, sn;
         /* without a deadline: at once */
-        sn = carbon_best_start (&cb, 0, e, t, thi, 0, &gn);
+        sn = carbon_best_start (&cb, 0, e, t, thi, 0, 0, &gn);
         ck_assert (sn == e);
-        s = carbon_best_start (&cb, 0, e, t, thi, dl, &g);
+        s = carbon_best_start (&cb, 0, e, t, thi, dl, 0, &g);
         ck_assert (s >= e);
         if (e + thi > dl) {
             /* no room before the deadline: at once, never later */
@@ -414,6 +429,18 @@ START_TEST (test_deadline_rule)
             carbon_over (&cb.z[0], cb.stale_s, cb.epoch + s, t, &gn, &p));
         ck_assert (fabs (gn - g) < 1e-9);
         shifted += s > e;
+        /* a priced delay: never later than the cleanest run's start
+         * would be worth, its intensity plus the delay's price no more
+         * than at once, and never shifted at an infinite price */
+        {
+            double k = 1.0 / 3600, gk, sk;
+            sk = carbon_best_start (&cb, 0, e, t, thi, dl, k, &gk);
+            ck_assert (sk >= e && sk + thi <= dl);
+            ck_assert (gk + g0 * k * (sk - e) <= g0 + 1e-9);
+            ck_assert (gk + g0 * k * (sk - e) <= g + g0 * k * (s - e) + 1e-9);
+            sk = carbon_best_start (&cb, 0, e, t, thi, dl, INFINITY, &gk);
+            ck_assert (sk == e);
+        }
     }
     /* the day's cycle leaves most jobs with room a cleaner hour */
     ck_assert_uint_gt (shifted, 100);
@@ -467,7 +494,7 @@ START_TEST (test_deadline_hold)
             cs.c[i].e = cs.c[i].e_hi = 1800 * 400;
             cs.c[i].nodes = 1;
         }
-        carbon_apply (&cb, conf, 600, deadline, &cs);
+        carbon_apply (&cb, conf, 600, deadline, 0, &cs);
         ck_assert (cs.carbon);
         policy_decide (&pol, conf, &cs, v, &d);
         ck_assert_uint_ge (d.n, 1);
@@ -481,10 +508,23 @@ START_TEST (test_deadline_hold)
                            d.c[0].hold_s);
         }
     }
+    /* metasched's own price of the delay (rank_shift_k): at w_energy 0.5
+     * and w_carbon 1, 6600 s of the 13800 s the deadline allows is worth
+     * more than the 90% cleaner run (no hold); at w_energy 0.9 it is
+     * not (held until 02:00) */
+    for (int we = 0; we < 2; we++) {
+        pol.w_energy = we ? 0.9 : 0.5;
+        cs.n = 2;
+        carbon_apply (&cb, conf, 600, 4 * 3600, rank_shift_k (&pol), &cs);
+        policy_decide (&pol, conf, &cs, v, &d);
+        ck_assert_uint_ge (d.n, 1);
+        ck_assert_msg (fabs (d.c[0].hold_s - (we ? 6600 : 0)) < 1e-9,
+                       "w_energy %g: hold %g", pol.w_energy, d.c[0].hold_s);
+    }
     /* a baseline that shifts holds alike; one that does not, never */
     policy_init (&pol, POL_BASE);
     pol.carbon = &cb;
-    carbon_apply (&cb, conf, 600, 4 * 3600, &cs);
+    carbon_apply (&cb, conf, 600, 4 * 3600, 0, &cs);
     policy_decide (&pol, conf, &cs, v, &d);
     ck_assert (d.n == 1 && d.c[0].hold_s == 0);
     pol.carbon_shift = true;
