@@ -9,7 +9,7 @@
 #define BOOST_PRIORITY 10000 /* PriorityInc: added to the Slurm priority */
 #define BOOST_WAIT_S 60.0 /* a job to boost that no listing shows: dropped */
 
-/* Append b to cluster c's boosts to make; caller holds rmu. */
+/* Append b to cluster c's boosts to make; caller holds d->rf.mu. */
 static void
 boost_push (cluster_t *c, boost_t b)
 {
@@ -22,7 +22,7 @@ boost_push (cluster_t *c, boost_t b)
 
 /* Raise the Slurm priority of a job on its optimal partition (EAMC
  * PriorityInc, doc/architecture.md "Policies"). The job is noted here (under
- * rmu) and boosted when the cluster's job list is next read (apply_boosts),
+ * rf.mu) and boosted when the cluster's job list is next read (apply_boosts),
  * which gives its current priority: no round trip stands between one submit and
  * the next, and no listing is read for the boosts alone. */
 void

@@ -78,16 +78,16 @@ typedef struct {
     size_t nparts;
     ms_job_info_t *jobs; /* sorted by id */
     size_t njobs;
-    boost_t *boost; /* to boost at the next listing, under rmu */
+    boost_t *boost; /* to boost at the next listing, under rf.mu */
     size_t nboost, boostcap;
     bool have;          /* parts and jobs were read once */
     double last_action; /* mono () after the cycle's last submit or cancel */
-    /* the refresher's own handle and its latest reading, under rmu */
+    /* the refresher's own handle and its latest reading, under rf.mu */
     ms_backend_t *rb;
-    double submitted_at; /* mono () of the latest submit, under rmu */
-    uint64_t unchanged;  /* readings answered "not modified", under rmu */
+    double submitted_at; /* mono () of the latest submit, under rf.mu */
+    uint64_t unchanged;  /* readings answered "not modified", under rf.mu */
     /* the dispatch's submit workers take turns per cluster, in batch
-     * order (tickets and serving under wmu); what stopped the cluster in
+     * order (tickets and serving under sub.mu); what stopped the cluster in
      * this dispatch is read and written by the worker whose turn it is */
     uint64_t tickets, serving;
     bool dstop;
@@ -101,9 +101,9 @@ typedef struct {
     ms_error_t st_err;
     char last_error[256];
     char api_version[16]; /* slurmrestd's OpenAPI version spoken, under mu */
-    char st_api[16];      /* the version of the refresher's reading, rmu */
+    char st_api[16];      /* the version of the refresher's reading, rf.mu */
     /* the cluster's accounting (associations, QOS), read every
-     * ACCT_REFRESH_S: acct under mu, the refresher's reading under rmu */
+     * ACCT_REFRESH_S: acct under mu, the refresher's reading under rf.mu */
     ms_accounting_t acct;
     bool acct_read;       /* read once at least */
     char acct_error[256]; /* of the latest reading that failed */
@@ -582,7 +582,7 @@ void tabhold_release (ms_daemon_t *d, tabhold_t *h);
  * d->mu; nothing before the first table and view. */
 void snapshot_publish (ms_daemon_t *d);
 /* The latest snapshot, counted in (NULL: none yet); snapshot_drop when
- * done. Takes only d->smu. */
+ * done. Takes only d->sn.mu. */
 snap_t *snapshot_take (ms_daemon_t *d);
 void snapshot_drop (ms_daemon_t *d, snap_t *s);
 void snapshot_fini (ms_daemon_t *d);
