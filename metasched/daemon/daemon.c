@@ -435,12 +435,6 @@ daemon_free (ms_daemon_t *d)
     free (d);
 }
 
-bool
-daemon_is_leader (const ms_daemon_t *d)
-{
-    return d->ld.leader;
-}
-
 void
 daemon_kick (ms_daemon_t *d)
 {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "metasched/daemon/daemon_int.h"
+#include "metasched/daemon/daemon.h"
 
 struct lease {
     pthread_t thread;
@@ -273,4 +274,10 @@ daemon_leadership (ms_daemon_t *d)
         d->ld.reconciled = false;
     }
     return held;
+}
+
+bool
+daemon_is_leader (const ms_daemon_t *d)
+{
+    return d->ld.leader;
 }
