@@ -352,9 +352,10 @@ void daemon_load_settings (ms_daemon_t *d);
  * d->mu. */
 void daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s);
 
-/* leader.c */
+/* leader.c (and daemon_is_leader, daemon.h's) */
 bool daemon_leadership (ms_daemon_t *d);
 void daemon_lease_stop (ms_daemon_t *d);
+bool daemon_is_leader (const ms_daemon_t *d);
 
 /* retention.c */
 void daemon_retention (ms_daemon_t *d);

@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include "metasched/daemon/daemon_int.h"
-#include "metasched/daemon/daemon.h"
 
 struct lease {
     pthread_t thread;
