@@ -351,48 +351,56 @@ number_key (struct parser *p, const char *key, const char *val,
     return 0;
 }
 
+/* Which of the n words val is (its index); -1 with an error naming key
+ * and the words where none. */
+static int
+word_of (struct parser *p, const char *key, const char *val,
+         const char *const *words, size_t n, ms_error_t *errp)
+{
+    char list[128];
+    size_t used = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp (val, words[i]))
+            return (int)i;
+    list[0] = '\0';
+    for (size_t i = 0; i < n && used < sizeof (list); i++)
+        used += (size_t)snprintf (list + used, sizeof (list) - used, "%s%s",
+                                  i ? ", " : "", words[i]);
+    return perr (p, errp, "%s: '%s' is not one of %s", key, val, list);
+}
+
 /* How a script's --partition, -M and --cpu-freq are taken; 1: key is
  * none of them. */
 static int
 requests_key (struct parser *p, const char *key, const char *val,
               ms_error_t *errp)
 {
+    static const char *const reqs[] = { "refuse", "honor", "map" };
+    static const dconf_partreq_t reqv[]
+        = { DCONF_PART_REFUSE, DCONF_PART_HONOR, DCONF_PART_MAP };
+    static const char *const freqs[] = { "honor", "ignore", "refuse" };
+    static const dconf_freqreq_t freqv[]
+        = { DCONF_FREQ_HONOR, DCONF_FREQ_IGNORE, DCONF_FREQ_REFUSE };
     ms_dconf_t *c = p->c;
+    int i;
 
     if (!strcmp (key, "partition_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->partition_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->partition_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->partition_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "partition_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
+        if ((i = word_of (p, key, val, reqs, 3, errp)) < 0)
+            return -1;
+        c->partition_requests = reqv[i];
         return 0;
     }
     if (!strcmp (key, "cluster_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->cluster_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->cluster_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->cluster_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "cluster_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
+        if ((i = word_of (p, key, val, reqs, 3, errp)) < 0)
+            return -1;
+        c->cluster_requests = reqv[i];
         return 0;
     }
     if (!strcmp (key, "cpu_freq_requests")) {
-        if (!strcmp (val, "honor"))
-            c->cpu_freq_requests = DCONF_FREQ_HONOR;
-        else if (!strcmp (val, "ignore"))
-            c->cpu_freq_requests = DCONF_FREQ_IGNORE;
-        else if (!strcmp (val, "refuse"))
-            c->cpu_freq_requests = DCONF_FREQ_REFUSE;
-        else
-            return perr (p, errp, "cpu_freq_requests: '%s' is not one of "
-                         "honor, ignore, refuse", val);
+        if ((i = word_of (p, key, val, freqs, 3, errp)) < 0)
+            return -1;
+        c->cpu_freq_requests = freqv[i];
         return 0;
     }
     return 1;
