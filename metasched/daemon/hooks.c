@@ -493,12 +493,11 @@ hook_cluster_job (void *ctx, const char *cluster, uint64_t id, uid_t *uidp,
     ms_backend_t *b = NULL;
     ms_job_info_t info;
     int rc;
+    long ci = cluster_index (d, cluster);
 
-    for (size_t i = 0; i < d->ncl && !c; i++)
-        if (!strcmp (d->cl[i].conf->name, cluster))
-            c = &d->cl[i];
-    if (!c)
+    if (ci < 0)
         return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
+    c = &d->cl[ci];
     pthread_mutex_lock (&d->mu);
     if ((j = cluster_find_job (c, id))) {
         *uidp = (uid_t)j->user_id;
@@ -528,12 +527,11 @@ hook_signal (void *ctx, const char *cluster, uint64_t id, int sig,
     cluster_t *c = NULL;
     ms_backend_t *b = NULL;
     int rc;
+    long ci = cluster_index (d, cluster);
 
-    for (size_t i = 0; i < d->ncl && !c; i++)
-        if (!strcmp (d->cl[i].conf->name, cluster))
-            c = &d->cl[i];
-    if (!c)
+    if (ci < 0)
         return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
+    c = &d->cl[ci];
     if (slurmrest_from_conf (c->conf, &b, errp) < 0)
         return -1;
     rc = backend_signal (b, id, sig, errp);
