@@ -393,6 +393,21 @@ put_mail (put_t *p, ms_error_t *errp)
     return 0;
 }
 
+/* NAME=VALUE into a job's environment: a "NAME=VALUE" string of the list
+ * (V_ENV_LIST's versions) or a member of the object (the later ones). */
+static void
+env_put (json_t *env, const char *name, const char *value)
+{
+    if (json_is_array (env)) {
+        size_t n = strlen (name) + strlen (value) + 2;
+        char *s = ms_xmalloc (n);
+        snprintf (s, n, "%s=%s", name, value);
+        json_array_append_new (env, json_string (s));
+        free (s);
+    } else
+        json_object_set_new (env, name, json_string (value));
+}
+
 /* Holding, --deadline, the user's environment, --hint. */
 static int
 put_env (put_t *p, ms_error_t *errp)
@@ -419,10 +434,7 @@ put_env (put_t *p, ms_error_t *errp)
     }
     if (sb->get_user_env[0]) {
         /* sbatch marks it in the job's environment; slurmd reads it there */
-        if (json_is_array (env))
-            json_array_append_new (env, json_string ("SLURM_GET_USER_ENV=1"));
-        else
-            json_object_set_new (env, "SLURM_GET_USER_ENV", json_string ("1"));
+        env_put (env, "SLURM_GET_USER_ENV", "1");
         if (!typed)
             jset_str (job, "get_user_environment", sb->get_user_env);
     }
@@ -457,11 +469,7 @@ put_env (put_t *p, ms_error_t *errp)
                 jlist_add (&p->bind, "CPU_BIND_TO_CORES");
             }
         }
-        if (json_is_array (env)) {
-            snprintf (b, sizeof (b), "SLURM_HINT=%s", sb->hint);
-            json_array_append_new (env, json_string (b));
-        } else
-            json_object_set_new (env, "SLURM_HINT", json_string (sb->hint));
+        env_put (env, "SLURM_HINT", sb->hint);
     }
     return 0;
 }
@@ -731,14 +739,8 @@ build_job (const slurmrest_api_t *api, const ms_job_request_t *req,
     }
     /* Slurm requires an environment */
     if (fl & V_ENV_LIST ? json_array_size (env) == 0
-                        : json_object_size (env) == 0) {
-        if (fl & V_ENV_LIST)
-            json_array_append_new (
-                env, json_string ("PATH=/usr/local/bin:/usr/bin:/bin"));
-        else
-            json_object_set_new (env, "PATH",
-                                 json_string ("/usr/local/bin:/usr/bin:/bin"));
-    }
+                        : json_object_size (env) == 0)
+        env_put (env, "PATH", "/usr/local/bin:/usr/bin:/bin");
     json_object_set_new (job, "environment", env);
     json_object_set_new (job, "partition", json_string (req->partition));
     json_object_set_new (job, "current_working_directory",

@@ -231,6 +231,16 @@ srp_fint (struct srp_fctx *f, json_t *o, const char *key, int64_t dflt)
     return srp_fnum (f, o, key, dflt, dflt);
 }
 
+uint64_t
+srp_fjobid (struct srp_fctx *f, json_t *o)
+{
+    int64_t v = srp_fint (f, o, "job_id", -1);
+
+    if (v <= 0 && !f->failed)
+        srp_ftype (f, "job_id", "a positive integer");
+    return v > 0 ? (uint64_t)v : 0;
+}
+
 /* A state: a string (v0.0.38, v0.0.39) or a list of flags, the base state
  * first (v0.0.40 on). The base goes to buf; with flags, each flag is
  * offered to keep (), which may replace the base (COMPLETING does). */
@@ -467,10 +477,7 @@ read_job (struct srp_fctx *f, json_t *o, void *item, const void *arg)
     int64_t v;
 
     (void)arg;
-    v = srp_fint (f, o, "job_id", -1);
-    if (v <= 0 && !f->failed)
-        srp_ftype (f, "job_id", "a positive integer");
-    j->id = v > 0 ? (uint64_t)v : 0;
+    j->id = srp_fjobid (f, o);
     srp_fstr (f, o, "name", j->name, sizeof (j->name));
     srp_fstr (f, o, "user_name", j->user, sizeof (j->user));
     j->user_id = srp_clamp_u32 (srp_fint (f, o, "user_id", 0));

@@ -185,10 +185,7 @@ read_db_job (struct srp_fctx *f, json_t *o, void *item, const void *arg)
     int64_t v;
 
     (void)arg;
-    v = srp_fint (f, o, "job_id", -1);
-    if (v <= 0 && !f->failed)
-        srp_ftype (f, "job_id", "a positive integer");
-    j->id = v > 0 ? (uint64_t)v : 0;
+    j->id = srp_fjobid (f, o);
     srp_fstr (f, o, "user", j->user, sizeof (j->user));
     if (!j->user[0])
         srp_fstr (f, o, "association/user", j->user, sizeof (j->user));

@@ -40,6 +40,8 @@ void srp_fstr (struct srp_fctx *f, json_t *o, const char *key, char *buf,
 int64_t srp_fnum (struct srp_fctx *f, json_t *o, const char *key, int64_t dflt,
                   int64_t inf);
 int64_t srp_fint (struct srp_fctx *f, json_t *o, const char *key, int64_t dflt);
+/* A record's "job_id": a positive integer, else 0 and the field's error. */
+uint64_t srp_fjobid (struct srp_fctx *f, json_t *o);
 /* A state: a string or a list of flags, the base first. */
 void srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf,
                  size_t size, char *flags, size_t fsize);

@@ -180,9 +180,9 @@ csv_row (const char *path, size_t ln, char *line, size_t ncols, size_t ct,
          size_t cg, size_t cp, ms_csig_t *s, size_t *cap, double *tprev,
          ms_error_t *errp)
 {
-    char *f[CSV_MAX_COLS];
+    char *f[CSV_MAX_COLS], where[sizeof (errp->text)];
     size_t n = csv_split (line, f, CSV_MAX_COLS);
-    double t, g, price = NAN, k;
+    double t, g, price = NAN;
 
     if (n != ncols)
         return ms_err (errp, MS_ERR_INPUT,
@@ -197,33 +197,9 @@ csv_row (const char *path, size_t ln, char *line, size_t ncols, size_t ct,
         || (cp != SIZE_MAX
             && csv_value (path, ln, "price_per_mwh", f[cp], &price, errp) < 0))
         return -1;
-    if (*tprev < 0) {
-        /* the first row: the signal's start */
-        s->t0 = t;
-        *tprev = t;
-        sig_put (s, cap, 0, g, price, cp != SIZE_MAX);
-        return 0;
-    }
-    if (!(t > *tprev))
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s:%zu: time_utc: not after the row before", path, ln);
-    /* the second row: the step */
-    if (!(s->step > 0))
-        s->step = t - *tprev;
-    k = (t - s->t0) / s->step;
-    if (k != floor (k))
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s:%zu: time_utc: not a whole number of steps (%g s) "
-                       "after the first row",
-                       path, ln, s->step);
-    if (k >= MS_CARBON_MAX_STEPS)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s:%zu: time_utc: more than %d steps (%g s) after "
-                       "the first row",
-                       path, ln, MS_CARBON_MAX_STEPS, s->step);
-    *tprev = t;
-    sig_put (s, cap, (size_t)k, g, price, cp != SIZE_MAX);
-    return 0;
+    snprintf (where, sizeof (where), "%s:%zu: time_utc", path, ln);
+    return carbon_point (s, cap, t, tprev, g, price, cp != SIZE_MAX, where,
+                         "row", errp);
 }
 
 int
@@ -250,11 +226,39 @@ carbon_add (ms_carbon_t *cb, ms_csig_t *s)
     memset (s, 0, sizeof (*s));
 }
 
-void
-carbon_put (ms_csig_t *s, size_t *cap, size_t k, double g, double price,
-            bool has_price)
+int
+carbon_point (ms_csig_t *s, size_t *cap, double t, double *tprev, double g,
+              double price, bool has_price, const char *where, const char *what,
+              ms_error_t *errp)
 {
-    sig_put (s, cap, k, g, price, has_price);
+    double k;
+
+    if (*tprev < 0) {
+        /* the first point: the signal's start */
+        s->t0 = t;
+        *tprev = t;
+        sig_put (s, cap, 0, g, price, has_price);
+        return 0;
+    }
+    if (!(t > *tprev))
+        return ms_err (errp, MS_ERR_INPUT, "%s: not after the %s before", where,
+                       what);
+    /* the second point: the step */
+    if (!(s->step > 0))
+        s->step = t - *tprev;
+    k = (t - s->t0) / s->step;
+    if (k != floor (k))
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s: not a whole number of steps (%g s) after the "
+                       "first %s",
+                       where, s->step, what);
+    if (k >= MS_CARBON_MAX_STEPS)
+        return ms_err (errp, MS_ERR_INPUT,
+                       "%s: more than %d steps (%g s) after the first %s",
+                       where, MS_CARBON_MAX_STEPS, s->step, what);
+    *tprev = t;
+    sig_put (s, cap, (size_t)k, g, price, has_price);
+    return 0;
 }
 
 int

@@ -80,12 +80,17 @@ int carbon_read_file (ms_carbon_t *cb, const char *zone, const char *path,
  * a far second row or point cannot make it take gigabytes. */
 #define MS_CARBON_MAX_STEPS 1000000
 /* The readers' parts: zone is a good name not yet in cb; s added to cb
- * (moved: s is left empty); step k of s set, growing it. */
+ * (moved: s is left empty); a point at time t put into s, growing it
+ * (carbon_point: the first point is the start, the second sets the step;
+ * each after the one before, *tprev (< 0: none yet), a whole number of
+ * steps after the first and fewer than MS_CARBON_MAX_STEPS; errors begin
+ * with where, what names a point: "row", "point"). */
 int carbon_check_zone (const ms_carbon_t *cb, const char *zone,
                        const char *name, ms_error_t *errp);
 void carbon_add (ms_carbon_t *cb, ms_csig_t *s);
-void carbon_put (ms_csig_t *s, size_t *cap, size_t k, double g, double price,
-                 bool has_price);
+int carbon_point (ms_csig_t *s, size_t *cap, double t, double *tprev, double g,
+                  double price, bool has_price, const char *where,
+                  const char *what, ms_error_t *errp);
 /* Cluster draws from zone (a zone read before). */
 int carbon_assign (ms_carbon_t *cb, const char *cluster, const char *zone,
                    ms_error_t *errp);

@@ -41,7 +41,8 @@ json_point (const char *name, size_t i, const json_t *pt, bool has_price,
             ms_csig_t *s, size_t *cap, double *tprev, ms_error_t *errp)
 {
     const json_t *st = json_object_get (pt, "start");
-    double t, g, price, k;
+    double t, g, price;
+    char where[sizeof (errp->text)];
 
     if (!json_is_object (pt))
         return ms_err (errp, MS_ERR_INPUT, "%s: points[%zu]: not an object",
@@ -63,32 +64,9 @@ json_point (const char *name, size_t i, const json_t *pt, bool has_price,
     if (point_value (name, i, pt, "carbon", &g, errp) < 0
         || point_value (name, i, pt, "price", &price, errp) < 0)
         return -1;
-    if (*tprev < 0) {
-        s->t0 = t;
-        *tprev = t;
-        carbon_put (s, cap, 0, g, price, has_price);
-        return 0;
-    }
-    if (!(t > *tprev))
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s: points[%zu].start: not after the point before",
-                       name, i);
-    if (!(s->step > 0))
-        s->step = t - *tprev;
-    k = (t - s->t0) / s->step;
-    if (k != floor (k))
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s: points[%zu].start: not a whole number of steps "
-                       "(%g s) after the first point",
-                       name, i, s->step);
-    if (k >= MS_CARBON_MAX_STEPS)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s: points[%zu].start: more than %d steps (%g s) "
-                       "after the first point",
-                       name, i, MS_CARBON_MAX_STEPS, s->step);
-    *tprev = t;
-    carbon_put (s, cap, (size_t)k, g, price, has_price);
-    return 0;
+    snprintf (where, sizeof (where), "%s: points[%zu].start", name, i);
+    return carbon_point (s, cap, t, tprev, g, price, has_price, where, "point",
+                         errp);
 }
 
 /* The object's header fields: zone, unit, points. */

@@ -373,6 +373,18 @@ power_scope_name (const ms_siteconf_t *conf, size_t scope)
     return conf->clusters[scope].name;
 }
 
+size_t
+power_scope_at (const ms_siteconf_t *conf, size_t i)
+{
+    return i >= conf->nclusters ? MS_POWER_SITE : i;
+}
+
+size_t
+power_scope_slot (const ms_siteconf_t *conf, size_t scope)
+{
+    return scope >= conf->nclusters ? conf->nclusters : scope;
+}
+
 static void
 fmt_tod (double s, char *buf, size_t len)
 {
@@ -517,7 +529,7 @@ struct ms_power {
 static size_t
 sidx (const ms_power_t *pw, size_t scope)
 {
-    return scope == MS_POWER_SITE ? pw->nscopes - 1 : scope;
+    return power_scope_slot (pw->conf, scope);
 }
 
 ms_power_t *

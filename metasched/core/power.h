@@ -160,6 +160,12 @@ size_t power_filter (const ms_power_t *pw, const ms_siteconf_t *conf,
                      ms_cands_t *cs, double now);
 /* The scope's name: the cluster's, or "site". */
 const char *power_scope_name (const ms_siteconf_t *conf, size_t scope);
+/* The scopes as slots 0..nclusters: each cluster's (its index), then the
+ * site's. power_scope_at: slot i's scope (MS_POWER_SITE for the last);
+ * power_scope_slot: a scope's slot (MS_POWER_SITE, or one past the
+ * clusters: nclusters). */
+size_t power_scope_at (const ms_siteconf_t *conf, size_t i);
+size_t power_scope_slot (const ms_siteconf_t *conf, size_t scope);
 
 /* ---- measured against predicted ---- */
 

@@ -9,7 +9,7 @@
 #define BOOST_PRIORITY 10000 /* PriorityInc: added to the Slurm priority */
 #define BOOST_WAIT_S 60.0 /* a job to boost that no listing shows: dropped */
 
-/* Append b to cluster c's boosts to make; caller holds rmu. */
+/* Append b to cluster c's boosts to make; caller holds d->rf.mu. */
 static void
 boost_push (cluster_t *c, boost_t b)
 {
@@ -22,23 +22,23 @@ boost_push (cluster_t *c, boost_t b)
 
 /* Raise the Slurm priority of a job on its optimal partition (EAMC
  * PriorityInc, doc/architecture.md "Policies"). The job is noted here (under
- * rmu) and boosted when the cluster's job list is next read (apply_boosts),
+ * rf.mu) and boosted when the cluster's job list is next read (apply_boosts),
  * which gives its current priority: no round trip stands between one submit and
  * the next, and no listing is read for the boosts alone. */
 void
 boost_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid)
 {
-    pthread_mutex_lock (&d->rmu);
+    pthread_mutex_lock (&d->rf.mu);
     boost_push (cl, (boost_t){ .id = bid, .at = mono () });
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_unlock (&d->rf.mu);
 }
 
 void
 priority_later (ms_daemon_t *d, cluster_t *cl, uint64_t bid, uint32_t prio)
 {
-    pthread_mutex_lock (&d->rmu);
+    pthread_mutex_lock (&d->rf.mu);
     boost_push (cl, (boost_t){ .id = bid, .at = mono (), .set = prio });
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_unlock (&d->rf.mu);
 }
 
 /* Boost the noted jobs of cluster c that a fresh listing (jobs, sorted by
@@ -54,12 +54,12 @@ apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
     uint64_t done = 0;
     double now = mono ();
 
-    pthread_mutex_lock (&d->rmu);
+    pthread_mutex_lock (&d->rf.mu);
     q = c->boost;
     n = c->nboost;
     c->boost = NULL;
     c->nboost = c->boostcap = 0;
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_unlock (&d->rf.mu);
     for (size_t k = 0; k < n; k++) {
         ms_job_info_t key = { .id = q[k].id };
         const ms_job_info_t *info
@@ -102,14 +102,14 @@ apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
             done += !q[k].set;
         }
     }
-    pthread_mutex_lock (&d->rmu);
+    pthread_mutex_lock (&d->rf.mu);
     for (size_t k = 0; k < kept; k++)
         boost_push (c, q[k]);
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_unlock (&d->rf.mu);
     free (q);
     if (done) {
         pthread_mutex_lock (&d->mu);
-        d->boosts += done;
+        d->m.boosts += done;
         pthread_mutex_unlock (&d->mu);
     }
 }

@@ -40,7 +40,7 @@ cycle (ms_daemon_t *d)
                 return -1;
         }
     }
-    if (d->refresher_on)
+    if (d->rf.on)
         take_readings (d);
     else {
         /* the first cycle reads the clusters itself: nothing is decided
@@ -64,10 +64,10 @@ cycle (ms_daemon_t *d)
         return -1;
     }
     tags = collect_tags (d, live, nlive, &ntags);
-    adopted = d->adopted;
+    adopted = d->m.adopted;
     if (daemon_reconcile (d, live, nlive, tags, ntags) < 0)
         rc = -1;
-    if (rc == 0 && d->adopted != adopted) {
+    if (rc == 0 && d->m.adopted != adopted) {
         /* a job adopted just now is submitted in the database but still
          * dispatching in this reading: followed on that, a copy that has
          * already ended would have its submission marked ended while the
@@ -80,12 +80,12 @@ cycle (ms_daemon_t *d)
             rc = -1;
         }
     }
-    if (!d->reconciled && rc == 0 && all_fresh (d)) {
+    if (!d->ld.reconciled && rc == 0 && all_fresh (d)) {
         daemon_log (LOG_NOTICE,
                     "reconciled %zu in-flight jobs with the "
                     "clusters",
                     nlive);
-        d->reconciled = true;
+        d->ld.reconciled = true;
     }
     if (rc == 0)
         rc = daemon_follow (d, live, nlive);
@@ -122,8 +122,8 @@ cycle (ms_daemon_t *d)
                     d->db_reconnects_seen);
     }
     pthread_mutex_lock (&d->mu);
-    d->cycles++;
-    d->last_cycle_s = mono () - t0;
+    d->m.cycles++;
+    d->m.last_cycle_s = mono () - t0;
     pthread_mutex_unlock (&d->mu);
     return rc;
 }
@@ -213,10 +213,10 @@ daemon_run (ms_daemon_t *d, volatile sig_atomic_t *stop,
     while (!*stop && !*reload) {
         double wait_s;
         if (daemon_leadership (d)) {
-            d->leader_checked = mono ();
+            d->ld.checked = mono ();
             listen_jobs (d);
             if (cycle (d) < 0) {
-                d->db_errors++;
+                d->m.db_errors++;
                 errwait = errwait > 0 ? errwait * 2 : 1;
                 if (errwait > 30)
                     errwait = 30;
@@ -251,11 +251,11 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     d->dc = dc;
     d->wake.fd[0] = d->wake.fd[1] = -1;
     pthread_mutex_init (&d->mu, NULL);
-    pthread_mutex_init (&d->smu, NULL);
-    pthread_mutex_init (&d->rmu, NULL);
-    pthread_cond_init (&d->rcond, NULL);
-    pthread_mutex_init (&d->wmu, NULL);
-    pthread_cond_init (&d->wcond, NULL);
+    pthread_mutex_init (&d->sn.mu, NULL);
+    pthread_mutex_init (&d->rf.mu, NULL);
+    pthread_cond_init (&d->rf.cond, NULL);
+    pthread_mutex_init (&d->sub.mu, NULL);
+    pthread_cond_init (&d->sub.cond, NULL);
     settings_init (&d->set);
     policy_init (&d->pol, POL_METASCHED);
     jobmix_init (&d->mix);
@@ -390,13 +390,7 @@ daemon_free (ms_daemon_t *d)
 {
     if (!d)
         return;
-    if (d->refresher_on) {
-        pthread_mutex_lock (&d->rmu);
-        d->refresher_stop = true;
-        pthread_cond_broadcast (&d->rcond);
-        pthread_mutex_unlock (&d->rmu);
-        pthread_join (d->refresher, NULL);
-    }
+    refresher_stop (d);
     for (size_t i = 0; i < d->ncl; i++) {
         backend_destroy (d->cl[i].b);
         backend_destroy (d->cl[i].rb);
@@ -416,8 +410,8 @@ daemon_free (ms_daemon_t *d)
     snapshot_fini (d);
     daemon_carbon_free (d);
     depcache_free (d->depcache);
-    if (d->tabh)
-        tabhold_release (d, d->tabh);
+    if (d->sn.tabh)
+        tabhold_release (d, d->sn.tabh);
     else
         predtab_free (d->tab);
     predictor_free (d->pred);
@@ -429,22 +423,16 @@ daemon_free (ms_daemon_t *d)
     if (d->wake.fd[1] >= 0)
         close (d->wake.fd[1]);
     pthread_mutex_destroy (&d->mu);
-    pthread_mutex_destroy (&d->smu);
-    pthread_mutex_destroy (&d->rmu);
-    pthread_cond_destroy (&d->rcond);
-    pthread_mutex_destroy (&d->wmu);
-    pthread_cond_destroy (&d->wcond);
-    free (d->late);
-    free (d->forgeries);
-    free (d->drops);
+    pthread_mutex_destroy (&d->sn.mu);
+    pthread_mutex_destroy (&d->rf.mu);
+    pthread_cond_destroy (&d->rf.cond);
+    pthread_mutex_destroy (&d->sub.mu);
+    pthread_cond_destroy (&d->sub.cond);
+    free (d->sub.late);
+    free (d->forge.list);
+    daemon_spool_drops_free (d);
     tag_key_clear (&d->tag_key);
     free (d);
-}
-
-bool
-daemon_is_leader (const ms_daemon_t *d)
-{
-    return d->leader;
 }
 
 void

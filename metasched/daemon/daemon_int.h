@@ -78,16 +78,16 @@ typedef struct {
     size_t nparts;
     ms_job_info_t *jobs; /* sorted by id */
     size_t njobs;
-    boost_t *boost; /* to boost at the next listing, under rmu */
+    boost_t *boost; /* to boost at the next listing, under rf.mu */
     size_t nboost, boostcap;
     bool have;          /* parts and jobs were read once */
     double last_action; /* mono () after the cycle's last submit or cancel */
-    /* the refresher's own handle and its latest reading, under rmu */
+    /* the refresher's own handle and its latest reading, under rf.mu */
     ms_backend_t *rb;
-    double submitted_at; /* mono () of the latest submit, under rmu */
-    uint64_t unchanged;  /* readings answered "not modified", under rmu */
+    double submitted_at; /* mono () of the latest submit, under rf.mu */
+    uint64_t unchanged;  /* readings answered "not modified", under rf.mu */
     /* the dispatch's submit workers take turns per cluster, in batch
-     * order (tickets and serving under wmu); what stopped the cluster in
+     * order (tickets and serving under sub.mu); what stopped the cluster in
      * this dispatch is read and written by the worker whose turn it is */
     uint64_t tickets, serving;
     bool dstop;
@@ -101,9 +101,9 @@ typedef struct {
     ms_error_t st_err;
     char last_error[256];
     char api_version[16]; /* slurmrestd's OpenAPI version spoken, under mu */
-    char st_api[16];      /* the version of the refresher's reading, rmu */
+    char st_api[16];      /* the version of the refresher's reading, rf.mu */
     /* the cluster's accounting (associations, QOS), read every
-     * ACCT_REFRESH_S: acct under mu, the refresher's reading under rmu */
+     * ACCT_REFRESH_S: acct under mu, the refresher's reading under rf.mu */
     ms_accounting_t acct;
     bool acct_read;       /* read once at least */
     char acct_error[256]; /* of the latest reading that failed */
@@ -116,58 +116,69 @@ typedef struct {
 
 #define ACCT_REFRESH_S 30.0
 
-struct ms_daemon {
-    const ms_dconf_t *dc;
-    ms_siteconf_t *site;   /* the daemon's copy: settings set power caps */
-    db_t *db;              /* the cycle's connection (LISTEN too) */
-    struct lease *lease;   /* leader.c: the lease and its thread */
-    unsigned leader_epoch; /* the lease's acquisition this leadership began
-                              with (leader.c) */
-    unsigned db_reconnects_seen; /* of db, logged */
-    unsigned listen_reconnects;
-    bool listening;
-    bool leader;
-    bool reconciled;
-    cluster_t *cl;
-    size_t ncl;
-    dwake_t wake; /* the cycle's wake-up pipe (dstate.h) */
+/* The state, by topic. Each topic is a small struct of its own, owned by
+ * the file that implements it (the one that writes it; others only read,
+ * where a comment names them); the shared part every step needs is at the
+ * end of struct ms_daemon. Power budgets (dpower.c) and carbon signals
+ * (dcarbon.c) are private structs of their files.
+ *
+ * Locks, in the order they may nest (none is held during a call to a
+ * cluster or to the database):
+ *   mu      the decision state (below), owned by daemon.c's cycle
+ *    -> sn.mu  the snapshot and its readers (snapshot.c; snapshot_publish
+ *              runs under mu)
+ *   rf.mu   the refresher's readings (refresh.c): taken alone
+ *   sub.mu  the submit workers' turns (submit.c): taken alone
+ */
 
-    /* the refresher thread reads the clusters while the cycle dispatches */
-    pthread_t refresher;
-    bool refresher_on, refresher_stop;
-    pthread_mutex_t rmu;
-    pthread_cond_t rcond;
-    bool dispatch_busy; /* a cycle is dispatching, under rmu */
-    /* the submit workers' turns (cluster_t tickets, serving) */
-    pthread_mutex_t wmu;
-    pthread_cond_t wcond;
+/* The refresher thread reads the clusters while the cycle dispatches
+ * (refresh.c: refresher_start, take_readings). */
+struct drefresh {
+    pthread_t th;
+    bool on;   /* the thread was started */
+    bool stop; /* refresher_stop asks it to end (under this mu) */
+    /* mu (refresh.c) guards each cluster_t's reading (st_*, st_acct*,
+     * st_api), boost list, submitted_at and unchanged, and stop and
+     * dispatch_busy; taken alone. cond wakes the refresher. */
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    bool dispatch_busy; /* a cycle is dispatching (set by dispatch.c) */
+};
+
+/* The dispatch's submits: the workers' turns on each cluster (submit.c)
+ * and the copies cancelled while they were being submitted (dispatch.c,
+ * cancel_late). */
+struct dsubmits {
+    /* mu (submit.c) guards the clusters' tickets and serving (cluster_t):
+     * the submit workers' turns; taken alone. cond: a turn ended. */
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
     /* copies of jobs cancelled while they were being submitted: cancelled
-     * once the dispatch's workers are done with the clusters' handles */
+     * once the dispatch's workers are done with the clusters' handles
+     * (the cycle's thread only) */
     struct {
         size_t cl;
         uint64_t bid;
         char cluster[MS_NAME_MAX];
     } * late;
     size_t nlate;
+};
 
-    pthread_mutex_t mu; /* guards what the hooks read, below */
-    predictor_t *pred;
-    ms_predtab_t *tab;
-    ms_view_t *view;
-    ms_policy_t pol;
-    ms_jobmix_t mix; /* the jobs decided, for pol's width term, drain
-                        price and calibrated energy odds: those of the
-                        history re-read at the first cycle as leader
-                        (daemon_mix_history), then each one decided */
-    bool mix_loaded; /* the history was re-read */
-    ms_settings_t set;
-    ms_cands_t cs;
-    double last_refit;
-    double last_retention; /* mono () of the latest retention pass */
-    double leader_checked; /* when daemon_leadership () last said yes */
-    double last_pred_load;
-    double grace_s;
-    /* metrics */
+/* Leadership (leader.c). */
+struct dleader {
+    struct lease *lease; /* the lease and its thread */
+    unsigned epoch;      /* the lease's acquisition this leadership began
+                            with */
+    bool leader;         /* read by the hooks (daemon_is_leader) */
+    bool reconciled;     /* the first reconcile as leader is done (set by
+                            daemon.c) */
+    double checked;      /* when daemon_leadership () last said yes (set by
+                            daemon.c) */
+};
+
+/* The counters of /metrics (hook_metrics, hooks.c, reads them under mu);
+ * each counted by the step that does it. */
+struct dmetrics {
     uint64_t cycles, dispatched, decisions, requeued, adopted, dup_cancelled,
         reroutes, boosts, aged, db_errors;
     /* copies the start gate refused (their own end), jobs cancelled at
@@ -178,33 +189,81 @@ struct ms_daemon {
     uint64_t batches;
     double commit_s, submit_s, record_s; /* of the dispatch batches */
     double submit_mark; /* when the latest batch's submits were done */
-    /* the site's key of the cluster jobs' tags (tag.h) */
-    tag_key_t tag_key;
-    /* cluster jobs whose tag claims a meta job it does not prove
-     * (tagged.c, collect_tags): counted and logged once each while a
-     * cluster lists them (forgeries: sorted by cluster and id) */
-    uint64_t forged;
-    forgery_t *forgeries;
-    size_t nforgeries;
-    /* what the nodes' spools dropped (spool_drops), read once a cycle by
-     * daemon_spool_drops for /metrics */
-    db_spool_drops_t *drops;
-    size_t ndrops;
-    bool drops_truncated;
-    double drops_read; /* mono () of the latest reading */
+};
 
-    /* the hooks decide on a snapshot of the picture, not under mu
-     * (snapshot.c); smu guards snap and the counts of their readers */
-    pthread_mutex_t smu;
+/* Cluster jobs whose tag claims a meta job it does not prove (tagged.c,
+ * collect_tags; missing.c counts those of accounting): counted and logged
+ * once each while a cluster lists them. */
+struct dforgeries {
+    uint64_t forged;
+    forgery_t *list; /* sorted by cluster and id */
+    size_t n;
+};
+
+/* The picture the hooks decide on, not under mu (snapshot.c). */
+struct dsnapshot {
+    /* mu (snapshot.c) guards snap and the counts of its readers; taken
+     * after the decision state's mu, or alone */
+    pthread_mutex_t mu;
     snap_t *snap;
-    tabhold_t *tabh;      /* tab and its holders (set with tab) */
+    tabhold_t *tabh; /* tab and its holders (set with tab, predict.c) */
+};
+
+struct ms_daemon {
+    struct drefresh rf;      /* refresh.c */
+    struct dsubmits sub;     /* submit.c, dispatch.c */
+    struct dleader ld;       /* leader.c */
+    struct dmetrics m;       /* hooks.c prints them */
+    struct dforgeries forge; /* tagged.c */
+    struct dspool *spool;    /* the nodes' spool drops (spooldrops.c) */
+    struct dsnapshot sn;     /* snapshot.c */
     depcache_t *depcache; /* the dependencies of the held jobs, read once
                              per job (depend.c) */
     struct dpower *power; /* power budgets (dpower.c); under mu */
     struct dcarbon *carbon; /* the zones' carbon signals (dcarbon.c); NULL:
                                none configured */
     struct cset *cset;      /* the signal set pol.carbon points into (a
-                               snapshot's: held) */
+                               snapshot's: held; dcarbon.c) */
+    double last_refit;      /* predict.c */
+    double last_pred_load;  /* predict.c */
+    double last_retention;  /* mono () of the latest retention pass
+                               (retention.c) */
+    double grace_s;         /* reconcile.c's grace for new copies (set by
+                               daemon.c) */
+    /* the run loop's connection state (daemon.c) */
+    unsigned db_reconnects_seen; /* of db, logged */
+    unsigned listen_reconnects;
+    bool listening;
+
+    /* The decision state: what a decision reads and the hooks' snapshot
+     * copies. mu (owned by daemon.c's cycle; also taken by the steps and
+     * the hooks around what they read or change here and in the clusters'
+     * state, cluster_t) guards it; never held during a call to a cluster
+     * or to the database. */
+    struct {
+        pthread_mutex_t mu;
+        predictor_t *pred; /* predict.c */
+        ms_predtab_t *tab; /* predict.c */
+        ms_view_t *view;   /* refresh.c, rebuild_view */
+        ms_policy_t pol;   /* dsettings.c */
+        ms_jobmix_t mix;   /* the jobs decided, for pol's width term, drain
+                              price and calibrated energy odds: those of the
+                              history re-read at the first cycle as leader
+                              (daemon_mix_history), then each one decided
+                              (decide.c) */
+        bool mix_loaded;   /* the history was re-read (dispatch.c) */
+        ms_settings_t set; /* dsettings.c */
+        ms_cands_t cs;     /* the latest decision's candidates (decide.c) */
+    };
+
+    /* The shared part, at the bottom: what every step needs. */
+    const ms_dconf_t *dc;
+    ms_siteconf_t *site; /* the daemon's copy: settings set power caps */
+    db_t *db;            /* the cycle's connection (LISTEN too) */
+    cluster_t *cl;
+    size_t ncl;
+    dwake_t wake;      /* the cycle's wake-up pipe (dstate.h) */
+    tag_key_t tag_key; /* the site's key of the cluster jobs' tags (tag.h) */
 };
 
 /* The job's place in the prediction table (decide.c). */
@@ -293,14 +352,16 @@ void daemon_load_settings (ms_daemon_t *d);
  * d->mu. */
 void daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s);
 
-/* leader.c */
+/* leader.c (and daemon_is_leader, daemon.h's) */
 bool daemon_leadership (ms_daemon_t *d);
 void daemon_lease_stop (ms_daemon_t *d);
+bool daemon_is_leader (const ms_daemon_t *d);
 
 /* retention.c */
 void daemon_retention (ms_daemon_t *d);
 /* The spools' drops, re-read from the database (spooldrops.c). */
 void daemon_spool_drops (ms_daemon_t *d);
+void daemon_spool_drops_free (ms_daemon_t *d);
 /* Their lines of /metrics, appended to *buf (under d->mu). */
 void daemon_spool_drops_metrics (const ms_daemon_t *d, char **buf, size_t *len,
                                  size_t *cap);
@@ -316,6 +377,9 @@ void cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e);
 void refresh_clusters (ms_daemon_t *d);
 void take_readings (ms_daemon_t *d);
 void refresher_start (ms_daemon_t *d);
+/* The refresher thread ended and joined (daemon_free); nothing when it
+ * never started. */
+void refresher_stop (ms_daemon_t *d);
 bool all_fresh (const ms_daemon_t *d);
 long cluster_index (const ms_daemon_t *d, const char *name);
 long part_index (const ms_daemon_t *d, const char *cluster, const char *part);
@@ -519,7 +583,7 @@ void tabhold_release (ms_daemon_t *d, tabhold_t *h);
  * d->mu; nothing before the first table and view. */
 void snapshot_publish (ms_daemon_t *d);
 /* The latest snapshot, counted in (NULL: none yet); snapshot_drop when
- * done. Takes only d->smu. */
+ * done. Takes only d->sn.mu. */
 snap_t *snapshot_take (ms_daemon_t *d);
 void snapshot_drop (ms_daemon_t *d, snap_t *s);
 void snapshot_fini (ms_daemon_t *d);

@@ -142,65 +142,36 @@ static const char *const keys[] = {
     NULL,
 };
 
-/* partition_map NAME = CLUSTER/PARTITION ... */
-static int
-parse_partition_map (struct parser *p, const char *key, char *val,
-                     ms_error_t *errp)
-{
-    ms_dconf_t *c = p->c;
-    const char *name = key + strlen ("partition_map");
-    dconf_partmap_t *m;
-    char *save = NULL, *w;
-    size_t used = 0;
+/* partition_map NAME = CLUSTER/PARTITION ... and cluster_map NAME =
+ * CLUSTER ...: one parser, told apart by what a target is. */
+struct map_kind {
+    const char *key;   /* "partition_map" */
+    const char *what;  /* what NAME and each target name: "partition" */
+    const char *usage; /* a target's form in messages */
+    bool part;         /* a target is CLUSTER/PARTITION, else CLUSTER */
+};
 
-    while (*name == ' ' || *name == '\t')
-        name++;
-    if (!*name)
-        return perr (p, errp, "partition_map: needs a name "
-                     "(partition_map NAME = CLUSTER/PARTITION ...)");
-    for (const char *q = name; *q; q++)
-        if (!(isalnum ((unsigned char)*q) || *q == '_' || *q == '-'
-              || *q == '.'))
-            return perr (p, errp, "partition_map %s: a partition name is "
-                         "letters, digits, '_', '-' and '.'", name);
-    if (strlen (name) >= MS_NAME_MAX)
-        return perr (p, errp, "partition_map %s: name too long", name);
-    for (size_t i = 0; i < c->npartition_map; i++)
-        if (!strcmp (c->partition_map[i].name, name))
-            return perr (p, errp, "partition_map %s: given twice (line %d)",
-                         name, c->partition_map[i].line);
-    c->partition_map = ms_xrealloc (c->partition_map,
-                                    (c->npartition_map + 1) * sizeof (*m));
-    m = &c->partition_map[c->npartition_map];
-    memset (m, 0, sizeof (*m));
-    ms_strlcpy (m->name, name, sizeof (m->name));
-    m->line = p->at.line;
-    for (w = strtok_r (val, " \t,", &save); w;
-         w = strtok_r (NULL, " \t,", &save)) {
-        const char *slash = strchr (w, '/');
-        int n;
-        if (!slash || slash == w || !slash[1] || strchr (slash + 1, '/'))
-            return perr (p, errp, "partition_map %s: '%s' is not "
-                         "CLUSTER/PARTITION", name, w);
-        n = snprintf (m->targets + used, sizeof (m->targets) - used, "%s%s",
-                      used ? " " : "", w);
-        if (n < 0 || (size_t)n >= sizeof (m->targets) - used)
-            return perr (p, errp, "partition_map %s: too long", name);
-        used += (size_t)n;
-    }
-    if (!used)
-        return perr (p, errp, "partition_map %s: no partition given", name);
-    c->npartition_map++;
-    return 0;
+static const struct map_kind partition_map_kind
+    = { "partition_map", "partition", "CLUSTER/PARTITION", true };
+static const struct map_kind cluster_map_kind
+    = { "cluster_map", "cluster", "CLUSTER", false };
+
+/* Is w a target of kind k? */
+static bool
+map_target_ok (const struct map_kind *k, const char *w)
+{
+    const char *slash = strchr (w, '/');
+
+    if (!k->part)
+        return !slash;
+    return slash && slash != w && slash[1] && !strchr (slash + 1, '/');
 }
 
-/* cluster_map NAME = CLUSTER ... */
 static int
-parse_cluster_map (struct parser *p, const char *key, char *val,
-                   ms_error_t *errp)
+parse_map (struct parser *p, const struct map_kind *k, const char *key,
+           char *val, dconf_partmap_t **mapp, size_t *nmapp, ms_error_t *errp)
 {
-    ms_dconf_t *c = p->c;
-    const char *name = key + strlen ("cluster_map");
+    const char *name = key + strlen (k->key);
     dconf_partmap_t *m;
     char *save = NULL, *w;
     size_t used = 0;
@@ -208,40 +179,43 @@ parse_cluster_map (struct parser *p, const char *key, char *val,
     while (*name == ' ' || *name == '\t')
         name++;
     if (!*name)
-        return perr (p, errp, "cluster_map: needs a name "
-                     "(cluster_map NAME = CLUSTER ...)");
+        return perr (p, errp, "%s: needs a name (%s NAME = %s ...)", k->key,
+                     k->key, k->usage);
     for (const char *q = name; *q; q++)
         if (!(isalnum ((unsigned char)*q) || *q == '_' || *q == '-'
               || *q == '.'))
-            return perr (p, errp, "cluster_map %s: a cluster name is "
-                         "letters, digits, '_', '-' and '.'", name);
+            return perr (p, errp,
+                         "%s %s: a %s name is letters, digits, '_', '-' "
+                         "and '.'",
+                         k->key, name, k->what);
     if (strlen (name) >= MS_NAME_MAX)
-        return perr (p, errp, "cluster_map %s: name too long", name);
-    for (size_t i = 0; i < c->ncluster_map; i++)
-        if (!strcmp (c->cluster_map[i].name, name))
-            return perr (p, errp, "cluster_map %s: given twice (line %d)",
-                         name, c->cluster_map[i].line);
-    c->cluster_map = ms_xrealloc (c->cluster_map,
-                                  (c->ncluster_map + 1) * sizeof (*m));
-    m = &c->cluster_map[c->ncluster_map];
+        return perr (p, errp, "%s %s: name too long", k->key, name);
+    for (size_t i = 0; i < *nmapp; i++)
+        if (!strcmp ((*mapp)[i].name, name))
+            return perr (p, errp, "%s %s: given twice (line %d)", k->key, name,
+                         (*mapp)[i].line);
+    *mapp = ms_xrealloc (*mapp, (*nmapp + 1) * sizeof (*m));
+    m = &(*mapp)[*nmapp];
     memset (m, 0, sizeof (*m));
     ms_strlcpy (m->name, name, sizeof (m->name));
     m->line = p->at.line;
     for (w = strtok_r (val, " \t,", &save); w;
          w = strtok_r (NULL, " \t,", &save)) {
         int n;
-        if (strchr (w, '/'))
-            return perr (p, errp, "cluster_map %s: '%s' is not a cluster "
-                         "name", name, w);
+        if (!map_target_ok (k, w))
+            return k->part ? perr (p, errp, "%s %s: '%s' is not %s", k->key,
+                                   name, w, k->usage)
+                           : perr (p, errp, "%s %s: '%s' is not a %s name",
+                                   k->key, name, w, k->what);
         n = snprintf (m->targets + used, sizeof (m->targets) - used, "%s%s",
                       used ? " " : "", w);
         if (n < 0 || (size_t)n >= sizeof (m->targets) - used)
-            return perr (p, errp, "cluster_map %s: too long", name);
+            return perr (p, errp, "%s %s: too long", k->key, name);
         used += (size_t)n;
     }
     if (!used)
-        return perr (p, errp, "cluster_map %s: no cluster given", name);
-    c->ncluster_map++;
+        return perr (p, errp, "%s %s: no %s given", k->key, name, k->what);
+    (*nmapp)++;
     return 0;
 }
 
@@ -377,48 +351,56 @@ number_key (struct parser *p, const char *key, const char *val,
     return 0;
 }
 
+/* Which of the n words val is (its index); -1 with an error naming key
+ * and the words where none. */
+static int
+word_of (struct parser *p, const char *key, const char *val,
+         const char *const *words, size_t n, ms_error_t *errp)
+{
+    char list[128];
+    size_t used = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp (val, words[i]))
+            return (int)i;
+    list[0] = '\0';
+    for (size_t i = 0; i < n && used < sizeof (list); i++)
+        used += (size_t)snprintf (list + used, sizeof (list) - used, "%s%s",
+                                  i ? ", " : "", words[i]);
+    return perr (p, errp, "%s: '%s' is not one of %s", key, val, list);
+}
+
 /* How a script's --partition, -M and --cpu-freq are taken; 1: key is
  * none of them. */
 static int
 requests_key (struct parser *p, const char *key, const char *val,
               ms_error_t *errp)
 {
+    static const char *const reqs[] = { "refuse", "honor", "map" };
+    static const dconf_partreq_t reqv[]
+        = { DCONF_PART_REFUSE, DCONF_PART_HONOR, DCONF_PART_MAP };
+    static const char *const freqs[] = { "honor", "ignore", "refuse" };
+    static const dconf_freqreq_t freqv[]
+        = { DCONF_FREQ_HONOR, DCONF_FREQ_IGNORE, DCONF_FREQ_REFUSE };
     ms_dconf_t *c = p->c;
+    int i;
 
     if (!strcmp (key, "partition_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->partition_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->partition_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->partition_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "partition_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
+        if ((i = word_of (p, key, val, reqs, 3, errp)) < 0)
+            return -1;
+        c->partition_requests = reqv[i];
         return 0;
     }
     if (!strcmp (key, "cluster_requests")) {
-        if (!strcmp (val, "refuse"))
-            c->cluster_requests = DCONF_PART_REFUSE;
-        else if (!strcmp (val, "honor"))
-            c->cluster_requests = DCONF_PART_HONOR;
-        else if (!strcmp (val, "map"))
-            c->cluster_requests = DCONF_PART_MAP;
-        else
-            return perr (p, errp, "cluster_requests: '%s' is not one of "
-                         "refuse, honor, map", val);
+        if ((i = word_of (p, key, val, reqs, 3, errp)) < 0)
+            return -1;
+        c->cluster_requests = reqv[i];
         return 0;
     }
     if (!strcmp (key, "cpu_freq_requests")) {
-        if (!strcmp (val, "honor"))
-            c->cpu_freq_requests = DCONF_FREQ_HONOR;
-        else if (!strcmp (val, "ignore"))
-            c->cpu_freq_requests = DCONF_FREQ_IGNORE;
-        else if (!strcmp (val, "refuse"))
-            c->cpu_freq_requests = DCONF_FREQ_REFUSE;
-        else
-            return perr (p, errp, "cpu_freq_requests: '%s' is not one of "
-                         "honor, ignore, refuse", val);
+        if ((i = word_of (p, key, val, freqs, 3, errp)) < 0)
+            return -1;
+        c->cpu_freq_requests = freqv[i];
         return 0;
     }
     return 1;
@@ -432,10 +414,12 @@ set_key (struct parser *p, const char *key, char *val, ms_error_t *errp)
 
     if (!strncmp (key, "partition_map", 13)
         && (key[13] == '\0' || key[13] == ' ' || key[13] == '\t'))
-        return parse_partition_map (p, key, val, errp);
+        return parse_map (p, &partition_map_kind, key, val,
+                          &p->c->partition_map, &p->c->npartition_map, errp);
     if (!strncmp (key, "cluster_map", 11)
         && (key[11] == '\0' || key[11] == ' ' || key[11] == '\t'))
-        return parse_cluster_map (p, key, val, errp);
+        return parse_map (p, &cluster_map_kind, key, val, &p->c->cluster_map,
+                          &p->c->ncluster_map, errp);
     for (k = 0; keys[k] && strcmp (keys[k], key); k++)
         ;
     if (!keys[k])

@@ -255,8 +255,8 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
     free (win.key);
     free (win.cs);
     free (win.down);
-    d->decisions += n;
-    d->decide_s += mono () - t0;
+    d->m.decisions += n;
+    d->m.decide_s += mono () - t0;
     pthread_mutex_unlock (&d->mu);
     free (allowed);
 }
@@ -428,9 +428,10 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
     }
     /* wall time with submits under way: batches overlap, count it once */
     end = mono ();
-    d->submit_s
-        += end - (x->t_start > d->submit_mark ? x->t_start : d->submit_mark);
-    d->submit_mark = end;
+    d->m.submit_s
+        += end
+           - (x->t_start > d->m.submit_mark ? x->t_start : d->m.submit_mark);
+    d->m.submit_mark = end;
     pthread_mutex_unlock (&d->mu);
     free (acc);
     free (busy);
@@ -517,7 +518,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                                &e)
                 < 0)
                 goto rollback;
-            d->requeued++;
+            d->m.requeued++;
             continue;
         }
         if (queue_submitted_tx (d->db, x->j.id, subs[i], nsub[i], &kept[i], &e)
@@ -531,19 +532,20 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
         djob_t *x = &b[i];
         if (nsub[i] == 0)
             continue;
-        d->dispatched++;
+        d->m.dispatched++;
         if (!kept[i]) {
             /* cancelled while it was being submitted: its copies are
              * cancelled once the workers are done with the handles */
             for (size_t s = 0; s < nsub[i]; s++) {
-                d->late
-                    = ms_xrealloc (d->late, (d->nlate + 1) * sizeof (*d->late));
-                d->late[d->nlate].cl
+                d->sub.late = ms_xrealloc (
+                    d->sub.late, (d->sub.nlate + 1) * sizeof (*d->sub.late));
+                d->sub.late[d->sub.nlate].cl
                     = (size_t)cluster_index (d, subs[i][s].cluster);
-                d->late[d->nlate].bid = subs[i][s].cluster_job_id;
-                ms_strlcpy (d->late[d->nlate].cluster, subs[i][s].cluster,
-                            sizeof (d->late[d->nlate].cluster));
-                d->nlate++;
+                d->sub.late[d->sub.nlate].bid = subs[i][s].cluster_job_id;
+                ms_strlcpy (d->sub.late[d->sub.nlate].cluster,
+                            subs[i][s].cluster,
+                            sizeof (d->sub.late[d->sub.nlate].cluster));
+                d->sub.nlate++;
             }
             continue;
         }
@@ -620,16 +622,16 @@ batch_prepare (ms_daemon_t *d, queue_job_t *jobs, size_t n, dbatch_t *x)
     /* the leader may have changed while we decided (asked at most every
      * LEADER_CHECK_S within a cycle: the rows' state transitions keep the
      * dispatch exactly-once whoever leads) */
-    if (mono () - d->leader_checked > LEADER_CHECK_S) {
+    if (mono () - d->ld.checked > LEADER_CHECK_S) {
         if (!daemon_leadership (d))
             return 0; /* nothing committed: nothing goes out */
-        d->leader_checked = mono ();
+        d->ld.checked = mono ();
     }
     t0 = mono ();
     rc = commit_batch (d, x->b, n);
     pthread_mutex_lock (&d->mu);
-    d->commit_s += mono () - t0;
-    d->batches++;
+    d->m.commit_s += mono () - t0;
+    d->m.batches++;
     pthread_mutex_unlock (&d->mu);
     return rc;
 }
@@ -646,7 +648,7 @@ batch_finish (ms_daemon_t *d, dbatch_t *x)
     t0 = mono ();
     rc = record_batch (d, x->b, x->n);
     pthread_mutex_lock (&d->mu);
-    d->record_s += mono () - t0;
+    d->m.record_s += mono () - t0;
     pthread_mutex_unlock (&d->mu);
     for (size_t i = 0; i < x->n; i++) {
         free (x->b[i].cands);
@@ -663,9 +665,9 @@ batch_finish (ms_daemon_t *d, dbatch_t *x)
 static void
 set_dispatch_busy (ms_daemon_t *d, bool busy)
 {
-    pthread_mutex_lock (&d->rmu);
-    d->dispatch_busy = busy;
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_lock (&d->rf.mu);
+    d->rf.dispatch_busy = busy;
+    pthread_mutex_unlock (&d->rf.mu);
 }
 
 /* Cancel the copies of jobs cancelled while they were being submitted
@@ -673,21 +675,21 @@ set_dispatch_busy (ms_daemon_t *d, bool busy)
 static void
 cancel_late (ms_daemon_t *d)
 {
-    for (size_t k = 0; k < d->nlate; k++) {
-        cluster_t *c = &d->cl[d->late[k].cl];
+    for (size_t k = 0; k < d->sub.nlate; k++) {
+        cluster_t *c = &d->cl[d->sub.late[k].cl];
         ms_error_t e;
-        if (backend_cancel (c->b, d->late[k].bid, &e) < 0) {
+        if (backend_cancel (c->b, d->sub.late[k].bid, &e) < 0) {
             daemon_log (LOG_WARNING,
                         "cancelling %s job %" PRIu64 " (its meta job was "
                         "cancelled while it was submitted): %s",
-                        d->late[k].cluster, d->late[k].bid, e.text);
+                        d->sub.late[k].cluster, d->sub.late[k].bid, e.text);
             continue;
         }
         c->last_action = mono ();
-        queue_sub_state (d->db, d->late[k].cluster, d->late[k].bid, "cancelled",
-                         &e);
+        queue_sub_state (d->db, d->sub.late[k].cluster, d->sub.late[k].bid,
+                         "cancelled", &e);
     }
-    d->nlate = 0;
+    d->sub.nlate = 0;
 }
 
 /* Dispatch the queued jobs in batches, oldest first, as a pipeline: while
@@ -712,7 +714,7 @@ dispatch_batches (ms_daemon_t *d)
     for (;;) {
         /* jobs left queued in this cycle (ids up to `last`) wait for the
          * next one */
-        more = more && rc == 0 && d->leader
+        more = more && rc == 0 && d->ld.leader
                && mono () - t0 <= CYCLE_DISPATCH_MAX_S;
         if (more) {
             queue_job_t *jobs = NULL;

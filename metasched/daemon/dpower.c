@@ -456,7 +456,7 @@ daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len, size_t *cap)
         memcpy (*buf + *len, line, (size_t)n + 1);
         *len += (size_t)n;
         for (size_t c = 0; c <= d->site->nclusters; c++) {
-            size_t scope = c == d->site->nclusters ? MS_POWER_SITE : c;
+            size_t scope = power_scope_at (d->site, c);
             double v = m ? power_draw (p->pw ? p->pw : p->draw, scope)
                          : power_budget_at (&p->bs, scope, now);
             if (!m && !isfinite (v))
@@ -499,7 +499,7 @@ daemon_power_history (ms_daemon_t *d)
     p->hist_last = mono ();
     rows = ms_xcalloc (d->site->nclusters + 1, sizeof (*rows));
     for (size_t c = 0; c <= d->site->nclusters; c++) {
-        size_t scope = c == d->site->nclusters ? MS_POWER_SITE : c;
+        size_t scope = power_scope_at (d->site, c);
         ms_strlcpy (rows[n].scope, power_scope_name (d->site, scope),
                     sizeof (rows[n].scope));
         rows[n].budget = power_budget_at (&p->bs, scope, now);
@@ -631,8 +631,7 @@ measured_of (const ms_daemon_t *d, size_t scope)
 
     if (!p || !p->measured)
         return NAN;
-    return p->measured[scope == MS_POWER_SITE || scope >= d->ncl ? d->ncl
-                                                                 : scope];
+    return p->measured[power_scope_slot (d->site, scope)];
 }
 
 void
@@ -650,7 +649,7 @@ daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
     memcpy (*buf + *len, line, (size_t)n + 1);
     *len += (size_t)n;
     for (size_t c = 0; c <= d->ncl; c++) {
-        size_t scope = c == d->ncl ? MS_POWER_SITE : c;
+        size_t scope = power_scope_at (d->site, c);
         double v = measured_of (d, scope);
         if (isnan (v))
             continue;

@@ -2,19 +2,20 @@
  * metasched/daemon/ (calls flow one way: metaschedd.c -> daemon.c ->
  * the steps -> this; see metasched/daemon/README for the call tree).
  *
- * The state itself is struct ms_daemon (daemon_int.h), by topic: the
- * clusters and their readings (refresh.c, snapshot.c), the queue and its
- * dispatch (dispatch.c, submit.c, reconcile.c), the settings
- * (dsettings.c), leadership (leader.c) and the metrics (hooks.c reads
- * them).
+ * The state itself is struct ms_daemon (daemon_int.h): a small struct
+ * per topic, each owned by the file that implements it (the refresher:
+ * refresh.c; the submit workers' turns: submit.c; leadership: leader.c;
+ * the snapshot: snapshot.c; ...), the decision state under mu, and the
+ * shared part (configuration, site, database, clusters, this wake-up) at
+ * the bottom.
  *
- * Locks (struct ms_daemon): mu guards the picture the hooks read
- * (predictor, view, policy, settings, clusters' state, metrics); smu the
- * snapshot and its readers; rmu the refresher's readings; wmu the submit
- * workers' turns. Order: mu before smu (snapshot_publish runs under
- * mu); rmu and wmu are taken alone (nothing is locked while either is
- * held). The cycle holds mu only while it changes its in-memory picture,
- * never during a call to a cluster or the database.
+ * Locks: mu guards the decision state and the clusters' state (what the
+ * hooks read); sn.mu the snapshot and its readers; rf.mu the refresher's
+ * readings; sub.mu the submit workers' turns. Order: mu before sn.mu
+ * (snapshot_publish runs under mu); rf.mu and sub.mu are taken alone
+ * (nothing is locked while either is held). The cycle holds mu only while
+ * it changes its in-memory picture, never during a call to a cluster or
+ * the database.
  */
 #ifndef MS_DSTATE_H
 #define MS_DSTATE_H

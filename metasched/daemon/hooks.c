@@ -362,7 +362,7 @@ hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
                                      c->acct_error)));
     }
     pthread_mutex_unlock (&d->mu);
-    *out = json_pack ("{s:o, s:b}", "clusters", a, "leader", d->leader);
+    *out = json_pack ("{s:o, s:b}", "clusters", a, "leader", d->ld.leader);
     return 0;
 }
 
@@ -386,60 +386,60 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
             len += (size_t)n_;                                                 \
     } while (0)
     pthread_mutex_lock (&d->mu);
-    P ("# TYPE metaschedd_leader gauge\nmetaschedd_leader %d\n", d->leader);
+    P ("# TYPE metaschedd_leader gauge\nmetaschedd_leader %d\n", d->ld.leader);
     P ("# TYPE metaschedd_cycles_total counter\nmetaschedd_cycles_total "
        "%" PRIu64 "\n",
-       d->cycles);
+       d->m.cycles);
     P ("# TYPE metaschedd_cycle_seconds gauge\nmetaschedd_cycle_seconds "
        "%.6f\n",
-       d->last_cycle_s);
+       d->m.last_cycle_s);
     P ("# TYPE metaschedd_decisions_total counter\n"
        "metaschedd_decisions_total %" PRIu64 "\n",
-       d->decisions);
+       d->m.decisions);
     P ("# TYPE metaschedd_decide_seconds_total counter\n"
        "metaschedd_decide_seconds_total %.6f\n",
-       d->decide_s);
+       d->m.decide_s);
     P ("# TYPE metaschedd_dispatch_batches_total counter\n"
        "metaschedd_dispatch_batches_total %" PRIu64 "\n",
-       d->batches);
+       d->m.batches);
     P ("# TYPE metaschedd_dispatch_seconds_total counter\n"
        "metaschedd_dispatch_seconds_total{phase=\"commit\"} %.6f\n"
        "metaschedd_dispatch_seconds_total{phase=\"submit\"} %.6f\n"
        "metaschedd_dispatch_seconds_total{phase=\"record\"} %.6f\n",
-       d->commit_s, d->submit_s, d->record_s);
+       d->m.commit_s, d->m.submit_s, d->m.record_s);
     P ("# TYPE metaschedd_dispatched_total counter\n"
        "metaschedd_dispatched_total %" PRIu64 "\n",
-       d->dispatched);
+       d->m.dispatched);
     P ("# TYPE metaschedd_copies_refused_total counter\n"
        "metaschedd_copies_refused_total %" PRIu64 "\n",
-       d->copies_refused);
+       d->m.copies_refused);
     P ("# TYPE metaschedd_refused_cancelled_total counter\n"
        "metaschedd_refused_cancelled_total %" PRIu64 "\n",
-       d->refused_cancelled);
+       d->m.refused_cancelled);
     P ("# TYPE metaschedd_requeued_total counter\n"
        "metaschedd_requeued_total %" PRIu64 "\n",
-       d->requeued);
+       d->m.requeued);
     P ("# TYPE metaschedd_adopted_total counter\n"
        "metaschedd_adopted_total %" PRIu64 "\n",
-       d->adopted);
+       d->m.adopted);
     P ("# TYPE metaschedd_duplicates_cancelled_total counter\n"
        "metaschedd_duplicates_cancelled_total %" PRIu64 "\n",
-       d->dup_cancelled);
+       d->m.dup_cancelled);
     P ("# TYPE metaschedd_forged_tags_total counter\n"
        "metaschedd_forged_tags_total %" PRIu64 "\n",
-       d->forged);
+       d->forge.forged);
     P ("# TYPE metaschedd_reroutes_total counter\n"
        "metaschedd_reroutes_total %" PRIu64 "\n",
-       d->reroutes);
+       d->m.reroutes);
     P ("# TYPE metaschedd_priority_boosts_total counter\n"
        "metaschedd_priority_boosts_total %" PRIu64 "\n",
-       d->boosts);
+       d->m.boosts);
     P ("# TYPE metaschedd_first_choices_aged_total counter\n"
        "metaschedd_first_choices_aged_total %" PRIu64 "\n",
-       d->aged);
+       d->m.aged);
     P ("# TYPE metaschedd_cycle_errors_total counter\n"
        "metaschedd_cycle_errors_total %" PRIu64 "\n",
-       d->db_errors);
+       d->m.db_errors);
     P ("# TYPE metaschedd_cluster_up gauge\n");
     for (size_t i = 0; i < d->ncl; i++)
         P ("metaschedd_cluster_up{cluster=\"%s\"} %d\n", d->cl[i].conf->name,
@@ -466,12 +466,12 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     daemon_carbon_metrics (d, &buf, &len, &cap);
     pthread_mutex_unlock (&d->mu);
     P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
-    pthread_mutex_lock (&d->rmu);
+    pthread_mutex_lock (&d->rf.mu);
     for (size_t i = 0; i < d->ncl; i++)
         P ("metaschedd_cluster_readings_unchanged_total{cluster=\"%s\"} "
            "%" PRIu64 "\n",
            d->cl[i].conf->name, d->cl[i].unchanged);
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_unlock (&d->rf.mu);
 #undef P
     *textp = buf;
     return 0;
@@ -497,12 +497,11 @@ hook_cluster_job (void *ctx, const char *cluster, uint64_t id, uid_t *uidp,
     ms_backend_t *b = NULL;
     ms_job_info_t info;
     int rc;
+    long ci = cluster_index (d, cluster);
 
-    for (size_t i = 0; i < d->ncl && !c; i++)
-        if (!strcmp (d->cl[i].conf->name, cluster))
-            c = &d->cl[i];
-    if (!c)
+    if (ci < 0)
         return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
+    c = &d->cl[ci];
     pthread_mutex_lock (&d->mu);
     if ((j = cluster_find_job (c, id))) {
         *uidp = (uid_t)j->user_id;
@@ -532,12 +531,11 @@ hook_signal (void *ctx, const char *cluster, uint64_t id, int sig,
     cluster_t *c = NULL;
     ms_backend_t *b = NULL;
     int rc;
+    long ci = cluster_index (d, cluster);
 
-    for (size_t i = 0; i < d->ncl && !c; i++)
-        if (!strcmp (d->cl[i].conf->name, cluster))
-            c = &d->cl[i];
-    if (!c)
+    if (ci < 0)
         return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
+    c = &d->cl[ci];
     if (slurmrest_from_conf (c->conf, &b, errp) < 0)
         return -1;
     rc = backend_signal (b, id, sig, errp);

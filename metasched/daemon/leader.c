@@ -137,7 +137,7 @@ static void *
 lease_main (void *arg)
 {
     ms_daemon_t *d = arg;
-    struct lease *l = d->lease;
+    struct lease *l = d->ld.lease;
 
     pthread_mutex_lock (&l->mu);
     while (!l->stop) {
@@ -201,13 +201,13 @@ lease_start (ms_daemon_t *d)
     l->period_s = d->dc->leader_takeover_s / 8;
     pthread_mutex_init (&l->mu, NULL);
     pthread_cond_init (&l->cond, NULL);
-    d->lease = l;
+    d->ld.lease = l;
     if (pthread_create (&l->thread, NULL, lease_main, d) != 0) {
         daemon_log (LOG_ERR, "leadership: cannot start the lease thread");
         pthread_mutex_destroy (&l->mu);
         pthread_cond_destroy (&l->cond);
         free (l);
-        d->lease = NULL;
+        d->ld.lease = NULL;
         return -1;
     }
     return 0;
@@ -217,7 +217,7 @@ lease_start (ms_daemon_t *d)
 void
 daemon_lease_stop (ms_daemon_t *d)
 {
-    struct lease *l = d->lease;
+    struct lease *l = d->ld.lease;
 
     if (!l)
         return;
@@ -230,7 +230,7 @@ daemon_lease_stop (ms_daemon_t *d)
     pthread_mutex_destroy (&l->mu);
     pthread_cond_destroy (&l->cond);
     free (l);
-    d->lease = NULL;
+    d->ld.lease = NULL;
 }
 
 /* Whether this instance leads now: it holds the lease, and has held it
@@ -243,17 +243,17 @@ daemon_leadership (ms_daemon_t *d)
     unsigned epoch;
     bool held;
 
-    if (!d->lease && lease_start (d) < 0)
+    if (!d->ld.lease && lease_start (d) < 0)
         return false;
-    l = d->lease;
+    l = d->ld.lease;
     pthread_mutex_lock (&l->mu);
     held = l->held && mono () < l->until;
     epoch = l->epoch;
     ms_strlcpy (other, l->other, sizeof (other));
     ms_strlcpy (err, l->err, sizeof (err));
     pthread_mutex_unlock (&l->mu);
-    if (d->leader) {
-        if (held && epoch == d->leader_epoch)
+    if (d->ld.leader) {
+        if (held && epoch == d->ld.epoch)
             return true;
         if (err[0])
             daemon_log (LOG_WARNING,
@@ -263,14 +263,20 @@ daemon_leadership (ms_daemon_t *d)
         else
             daemon_log (LOG_WARNING, "leadership lost: the lease is %s's",
                         other[0] ? other : "nobody");
-        d->leader = false;
-        d->reconciled = false;
+        d->ld.leader = false;
+        d->ld.reconciled = false;
     }
     if (held) {
         daemon_log (LOG_NOTICE, "leading: this instance now schedules");
-        d->leader = true;
-        d->leader_epoch = epoch;
-        d->reconciled = false;
+        d->ld.leader = true;
+        d->ld.epoch = epoch;
+        d->ld.reconciled = false;
     }
     return held;
+}
+
+bool
+daemon_is_leader (const ms_daemon_t *d)
+{
+    return d->ld.leader;
 }

@@ -60,7 +60,7 @@ proven (ms_daemon_t *d, size_t ci, const queue_live_t *l,
     why = tc != TAG_VALID ? tag_check_why (tc)
                           : "a valid tag on a job of another user";
     pthread_mutex_lock (&d->mu);
-    d->forged++;
+    d->forge.forged++;
     pthread_mutex_unlock (&d->mu);
     daemon_log (LOG_WARNING,
                 "forged tag in accounting: %s job %" PRIu64
@@ -219,7 +219,7 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
                                 &ok, errp)
                        < 0)
                 return -1;
-            d->adopted += ok;
+            d->m.adopted += ok;
             daemon_log (LOG_NOTICE,
                         "job %" PRId64 ": found in the accounting of %s as job "
                         "%" PRIu64 " (%s) after an interrupted dispatch",

@@ -107,13 +107,13 @@ load_predictor (ms_daemon_t *d, ms_error_t *errp)
     apply_gpu_profiles (d, tab);
     pthread_mutex_lock (&d->mu);
     /* a snapshot may still read the old table: its holders free it */
-    if (d->tabh)
-        tabhold_release (d, d->tabh);
+    if (d->sn.tabh)
+        tabhold_release (d, d->sn.tabh);
     else
         predtab_free (d->tab);
     predictor_free (d->pred);
     d->tab = tab;
-    d->tabh = tabhold_new (tab);
+    d->sn.tabh = tabhold_new (tab);
     d->pred = p;
     pthread_mutex_unlock (&d->mu);
     d->last_pred_load = mono ();

@@ -85,7 +85,7 @@ dispatch_adopt (ms_daemon_t *d, const queue_live_t *l, const tagged_t *t,
                         errp)
                < 0)
         return -1;
-    d->adopted += ok;
+    d->m.adopted += ok;
     daemon_log (LOG_NOTICE,
                 "job %" PRId64 ": found on %s as job %" PRIu64
                 " after an interrupted dispatch",
@@ -114,7 +114,7 @@ dispatch_gone (ms_daemon_t *d, const queue_live_t *l, bool every,
                            false, &ok, errp)
             < 0)
             return -1;
-        d->requeued += ok;
+        d->m.requeued += ok;
         if (ok)
             daemon_log (LOG_NOTICE,
                         "job %" PRId64 ": interrupted "
@@ -179,7 +179,7 @@ reconcile_strays (ms_daemon_t *d, const queue_live_t *l,
                                   false };
             queue_sub_record (d->db, l->id, &s, "cancelled", &e);
         }
-        d->dup_cancelled++;
+        d->m.dup_cancelled++;
     }
 }
 
@@ -207,7 +207,7 @@ daemon_reconcile (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                                    &ok, &e)
                     < 0)
                     return -1;
-                d->requeued += ok;
+                d->m.requeued += ok;
             }
             continue;
         }
@@ -336,7 +336,7 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
         goto fail;
     if (refused) {
         pthread_mutex_lock (&d->mu);
-        d->copies_refused++;
+        d->m.copies_refused++;
         pthread_mutex_unlock (&d->mu);
         snprintf (why, sizeof (why),
                   "%s job %" PRIu64 " refused by the start gate (exit 75: "
@@ -710,7 +710,7 @@ age_first (ms_daemon_t *d, size_t ci, const queue_sub_t *s,
                 s->job_id, s->cluster, s->cluster_job_id, s->age_s, cj->nice,
                 u.nice);
     pthread_mutex_lock (&d->mu);
-    d->aged++;
+    d->m.aged++;
     pthread_mutex_unlock (&d->mu);
 record:
     if (queue_sub_aged (d->db, s->cluster, s->cluster_job_id, &e) < 0) {
@@ -1051,7 +1051,7 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
             free (allowed);
             return -1;
         }
-        d->reroutes++;
+        d->m.reroutes++;
         daemon_log (LOG_INFO,
                     "job %" PRId64 ": re-routed from %s/%s "
                     "(predicted wait %.0f s there, %.0f s elsewhere)",
@@ -1076,7 +1076,7 @@ job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
     if (refusals + 1 < MAX_REFUSED) {
         if (queue_refused (d->db, id, from, why, false, &ok, errp) < 0)
             return -1;
-        d->requeued += ok;
+        d->m.requeued += ok;
         if (ok)
             daemon_log (LOG_NOTICE,
                         "job %" PRId64 ": %s; queued again (%d refused in "
@@ -1091,7 +1091,7 @@ job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
         return -1;
     if (ok) {
         pthread_mutex_lock (&d->mu);
-        d->refused_cancelled++;
+        d->m.refused_cancelled++;
         pthread_mutex_unlock (&d->mu);
         daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
     }

@@ -180,12 +180,12 @@ refresher_main (void *arg)
     double *back = ms_xcalloc (d->ncl + 1, sizeof (double));
     double *read_at = ms_xcalloc (d->ncl + 1, sizeof (double));
 
-    pthread_mutex_lock (&d->rmu);
-    while (!d->refresher_stop) {
+    pthread_mutex_lock (&d->rf.mu);
+    while (!d->rf.stop) {
         struct timespec ts;
         double pause = d->dc->cycle_s > 0 ? d->dc->cycle_s : 1;
 
-        for (size_t i = 0; i < d->ncl && !d->refresher_stop; i++) {
+        for (size_t i = 0; i < d->ncl && !d->rf.stop; i++) {
             cluster_t *c = &d->cl[i];
             ms_partition_state_t *parts = NULL;
             ms_job_info_t *jobs = NULL;
@@ -196,12 +196,12 @@ refresher_main (void *arg)
 
             if (started < retry[i])
                 continue;
-            if ((d->dispatch_busy
+            if ((d->rf.dispatch_busy
                  || started - c->submitted_at < REFRESH_YIELD_S)
                 && started - read_at[i] < REFRESH_MAX_AGE_S)
                 continue; /* dispatch is under way there: later */
             read_at[i] = started;
-            pthread_mutex_unlock (&d->rmu);
+            pthread_mutex_unlock (&d->rf.mu);
             failed = backend_partitions (c->rb, &parts, &np, &e) < 0
                      || backend_jobs (c->rb, &jobs, &nj, &e) < 0;
             if (failed) {
@@ -229,7 +229,7 @@ refresher_main (void *arg)
                 acct_new = true;
                 c->st_acct_at = mono ();
             }
-            pthread_mutex_lock (&d->rmu);
+            pthread_mutex_lock (&d->rf.mu);
             if (acct_new) {
                 ms_accounting_free (&c->st_acct);
                 c->st_acct = acct;
@@ -253,7 +253,7 @@ refresher_main (void *arg)
             ms_strlcpy (c->st_api, slurmrest_version (c->rb),
                         sizeof (c->st_api));
         }
-        if (d->refresher_stop)
+        if (d->rf.stop)
             break;
         clock_gettime (CLOCK_REALTIME, &ts);
         ts.tv_sec += (time_t)pause;
@@ -262,9 +262,9 @@ refresher_main (void *arg)
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000L;
         }
-        pthread_cond_timedwait (&d->rcond, &d->rmu, &ts);
+        pthread_cond_timedwait (&d->rf.cond, &d->rf.mu, &ts);
     }
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_unlock (&d->rf.mu);
     free (retry);
     free (back);
     free (read_at);
@@ -288,9 +288,9 @@ take_readings (ms_daemon_t *d)
         ms_error_t e;
 
         c->fresh = false;
-        pthread_mutex_lock (&d->rmu);
+        pthread_mutex_lock (&d->rf.mu);
         if (!c->st_new) {
-            pthread_mutex_unlock (&d->rmu);
+            pthread_mutex_unlock (&d->rf.mu);
             continue;
         }
         parts = c->st_parts;
@@ -310,7 +310,7 @@ take_readings (ms_daemon_t *d)
         ms_error_t acct_err = c->st_acct_err;
         memset (&c->st_acct, 0, sizeof (c->st_acct));
         c->st_acct_new = false;
-        pthread_mutex_unlock (&d->rmu);
+        pthread_mutex_unlock (&d->rf.mu);
         if (acct_new) {
             acct_take (d, c, &acct, acct_failed, &acct_err);
             ms_accounting_free (&acct);
@@ -333,12 +333,24 @@ refresher_start (ms_daemon_t *d)
     sigfillset (&all);
     pthread_sigmask (SIG_SETMASK, &all,
                      &old); /* signals go to the main thread */
-    d->refresher_on
-        = pthread_create (&d->refresher, NULL, refresher_main, d) == 0;
+    d->rf.on = pthread_create (&d->rf.th, NULL, refresher_main, d) == 0;
     pthread_sigmask (SIG_SETMASK, &old, NULL);
-    if (!d->refresher_on)
+    if (!d->rf.on)
         daemon_log (LOG_WARNING, "cannot start the cluster refresher: the "
                                  "cycle reads the clusters itself");
+}
+
+void
+refresher_stop (ms_daemon_t *d)
+{
+    if (!d->rf.on)
+        return;
+    pthread_mutex_lock (&d->rf.mu);
+    d->rf.stop = true;
+    pthread_cond_broadcast (&d->rf.cond);
+    pthread_mutex_unlock (&d->rf.mu);
+    pthread_join (d->rf.th, NULL);
+    d->rf.on = false;
 }
 
 bool

@@ -6,7 +6,7 @@
  * and accounting, the policy. Deciding under the cycle's lock (d->mu) let
  * a storm of what-ifs stall the cycle. So the cycle, once a cycle, copies
  * that picture into a snapshot that it never changes again, and the hooks
- * decide on a snapshot without d->mu: they only take d->smu for as long as
+ * decide on a snapshot without d->mu: they only take d->sn.mu for as long as
  * it takes to count themselves in or out. The snapshot goes when the cycle
  * has published a newer one and its last reader is done. The prediction
  * table is shared, not copied (it is never changed once loaded): a count
@@ -23,11 +23,11 @@
 
 struct tabhold {
     ms_predtab_t *tab;
-    unsigned refs; /* under d->smu */
+    unsigned refs; /* under d->sn.mu */
 };
 
 struct snap {
-    unsigned refs;  /* under d->smu; the published one counts one more */
+    unsigned refs;  /* under d->sn.mu; the published one counts one more */
     ms_daemon_t sh; /* the picture, as decide.c reads a daemon: dc, site,
                        cl, ncl, tab, view, pol, set; the rest zero */
     tabhold_t *tabh;
@@ -53,9 +53,9 @@ tabhold_release (ms_daemon_t *d, tabhold_t *h)
 
     if (!h)
         return;
-    pthread_mutex_lock (&d->smu);
+    pthread_mutex_lock (&d->sn.mu);
     last = --h->refs == 0;
-    pthread_mutex_unlock (&d->smu);
+    pthread_mutex_unlock (&d->sn.mu);
     if (last) {
         predtab_free (h->tab);
         free (h);
@@ -94,7 +94,7 @@ snapshot_publish (ms_daemon_t *d)
     snap_t *s, *old;
     ms_view_t *keep;
 
-    if (!d->tab || !d->view || !d->tabh)
+    if (!d->tab || !d->view || !d->sn.tabh)
         return;
     s = ms_xcalloc (1, sizeof (*s));
     s->refs = 1;
@@ -103,7 +103,7 @@ snapshot_publish (ms_daemon_t *d)
     s->sh.tab = d->tab;
     s->sh.pol = d->pol;
     s->sh.set = d->set;
-    s->sh.leader = d->leader;
+    s->sh.ld.leader = d->ld.leader;
     s->sh.ncl = d->ncl;
     s->sh.cl = ms_xcalloc (d->ncl + 1, sizeof (cluster_t));
     for (size_t i = 0; i < d->ncl; i++) {
@@ -136,12 +136,12 @@ snapshot_publish (ms_daemon_t *d)
     s->wait_share = jobmix_wait_share (&d->mix);
     s->nseen = d->mix.nseen;
     s->nring = d->mix.nring;
-    pthread_mutex_lock (&d->smu);
-    d->tabh->refs++;
-    s->tabh = d->tabh;
-    old = d->snap;
-    d->snap = s;
-    pthread_mutex_unlock (&d->smu);
+    pthread_mutex_lock (&d->sn.mu);
+    d->sn.tabh->refs++;
+    s->tabh = d->sn.tabh;
+    old = d->sn.snap;
+    d->sn.snap = s;
+    pthread_mutex_unlock (&d->sn.mu);
     snapshot_drop (d, old);
 }
 
@@ -150,10 +150,10 @@ snapshot_take (ms_daemon_t *d)
 {
     snap_t *s;
 
-    pthread_mutex_lock (&d->smu);
-    if ((s = d->snap))
+    pthread_mutex_lock (&d->sn.mu);
+    if ((s = d->sn.snap))
         s->refs++;
-    pthread_mutex_unlock (&d->smu);
+    pthread_mutex_unlock (&d->sn.mu);
     return s;
 }
 
@@ -164,9 +164,9 @@ snapshot_drop (ms_daemon_t *d, snap_t *s)
 
     if (!s)
         return;
-    pthread_mutex_lock (&d->smu);
+    pthread_mutex_lock (&d->sn.mu);
     last = --s->refs == 0;
-    pthread_mutex_unlock (&d->smu);
+    pthread_mutex_unlock (&d->sn.mu);
     if (last) {
         tabhold_release (d, s->tabh);
         snap_free (d, s);
@@ -178,10 +178,10 @@ snapshot_fini (ms_daemon_t *d)
 {
     snap_t *s;
 
-    pthread_mutex_lock (&d->smu);
-    s = d->snap;
-    d->snap = NULL;
-    pthread_mutex_unlock (&d->smu);
+    pthread_mutex_lock (&d->sn.mu);
+    s = d->sn.snap;
+    d->sn.snap = NULL;
+    pthread_mutex_unlock (&d->sn.mu);
     snapshot_drop (d, s);
 }
 

@@ -20,6 +20,25 @@
 /* nodes shown at most (the collectors' role could fill the table) */
 #define SPOOL_DROPS_MAX 20000
 
+/* This file's part of the daemon's state (d->spool, made at the first
+ * reading): the latest reading, swapped in under d->mu. */
+struct dspool {
+    db_spool_drops_t *v;
+    size_t n;
+    bool truncated;
+    double read; /* mono () of the latest reading (the cycle's thread) */
+};
+
+void
+daemon_spool_drops_free (ms_daemon_t *d)
+{
+    if (!d->spool)
+        return;
+    free (d->spool->v);
+    free (d->spool);
+    d->spool = NULL;
+}
+
 void
 daemon_spool_drops (ms_daemon_t *d)
 {
@@ -27,21 +46,25 @@ daemon_spool_drops (ms_daemon_t *d)
     size_t n = 0;
     bool trunc = false, was;
     ms_error_t e;
+    struct dspool *sp;
 
-    if (d->drops_read > 0 && mono () - d->drops_read < SPOOL_DROPS_EVERY_S)
+    if (!d->spool)
+        d->spool = ms_xcalloc (1, sizeof (*d->spool));
+    sp = d->spool;
+    if (sp->read > 0 && mono () - sp->read < SPOOL_DROPS_EVERY_S)
         return;
-    d->drops_read = mono ();
+    sp->read = mono ();
     if (db_spool_drops_load (d->db, SPOOL_DROPS_MAX, &v, &n, &trunc, &e) < 0) {
         /* the figures of the last reading stay */
         daemon_log (LOG_ERR, "%s", e.text);
         return;
     }
     pthread_mutex_lock (&d->mu);
-    old = d->drops;
-    was = d->drops_truncated;
-    d->drops = v;
-    d->ndrops = n;
-    d->drops_truncated = trunc;
+    old = sp->v;
+    was = sp->truncated;
+    sp->v = v;
+    sp->n = n;
+    sp->truncated = trunc;
     pthread_mutex_unlock (&d->mu);
     free (old);
     if (trunc && !was)
@@ -107,12 +130,13 @@ daemon_spool_drops_metrics (const ms_daemon_t *d, char **buf, size_t *len,
         { "metaschedd_spool_removed_aged_total", "counter", 2 },
         { "metaschedd_spool_last_drop_timestamp_seconds", "gauge", 3 },
     };
-    char cl[2 * sizeof (d->drops->cluster)], node[2 * sizeof (d->drops->node)];
+    const struct dspool *sp = d->spool;
+    char cl[2 * sizeof (sp->v->cluster)], node[2 * sizeof (sp->v->node)];
 
     for (size_t k = 0; k < sizeof (m) / sizeof (m[0]); k++) {
         append (buf, len, cap, "# TYPE %s %s\n", m[k].name, m[k].type);
-        for (size_t i = 0; i < d->ndrops; i++) {
-            const db_spool_drops_t *x = &d->drops[i];
+        for (size_t i = 0; sp && i < sp->n; i++) {
+            const db_spool_drops_t *x = &sp->v[i];
             label_escape (x->cluster, cl, sizeof (cl));
             label_escape (x->node, node, sizeof (node));
             append (buf, len, cap, "%s{cluster=\"%s\",node=\"%s\"} ", m[k].name,
@@ -129,5 +153,5 @@ daemon_spool_drops_metrics (const ms_daemon_t *d, char **buf, size_t *len,
     append (buf, len, cap,
             "# TYPE metaschedd_spool_drops_truncated gauge\n"
             "metaschedd_spool_drops_truncated %d\n",
-            d->drops_truncated ? 1 : 0);
+            sp && sp->truncated ? 1 : 0);
 }

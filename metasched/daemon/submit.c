@@ -224,9 +224,9 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     rc = backend_submit (cl->b, &req, bidp, errp);
     free (het);
     cl->last_action = mono ();
-    pthread_mutex_lock (&d->rmu);
+    pthread_mutex_lock (&d->rf.mu);
     cl->submitted_at = cl->last_action;
-    pthread_mutex_unlock (&d->rmu);
+    pthread_mutex_unlock (&d->rf.mu);
     jobspec_free (&sb);
     free (script);
     free (envv);
@@ -247,10 +247,10 @@ submit_worker (void *arg)
     ms_daemon_t *d = w->d;
     cluster_t *cl = &d->cl[w->cl];
 
-    pthread_mutex_lock (&d->wmu);
+    pthread_mutex_lock (&d->sub.mu);
     while (cl->serving != w->ticket)
-        pthread_cond_wait (&d->wcond, &d->wmu);
-    pthread_mutex_unlock (&d->wmu);
+        pthread_cond_wait (&d->sub.cond, &d->sub.mu);
+    pthread_mutex_unlock (&d->sub.mu);
     for (size_t i = 0; i < w->n; i++) {
         djob_t *b = &w->b[i];
         if (!b->committed)
@@ -288,9 +288,9 @@ submit_worker (void *arg)
             }
         }
     }
-    pthread_mutex_lock (&d->wmu);
+    pthread_mutex_lock (&d->sub.mu);
     cl->serving++;
-    pthread_cond_broadcast (&d->wcond);
-    pthread_mutex_unlock (&d->wmu);
+    pthread_cond_broadcast (&d->sub.cond);
+    pthread_mutex_unlock (&d->sub.mu);
     return NULL;
 }

@@ -68,7 +68,7 @@ forgery (ms_daemon_t *d, size_t ci, const ms_job_info_t *j, int64_t claim,
     if (nold && bsearch (&f, old, nold, sizeof (f), cmp_forgery))
         return;
     pthread_mutex_lock (&d->mu);
-    d->forged++;
+    d->forge.forged++;
     pthread_mutex_unlock (&d->mu);
     daemon_log (LOG_WARNING,
                 "forged tag: %s job %" PRIu64 " of user %s (uid %" PRIu32
@@ -96,9 +96,9 @@ collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
         cluster_t *c = &d->cl[i];
         if (!c->fresh) {
             /* not listed this cycle: what was noted of it stays */
-            for (; k0 < d->nforgeries && d->forgeries[k0].cl <= i; k0++)
-                if (d->forgeries[k0].cl == i)
-                    forgery_add (d->forgeries[k0], &f, &nf, &fcap);
+            for (; k0 < d->forge.n && d->forge.list[k0].cl <= i; k0++)
+                if (d->forge.list[k0].cl == i)
+                    forgery_add (d->forge.list[k0], &f, &nf, &fcap);
             continue;
         }
         for (size_t k = 0; k < c->njobs; k++) {
@@ -116,8 +116,8 @@ collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
             if (tc == TAG_NONE)
                 continue;
             if (tc != TAG_VALID) {
-                forgery (d, i, j, claim, tag_check_why (tc), d->forgeries,
-                         d->nforgeries, &f, &nf, &fcap);
+                forgery (d, i, j, claim, tag_check_why (tc), d->forge.list,
+                         d->forge.n, &f, &nf, &fcap);
                 continue;
             }
             l = find_live (live, nlive, claim);
@@ -128,7 +128,7 @@ collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
                           "a valid tag of another cluster job (the meta "
                           "job's owner is %s)",
                           l->owner);
-                forgery (d, i, j, claim, why, d->forgeries, d->nforgeries, &f,
+                forgery (d, i, j, claim, why, d->forge.list, d->forge.n, &f,
                          &nf, &fcap);
                 continue;
             }
@@ -144,9 +144,9 @@ collect_tags (ms_daemon_t *d, const queue_live_t *live, size_t nlive,
     }
     if (n)
         qsort (t, n, sizeof (*t), cmp_tagged);
-    free (d->forgeries);
-    d->forgeries = f;
-    d->nforgeries = nf;
+    free (d->forge.list);
+    d->forge.list = f;
+    d->forge.n = nf;
     *np = n;
     return t;
 }
