@@ -82,7 +82,8 @@ parse_line (const char *s, const char *end, const char *name, int line,
 
     while (s < end) {
         char buf[64];
-        size_t len = 0;
+        const char *f;
+        size_t len;
         char *e;
 
         while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
@@ -92,27 +93,28 @@ parse_line (const char *s, const char *end, const char *name, int line,
         if (n == SWF_NFIELDS)
             return ms_err (errp, MS_ERR_INPUT, "%s:%d: more than %d fields",
                            name, line, SWF_NFIELDS);
-        while (s < end && *s != ' ' && *s != '\t' && *s != '\r') {
-            if (len + 1 >= sizeof (buf))
-                return ms_err (errp, MS_ERR_INPUT,
-                               "%s:%d: field %d is too long", name, line,
-                               n + 1);
-            buf[len++] = *s++;
-        }
-        buf[len] = '\0';
-        errno = 0;
-        if (parse_int_field (buf, len, &v[n]))
-            e = buf + len;
-        else
-            v[n] = strtod (buf, &e);
-        if (*e || errno == ERANGE || !isfinite (v[n]))
+        f = s;
+        while (s < end && *s != ' ' && *s != '\t' && *s != '\r')
+            s++;
+        len = (size_t)(s - f);
+        if (len + 1 >= sizeof (buf))
             return ms_err (errp, MS_ERR_INPUT,
-                           "%s:%d: field %d '%s' is not a number", name, line,
-                           n + 1, buf);
+                           "%s:%d: field %d is too long", name, line, n + 1);
+        /* digits are read in place; other text is copied for strtod */
+        if (!parse_int_field (f, len, &v[n])) {
+            memcpy (buf, f, len);
+            buf[len] = '\0';
+            errno = 0;
+            v[n] = strtod (buf, &e);
+            if (*e || errno == ERANGE || !isfinite (v[n]))
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s:%d: field %d '%s' is not a number", name,
+                               line, n + 1, buf);
+        }
         if (v[n] < 0 && v[n] != -1)
             return ms_err (errp, MS_ERR_INPUT,
-                           "%s:%d: field %d is negative (%s); unknown is -1",
-                           name, line, n + 1, buf);
+                           "%s:%d: field %d is negative (%.*s); unknown is -1",
+                           name, line, n + 1, (int)len, f);
         if (fabs (v[n]) > 1e15)
             return ms_err (errp, MS_ERR_INPUT, "%s:%d: field %d is too large",
                            name, line, n + 1);
