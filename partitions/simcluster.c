@@ -732,6 +732,15 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
     w->listen_arg = arg;
 }
 
+void
+simworld_reserve (simworld_t *w, size_t njobs)
+{
+    if (njobs > w->capjobs) {
+        w->capjobs = njobs;
+        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
+    }
+}
+
 ms_backend_t *
 simworld_backend (simworld_t *w, size_t i)
 {

@@ -139,6 +139,9 @@ typedef struct {
 ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
                        ms_backend_t *const *backends, const ms_predtab_t *tab);
 void sched_free (ms_sched_t *s);
+/* Room for njobs jobs and their entries at once, so that a run of known
+ * length grows no array job by job (a hint: more still fit). */
+void sched_reserve (ms_sched_t *s, size_t njobs);
 
 /* Count a job decided before the run (the site's history: metaschedd's
  * jobs before a replayed window) in the core's job mix as sched_submit

@@ -87,6 +87,19 @@ sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
 }
 
 void
+sched_reserve (ms_sched_t *s, size_t njobs)
+{
+    if (njobs > s->cap) {
+        s->cap = njobs;
+        s->jobs = ms_xrealloc (s->jobs, s->cap * sizeof (*s->jobs));
+    }
+    if (njobs > s->capents) {
+        s->capents = njobs;
+        s->ents = ms_xrealloc (s->ents, s->capents * sizeof (*s->ents));
+    }
+}
+
+void
 sched_free (ms_sched_t *s)
 {
     if (!s)

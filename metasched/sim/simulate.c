@@ -382,6 +382,9 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
      * keeps them by choice (power_caps). */
     upol.power_caps = false;
     r.sched = sched_new (&upol, conf, backends, su->tab);
+    /* every job once, and each at least one entry on the clusters */
+    sched_reserve (r.sched, wl->njobs);
+    simworld_reserve (w, wl->njobs);
     if (su->budgets && su->budgets->n)
         sched_set_power (r.sched, su->budgets, su->noise_p);
     for (size_t k = 0; k < su->nprime; k++)
