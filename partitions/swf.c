@@ -210,6 +210,7 @@ read_gzip (const char *path, char **bufp, size_t *lenp, ms_error_t *errp)
     gzFile gz;
     char *buf = NULL;
     size_t len = 0, cap = 0;
+    const char *why = NULL;
     int zerr = Z_OK;
 
     errno = 0;
@@ -230,23 +231,33 @@ read_gzip (const char *path, char **bufp, size_t *lenp, ms_error_t *errp)
             buf = ms_xrealloc (buf, cap);
         }
         n = gzread (gz, buf + len, (unsigned)(cap - len - 1));
-        if (n < 0 || (len == 0 && n > 0 && gzdirect (gz))) {
-            const char *m = n < 0 ? gzerror (gz, &zerr) : "not gzip data";
-            int rc = ms_err (errp, MS_ERR_INPUT,
-                             "%s: cannot decompress: %s; is it a gzip file?",
-                             path, m);
-            free (buf);
-            gzclose (gz);
-            return rc;
+        if (n > 0 && len == 0 && gzdirect (gz))
+            why = "not gzip data";
+        else if (n < 0)
+            why = gzerror (gz, &zerr);
+        else if (n == 0) {
+            /* a cut stream reads as if it ended; zlib tells here */
+            const char *m = gzerror (gz, &zerr);
+            if (zerr != Z_OK)
+                why = m;
+            else if (len == 0)
+                why = "empty, not gzip data";
         }
-        if (n == 0)
+        if (why || n == 0)
             break;
         len += (size_t)n;
     }
-    if (len == 0 && gzdirect (gz)) {
+    if (why) {
+        size_t pl = strlen (path);
+        int rc;
+        if (!strncmp (why, path, pl) && why[pl] == ':') /* zlib's "path: " */
+            why += pl + (why[pl + 1] == ' ' ? 2 : 1);
+        rc = ms_err (errp, MS_ERR_INPUT,
+                         "%s: cannot decompress: %s; is it a gzip file?", path,
+                         why);
         free (buf);
         gzclose (gz);
-        return ms_err (errp, MS_ERR_INPUT, "%s: empty, not gzip data", path);
+        return rc;
     }
     gzclose (gz);
     buf[len] = '\0';
