@@ -155,8 +155,7 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
 
     engine_entries (&s->pol, false, dec, &sent);
 
-    snprintf (comment, sizeof (comment), "metasched:%llu",
-              (unsigned long long)id);
+    ms_prefix_ll (comment, sizeof (comment), "metasched:", (long long)id);
     /* A new decision's entries follow in the pool; a re-routed job's old
      * ones stay behind, cancelled. */
     if (s->nents + d->n > s->capents) {

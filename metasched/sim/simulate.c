@@ -200,7 +200,7 @@ job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, char *uname,
           size_t ulen, ms_jobdesc_t *jd)
 {
     memset (jd, 0, sizeof (*jd));
-    snprintf (uname, ulen, "user%lld", (long long)wj->user);
+    ms_prefix_ll (uname, ulen, "user", (long long)wj->user);
     jd->record = wj;
     jd->user = uname;
     jd->nodes = wj->nodes;
