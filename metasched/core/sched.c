@@ -259,6 +259,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     ms_decision_t d;
     sjob_t *j;
     uint64_t id;
+    size_t fopt[MS_MAX_RANKED]; /* each partition's f_opt, t_weight 1 */
     double t0 = ms_mono_s ();
     int rc;
 
@@ -275,7 +276,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
                     now);
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
-    j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
+    j->opt_part = policy_optimal_fopt (&s->cs, s->conf->nparts, fopt);
     if (s->power && s->cs.n) {
         rc = power_submit (s, id, now, idp, errp);
         s->st.decide_s += ms_mono_s () - t0;
@@ -294,7 +295,8 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         *idp = id;
         return 0;
     }
-    policy_decide_opt (&s->pol, s->conf, &s->cs, s->view, j->opt_part, &d);
+    policy_decide_fopt (&s->pol, s->conf, &s->cs, s->view, j->opt_part, fopt,
+                        &d);
     s->st.decisions++;
     if (!d.n) {
         j->state = SJ_REJECTED;
