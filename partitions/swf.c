@@ -98,8 +98,8 @@ parse_line (const char *s, const char *end, const char *name, int line,
             s++;
         len = (size_t)(s - f);
         if (len + 1 >= sizeof (buf))
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s:%d: field %d is too long", name, line, n + 1);
+            return ms_err (errp, MS_ERR_INPUT, "%s:%d: field %d is too long",
+                           name, line, n + 1);
         /* digits are read in place; other text is copied for strtod */
         if (!parse_int_field (f, len, &v[n])) {
             memcpy (buf, f, len);
@@ -253,8 +253,8 @@ read_gzip (const char *path, char **bufp, size_t *lenp, ms_error_t *errp)
         if (!strncmp (why, path, pl) && why[pl] == ':') /* zlib's "path: " */
             why += pl + (why[pl + 1] == ' ' ? 2 : 1);
         rc = ms_err (errp, MS_ERR_INPUT,
-                         "%s: cannot decompress: %s; is it a gzip file?", path,
-                         why);
+                     "%s: cannot decompress: %s; is it a gzip file?", path,
+                     why);
         free (buf);
         gzclose (gz);
         return rc;

@@ -198,8 +198,8 @@ ms_prefix_ll (char *dst, size_t size, const char *prefix, long long v)
     char dig[24];
     size_t n = strlen (prefix), k = sizeof (dig), nd;
     /* the magnitude as unsigned: -LLONG_MIN has no long long */
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
-                                 : (unsigned long long)v;
+    unsigned long long u
+        = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
     do
         dig[--k] = (char)('0' + u % 10);

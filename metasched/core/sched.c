@@ -656,8 +656,8 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         job_candidates (s, &j->jd, s->view, now);
         if (cands[k].cap < s->cs.n + 1) {
             cands[k].cap = s->cs.n + 1;
-            cands[k].c = ms_xrealloc (cands[k].c,
-                                      cands[k].cap * sizeof (ms_cand_t));
+            cands[k].c
+                = ms_xrealloc (cands[k].c, cands[k].cap * sizeof (ms_cand_t));
         }
         memset (&cands[k].c[s->cs.n], 0, sizeof (ms_cand_t));
         cands[k].n = s->cs.n;
