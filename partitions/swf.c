@@ -51,27 +51,6 @@ parse_header (swf_trace_t *t, const char *s, const char *end)
     }
 }
 
-/* A field that is an optional '-' and 1 to 15 digits, into *v: such a
- * number is a double exactly, the one strtod returns (-0 included); a
- * trace's fields nearly all are, and strtod's general path was a fifth
- * of reading one. false for any other text (strtod reads it). */
-static bool
-parse_int_field (const char *buf, size_t len, double *v)
-{
-    size_t i = buf[0] == '-';
-    uint64_t u = 0;
-
-    if (len <= i || len - i > 15)
-        return false;
-    for (size_t k = i; k < len; k++) {
-        if (buf[k] < '0' || buf[k] > '9')
-            return false;
-        u = 10 * u + (uint64_t)(buf[k] - '0');
-    }
-    *v = i ? -(double)u : (double)u;
-    return true;
-}
-
 /* Parse one job line [s, end); return 0, or -1 with errp. */
 static int
 parse_line (const char *s, const char *end, const char *name, int line,
@@ -83,7 +62,9 @@ parse_line (const char *s, const char *end, const char *name, int line,
     while (s < end) {
         char buf[64];
         const char *f;
-        size_t len;
+        size_t len, neg;
+        uint64_t u;
+        bool digits;
         char *e;
 
         while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
@@ -93,15 +74,28 @@ parse_line (const char *s, const char *end, const char *name, int line,
         if (n == SWF_NFIELDS)
             return ms_err (errp, MS_ERR_INPUT, "%s:%d: more than %d fields",
                            name, line, SWF_NFIELDS);
+        /* The field's digits are summed as it is scanned. An optional '-'
+         * and 1 to 15 digits is a double exactly, the one strtod returns
+         * (-0 included); a trace's fields nearly all are, and strtod's
+         * general path was a fifth of reading one. Other text is copied
+         * for strtod. */
         f = s;
-        while (s < end && *s != ' ' && *s != '\t' && *s != '\r')
-            s++;
+        neg = *s == '-';
+        s += neg;
+        u = 0;
+        digits = true;
+        while (s < end && *s != ' ' && *s != '\t' && *s != '\r') {
+            unsigned d = (unsigned)(unsigned char)*s++ - '0';
+            digits &= d <= 9;
+            u = 10 * u + d;
+        }
         len = (size_t)(s - f);
         if (len + 1 >= sizeof (buf))
             return ms_err (errp, MS_ERR_INPUT, "%s:%d: field %d is too long",
                            name, line, n + 1);
-        /* digits are read in place; other text is copied for strtod */
-        if (!parse_int_field (f, len, &v[n])) {
+        if (digits && len > neg && len - neg <= 15)
+            v[n] = neg ? -(double)u : (double)u;
+        else {
             memcpy (buf, f, len);
             buf[len] = '\0';
             errno = 0;
