@@ -565,7 +565,13 @@ candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
     bool lastok = true, any = false;
 
     /* without limits on the candidates' partitions all are kept (the
-     * usual case: nothing to copy) */
+     * usual case: nothing to copy); where no partition of the site has
+     * limits, the candidates need not be looked at */
+    for (size_t p = 0; p < conf->nparts && !any; p++)
+        any = conf->parts[p].limits.set != 0;
+    if (!any)
+        return;
+    any = false;
     for (size_t i = 0; i < cs->n && !any; i++)
         any = conf->parts[cs->c[i].part].limits.set != 0;
     if (!any)
