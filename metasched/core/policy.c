@@ -156,9 +156,12 @@ nominal_at (const ms_siteconf_t *conf, const ms_cands_t *cs, size_t part)
     if (part >= conf->nparts)
         return SIZE_MAX;
     nom = conf->archs[conf->parts[part].arch].nominal_khz;
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].part == part && cs->c[i].f_khz == nom)
+    /* the last such candidate, found from the end */
+    for (size_t i = cs->n; i-- > 0;)
+        if (cs->c[i].part == part && cs->c[i].f_khz == nom) {
             bi = i;
+            break;
+        }
     for (size_t i = 0; bi == SIZE_MAX && i < cs->n; i++)
         if (cs->c[i].part == part && cs->c[i].f_khz >= bf) {
             bf = cs->c[i].f_khz;
