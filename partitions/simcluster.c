@@ -334,11 +334,42 @@ predicted_end (const simworld_t *w, const simjob_t *j)
     return e < w->now ? w->now : e;
 }
 
-static int
-ent_cmp (const void *a, const void *b)
+/* Sort a[0..n) by t, equal ends in their order (what a merge sort
+ * gives, as the C library's qsort did here), with tmp[0..n) beside:
+ * runs of 16 by insertion, then merges, the comparison inline. */
+static void
+ends_sort (heapent_t *a, heapent_t *tmp, size_t n)
 {
-    const heapent_t *x = a, *y = b;
-    return x->t < y->t ? -1 : x->t > y->t;
+    heapent_t *src = a, *dst = tmp;
+
+    for (size_t r = 0; r < n; r += 16) {
+        size_t e = r + 16 < n ? r + 16 : n;
+        for (size_t i = r + 1; i < e; i++) {
+            heapent_t x = a[i];
+            size_t j = i;
+            for (; j > r && a[j - 1].t > x.t; j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+    }
+    for (size_t w = 16; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n;
+            size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = src[j].t < src[i].t ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        heapent_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy (a, src, n * sizeof (*a));
 }
 
 /* Running jobs of p as (predicted end, index), sorted by end. */
@@ -347,15 +378,16 @@ sorted_ends (simworld_t *w, simpart_t *p)
 {
     if (w->capscratch < p->running.n) {
         w->capscratch = p->running.n * 2;
-        w->scratch
-            = ms_xrealloc (w->scratch, w->capscratch * sizeof (*w->scratch));
+        /* the sort's second half beside the entries */
+        w->scratch = ms_xrealloc (w->scratch,
+                                  2 * w->capscratch * sizeof (*w->scratch));
     }
     for (size_t i = 0; i < p->running.n; i++) {
         w->scratch[i].t = predicted_end (w, &w->jobs[p->running.v[i]]);
         w->scratch[i].job = p->running.v[i];
     }
     if (p->running.n > 1)
-        qsort (w->scratch, p->running.n, sizeof (*w->scratch), ent_cmp);
+        ends_sort (w->scratch, w->scratch + w->capscratch, p->running.n);
     return p->running.n;
 }
 
@@ -730,6 +762,15 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
 {
     w->listen = fn;
     w->listen_arg = arg;
+}
+
+void
+simworld_reserve (simworld_t *w, size_t njobs)
+{
+    if (njobs > w->capjobs) {
+        w->capjobs = njobs;
+        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
+    }
 }
 
 ms_backend_t *

@@ -96,6 +96,8 @@ int simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf,
                   ms_error_t *errp);
 void simworld_free (simworld_t *w);
 void simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg);
+/* Room for njobs submitted jobs at once (a hint: more still fit). */
+void simworld_reserve (simworld_t *w, size_t njobs);
 
 /* The backend of cluster i (index into conf->clusters), or NULL when that
  * cluster is not simulated. Owned by the world: do not destroy it. */

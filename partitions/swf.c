@@ -3,15 +3,14 @@
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "metasched/common/util.h"
 #include "partitions/swf.h"
@@ -52,27 +51,6 @@ parse_header (swf_trace_t *t, const char *s, const char *end)
     }
 }
 
-/* A field that is an optional '-' and 1 to 15 digits, into *v: such a
- * number is a double exactly, the one strtod returns (-0 included); a
- * trace's fields nearly all are, and strtod's general path was a fifth
- * of reading one. false for any other text (strtod reads it). */
-static bool
-parse_int_field (const char *buf, size_t len, double *v)
-{
-    size_t i = buf[0] == '-';
-    uint64_t u = 0;
-
-    if (len <= i || len - i > 15)
-        return false;
-    for (size_t k = i; k < len; k++) {
-        if (buf[k] < '0' || buf[k] > '9')
-            return false;
-        u = 10 * u + (uint64_t)(buf[k] - '0');
-    }
-    *v = i ? -(double)u : (double)u;
-    return true;
-}
-
 /* Parse one job line [s, end); return 0, or -1 with errp. */
 static int
 parse_line (const char *s, const char *end, const char *name, int line,
@@ -83,7 +61,10 @@ parse_line (const char *s, const char *end, const char *name, int line,
 
     while (s < end) {
         char buf[64];
-        size_t len = 0;
+        const char *f;
+        size_t len, neg;
+        uint64_t u;
+        bool digits;
         char *e;
 
         while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
@@ -93,27 +74,41 @@ parse_line (const char *s, const char *end, const char *name, int line,
         if (n == SWF_NFIELDS)
             return ms_err (errp, MS_ERR_INPUT, "%s:%d: more than %d fields",
                            name, line, SWF_NFIELDS);
+        /* The field's digits are summed as it is scanned. An optional '-'
+         * and 1 to 15 digits is a double exactly, the one strtod returns
+         * (-0 included); a trace's fields nearly all are, and strtod's
+         * general path was a fifth of reading one. Other text is copied
+         * for strtod. */
+        f = s;
+        neg = *s == '-';
+        s += neg;
+        u = 0;
+        digits = true;
         while (s < end && *s != ' ' && *s != '\t' && *s != '\r') {
-            if (len + 1 >= sizeof (buf))
-                return ms_err (errp, MS_ERR_INPUT,
-                               "%s:%d: field %d is too long", name, line,
-                               n + 1);
-            buf[len++] = *s++;
+            unsigned d = (unsigned)(unsigned char)*s++ - '0';
+            digits &= d <= 9;
+            u = 10 * u + d;
         }
-        buf[len] = '\0';
-        errno = 0;
-        if (parse_int_field (buf, len, &v[n]))
-            e = buf + len;
-        else
+        len = (size_t)(s - f);
+        if (len + 1 >= sizeof (buf))
+            return ms_err (errp, MS_ERR_INPUT, "%s:%d: field %d is too long",
+                           name, line, n + 1);
+        if (digits && len > neg && len - neg <= 15)
+            v[n] = neg ? -(double)u : (double)u;
+        else {
+            memcpy (buf, f, len);
+            buf[len] = '\0';
+            errno = 0;
             v[n] = strtod (buf, &e);
-        if (*e || errno == ERANGE || !isfinite (v[n]))
-            return ms_err (errp, MS_ERR_INPUT,
-                           "%s:%d: field %d '%s' is not a number", name, line,
-                           n + 1, buf);
+            if (*e || errno == ERANGE || !isfinite (v[n]))
+                return ms_err (errp, MS_ERR_INPUT,
+                               "%s:%d: field %d '%s' is not a number", name,
+                               line, n + 1, buf);
+        }
         if (v[n] < 0 && v[n] != -1)
             return ms_err (errp, MS_ERR_INPUT,
-                           "%s:%d: field %d is negative (%s); unknown is -1",
-                           name, line, n + 1, buf);
+                           "%s:%d: field %d is negative (%.*s); unknown is -1",
+                           name, line, n + 1, (int)len, f);
         if (fabs (v[n]) > 1e15)
             return ms_err (errp, MS_ERR_INPUT, "%s:%d: field %d is too large",
                            name, line, n + 1);
@@ -200,62 +195,65 @@ swf_parse (const char *text, size_t len, const char *name, int flags,
     return 0;
 }
 
-/* Read a gzip file through `gzip -dc PATH`, executed without a shell. */
+/* Read a gzip file in-process with zlib (gzread: concatenated members
+ * too). A file that is not gzip data is refused, as `gzip -dc` refused it
+ * before: a trace named .gz is compressed or wrong. */
 static int
 read_gzip (const char *path, char **bufp, size_t *lenp, ms_error_t *errp)
 {
-    int fds[2], status;
-    pid_t pid;
+    gzFile gz;
     char *buf = NULL;
     size_t len = 0, cap = 0;
+    const char *why = NULL;
+    int zerr = Z_OK;
 
-    if (pipe (fds) < 0)
-        return ms_err (errp, MS_ERR_SYSTEM, "%s: pipe: %s", path,
-                       strerror (errno));
-    if ((pid = fork ()) < 0) {
-        close (fds[0]);
-        close (fds[1]);
-        return ms_err (errp, MS_ERR_SYSTEM, "%s: fork: %s", path,
-                       strerror (errno));
-    }
-    if (pid == 0) {
-        dup2 (fds[1], 1);
-        close (fds[0]);
-        close (fds[1]);
-        execlp ("gzip", "gzip", "-dc", "--", path, (char *)NULL);
-        _exit (127);
-    }
-    close (fds[1]);
+    errno = 0;
+    if (!(gz = gzopen (path, "rb")))
+        return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path,
+                       errno ? strerror (errno) : "cannot open");
+    gzbuffer (gz, 1 << 17);
     for (;;) {
-        ssize_t n;
+        int n;
         if (len + 65536 + 1 > cap) {
-            cap = cap ? cap * 2 : 1 << 20;
+            cap = cap ? cap * 2 : 1 << 22;
             if (cap > SWF_MAX_BYTES) {
                 free (buf);
-                close (fds[0]);
-                kill (pid, SIGTERM);
-                waitpid (pid, &status, 0);
+                gzclose (gz);
                 return ms_err (errp, MS_ERR_INPUT, "%s: larger than %zu bytes",
                                path, SWF_MAX_BYTES);
             }
             buf = ms_xrealloc (buf, cap);
         }
-        n = read (fds[0], buf + len, cap - len - 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
+        n = gzread (gz, buf + len, (unsigned)(cap - len - 1));
+        if (n > 0 && len == 0 && gzdirect (gz))
+            why = "not gzip data";
+        else if (n < 0)
+            why = gzerror (gz, &zerr);
+        else if (n == 0) {
+            /* a cut stream reads as if it ended; zlib tells here */
+            const char *m = gzerror (gz, &zerr);
+            if (zerr != Z_OK)
+                why = m;
+            else if (len == 0)
+                why = "empty, not gzip data";
+        }
+        if (why || n == 0)
             break;
         len += (size_t)n;
     }
-    close (fds[0]);
-    if (waitpid (pid, &status, 0) < 0 || !WIFEXITED (status)
-        || WEXITSTATUS (status) != 0) {
+    if (why) {
+        size_t pl = strlen (path);
+        int rc;
+        if (!strncmp (why, path, pl) && why[pl] == ':') /* zlib's "path: " */
+            why += pl + (why[pl + 1] == ' ' ? 2 : 1);
+        rc = ms_err (errp, MS_ERR_INPUT,
+                     "%s: cannot decompress: %s; is it a gzip file?", path,
+                     why);
         free (buf);
-        return ms_err (errp, MS_ERR_INPUT,
-                       "%s: gzip -dc failed (exit %d); is it a gzip file and "
-                       "is gzip installed?",
-                       path, WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+        gzclose (gz);
+        return rc;
     }
+    gzclose (gz);
     buf[len] = '\0';
     *bufp = buf;
     *lenp = len;

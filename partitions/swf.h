@@ -56,8 +56,8 @@ typedef struct {
  * messages. */
 int swf_parse (const char *text, size_t len, const char *name, int flags,
                swf_trace_t **tracep, ms_error_t *errp);
-/* Read a trace file; a name ending in ".gz" is read through `gzip -dc`
- * (run directly, no shell). */
+/* Read a trace file; a name ending in ".gz" is decompressed in-process
+ * (zlib), and refused if it is not gzip data. */
 int swf_load (const char *path, int flags, swf_trace_t **tracep,
               ms_error_t *errp);
 void swf_free (swf_trace_t *t);

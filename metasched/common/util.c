@@ -192,6 +192,31 @@ ms_strlcpy (char *dst, const char *src, size_t size)
     return n;
 }
 
+size_t
+ms_prefix_ll (char *dst, size_t size, const char *prefix, long long v)
+{
+    char dig[24];
+    size_t n = strlen (prefix), k = sizeof (dig), nd;
+    /* the magnitude as unsigned: -LLONG_MIN has no long long */
+    unsigned long long u
+        = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+    do
+        dig[--k] = (char)('0' + u % 10);
+    while ((u /= 10));
+    if (v < 0)
+        dig[--k] = '-';
+    nd = sizeof (dig) - k;
+    if (size > 0) {
+        size_t cp = n < size - 1 ? n : size - 1;
+        size_t cd = nd < size - 1 - cp ? nd : size - 1 - cp;
+        memcpy (dst, prefix, cp);
+        memcpy (dst + cp, dig + k, cd);
+        dst[cp + cd] = '\0';
+    }
+    return n + nd;
+}
+
 char *
 ms_strtrim (char *s)
 {

@@ -30,6 +30,11 @@ int ms_read_secret_file (const char *path, char **secretp, ms_error_t *errp);
 /* Copy at most size-1 bytes and terminate; return strlen (src). */
 size_t ms_strlcpy (char *dst, const char *src, size_t size);
 
+/* prefix then v in decimal into dst, what snprintf (dst, size, "%s%lld",
+ * prefix, v) writes, without its format parsing (the simulator names
+ * each job so); return the length written. */
+size_t ms_prefix_ll (char *dst, size_t size, const char *prefix, long long v);
+
 /* Remove leading and trailing whitespace in place; return s. */
 char *ms_strtrim (char *s);
 

@@ -487,6 +487,9 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
 {
     const ms_predent_t *ref = predtab_get (tab, app, home, tab->nominal[home]);
     double tref = ref->ok ? ref->t : 0;
+    /* Without the home's nominal figure, the signature run stands for the
+     * job's length. Once a job, not a division a candidate. */
+    double scale = tref > 0 ? base_s / tref : 1;
 
     cs->n = 0;
     cs->home = home;
@@ -500,12 +503,8 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
         for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
             const ms_predent_t *d = predtab_get (tab, app, p, fi);
             ms_cand_t *c;
-            double scale;
             if (!d->ok)
                 continue;
-            /* Without the home's nominal figure, the signature run stands
-             * for the job's length. */
-            scale = tref > 0 ? base_s / tref : 1;
             if (cs->n == cs->cap) {
                 cs->cap = cs->cap ? cs->cap * 2 : 64;
                 cs->c = ms_xrealloc (cs->c, cs->cap * sizeof (*cs->c));
@@ -566,7 +565,13 @@ candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
     bool lastok = true, any = false;
 
     /* without limits on the candidates' partitions all are kept (the
-     * usual case: nothing to copy) */
+     * usual case: nothing to copy); where no partition of the site has
+     * limits, the candidates need not be looked at */
+    for (size_t p = 0; p < conf->nparts && !any; p++)
+        any = conf->parts[p].limits.set != 0;
+    if (!any)
+        return;
+    any = false;
     for (size_t i = 0; i < cs->n && !any; i++)
         any = conf->parts[cs->c[i].part].limits.set != 0;
     if (!any)

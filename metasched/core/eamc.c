@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "metasched/core/choice.h"
 #include "metasched/core/eamc.h"
@@ -10,7 +11,7 @@
 
 void
 eamc_decide (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
-             ms_decision_t *d)
+             const size_t *fopt, ms_decision_t *d)
 {
     size_t best[MS_MAX_RANKED];
     ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
@@ -19,7 +20,10 @@ eamc_decide (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
 
     /* Listing 6.1: f_opt per partition (eq. 6.4), then Emin and tmin over
      * the partitions at f_opt, part_eff (eq. 6.5), sort. */
-    score_eamc_fopt (cs, nparts, pol->t_weight, best);
+    if (fopt)
+        memcpy (best, fopt, nparts * sizeof (*best));
+    else
+        score_eamc_fopt (cs, nparts, pol->t_weight, best);
     for (size_t p = 0; p < nparts; p++)
         if (best[p] != SIZE_MAX) {
             if (cs->c[best[p]].e < emin)

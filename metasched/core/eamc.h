@@ -11,8 +11,10 @@
 #include "metasched/core/decision.h"
 
 /* The entries of pol's EAMC kind for candidates cs over nparts
- * partitions (at most MS_MAX_RANKED), appended to d. */
+ * partitions (at most MS_MAX_RANKED), appended to d; fopt each
+ * partition's f_opt at pol's t_weight where the caller has found them
+ * (score_eamc_fopt), else NULL. */
 void eamc_decide (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
-                  ms_decision_t *d);
+                  const size_t *fopt, ms_decision_t *d);
 
 #endif

@@ -80,7 +80,15 @@ policy_init (ms_policy_t *pol, ms_polkind_t k)
 size_t
 policy_optimal_partition (const ms_cands_t *cs, size_t nparts)
 {
-    size_t best[MS_MAX_RANKED], opt = SIZE_MAX;
+    size_t best[MS_MAX_RANKED];
+
+    return policy_optimal_fopt (cs, nparts, best);
+}
+
+size_t
+policy_optimal_fopt (const ms_cands_t *cs, size_t nparts, size_t *best)
+{
+    size_t opt = SIZE_MAX;
     double emin = INFINITY, tmin = INFINITY, be = INFINITY;
 
     if (nparts > MS_MAX_RANKED)
@@ -148,9 +156,12 @@ nominal_at (const ms_siteconf_t *conf, const ms_cands_t *cs, size_t part)
     if (part >= conf->nparts)
         return SIZE_MAX;
     nom = conf->archs[conf->parts[part].arch].nominal_khz;
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].part == part && cs->c[i].f_khz == nom)
+    /* the last such candidate, found from the end */
+    for (size_t i = cs->n; i-- > 0;)
+        if (cs->c[i].part == part && cs->c[i].f_khz == nom) {
             bi = i;
+            break;
+        }
     for (size_t i = 0; bi == SIZE_MAX && i < cs->n; i++)
         if (cs->c[i].part == part && cs->c[i].f_khz >= bf) {
             bf = cs->c[i].f_khz;
@@ -179,11 +190,12 @@ policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
         choice_add (d, cs, bi, 0);
 }
 
-/* policy_decide's body; opt the job's optimal partition where the caller
- * has it, else NULL. */
+/* policy_decide's body; opt the job's optimal partition and fopt each
+ * partition's f_opt at t_weight 1 where the caller has them, else NULL. */
 static void
 decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
-        const ms_view_t *view, const size_t *opt, ms_decision_t *d)
+        const ms_view_t *view, const size_t *opt, const size_t *fopt,
+        ms_decision_t *d)
 {
     size_t nparts = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
     size_t best[MS_MAX_RANKED];
@@ -212,7 +224,7 @@ decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
     case POL_EAMC_REORDER:
     case POL_EAMC_PRIO:
     case POL_EAMC_PRIO_V:
-        eamc_decide (pol, cs, nparts, d);
+        eamc_decide (pol, cs, nparts, pol->t_weight == 1.0 ? fopt : NULL, d);
         break;
     case POL_METASCHED:
     case POL_METASCHED_WINDOW:
@@ -242,7 +254,7 @@ void
 policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
 {
-    decide (pol, conf, cs, view, NULL, d);
+    decide (pol, conf, cs, view, NULL, NULL, d);
 }
 
 void
@@ -250,5 +262,13 @@ policy_decide_opt (const ms_policy_t *pol, const ms_siteconf_t *conf,
                    const ms_cands_t *cs, const ms_view_t *view, size_t opt_part,
                    ms_decision_t *d)
 {
-    decide (pol, conf, cs, view, &opt_part, d);
+    decide (pol, conf, cs, view, &opt_part, NULL, d);
+}
+
+void
+policy_decide_fopt (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                    const ms_cands_t *cs, const ms_view_t *view,
+                    size_t opt_part, const size_t *fopt, ms_decision_t *d)
+{
+    decide (pol, conf, cs, view, &opt_part, fopt, d);
 }

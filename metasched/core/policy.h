@@ -71,6 +71,11 @@ void policy_relabel (ms_policy_t *pol);
 /* The EAMC-favoured partition of a job (equation 6.5 with t_weight 1 at
  * each partition's f_opt): "its optimal partition". SIZE_MAX if none. */
 size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
+/* The same, with each partition's f_opt at t_weight 1 in fopt[p] (the
+ * first min (nparts, MS_MAX_RANKED); SIZE_MAX where none), which
+ * policy_decide_fopt hands to the EAMC kinds at that weight. */
+size_t policy_optimal_fopt (const ms_cands_t *cs, size_t nparts,
+                            size_t *fopt);
 
 /* Decide for one job; cs must carry predicted waits for metasched. An
  * empty decision means the job fits nowhere. */
@@ -90,6 +95,12 @@ void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
 void policy_decide_opt (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         const ms_cands_t *cs, const ms_view_t *view,
                         size_t opt_part, ms_decision_t *d);
+/* policy_decide_opt with the f_opt policy_optimal_fopt found too: the
+ * EAMC kinds at t_weight 1 take them rather than finding them again. */
+void policy_decide_fopt (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                         const ms_cands_t *cs, const ms_view_t *view,
+                         size_t opt_part, const size_t *fopt,
+                         ms_decision_t *d);
 
 /* metasched_window's decision for a batch of jobs at once (window.h):
  * cs[k] the candidates of job k (cs must carry predicted waits) and
@@ -143,6 +154,9 @@ typedef struct {
 ms_sched_t *sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
                        ms_backend_t *const *backends, const ms_predtab_t *tab);
 void sched_free (ms_sched_t *s);
+/* Room for njobs jobs and their entries at once, so that a run of known
+ * length grows no array job by job (a hint: more still fit). */
+void sched_reserve (ms_sched_t *s, size_t njobs);
 
 /* Count a job decided before the run (the site's history: metaschedd's
  * jobs before a replayed window) in the core's job mix as sched_submit

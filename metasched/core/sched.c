@@ -64,6 +64,12 @@ struct ms_sched {
     ms_jobmix_t mix;  /* the jobs so far: ref_nodes, the drain price */
     uint64_t *window; /* metasched_window: ids waiting for the cycle */
     size_t nwindow, capwindow;
+    /* ...a cycle's candidates, decisions and widths, kept for the next */
+    ms_cands_t *wcands;
+    const ms_cands_t **wcp;
+    ms_decision_t *wdec;
+    int *wnodes;
+    size_t capw;
     ms_power_t *power; /* the power budgets; NULL: none */
     uint64_t *held;    /* ids held for power, in submit order */
     double *held_w;    /* ...the least draw of any of their candidates */
@@ -94,6 +100,19 @@ sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
 }
 
 void
+sched_reserve (ms_sched_t *s, size_t njobs)
+{
+    if (njobs > s->cap) {
+        s->cap = njobs;
+        s->jobs = ms_xrealloc (s->jobs, s->cap * sizeof (*s->jobs));
+    }
+    if (njobs > s->capents) {
+        s->capents = njobs;
+        s->ents = ms_xrealloc (s->ents, s->capents * sizeof (*s->ents));
+    }
+}
+
+void
 sched_free (ms_sched_t *s)
 {
     if (!s)
@@ -104,6 +123,12 @@ sched_free (ms_sched_t *s)
     free (s->ents);
     free (s->pending);
     free (s->window);
+    for (size_t k = 0; k < s->capw; k++)
+        free (s->wcands[k].c);
+    free (s->wcands);
+    free (s->wcp);
+    free (s->wdec);
+    free (s->wnodes);
     power_free (s->power);
     free (s->held);
     free (s->held_w);
@@ -152,8 +177,7 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
 
     engine_entries (&s->pol, false, dec, &sent);
 
-    snprintf (comment, sizeof (comment), "metasched:%llu",
-              (unsigned long long)id);
+    ms_prefix_ll (comment, sizeof (comment), "metasched:", (long long)id);
     /* A new decision's entries follow in the pool; a re-routed job's old
      * ones stay behind, cancelled. */
     if (s->nents + d->n > s->capents) {
@@ -389,6 +413,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     ms_decision_t d;
     sjob_t *j;
     uint64_t id;
+    size_t fopt[MS_MAX_RANKED]; /* each partition's f_opt, t_weight 1 */
     double t0 = ms_mono_s ();
     int rc;
 
@@ -405,7 +430,7 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL, now, true);
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
-    j->opt_part = policy_optimal_partition (&s->cs, s->conf->nparts);
+    j->opt_part = policy_optimal_fopt (&s->cs, s->conf->nparts, fopt);
     if (s->power && s->cs.n) {
         rc = power_submit (s, id, now, idp, errp);
         s->st.decide_s += ms_mono_s () - t0;
@@ -424,7 +449,8 @@ sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         *idp = id;
         return 0;
     }
-    policy_decide_opt (&s->pol, s->conf, &s->cs, s->view, j->opt_part, &d);
+    policy_decide_fopt (&s->pol, s->conf, &s->cs, s->view, j->opt_part, fopt,
+                        &d);
     s->st.decisions++;
     if (!d.n) {
         j->state = SJ_REJECTED;
@@ -767,15 +793,30 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
 
     if (s->pol.kind != POL_METASCHED_WINDOW || !nw)
         return 0;
-    cands = ms_xcalloc (nw, sizeof (*cands));
-    cp = ms_xcalloc (nw, sizeof (*cp));
-    dec = ms_xcalloc (nw, sizeof (*dec));
-    nodes = ms_xcalloc (nw, sizeof (*nodes));
+    if (nw > s->capw) {
+        size_t cw = nw > 2 * s->capw ? nw : 2 * s->capw;
+        s->wcands = ms_xrealloc (s->wcands, cw * sizeof (*s->wcands));
+        memset (s->wcands + s->capw, 0, (cw - s->capw) * sizeof (*s->wcands));
+        s->wcp = ms_xrealloc (s->wcp, cw * sizeof (*s->wcp));
+        s->wdec = ms_xrealloc (s->wdec, cw * sizeof (*s->wdec));
+        s->wnodes = ms_xrealloc (s->wnodes, cw * sizeof (*s->wnodes));
+        s->capw = cw;
+    }
+    cands = s->wcands;
+    cp = s->wcp;
+    dec = s->wdec;
+    nodes = s->wnodes;
+    memset (dec, 0, nw * sizeof (*dec));
     for (size_t k = 0; k < nw; k++) {
         sjob_t *j = &s->jobs[s->window[k] - 1];
         job_candidates (s, &j->jd, s->view, now);
-        cands[k].n = cands[k].cap = s->cs.n;
-        cands[k].c = ms_xcalloc (s->cs.n + 1, sizeof (ms_cand_t));
+        if (cands[k].cap < s->cs.n + 1) {
+            cands[k].cap = s->cs.n + 1;
+            cands[k].c
+                = ms_xrealloc (cands[k].c, cands[k].cap * sizeof (ms_cand_t));
+        }
+        memset (&cands[k].c[s->cs.n], 0, sizeof (ms_cand_t));
+        cands[k].n = s->cs.n;
         memcpy (cands[k].c, s->cs.c, s->cs.n * sizeof (ms_cand_t));
         cp[k] = &cands[k];
         nodes[k] = j->jd.nodes;
@@ -816,12 +857,6 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         rc = dispatch (s, id, &dec[k], now, errp);
     }
     s->nwindow = 0;
-    for (size_t k = 0; k < nw; k++)
-        free (cands[k].c);
-    free (cands);
-    free (cp);
-    free (dec);
-    free (nodes);
     s->st.decide_s += ms_mono_s () - t0;
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "metasched/core/choice.h"
 #include "metasched/core/policy.h"
@@ -18,17 +19,19 @@
  * energy and predicted response against the job's best), plus the
  * candidate's frequency score over the best one's on that partition.
  * *wtminp gets the job's best predicted response, *key_sp what a unit of
- * cost is worth in seconds of it (rank_partitions). */
+ * cost is worth in seconds of it (rank_partitions). ok and fs (cs->n + 1)
+ * and r (conf->nparts + 1) are the caller's, cleared here for each job. */
 static void
 window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
               const ms_cands_t *cs, const ms_view_t *view, double *cost,
-              double *wtminp, double *key_sp)
+              double *wtminp, double *key_sp, bool *ok, double *fs,
+              ms_ranked_t *r)
 {
-    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
-    double *fs = ms_xcalloc (cs->n + 1, sizeof (double));
-    ms_ranked_t *r = ms_xcalloc (conf->nparts + 1, sizeof (*r));
     size_t nr;
 
+    memset (ok, 0, (cs->n + 1) * sizeof (*ok));
+    memset (fs, 0, (cs->n + 1) * sizeof (*fs));
+    memset (r, 0, (conf->nparts + 1) * sizeof (*r));
     for (size_t i = 0; i < cs->n; i++)
         cost[i] = INFINITY;
     nr = rank_partitions (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp,
@@ -37,9 +40,6 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == r[k].part)
                 cost[i] = r[k].key + (fs[i] - fs[r[k].cand]);
-    free (r);
-    free (fs);
-    free (ok);
 }
 
 /* The window (window.h): bids are every admissible candidate of every job
@@ -59,15 +59,28 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
     ms_bid_t *bids = NULL;
     double *cost = NULL, *cap, *pen, *key_s, hsum = 0, h;
-    size_t *pick, *cand0, *sib;
+    size_t *pick, *cand0, *sib, maxn = 0, total = 0;
     ms_window_opts_t wo;
+    bool *ok;
+    double *fs;
+    ms_ranked_t *r;
 
+    /* one allocation of each for the batch, not one a job */
+    for (size_t k = 0; k < njobs; k++) {
+        total += cs[k]->n;
+        if (cs[k]->n > maxn)
+            maxn = cs[k]->n;
+    }
+    cost = ms_xcalloc (total + 1, sizeof (double));
+    ok = ms_xcalloc (maxn + 1, sizeof (bool));
+    fs = ms_xcalloc (maxn + 1, sizeof (double));
+    r = ms_xcalloc (nparts + 1, sizeof (*r));
     cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
     key_s = ms_xcalloc (njobs + 1, sizeof (double));
     for (size_t k = 0; k < njobs; k++) {
         double wtmin;
-        cost = ms_xrealloc (cost, (ncost + cs[k]->n + 1) * sizeof (double));
-        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin, &key_s[k]);
+        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin, &key_s[k],
+                      ok, fs, r);
         cand0[k] = ncost;
         if (cs[k]->n && isfinite (wtmin)) {
             hsum += wtmin;
@@ -145,6 +158,9 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     }
     free (bids);
     free (cost);
+    free (ok);
+    free (fs);
+    free (r);
     free (cap);
     free (pen);
     free (pick);

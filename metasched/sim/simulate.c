@@ -201,7 +201,7 @@ job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, char *uname,
           size_t ulen, ms_jobdesc_t *jd)
 {
     memset (jd, 0, sizeof (*jd));
-    snprintf (uname, ulen, "user%lld", (long long)wj->user);
+    ms_prefix_ll (uname, ulen, "user", (long long)wj->user);
     jd->record = wj;
     jd->user = uname;
     jd->nodes = wj->nodes;
@@ -409,6 +409,9 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
      * keeps them by choice (power_caps). */
     upol.power_caps = false;
     r.sched = sched_new (&upol, conf, backends, su->tab);
+    /* every job once, and each at least one entry on the clusters */
+    sched_reserve (r.sched, wl->njobs);
+    simworld_reserve (w, wl->njobs);
     if (su->budgets && su->budgets->n)
         sched_set_power (r.sched, su->budgets, su->noise_p);
     for (size_t k = 0; k < su->nprime; k++)

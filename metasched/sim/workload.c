@@ -192,7 +192,13 @@ workload_from_swf (const swf_trace_t *t, int cores_per_node, int max_nodes,
             j->app = -1;
         }
     wl->njobs = k;
-    qsort (wl->jobs, k, sizeof (*wl->jobs), cmp_submit);
+    /* a trace is in submit order as a rule: sort only one that is not
+     * (qsort's merge sort left a sorted one as it was) */
+    for (size_t i = 1; i < k; i++)
+        if (cmp_submit (&wl->jobs[i - 1], &wl->jobs[i]) > 0) {
+            qsort (wl->jobs, k, sizeof (*wl->jobs), cmp_submit);
+            break;
+        }
     for (size_t i = 0; i < k; i++)
         wl->jobs[i].id = i + 1;
     if (!k) {

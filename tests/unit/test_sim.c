@@ -4,6 +4,7 @@
  * conversion, app assignment, and the built-in configurations. */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -1045,6 +1046,30 @@ START_TEST (test_plot_zoom)
 }
 END_TEST
 
+/* The simulated jobs' user names and comments (ms_prefix_ll) are what
+ * snprintf "%s%lld" writes, truncation and its return value included. */
+START_TEST (test_prefix_ll)
+{
+    static const long long vs[]
+        = { 0, 7, -1, 10, 123456789, LLONG_MAX, LLONG_MIN };
+    static const char *const ps[] = { "", "user", "metasched:" };
+    static const size_t sizes[] = { 0, 1, 3, 5, 9, 32 };
+
+    for (size_t i = 0; i < sizeof (vs) / sizeof (vs[0]); i++)
+        for (size_t j = 0; j < 3; j++)
+            for (size_t k = 0; k < sizeof (sizes) / sizeof (sizes[0]); k++) {
+                char a[40], b[40];
+                memset (a, 'x', sizeof (a));
+                memset (b, 'x', sizeof (b));
+                size_t n = ms_prefix_ll (a, sizes[k], ps[j], vs[i]);
+                int m = snprintf (b, sizes[k], "%s%lld", ps[j], vs[i]);
+                ck_assert_uint_eq (n, (size_t)m);
+                ck_assert_msg (!memcmp (a, b, sizeof (a)), "%s%lld in %zu",
+                               ps[j], vs[i], sizes[k]);
+            }
+}
+END_TEST
+
 int
 main (void)
 {
@@ -1070,6 +1095,7 @@ main (void)
     tcase_add_test (tc, test_drain_price);
     tcase_add_test (tc, test_seeds_parse);
     tcase_add_test (tc, test_seeds_stats);
+    tcase_add_test (tc, test_prefix_ll);
     if (test_shared_data ())
         tcase_add_test (tc, test_eamc_models_optimal_partition);
     else

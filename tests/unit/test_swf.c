@@ -3,7 +3,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "partitions/swf.h"
 #include "tests/testutil.h"
@@ -153,6 +157,62 @@ START_TEST (test_missing_file)
 }
 END_TEST
 
+/* A .gz trace is decompressed in-process: the same jobs as the plain
+ * file, the gzip members one after another; what is not gzip data (plain
+ * text, nothing, a cut stream) is an error naming the file. */
+START_TEST (test_gz_inprocess)
+{
+    const char *text = "; MaxProcs: 8\n1 0 0 10 2\n2 5 1 20 4\n";
+    const char *more = "3 9 0 30 8\n";
+    char dir[] = "/tmp/test_swf.XXXXXX", path[4096];
+    swf_trace_t *t;
+    ms_error_t err;
+    gzFile gz;
+    FILE *f;
+
+    ck_assert (mkdtemp (dir));
+    snprintf (path, sizeof (path), "%s/two.swf.gz", dir);
+    gz = gzopen (path, "wb");
+    ck_assert (gz);
+    ck_assert_int_eq (gzputs (gz, text), (int)strlen (text));
+    ck_assert_int_eq (gzclose (gz), Z_OK);
+    gz = gzopen (path, "ab"); /* a second member */
+    ck_assert (gz);
+    ck_assert_int_eq (gzputs (gz, more), (int)strlen (more));
+    ck_assert_int_eq (gzclose (gz), Z_OK);
+    ck_assert_msg (swf_load (path, 0, &t, &err) == 0, "%s", err.text);
+    ck_assert_uint_eq (t->njobs, 3);
+    ck_assert_int_eq (t->max_procs, 8);
+    ck_assert (t->jobs[1].runtime == 20);
+    ck_assert_int_eq (t->jobs[2].procs, 8);
+    ck_assert_str_eq (t->name, "two.swf.gz");
+    swf_free (t);
+
+    /* the same stream cut short */
+    f = fopen (path, "r+");
+    ck_assert (f);
+    ck_assert_int_eq (ftruncate (fileno (f), 30), 0);
+    fclose (f);
+    ck_assert_int_eq (swf_load (path, 0, &t, &err), -1);
+    ck_assert_int_eq (err.kind, MS_ERR_INPUT);
+    ck_assert_msg (strstr (err.text, path), "got '%s'", err.text);
+
+    static const char *const notgz[] = { "1 0 0 10 2\n", "" };
+    for (size_t i = 0; i < 2; i++) {
+        f = fopen (path, "w");
+        ck_assert (f);
+        fputs (notgz[i], f);
+        fclose (f);
+        ck_assert_int_eq (swf_load (path, 0, &t, &err), -1);
+        ck_assert_int_eq (err.kind, MS_ERR_INPUT);
+        ck_assert_msg (strstr (err.text, path) && strstr (err.text, "gzip"),
+                       "case %zu: got '%s'", i, err.text);
+    }
+    unlink (path);
+    rmdir (dir);
+}
+END_TEST
+
 START_TEST (test_no_trailing_newline)
 {
     const char *text = "1 0 0 10 2";
@@ -185,6 +245,7 @@ main (void)
     tcase_add_test (tc, test_skip_counted);
     tcase_add_test (tc, test_missing_file);
     tcase_add_test (tc, test_no_trailing_newline);
+    tcase_add_test (tc, test_gz_inprocess);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
