@@ -297,6 +297,8 @@ typedef struct {
     double limit_s;        /* the user's time limit; 0: none */
     int components;        /* a heterogeneous job's (its runs taken
                               together, nodes and energy summed); 1 */
+    char *options;         /* the meta job's options (JSON object text,
+                              job_options: its GPUs); NULL: no meta job */
 } db_replay_job_t;
 
 /* Every job with a runtime that ended at or after `since` (Unix time),
@@ -304,6 +306,7 @@ typedef struct {
  * role may run it. */
 int db_replay_load (db_t *db, double since, db_replay_job_t **jobsp,
                     size_t *np, ms_error_t *errp);
+void db_replay_free (db_replay_job_t *jobs, size_t n);
 
 /* A job metaschedd decided, as it counts it in its job mix (the drain
  * price's counts, the calibration's fronts, the observed waits): its

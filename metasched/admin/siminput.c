@@ -94,6 +94,47 @@ opt_count (json_t *opts, const char *key)
                : 0;
 }
 
+/* The GPUs per node a job's stored options ask for (--gres, --gpus,
+ * --gpus-per-node, --gpus-per-task, --tres-per-task), as the daemon counts
+ * them when it places the job (jobspec_gpus_per_node_tasks); 0: none, or
+ * options that no longer read. nodes: the job's (a hetjob's first
+ * component's own where its options hold it, as the daemon reads them). */
+static int
+opts_gpus (json_t *opts, int nodes)
+{
+    ms_jobspec_t spec;
+    ms_error_t e;
+    int gpus = 0;
+
+    jobspec_init (&spec);
+    if (jobspec_json_read (&spec, opts, &e) == 0)
+        gpus = jobspec_gpus_per_node_tasks (&spec, nodes,
+                                            opt_count (opts, "tasks"),
+                                            opt_count (opts, "tasks_per_node"),
+                                            NULL);
+    jobspec_free (&spec);
+    return gpus > 0 ? gpus : 0;
+}
+
+/* The GPUs per node of a measured job: its meta job's options (a job
+ * submitted to a cluster directly has none stored: a CPU job). */
+static int
+history_gpus (const db_replay_job_t *x)
+{
+    json_t *opts, *v;
+    int gpus, nodes = x->nodes;
+
+    if (!x->options || !(opts = json_loads (x->options, 0, NULL)))
+        return 0;
+    v = json_object_get (opts, "nodes");
+    if (json_is_integer (v) && json_integer_value (v) > 0
+        && json_integer_value (v) <= 100000)
+        nodes = (int)json_integer_value (v);
+    gpus = opts_gpus (opts, nodes);
+    json_decref (opts);
+    return gpus;
+}
+
 /* The jobs metaschedd decided before the window (submitted before
  * `before`, Unix time), as it re-reads them at its start
  * (daemon_mix_history, the same db_replay_decided) and counts them in its
@@ -145,15 +186,8 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
         jd->submit = x->submit - t0;
         opts = json_loads (x->options ? x->options : "{}", 0, NULL);
         if (opts) {
-            ms_jobspec_t spec;
-            ms_error_t e;
             json_t *nm = json_object_get (opts, "nodes_max");
-            jobspec_init (&spec);
-            if (jobspec_json_read (&spec, opts, &e) == 0)
-                jd->gpus = jobspec_gpus_per_node_tasks (
-                    &spec, nodes, opt_count (opts, "tasks"),
-                    opt_count (opts, "tasks_per_node"), NULL);
-            jobspec_free (&spec);
+            jd->gpus = opts_gpus (opts, nodes);
             if (json_is_integer (nm) && json_integer_value (nm) > nodes
                 && json_integer_value (nm) <= 100000)
                 jd->nodes_max = (int)json_integer_value (nm);
@@ -258,6 +292,7 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
     j->user = user_number (x->user_name);
     j->exe = -1;
     j->app = app;
+    j->gpus = history_gpus (x);
     j->measured = true;
     j->home = home;
     j->ran_part = part;
@@ -276,6 +311,7 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
         = (j->ran_power_w > 0 ? j->ran_power_w : m->p) * x->runtime_s * x->nodes;
     r->starts = r->ends = 1;
     candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL, 0, cs);
+    candidates_gpus (conf, j->nodes, j->gpus, cs);
     r->opt_part = policy_optimal_partition (cs, tab->nparts);
 }
 
@@ -357,7 +393,7 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
     rc = 0;
 done:
     candidates_free (&cs);
-    free (hj);
+    db_replay_free (hj, nh);
     workload_free (wl);
     predtab_free (tab);
     predictor_free (p);
