@@ -108,10 +108,9 @@ opts_gpus (json_t *opts, int nodes)
 
     jobspec_init (&spec);
     if (jobspec_json_read (&spec, opts, &e) == 0)
-        gpus = jobspec_gpus_per_node_tasks (&spec, nodes,
-                                            opt_count (opts, "tasks"),
-                                            opt_count (opts, "tasks_per_node"),
-                                            NULL);
+        gpus = jobspec_gpus_per_node_tasks (
+            &spec, nodes, opt_count (opts, "tasks"),
+            opt_count (opts, "tasks_per_node"), NULL);
     jobspec_free (&spec);
     return gpus > 0 ? gpus : 0;
 }
