@@ -299,6 +299,9 @@ typedef struct {
                               together, nodes and energy summed); 1 */
     char *options;         /* the meta job's options (JSON object text,
                               job_options: its GPUs); NULL: no meta job */
+    char *comps;           /* a heterogeneous job's components in offset
+                              order, JSON [[partition, nodes], ...];
+                              NULL for one of one component */
 } db_replay_job_t;
 
 /* Every job with a runtime that ended at or after `since` (Unix time),

@@ -31,3 +31,5 @@ TESTS += tests/integration/test_collect_meta_app.sh
 EXTRA_DIST += tests/integration/test_collect_meta_app.sh
 TESTS += tests/integration/test_simulate_history_gpus.sh
 EXTRA_DIST += tests/integration/test_simulate_history_gpus.sh
+TESTS += tests/integration/test_simulate_history_hetjob.sh
+EXTRA_DIST += tests/integration/test_simulate_history_hetjob.sh

@@ -18,6 +18,7 @@
 #include "metasched/common/jobspec.h"
 #include "metasched/common/jobspec_json.h"
 #include "metasched/api/settings.h"
+#include "metasched/core/hetplace.h"
 #include "metasched/common/util.h"
 #include "predictor/gpuprof.h"
 #include "predictor/speedup.h"
@@ -235,6 +236,84 @@ history_as_run (ms_settings_t *set, ms_siteconf_t *conf, history_t *h)
     memcpy (h->as_run.label, lab, sizeof (lab));
 }
 
+/* Component k of a heterogeneous job: the partitions it fits (row) by the
+ * core's check of a partition (candidates_part_fits), from its own
+ * options where its meta job stored them (c: the job's spec for the
+ * first, its "components" for the others) or its nodes alone. */
+static void
+component_fits (const ms_siteconf_t *conf, const ms_jobspec_t *c, int nodes,
+                uint32_t limit_min, unsigned char *row)
+{
+    ms_place_req_t r;
+    int gpus = 0;
+
+    memset (&r, 0, sizeof (r));
+    r.nodes = nodes > 0 ? nodes : 1;
+    r.time_limit_min = limit_min;
+    if (c) {
+        if (c->nodes > 0)
+            r.nodes = c->nodes;
+        if (c->time_limit_min && c->time_limit_min != UINT32_MAX)
+            r.time_limit_min = c->time_limit_min;
+        r.cpus_per_node = (c->ntasks_per_node > 0 ? c->ntasks_per_node : 1)
+                          * (c->cpus_per_task > 0 ? c->cpus_per_task : 1);
+        r.mem_per_node_mb = c->mem_per_node_mb;
+        r.mem_per_cpu_mb = c->mem_per_cpu_mb;
+        r.constraint = c->constraint;
+        gpus = jobspec_gpus_per_node_tasks (c, r.nodes, c->ntasks,
+                                            c->ntasks_per_node, NULL);
+    }
+    for (size_t p = 0; p < conf->nparts; p++)
+        row[p] = candidates_part_fits (conf, p, &r, gpus);
+}
+
+/* A heterogeneous job of the history (x->comps) routed as metaschedd
+ * routes it (core/hetplace.h): each component's partitions, the clusters
+ * where every component fits, and the partition each component ran on. */
+static void
+history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
+             ms_wjob_t *j)
+{
+    json_t *comps = x->comps ? json_loads (x->comps, 0, NULL) : NULL;
+    json_t *opts = x->options ? json_loads (x->options, 0, NULL) : NULL;
+    size_t n = json_array_size (comps), np = conf->nparts;
+    uint32_t limit = x->limit_s > 0 ? (uint32_t)ceil (x->limit_s / 60) : 0;
+    ms_jobspec_t spec;
+    ms_error_t e;
+    bool have = false;
+
+    jobspec_init (&spec);
+    if (opts && jobspec_json_read (&spec, opts, &e) == 0)
+        have = true;
+    if (n > 1) {
+        j->ncomp = n;
+        j->het_fits = ms_xcalloc (n * np + 1, 1);
+        j->het_ran = ms_xcalloc (n, sizeof (*j->het_ran));
+        j->allowed = ms_xcalloc (np + 1, 1);
+        for (size_t k = 0; k < n; k++) {
+            json_t *c = json_array_get (comps, k);
+            const char *pn = json_string_value (json_array_get (c, 0));
+            json_t *nv = json_array_get (c, 1);
+            const ms_partconf_t *pc
+                = pn ? clusterconf_partition (conf, x->cluster, pn) : NULL;
+            const ms_jobspec_t *cs
+                = !have ? NULL : k == 0 ? &spec
+                  : k - 1 < spec.nhet   ? spec.het[k - 1]
+                                        : NULL;
+            component_fits (conf, cs,
+                            json_is_integer (nv) ? (int)json_integer_value (nv)
+                                                 : 1,
+                            limit, j->het_fits + k * np);
+            j->het_ran[k] = pc ? (size_t)(pc - conf->parts) : SIZE_MAX;
+        }
+        memset (j->allowed, 1, np);
+        hetplace_clusters (conf, j->het_fits, n, j->allowed, NULL);
+    }
+    jobspec_free (&spec);
+    json_decref (opts);
+    json_decref (comps);
+}
+
 /* One measured job of the history into the workload and its record of
  * where and how it ran; counted in h->no_* where the configuration cannot
  * take it. *t0 is the first job's submit time (set by the first). */
@@ -292,6 +371,7 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
     j->exe = -1;
     j->app = app;
     j->gpus = history_gpus (x);
+    history_het (conf, x, j);
     j->measured = true;
     j->home = home;
     j->ran_part = part;
@@ -311,6 +391,13 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
     r->starts = r->ends = 1;
     candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL, 0, cs);
     candidates_gpus (conf, j->nodes, j->gpus, cs);
+    if (j->allowed) { /* a hetjob: the clusters where all its components fit */
+        size_t k = 0;
+        for (size_t i = 0; i < cs->n; i++)
+            if (j->allowed[cs->c[i].part])
+                cs->c[k++] = cs->c[i];
+        cs->n = k;
+    }
     r->opt_part = policy_optimal_partition (cs, tab->nparts);
 }
 
