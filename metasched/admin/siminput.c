@@ -269,8 +269,9 @@ component_fits (const ms_siteconf_t *conf, const ms_jobspec_t *c, int nodes,
 
 /* A heterogeneous job of the history (x->comps) routed as metaschedd
  * routes it (core/hetplace.h): each component's partitions, the clusters
- * where every component fits, and the partition each component ran on. */
-static void
+ * where every component fits, and the partition each component ran on.
+ * Returns the partitions it may run on (SIZE_MAX: not a hetjob). */
+static size_t
 history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
              ms_wjob_t *j)
 {
@@ -281,6 +282,7 @@ history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
     ms_jobspec_t spec;
     ms_error_t e;
     bool have = false;
+    size_t nok = SIZE_MAX;
 
     jobspec_init (&spec);
     if (opts && jobspec_json_read (&spec, opts, &e) == 0)
@@ -307,11 +309,12 @@ history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
             j->het_ran[k] = pc ? (size_t)(pc - conf->parts) : SIZE_MAX;
         }
         memset (j->allowed, 1, np);
-        hetplace_clusters (conf, j->het_fits, n, j->allowed, NULL);
+        nok = hetplace_clusters (conf, j->het_fits, n, j->allowed, NULL);
     }
     jobspec_free (&spec);
     json_decref (opts);
     json_decref (comps);
+    return nok;
 }
 
 /* One measured job of the history into the workload and its record of
@@ -360,6 +363,17 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
         *t0 = x->submit;
     j = &wl->jobs[wl->njobs];
     r = &h->recs[wl->njobs];
+    if (history_het (conf, x, j) == 0) {
+        /* a hetjob one of whose components fits no cluster with the
+         * others: metaschedd refuses it (HTTP 409), as one that fits
+         * nowhere */
+        free (j->het_fits);
+        free (j->allowed);
+        free (j->het_ran);
+        memset (j, 0, sizeof (*j));
+        h->no_home++;
+        return;
+    }
     wl->njobs++;
     j->id = wl->njobs;
     j->trace_id = x->meta_id ? x->meta_id : (int64_t)x->slurm_job_id;
@@ -371,7 +385,6 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
     j->exe = -1;
     j->app = app;
     j->gpus = history_gpus (x);
-    history_het (conf, x, j);
     j->measured = true;
     j->home = home;
     j->ran_part = part;

@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 trap scratch_cleanup EXIT
 scratch_db ms_test_simhet_$$
 
-tap_plan 5
+tap_plan 6
 
 cat > "$tmp/clusters.conf" <<'EOF'
 [architecture x1]
@@ -130,5 +130,17 @@ cpuas=$(awk -F, '$1 == 101 { print $10 " " $12 }' "$tmp"/sim/jobs-as*.csv 2>/dev
 [ "$cpuas" = "west/compute 2400000" ] && want=$((want + 1))
 [ "${same:-x}" = "$want" ]
 tap_ok $? "as run against measured counts $want placed where they ran (${same:-none}; hetjob as run: ${as:-none}; CPU job: ${cpuas:-none})"
-[ "$tap_failed" = 1 ] && sed 's/^/# /' "$tmp/sim.out"
+
+# a configuration where component 1 (a GPU) fits no partition: the replay
+# still runs, and counts the hetjob with the jobs that fit nowhere (the
+# daemon refuses such a hetjob), leaving it out of every run
+sed '/^\[partition east\/gpu\]/,/^$/d' "$tmp/clusters.conf" > "$tmp/nogpu.conf"
+"$ms" simulate --from-db "$MS_PG_REPORT_CONNINFO dbname=$db" -c "$tmp/nogpu.conf" \
+    --since 1 -o "$tmp/sim2" --no-plots --jobs-csv > "$tmp/sim2.out" 2>&1
+r=$?
+placed=$(awk -F, -v id="${meta:-0}" '$1 == id && $10 != "" { print FILENAME }' "$tmp"/sim2/jobs-*.csv 2>/dev/null | wc -l)
+[ $r = 0 ] && ! grep -q 'east/gpu' "$tmp/nogpu.conf" && [ "$placed" = 0 ] \
+    && grep -q '^workload: .* 1 jobs (2 measured, .* 1 that fit nowhere)' "$tmp/sim2.out"
+tap_ok $? "without a GPU partition the replay runs (rc $r), the hetjob one that fits nowhere ($placed runs place it): $(grep -E '^(workload|metasched simulate):' "$tmp/sim2.out" | head -2 | tr '\n' ' ')"
+[ "$tap_failed" = 1 ] && sed 's/^/# /' "$tmp/sim.out" "$tmp/sim2.out"
 exit $tap_failed
