@@ -297,6 +297,11 @@ typedef struct {
     double limit_s;        /* the user's time limit; 0: none */
     int components;        /* a heterogeneous job's (its runs taken
                               together, nodes and energy summed); 1 */
+    char *options;         /* the meta job's options (JSON object text,
+                              job_options: its GPUs); NULL: no meta job */
+    char *comps;           /* a heterogeneous job's components in offset
+                              order, JSON [[partition, nodes], ...];
+                              NULL for one of one component */
 } db_replay_job_t;
 
 /* Every job with a runtime that ended at or after `since` (Unix time),
@@ -304,6 +309,7 @@ typedef struct {
  * role may run it. */
 int db_replay_load (db_t *db, double since, db_replay_job_t **jobsp,
                     size_t *np, ms_error_t *errp);
+void db_replay_free (db_replay_job_t *jobs, size_t n);
 
 /* A job metaschedd decided, as it counts it in its job mix (the drain
  * price's counts, the calibration's fronts, the observed waits): its

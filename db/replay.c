@@ -47,7 +47,9 @@ db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
         "   max (t.freq_req_khz) AS freq_req_khz, max (t.runtime_s) AS "
         "runtime_s,"
         "   sum (coalesce (t.pkg_energy_j, 0) + coalesce (t.dram_energy_j, 0))"
-        "     AS energy_j, count (*) AS components"
+        "     AS energy_j, count (*) AS components,"
+        "   json_agg (json_build_array (t.partition, t.nodes)"
+        "     ORDER BY t.het_job_offset NULLS FIRST)::text AS comps"
         "  FROM job_run_totals t"
         "  WHERE t.end_time >= to_timestamp ($1::float8) AND t.runtime_s > 0"
         "  GROUP BY t.cluster, coalesce (t.het_job_id, t.slurm_job_id))"
@@ -58,9 +60,10 @@ db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
         " t.nodes, t.node_rows, coalesce (t.freq_req_khz, 0), t.runtime_s,"
         " t.energy_j,"
         " 60.0 * coalesce (j.user_time_limit_min, j.time_limit_min, 0),"
-        " t.components"
+        " t.components, o.options::text, t.comps"
         " FROM c t LEFT JOIN jobs j"
         "   ON j.cluster = t.cluster AND j.cluster_job_id = t.slurm_job_id"
+        " LEFT JOIN job_options o ON o.id = j.id"
         " ORDER BY 7, 8, t.cluster, t.slurm_job_id",
         1, p, errp);
     if (!res)
@@ -87,6 +90,10 @@ db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
         x->energy_j = atof (PQgetvalue (res, i, 13));
         x->limit_s = atof (PQgetvalue (res, i, 14));
         x->components = atoi (PQgetvalue (res, i, 15));
+        if (!PQgetisnull (res, i, 16))
+            x->options = ms_xstrdup (PQgetvalue (res, i, 16));
+        if (x->components > 1)
+            x->comps = ms_xstrdup (PQgetvalue (res, i, 17));
         if (x->submit > x->start)
             x->submit = x->start;
     }
@@ -94,6 +101,18 @@ db_replay_load (db_t *db, double since, db_replay_job_t **jobsp, size_t *np,
     *jobsp = jobs;
     *np = (size_t)n;
     return 0;
+}
+
+void
+db_replay_free (db_replay_job_t *jobs, size_t n)
+{
+    if (!jobs)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        free (jobs[i].options);
+        free (jobs[i].comps);
+    }
+    free (jobs);
 }
 
 int

@@ -29,3 +29,13 @@ TESTS += tests/integration/test_msbatch_external.sh
 EXTRA_DIST += tests/integration/test_msbatch_external.sh
 TESTS += tests/integration/test_collect_meta_app.sh
 EXTRA_DIST += tests/integration/test_collect_meta_app.sh
+TESTS += tests/integration/test_simulate_history_gpus.sh
+EXTRA_DIST += tests/integration/test_simulate_history_gpus.sh
+TESTS += tests/integration/test_simulate_history_hetjob.sh
+EXTRA_DIST += tests/integration/test_simulate_history_hetjob.sh
+check_PROGRAMS += tests/unit/test_hetplace
+tests_unit_test_hetplace_SOURCES = tests/unit/test_hetplace.c \
+	tests/testutil.h tests/simworld.h
+tests_unit_test_hetplace_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_hetplace_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_hetplace

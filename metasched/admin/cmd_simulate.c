@@ -641,7 +641,9 @@ run_one (void *arg, size_t t, void *outp, ms_error_t *errp)
     if (r->r0 && i == 0)
         for (size_t k = 0; k < wl->njobs; k++)
             out->same += recs[k].part == r->hist.recs[k].part
-                         && recs[k].f_khz == r->hist.recs[k].f_khz;
+                         && recs[k].f_khz == r->hist.recs[k].f_khz
+                         && simrecs_het_same (r->conf, &wl->jobs[k],
+                                              recs[k].part);
     if (sj->util[i] >= 0)
         metrics_utilization_series (r->conf, recs, wl->njobs, UTIL_BINS,
                                     out->util, &out->ut0, &out->binw);

@@ -18,6 +18,7 @@
 #include "metasched/common/jobspec.h"
 #include "metasched/common/jobspec_json.h"
 #include "metasched/api/settings.h"
+#include "metasched/core/hetplace.h"
 #include "metasched/common/util.h"
 #include "predictor/gpuprof.h"
 #include "predictor/speedup.h"
@@ -94,6 +95,46 @@ opt_count (json_t *opts, const char *key)
                : 0;
 }
 
+/* The GPUs per node a job's stored options ask for (--gres, --gpus,
+ * --gpus-per-node, --gpus-per-task, --tres-per-task), as the daemon counts
+ * them when it places the job (jobspec_gpus_per_node_tasks); 0: none, or
+ * options that no longer read. nodes: the job's (a hetjob's first
+ * component's own where its options hold it, as the daemon reads them). */
+static int
+opts_gpus (json_t *opts, int nodes)
+{
+    ms_jobspec_t spec;
+    ms_error_t e;
+    int gpus = 0;
+
+    jobspec_init (&spec);
+    if (jobspec_json_read (&spec, opts, &e) == 0)
+        gpus = jobspec_gpus_per_node_tasks (
+            &spec, nodes, opt_count (opts, "tasks"),
+            opt_count (opts, "tasks_per_node"), NULL);
+    jobspec_free (&spec);
+    return gpus > 0 ? gpus : 0;
+}
+
+/* The GPUs per node of a measured job: its meta job's options (a job
+ * submitted to a cluster directly has none stored: a CPU job). */
+static int
+history_gpus (const db_replay_job_t *x)
+{
+    json_t *opts, *v;
+    int gpus, nodes = x->nodes;
+
+    if (!x->options || !(opts = json_loads (x->options, 0, NULL)))
+        return 0;
+    v = json_object_get (opts, "nodes");
+    if (json_is_integer (v) && json_integer_value (v) > 0
+        && json_integer_value (v) <= 100000)
+        nodes = (int)json_integer_value (v);
+    gpus = opts_gpus (opts, nodes);
+    json_decref (opts);
+    return gpus;
+}
+
 /* The jobs metaschedd decided before the window (submitted before
  * `before`, Unix time), as it re-reads them at its start
  * (daemon_mix_history, the same db_replay_decided) and counts them in its
@@ -145,15 +186,8 @@ history_prime (db_t *db, const ms_siteconf_t *conf, const ms_predtab_t *tab,
         jd->submit = x->submit - t0;
         opts = json_loads (x->options ? x->options : "{}", 0, NULL);
         if (opts) {
-            ms_jobspec_t spec;
-            ms_error_t e;
             json_t *nm = json_object_get (opts, "nodes_max");
-            jobspec_init (&spec);
-            if (jobspec_json_read (&spec, opts, &e) == 0)
-                jd->gpus = jobspec_gpus_per_node_tasks (
-                    &spec, nodes, opt_count (opts, "tasks"),
-                    opt_count (opts, "tasks_per_node"), NULL);
-            jobspec_free (&spec);
+            jd->gpus = opts_gpus (opts, nodes);
             if (json_is_integer (nm) && json_integer_value (nm) > nodes
                 && json_integer_value (nm) <= 100000)
                 jd->nodes_max = (int)json_integer_value (nm);
@@ -202,6 +236,87 @@ history_as_run (ms_settings_t *set, ms_siteconf_t *conf, history_t *h)
     memcpy (h->as_run.label, lab, sizeof (lab));
 }
 
+/* Component k of a heterogeneous job: the partitions it fits (row) by the
+ * core's check of a partition (candidates_part_fits), from its own
+ * options where its meta job stored them (c: the job's spec for the
+ * first, its "components" for the others) or its nodes alone. */
+static void
+component_fits (const ms_siteconf_t *conf, const ms_jobspec_t *c, int nodes,
+                uint32_t limit_min, unsigned char *row)
+{
+    ms_place_req_t r;
+    int gpus = 0;
+
+    memset (&r, 0, sizeof (r));
+    r.nodes = nodes > 0 ? nodes : 1;
+    r.time_limit_min = limit_min;
+    if (c) {
+        if (c->nodes > 0)
+            r.nodes = c->nodes;
+        if (c->time_limit_min && c->time_limit_min != UINT32_MAX)
+            r.time_limit_min = c->time_limit_min;
+        r.cpus_per_node = (c->ntasks_per_node > 0 ? c->ntasks_per_node : 1)
+                          * (c->cpus_per_task > 0 ? c->cpus_per_task : 1);
+        r.mem_per_node_mb = c->mem_per_node_mb;
+        r.mem_per_cpu_mb = c->mem_per_cpu_mb;
+        r.constraint = c->constraint;
+        gpus = jobspec_gpus_per_node_tasks (c, r.nodes, c->ntasks,
+                                            c->ntasks_per_node, NULL);
+    }
+    for (size_t p = 0; p < conf->nparts; p++)
+        row[p] = candidates_part_fits (conf, p, &r, gpus);
+}
+
+/* A heterogeneous job of the history (x->comps) routed as metaschedd
+ * routes it (core/hetplace.h): each component's partitions, the clusters
+ * where every component fits, and the partition each component ran on.
+ * Returns the partitions it may run on (SIZE_MAX: not a hetjob). */
+static size_t
+history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
+             ms_wjob_t *j)
+{
+    json_t *comps = x->comps ? json_loads (x->comps, 0, NULL) : NULL;
+    json_t *opts = x->options ? json_loads (x->options, 0, NULL) : NULL;
+    size_t n = json_array_size (comps), np = conf->nparts;
+    uint32_t limit = x->limit_s > 0 ? (uint32_t)ceil (x->limit_s / 60) : 0;
+    ms_jobspec_t spec;
+    ms_error_t e;
+    bool have = false;
+    size_t nok = SIZE_MAX;
+
+    jobspec_init (&spec);
+    if (opts && jobspec_json_read (&spec, opts, &e) == 0)
+        have = true;
+    if (n > 1) {
+        j->ncomp = n;
+        j->het_fits = ms_xcalloc (n * np + 1, 1);
+        j->het_ran = ms_xcalloc (n, sizeof (*j->het_ran));
+        j->allowed = ms_xcalloc (np + 1, 1);
+        for (size_t k = 0; k < n; k++) {
+            json_t *c = json_array_get (comps, k);
+            const char *pn = json_string_value (json_array_get (c, 0));
+            json_t *nv = json_array_get (c, 1);
+            const ms_partconf_t *pc
+                = pn ? clusterconf_partition (conf, x->cluster, pn) : NULL;
+            const ms_jobspec_t *cs
+                = !have ? NULL : k == 0 ? &spec
+                  : k - 1 < spec.nhet   ? spec.het[k - 1]
+                                        : NULL;
+            component_fits (conf, cs,
+                            json_is_integer (nv) ? (int)json_integer_value (nv)
+                                                 : 1,
+                            limit, j->het_fits + k * np);
+            j->het_ran[k] = pc ? (size_t)(pc - conf->parts) : SIZE_MAX;
+        }
+        memset (j->allowed, 1, np);
+        nok = hetplace_clusters (conf, j->het_fits, n, j->allowed, NULL);
+    }
+    jobspec_free (&spec);
+    json_decref (opts);
+    json_decref (comps);
+    return nok;
+}
+
 /* One measured job of the history into the workload and its record of
  * where and how it ran; counted in h->no_* where the configuration cannot
  * take it. *t0 is the first job's submit time (set by the first). */
@@ -248,6 +363,17 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
         *t0 = x->submit;
     j = &wl->jobs[wl->njobs];
     r = &h->recs[wl->njobs];
+    if (history_het (conf, x, j) == 0) {
+        /* a hetjob one of whose components fits no cluster with the
+         * others: metaschedd refuses it (HTTP 409), as one that fits
+         * nowhere */
+        free (j->het_fits);
+        free (j->allowed);
+        free (j->het_ran);
+        memset (j, 0, sizeof (*j));
+        h->no_home++;
+        return;
+    }
     wl->njobs++;
     j->id = wl->njobs;
     j->trace_id = x->meta_id ? x->meta_id : (int64_t)x->slurm_job_id;
@@ -258,6 +384,7 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
     j->user = user_number (x->user_name);
     j->exe = -1;
     j->app = app;
+    j->gpus = history_gpus (x);
     j->measured = true;
     j->home = home;
     j->ran_part = part;
@@ -276,6 +403,14 @@ history_job (const ms_siteconf_t *conf, ms_predtab_t *tab, int unknown,
         = (j->ran_power_w > 0 ? j->ran_power_w : m->p) * x->runtime_s * x->nodes;
     r->starts = r->ends = 1;
     candidates_build (tab, (size_t)app, home, j->nodes, j->runtime, NULL, 0, cs);
+    candidates_gpus (conf, j->nodes, j->gpus, cs);
+    if (j->allowed) { /* a hetjob: the clusters where all its components fit */
+        size_t k = 0;
+        for (size_t i = 0; i < cs->n; i++)
+            if (j->allowed[cs->c[i].part])
+                cs->c[k++] = cs->c[i];
+        cs->n = k;
+    }
     r->opt_part = policy_optimal_partition (cs, tab->nparts);
 }
 
@@ -357,7 +492,7 @@ siminput_history_load (const opts_t *o, ms_siteconf_t *conf,
     rc = 0;
 done:
     candidates_free (&cs);
-    free (hj);
+    db_replay_free (hj, nh);
     workload_free (wl);
     predtab_free (tab);
     predictor_free (p);

@@ -10,6 +10,7 @@
 
 #include "metasched/admin/simrecs.h"
 #include "metasched/common/util.h"
+#include "metasched/core/hetplace.h"
 
 /* A partition as cluster/partition; "" for none (a job that never ran). */
 static void
@@ -23,13 +24,40 @@ part_name (const ms_siteconf_t *conf, size_t p, char *buf, size_t len)
                   conf->parts[p].name);
 }
 
+void
+simrecs_het_places (const ms_siteconf_t *conf, const ms_wjob_t *j,
+                    size_t part, char *buf, size_t len)
+{
+    size_t n = 0;
+    char pn[160];
+
+    buf[0] = '\0';
+    for (size_t k = 0; k < j->ncomp && n < len; k++) {
+        part_name (conf,
+                   hetplace_component (conf, j->het_fits + k * conf->nparts,
+                                       part),
+                   pn, sizeof (pn));
+        n += (size_t)snprintf (buf + n, len - n, "%s%s", k ? "+" : "", pn);
+    }
+}
+
+bool
+simrecs_het_same (const ms_siteconf_t *conf, const ms_wjob_t *j, size_t part)
+{
+    for (size_t k = 0; k < j->ncomp; k++)
+        if (hetplace_component (conf, j->het_fits + k * conf->nparts, part)
+            != j->het_ran[k])
+            return false;
+    return true;
+}
+
 /* --jobs-csv: every job of one run, in OUT/jobs-LABEL.csv. */
 int
 simrecs_jobs_csv (const char *dir, const char *label, const ms_siteconf_t *conf,
                   const ms_predtab_t *tab, const ms_workload_t *wl,
                   const ms_jobrec_t *recs, ms_error_t *errp)
 {
-    char path[MS_PATH_MAX + 64], pn[160], on[160];
+    char path[MS_PATH_MAX + 64], pn[160], on[160], hp[1024];
     FILE *f;
 
     snprintf (path, sizeof (path), "%s/jobs-%s.csv", dir, label);
@@ -37,7 +65,7 @@ simrecs_jobs_csv (const char *dir, const char *label, const ms_siteconf_t *conf,
         return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));
     fprintf (f, "job,user,app,nodes,submit_s,start_s,end_s,wait_s,"
                 "response_s,partition,optimal_partition,f_khz,energy_j,"
-                "killed,rejected\n");
+                "killed,rejected,components\n");
     for (size_t k = 0; k < wl->njobs; k++) {
         const ms_wjob_t *j = &wl->jobs[k];
         const ms_jobrec_t *r = &recs[k];
@@ -54,8 +82,9 @@ simrecs_jobs_csv (const char *dir, const char *label, const ms_siteconf_t *conf,
                      r->start - r->submit, r->end - r->submit);
         else
             fprintf (f, ",,,,");
-        fprintf (f, "%s,%s,%u,%.6e,%d,%d\n", pn, on, r->f_khz, r->energy_j,
-                 r->killed, r->rejected);
+        simrecs_het_places (conf, j, r->part, hp, sizeof (hp));
+        fprintf (f, "%s,%s,%u,%.6e,%d,%d,%s\n", pn, on, r->f_khz, r->energy_j,
+                 r->killed, r->rejected, hp);
     }
     if (fclose (f) != 0)
         return ms_err (errp, MS_ERR_SYSTEM, "%s: %s", path, strerror (errno));

@@ -13,7 +13,18 @@
 #include "metasched/sim/workload.h"
 #include "partitions/clusterconf.h"
 
-/* --jobs-csv: every job of one run, in DIR/jobs-LABEL.csv. */
+/* A heterogeneous job of the history given partition part: where each
+ * component goes (core/hetplace.h hetplace_component), as
+ * CLUSTER/PARTITION joined by '+'; "" for a job of one component. */
+void simrecs_het_places (const ms_siteconf_t *conf, const ms_wjob_t *j,
+                         size_t part, char *buf, size_t len);
+/* Does every component of j go where it ran when j is given part? (true
+ * for a job of one component) */
+bool simrecs_het_same (const ms_siteconf_t *conf, const ms_wjob_t *j,
+                       size_t part);
+
+/* --jobs-csv: every job of one run, in DIR/jobs-LABEL.csv; a
+ * heterogeneous job's components' partitions in its last column. */
 int simrecs_jobs_csv (const char *dir, const char *label,
                       const ms_siteconf_t *conf, const ms_predtab_t *tab,
                       const ms_workload_t *wl, const ms_jobrec_t *recs,

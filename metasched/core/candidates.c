@@ -556,6 +556,26 @@ candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
     cs->n = k;
 }
 
+bool
+candidates_part_fits (const ms_siteconf_t *conf, size_t p,
+                      const ms_place_req_t *r, int gpus)
+{
+    const ms_partconf_t *pc = &conf->parts[p];
+    ms_partition_state_t st;
+    char why[256];
+
+    if ((r->nodes > 0 ? r->nodes : 1) > pc->nodes
+        || (gpus > 0 && pc->gpus_per_node < gpus))
+        return false;
+    if (!pc->limits.set)
+        return true;
+    memset (&st, 0, sizeof (st));
+    st.max_time_min = -1;
+    ms_partition_limits_init (&st);
+    ms_partition_apply_conf (&st, &pc->limits, pc->nodes);
+    return placement_check_partition (&st, r, NULL, why, sizeof (why));
+}
+
 void
 candidates_limits (const ms_siteconf_t *conf, int nodes, double limit_s,
                    ms_cands_t *cs)

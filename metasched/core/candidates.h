@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "metasched/common/error.h"
+#include "metasched/core/placement.h"
 #include "partitions/clusterconf.h"
 #include "predictor/predictor.h"
 #include "predictor/gpuprof.h"
@@ -216,6 +217,12 @@ void candidates_build (const ms_predtab_t *tab, size_t app, size_t home,
  * has that many GPUs per node, and draws their busy power there besides
  * the node's (gpu_busy_power_w each, doc/architecture.md "Policies"): drop the
  * other candidates, add the GPUs' power to the rest. Nothing for gpus <= 0. */
+/* May a job of r's nodes, time limit, memory and features, with gpus
+ * GPUs per node, run on partition p of conf by its configured size, GPUs
+ * and limits (the checks candidates_build, candidates_gpus and
+ * candidates_limits make)? */
+bool candidates_part_fits (const ms_siteconf_t *conf, size_t p,
+                           const ms_place_req_t *r, int gpus);
 void candidates_gpus (const ms_siteconf_t *conf, int nodes, int gpus,
                       ms_cands_t *cs);
 /* A GPU job (gpus > 0) of an app with a GPU profile, on candidates that

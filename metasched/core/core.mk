@@ -18,6 +18,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/settings_table.c metasched/core/settings_table.h \
 	metasched/core/jobmix.c metasched/core/jobmix.h \
 	metasched/core/placement.c metasched/core/placement.h \
+	metasched/core/hetplace.c metasched/core/hetplace.h \
 	metasched/core/depend.c metasched/core/depend.h \
 	metasched/core/window.c metasched/core/window.h \
 	metasched/core/window_decide.c \

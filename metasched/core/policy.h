@@ -130,6 +130,9 @@ typedef struct {
     double limit_s; /* the user's time limit there; 0: none */
     double submit;  /* first submit time (queue order) */
     double deadline; /* its --deadline (the core's time); 0: none */
+    /* per partition: may it run there (a heterogeneous job: the clusters
+     * where every component fits, core/hetplace.h); NULL: everywhere */
+    const unsigned char *allowed;
 } ms_jobdesc_t;
 
 typedef struct {

@@ -256,9 +256,11 @@ job_candidates_on (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
     if (s->ndown && !every_cluster) {
         ok = ms_xcalloc (s->conf->nparts + 1, 1);
         for (size_t p = 0; p < s->conf->nparts; p++)
-            ok[p] = s->up[s->conf->parts[p].cluster];
+            ok[p] = s->up[s->conf->parts[p].cluster]
+                    && (!jd->allowed || jd->allowed[p]);
         ej.allowed = ok;
-    }
+    } else
+        ej.allowed = jd->allowed;
     ej.app = jd->app;
     ej.home = jd->home;
     ej.nodes = jd->nodes;

@@ -32,6 +32,7 @@
 #include "metasched/core/candidates.h"
 #include "metasched/core/choice.h"
 #include "metasched/core/engine.h"
+#include "metasched/core/hetplace.h"
 #include "metasched/core/placement.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/score.h"

@@ -37,15 +37,11 @@ hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
     pthread_mutex_lock (&d->mu);
     for (size_t k = 0; k < spec->nhet; k++) {
         const ms_jobspec_t *c = spec->het[k];
-        size_t pick = np;
+        size_t pick;
 
         component_places (d, c, user, first->time_limit_min, first->cwd, mine);
-        if (mine[part])
-            pick = part;
-        for (size_t p = 0; p < np && pick == np; p++)
-            if (mine[p] && d->site->parts[p].cluster == cluster)
-                pick = p;
-        if (pick == np) {
+        /* the rule the replay applies too (core/hetplace.c) */
+        if ((pick = hetplace_component (d->site, mine, part)) == SIZE_MAX) {
             pthread_mutex_unlock (&d->mu);
             free (mine);
             free (r);

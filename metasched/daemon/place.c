@@ -811,36 +811,29 @@ hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
                  unsigned char *allowed, json_t *excluded)
 {
     size_t np = d->site->nparts;
-    unsigned char *mine = ms_xcalloc (np ? np : 1, 1);
+    unsigned char *fits = ms_xcalloc (spec->nhet * np + 1, 1);
+    size_t *nofit = ms_xcalloc (d->site->nclusters + 1, sizeof (*nofit));
 
-    for (size_t k = 0; k < spec->nhet; k++) {
-        component_places (d, spec->het[k], user, limit_min, cwd, mine);
-        for (size_t i = 0; i < d->ncl; i++) {
-            bool fits = false, had = false;
-            for (size_t p = 0; p < np; p++)
-                if (d->site->parts[p].cluster == i) {
-                    fits |= mine[p] != 0;
-                    had |= allowed[p] != 0;
-                }
-            if (fits || !had)
-                continue;
-            for (size_t p = 0; p < np; p++)
-                if (d->site->parts[p].cluster == i)
-                    allowed[p] = 0;
-            if (excluded) {
-                char why[160];
-                snprintf (why, sizeof (why),
-                          "heterogeneous job: component %zu fits no "
-                          "partition of this cluster",
-                          k + 1);
-                json_array_append_new (excluded,
-                                       json_pack ("{s:s, s:n, s:s}", "cluster",
-                                                  d->cl[i].conf->name,
-                                                  "partition", "reason", why));
-            }
-        }
+    for (size_t k = 0; k < spec->nhet; k++)
+        component_places (d, spec->het[k], user, limit_min, cwd,
+                          fits + k * np);
+    /* the rule the replay applies too (core/hetplace.c) */
+    hetplace_clusters (d->site, fits, spec->nhet, allowed, nofit);
+    for (size_t i = 0; i < d->ncl && excluded; i++) {
+        char why[160];
+        if (!nofit[i])
+            continue;
+        snprintf (why, sizeof (why),
+                  "heterogeneous job: component %zu fits no "
+                  "partition of this cluster",
+                  nofit[i]);
+        json_array_append_new (excluded,
+                               json_pack ("{s:s, s:n, s:s}", "cluster",
+                                          d->cl[i].conf->name, "partition",
+                                          "reason", why));
     }
-    free (mine);
+    free (nofit);
+    free (fits);
     sum_restrict (d, spec, allowed, excluded);
 }
 

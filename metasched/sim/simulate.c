@@ -214,6 +214,7 @@ job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, char *uname,
     jd->submit = wj->submit;
     jd->limit_s = wj->req_time > 0 ? wj->req_time : 0;
     jd->deadline = wj->deadline;
+    jd->allowed = wj->allowed;
 }
 
 /* The event loop's state between its steps. */

@@ -289,6 +289,11 @@ workload_free (ms_workload_t *wl)
 {
     if (!wl)
         return;
+    for (size_t i = 0; i < wl->njobs; i++) {
+        free (wl->jobs[i].het_fits);
+        free (wl->jobs[i].allowed);
+        free (wl->jobs[i].het_ran);
+    }
     free (wl->jobs);
     free (wl);
 }

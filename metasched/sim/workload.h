@@ -44,6 +44,15 @@ typedef struct {
     size_t ran_part;
     uint32_t ran_khz;
     double ran_runtime_s, ran_power_w; /* ran_power_w <= 0: the profile's */
+    /* A heterogeneous job of the history (--from-db), routed whole as
+     * metaschedd routes it (core/hetplace.h): het_fits, ncomp rows of the
+     * partitions each component fits; allowed, the partitions of the
+     * clusters where every component fits; het_ran, the partition each
+     * component ran on (SIZE_MAX: one the configuration lacks). NULL and
+     * 0 for any other job; owned by the workload. */
+    size_t ncomp;
+    unsigned char *het_fits, *allowed;
+    size_t *het_ran;
 } ms_wjob_t;
 
 typedef struct {

@@ -1,0 +1,37 @@
+/* hetplace.h - where a heterogeneous job may run and where each of its
+ * components goes: the rules metaschedd routes one by (daemon/hetjob.c,
+ * daemon/place.c) and the replay of the site's history applies
+ * (simulate --from-db), from each component's own fit.
+ *
+ * A heterogeneous job runs whole on one cluster (Slurm allocates its
+ * components together, on one slurmctld): a cluster is a candidate where
+ * every component has a partition it fits. It is decided as one job of
+ * all components' nodes; the first component takes the chosen partition,
+ * each other one the chosen partition where it fits there, else the
+ * cluster's first partition it fits.
+ *
+ * fits holds one row of conf->nparts bytes a component (component k's at
+ * fits + k * conf->nparts): may component k run on partition p.
+ */
+#ifndef MS_HETPLACE_H
+#define MS_HETPLACE_H
+
+#include <stddef.h>
+
+#include "partitions/clusterconf.h"
+
+/* Keep allowed[p] only where p's cluster has, for every component, a
+ * partition it fits. nofit (conf->nclusters entries, or NULL) gets per
+ * cluster 0 where it stays (or had no allowed partition), else 1 + the
+ * first component that fits no partition of it. Returns the partitions
+ * still allowed. */
+size_t hetplace_clusters (const ms_siteconf_t *conf, const unsigned char *fits,
+                          size_t ncomp, unsigned char *allowed, size_t *nofit);
+
+/* Where a component whose row is fits_k goes when the job is given
+ * partition chosen: chosen where it fits, else the first partition of
+ * chosen's cluster it fits; SIZE_MAX where none. */
+size_t hetplace_component (const ms_siteconf_t *conf,
+                           const unsigned char *fits_k, size_t chosen);
+
+#endif /* MS_HETPLACE_H */

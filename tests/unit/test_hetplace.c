@@ -1,0 +1,133 @@
+/* test_hetplace.c - a heterogeneous job's clusters and its components'
+ * partitions (core/hetplace.h), the rule metaschedd routes a hetjob by
+ * and the replay of the history applies: on the GPU site of
+ * tests/simworld.h (cluster cpu: batch; cluster gpu: a100 with 4 GPUs a
+ * node, v100 with 2), each component's partitions by the core's check of
+ * a partition (candidates_part_fits: nodes, GPUs, limits), the clusters
+ * where all components fit, and where each component goes. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metasched/core/candidates.h"
+#include "metasched/core/hetplace.h"
+#include "metasched/sim/simulate.h"
+#include "predictor/predictor.h"
+#include "tests/simworld.h"
+#include "tests/testutil.h"
+
+static const char site[] = SIMWORLD_GPU_SITE;
+
+/* The partitions a component of `nodes` nodes and `gpus` GPUs a node fits
+ * into row. */
+static void
+fits_of (const ms_siteconf_t *conf, int nodes, int gpus, unsigned char *row)
+{
+    ms_place_req_t r;
+
+    memset (&r, 0, sizeof (r));
+    r.nodes = nodes;
+    for (size_t p = 0; p < conf->nparts; p++)
+        row[p] = candidates_part_fits (conf, p, &r, gpus);
+}
+
+static size_t
+part_of (const ms_siteconf_t *conf, const char *name)
+{
+    for (size_t p = 0; p < conf->nparts; p++)
+        if (!strcmp (conf->parts[p].name, name))
+            return p;
+    ck_abort_msg ("no partition %s", name);
+    return SIZE_MAX;
+}
+
+static const struct {
+    int nodes[3], gpus[3]; /* components; nodes 0 ends the list */
+    const char *allowed;   /* the partitions kept, in site order */
+    size_t nofit_cpu, nofit_gpu;
+    const char *chosen;    /* the job's partition */
+    const char *places[3]; /* each component's; NULL: none */
+} cases[] = {
+    /* CPU + 3 GPUs: only cluster gpu; the CPU component on the chosen
+     * a100, the GPU one too (4 a node) */
+    { { 1, 1 }, { 0, 3 }, "a100,v100", 2, 0, "a100", { "a100", "a100" } },
+    /* CPU + 2 GPUs chosen on v100: both there */
+    { { 1, 1 }, { 0, 2 }, "a100,v100", 2, 0, "v100", { "v100", "v100" } },
+    /* 3 GPUs and 1 GPU, job on v100 (the first component's choice where
+     * the rule is told so): the 3-GPU component goes to a100, the
+     * cluster's first it fits */
+    { { 1, 1 }, { 3, 1 }, "a100,v100", 1, 0, "v100", { "a100", "v100" } },
+    /* CPU components only: both clusters (every partition) */
+    { { 2, 1 },
+      { 0, 0 },
+      "batch,a100,v100",
+      0,
+      0,
+      "batch",
+      { "batch", "batch" } },
+    /* 40 nodes fit batch only (64), GPU one on gpu: no cluster has both */
+    { { 40, 1 }, { 0, 1 }, "", 2, 1, "batch", { "batch", NULL } },
+    /* 8 GPUs a node: no partition; nothing kept */
+    { { 1, 1, 1 }, { 0, 1, 8 }, "", 2, 3, "a100", { "a100", "a100", NULL } },
+};
+
+START_TEST (clusters_and_places)
+{
+    world_t w;
+    const ms_siteconf_t *conf;
+    unsigned char fits[3 * 8], allowed[8];
+    size_t n = 0, nofit[4], nok, want = 0;
+    char kept[128] = "";
+
+    world_init_site (&w, site, "gpu-site");
+    conf = w.conf;
+    ck_assert (conf->nparts <= 8 && conf->nclusters <= 4);
+    while (n < 3 && cases[_i].nodes[n])
+        n++;
+    for (size_t k = 0; k < n; k++)
+        fits_of (conf, cases[_i].nodes[k], cases[_i].gpus[k],
+                 fits + k * conf->nparts);
+    memset (allowed, 1, conf->nparts);
+    nok = hetplace_clusters (conf, fits, n, allowed, nofit);
+    for (size_t p = 0; p < conf->nparts; p++)
+        if (allowed[p]) {
+            snprintf (kept + strlen (kept), sizeof (kept) - strlen (kept),
+                      "%s%s", kept[0] ? "," : "", conf->parts[p].name);
+            want++;
+        }
+    ck_assert_str_eq (kept, cases[_i].allowed);
+    ck_assert_uint_eq (nok, want);
+    ck_assert_uint_eq (nofit[0], cases[_i].nofit_cpu);
+    ck_assert_uint_eq (nofit[1], cases[_i].nofit_gpu);
+    for (size_t k = 0; k < n; k++) {
+        size_t p = hetplace_component (conf, fits + k * conf->nparts,
+                                       part_of (conf, cases[_i].chosen));
+        if (!cases[_i].places[k])
+            ck_assert_uint_eq (p, SIZE_MAX);
+        else
+            ck_assert_msg (
+                p < conf->nparts
+                    && !strcmp (conf->parts[p].name, cases[_i].places[k]),
+                "case %d component %zu: %s, not %s", _i, k,
+                p < conf->nparts ? conf->parts[p].name : "none",
+                cases[_i].places[k]);
+    }
+    ck_assert_uint_eq (hetplace_component (conf, fits, conf->nparts), SIZE_MAX);
+    world_fini (&w);
+}
+END_TEST
+
+int
+main (void)
+{
+    Suite *su = suite_create ("hetplace");
+    TCase *tc = tcase_create ("core");
+
+    tcase_add_loop_test (tc, clusters_and_places, 0,
+                         (int)(sizeof (cases) / sizeof (cases[0])));
+    suite_add_tcase (su, tc);
+    return test_run_suite (su);
+}
