@@ -491,16 +491,17 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                  double *fs, ms_ranked_t *r, size_t nparts, double *wtminp,
                  double *key_sp)
 {
-    double emin = INFINITY, wtmin = INFINITY, we, shared;
+    double emin = INFINITY, wtmin = INFINITY, wmin = INFINITY, we, shared;
     size_t nr = 0;
     grid_min_t gm;
     drain_opens_t dop;
     rank_part_t pp[MS_MAX_RANKED];
 
     metasched_filter (pol, conf, cs, view, ok, &we, NULL);
-    shared = shared_wait (pol, cs, ok);
     grid_mins (pol, cs, ok, &gm);
     drain_opens (pol, cs, &dop);
+    /* the least energy, response and wait (shared_wait's, in the same
+     * sweep) of the admissible candidates */
     for (size_t i = 0; i < cs->n; i++)
         if (ok[i]) {
             double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t
@@ -509,7 +510,11 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 emin = cs->c[i].e;
             if (wt < wtmin)
                 wtmin = wt;
+            if (cs->c[i].w < wmin)
+                wmin = cs->c[i].w;
         }
+    shared = pol->wait_share > 0 && isfinite (wmin) ? pol->wait_share * wmin
+                                                     : 0;
     for (size_t base = 0; base < nparts; base += MS_MAX_RANKED) {
         size_t nb = nparts - base < MS_MAX_RANKED ? nparts - base
                                                   : MS_MAX_RANKED;
