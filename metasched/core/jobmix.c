@@ -138,7 +138,7 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
     struct mixcand buf[64], *mc = buf;
     bool infront[256], *in = infront;
     double tbest = INFINITY, emin = INFINITY;
-    size_t nc = 0;
+    size_t nc = 0, ntot = 0;
     int nf = 0;
 
     for (size_t i = 0; i < cs->n; i++)
@@ -168,14 +168,27 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
     else
         mix_sort (mc, nc);
     for (size_t k = 0; k < nc; k++) {
-        if (mc[k].kept && !(emin <= mc[k].e))
+        if (mc[k].kept && !(emin <= mc[k].e)) {
             in[mc[k].i] = true;
+            ntot++;
+        }
         if (mc[k].e < emin)
             emin = mc[k].e;
     }
-    /* the first 256 of the front in candidate order, then by runtime
-     * (front points have distinct runtimes) */
-    for (size_t i = 0; i < cs->n && nf < 256; i++) {
+    /* the whole front (256 points at most) is mc's front points in their
+     * order, by runtime: front points have distinct runtimes (of equal
+     * ones the first in mc's order has the least energy) */
+    if (ntot <= 256) {
+        for (size_t k = 0; k < nc; k++)
+            if (in[mc[k].i]) {
+                fe[nf] = mc[k].e;
+                ft[nf] = mc[k].t;
+                nf++;
+            }
+        ntot = 0; /* done: the sweep below finds no more */
+    }
+    /* the first 256 of the front in candidate order, then by runtime */
+    for (size_t i = 0; i < cs->n && ntot && nf < 256; i++) {
         if (!in[i])
             continue;
         int at = nf++;
