@@ -374,8 +374,9 @@ rank_shift_k (const ms_policy_t *pol)
 
 /* Where the drain delay counts (drain_open) for every partition of a
  * job at once: the candidates on a partition with restricted jobs are
- * counted, and the drain counts on p when there are none, or when all of
- * them are on p itself. */
+ * counted (drain_opens_add, in rank_partitions' first sweep), and the
+ * drain counts on p when there are none, or when all of them are on p
+ * itself. */
 typedef struct {
     bool weight;  /* a drain weight at all */
     size_t nres;  /* candidates on a partition with restricted jobs */
@@ -384,22 +385,25 @@ typedef struct {
 } drain_opens_t;
 
 static void
-drain_opens (const ms_policy_t *pol, const ms_cands_t *cs, drain_opens_t *d)
+drain_opens_init (const ms_policy_t *pol, drain_opens_t *d)
 {
     d->weight = pol->drain_weight > 0;
     d->nres = 0;
     d->rpart = 0;
     d->multi = false;
-    if (!d->weight)
-        return;
-    for (size_t i = 0; i < cs->n; i++) {
-        size_t q = cs->c[i].part;
-        if (q < MS_MAX_RANKED && pol->restricted_rate[q] > 0) {
-            if (!d->nres++)
-                d->rpart = q;
-            else if (q != d->rpart)
-                d->multi = true;
-        }
+}
+
+/* Count candidate c (every candidate, admissible or not) in d. */
+static inline void
+drain_opens_add (const ms_policy_t *pol, drain_opens_t *d, const ms_cand_t *c)
+{
+    size_t q = c->part;
+
+    if (d->weight && q < MS_MAX_RANKED && pol->restricted_rate[q] > 0) {
+        if (!d->nres++)
+            d->rpart = q;
+        else if (q != d->rpart)
+            d->multi = true;
     }
 }
 
@@ -499,10 +503,11 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
 
     metasched_filter (pol, conf, cs, view, ok, &we, NULL);
     grid_mins (pol, cs, ok, &gm);
-    drain_opens (pol, cs, &dop);
+    drain_opens_init (pol, &dop);
     /* the least energy, response and wait (shared_wait's, in the same
-     * sweep) of the admissible candidates */
-    for (size_t i = 0; i < cs->n; i++)
+     * sweep) of the admissible candidates; where the drain counts */
+    for (size_t i = 0; i < cs->n; i++) {
+        drain_opens_add (pol, &dop, &cs->c[i]);
         if (ok[i]) {
             double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t
                         + shift_delay (pol, cs, &cs->c[i]);
@@ -513,6 +518,7 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
             if (cs->c[i].w < wmin)
                 wmin = cs->c[i].w;
         }
+    }
     shared = pol->wait_share > 0 && isfinite (wmin) ? pol->wait_share * wmin
                                                      : 0;
     for (size_t base = 0; base < nparts; base += MS_MAX_RANKED) {
@@ -549,7 +555,7 @@ rank_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
     /* a job's few dozen candidates' marks on the stack: no allocation
      * per decision */
     bool okbuf[256], *ok = okbuf;
-    ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
+    ms_ranked_t r[MS_MAX_RANKED]; /* rank_partitions fills the first nr */
     double wtmin, key_s;
     size_t nr;
 
