@@ -302,16 +302,19 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
 /* The kept jobs' energy and runtime at energy odds scale times each one's
  * width term wj (metasched's score chooses the hull vertex past whose
  * breakpoints the odds are), and the references' (energy-delay energy,
- * energy-delay^1.5 runtime). */
+ * energy-delay^1.5 runtime). from, when not NULL, gives each job's vertex
+ * at a scale at most this one (mix_edge's lower bound): the odds are over
+ * every breakpoint before it, so the search for the vertex starts there
+ * and finds the same one. */
 static void
-mix_sums (const ms_jobmix_t *m, double scale, double *es, double *ts,
-          double *e1, double *t15)
+mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
+          double *es, double *ts, double *e1, double *t15)
 {
     *es = *ts = *e1 = *t15 = 0;
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
         double odds = scale * m->wj[j];
-        int i = 0;
+        int i = from ? from[j] : 0;
         while (i + 1 < r->nh && odds > r->bp[i])
             i++;
         *es += r->e[i];
@@ -347,7 +350,7 @@ jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
     *em = *tm = 0;
     if (!mix_widths (m, pol))
         return 0;
-    mix_sums (m, scale, &es, &ts, &e1, &t15);
+    mix_sums (m, scale, NULL, &es, &ts, &e1, &t15);
     *em = 1 - es / e1;
     *tm = 1 - ts / t15;
     return m->nring;
@@ -571,7 +574,7 @@ mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
      * each), the bisection stops at the range's low end; the scale is
      * then the range's middle (log), found by a second bisection for
      * its high end. */
-    mix_sums (m, exp (a), &es, &ts, &e1, &t15);
+    mix_sums (m, exp (a), m->pick->lo, &es, &ts, &e1, &t15);
     if (1 - es / e1 == 1 - ts / t15)
         a = (a + mix_edge (m, a, 8, true)) / 2;
     m->scale = exp (a);
