@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "metasched/core/choice.h"
 #include "metasched/core/policy.h"
@@ -19,16 +20,28 @@
  * candidate's frequency score over the best one's on that partition.
  * *wtminp gets the job's best predicted response, *key_sp what a unit of
  * cost is worth in seconds of it (rank_partitions). */
+/* The scratch of window_costs, sized once a window for its largest job
+ * (ok and fs: the most candidates plus one; r: a partition each). */
+typedef struct {
+    bool *ok;
+    double *fs;
+    ms_ranked_t *r;
+} window_scratch_t;
+
 static void
 window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
-              const ms_cands_t *cs, const ms_view_t *view, double *cost,
-              double *wtminp, double *key_sp)
+              const ms_cands_t *cs, const ms_view_t *view,
+              window_scratch_t *ws, double *cost, double *wtminp,
+              double *key_sp)
 {
-    bool *ok = ms_xcalloc (cs->n + 1, sizeof (bool));
-    double *fs = ms_xcalloc (cs->n + 1, sizeof (double));
-    ms_ranked_t *r = ms_xcalloc (conf->nparts + 1, sizeof (*r));
+    bool *ok = ws->ok;
+    double *fs = ws->fs;
+    ms_ranked_t *r = ws->r;
     size_t nr;
 
+    /* rank_partitions marks the admissible ones; it writes fs and r
+     * wherever they are read below */
+    memset (ok, 0, (cs->n + 1) * sizeof (*ok));
     for (size_t i = 0; i < cs->n; i++)
         cost[i] = INFINITY;
     nr = rank_partitions (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp,
@@ -37,9 +50,6 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
         for (size_t i = 0; i < cs->n; i++)
             if (ok[i] && cs->c[i].part == r[k].part)
                 cost[i] = r[k].key + (fs[i] - fs[r[k].cand]);
-    free (r);
-    free (fs);
-    free (ok);
 }
 
 /* The window (window.h): bids are every admissible candidate of every job
@@ -59,15 +69,26 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
     ms_bid_t *bids = NULL;
     double *cost = NULL, *cap, *pen, *key_s, hsum = 0, h;
-    size_t *pick, *cand0, *sib;
+    size_t *pick, *cand0, *sib, total = 0, maxn = 0;
     ms_window_opts_t wo;
+    window_scratch_t ws;
 
+    for (size_t k = 0; k < njobs; k++) {
+        total += cs[k]->n;
+        if (cs[k]->n > maxn)
+            maxn = cs[k]->n;
+    }
+    /* every job's costs in one array, the scratch once for all */
+    cost = ms_xcalloc (total + 1, sizeof (double));
+    ws.ok = ms_xcalloc (maxn + 1, sizeof (bool));
+    ws.fs = ms_xcalloc (maxn + 1, sizeof (double));
+    ws.r = ms_xcalloc (nparts + 1, sizeof (*ws.r));
     cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
     key_s = ms_xcalloc (njobs + 1, sizeof (double));
     for (size_t k = 0; k < njobs; k++) {
         double wtmin;
-        cost = ms_xrealloc (cost, (ncost + cs[k]->n + 1) * sizeof (double));
-        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin, &key_s[k]);
+        window_costs (pol, conf, cs[k], view, &ws, cost + ncost, &wtmin,
+                      &key_s[k]);
         cand0[k] = ncost;
         if (cs[k]->n && isfinite (wtmin)) {
             hsum += wtmin;
@@ -145,6 +166,9 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     }
     free (bids);
     free (cost);
+    free (ws.ok);
+    free (ws.fs);
+    free (ws.r);
     free (cap);
     free (pen);
     free (pick);
