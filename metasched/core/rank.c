@@ -30,7 +30,11 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
     if (pol->ref_nodes > 0 && pol->width_exp != 0 && cs->n && we > 0
         && we < 1) {
         double n = cs->c[0].e / (cs->c[0].p * cs->c[0].t);
-        double odds = we / (1 - we) * pow (n / pol->ref_nodes, pol->width_exp);
+        /* x^1 is x (pow is exact where the power is a double) */
+        double odds = we / (1 - we)
+                      * (pol->width_exp == 1
+                             ? n / pol->ref_nodes
+                             : pow (n / pol->ref_nodes, pol->width_exp));
         if (pol->odds_scale > 0)
             odds *= pol->odds_scale;
         we = odds / (1 + odds);
