@@ -523,13 +523,12 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 wmin = cs->c[i].w;
         }
     }
-    shared = pol->wait_share > 0 && isfinite (wmin) ? pol->wait_share * wmin
-                                                     : 0;
+    shared
+        = pol->wait_share > 0 && isfinite (wmin) ? pol->wait_share * wmin : 0;
     for (size_t base = 0; base < nparts; base += MS_MAX_RANKED) {
-        size_t nb = nparts - base < MS_MAX_RANKED ? nparts - base
-                                                  : MS_MAX_RANKED;
-        rank_block (pol, conf, cs, ok, fs, &gm, &dop, shared, we, base, nb,
-                    pp);
+        size_t nb
+            = nparts - base < MS_MAX_RANKED ? nparts - base : MS_MAX_RANKED;
+        rank_block (pol, conf, cs, ok, fs, &gm, &dop, shared, we, base, nb, pp);
         for (size_t q = 0; q < nb; q++) {
             size_t bi = pp[q].bi;
             if (!isfinite (pp[q].ep))

@@ -30,9 +30,8 @@ typedef struct {
 
 static void
 window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
-              const ms_cands_t *cs, const ms_view_t *view,
-              window_scratch_t *ws, double *cost, double *wtminp,
-              double *key_sp)
+              const ms_cands_t *cs, const ms_view_t *view, window_scratch_t *ws,
+              double *cost, double *wtminp, double *key_sp)
 {
     bool *ok = ws->ok;
     double *fs = ws->fs;
