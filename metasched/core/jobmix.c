@@ -138,7 +138,7 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
     struct mixcand buf[64], *mc = buf;
     bool infront[256], *in = infront;
     double tbest = INFINITY, emin = INFINITY;
-    size_t nc = 0;
+    size_t nc = 0, ntot = 0;
     int nf = 0;
 
     for (size_t i = 0; i < cs->n; i++)
@@ -168,14 +168,27 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
     else
         mix_sort (mc, nc);
     for (size_t k = 0; k < nc; k++) {
-        if (mc[k].kept && !(emin <= mc[k].e))
+        if (mc[k].kept && !(emin <= mc[k].e)) {
             in[mc[k].i] = true;
+            ntot++;
+        }
         if (mc[k].e < emin)
             emin = mc[k].e;
     }
-    /* the first 256 of the front in candidate order, then by runtime
-     * (front points have distinct runtimes) */
-    for (size_t i = 0; i < cs->n && nf < 256; i++) {
+    /* the whole front (256 points at most) is mc's front points in their
+     * order, by runtime: front points have distinct runtimes (of equal
+     * ones the first in mc's order has the least energy) */
+    if (ntot <= 256) {
+        for (size_t k = 0; k < nc; k++)
+            if (in[mc[k].i]) {
+                fe[nf] = mc[k].e;
+                ft[nf] = mc[k].t;
+                nf++;
+            }
+        ntot = 0; /* done: the sweep below finds no more */
+    }
+    /* the first 256 of the front in candidate order, then by runtime */
+    for (size_t i = 0; i < cs->n && ntot && nf < 256; i++) {
         if (!in[i])
             continue;
         int at = nf++;
@@ -289,16 +302,19 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
 /* The kept jobs' energy and runtime at energy odds scale times each one's
  * width term wj (metasched's score chooses the hull vertex past whose
  * breakpoints the odds are), and the references' (energy-delay energy,
- * energy-delay^1.5 runtime). */
+ * energy-delay^1.5 runtime). from, when not NULL, gives each job's vertex
+ * at a scale at most this one (mix_edge's lower bound): the odds are over
+ * every breakpoint before it, so the search for the vertex starts there
+ * and finds the same one. */
 static void
-mix_sums (const ms_jobmix_t *m, double scale, double *es, double *ts,
-          double *e1, double *t15)
+mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
+          double *es, double *ts, double *e1, double *t15)
 {
     *es = *ts = *e1 = *t15 = 0;
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
         double odds = scale * m->wj[j];
-        int i = 0;
+        int i = from ? from[j] : 0;
         while (i + 1 < r->nh && odds > r->bp[i])
             i++;
         *es += r->e[i];
@@ -334,7 +350,7 @@ jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
     *em = *tm = 0;
     if (!mix_widths (m, pol))
         return 0;
-    mix_sums (m, scale, &es, &ts, &e1, &t15);
+    mix_sums (m, scale, NULL, &es, &ts, &e1, &t15);
     *em = 1 - es / e1;
     *tm = 1 - ts / t15;
     return m->nring;
@@ -558,7 +574,7 @@ mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
      * each), the bisection stops at the range's low end; the scale is
      * then the range's middle (log), found by a second bisection for
      * its high end. */
-    mix_sums (m, exp (a), &es, &ts, &e1, &t15);
+    mix_sums (m, exp (a), m->pick->lo, &es, &ts, &e1, &t15);
     if (1 - es / e1 == 1 - ts / t15)
         a = (a + mix_edge (m, a, 8, true)) / 2;
     m->scale = exp (a);

@@ -30,7 +30,11 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
     if (pol->ref_nodes > 0 && pol->width_exp != 0 && cs->n && we > 0
         && we < 1) {
         double n = cs->c[0].e / (cs->c[0].p * cs->c[0].t);
-        double odds = we / (1 - we) * pow (n / pol->ref_nodes, pol->width_exp);
+        /* x^1 is x (pow is exact where the power is a double) */
+        double odds = we / (1 - we)
+                      * (pol->width_exp == 1
+                             ? n / pol->ref_nodes
+                             : pow (n / pol->ref_nodes, pol->width_exp));
         if (pol->odds_scale > 0)
             odds *= pol->odds_scale;
         we = odds / (1 + odds);
@@ -372,6 +376,109 @@ rank_shift_k (const ms_policy_t *pol)
     return (1 - we) * (1 + ws) / (we * wc);
 }
 
+/* Where the drain delay counts (drain_open) for every partition of a
+ * job at once: the candidates on a partition with restricted jobs are
+ * counted (drain_opens_add, in rank_partitions' first sweep), and the
+ * drain counts on p when there are none, or when all of them are on p
+ * itself. */
+typedef struct {
+    bool weight;  /* a drain weight at all */
+    size_t nres;  /* candidates on a partition with restricted jobs */
+    size_t rpart; /* the partition of the first of them */
+    bool multi;   /* they are on more than one partition */
+} drain_opens_t;
+
+static void
+drain_opens_init (const ms_policy_t *pol, drain_opens_t *d)
+{
+    d->weight = pol->drain_weight > 0;
+    d->nres = 0;
+    d->rpart = 0;
+    d->multi = false;
+}
+
+/* Count candidate c (every candidate, admissible or not) in d. */
+static inline void
+drain_opens_add (const ms_policy_t *pol, drain_opens_t *d, const ms_cand_t *c)
+{
+    size_t q = c->part;
+
+    if (d->weight && q < MS_MAX_RANKED && pol->restricted_rate[q] > 0) {
+        if (!d->nres++)
+            d->rpart = q;
+        else if (q != d->rpart)
+            d->multi = true;
+    }
+}
+
+/* drain_open (pol, cs, p), from drain_opens' counts. */
+static bool
+drain_open_at (const drain_opens_t *d, size_t p)
+{
+    return d->weight && (!d->nres || (!d->multi && d->rpart == p));
+}
+
+/* A block of partitions [base, base + MS_MAX_RANKED) of rank_partitions,
+ * each partition's figures gathered in one sweep of the candidates:
+ * the least energy and runtime of its admissible ones, the predicted wait
+ * of its last, then its frequency's best score and candidate. The
+ * candidates of a partition are met in their order, so each figure is
+ * the one a sweep of that partition alone finds. */
+typedef struct {
+    double ep, tp, wp, g, bf;
+    size_t bi;
+    bool dr;
+} rank_part_t;
+
+static void
+rank_block (const ms_policy_t *pol, const ms_siteconf_t *conf,
+            const ms_cands_t *cs, const bool *ok, double *fs,
+            const grid_min_t *gm, const drain_opens_t *dop, double shared,
+            double we, size_t base, size_t nb, rank_part_t *pp)
+{
+    for (size_t q = 0; q < nb; q++) {
+        pp[q].ep = pp[q].tp = pp[q].bf = INFINITY;
+        pp[q].wp = 0;
+        pp[q].bi = SIZE_MAX;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t q = cs->c[i].part - base;
+        if (!ok[i] || cs->c[i].part < base || q >= nb)
+            continue;
+        if (cs->c[i].e < pp[q].ep)
+            pp[q].ep = cs->c[i].e;
+        if (cs->c[i].t < pp[q].tp)
+            pp[q].tp = cs->c[i].t;
+        pp[q].wp = cs->c[i].w;
+    }
+    /* The frequency on p: energy against runtime, where the runtime's
+     * weight grows with the partition's congestion (predicted wait over
+     * the job's runtime): a slower clock on a busy partition delays
+     * every job queued behind it, on an idle one only itself. */
+    for (size_t q = 0; q < nb; q++)
+        if (isfinite (pp[q].ep)) {
+            pp[q].g = 1 + pol->congestion * pp[q].wp / pp[q].tp;
+            pp[q].dr = drain_open_at (dop, base + q);
+        }
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t q = cs->c[i].part - base;
+        double f;
+        if (!ok[i] || cs->c[i].part < base || q >= nb)
+            continue;
+        f = joint_score (
+            pol, gm, &cs->c[i], pp[q].ep,
+            shared + pp[q].g * cs->c[i].t + shift_delay (pol, cs, &cs->c[i])
+                + (pp[q].dr ? drain_delay (pol, conf, &cs->c[i]) : 0),
+            shared + pp[q].tp, we);
+        if (fs)
+            fs[i] = f;
+        if (f <= pp[q].bf) {
+            pp[q].bf = f;
+            pp[q].bi = i;
+        }
+    }
+}
+
 /* metasched's key of each partition for a job: on each partition with an
  * admissible candidate, the frequency that scores best there (energy
  * against runtime, the runtime's weight growing with the partition's
@@ -383,21 +490,28 @@ rank_shift_k (const ms_policy_t *pol)
  * seconds of the job's response a unit of its key is worth (the response
  * term's scale over its weight). Returns how many partitions were
  * ranked. Both the greedy decision and the window's costs
- * come from here. */
+ * come from here. The partitions are taken MS_MAX_RANKED at a time, each
+ * block in two sweeps of the candidates (rank_block), not two a
+ * partition. */
 size_t
 rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                  const ms_cands_t *cs, const ms_view_t *view, bool *ok,
                  double *fs, ms_ranked_t *r, size_t nparts, double *wtminp,
                  double *key_sp)
 {
-    double emin = INFINITY, wtmin = INFINITY, we, shared;
+    double emin = INFINITY, wtmin = INFINITY, wmin = INFINITY, we, shared;
     size_t nr = 0;
     grid_min_t gm;
+    drain_opens_t dop;
+    rank_part_t pp[MS_MAX_RANKED];
 
     metasched_filter (pol, conf, cs, view, ok, &we, NULL);
-    shared = shared_wait (pol, cs, ok);
     grid_mins (pol, cs, ok, &gm);
-    for (size_t i = 0; i < cs->n; i++)
+    drain_opens_init (pol, &dop);
+    /* the least energy, response and wait (shared_wait's, in the same
+     * sweep) of the admissible candidates; where the drain counts */
+    for (size_t i = 0; i < cs->n; i++) {
+        drain_opens_add (pol, &dop, &cs->c[i]);
         if (ok[i]) {
             double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t
                         + shift_delay (pol, cs, &cs->c[i]);
@@ -405,50 +519,30 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                 emin = cs->c[i].e;
             if (wt < wtmin)
                 wtmin = wt;
+            if (cs->c[i].w < wmin)
+                wmin = cs->c[i].w;
         }
-    for (size_t p = 0; p < nparts; p++) {
-        double ep = INFINITY, tp = INFINITY, wp = 0, g, bf = INFINITY;
-        size_t bi = SIZE_MAX;
-        bool dr;
-        for (size_t i = 0; i < cs->n; i++)
-            if (ok[i] && cs->c[i].part == p) {
-                if (cs->c[i].e < ep)
-                    ep = cs->c[i].e;
-                if (cs->c[i].t < tp)
-                    tp = cs->c[i].t;
-                wp = cs->c[i].w;
-            }
-        if (!isfinite (ep))
-            continue;
-        /* The frequency on p: energy against runtime, where the runtime's
-         * weight grows with the partition's congestion (predicted wait
-         * over the job's runtime): a slower clock on a busy partition
-         * delays every job queued behind it, on an idle one only itself. */
-        g = 1 + pol->congestion * wp / tp;
-        dr = drain_open (pol, cs, p);
-        for (size_t i = 0; i < cs->n; i++)
-            if (ok[i] && cs->c[i].part == p) {
-                double f = joint_score (
-                    pol, &gm, &cs->c[i], ep,
-                    shared + g * cs->c[i].t + shift_delay (pol, cs, &cs->c[i])
-                        + (dr ? drain_delay (pol, conf, &cs->c[i]) : 0),
-                    shared + tp, we);
-                if (fs)
-                    fs[i] = f;
-                if (f <= bf) {
-                    bf = f;
-                    bi = i;
-                }
-            }
-        r[nr].part = p;
-        r[nr].cand = bi;
-        r[nr].key
-            = joint_score (pol, &gm, &cs->c[bi], emin,
-                           shared + wait_weight (pol) * cs->c[bi].w
-                               + cs->c[bi].t + shift_delay (pol, cs, &cs->c[bi])
-                               + (dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
-                           shared + wtmin, we);
-        nr++;
+    }
+    shared
+        = pol->wait_share > 0 && isfinite (wmin) ? pol->wait_share * wmin : 0;
+    for (size_t base = 0; base < nparts; base += MS_MAX_RANKED) {
+        size_t nb
+            = nparts - base < MS_MAX_RANKED ? nparts - base : MS_MAX_RANKED;
+        rank_block (pol, conf, cs, ok, fs, &gm, &dop, shared, we, base, nb, pp);
+        for (size_t q = 0; q < nb; q++) {
+            size_t bi = pp[q].bi;
+            if (!isfinite (pp[q].ep))
+                continue;
+            r[nr].part = base + q;
+            r[nr].cand = bi;
+            r[nr].key = joint_score (
+                pol, &gm, &cs->c[bi], emin,
+                shared + wait_weight (pol) * cs->c[bi].w + cs->c[bi].t
+                    + shift_delay (pol, cs, &cs->c[bi])
+                    + (pp[q].dr ? drain_delay (pol, conf, &cs->c[bi]) : 0),
+                shared + wtmin, we);
+            nr++;
+        }
     }
     *wtminp = wtmin;
     /* a unit of the key is worth the best response (with the shared
@@ -464,7 +558,7 @@ rank_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
     /* a job's few dozen candidates' marks on the stack: no allocation
      * per decision */
     bool okbuf[256], *ok = okbuf;
-    ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
+    ms_ranked_t r[MS_MAX_RANKED]; /* rank_partitions fills the first nr */
     double wtmin, key_s;
     size_t nr;
 

@@ -19,19 +19,28 @@
  * energy and predicted response against the job's best), plus the
  * candidate's frequency score over the best one's on that partition.
  * *wtminp gets the job's best predicted response, *key_sp what a unit of
- * cost is worth in seconds of it (rank_partitions). ok and fs (cs->n + 1)
- * and r (conf->nparts + 1) are the caller's, cleared here for each job. */
+ * cost is worth in seconds of it (rank_partitions). */
+/* The scratch of window_costs, sized once a window for its largest job
+ * (ok and fs: the most candidates plus one; r: a partition each). */
+typedef struct {
+    bool *ok;
+    double *fs;
+    ms_ranked_t *r;
+} window_scratch_t;
+
 static void
 window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
-              const ms_cands_t *cs, const ms_view_t *view, double *cost,
-              double *wtminp, double *key_sp, bool *ok, double *fs,
-              ms_ranked_t *r)
+              const ms_cands_t *cs, const ms_view_t *view, window_scratch_t *ws,
+              double *cost, double *wtminp, double *key_sp)
 {
+    bool *ok = ws->ok;
+    double *fs = ws->fs;
+    ms_ranked_t *r = ws->r;
     size_t nr;
 
+    /* rank_partitions marks the admissible ones; it writes fs and r
+     * wherever they are read below */
     memset (ok, 0, (cs->n + 1) * sizeof (*ok));
-    memset (fs, 0, (cs->n + 1) * sizeof (*fs));
-    memset (r, 0, (conf->nparts + 1) * sizeof (*r));
     for (size_t i = 0; i < cs->n; i++)
         cost[i] = INFINITY;
     nr = rank_partitions (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp,
@@ -59,28 +68,26 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
     ms_bid_t *bids = NULL;
     double *cost = NULL, *cap, *pen, *key_s, hsum = 0, h;
-    size_t *pick, *cand0, *sib, maxn = 0, total = 0;
+    size_t *pick, *cand0, *sib, total = 0, maxn = 0;
     ms_window_opts_t wo;
-    bool *ok;
-    double *fs;
-    ms_ranked_t *r;
+    window_scratch_t ws;
 
-    /* one allocation of each for the batch, not one a job */
     for (size_t k = 0; k < njobs; k++) {
         total += cs[k]->n;
         if (cs[k]->n > maxn)
             maxn = cs[k]->n;
     }
+    /* every job's costs in one array, the scratch once for all */
     cost = ms_xcalloc (total + 1, sizeof (double));
-    ok = ms_xcalloc (maxn + 1, sizeof (bool));
-    fs = ms_xcalloc (maxn + 1, sizeof (double));
-    r = ms_xcalloc (nparts + 1, sizeof (*r));
+    ws.ok = ms_xcalloc (maxn + 1, sizeof (bool));
+    ws.fs = ms_xcalloc (maxn + 1, sizeof (double));
+    ws.r = ms_xcalloc (nparts + 1, sizeof (*ws.r));
     cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
     key_s = ms_xcalloc (njobs + 1, sizeof (double));
     for (size_t k = 0; k < njobs; k++) {
         double wtmin;
-        window_costs (pol, conf, cs[k], view, cost + ncost, &wtmin, &key_s[k],
-                      ok, fs, r);
+        window_costs (pol, conf, cs[k], view, &ws, cost + ncost, &wtmin,
+                      &key_s[k]);
         cand0[k] = ncost;
         if (cs[k]->n && isfinite (wtmin)) {
             hsum += wtmin;
@@ -158,9 +165,9 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     }
     free (bids);
     free (cost);
-    free (ok);
-    free (fs);
-    free (r);
+    free (ws.ok);
+    free (ws.fs);
+    free (ws.r);
     free (cap);
     free (pen);
     free (pick);
