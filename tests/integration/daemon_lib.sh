@@ -66,6 +66,29 @@ daemon_cycles () {
     wait_for 120 _dc_past "$1"
 }
 
+# daemon_readings N: wait until the daemon's cycle has taken N more readings
+# of every cluster (metaschedd_cluster_attempts_total), so that its view
+# holds what the clusters showed before the call; 1 if not within 120 s.
+# A cycle takes the refresher's latest reading, which may have begun
+# before the call: the third one taken after it began after it (each
+# reading starts when the one before it ended, and the one taken second
+# ended after the first was taken). Fewer than 3 may miss what changed.
+daemon_readings () {
+    _dr_read () { curl -s --unix-socket "${DAEMON_SOCKET:-$dtmp/msd.sock}" http://localhost/metrics 2>/dev/null |
+        sed -n 's/^metaschedd_cluster_attempts_total{cluster="\([^"]*\)"} \([0-9]*\)$/\1 \2/p'; }
+    _dr_from=$(_dr_read)
+    [ -n "$_dr_from" ] || return 1
+    _dr_past () {
+        _dr_now=$(_dr_read)
+        [ -n "$_dr_now" ] || return 1
+        printf '%s\n' "$_dr_from" | while read -r _dr_c _dr_n; do
+            _dr_m=$(printf '%s\n' "$_dr_now" | awk -v c="$_dr_c" '$1 == c { print $2 }')
+            [ -n "$_dr_m" ] && [ "$_dr_m" -ge $((_dr_n + $1)) ] || exit 1
+        done
+    }
+    wait_for 120 _dr_past "$1"
+}
+
 # write_conf FILE [EXTRA KEY=VALUE LINES...]
 write_conf () {
     f=$1; shift

@@ -38,7 +38,8 @@ tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100, s
 nblock=$(block_all msd-block)
 wait_for 60 all_full
 tap_ok $? "every node of every cluster is busy: $nblock blocker jobs"
-daemon_cycles 2 # a whole cycle after the blockers: the daemon's view has them
+daemon_readings 3 # readings of every cluster begun after the blockers: the daemon's view has them
+daemon_cycles 1
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
@@ -57,7 +58,8 @@ cancel_meta "$u" "$d" "$id"
 on_cluster "$c1" scancel -n msd-block -p "$p1" 2>/dev/null
 wait_for 60 part_idle "$c1" "$p1"
 tap_ok $? "$c1/$p1 is idle again, $c0/$p0 still runs its blocker"
-daemon_cycles 2 # a whole cycle since: the daemon's view has it
+daemon_readings 3 # readings of every cluster begun since: the daemon's view has it
+daemon_cycles 1
 
 out=$(msb "$u" "$d" ahead.sh 2>&1); id2=$(printf '%s' "$out" | grep -o '[0-9][0-9]*$')
 if copies_on "$id2" "$c0" "$p0" "$c1" "$p1"; then

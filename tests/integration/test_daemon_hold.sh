@@ -41,7 +41,8 @@ tap_ok $? "an admin sets dispatch_mode=siblings, siblings=2, max_slowdown=100, s
 nblock=$(block_all msd-block)
 wait_for 60 all_full
 tap_ok $? "every node of every cluster is busy: $nblock blocker jobs ($(for c in $MS_CLUSTERS; do on_cluster "$c" squeue -h -n msd-block -o "$c/%P:%T" 2>/dev/null; done | tr '\n' ' '))"
-daemon_cycles 2 # a whole cycle after the blockers: the daemon's view has them
+daemon_readings 3 # readings of every cluster begun after the blockers: the daemon's view has them
+daemon_cycles 1
 
 u=$MS_TEST_USER
 d=$(job_dir "$u")
