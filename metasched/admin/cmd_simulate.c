@@ -599,19 +599,20 @@ typedef struct {
 /* The runs of a table: the rows that are not repeats, in order. */
 typedef struct {
     simrun_t *r;
-    size_t todo[2 * MAX_RUNS], ntodo;
+    size_t run[2 * MAX_RUNS], nrun;
     int util[2 * MAX_RUNS]; /* row i's utilization series, or -1 */
     size_t size;            /* of a simout_t with its series */
 } simjobs_t;
 
-/* Row todo[t] through the simulator, with what its records give. */
+/* Run sj->run[t] (a row's index) through the simulator, with what its
+ * records give. */
 static int
 run_one (void *arg, size_t t, void *outp, ms_error_t *errp)
 {
     simjobs_t *sj = arg;
     simrun_t *r = sj->r;
     opts_t *o = r->o;
-    size_t i = sj->todo[t];
+    size_t i = sj->run[t];
     const ms_policy_t *pol
         = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
     const ms_workload_t *wl = r->wl;
@@ -706,17 +707,17 @@ run_cost (const ms_policy_t *pol)
 static void
 run_order (const simrun_t *r, simjobs_t *sj)
 {
-    size_t n = 0, todo[2 * MAX_RUNS];
+    size_t n = 0, run[2 * MAX_RUNS];
 
     for (int c = 2; c >= 0; c--)
-        for (size_t t = 0; t < sj->ntodo; t++) {
-            size_t i = sj->todo[t];
+        for (size_t t = 0; t < sj->nrun; t++) {
+            size_t i = sj->run[t];
             const ms_policy_t *pol
                 = i < r->npols ? &r->pols[i] : &r->sweep[i - r->npols];
             if (run_cost (pol) == c)
-                todo[n++] = i;
+                run[n++] = i;
         }
-    memcpy (sj->todo, todo, n * sizeof (todo[0]));
+    memcpy (sj->run, run, n * sizeof (run[0]));
 }
 
 /* Every policy through the simulator, one row each; the runs shared out
@@ -775,16 +776,16 @@ run_simulate (simrun_t *r)
             && (pol->kind == POL_MIN_RUNTIME || pol->kind == POL_METASCHED))
             sj->util[i] = (int)nutil++;
         if (i < r->npols || run_repeats (r, i - r->npols) == SIZE_MAX)
-            sj->todo[sj->ntodo++] = i;
+            sj->run[sj->nrun++] = i;
     }
     run_order (r, sj);
-    outs = ms_xcalloc (sj->ntodo ? sj->ntodo : 1, sj->size);
-    rc = simpar_run (sj->ntodo, run_workers (r), sj->size, run_one, sj, outs,
+    outs = ms_xcalloc (sj->nrun ? sj->nrun : 1, sj->size);
+    rc = simpar_run (sj->nrun, run_workers (r), sj->size, run_one, sj, outs,
                      &r->err);
     /* in the rows' order (the last series' start is the plot's) */
     for (size_t i = 0; rc == 0 && i < nrun; i++)
-        for (size_t t = 0; t < sj->ntodo; t++)
-            if (sj->todo[t] == i)
+        for (size_t t = 0; t < sj->nrun; t++)
+            if (sj->run[t] == i)
                 run_take (r, sj, (const simout_t *)(outs + t * sj->size), i);
     /* a sweep row that repeats a policy row takes that row */
     for (size_t i = r->npols; rc == 0 && i < nrun; i++) {
