@@ -442,20 +442,102 @@ median (double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The rounds, each a direct phase and a phase through metasched (which
+ * goes first alternates), then the medians; 0 when every phase asked for
+ * got its jobs accepted. */
+static int
+bench_rounds (bench_t *B, ms_client_t *c, int rounds, bool want_d, bool want_m,
+              long daemon_pid)
+{
+    long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+    double *rd, *rm, *rr;
+    bool ok = true;
+    int rc = 1;
+
+    rd = ms_xcalloc ((size_t)rounds, sizeof (double));
+    rm = ms_xcalloc ((size_t)rounds, sizeof (double));
+    rr = ms_xcalloc ((size_t)rounds, sizeof (double));
+    for (int r = 0; r < rounds && ok; r++) {
+        for (int phase = 0; phase < 2 && ok; phase++) {
+            double t = 0, t_calls = 0, cores;
+            comm_t c0[NCOMM], c1[NCOMM];
+            int got;
+
+            bool direct_now = (phase == 0) == (r % 2 == 0);
+            if (direct_now ? !want_d : !want_m)
+                continue;
+            quiet (B);
+            B->c0 = c0;
+            B->c1 = c1;
+            if (direct_now) {
+                /* a site without metasched: no daemon reads the clusters */
+                if (daemon_pid > 0 && kill ((pid_t)daemon_pid, SIGSTOP) < 0) {
+                    perror ("bench_submit: stopping metaschedd");
+                    ok = false;
+                    break;
+                }
+                if (daemon_pid > 0)
+                    sleep (1); /* let a reading under way drain */
+                got = bench_direct (B, &t);
+                if (daemon_pid > 0)
+                    kill ((pid_t)daemon_pid, SIGCONT);
+            } else
+                got = bench_metasched (B, c, &t, &t_calls);
+            cancel_noted (B);
+            ok = got > 0;
+            if (!ok)
+                break;
+            cores = B->total1 > B->total0 ? (double)(B->busy1 - B->busy0)
+                                              / (B->total1 - B->total0) * ncpu
+                                        : 0;
+            if (direct_now) {
+                rd[r] = got / t;
+                printf ("round %d  direct slurmrestd:  %5d accepted in "
+                        "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy\n",
+                        r + 1, got, t, rd[r], cores, ncpu);
+            } else {
+                rm[r] = got / t;
+                printf ("round %d  through metasched:  %5d accepted in "
+                        "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy "
+                        "(POST /v1/jobs alone: %.1f calls/s)\n",
+                        r + 1, got, t, rm[r], cores, ncpu, B->n / t_calls);
+            }
+            comm_print (c0, B->nc0, c1, B->nc1, t);
+            fflush (stdout);
+        }
+        if (ok && want_d && want_m) {
+            rr[r] = rm[r] / rd[r];
+            printf ("round %d  ratio metasched/direct: %.2f\n", r + 1, rr[r]);
+        }
+    }
+    if (ok && !(want_d && want_m))
+        rc = 0;
+    else if (ok) {
+        double md = median (rd, rounds), mm = median (rm, rounds);
+        printf ("median direct slurmrestd: %.1f jobs/s\n", md);
+        printf ("median through metasched: %.1f jobs/s\n", mm);
+        printf ("ratio metasched/direct: %.2f of the medians, %.2f median of "
+                "the rounds (target >= 1.00)\n",
+                mm / md, median (rr, rounds));
+        rc = 0;
+    }
+    free (rd);
+    free (rm);
+    free (rr);
+    return rc;
+}
+
 int
 main (int argc, char **argv)
 {
     const char *server = NULL, *conf = getenv ("MS_CLUSTERS_CONF");
     int rounds = 3, opt, rc = 1;
-    bool ok = true;
-    double *rd = NULL, *rm = NULL, *rr = NULL;
     ms_siteconf_t *site = NULL;
     ms_client_t *c = NULL;
     ms_error_t err;
     struct passwd *pw = getpwuid (getuid ());
     char cwd[4096];
     bench_t B = { .n = 50, .timeout_s = 300 };
-    long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
     bool want_d = true, want_m = true;
     long daemon_pid = 0;
 
@@ -544,77 +626,8 @@ main (int argc, char **argv)
                 slurmrest_version (B.b[i]), slurmrest_version_source (B.b[i]));
     }
     fflush (stdout);
-    rd = ms_xcalloc ((size_t)rounds, sizeof (double));
-    rm = ms_xcalloc ((size_t)rounds, sizeof (double));
-    rr = ms_xcalloc ((size_t)rounds, sizeof (double));
-    for (int r = 0; r < rounds && ok; r++) {
-        for (int phase = 0; phase < 2 && ok; phase++) {
-            double t = 0, t_calls = 0, cores;
-            comm_t c0[NCOMM], c1[NCOMM];
-            int got;
-
-            bool direct_now = (phase == 0) == (r % 2 == 0);
-            if (direct_now ? !want_d : !want_m)
-                continue;
-            quiet (&B);
-            B.c0 = c0;
-            B.c1 = c1;
-            if (direct_now) {
-                /* a site without metasched: no daemon reads the clusters */
-                if (daemon_pid > 0 && kill ((pid_t)daemon_pid, SIGSTOP) < 0) {
-                    perror ("bench_submit: stopping metaschedd");
-                    ok = false;
-                    break;
-                }
-                if (daemon_pid > 0)
-                    sleep (1); /* let a reading under way drain */
-                got = bench_direct (&B, &t);
-                if (daemon_pid > 0)
-                    kill ((pid_t)daemon_pid, SIGCONT);
-            } else
-                got = bench_metasched (&B, c, &t, &t_calls);
-            cancel_noted (&B);
-            ok = got > 0;
-            if (!ok)
-                break;
-            cores = B.total1 > B.total0 ? (double)(B.busy1 - B.busy0)
-                                              / (B.total1 - B.total0) * ncpu
-                                        : 0;
-            if (direct_now) {
-                rd[r] = got / t;
-                printf ("round %d  direct slurmrestd:  %5d accepted in "
-                        "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy\n",
-                        r + 1, got, t, rd[r], cores, ncpu);
-            } else {
-                rm[r] = got / t;
-                printf ("round %d  through metasched:  %5d accepted in "
-                        "%7.3f s: %7.1f jobs/s, %.1f of %ld cores busy "
-                        "(POST /v1/jobs alone: %.1f calls/s)\n",
-                        r + 1, got, t, rm[r], cores, ncpu, B.n / t_calls);
-            }
-            comm_print (c0, B.nc0, c1, B.nc1, t);
-            fflush (stdout);
-        }
-        if (ok && want_d && want_m) {
-            rr[r] = rm[r] / rd[r];
-            printf ("round %d  ratio metasched/direct: %.2f\n", r + 1, rr[r]);
-        }
-    }
-    if (ok && !(want_d && want_m))
-        rc = 0;
-    else if (ok) {
-        double md = median (rd, rounds), mm = median (rm, rounds);
-        printf ("median direct slurmrestd: %.1f jobs/s\n", md);
-        printf ("median through metasched: %.1f jobs/s\n", mm);
-        printf ("ratio metasched/direct: %.2f of the medians, %.2f median of "
-                "the rounds (target >= 1.00)\n",
-                mm / md, median (rr, rounds));
-        rc = 0;
-    }
+    rc = bench_rounds (&B, c, rounds, want_d, want_m, daemon_pid);
 out:
-    free (rd);
-    free (rm);
-    free (rr);
     for (size_t i = 0; i < site->nclusters; i++)
         if (B.b[i])
             backend_destroy (B.b[i]);
