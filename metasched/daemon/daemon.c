@@ -48,7 +48,7 @@ cycle (ms_daemon_t *d)
         refresh_clusters (d);
         for (size_t i = 0; i < d->ncl; i++)
             d->cl[i].have = d->cl[i].have || d->cl[i].fresh;
-        if (d->cl[0].rb)
+        if (d->cl[0].rd.b)
             refresher_start (d);
     }
     pthread_mutex_lock (&d->mu);
@@ -320,7 +320,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
                     c->conf->line, c->conf->name, e.text);
             goto fail;
         }
-        if (slurmrest_from_conf (c->conf, &c->rb, &e) < 0) {
+        if (slurmrest_from_conf (c->conf, &c->rd.b, &e) < 0) {
             ms_err (errp, e.kind, "%s:%d: [cluster %s]: %s", s->path,
                     c->conf->line, c->conf->name, e.text);
             goto fail;
@@ -330,7 +330,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
          * it starts marked down, the refresher tries it with backoff, and
          * the first reading that succeeds negotiates its version. */
         if (backend_ping (c->b, &e) < 0
-            || slurmrest_negotiate (c->rb, &e) < 0) {
+            || slurmrest_negotiate (c->rd.b, &e) < 0) {
             daemon_log (LOG_WARNING,
                         "%s:%d: [cluster %s]: %s is unreachable at the start: "
                         "%s; routing to the other clusters until it answers",
@@ -393,14 +393,14 @@ daemon_free (ms_daemon_t *d)
     refresher_stop (d);
     for (size_t i = 0; i < d->ncl; i++) {
         backend_destroy (d->cl[i].b);
-        backend_destroy (d->cl[i].rb);
-        free (d->cl[i].st_parts);
-        free (d->cl[i].st_jobs);
+        backend_destroy (d->cl[i].rd.b);
+        free (d->cl[i].rd.parts);
+        free (d->cl[i].rd.jobs);
         free (d->cl[i].boost);
         free (d->cl[i].parts);
         free (d->cl[i].jobs);
         ms_accounting_free (&d->cl[i].acct);
-        ms_accounting_free (&d->cl[i].st_acct);
+        ms_accounting_free (&d->cl[i].rd.acct);
     }
     free (d->cl);
     jobmix_free (&d->mix);

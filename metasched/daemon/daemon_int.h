@@ -66,8 +66,43 @@ typedef struct {
                      boost) */
 } boost_t;
 
+/* The refresher's latest reading of a cluster (refresh.c), under rf.mu:
+ * the refresher writes it, the cycle takes it (take_readings). */
+struct creading {
+    ms_backend_t *b;     /* the refresher's own handle */
+    double submitted_at; /* mono () of the latest submit (submit.c) */
+    uint64_t unchanged;  /* readings answered "not modified" */
+    bool is_new;         /* not yet taken by the cycle */
+    bool failed;
+    double started; /* mono () when the reading began */
+    ms_partition_state_t *parts;
+    size_t nparts;
+    ms_job_info_t *jobs;
+    size_t njobs;
+    ms_error_t err;
+    char api[16]; /* the OpenAPI version the reading spoke */
+    /* the accounting (associations, QOS), read every ACCT_REFRESH_S */
+    ms_accounting_t acct;
+    bool acct_new;
+    ms_error_t acct_err;
+    bool acct_failed;
+    double acct_at; /* mono () of the latest reading (its reader's) */
+};
+
+/* A cluster's turns in a dispatch (dispatch.c hands out the tickets,
+ * submit.c serves them): its submit workers take turns in batch order,
+ * tickets and serving under sub.mu; what stopped the cluster in this
+ * dispatch is read and written by the worker whose turn it is. */
+struct cturn {
+    uint64_t tickets, serving;
+    bool stop;
+    char why[sizeof (((ms_error_t *)0)->text)];
+};
+
+/* A cluster: the cycle's view of it (under mu), the refresher's latest
+ * reading and the dispatch's turns. */
 typedef struct {
-    ms_backend_t *b;
+    ms_backend_t *b; /* the cycle's handle (submits, cancels) */
     const ms_clusterconf_t *conf;
     bool up;    /* the last refresh worked */
     bool fresh; /* refreshed in this cycle */
@@ -83,36 +118,15 @@ typedef struct {
     size_t nboost, boostcap;
     bool have;          /* parts and jobs were read once */
     double last_action; /* mono () after the cycle's last submit or cancel */
-    /* the refresher's own handle and its latest reading, under rf.mu */
-    ms_backend_t *rb;
-    double submitted_at; /* mono () of the latest submit, under rf.mu */
-    uint64_t unchanged;  /* readings answered "not modified", under rf.mu */
-    /* the dispatch's submit workers take turns per cluster, in batch
-     * order (tickets and serving under sub.mu); what stopped the cluster in
-     * this dispatch is read and written by the worker whose turn it is */
-    uint64_t tickets, serving;
-    bool dstop;
-    char dstopwhy[sizeof (((ms_error_t *)0)->text)];
-    bool st_new, st_failed;
-    double st_started; /* mono () when the reading began */
-    ms_partition_state_t *st_parts;
-    size_t st_nparts;
-    ms_job_info_t *st_jobs;
-    size_t st_njobs;
-    ms_error_t st_err;
     char last_error[256];
     char api_version[16]; /* slurmrestd's OpenAPI version spoken, under mu */
-    char st_api[16];      /* the version of the refresher's reading, rf.mu */
-    /* the cluster's accounting (associations, QOS), read every
-     * ACCT_REFRESH_S: acct under mu, the refresher's reading under rf.mu */
+    /* the cluster's accounting (associations, QOS) as the cycle took it
+     * from the refresher's reading */
     ms_accounting_t acct;
     bool acct_read;       /* read once at least */
     char acct_error[256]; /* of the latest reading that failed */
-    ms_accounting_t st_acct;
-    bool st_acct_new;
-    ms_error_t st_acct_err;
-    bool st_acct_failed;
-    double st_acct_at; /* mono () of the latest reading (its reader's) */
+    struct creading rd;   /* refresh.c, under rf.mu */
+    struct cturn turn;    /* dispatch.c, submit.c */
 } cluster_t;
 
 #define ACCT_REFRESH_S 30.0

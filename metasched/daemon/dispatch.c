@@ -391,7 +391,8 @@ submit_start (ms_daemon_t *d, dbatch_t *x)
                     work = true;
         if (!work)
             continue;
-        w->ticket = d->cl[ci].tickets++; /* only this thread hands them out */
+        /* only this thread hands them out */
+        w->ticket = d->cl[ci].turn.tickets++;
         sigset_t all, old;
         sigfillset (&all);
         pthread_sigmask (SIG_SETMASK, &all, &old);
@@ -710,7 +711,7 @@ dispatch_batches (ms_daemon_t *d)
     size_t chunk = DISPATCH_FIRST;
 
     for (size_t ci = 0; ci < d->ncl; ci++)
-        d->cl[ci].dstop = false; /* no worker runs */
+        d->cl[ci].turn.stop = false; /* no worker runs */
     for (;;) {
         /* jobs left queued in this cycle (ids up to `last`) wait for the
          * next one */

@@ -470,7 +470,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     for (size_t i = 0; i < d->ncl; i++)
         P ("metaschedd_cluster_readings_unchanged_total{cluster=\"%s\"} "
            "%" PRIu64 "\n",
-           d->cl[i].conf->name, d->cl[i].unchanged);
+           d->cl[i].conf->name, d->cl[i].rd.unchanged);
     pthread_mutex_unlock (&d->rf.mu);
 #undef P
     *textp = buf;

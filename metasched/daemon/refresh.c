@@ -155,10 +155,10 @@ refresh_clusters (ms_daemon_t *d)
         cluster_take (d, c, parts, np, jobs, nj, true,
                       slurmrest_version (c->b));
         if (c->conf->accounting
-            && (!c->acct_read || now - c->st_acct_at >= ACCT_REFRESH_S)) {
+            && (!c->acct_read || now - c->rd.acct_at >= ACCT_REFRESH_S)) {
             ms_accounting_t a;
             bool failed = backend_accounting (c->b, &a, &e) < 0;
-            c->st_acct_at = now;
+            c->rd.acct_at = now;
             acct_take (d, c, &a, failed, &e);
             ms_accounting_free (&a);
         }
@@ -197,13 +197,13 @@ refresher_main (void *arg)
             if (started < retry[i])
                 continue;
             if ((d->rf.dispatch_busy
-                 || started - c->submitted_at < REFRESH_YIELD_S)
+                 || started - c->rd.submitted_at < REFRESH_YIELD_S)
                 && started - read_at[i] < REFRESH_MAX_AGE_S)
                 continue; /* dispatch is under way there: later */
             read_at[i] = started;
             pthread_mutex_unlock (&d->rf.mu);
-            failed = backend_partitions (c->rb, &parts, &np, &e) < 0
-                     || backend_jobs (c->rb, &jobs, &nj, &e) < 0;
+            failed = backend_partitions (c->rd.b, &parts, &np, &e) < 0
+                     || backend_jobs (c->rd.b, &jobs, &nj, &e) < 0;
             if (failed) {
                 free (parts);
                 free (jobs);
@@ -215,7 +215,7 @@ refresher_main (void *arg)
             } else {
                 qsort (jobs, nj, sizeof (*jobs), cmp_jobinfo);
                 back[i] = retry[i] = 0;
-                apply_boosts (d, c, c->rb, jobs, nj);
+                apply_boosts (d, c, c->rd.b, jobs, nj);
             }
             /* the accounting, every ACCT_REFRESH_S */
             ms_accounting_t acct;
@@ -223,35 +223,35 @@ refresher_main (void *arg)
             bool acct_new = false, acct_failed = false;
             memset (&acct, 0, sizeof (acct));
             if (!failed && c->conf->accounting
-                && (c->st_acct_at == 0
-                    || mono () - c->st_acct_at >= ACCT_REFRESH_S)) {
-                acct_failed = backend_accounting (c->rb, &acct, &ae) < 0;
+                && (c->rd.acct_at == 0
+                    || mono () - c->rd.acct_at >= ACCT_REFRESH_S)) {
+                acct_failed = backend_accounting (c->rd.b, &acct, &ae) < 0;
                 acct_new = true;
-                c->st_acct_at = mono ();
+                c->rd.acct_at = mono ();
             }
             pthread_mutex_lock (&d->rf.mu);
             if (acct_new) {
-                ms_accounting_free (&c->st_acct);
-                c->st_acct = acct;
-                c->st_acct_failed = acct_failed;
+                ms_accounting_free (&c->rd.acct);
+                c->rd.acct = acct;
+                c->rd.acct_failed = acct_failed;
                 if (acct_failed)
-                    c->st_acct_err = ae;
-                c->st_acct_new = true;
+                    c->rd.acct_err = ae;
+                c->rd.acct_new = true;
             }
-            free (c->st_parts);
-            free (c->st_jobs);
-            c->st_parts = parts;
-            c->st_nparts = np;
-            c->st_jobs = jobs;
-            c->st_njobs = nj;
-            c->st_failed = failed;
+            free (c->rd.parts);
+            free (c->rd.jobs);
+            c->rd.parts = parts;
+            c->rd.nparts = np;
+            c->rd.jobs = jobs;
+            c->rd.njobs = nj;
+            c->rd.failed = failed;
             if (failed)
-                c->st_err = e;
-            c->st_started = started;
-            c->st_new = true;
-            c->unchanged = slurmrest_jobs_unchanged (c->rb);
-            ms_strlcpy (c->st_api, slurmrest_version (c->rb),
-                        sizeof (c->st_api));
+                c->rd.err = e;
+            c->rd.started = started;
+            c->rd.is_new = true;
+            c->rd.unchanged = slurmrest_jobs_unchanged (c->rd.b);
+            ms_strlcpy (c->rd.api, slurmrest_version (c->rd.b),
+                        sizeof (c->rd.api));
         }
         if (d->rf.stop)
             break;
@@ -289,27 +289,27 @@ take_readings (ms_daemon_t *d)
 
         c->fresh = false;
         pthread_mutex_lock (&d->rf.mu);
-        if (!c->st_new) {
+        if (!c->rd.is_new) {
             pthread_mutex_unlock (&d->rf.mu);
             continue;
         }
-        parts = c->st_parts;
-        np = c->st_nparts;
-        jobs = c->st_jobs;
-        nj = c->st_njobs;
-        failed = c->st_failed;
-        e = c->st_err;
-        started = c->st_started;
-        char api[sizeof (c->st_api)];
-        ms_strlcpy (api, c->st_api, sizeof (api));
-        c->st_parts = NULL;
-        c->st_jobs = NULL;
-        c->st_new = false;
-        ms_accounting_t acct = c->st_acct;
-        bool acct_new = c->st_acct_new, acct_failed = c->st_acct_failed;
-        ms_error_t acct_err = c->st_acct_err;
-        memset (&c->st_acct, 0, sizeof (c->st_acct));
-        c->st_acct_new = false;
+        parts = c->rd.parts;
+        np = c->rd.nparts;
+        jobs = c->rd.jobs;
+        nj = c->rd.njobs;
+        failed = c->rd.failed;
+        e = c->rd.err;
+        started = c->rd.started;
+        char api[sizeof (c->rd.api)];
+        ms_strlcpy (api, c->rd.api, sizeof (api));
+        c->rd.parts = NULL;
+        c->rd.jobs = NULL;
+        c->rd.is_new = false;
+        ms_accounting_t acct = c->rd.acct;
+        bool acct_new = c->rd.acct_new, acct_failed = c->rd.acct_failed;
+        ms_error_t acct_err = c->rd.acct_err;
+        memset (&c->rd.acct, 0, sizeof (c->rd.acct));
+        c->rd.acct_new = false;
         pthread_mutex_unlock (&d->rf.mu);
         if (acct_new) {
             acct_take (d, c, &acct, acct_failed, &acct_err);

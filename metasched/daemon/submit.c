@@ -225,7 +225,7 @@ submit_one (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
     free (het);
     cl->last_action = mono ();
     pthread_mutex_lock (&d->rf.mu);
-    cl->submitted_at = cl->last_action;
+    cl->rd.submitted_at = cl->last_action;
     pthread_mutex_unlock (&d->rf.mu);
     jobspec_free (&sb);
     free (script);
@@ -248,7 +248,7 @@ submit_worker (void *arg)
     cluster_t *cl = &d->cl[w->cl];
 
     pthread_mutex_lock (&d->sub.mu);
-    while (cl->serving != w->ticket)
+    while (cl->turn.serving != w->ticket)
         pthread_cond_wait (&d->sub.cond, &d->sub.mu);
     pthread_mutex_unlock (&d->sub.mu);
     for (size_t i = 0; i < w->n; i++) {
@@ -260,12 +260,12 @@ submit_worker (void *arg)
             ms_error_t *e = &b->err[c];
             if (pc->cluster != w->cl)
                 continue;
-            if (cl->dstop) {
+            if (cl->turn.stop) {
                 /* the cluster failed in this dispatch: the rest wait for
                  * the next decision rather than each for its own
                  * timeout */
                 b->rc[c] = -1;
-                ms_err (e, MS_ERR_CONNECT, "not submitted: %s", cl->dstopwhy);
+                ms_err (e, MS_ERR_CONNECT, "not submitted: %s", cl->turn.why);
                 continue;
             }
             double t0 = mono ();
@@ -282,14 +282,14 @@ submit_worker (void *arg)
                 w->fail = *e;
             }
             if (e->kind == MS_ERR_CONNECT || unknown_outcome (e)) {
-                cl->dstop = true;
-                snprintf (cl->dstopwhy, sizeof (cl->dstopwhy),
+                cl->turn.stop = true;
+                snprintf (cl->turn.why, sizeof (cl->turn.why),
                           "%s failed earlier: %s", cl->conf->name, e->text);
             }
         }
     }
     pthread_mutex_lock (&d->sub.mu);
-    cl->serving++;
+    cl->turn.serving++;
     pthread_cond_broadcast (&d->sub.cond);
     pthread_mutex_unlock (&d->sub.mu);
     return NULL;
