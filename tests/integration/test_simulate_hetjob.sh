@@ -33,7 +33,7 @@ cl=$(q "SELECT cluster FROM jobs WHERE id = ${id:-0}")
 cj=$(q "SELECT cluster_job_id FROM jobs WHERE id = ${id:-0}")
 rows () { [ "$(q "SELECT count(DISTINCT het_job_offset) FROM job_runs WHERE cluster = '$cl' AND het_job_id = ${cj:-0}")" = 2 ]; }
 wait_for 60 rows
-got=$(q "SELECT slurm_job_id || ':' || het_job_id || '+' || het_job_offset FROM job_runs WHERE cluster = '$cl' AND slurm_job_id IN (${cj:-0}, ${cj:-0} + 1) ORDER BY slurm_job_id" | sort -u | tr '\n' ' ')
+got=$(q "SELECT slurm_job_id || ':' || het_job_id || '+' || het_job_offset FROM job_runs WHERE cluster = '$cl' AND slurm_job_id IN (${cj:-0}, ${cj:-0} + 1) ORDER BY slurm_job_id" | sort -u | sort -t: -k1,1n | tr '\n' ' ')
 [ -n "$cj" ] && [ "$got" = "$cj:$cj+0 $((cj + 1)):$cj+1 " ]
 tap_ok $? "the hetjob ($out, $cl job $cj, $(q "SELECT state FROM jobs WHERE id = ${id:-0}")): each component's run names it: $got"
 
