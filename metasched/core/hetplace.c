@@ -2,6 +2,7 @@
  * components' partitions (hetplace.h). */
 #include "config.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -70,6 +71,18 @@ hetplace_sum (const ms_siteconf_t *conf, long want, const int *have,
     for (size_t p = 0; p < np; p++)
         nok += allowed[p] != 0;
     return nok;
+}
+
+void
+hetplace_conf_nodes (const ms_siteconf_t *conf, int *have)
+{
+    for (size_t i = 0; i < conf->nclusters; i++)
+        have[i] = 0;
+    for (size_t p = 0; p < conf->nparts; p++) {
+        int *h = &have[conf->parts[p].cluster];
+        *h = conf->parts[p].nodes > INT_MAX - *h ? INT_MAX
+                                                 : *h + conf->parts[p].nodes;
+    }
 }
 
 size_t

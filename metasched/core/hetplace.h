@@ -43,6 +43,12 @@ long hetplace_nodes (const int *nodes, size_t ncomp);
 size_t hetplace_sum (const ms_siteconf_t *conf, long want, const int *have,
                      unsigned char *allowed, unsigned char *dropped);
 
+/* Each cluster's nodes as the configuration alone tells them (have, one
+ * entry a cluster): the sum of its partitions' nodes. Partitions may share
+ * nodes and clusters.conf does not say which, so this is the most the
+ * cluster can have: a cluster it drops surely lacks the nodes. */
+void hetplace_conf_nodes (const ms_siteconf_t *conf, int *have);
+
 /* Where a component whose row is fits_k goes when the job is given
  * partition chosen: chosen where it fits, else the first partition of
  * chosen's cluster it fits; SIZE_MAX where none. */

@@ -186,6 +186,34 @@ START_TEST (nodes_together)
 }
 END_TEST
 
+/* The replay's count of a cluster's nodes from clusters.conf alone
+ * (hetplace_conf_nodes): its partitions' nodes summed, the most it can
+ * have where partitions share nodes. */
+START_TEST (conf_nodes)
+{
+    world_t w;
+    int have[2] = { -7, -7 };
+    unsigned char allowed[8];
+
+    world_init_site (&w, site, "gpu-site");
+    ck_assert (w.conf->nclusters == 2 && w.conf->nparts <= 8);
+    hetplace_conf_nodes (w.conf, have);
+    ck_assert_int_eq (have[0], 64); /* batch */
+    ck_assert_int_eq (have[1], 32); /* a100 16 + v100 16 */
+    /* 16 + 16 + 1 nodes: no more than 32 on gpu, though each component
+     * fits one of its partitions; cpu's 64 hold them */
+    {
+        int nodes[3] = { 16, 16, 1 };
+        memset (allowed, 1, w.conf->nparts);
+        ck_assert_uint_eq (hetplace_sum (w.conf, hetplace_nodes (nodes, 3),
+                                         have, allowed, NULL),
+                           1);
+        ck_assert (allowed[part_of (w.conf, "batch")]);
+    }
+    world_fini (&w);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -196,6 +224,7 @@ main (void)
                          (int)(sizeof (cases) / sizeof (cases[0])));
     tcase_add_loop_test (tc, nodes_together, 0,
                          (int)(sizeof (sums) / sizeof (sums[0])));
+    tcase_add_test (tc, conf_nodes);
     suite_add_tcase (su, tc);
     return test_run_suite (su);
 }
