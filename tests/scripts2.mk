@@ -39,3 +39,5 @@ tests_unit_test_hetplace_SOURCES = tests/unit/test_hetplace.c \
 tests_unit_test_hetplace_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_hetplace_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_hetplace
+TESTS += tests/integration/test_simulate_history_hetsum.sh
+EXTRA_DIST += tests/integration/test_simulate_history_hetsum.sh

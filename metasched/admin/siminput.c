@@ -239,8 +239,9 @@ history_as_run (ms_settings_t *set, ms_siteconf_t *conf, history_t *h)
 /* Component k of a heterogeneous job: the partitions it fits (row) by the
  * core's check of a partition (candidates_part_fits), from its own
  * options where its meta job stored them (c: the job's spec for the
- * first, its "components" for the others) or its nodes alone. */
-static void
+ * first, its "components" for the others) or its nodes alone. Returns the
+ * nodes it asks for. */
+static int
 component_fits (const ms_siteconf_t *conf, const ms_jobspec_t *c, int nodes,
                 uint32_t limit_min, unsigned char *row)
 {
@@ -265,12 +266,15 @@ component_fits (const ms_siteconf_t *conf, const ms_jobspec_t *c, int nodes,
     }
     for (size_t p = 0; p < conf->nparts; p++)
         row[p] = candidates_part_fits (conf, p, &r, gpus);
+    return r.nodes;
 }
 
 /* A heterogeneous job of the history (x->comps) routed as metaschedd
  * routes it (core/hetplace.h): each component's partitions, the clusters
- * where every component fits, and the partition each component ran on.
- * Returns the partitions it may run on (SIZE_MAX: not a hetjob). */
+ * where every component fits and whose nodes hold all components together
+ * (a cluster's nodes: its partitions' in clusters.conf, summed,
+ * hetplace_conf_nodes), and the partition each component ran on. Returns
+ * the partitions it may run on (SIZE_MAX: not a hetjob). */
 static size_t
 history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
              ms_wjob_t *j)
@@ -283,6 +287,7 @@ history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
     ms_error_t e;
     bool have = false;
     size_t nok = SIZE_MAX;
+    int *nodes = NULL, *held = NULL;
 
     jobspec_init (&spec);
     if (opts && jobspec_json_read (&spec, opts, &e) == 0)
@@ -292,6 +297,8 @@ history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
         j->het_fits = ms_xcalloc (n * np + 1, 1);
         j->het_ran = ms_xcalloc (n, sizeof (*j->het_ran));
         j->allowed = ms_xcalloc (np + 1, 1);
+        nodes = ms_xcalloc (n, sizeof (*nodes));
+        held = ms_xcalloc (conf->nclusters + 1, sizeof (*held));
         for (size_t k = 0; k < n; k++) {
             json_t *c = json_array_get (comps, k);
             const char *pn = json_string_value (json_array_get (c, 0));
@@ -302,14 +309,19 @@ history_het (const ms_siteconf_t *conf, const db_replay_job_t *x,
                 = !have ? NULL : k == 0 ? &spec
                   : k - 1 < spec.nhet   ? spec.het[k - 1]
                                         : NULL;
-            component_fits (conf, cs,
-                            json_is_integer (nv) ? (int)json_integer_value (nv)
-                                                 : 1,
-                            limit, j->het_fits + k * np);
+            nodes[k] = component_fits (
+                conf, cs,
+                json_is_integer (nv) ? (int)json_integer_value (nv) : 1, limit,
+                j->het_fits + k * np);
             j->het_ran[k] = pc ? (size_t)(pc - conf->parts) : SIZE_MAX;
         }
         memset (j->allowed, 1, np);
-        nok = hetplace_clusters (conf, j->het_fits, n, j->allowed, NULL);
+        hetplace_clusters (conf, j->het_fits, n, j->allowed, NULL);
+        hetplace_conf_nodes (conf, held);
+        nok = hetplace_sum (conf, hetplace_nodes (nodes, n), held, j->allowed,
+                            NULL);
+        free (held);
+        free (nodes);
     }
     jobspec_free (&spec);
     json_decref (opts);

@@ -769,40 +769,42 @@ cluster_nodes (const cluster_t *c)
 
 /* Slurm allocates a heterogeneous job's components at once, each its own
  * nodes: a cluster with fewer nodes than all components ask for together
- * cannot start it, though each component fits alone. sbatch's answer there
- * is slurmctld's ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE. */
+ * cannot start it, though each component fits alone (core/hetplace.c,
+ * hetplace_sum, from each cluster's live nodes). sbatch's answer there is
+ * slurmctld's ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE. */
 static void
 sum_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
               unsigned char *allowed, json_t *excluded)
 {
-    long want = spec->nodes > 0 ? spec->nodes : 1;
+    int *nodes = ms_xcalloc (spec->nhet + 1, sizeof (*nodes));
+    int *have = ms_xcalloc (d->ncl + 1, sizeof (*have));
+    unsigned char *dropped = ms_xcalloc (d->ncl + 1, 1);
+    long want;
 
+    nodes[0] = spec->nodes;
     for (size_t k = 0; k < spec->nhet; k++)
-        want += spec->het[k]->nodes > 0 ? spec->het[k]->nodes : 1;
-    for (size_t i = 0; i < d->ncl; i++) {
-        int have = cluster_nodes (&d->cl[i]);
-        bool had = false;
-
-        for (size_t p = 0; p < d->site->nparts; p++)
-            had |= d->site->parts[p].cluster == i && allowed[p];
-        if (!had || have < 0 || want <= have)
+        nodes[k + 1] = spec->het[k]->nodes;
+    want = hetplace_nodes (nodes, spec->nhet + 1);
+    for (size_t i = 0; i < d->ncl; i++)
+        have[i] = cluster_nodes (&d->cl[i]);
+    hetplace_sum (d->site, want, have, allowed, dropped);
+    for (size_t i = 0; i < d->ncl && excluded; i++) {
+        char why[200];
+        if (!dropped[i])
             continue;
-        for (size_t p = 0; p < d->site->nparts; p++)
-            if (d->site->parts[p].cluster == i)
-                allowed[p] = 0;
-        if (excluded) {
-            char why[200];
-            snprintf (why, sizeof (why),
-                      "heterogeneous job: its components ask for %ld nodes "
-                      "together, this cluster has %d (Requested node "
-                      "configuration is not available)",
-                      want, have);
-            json_array_append_new (excluded,
-                                   json_pack ("{s:s, s:n, s:s}", "cluster",
-                                              d->cl[i].conf->name,
-                                              "partition", "reason", why));
-        }
+        snprintf (why, sizeof (why),
+                  "heterogeneous job: its components ask for %ld nodes "
+                  "together, this cluster has %d (Requested node "
+                  "configuration is not available)",
+                  want, have[i]);
+        json_array_append_new (excluded,
+                               json_pack ("{s:s, s:n, s:s}", "cluster",
+                                          d->cl[i].conf->name, "partition",
+                                          "reason", why));
     }
+    free (dropped);
+    free (have);
+    free (nodes);
 }
 
 void

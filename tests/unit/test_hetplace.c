@@ -4,7 +4,8 @@
  * tests/simworld.h (cluster cpu: batch; cluster gpu: a100 with 4 GPUs a
  * node, v100 with 2), each component's partitions by the core's check of
  * a partition (candidates_part_fits: nodes, GPUs, limits), the clusters
- * where all components fit, and where each component goes. */
+ * where all components fit, those whose nodes hold all components
+ * together, and where each component goes. */
 #include "config.h"
 
 #include <stdint.h>
@@ -120,6 +121,99 @@ START_TEST (clusters_and_places)
 }
 END_TEST
 
+/* The nodes all components ask for together against each cluster's
+ * (hetplace_sum): Slurm gives each component nodes of its own, so a
+ * cluster with fewer is dropped though each component fits it alone. */
+static const struct {
+    int nodes[3]; /* components (ncomp of them) */
+    size_t ncomp;
+    int have[2];         /* cluster cpu's nodes, gpu's; -1: not known */
+    const char *start;   /* the partitions allowed before; NULL: all */
+    long want;           /* the nodes asked together */
+    const char *allowed; /* the partitions kept, in site order */
+    unsigned char dropped[2];
+} sums[] = {
+    /* 1 + 16 nodes: cpu (64) holds them, gpu (16) does not */
+    { { 1, 16 }, 2, { 64, 16 }, NULL, 17, "batch", { 0, 1 } },
+    /* exactly the cluster's nodes: kept */
+    { { 8, 8 }, 2, { 64, 16 }, NULL, 16, "batch,a100,v100", { 0, 0 } },
+    /* gpu's nodes not known (-1): kept, never dropped */
+    { { 1, 16 }, 2, { 64, -1 }, NULL, 17, "batch,a100,v100", { 0, 0 } },
+    /* a count of 0 or less is one node: 3 nodes on clusters of 2 */
+    { { 0, -4, 1 }, 3, { 2, 2 }, NULL, 3, "", { 1, 1 } },
+    /* a cluster with no partition allowed is not counted as dropped */
+    { { 4, 4 }, 2, { 64, 4 }, "a100", 8, "", { 0, 1 } },
+    { { 4, 4 }, 2, { 4, 64 }, "a100", 8, "a100", { 0, 0 } },
+    /* one component: its own nodes */
+    { { 20 }, 1, { 64, 16 }, NULL, 20, "batch", { 0, 1 } },
+};
+
+START_TEST (nodes_together)
+{
+    world_t w;
+    const ms_siteconf_t *conf;
+    unsigned char allowed[8], dropped[2] = { 9, 9 };
+    char kept[128] = "";
+    size_t nok, want = 0;
+    long asked;
+
+    world_init_site (&w, site, "gpu-site");
+    conf = w.conf;
+    ck_assert (conf->nparts <= 8 && conf->nclusters == 2);
+    for (size_t p = 0; p < conf->nparts; p++)
+        allowed[p]
+            = !sums[_i].start || !strcmp (conf->parts[p].name, sums[_i].start);
+    asked = hetplace_nodes (sums[_i].nodes, sums[_i].ncomp);
+    ck_assert_int_eq (asked, sums[_i].want);
+    nok = hetplace_sum (conf, asked, sums[_i].have, allowed, dropped);
+    for (size_t p = 0; p < conf->nparts; p++)
+        if (allowed[p]) {
+            snprintf (kept + strlen (kept), sizeof (kept) - strlen (kept),
+                      "%s%s", kept[0] ? "," : "", conf->parts[p].name);
+            want++;
+        }
+    ck_assert_str_eq (kept, sums[_i].allowed);
+    ck_assert_uint_eq (nok, want);
+    ck_assert_uint_eq (dropped[0], sums[_i].dropped[0]);
+    ck_assert_uint_eq (dropped[1], sums[_i].dropped[1]);
+    /* without the dropped list: the same partitions kept */
+    for (size_t p = 0; p < conf->nparts; p++)
+        allowed[p]
+            = !sums[_i].start || !strcmp (conf->parts[p].name, sums[_i].start);
+    ck_assert_uint_eq (hetplace_sum (conf, asked, sums[_i].have, allowed, NULL),
+                       nok);
+    world_fini (&w);
+}
+END_TEST
+
+/* The replay's count of a cluster's nodes from clusters.conf alone
+ * (hetplace_conf_nodes): its partitions' nodes summed, the most it can
+ * have where partitions share nodes. */
+START_TEST (conf_nodes)
+{
+    world_t w;
+    int have[2] = { -7, -7 };
+    unsigned char allowed[8];
+
+    world_init_site (&w, site, "gpu-site");
+    ck_assert (w.conf->nclusters == 2 && w.conf->nparts <= 8);
+    hetplace_conf_nodes (w.conf, have);
+    ck_assert_int_eq (have[0], 64); /* batch */
+    ck_assert_int_eq (have[1], 32); /* a100 16 + v100 16 */
+    /* 16 + 16 + 1 nodes: no more than 32 on gpu, though each component
+     * fits one of its partitions; cpu's 64 hold them */
+    {
+        int nodes[3] = { 16, 16, 1 };
+        memset (allowed, 1, w.conf->nparts);
+        ck_assert_uint_eq (hetplace_sum (w.conf, hetplace_nodes (nodes, 3),
+                                         have, allowed, NULL),
+                           1);
+        ck_assert (allowed[part_of (w.conf, "batch")]);
+    }
+    world_fini (&w);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -128,6 +222,9 @@ main (void)
 
     tcase_add_loop_test (tc, clusters_and_places, 0,
                          (int)(sizeof (cases) / sizeof (cases[0])));
+    tcase_add_loop_test (tc, nodes_together, 0,
+                         (int)(sizeof (sums) / sizeof (sums[0])));
+    tcase_add_test (tc, conf_nodes);
     suite_add_tcase (su, tc);
     return test_run_suite (su);
 }
