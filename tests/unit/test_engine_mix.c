@@ -141,6 +141,7 @@ daemon_teardown (ms_daemon_t *d)
     free (d->cl);
     view_free (d->view);
     jobmix_free (&d->mix);
+    mixids_free (&d->mixed);
     candidates_free (&d->cs);
     daemon_power_free (d);
 }
@@ -388,6 +389,90 @@ START_TEST (test_mix_budget)
 }
 END_TEST
 
+/* The daemon's state stays bounded: each pass over the queue keeps the
+ * jobs in flight (they may come back to it) and the queued ones it
+ * decides, and forgets, once it has read the whole queue, the jobs that
+ * have left it; a job back in the queue is not counted again. */
+START_TEST (test_mix_forget)
+{
+    world_t w;
+    ms_daemon_t d;
+    ms_dconf_t dc;
+    ms_settings_t *set = ms_xcalloc (1, sizeof (*set));
+    jobkey_t k;
+    queue_live_t live[2];
+
+    world_init_site (&w, site_text, "mix");
+    daemon_setup (&d, &dc, set, &w, WAIT_DOWN);
+    pthread_mutex_init (&d.mu, NULL);
+    /* a pass: the four jobs queued, decided, sent */
+    daemon_mix_live (&d, NULL, 0);
+    for (size_t i = 0; i < NFIRST; i++)
+        ck_assert (daemon_one (&d, (int64_t)i + 1, &first[i], &k, NULL, NULL));
+    daemon_mix_prune (&d);
+    ck_assert_uint_eq (jobmix_njobs (&d.mix), NFIRST);
+    ck_assert_uint_eq (mixids_count (&d.mixed), NFIRST);
+    /* the next: jobs 1 and 2 in flight, 3 and 4 ended; job 2 back in the
+     * queue (its submit failed) and decided again */
+    memset (live, 0, sizeof (live));
+    live[0].id = 1;
+    live[1].id = 2;
+    daemon_mix_live (&d, live, 2);
+    ck_assert (daemon_one (&d, 2, &first[1], &k, NULL, NULL));
+    daemon_mix_prune (&d);
+    ck_assert_uint_eq (jobmix_njobs (&d.mix), NFIRST);
+    ck_assert_uint_eq (mixids_count (&d.mixed), 2);
+    ck_assert (mixids_has (&d.mixed, 1) && mixids_has (&d.mixed, 2));
+    ck_assert (!mixids_has (&d.mixed, 3) && !mixids_has (&d.mixed, 4));
+    /* the next: job 1 in flight still, job 2 ended */
+    daemon_mix_live (&d, live, 1);
+    daemon_mix_prune (&d);
+    ck_assert_uint_eq (mixids_count (&d.mixed), 1);
+    /* none left */
+    daemon_mix_live (&d, NULL, 0);
+    daemon_mix_prune (&d);
+    ck_assert_uint_eq (mixids_count (&d.mixed), 0);
+    ck_assert_uint_eq (jobmix_njobs (&d.mix), NFIRST);
+    pthread_mutex_destroy (&d.mu);
+    free (set);
+    daemon_teardown (&d);
+    world_fini (&w);
+}
+END_TEST
+
+/* The set itself, with many ids (its table grows, and shrinks at a
+ * prune): each id counted once, those seen kept, the others forgotten. */
+START_TEST (test_mixids_many)
+{
+    ms_mixids_t s;
+    const int64_t n = 50000;
+
+    mixids_init (&s);
+    ck_assert (!mixids_has (&s, 7));
+    mixids_seen (&s, 7); /* not counted: nothing */
+    ck_assert_uint_eq (mixids_count (&s), 0);
+    for (int64_t id = 1; id <= n; id++)
+        ck_assert (mixids_add (&s, id * 7919));
+    for (int64_t id = 1; id <= n; id++)
+        ck_assert (!mixids_add (&s, id * 7919));
+    ck_assert_uint_eq (mixids_count (&s), (size_t)n);
+    ck_assert_uint_eq (mixids_prune (&s), 0);
+    mixids_pass (&s);
+    for (int64_t id = 1; id <= n; id += 10)
+        mixids_seen (&s, id * 7919);
+    ck_assert_uint_eq (mixids_prune (&s), (size_t)(n - n / 10));
+    ck_assert_uint_eq (mixids_count (&s), (size_t)(n / 10));
+    for (int64_t id = 1; id <= n; id++)
+        ck_assert (mixids_has (&s, id * 7919) == (id % 10 == 1));
+    ck_assert (!mixids_add (&s, 1 * 7919));
+    ck_assert (mixids_add (&s, 2 * 7919));
+    mixids_pass (&s);
+    ck_assert_uint_eq (mixids_prune (&s), (size_t)(n / 10 + 1));
+    ck_assert_uint_eq (mixids_count (&s), 0);
+    mixids_free (&s);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -396,6 +481,8 @@ main (void)
     tcase_set_timeout (tc, 120);
     tcase_add_loop_test (tc, test_mix_down, 0, (int)NLATER);
     tcase_add_loop_test (tc, test_mix_budget, 0, (int)NLATER);
+    tcase_add_test (tc, test_mix_forget);
+    tcase_add_test (tc, test_mixids_many);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
