@@ -13,3 +13,8 @@ tests_unit_test_engine_mix_SOURCES = tests/unit/test_engine_mix.c \
 tests_unit_test_engine_mix_CFLAGS = $(DAEMON_CFLAGS) $(CHECK_CFLAGS)
 tests_unit_test_engine_mix_LDADD = $(DAEMON_LIBS) $(CHECK_LIBS)
 TESTS += tests/unit/test_engine_mix
+
+# metaschedd live: a job held under a power budget for several cycles,
+# and re-read with the history at a restart, counted once in the job mix
+TESTS += tests/integration/test_daemon_mix_once.sh
+EXTRA_DIST += tests/integration/test_daemon_mix_once.sh
