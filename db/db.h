@@ -325,6 +325,9 @@ typedef struct {
     double started, finished; /* Unix seconds; 0: not (yet) */
     double eligible; /* when its wait began: its submission, or its
                         --begin (options' begin_time) where later */
+    int64_t id;
+    bool in_queue; /* not ended: queued, deciding, dispatching, submitted
+                      or running (it may be decided again) */
 } db_decided_job_t;
 
 /* The last `max` jobs with a decision submitted before `before` (Unix

@@ -139,7 +139,9 @@ db_replay_decided (db_t *db, double before, size_t max,
         " coalesce (extract (epoch FROM j.finished_at), 0),"
         " extract (epoch FROM greatest (j.submitted_at, CASE WHEN jsonb_typeof"
         "   (o.options->'begin_time') = 'number' THEN to_timestamp"
-        "   ((o.options->>'begin_time')::float8) END))"
+        "   ((o.options->>'begin_time')::float8) END)),"
+        " j.state IN ('queued', 'deciding', 'dispatching', 'submitted',"
+        "  'running')"
         " FROM jobs j JOIN job_options o ON o.id = j.id"
         " WHERE EXISTS (SELECT 1 FROM decisions WHERE decisions.job_id = j.id)"
         " AND ($1::float8 <= 0 OR j.submitted_at < to_timestamp ($1::float8))"
@@ -160,6 +162,8 @@ db_replay_decided (db_t *db, double before, size_t max,
         x->started = atof (PQgetvalue (res, i, 7));
         x->finished = atof (PQgetvalue (res, i, 8));
         x->eligible = atof (PQgetvalue (res, i, 9));
+        x->id = strtoll (PQgetvalue (res, i, 0), NULL, 10);
+        x->in_queue = PQgetvalue (res, i, 10)[0] == 't';
     }
     PQclear (res);
     *jobsp = jobs;

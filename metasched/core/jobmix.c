@@ -299,6 +299,12 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
         m->captive[last]++;
 }
 
+size_t
+jobmix_njobs (const ms_jobmix_t *m)
+{
+    return (size_t)m->njobs;
+}
+
 /* The kept jobs' energy and runtime at energy odds scale times each one's
  * width term wj (metasched's score chooses the hull vertex past whose
  * breakpoints the odds are), and the references' (energy-delay energy,

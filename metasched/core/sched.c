@@ -880,3 +880,9 @@ sched_candidates (const ms_sched_t *s)
 {
     return &s->cs;
 }
+
+const ms_jobmix_t *
+sched_jobmix (const ms_sched_t *s)
+{
+    return &s->mix;
+}

@@ -63,6 +63,8 @@ cycle (ms_daemon_t *d)
         daemon_log (LOG_ERR, "reading the queue: %s", e.text);
         return -1;
     }
+    /* the jobs in flight stay counted in the job mix (decide.c) */
+    daemon_mix_live (d, live, nlive);
     tags = collect_tags (d, live, nlive, &ntags);
     adopted = d->m.adopted;
     if (daemon_reconcile (d, live, nlive, tags, ntags) < 0)
@@ -259,6 +261,7 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
     settings_init (&d->set);
     policy_init (&d->pol, POL_METASCHED);
     jobmix_init (&d->mix);
+    mixids_init (&d->mixed);
     d->pol.wait_weight = d->set.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
     if (pipe2 (d->wake.fd, O_NONBLOCK | O_CLOEXEC) < 0) {
         ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
@@ -404,6 +407,7 @@ daemon_free (ms_daemon_t *d)
     }
     free (d->cl);
     jobmix_free (&d->mix);
+    mixids_free (&d->mixed);
     daemon_power_free (d);
     daemon_lease_stop (d);
     db_close (d->db);

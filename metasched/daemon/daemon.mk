@@ -24,7 +24,8 @@ metasched_libmsdaemon_a_SOURCES = \
 	metasched/daemon/tag.c metasched/daemon/tag.h \
 	metasched/daemon/tagged.c \
 	metasched/daemon/snapshot.c metasched/daemon/hetjob.c \
-	metasched/daemon/spooldrops.c metasched/daemon/ab.c
+	metasched/daemon/spooldrops.c metasched/daemon/ab.c \
+	metasched/daemon/mixids.c metasched/daemon/mixids.h
 metasched_libmsdaemon_a_CFLAGS = $(DAEMON_CFLAGS)
 
 DAEMON_LIBS = metasched/libmsdaemon.a metasched/libmsapi.a wire/libmswire.a db/libmsdb.a \

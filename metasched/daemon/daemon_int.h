@@ -41,6 +41,7 @@
 #include "metasched/daemon/dconf.h"
 #include "metasched/daemon/dlog.h"
 #include "metasched/daemon/dstate.h"
+#include "metasched/daemon/mixids.h"
 #include "metasched/daemon/tag.h"
 #include "predictor/predictor.h"
 
@@ -264,8 +265,11 @@ struct ms_daemon {
         ms_jobmix_t mix;   /* the jobs decided, for pol's width term, drain
                               price and calibrated energy odds: those of the
                               history re-read at the first cycle as leader
-                              (daemon_mix_history), then each one decided
-                              (decide.c) */
+                              (daemon_mix_history), then each one at its
+                              first decision (decide.c) */
+        ms_mixids_t mixed; /* the jobs counted in mix still in the queue:
+                              counted once, however often decided
+                              (decide.c, mixids.c) */
         bool mix_loaded;   /* the history was re-read (dispatch.c) */
         ms_settings_t set; /* dsettings.c */
         ms_cands_t cs;     /* the latest decision's candidates (decide.c) */
@@ -428,9 +432,17 @@ void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
  * GPUs and time limit, whatever was asked for it, counted in d->mix at
  * when. Caller holds d->mu. */
 void daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when);
+/* The job mix counts a job once (doc/daemon.md): a pass over the queue
+ * begins with the jobs in flight (live, n: they stay counted, since they
+ * may come back to the queue); daemon_decide_job sees the queued ones;
+ * daemon_mix_prune, once the pass has read the whole queue, forgets the
+ * jobs it did not see (they have left it). Under d->mu (both take it). */
+void daemon_mix_live (ms_daemon_t *d, const queue_live_t *live, size_t n);
+void daemon_mix_prune (ms_daemon_t *d);
 /* One queued job j (its options opts) decided as the dispatch decides it:
  * its constraints (job_constraints, allowed the caller's buffer of
- * site->nparts), its array, its count in the job mix, then the policy's
+ * site->nparts), its array, its count in the job mix (at its first
+ * decision only: d->mixed; with its submission time), then the policy's
  * decision on the partitions of reachable clusters into dec over d->cs.
  * Returns -1 when it fits nowhere (*whyp: the rules' reasons, malloc'd, or
  * NULL), else 0; dec->n 0 when every cluster that could run it is
@@ -503,7 +515,8 @@ int job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                      unsigned char *allowed, jobkey_t *k, char **whyp);
 /* Re-read the jobs decided before this start (the last MS_MIX_JOBS with
  * a decision, db_replay_decided) into d->mix, as dispatch counted them,
- * and log what the calibration has from them. */
+ * those still in the queue into d->mixed (decided again, they are not
+ * counted again), and log what the calibration has from them. */
 void daemon_mix_history (ms_daemon_t *d);
 
 size_t job_placement_opts (const ms_daemon_t *d, json_t *opts, const char *user,

@@ -120,6 +120,31 @@ daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
     jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k->nodes, when);
 }
 
+void
+daemon_mix_live (ms_daemon_t *d, const queue_live_t *live, size_t n)
+{
+    pthread_mutex_lock (&d->mu);
+    mixids_pass (&d->mixed);
+    for (size_t i = 0; i < n; i++)
+        mixids_seen (&d->mixed, live[i].id);
+    pthread_mutex_unlock (&d->mu);
+}
+
+void
+daemon_mix_prune (ms_daemon_t *d)
+{
+    size_t gone, left;
+
+    pthread_mutex_lock (&d->mu);
+    gone = mixids_prune (&d->mixed);
+    left = mixids_count (&d->mixed);
+    pthread_mutex_unlock (&d->mu);
+    if (gone)
+        daemon_log (LOG_DEBUG,
+                    "job mix: %zu counted jobs left the queue, %zu remain",
+                    gone, left);
+}
+
 int
 daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                    unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
@@ -138,8 +163,13 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         }
     }
     /* the drain price's counts: the partitions the job could run on by its
-     * size, GPUs and time limit, whatever was asked for it */
-    daemon_mix_count (d, k, wall ());
+     * size, GPUs and time limit, whatever was asked for it; once, at the
+     * job's first decision (the simulator counts it at its arrival), with
+     * its submission time as the history re-read counts it, not again
+     * when it waits or comes back to the queue (doc/daemon.md, "The job
+     * mix counts a job once") */
+    if (mixids_add (&d->mixed, j->id))
+        daemon_mix_count (d, k, wall () - (j->age_s > 0 ? j->age_s : 0));
     jobmix_apply (&d->mix, d->site, &d->pol);
     daemon_decide (d, k, true, dec);
     if (dec->n == 0)

@@ -161,6 +161,10 @@ daemon_mix_history (ms_daemon_t *d)
         if (job_constraints (d, &qj, opts, allowed, &k, &why) == 0) {
             daemon_mix_count (d, &k, jobs[i].submit);
             used++;
+            /* still in the queue (back to queued after a failed submit, a
+             * copy lost, a re-route): not counted again when decided */
+            if (jobs[i].in_queue)
+                mixids_add (&d->mixed, jobs[i].id);
         }
         /* its wait and runtime, as the daemon saw them (the lean) */
         if (jobs[i].started > 0 && jobs[i].finished > 0)
@@ -700,7 +704,7 @@ cancel_late (ms_daemon_t *d)
  * while the newer ones' submits go on. At most DISPATCH_INFLIGHT batches
  * are under way. */
 static int
-dispatch_batches (ms_daemon_t *d)
+dispatch_batches (ms_daemon_t *d, bool *drainedp)
 {
     double t0 = mono ();
     int64_t last = 0;
@@ -725,7 +729,9 @@ dispatch_batches (ms_daemon_t *d)
             if (queue_take_queued (d->db, last, chunk, &jobs, &n, &e) < 0) {
                 daemon_log (LOG_ERR, "reading the queue: %s", e.text);
                 rc = -1;
-            } else if (n > 0) {
+            } else if (n == 0)
+                *drainedp = true; /* every queued job was read */
+            else {
                 dbatch_t x = { 0 };
                 if (last == 0) {
                     /* The settings again, read after these jobs: a job
@@ -773,12 +779,18 @@ dispatch_batches (ms_daemon_t *d)
 int
 dispatch_queued (ms_daemon_t *d)
 {
+    bool drained = false;
     int rc;
 
     pthread_mutex_lock (&d->mu);
     daemon_power_pass (d);
     pthread_mutex_unlock (&d->mu);
-    rc = dispatch_batches (d);
+    rc = dispatch_batches (d, &drained);
     set_dispatch_busy (d, false);
+    /* the whole queue seen in this pass: the counted jobs it did not see
+     * have left it (not when the pass stopped early: the jobs after the
+     * last read would be forgotten and counted again) */
+    if (rc == 0 && drained)
+        daemon_mix_prune (d);
     return rc;
 }

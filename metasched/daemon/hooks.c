@@ -396,6 +396,12 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     P ("# TYPE metaschedd_decisions_total counter\n"
        "metaschedd_decisions_total %" PRIu64 "\n",
        d->m.decisions);
+    /* the job mix: the jobs counted (each once), and those of them still
+     * in the queue, remembered so as not to count them again */
+    P ("# TYPE metaschedd_jobmix_jobs gauge\nmetaschedd_jobmix_jobs %zu\n"
+       "# TYPE metaschedd_jobmix_queued gauge\n"
+       "metaschedd_jobmix_queued %zu\n",
+       jobmix_njobs (&d->mix), mixids_count (&d->mixed));
     P ("# TYPE metaschedd_decide_seconds_total counter\n"
        "metaschedd_decide_seconds_total %.6f\n",
        d->m.decide_s);

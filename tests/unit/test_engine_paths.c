@@ -105,6 +105,7 @@ daemon_teardown (ms_daemon_t *d)
     free (d->cl);
     view_free (d->view);
     jobmix_free (&d->mix);
+    mixids_free (&d->mixed);
     candidates_free (&d->cs);
 }
 
