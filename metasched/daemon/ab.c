@@ -44,27 +44,27 @@ ab_draw (const tag_key_t *key, int64_t id)
 const char *
 ab_group (const ms_daemon_t *d, int64_t id)
 {
-    if (d->set.ab_share <= 0)
+    if (d->ds.set.ab_share <= 0)
         return NULL;
-    return ab_draw (&d->tag_key, id) < d->set.ab_share ? AB_BASELINE
-                                                       : AB_METASCHED;
+    return ab_draw (&d->tag_key, id) < d->ds.set.ab_share ? AB_BASELINE
+                                                          : AB_METASCHED;
 }
 
 void
 ab_decide (ms_daemon_t *d, ms_decision_t *dec)
 {
     memset (dec, 0, sizeof (*dec));
-    if (d->set.ab_policy == POL_HOME) {
-        /* The job's own home, not d->cs.home (the partition its
+    if (d->ds.set.ab_policy == POL_HOME) {
+        /* The job's own home, not d->ds.cs.home (the partition its
          * predictions are scaled from): the partition the user named, the
          * only one among the candidates then, else the first of
          * clusters.conf that fits it. */
-        policy_home_choice (d->site, &d->cs, SIZE_MAX, dec);
+        policy_home_choice (d->site, &d->ds.cs, SIZE_MAX, dec);
         return;
     }
     ms_policy_t pol;
-    settings_table_policy (&pol, (ms_polkind_t)d->set.ab_policy);
-    policy_decide (&pol, d->site, &d->cs, d->view, dec);
+    settings_table_policy (&pol, (ms_polkind_t)d->ds.set.ab_policy);
+    policy_decide (&pol, d->site, &d->ds.cs, d->ds.view, dec);
     /* one entry, which no sibling takes elsewhere: nice 0, unheld */
     pol.entries = 1;
     engine_entries (&pol, false, dec, dec);

@@ -108,8 +108,8 @@ apply_boosts (ms_daemon_t *d, cluster_t *c, ms_backend_t *b,
     pthread_mutex_unlock (&d->rf.mu);
     free (q);
     if (done) {
-        pthread_mutex_lock (&d->mu);
+        pthread_mutex_lock (&d->ds.mu);
         d->m.boosts += done;
-        pthread_mutex_unlock (&d->mu);
+        pthread_mutex_unlock (&d->ds.mu);
     }
 }

@@ -33,10 +33,10 @@ cycle (ms_daemon_t *d)
     int rc = 0;
 
     daemon_load_settings (d);
-    if (!d->tab || mono () - d->last_pred_load > 600) {
+    if (!d->ds.tab || mono () - d->last_pred_load > 600) {
         if (load_predictor (d, &e) < 0) {
             daemon_log (LOG_ERR, "%s", e.text);
-            if (!d->tab)
+            if (!d->ds.tab)
                 return -1;
         }
     }
@@ -51,12 +51,12 @@ cycle (ms_daemon_t *d)
         if (d->cl[0].rd.b)
             refresher_start (d);
     }
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     rebuild_view (d);
     daemon_power_rebuild (d);
     snapshot_publish (d);
-    pthread_mutex_unlock (&d->mu);
-    if (!d->mix_loaded)
+    pthread_mutex_unlock (&d->ds.mu);
+    if (!d->ds.mix_loaded)
         daemon_mix_history (d);
 
     if (queue_live_jobs (d->db, &live, &nlive, &e) < 0) {
@@ -101,8 +101,8 @@ cycle (ms_daemon_t *d)
         rc = dispatch_queued (d);
     /* the setting, where an admin set one, else the configuration's
      * refit_s; 0 in both: never */
-    refit_s = d->set.refit_interval_s > 0 ? d->set.refit_interval_s
-                                          : d->dc->refit_s;
+    refit_s = d->ds.set.refit_interval_s > 0 ? d->ds.set.refit_interval_s
+                                             : d->dc->refit_s;
     if (rc == 0 && refit_s > 0 && mono () - d->last_refit > refit_s)
         daemon_refit (d);
     if (rc == 0)
@@ -123,10 +123,10 @@ cycle (ms_daemon_t *d)
                     "since the start)",
                     d->db_reconnects_seen);
     }
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     d->m.cycles++;
     d->m.last_cycle_s = mono () - t0;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     return rc;
 }
 
@@ -252,17 +252,18 @@ daemon_new (const ms_dconf_t *dc, ms_daemon_t **dp, ms_error_t *errp)
 
     d->dc = dc;
     d->wake.fd[0] = d->wake.fd[1] = -1;
-    pthread_mutex_init (&d->mu, NULL);
+    pthread_mutex_init (&d->ds.mu, NULL);
     pthread_mutex_init (&d->sn.mu, NULL);
     pthread_mutex_init (&d->rf.mu, NULL);
     pthread_cond_init (&d->rf.cond, NULL);
     pthread_mutex_init (&d->sub.mu, NULL);
     pthread_cond_init (&d->sub.cond, NULL);
-    settings_init (&d->set);
-    policy_init (&d->pol, POL_METASCHED);
-    jobmix_init (&d->mix);
-    mixids_init (&d->mixed);
-    d->pol.wait_weight = d->set.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
+    settings_init (&d->ds.set);
+    policy_init (&d->ds.pol, POL_METASCHED);
+    jobmix_init (&d->ds.mix);
+    mixids_init (&d->ds.mixed);
+    d->ds.pol.wait_weight
+        = d->ds.set.dispatch_mode == DISPATCH_SIBLINGS ? 0 : 1;
     if (pipe2 (d->wake.fd, O_NONBLOCK | O_CLOEXEC) < 0) {
         ms_err (errp, MS_ERR_SYSTEM, "pipe: %s", strerror (errno));
         goto fail;
@@ -406,8 +407,8 @@ daemon_free (ms_daemon_t *d)
         ms_accounting_free (&d->cl[i].rd.acct);
     }
     free (d->cl);
-    jobmix_free (&d->mix);
-    mixids_free (&d->mixed);
+    jobmix_free (&d->ds.mix);
+    mixids_free (&d->ds.mixed);
     daemon_power_free (d);
     daemon_lease_stop (d);
     db_close (d->db);
@@ -417,16 +418,16 @@ daemon_free (ms_daemon_t *d)
     if (d->sn.tabh)
         tabhold_release (d, d->sn.tabh);
     else
-        predtab_free (d->tab);
-    predictor_free (d->pred);
-    view_free (d->view);
-    candidates_free (&d->cs);
+        predtab_free (d->ds.tab);
+    predictor_free (d->ds.pred);
+    view_free (d->ds.view);
+    candidates_free (&d->ds.cs);
     clusterconf_free (d->site);
     if (d->wake.fd[0] >= 0)
         close (d->wake.fd[0]);
     if (d->wake.fd[1] >= 0)
         close (d->wake.fd[1]);
-    pthread_mutex_destroy (&d->mu);
+    pthread_mutex_destroy (&d->ds.mu);
     pthread_mutex_destroy (&d->sn.mu);
     pthread_mutex_destroy (&d->rf.mu);
     pthread_cond_destroy (&d->rf.cond);

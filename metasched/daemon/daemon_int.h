@@ -4,9 +4,9 @@
  *
  * One thread runs the cycle; the API server (metasched/api/api_server.c) runs
  * in its own thread and reaches the daemon only through the hooks (hooks.c),
- * which take d->mu around what they read. The cycle holds d->mu only while it
- * changes its in-memory picture (cluster state, the view, the prediction
- * table), never during a call to a cluster or the database.
+ * which take d->ds.mu around what they read. The cycle holds d->ds.mu only
+ * while it changes its in-memory picture (cluster state, the view, the
+ * prediction table), never during a call to a cluster or the database.
  */
 #ifndef MS_DAEMON_INT_H
 #define MS_DAEMON_INT_H
@@ -225,6 +225,30 @@ struct dsnapshot {
     tabhold_t *tabh; /* tab and its holders (set with tab, predict.c) */
 };
 
+/* The decision state: what a decision reads and the hooks' snapshot
+ * copies. mu (owned by daemon.c's cycle; also taken by the steps and the
+ * hooks around what they read or change here and in the clusters' state,
+ * cluster_t) guards it; never held during a call to a cluster or to the
+ * database. */
+struct ddecision {
+    pthread_mutex_t mu;
+    predictor_t *pred; /* predict.c */
+    ms_predtab_t *tab; /* predict.c */
+    ms_view_t *view;   /* refresh.c, rebuild_view */
+    ms_policy_t pol;   /* dsettings.c */
+    ms_jobmix_t mix;   /* the jobs decided, for pol's width term, drain
+                          price and calibrated energy odds: those of the
+                          history re-read at the first cycle as leader
+                          (daemon_mix_history), then each one at its
+                          first decision (decide.c) */
+    ms_mixids_t mixed; /* the jobs counted in mix still in the queue:
+                          counted once, however often decided
+                          (decide.c, mixids.c) */
+    bool mix_loaded;   /* the history was re-read (dispatch.c) */
+    ms_settings_t set; /* dsettings.c */
+    ms_cands_t cs;     /* the latest decision's candidates (decide.c) */
+};
+
 struct ms_daemon {
     struct drefresh rf;      /* refresh.c */
     struct dsubmits sub;     /* submit.c, dispatch.c */
@@ -251,29 +275,7 @@ struct ms_daemon {
     unsigned listen_reconnects;
     bool listening;
 
-    /* The decision state: what a decision reads and the hooks' snapshot
-     * copies. mu (owned by daemon.c's cycle; also taken by the steps and
-     * the hooks around what they read or change here and in the clusters'
-     * state, cluster_t) guards it; never held during a call to a cluster
-     * or to the database. */
-    struct {
-        pthread_mutex_t mu;
-        predictor_t *pred; /* predict.c */
-        ms_predtab_t *tab; /* predict.c */
-        ms_view_t *view;   /* refresh.c, rebuild_view */
-        ms_policy_t pol;   /* dsettings.c */
-        ms_jobmix_t mix;   /* the jobs decided, for pol's width term, drain
-                              price and calibrated energy odds: those of the
-                              history re-read at the first cycle as leader
-                              (daemon_mix_history), then each one at its
-                              first decision (decide.c) */
-        ms_mixids_t mixed; /* the jobs counted in mix still in the queue:
-                              counted once, however often decided
-                              (decide.c, mixids.c) */
-        bool mix_loaded;   /* the history was re-read (dispatch.c) */
-        ms_settings_t set; /* dsettings.c */
-        ms_cands_t cs;     /* the latest decision's candidates (decide.c) */
-    };
+    struct ddecision ds; /* the decision state, under ds.mu */
 
     /* The shared part, at the bottom: what every step needs. */
     const ms_dconf_t *dc;
@@ -363,12 +365,13 @@ typedef struct {
     const ms_job_info_t *j;
 } tagged_t;
 
-/* dsettings.c: the admin's settings from the database into d->set and d->pol
- * (each cycle, and again once the cycle has read its first queued jobs) */
+/* dsettings.c: the admin's settings from the database into d->ds.set and
+ * d->ds.pol (each cycle, and again once the cycle has read its first queued
+ * jobs) */
 void daemon_load_settings (ms_daemon_t *d);
 /* ... settings s (read) into them: the policy, its dispatch mode
  * (engine_dispatch_mode), the site's caps, the power budgets. Caller holds
- * d->mu. */
+ * d->ds.mu. */
 void daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s);
 
 /* leader.c (and daemon_is_leader, daemon.h's) */
@@ -381,7 +384,7 @@ void daemon_retention (ms_daemon_t *d);
 /* The spools' drops, re-read from the database (spooldrops.c). */
 void daemon_spool_drops (ms_daemon_t *d);
 void daemon_spool_drops_free (ms_daemon_t *d);
-/* Their lines of /metrics, appended to *buf (under d->mu). */
+/* Their lines of /metrics, appended to *buf (under d->ds.mu). */
 void daemon_spool_drops_metrics (const ms_daemon_t *d, char **buf, size_t *len,
                                  size_t *cap);
 
@@ -420,40 +423,40 @@ void daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster);
 #define AB_METASCHED "metasched"
 /* Meta job id's draw in [0, 1), keyed with the site's tag key. */
 double ab_draw (const tag_key_t *key, int64_t id);
-/* Its group under d->set.ab_share: AB_BASELINE, AB_METASCHED, or NULL
+/* Its group under d->ds.set.ab_share: AB_BASELINE, AB_METASCHED, or NULL
  * when ab_share is 0. */
 const char *ab_group (const ms_daemon_t *d, int64_t id);
-/* The baseline's one choice over d->cs into dec. Caller holds d->mu. */
+/* The baseline's one choice over d->ds.cs into dec. Caller holds d->ds.mu. */
 void ab_decide (ms_daemon_t *d, ms_decision_t *dec);
 /* decide.c */
 void daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
                     ms_decision_t *dec);
 /* The job's candidates on every partition it could run on by its size,
- * GPUs and time limit, whatever was asked for it, counted in d->mix at
- * when. Caller holds d->mu. */
+ * GPUs and time limit, whatever was asked for it, counted in d->ds.mix at
+ * when. Caller holds d->ds.mu. */
 void daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when);
 /* The job mix counts a job once (doc/daemon.md): a pass over the queue
  * begins with the jobs in flight (live, n: they stay counted, since they
  * may come back to the queue); daemon_decide_job sees the queued ones;
  * daemon_mix_prune, once the pass has read the whole queue, forgets the
- * jobs it did not see (they have left it). Under d->mu (both take it). */
+ * jobs it did not see (they have left it). Under d->ds.mu (both take it). */
 void daemon_mix_live (ms_daemon_t *d, const queue_live_t *live, size_t n);
 void daemon_mix_prune (ms_daemon_t *d);
 /* One queued job j (its options opts) decided as the dispatch decides it:
  * its constraints (job_constraints, allowed the caller's buffer of
  * site->nparts), its array, its count in the job mix (at its first
- * decision only: d->mixed; with its submission time), then the policy's
- * decision on the partitions of reachable clusters into dec over d->cs.
+ * decision only: d->ds.mixed; with its submission time), then the policy's
+ * decision on the partitions of reachable clusters into dec over d->ds.cs.
  * Returns -1 when it fits nowhere (*whyp: the rules' reasons, malloc'd, or
  * NULL), else 0; dec->n 0 when every cluster that could run it is
  * unreachable, *downp (malloc'd, may be NULL) saying which. Caller holds
- * d->mu. */
+ * d->ds.mu. */
 int daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                        unsigned char *allowed, jobkey_t *k, ms_decision_t *dec,
                        char **whyp, char **downp);
 /* The entries of decision dec that the dispatch sends, into out (may be
  * dec): the engine's sibling set (engine_entries) under the settings and
- * power budgets in force. Caller holds d->mu. */
+ * power budgets in force. Caller holds d->ds.mu. */
 void daemon_entries (const ms_daemon_t *d, const ms_decision_t *dec,
                      ms_decision_t *out);
 /* The time limit (minutes, 0: none) of job k's entry on candidate c, whose
@@ -467,7 +470,7 @@ uint32_t daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
  * decisions.candidates, with the score the choice was made by and the
  * hints of spec (may be NULL) that its cluster drops ("notes");
  * *chosen_score (may be NULL) the first choice's (-1: none). Caller holds
- * d->mu (or decides on a snapshot). */
+ * d->ds.mu (or decides on a snapshot). */
 char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
                        const ms_decision_t *dec, const ms_jobspec_t *spec,
                        double *chosen_score);
@@ -475,11 +478,11 @@ char *candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
  * new JSON object; NULL under the other policies. */
 json_t *ranking_json (const ms_daemon_t *d, const ms_cands_t *cs);
 /* The MaxTime of partition part as its cluster reports it (clusters.conf
- * over it), minutes; 0: unlimited or unknown. Caller holds d->mu. */
+ * over it), minutes; 0: unlimited or unknown. Caller holds d->ds.mu. */
 uint32_t partition_max_time (const ms_daemon_t *d, size_t part);
 /* The longest limit a job may get on partition part: its MaxTime and,
  * where the cluster runs accounting, the MaxWall of the job's QOS and
- * association there (minutes; 0: none). Caller holds d->mu. */
+ * association there (minutes; 0: none). Caller holds d->ds.mu. */
 uint32_t job_time_cap (const ms_daemon_t *d, json_t *opts, const char *user,
                        size_t part);
 /* An array (k->ntasks > 1) on partition part: the tasks that run at once
@@ -490,7 +493,7 @@ double array_waves (const ms_daemon_t *d, const jobkey_t *k, size_t part,
 /* Where the job of spec (its user, nodes, limit, paths) may run: allowed[p]
  * for each configured partition, and in *excluded (when not NULL) a new
  * JSON array of {cluster, partition, reason} for each place it may not
- * go. Returns how many partitions it may run on. Caller holds d->mu. */
+ * go. Returns how many partitions it may run on. Caller holds d->ds.mu. */
 size_t job_placement (const ms_daemon_t *d, const ms_jobspec_t *spec,
                       const char *user, int nodes, uint32_t limit_min,
                       const char *cwd, const char *out, const char *err,
@@ -510,12 +513,12 @@ int job_gpus_check (const ms_daemon_t *d, int gpus, const char *type,
  * partition_requests, its GPUs and a moldable job's most nodes; allowed
  * (nparts bytes) gets the partitions it may run on and k->allowed points
  * to it. -1 when it may run nowhere, *whyp (malloc'd, or NULL) saying
- * why. Caller holds d->mu. */
+ * why. Caller holds d->ds.mu. */
 int job_constraints (const ms_daemon_t *d, const queue_job_t *j, json_t *opts,
                      unsigned char *allowed, jobkey_t *k, char **whyp);
 /* Re-read the jobs decided before this start (the last MS_MIX_JOBS with
- * a decision, db_replay_decided) into d->mix, as dispatch counted them,
- * those still in the queue into d->mixed (decided again, they are not
+ * a decision, db_replay_decided) into d->ds.mix, as dispatch counted them,
+ * those still in the queue into d->ds.mixed (decided again, they are not
  * counted again), and log what the calibration has from them. */
 void daemon_mix_history (ms_daemon_t *d);
 
@@ -528,7 +531,7 @@ size_t job_placement_opts (const ms_daemon_t *d, json_t *opts, const char *user,
  * (may be NULL) gets {asked, mode, partitions}. Returns how many
  * partitions remain, -2 when there is nothing to apply (no request, or
  * refuse: job_key's pin), -1 with errp (HTTP 400) naming a partition no
- * cluster has. Caller holds d->mu. */
+ * cluster has. Caller holds d->ds.mu. */
 long partition_request (const ms_daemon_t *d, const char *req,
                         unsigned char *allowed, json_t *excluded,
                         json_t **shown, ms_error_t *errp);
@@ -538,7 +541,7 @@ long partition_request (const ms_daemon_t *d, const char *req,
  * reasons, *shown (may be NULL) gets {asked, mode, clusters}. Returns how
  * many partitions remain, -2 when there is nothing to apply (no request, or
  * refuse: the API refused it), -1 with errp (HTTP 400) naming a cluster
- * the site does not have. Caller holds d->mu. */
+ * the site does not have. Caller holds d->ds.mu. */
 long cluster_request (const ms_daemon_t *d, const char *req,
                       unsigned char *allowed, json_t *excluded, json_t **shown,
                       ms_error_t *errp);
@@ -547,7 +550,7 @@ char *placement_reasons_text (json_t *excluded);
 
 /* The partitions (allowed[], site->nparts bytes) where component c of a
  * heterogeneous job fits by the rules (job_placement); how many. Caller
- * holds d->mu. */
+ * holds d->ds.mu. */
 size_t component_places (const ms_daemon_t *d, const ms_jobspec_t *c,
                          const char *user, uint32_t limit_min, const char *cwd,
                          unsigned char *allowed);
@@ -569,7 +572,7 @@ void job_since_cluster_notes (const ms_daemon_t *d, const ms_jobspec_t *spec,
 /* Keep in allowed[] (of the first component) only the clusters where every
  * other component of spec fits a partition and whose nodes hold all the
  * components together; each cluster dropped is a reason in excluded (may
- * be NULL). Caller holds d->mu. */
+ * be NULL). Caller holds d->ds.mu. */
 void hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
                       const char *user, uint32_t limit_min, const char *cwd,
                       unsigned char *allowed, json_t *excluded);
@@ -578,7 +581,7 @@ void hetjob_restrict (const ms_daemon_t *d, const ms_jobspec_t *spec,
  * part, where first goes: each component the same partition where it fits,
  * else the first of that cluster it fits; each its own time limit times
  * scale (the job's scaled limit over the one asked). NULL with errp where
- * one fits none now. Takes d->mu. */
+ * one fits none now. Takes d->ds.mu. */
 ms_job_request_t *hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
                                    const ms_job_request_t *first, size_t part,
                                    const char *user, double scale,
@@ -608,7 +611,7 @@ tabhold_t *tabhold_new (ms_predtab_t *tab);
 void tabhold_release (ms_daemon_t *d, tabhold_t *h);
 /* Copy the picture (tab, view, clusters' partitions and accounting,
  * policy, settings) into a new snapshot for the hooks. Caller holds
- * d->mu; nothing before the first table and view. */
+ * d->ds.mu; nothing before the first table and view. */
 void snapshot_publish (ms_daemon_t *d);
 /* The latest snapshot, counted in (NULL: none yet); snapshot_drop when
  * done. Takes only d->sn.mu. */
@@ -641,7 +644,7 @@ int daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive);
 /* The re-route of job k waiting on partition cur (engine_reroute over its
  * candidates on the clusters up, under the power budgets in force): true
  * when it goes, with the decision in dec, the predicted wait where it
- * waits in *wcurp and at its first choice in *wnewp. Under d->mu. */
+ * waits in *wcurp and at its first choice in *wnewp. Under d->ds.mu. */
 bool daemon_reroute_choice (ms_daemon_t *d, const jobkey_t *k, size_t cur,
                             ms_decision_t *dec, double *wcurp, double *wnewp);
 
@@ -649,7 +652,7 @@ bool daemon_reroute_choice (ms_daemon_t *d, const jobkey_t *k, size_t cur,
 /* Start reading the sources of carbon_signal (none: nothing). */
 void daemon_carbon_start (ms_daemon_t *d);
 void daemon_carbon_free (ms_daemon_t *d);
-/* The cycle's signal set from the fresh zones, into d->pol; under mu. */
+/* The cycle's signal set from the fresh zones, into d->ds.pol; under mu. */
 void daemon_carbon_update (ms_daemon_t *d);
 /* A snapshot's hold on the current set, and its end. */
 struct cset *daemon_carbon_hold (ms_daemon_t *d);
@@ -669,7 +672,7 @@ void daemon_power_rebuild (ms_daemon_t *d);
  * site into power_history (at most once a minute; old rows pruned). */
 void daemon_power_history (ms_daemon_t *d);
 /* Measured power: the latest sample of each running job (job_power) summed
- * per cluster and the site; its /metrics lines (under d->mu). */
+ * per cluster and the site; its /metrics lines (under d->ds.mu). */
 void daemon_power_measure (ms_daemon_t *d);
 /* The corrections of the predicted power of running jobs metasched sent:
  * per (app, partition), power_correction of measured over predicted power
@@ -681,16 +684,16 @@ void daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
                           const ms_cand_t *c, const char *app);
 /* The budgets' tracker of the predicted draw (engine's rules); NULL
- * without budgets. Under d->mu. */
+ * without budgets. Under d->ds.mu. */
 const ms_power_t *daemon_power_budgets (const ms_daemon_t *d);
 bool daemon_power_on (const ms_daemon_t *d);
 /* A new dispatch pass: no job held in it yet (daemon_power_place); under
  * mu. */
 void daemon_power_pass (ms_daemon_t *d);
-/* The job's place under the budgets, over its candidates d->cs (the
+/* The job's place under the budgets, over its candidates d->ds.cs (the
  * engine's engine_power_place, the simulator's rule: where it starts now
  * under every budget, and by the reservation of the pass's oldest held
- * job; d->cs left with those places): 0, dec to dispatch; 1, held, *whyp
+ * job; d->ds.cs left with those places): 0, dec to dispatch; 1, held, *whyp
  * (malloc'd) saying which budget or that no place starts it now, and when
  * it is expected to go; -1, no candidate. Under mu. */
 int daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp);

@@ -53,7 +53,7 @@ struct dcarbon {
     dsrc_t *src;
     size_t n;
     unsigned gen, built_gen; /* a new signal bumps gen */
-    struct cset *cur;        /* the cycle's (d->pol.carbon points in) */
+    struct cset *cur;        /* the cycle's (d->ds.pol.carbon points in) */
     double max_age, poll_s;
 };
 
@@ -389,7 +389,7 @@ daemon_carbon_update (ms_daemon_t *d)
     pthread_mutex_unlock (&dc->mu);
     cset_release (dc, old);
     d->cset = dc->cur;
-    d->pol.carbon = dc->cur->cb.nz ? &dc->cur->cb : NULL;
+    d->ds.pol.carbon = dc->cur->cb.nz ? &dc->cur->cb : NULL;
 }
 
 struct cset *

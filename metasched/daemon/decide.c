@@ -33,10 +33,10 @@ key_ejob (const jobkey_t *k, ms_ejob_t *ej)
     ej->deadline = k->deadline;
 }
 
-/* Candidates of the job, in d->cs (engine_candidates), on partitions of
+/* Candidates of the job, in d->ds.cs (engine_candidates), on partitions of
  * reachable clusters (all of them with every_cluster) that it may run on
  * and the user asked for, each partition's MaxTime as its cluster reports
- * it. Caller holds d->mu. */
+ * it. Caller holds d->ds.mu. */
 void
 daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster)
 {
@@ -55,25 +55,25 @@ daemon_candidates (ms_daemon_t *d, const jobkey_t *k, bool every_cluster)
     }
     key_ejob (k, &ej);
     ej.allowed = ok;
-    engine_candidates (&d->pol, d->site, d->tab, d->view, &ej, mx, wall (),
-                       &d->cs);
+    engine_candidates (&d->ds.pol, d->site, d->ds.tab, d->ds.view, &ej, mx,
+                       wall (), &d->ds.cs);
     free (ok);
     free (mx);
 }
 
-/* ... and the policy's decision on them. Caller holds d->mu. */
+/* ... and the policy's decision on them. Caller holds d->ds.mu. */
 void
 daemon_decide (ms_daemon_t *d, const jobkey_t *k, bool every_cluster,
                ms_decision_t *dec)
 {
     daemon_candidates (d, k, every_cluster);
-    policy_decide (&d->pol, d->site, &d->cs, d->view, dec);
+    policy_decide (&d->ds.pol, d->site, &d->ds.cs, d->ds.view, dec);
 }
 
 /* Why a job that some partition could run may wait: the clusters of its
- * candidates (d->cs with every cluster's; left with those of the clusters
+ * candidates (d->ds.cs with every cluster's; left with those of the clusters
  * up) that are unreachable (engine_hold_down); NULL when none is. Caller
- * holds d->mu. */
+ * holds d->ds.mu. */
 static char *
 waiting_why (ms_daemon_t *d)
 {
@@ -86,7 +86,7 @@ waiting_why (ms_daemon_t *d)
 
     for (size_t c = 0; c < d->ncl; c++)
         up[c] = d->cl[c].up;
-    engine_hold_down (d->site, up, &d->cs, down, &h);
+    engine_hold_down (d->site, up, &d->ds.cs, down, &h);
     for (size_t c = 0; c < d->ncl && len < sizeof (names); c++) {
         if (!down[c])
             continue;
@@ -106,8 +106,8 @@ waiting_why (ms_daemon_t *d)
 }
 
 /* The job's candidates on every partition it could run on by its size,
- * GPUs and time limit, whatever was asked for it, into d->mix (the drain
- * price's counts and the calibration); under d->mu. */
+ * GPUs and time limit, whatever was asked for it, into d->ds.mix (the drain
+ * price's counts and the calibration); under d->ds.mu. */
 void
 daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
 {
@@ -117,17 +117,17 @@ daemon_mix_count (ms_daemon_t *d, const jobkey_t *k, double when)
     any.pinned = -1;
     memset (&any.cpufreq, 0, sizeof (any.cpufreq));
     daemon_candidates (d, &any, true);
-    jobmix_add (&d->mix, d->site, &d->pol, &d->cs, k->nodes, when);
+    jobmix_add (&d->ds.mix, d->site, &d->ds.pol, &d->ds.cs, k->nodes, when);
 }
 
 void
 daemon_mix_live (ms_daemon_t *d, const queue_live_t *live, size_t n)
 {
-    pthread_mutex_lock (&d->mu);
-    mixids_pass (&d->mixed);
+    pthread_mutex_lock (&d->ds.mu);
+    mixids_pass (&d->ds.mixed);
     for (size_t i = 0; i < n; i++)
-        mixids_seen (&d->mixed, live[i].id);
-    pthread_mutex_unlock (&d->mu);
+        mixids_seen (&d->ds.mixed, live[i].id);
+    pthread_mutex_unlock (&d->ds.mu);
 }
 
 void
@@ -135,10 +135,10 @@ daemon_mix_prune (ms_daemon_t *d)
 {
     size_t gone, left;
 
-    pthread_mutex_lock (&d->mu);
-    gone = mixids_prune (&d->mixed);
-    left = mixids_count (&d->mixed);
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
+    gone = mixids_prune (&d->ds.mixed);
+    left = mixids_count (&d->ds.mixed);
+    pthread_mutex_unlock (&d->ds.mu);
     if (gone)
         daemon_log (LOG_DEBUG,
                     "job mix: %zu counted jobs left the queue, %zu remain",
@@ -168,9 +168,9 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
      * its submission time as the history re-read counts it, not again
      * when it waits or comes back to the queue (doc/daemon.md, "The job
      * mix counts a job once") */
-    if (mixids_add (&d->mixed, j->id))
+    if (mixids_add (&d->ds.mixed, j->id))
         daemon_mix_count (d, k, wall () - (j->age_s > 0 ? j->age_s : 0));
-    jobmix_apply (&d->mix, d->site, &d->pol);
+    jobmix_apply (&d->ds.mix, d->site, &d->ds.pol);
     daemon_decide (d, k, true, dec);
     if (dec->n == 0)
         return -1;
@@ -187,7 +187,7 @@ daemon_decide_job (ms_daemon_t *d, const queue_job_t *j, json_t *opts,
         }
         return 0;
     }
-    policy_decide (&d->pol, d->site, &d->cs, d->view, dec);
+    policy_decide (&d->ds.pol, d->site, &d->ds.cs, d->ds.view, dec);
     return 0;
 }
 
@@ -195,7 +195,7 @@ void
 daemon_entries (const ms_daemon_t *d, const ms_decision_t *dec,
                 ms_decision_t *out)
 {
-    engine_entries (&d->pol, daemon_power_on (d), dec, out);
+    engine_entries (&d->ds.pol, daemon_power_on (d), dec, out);
 }
 
 /* ---- arrays: one meta job, one Slurm array ---- */
@@ -262,7 +262,7 @@ candidates_json (const ms_daemon_t *d, const ms_cands_t *cs,
     char *buf = ms_xmalloc (cap);
     ms_cand_why_t *cw = ms_xcalloc (cs->n + 1, sizeof (*cw));
     ms_explain_t ex;
-    bool why = policy_explain (&d->pol, d->site, cs, d->view, &ex, cw);
+    bool why = policy_explain (&d->ds.pol, d->site, cs, d->ds.view, &ex, cw);
 
     cat_printf (&buf, &len, &cap, "[");
     for (size_t i = 0; i < cs->n; i++) {
@@ -327,7 +327,7 @@ ranking_json (const ms_daemon_t *d, const ms_cands_t *cs)
     ms_explain_t ex;
     json_t *o = NULL;
 
-    if (policy_explain (&d->pol, d->site, cs, d->view, &ex, cw))
+    if (policy_explain (&d->ds.pol, d->site, cs, d->ds.view, &ex, cw))
         o = json_pack ("{s:f, s:f, s:f, s:f, s:f}", "w_energy", ex.w_energy,
                        "odds_scale", ex.odds_scale, "shared_wait_s",
                        ex.shared_wait_s, "wait_weight", ex.wait_weight,
@@ -386,7 +386,7 @@ daemon_choice_limit (const ms_daemon_t *d, const jobkey_t *k,
                      const ms_cand_t *c, double waves, uint32_t max_min)
 {
     /* an array's candidates count its waves: so does its length */
-    return engine_limit_min (&d->pol, d->site, k->home, k->limit_min * 60.0,
+    return engine_limit_min (&d->ds.pol, d->site, k->home, k->limit_min * 60.0,
                              k->base_s * (waves > 0 ? waves : 1), c,
                              max_min ? max_min * 60.0 : INFINITY);
 }

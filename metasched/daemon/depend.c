@@ -252,9 +252,9 @@ daemon_dependencies (ms_daemon_t *d)
         queue_held_free (held, n);
         return 0;
     }
-    pthread_mutex_lock (&d->mu);
-    other_users = d->set.dependency_other_users;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
+    other_users = d->ds.set.dependency_other_users;
+    pthread_mutex_unlock (&d->ds.mu);
     if (depcache_update (d, held, n, &e) < 0) {
         daemon_log (LOG_ERR, "reading the held jobs' dependencies: %s", e.text);
         queue_held_free (held, n);

@@ -32,7 +32,7 @@
 /* Take the policy's decision dec over the job's candidates cs: its
  * entries, the candidates as JSON, the view's queue, the time limit.
  * down (taken) says why it waits when no cluster of a choice is up.
- * Caller holds d->mu. */
+ * Caller holds d->ds.mu. */
 static void
 take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
                const ms_cands_t *cs, const ms_decision_t *dec, char *down)
@@ -73,7 +73,7 @@ take_decision (ms_daemon_t *d, djob_t *x, const jobkey_t *k,
         x->waves[c] = array_waves (d, k, x->chosen[c].part, &conc);
         /* until the next refresh reads it back with its id */
         view_pending_add (
-            d->view, x->chosen[c].part, 0,
+            d->ds.view, x->chosen[c].part, 0,
             (x->chosen[c].nodes > 0 ? x->chosen[c].nodes : k->nodes) * conc,
             x->chosen[c].t, x->choices[c].nice,
             x->choices[c].hold_s > 0 ? wall () + x->choices[c].hold_s : 0);
@@ -107,8 +107,8 @@ window_decide (ms_daemon_t *d, djob_t *b, dwindow_t *w)
         cp[i] = &w->cs[i];
         nodes[i] = w->key[i].nodes;
     }
-    policy_decide_window (&d->pol, d->site, cp, nodes, w->n, d->view, wall (),
-                          dec, &st);
+    policy_decide_window (&d->ds.pol, d->site, cp, nodes, w->n, d->ds.view,
+                          wall (), dec, &st);
     daemon_log (LOG_DEBUG, "window: %zu jobs, %zu bids, %.3f s%s%s", w->n,
                 st.nvars, st.solve_s, st.optimal ? ", optimal" : "",
                 st.fallback ? ", greedy fallback" : "");
@@ -131,7 +131,7 @@ daemon_mix_history (ms_daemon_t *d)
     double scale, share, lean;
     ms_error_t e;
 
-    d->mix_loaded = true;
+    d->ds.mix_loaded = true;
     if (db_replay_decided (d->db, 0, MS_MIX_JOBS, &jobs, &n, &e) < 0) {
         daemon_log (LOG_WARNING,
                     "re-reading the decided jobs: %s (the calibration "
@@ -140,7 +140,7 @@ daemon_mix_history (ms_daemon_t *d)
         return;
     }
     allowed = ms_xcalloc (d->site->nparts + 1, 1);
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     for (size_t i = 0; i < n; i++) {
         json_t *opts
             = json_loads (jobs[i].options ? jobs[i].options : "{}", 0, NULL);
@@ -164,27 +164,27 @@ daemon_mix_history (ms_daemon_t *d)
             /* still in the queue (back to queued after a failed submit, a
              * copy lost, a re-route): not counted again when decided */
             if (jobs[i].in_queue)
-                mixids_add (&d->mixed, jobs[i].id);
+                mixids_add (&d->ds.mixed, jobs[i].id);
         }
         /* its wait and runtime, as the daemon saw them (the lean) */
         if (jobs[i].started > 0 && jobs[i].finished > 0)
-            jobmix_observe (&d->mix, jobs[i].started - jobs[i].eligible,
+            jobmix_observe (&d->ds.mix, jobs[i].started - jobs[i].eligible,
                             jobs[i].finished - jobs[i].started);
         free (why);
         json_decref (opts);
-        /* the API's hooks wait for d->mu: let them in now and then */
+        /* the API's hooks wait for d->ds.mu: let them in now and then */
         if (i % 1024 == 1023) {
-            pthread_mutex_unlock (&d->mu);
-            pthread_mutex_lock (&d->mu);
+            pthread_mutex_unlock (&d->ds.mu);
+            pthread_mutex_lock (&d->ds.mu);
         }
     }
-    jobmix_apply (&d->mix, d->site, &d->pol);
-    kept = d->mix.nring;
-    ended = d->mix.nseen;
-    scale = d->pol.odds_scale;
-    share = 100 * jobmix_wait_share (&d->mix);
-    lean = jobmix_lean (&d->mix, &d->pol);
-    pthread_mutex_unlock (&d->mu);
+    jobmix_apply (&d->ds.mix, d->site, &d->ds.pol);
+    kept = d->ds.mix.nring;
+    ended = d->ds.mix.nseen;
+    scale = d->ds.pol.odds_scale;
+    share = 100 * jobmix_wait_share (&d->ds.mix);
+    lean = jobmix_lean (&d->ds.mix, &d->ds.pol);
+    pthread_mutex_unlock (&d->ds.mu);
     db_decided_free (jobs, n);
     free (allowed);
     if (scale > 0)
@@ -213,14 +213,14 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
     unsigned char *allowed = ms_xcalloc (d->site->nparts + 1, 1);
     /* under power budgets one job at a time (engine_power_place), as the
      * simulator places them */
-    if (d->pol.kind == POL_METASCHED_WINDOW && !daemon_power_on (d)) {
+    if (d->ds.pol.kind == POL_METASCHED_WINDOW && !daemon_power_on (d)) {
         win.job = ms_xcalloc (n + 1, sizeof (*win.job));
         win.key = ms_xcalloc (n + 1, sizeof (*win.key));
         win.cs = ms_xcalloc (n + 1, sizeof (*win.cs));
         win.down = ms_xcalloc (n + 1, sizeof (*win.down));
     }
 
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     for (size_t i = 0; i < n; i++) {
         djob_t *x = &b[i];
         jobkey_t k;
@@ -236,7 +236,7 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
         /* a job of the A/B baseline: one entry, by the baseline */
         if ((x->ab = ab_group (d, x->j.id)) && !strcmp (x->ab, AB_BASELINE)) {
             ab_decide (d, &dec);
-            take_decision (d, x, &k, &d->cs, &dec, down);
+            take_decision (d, x, &k, &d->ds.cs, &dec, down);
             continue;
         }
         if (win.job) {
@@ -245,13 +245,13 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
             win.job[m] = i;
             win.key[m] = k;
             win.key[m].allowed = NULL; /* the buffer is the next job's */
-            win.cs[m].n = win.cs[m].cap = d->cs.n;
-            win.cs[m].c = ms_xcalloc (d->cs.n + 1, sizeof (ms_cand_t));
-            memcpy (win.cs[m].c, d->cs.c, d->cs.n * sizeof (ms_cand_t));
+            win.cs[m].n = win.cs[m].cap = d->ds.cs.n;
+            win.cs[m].c = ms_xcalloc (d->ds.cs.n + 1, sizeof (ms_cand_t));
+            memcpy (win.cs[m].c, d->ds.cs.c, d->ds.cs.n * sizeof (ms_cand_t));
             win.down[m] = down;
             continue;
         }
-        take_decision (d, x, &k, &d->cs, &dec, down);
+        take_decision (d, x, &k, &d->ds.cs, &dec, down);
     }
     if (win.n)
         window_decide (d, b, &win);
@@ -261,7 +261,7 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
     free (win.down);
     d->m.decisions += n;
     d->m.decide_s += mono () - t0;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     free (allowed);
 }
 
@@ -313,7 +313,7 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
     char ablabel[64];
 
     snprintf (ablabel, sizeof (ablabel), "ab_baseline:%s",
-              policy_kind_name ((ms_polkind_t)d->set.ab_policy));
+              policy_kind_name ((ms_polkind_t)d->ds.set.ab_policy));
 
     for (size_t i = 0; i < n; i++) {
         djob_t *x = &b[i];
@@ -335,7 +335,7 @@ commit_batch (ms_daemon_t *d, djob_t *b, size_t n)
             .wait_s = isfinite (x->chosen[0].w) ? x->chosen[0].w : 0,
             .time_limit_min = x->limit,
             .policy
-            = x->ab && !strcmp (x->ab, AB_BASELINE) ? ablabel : d->pol.label,
+            = x->ab && !strcmp (x->ab, AB_BASELINE) ? ablabel : d->ds.pol.label,
             .ab_group = x->ab,
             .score = x->score,
             .candidates_json = cjs[k],
@@ -388,7 +388,7 @@ submit_start (ms_daemon_t *d, dbatch_t *x)
                           .b = x->b,
                           .n = x->n,
                           .siblings
-                          = d->set.dispatch_mode == DISPATCH_SIBLINGS };
+                          = d->ds.set.dispatch_mode == DISPATCH_SIBLINGS };
         for (size_t i = 0; i < x->n && !work; i++)
             for (size_t c = 0; x->b[i].committed && c < x->b[i].nch; c++)
                 if (d->site->parts[x->b[i].chosen[c].part].cluster == ci)
@@ -426,7 +426,7 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
         acc[ci] = w->accepted;
         busy[ci] = w->busy_s;
     }
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     for (size_t ci = 0; ci < d->ncl; ci++) {
         d->cl[ci].submits += acc[ci];
         d->cl[ci].submit_s += busy[ci];
@@ -437,7 +437,7 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
         += end
            - (x->t_start > d->m.submit_mark ? x->t_start : d->m.submit_mark);
     d->m.submit_mark = end;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     free (acc);
     free (busy);
     free (x->w);
@@ -451,7 +451,7 @@ submit_join (ms_daemon_t *d, dbatch_t *x)
 static int
 record_batch (ms_daemon_t *d, djob_t *b, size_t n)
 {
-    bool siblings = d->set.dispatch_mode == DISPATCH_SIBLINGS;
+    bool siblings = d->ds.set.dispatch_mode == DISPATCH_SIBLINGS;
     queue_sub_new_t (*subs)[MS_MAX_CHOICES]
         = ms_xcalloc (n + 1, sizeof (*subs));
     size_t *nsub = ms_xcalloc (n + 1, sizeof (size_t));
@@ -573,7 +573,7 @@ record_batch (ms_daemon_t *d, djob_t *b, size_t n)
                         d, &d->cl[cluster_index (d, subs[i][s].cluster)],
                         subs[i][s].cluster_job_id,
                         (uint32_t)json_integer_value (pr));
-            } else if (!siblings && x->opt && d->set.priority_boost)
+            } else if (!siblings && x->opt && d->ds.set.priority_boost)
                 boost_later (d, &d->cl[cluster_index (d, subs[i][0].cluster)],
                              subs[i][0].cluster_job_id);
         }
@@ -634,10 +634,10 @@ batch_prepare (ms_daemon_t *d, queue_job_t *jobs, size_t n, dbatch_t *x)
     }
     t0 = mono ();
     rc = commit_batch (d, x->b, n);
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     d->m.commit_s += mono () - t0;
     d->m.batches++;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     return rc;
 }
 
@@ -652,9 +652,9 @@ batch_finish (ms_daemon_t *d, dbatch_t *x)
         submit_join (d, x);
     t0 = mono ();
     rc = record_batch (d, x->b, x->n);
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     d->m.record_s += mono () - t0;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     for (size_t i = 0; i < x->n; i++) {
         free (x->b[i].cands);
         free (x->b[i].why);
@@ -782,9 +782,9 @@ dispatch_queued (ms_daemon_t *d)
     bool drained = false;
     int rc;
 
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     daemon_power_pass (d);
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     rc = dispatch_batches (d, &drained);
     set_dispatch_busy (d, false);
     /* the whole queue seen in this pass: the counted jobs it did not see

@@ -95,7 +95,7 @@ tracker (ms_daemon_t *d, struct dpower *p)
         return p->pw;
     if (!p->draw) {
         p->draw = power_new (d->site, &none);
-        power_set_spread (p->draw, d->pol.job_sd, d->pol.limit_z);
+        power_set_spread (p->draw, d->ds.pol.job_sd, d->ds.pol.limit_z);
     }
     return p->draw;
 }
@@ -128,9 +128,9 @@ daemon_power_check (void *ctx, const char *text, ms_error_t *errp)
     ms_budgets_t bs = { NULL, 0 };
     int rc;
 
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     rc = power_budgets_parse (text, "power_budget", d->site, 0, &bs, errp);
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     power_budgets_free (&bs);
     return rc;
 }
@@ -168,7 +168,7 @@ daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s)
         p->pw = power_new (d->site, &bs);
     power_free (p->draw);
     p->draw = NULL;
-    power_set_spread (p->pw, d->pol.job_sd, d->pol.limit_z);
+    power_set_spread (p->pw, d->ds.pol.job_sd, d->ds.pol.limit_z);
     daemon_log (LOG_NOTICE, "power budgets: %s", text);
 }
 
@@ -179,7 +179,7 @@ daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
     struct dpower *p;
     pwknown_t *k;
 
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     p = dp (d);
     /* kept with budgets or without: the predicted draw over time */
     if (p->nknown == p->capknown) {
@@ -194,7 +194,7 @@ daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
     k->watts = power_cand_watts (tracker (d, p), c);
     k->t_hi = c->t_hi;
     k->seen = true;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 }
 
 static pwknown_t *
@@ -271,7 +271,7 @@ fill (ms_daemon_t *d, struct dpower *p)
     if (p->pw) {
         power_free (p->pw);
         p->pw = power_new (d->site, &p->bs);
-        power_set_spread (p->pw, d->pol.job_sd, d->pol.limit_z);
+        power_set_spread (p->pw, d->ds.pol.job_sd, d->ds.pol.limit_z);
     } else {
         power_free (p->draw);
         p->draw = NULL;
@@ -402,22 +402,22 @@ daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp)
 {
     struct dpower *p = d->power;
     double now = wall (), resv = INFINITY;
-    ms_cands_t all = d->cs;
+    ms_cands_t all = d->ds.cs;
     int rc;
 
     *whyp = NULL;
     dec->n = 0;
     if (!p || !p->pw)
         return -1;
-    if (!d->cs.n)
+    if (!d->ds.cs.n)
         return -1;
-    all.cap = d->cs.n;
-    all.c = ms_xcalloc (d->cs.n + 1, sizeof (*all.c));
-    memcpy (all.c, d->cs.c, d->cs.n * sizeof (*all.c));
+    all.cap = d->ds.cs.n;
+    all.c = ms_xcalloc (d->ds.cs.n + 1, sizeof (*all.c));
+    memcpy (all.c, d->ds.cs.c, d->ds.cs.n * sizeof (*all.c));
     /* the engine's place, the simulator's rule; the pass's oldest held
      * job's reservation bounds the others (EASY's rule) */
-    rc = engine_power_place (&d->pol, p->pw, d->site, d->view, &d->cs, now,
-                             p->held ? p->until : INFINITY,
+    rc = engine_power_place (&d->ds.pol, p->pw, d->site, d->ds.view, &d->ds.cs,
+                             now, p->held ? p->until : INFINITY,
                              p->held ? NULL : &resv, dec);
     if (rc == 1) {
         if (!p->held++)
@@ -489,11 +489,11 @@ daemon_power_history (ms_daemon_t *d)
     double now = wall ();
     ms_error_t e;
 
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     if (!p || (!p->pw && !p->draw)
         || (p->hist_last > 0
             && mono () - p->hist_last < POWER_HISTORY_EVERY_S)) {
-        pthread_mutex_unlock (&d->mu);
+        pthread_mutex_unlock (&d->ds.mu);
         return;
     }
     p->hist_last = mono ();
@@ -507,7 +507,7 @@ daemon_power_history (ms_daemon_t *d)
         rows[n].measured = measured_of (d, scope);
         n++;
     }
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     for (size_t i = 0; i < n; i++) {
         char at[32], b[32], pr[32], me[32];
         const char *prm[5] = { at, rows[i].scope, b, pr, me };
@@ -591,7 +591,7 @@ daemon_power_measure (ms_daemon_t *d)
     m = ms_xcalloc (d->ncl + 1, sizeof (*m));
     for (size_t i = 0; i <= d->ncl; i++)
         m[i] = NAN;
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     for (int row = 0; row < PQntuples (r); row++) {
         const char *cl = PQgetvalue (r, row, 0);
         uint64_t id = strtoull (PQgetvalue (r, row, 1), NULL, 10);
@@ -608,7 +608,7 @@ daemon_power_measure (ms_daemon_t *d)
     p = dp (d);
     free (p->measured);
     p->measured = m;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     PQclear (r);
     if (p->measured_prune > 0
         && mono () - p->measured_prune < POWER_PRUNE_EVERY_S)
@@ -623,7 +623,7 @@ daemon_power_measure (ms_daemon_t *d)
 }
 
 /* The measured power of scope (MS_POWER_SITE: the site); NAN: none.
- * Under d->mu. */
+ * Under d->ds.mu. */
 static double
 measured_of (const ms_daemon_t *d, size_t scope)
 {
@@ -732,7 +732,7 @@ daemon_power_corrections (ms_daemon_t *d)
         n++;
     }
     PQclear (r);
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     for (size_t i = 0; i < n; i++) {
         if (fabs (correction (p, v[i].app, v[i].part) - v[i].factor) > 1e-3)
             daemon_log (LOG_NOTICE,
@@ -747,5 +747,5 @@ daemon_power_corrections (ms_daemon_t *d)
     free (p->corr);
     p->corr = v;
     p->ncorr = n;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 }

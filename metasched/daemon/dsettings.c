@@ -19,20 +19,20 @@ daemon_load_settings (ms_daemon_t *d)
                     e.text);
         return;
     }
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     daemon_apply_settings (d, &s);
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 }
 
 void
 daemon_apply_settings (ms_daemon_t *d, const ms_settings_t *s)
 {
-    d->set = *s;
-    settings_apply_policy (s, &d->pol);
+    d->ds.set = *s;
+    settings_apply_policy (s, &d->ds.pol);
     daemon_carbon_update (d); /* pol.carbon: the fresh zones' signals */
-    jobmix_apply (&d->mix, d->site, &d->pol);
+    jobmix_apply (&d->ds.mix, d->site, &d->ds.pol);
     settings_apply_site (s, d->site, NULL);
     daemon_power_settings (d, s);
-    engine_dispatch_mode (&d->pol, s->dispatch_mode == DISPATCH_SIBLINGS,
+    engine_dispatch_mode (&d->ds.pol, s->dispatch_mode == DISPATCH_SIBLINGS,
                           s->siblings);
 }

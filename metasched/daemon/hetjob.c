@@ -34,7 +34,7 @@ hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
 
     /* the partitions' state as the cycle reads it (a submit worker holds
      * no lock of its own on it) */
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     for (size_t k = 0; k < spec->nhet; k++) {
         const ms_jobspec_t *c = spec->het[k];
         size_t pick;
@@ -42,7 +42,7 @@ hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
         component_places (d, c, user, first->time_limit_min, first->cwd, mine);
         /* the rule the replay applies too (core/hetplace.c) */
         if ((pick = hetplace_component (d->site, mine, part)) == SIZE_MAX) {
-            pthread_mutex_unlock (&d->mu);
+            pthread_mutex_unlock (&d->ds.mu);
             free (mine);
             free (r);
             ms_err (errp, MS_ERR_INPUT,
@@ -69,7 +69,7 @@ hetjob_requests (ms_daemon_t *d, const ms_jobspec_t *spec,
         r[k].exclusive = c->exclusive;
         r[k].sbatch = c;
     }
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     free (mine);
     return r;
 }

@@ -1,7 +1,7 @@
 /* hooks.c - the API's hooks (daemon_api_hooks), called from the API
  * thread: admission and what-if on the latest snapshot of the cycle's
- * picture (snapshot.c, without d->mu), the clusters' state and the
- * metrics under d->mu around what they read.
+ * picture (snapshot.c, without d->ds.mu), the clusters' state and the
+ * metrics under d->ds.mu around what they read.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -78,13 +78,13 @@ placement_of_req (ms_daemon_t *d, const ms_apireq_t *req, uid_t uid,
 }
 
 /* The hooks below read the latest snapshot of the cycle's picture
- * (snapshot.c), never the cycle's own under d->mu: a storm of requests
+ * (snapshot.c), never the cycle's own under d->ds.mu: a storm of requests
  * does not hold the cycle up. */
 
 static void
 snapshot_daemon_free (ms_daemon_t *w)
 {
-    candidates_free (&w->cs);
+    candidates_free (&w->ds.cs);
     free (w);
 }
 
@@ -130,11 +130,11 @@ static void
 carbon_whatif (const ms_daemon_t *w, json_t *o)
 {
     const char *note = daemon_carbon_note (w);
-    bool in = w->cs.carbon && w->pol.carbon;
-    json_t *c = json_pack ("{s:b, s:b, s:f, s:f}", "carbon_known", in,
-                           "cost_known", w->cs.cost && w->pol.carbon,
-                           "w_carbon", w->pol.w_carbon, "w_cost",
-                           w->pol.w_cost);
+    bool in = w->ds.cs.carbon && w->ds.pol.carbon;
+    json_t *c
+        = json_pack ("{s:b, s:b, s:f, s:f}", "carbon_known", in, "cost_known",
+                     w->ds.cs.cost && w->ds.pol.carbon, "w_carbon",
+                     w->ds.pol.w_carbon, "w_cost", w->ds.pol.w_cost);
 
     if (note || !in) {
         char text[1400];
@@ -208,24 +208,24 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
                 sizeof (k.nodes_list));
     k.deadline = req->sb.deadline > 0 ? (double)req->sb.deadline : 0;
     daemon_candidates (w, &k, false);
-    if (daemon_power_on (w) && w->cs.n) {
+    if (daemon_power_on (w) && w->ds.cs.n) {
         /* the power budgets' rule, as the cycle applies it; held, the
          * candidates are shown with the reason the job would wait for */
-        ms_cand_t *all = ms_xcalloc (w->cs.n + 1, sizeof (*all));
-        size_t n = w->cs.n;
-        memcpy (all, w->cs.c, n * sizeof (*all));
+        ms_cand_t *all = ms_xcalloc (w->ds.cs.n + 1, sizeof (*all));
+        size_t n = w->ds.cs.n;
+        memcpy (all, w->ds.cs.c, n * sizeof (*all));
         if (daemon_power_place (w, &dec, &pwhy) != 0) {
-            memcpy (w->cs.c, all, n * sizeof (*all));
-            w->cs.n = n;
+            memcpy (w->ds.cs.c, all, n * sizeof (*all));
+            w->ds.cs.n = n;
         }
         free (all);
     }
-    policy_decide (&w->pol, w->site, &w->cs, w->view, &dec);
+    policy_decide (&w->ds.pol, w->site, &w->ds.cs, w->ds.view, &dec);
     /* the same JSON as the decision rows hold */
-    text = candidates_json (w, &w->cs, &dec, &req->sb, NULL);
+    text = candidates_json (w, &w->ds.cs, &dec, &req->sb, NULL);
     cands = json_loads (text, 0, NULL);
     free (text);
-    o = cands ? json_pack ("{s:s, s:s, s:o, s:o}", "policy", w->pol.label,
+    o = cands ? json_pack ("{s:s, s:s, s:o, s:o}", "policy", w->ds.pol.label,
                            "app", req->app[0] ? req->app : UNKNOWN_APP,
                            "candidates", cands, "excluded", ex)
               : NULL;
@@ -252,18 +252,19 @@ hook_whatif (void *ctx, const ms_apireq_t *req, uid_t uid, json_t **out,
         json_object_set (o, "cluster_request", cshown);
     /* the terms of the ranking the choice was made by */
     if (o) {
-        json_t *rk = ranking_json (w, &w->cs);
+        json_t *rk = ranking_json (w, &w->ds.cs);
         if (rk)
             json_object_set_new (o, "ranking", rk);
     }
     /* the energy odds the choice was made with, and what set them */
     snapshot_odds (snap, &lean, &wait_share, &nseen, &nring);
-    if (o && policy_is_metasched (w->pol.kind))
-        json_object_set_new (
-            o, "odds",
-            json_pack ("{s:f, s:f, s:I, s:f, s:I}", "scale", w->pol.odds_scale,
-                       "lean", lean, "seen_to_end", (json_int_t)nseen,
-                       "wait_share", wait_share, "kept", (json_int_t)nring));
+    if (o && policy_is_metasched (w->ds.pol.kind))
+        json_object_set_new (o, "odds",
+                             json_pack ("{s:f, s:f, s:I, s:f, s:I}", "scale",
+                                        w->ds.pol.odds_scale, "lean", lean,
+                                        "seen_to_end", (json_int_t)nseen,
+                                        "wait_share", wait_share, "kept",
+                                        (json_int_t)nring));
     snapshot_daemon_free (w);
     snapshot_drop (d, snap);
     free (allowed);
@@ -304,7 +305,7 @@ hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
     json_t *a = json_array ();
 
     (void)errp;
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     for (size_t i = 0; i < d->ncl; i++) {
         const cluster_t *c = &d->cl[i];
         json_t *parts = json_array ();
@@ -361,7 +362,7 @@ hook_clusters (void *ctx, json_t **out, ms_error_t *errp)
                                      "qos", (int)c->acct.nqos, "last_error",
                                      c->acct_error)));
     }
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     *out = json_pack ("{s:o, s:b}", "clusters", a, "leader", d->ld.leader);
     return 0;
 }
@@ -385,7 +386,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
         if (n_ > 0)                                                            \
             len += (size_t)n_;                                                 \
     } while (0)
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     P ("# TYPE metaschedd_leader gauge\nmetaschedd_leader %d\n", d->ld.leader);
     P ("# TYPE metaschedd_cycles_total counter\nmetaschedd_cycles_total "
        "%" PRIu64 "\n",
@@ -401,7 +402,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     P ("# TYPE metaschedd_jobmix_jobs gauge\nmetaschedd_jobmix_jobs %zu\n"
        "# TYPE metaschedd_jobmix_queued gauge\n"
        "metaschedd_jobmix_queued %zu\n",
-       jobmix_njobs (&d->mix), mixids_count (&d->mixed));
+       jobmix_njobs (&d->ds.mix), mixids_count (&d->ds.mixed));
     P ("# TYPE metaschedd_decide_seconds_total counter\n"
        "metaschedd_decide_seconds_total %.6f\n",
        d->m.decide_s);
@@ -470,7 +471,7 @@ hook_metrics (void *ctx, char **textp, ms_error_t *errp)
     daemon_power_metrics (d, &buf, &len, &cap);
     daemon_power_measured_metrics (d, &buf, &len, &cap);
     daemon_carbon_metrics (d, &buf, &len, &cap);
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     P ("# TYPE metaschedd_cluster_readings_unchanged_total counter\n");
     pthread_mutex_lock (&d->rf.mu);
     for (size_t i = 0; i < d->ncl; i++)
@@ -508,14 +509,14 @@ hook_cluster_job (void *ctx, const char *cluster, uint64_t id, uid_t *uidp,
     if (ci < 0)
         return ms_err (errp, MS_ERR_MISSING, "no cluster %s", cluster);
     c = &d->cl[ci];
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     if ((j = cluster_find_job (c, id))) {
         *uidp = (uid_t)j->user_id;
         *array_idp = j->array_job_id;
-        pthread_mutex_unlock (&d->mu);
+        pthread_mutex_unlock (&d->ds.mu);
         return 0;
     }
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     if (slurmrest_from_conf (c->conf, &b, errp) < 0)
         return -1;
     rc = backend_job (b, id, &info, errp);

@@ -33,9 +33,9 @@ acct_kind (ms_daemon_t *d, size_t ci)
 
     if (!c->conf->accounting)
         return ACCT_NONE;
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     k = !c->acct_read ? ACCT_UNSURE : c->acct.enabled ? ACCT_HAVE : ACCT_NONE;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     return k;
 }
 
@@ -59,9 +59,9 @@ proven (ms_daemon_t *d, size_t ci, const queue_live_t *l,
         return true;
     why = tc != TAG_VALID ? tag_check_why (tc)
                           : "a valid tag on a job of another user";
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     d->forge.forged++;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     daemon_log (LOG_WARNING,
                 "forged tag in accounting: %s job %" PRIu64
                 " of user %s claims meta job %" PRId64
@@ -178,7 +178,7 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
         int rc;
 
         /* one cluster holds a job's copy, the choice; siblings: any */
-        if (d->set.dispatch_mode == DISPATCH_SINGLE && l->cluster[0]
+        if (d->ds.set.dispatch_mode == DISPATCH_SINGLE && l->cluster[0]
             && strcmp (l->cluster, c->conf->name))
             continue;
         switch (acct_kind (d, ci)) {
@@ -210,8 +210,13 @@ missing_dispatch (ms_daemon_t *d, const queue_live_t *l, ms_error_t *errp)
         if (r) {
             const ms_acct_job_t rec = *r;
             queue_sub_new_t s
-                = { c->conf->name, rec.partition, 0, rec.id, 0, 0,
-                    d->set.dispatch_mode == DISPATCH_SIBLINGS };
+                = { c->conf->name,
+                    rec.partition,
+                    0,
+                    rec.id,
+                    0,
+                    0,
+                    d->ds.set.dispatch_mode == DISPATCH_SIBLINGS };
             bool ok;
             free (rs);
             if (queue_sub_record (d->db, l->id, &s, "submitted", errp) < 0

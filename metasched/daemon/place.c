@@ -15,12 +15,12 @@
 
 /* The job's app in the table, its home partition (the fastest at nominal
  * frequency: the user's limit is taken as the runtime there, so every
- * slower choice gets a longer limit) and its length. Caller holds d->mu. */
+ * slower choice gets a longer limit) and its length. Caller holds d->ds.mu. */
 int
 job_key (const ms_daemon_t *d, const char *app, int nodes, uint32_t limit_min,
          const char *pinned, jobkey_t *k)
 {
-    const ms_predtab_t *tab = d->tab;
+    const ms_predtab_t *tab = d->ds.tab;
     double best = INFINITY;
 
     k->app = app && *app ? predtab_app_index (tab, app) : -1;

@@ -105,17 +105,17 @@ load_predictor (ms_daemon_t *d, ms_error_t *errp)
             daemon_log (LOG_INFO, "speedup models: %zu apps", used);
     }
     apply_gpu_profiles (d, tab);
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     /* a snapshot may still read the old table: its holders free it */
     if (d->sn.tabh)
         tabhold_release (d, d->sn.tabh);
     else
-        predtab_free (d->tab);
-    predictor_free (d->pred);
-    d->tab = tab;
+        predtab_free (d->ds.tab);
+    predictor_free (d->ds.pred);
+    d->ds.tab = tab;
     d->sn.tabh = tabhold_new (tab);
-    d->pred = p;
-    pthread_mutex_unlock (&d->mu);
+    d->ds.pred = p;
+    pthread_mutex_unlock (&d->ds.mu);
     d->last_pred_load = mono ();
     daemon_log (LOG_INFO, "predictor loaded: %zu apps, %zu stored pairs",
                 tab->napps, npairs);

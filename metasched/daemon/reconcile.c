@@ -77,7 +77,7 @@ dispatch_adopt (ms_daemon_t *d, const queue_live_t *l, const tagged_t *t,
                           t->j->id,
                           0,
                           0,
-                          d->set.dispatch_mode == DISPATCH_SIBLINGS };
+                          d->ds.set.dispatch_mode == DISPATCH_SIBLINGS };
     bool ok;
 
     if (queue_sub_record (d->db, l->id, &s, "submitted", errp) < 0
@@ -155,7 +155,7 @@ reconcile_strays (ms_daemon_t *d, const queue_live_t *l,
         if (ms_job_state_final (t->j->state)
             || sub_known (subs, nsubs, cname, t->j->id, NULL))
             continue;
-        if (d->set.dispatch_mode == DISPATCH_SIBLINGS
+        if (d->ds.set.dispatch_mode == DISPATCH_SIBLINGS
             && !strcmp (l->state, "submitted")) {
             /* a sibling whose record was lost: keep it, record it */
             queue_sub_new_t s = { cname,
@@ -259,9 +259,9 @@ never_starts (ms_daemon_t *d, size_t ci, const char *reason)
             return true;
     if (strcmp (reason, "InvalidAccount") && strcmp (reason, "InvalidQOS"))
         return false;
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     acct = d->cl[ci].acct_read && d->cl[ci].acct.enabled;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     return acct;
 }
 
@@ -335,9 +335,9 @@ copy_unclaimed_end (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s,
         || queue_dispatch_copies (d->db, l->id, &c, &e) < 0)
         goto fail;
     if (refused) {
-        pthread_mutex_lock (&d->mu);
+        pthread_mutex_lock (&d->ds.mu);
         d->m.copies_refused++;
-        pthread_mutex_unlock (&d->mu);
+        pthread_mutex_unlock (&d->ds.mu);
         snprintf (why, sizeof (why),
                   "%s job %" PRIu64 " refused by the start gate (exit 75: "
                   "it could not claim the job)",
@@ -435,10 +435,10 @@ observe_end (ms_daemon_t *d, const queue_sub_t *s, const ms_job_info_t *j)
         from = j->eligible_time;
     if (!(from > 0 && j->start_time >= from && j->end_time >= j->start_time))
         return;
-    pthread_mutex_lock (&d->mu);
-    jobmix_observe (&d->mix, (double)(j->start_time - from),
+    pthread_mutex_lock (&d->ds.mu);
+    jobmix_observe (&d->ds.mix, (double)(j->start_time - from),
                     (double)(j->end_time - j->start_time));
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 }
 
 static const ms_job_info_t *
@@ -648,7 +648,7 @@ follow_array (ms_daemon_t *d, size_t ci, const queue_live_t *l,
                 goto fail;
         } else if (!started && rest && !strcmp (l->state, "submitted")
                    && !l->claimed_cluster[0]
-                   && d->set.dispatch_mode == DISPATCH_SINGLE
+                   && d->ds.set.dispatch_mode == DISPATCH_SINGLE
                    && never_starts (d, ci, rest->state_reason))
             rc = refused_pending (d, ci, l, s, rest);
         goto out;
@@ -675,9 +675,9 @@ first_aged (ms_daemon_t *d, const queue_live_t *l, const queue_sub_t *s)
 {
     bool due;
 
-    pthread_mutex_lock (&d->mu);
-    due = engine_age_due (&d->pol, s->age_s, l->predicted_time_s);
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
+    due = engine_age_due (&d->ds.pol, s->age_s, l->predicted_time_s);
+    pthread_mutex_unlock (&d->ds.mu);
     return due;
 }
 
@@ -709,9 +709,9 @@ age_first (ms_daemon_t *d, size_t ci, const queue_sub_t *s,
                 " waited %.0f s: nice %d -> %d",
                 s->job_id, s->cluster, s->cluster_job_id, s->age_s, cj->nice,
                 u.nice);
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     d->m.aged++;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 record:
     if (queue_sub_aged (d->db, s->cluster, s->cluster_job_id, &e) < 0) {
         daemon_log (LOG_ERR, "job %" PRId64 ": recording its nice: %s",
@@ -851,9 +851,9 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
                 && !ms_job_state_final (cj->state)) {
                 cancel_on (d, (size_t)ci, s->cluster_job_id, s->job_id,
                            "the job was cancelled");
-                pthread_mutex_lock (&d->mu);
+                pthread_mutex_lock (&d->ds.mu);
                 ((ms_job_info_t *)cj)->state = MS_JOB_CANCELLED; /* asked */
-                pthread_mutex_unlock (&d->mu);
+                pthread_mutex_unlock (&d->ds.mu);
             }
             continue;
         }
@@ -901,7 +901,7 @@ daemon_follow (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         case MS_JOB_PENDING:
             if (main_sub && !strcmp (l->state, "submitted")
                 && !l->claimed_cluster[0]
-                && d->set.dispatch_mode == DISPATCH_SINGLE
+                && d->ds.set.dispatch_mode == DISPATCH_SINGLE
                 && never_starts (d, (size_t)ci, cj->state_reason))
                 rc = refused_pending (d, (size_t)ci, l, s, cj);
             else if (s->rank == 0 && s->nice > 0 && first_aged (d, l, s))
@@ -954,10 +954,10 @@ daemon_reroute_choice (ms_daemon_t *d, const jobkey_t *k, size_t cur,
     bool go;
 
     daemon_candidates (d, k, false);
-    *wcurp = view_predicted_wait (d->view, cur, k->nodes, now);
-    go = engine_reroute (&d->pol, daemon_power_budgets (d), d->site, d->view,
-                         &d->cs, &cur, 1, *wcurp, now, dec);
-    *wnewp = dec->n ? d->cs.c[dec->c[0].cand].w : INFINITY;
+    *wcurp = view_predicted_wait (d->ds.view, cur, k->nodes, now);
+    go = engine_reroute (&d->ds.pol, daemon_power_budgets (d), d->site,
+                         d->ds.view, &d->ds.cs, &cur, 1, *wcurp, now, dec);
+    *wnewp = dec->n ? d->ds.cs.c[dec->c[0].cand].w : INFINITY;
     return go;
 }
 
@@ -973,7 +973,8 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
     bool ok;
     unsigned char *allowed;
 
-    if (d->set.reroute_after_s <= 0 || d->set.dispatch_mode != DISPATCH_SINGLE)
+    if (d->ds.set.reroute_after_s <= 0
+        || d->ds.set.dispatch_mode != DISPATCH_SINGLE)
         return 0;
     allowed = ms_xcalloc (d->site->nparts + 1, 1);
     for (size_t i = 0; i < nlive; i++) {
@@ -995,8 +996,8 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         if (ci < 0 || !d->cl[ci].fresh
             || !(cj = cluster_find_job (&d->cl[ci], l->cluster_job_id))
             || cj->state != MS_JOB_PENDING || cj->submit_time <= 0
-            || !engine_reroute_due (&d->pol, wall () - (double)cj->submit_time,
-                                    l->reroutes))
+            || !engine_reroute_due (
+                &d->ds.pol, wall () - (double)cj->submit_time, l->reroutes))
             continue;
         cur = part_index (d, l->cluster, l->partition);
         if (cur < 0)
@@ -1019,17 +1020,17 @@ daemon_reroute (ms_daemon_t *d, const queue_live_t *live, size_t nlive)
         opts = json_loads (qj.options ? qj.options : "{}", 0, NULL);
         if (!opts)
             opts = json_object ();
-        pthread_mutex_lock (&d->mu);
+        pthread_mutex_lock (&d->ds.mu);
         krc = job_constraints (d, &qj, opts, allowed, &k, &why);
         json_decref (opts);
         queue_job_free (&qj);
         free (why);
         if (krc < 0) {
-            pthread_mutex_unlock (&d->mu);
+            pthread_mutex_unlock (&d->ds.mu);
             continue;
         }
         ok = daemon_reroute_choice (d, &k, (size_t)cur, &dec, &wcur, &wnew);
-        pthread_mutex_unlock (&d->mu);
+        pthread_mutex_unlock (&d->ds.mu);
         if (!ok)
             continue;
         int crc = backend_cancel (d->cl[ci].b, l->cluster_job_id, &e);
@@ -1090,9 +1091,9 @@ job_refused (ms_daemon_t *d, int64_t id, const char *from, int refusals,
     if (queue_refused (d->db, id, from, last, true, &ok, errp) < 0)
         return -1;
     if (ok) {
-        pthread_mutex_lock (&d->mu);
+        pthread_mutex_lock (&d->ds.mu);
         d->m.refused_cancelled++;
-        pthread_mutex_unlock (&d->mu);
+        pthread_mutex_unlock (&d->ds.mu);
         daemon_log (LOG_NOTICE, "job %" PRId64 ": cancelled, %s", id, last);
     }
     return 0;

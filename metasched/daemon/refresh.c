@@ -52,10 +52,10 @@ cluster_failed (ms_daemon_t *d, cluster_t *c, const ms_error_t *e)
                 "cluster %s unreachable (attempt %" PRIu64
                 "): %s; next try in %.0f s",
                 c->conf->name, c->attempts, e->text, c->backoff);
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     c->up = false;
     c->fresh = false;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 }
 
 /* Install a reading of cluster c (its partitions and jobs, which the
@@ -83,7 +83,7 @@ cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
         if (pc)
             ms_partition_apply_conf (&parts[k], &pc->limits, pc->nodes);
     }
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     if (api[0])
         ms_strlcpy (c->api_version, api, sizeof (c->api_version));
     free (c->parts);
@@ -96,7 +96,7 @@ cluster_take (ms_daemon_t *d, cluster_t *c, ms_partition_state_t *parts,
     c->fresh = fresh;
     c->backoff = 0;
     c->last_error[0] = '\0';
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 }
 
 /* Install a reading of c's accounting (taken over), or note its failure:
@@ -105,7 +105,7 @@ static void
 acct_take (ms_daemon_t *d, cluster_t *c, ms_accounting_t *a, bool failed,
            const ms_error_t *e)
 {
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     if (failed) {
         if (strcmp (c->acct_error, e->text))
             daemon_log (LOG_WARNING, "cluster %s: accounting not read: %s",
@@ -123,7 +123,7 @@ acct_take (ms_daemon_t *d, cluster_t *c, ms_accounting_t *a, bool failed,
         c->acct_read = true;
         c->acct_error[0] = '\0';
     }
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
 }
 
 /* Partitions and jobs of every cluster not in backoff. */
@@ -418,12 +418,12 @@ held_elsewhere (ms_daemon_t *d, const cluster_t *c, double now)
         if (p < 0)
             continue;
         used = ps->nodes_total - ps->nodes_idle - ps->nodes_down;
-        own = view_busy (d->view, (size_t)p);
+        own = view_busy (d->ds.view, (size_t)p);
         room = d->site->parts[p].nodes - own;
         if (used - own > room)
             used = own + room;
         if (used > own)
-            view_run_start (d->view, (size_t)p, 0, used - own, last,
+            view_run_start (d->ds.view, (size_t)p, 0, used - own, last,
                             d->site->archs[d->site->parts[p].arch].idle_power_w
                                 * 2);
     }
@@ -431,14 +431,14 @@ held_elsewhere (ms_daemon_t *d, const cluster_t *c, double now)
 
 /* The view from what the clusters run and queue (doc/architecture.md
  * "Policies": W^ from running jobs' predicted ends and the queue). Caller holds
- * d->mu. */
+ * d->ds.mu. */
 void
 rebuild_view (ms_daemon_t *d)
 {
     double now = wall ();
 
-    view_free (d->view);
-    d->view = view_new (d->site);
+    view_free (d->ds.view);
+    d->ds.view = view_new (d->site);
     for (size_t i = 0; i < d->ncl; i++) {
         cluster_t *c = &d->cl[i];
         for (size_t k = 0; k < c->njobs; k++) {
@@ -452,11 +452,11 @@ rebuild_view (ms_daemon_t *d)
                 continue;
             if (end >= 0)
                 view_run_start (
-                    d->view, (size_t)p, j->id, nodes, end,
+                    d->ds.view, (size_t)p, j->id, nodes, end,
                     d->site->archs[d->site->parts[p].arch].idle_power_w * 2);
             else if (j->state == MS_JOB_PENDING)
                 view_pending_add (
-                    d->view, (size_t)p, j->id, nodes, lim, j->nice,
+                    d->ds.view, (size_t)p, j->id, nodes, lim, j->nice,
                     (double)j->eligible_time > now ? (double)j->eligible_time
                                                    : 0);
         }

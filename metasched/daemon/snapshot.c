@@ -3,10 +3,10 @@
  *
  * A what-if decides a job as the cycle would, on the cycle's picture: the
  * prediction table, the view of the partitions, the clusters' partitions
- * and accounting, the policy. Deciding under the cycle's lock (d->mu) let
+ * and accounting, the policy. Deciding under the cycle's lock (d->ds.mu) let
  * a storm of what-ifs stall the cycle. So the cycle, once a cycle, copies
  * that picture into a snapshot that it never changes again, and the hooks
- * decide on a snapshot without d->mu: they only take d->sn.mu for as long as
+ * decide on a snapshot without d->ds.mu: they only take d->sn.mu for as long as
  * it takes to count themselves in or out. The snapshot goes when the cycle
  * has published a newer one and its last reader is done. The prediction
  * table is shared, not copied (it is never changed once loaded): a count
@@ -83,7 +83,7 @@ snap_free (ms_daemon_t *d, snap_t *s)
         ms_accounting_free (&s->sh.cl[i].acct);
     }
     free (s->sh.cl);
-    view_free (s->sh.view);
+    view_free (s->sh.ds.view);
     daemon_power_release (s->sh.power);
     free (s);
 }
@@ -94,15 +94,15 @@ snapshot_publish (ms_daemon_t *d)
     snap_t *s, *old;
     ms_view_t *keep;
 
-    if (!d->tab || !d->view || !d->sn.tabh)
+    if (!d->ds.tab || !d->ds.view || !d->sn.tabh)
         return;
     s = ms_xcalloc (1, sizeof (*s));
     s->refs = 1;
     s->sh.dc = d->dc;
     s->sh.site = d->site;
-    s->sh.tab = d->tab;
-    s->sh.pol = d->pol;
-    s->sh.set = d->set;
+    s->sh.ds.tab = d->ds.tab;
+    s->sh.ds.pol = d->ds.pol;
+    s->sh.ds.set = d->ds.set;
     s->sh.ld.leader = d->ld.leader;
     s->sh.ncl = d->ncl;
     s->sh.cl = ms_xcalloc (d->ncl + 1, sizeof (cluster_t));
@@ -125,17 +125,17 @@ snapshot_publish (ms_daemon_t *d)
     }
     /* a view of its own, built as the cycle's (the cycle goes on changing
      * its own while it dispatches) */
-    keep = d->view;
-    d->view = NULL;
+    keep = d->ds.view;
+    d->ds.view = NULL;
     rebuild_view (d);
-    s->sh.view = d->view;
-    d->view = keep;
+    s->sh.ds.view = d->ds.view;
+    d->ds.view = keep;
     s->sh.power = daemon_power_copy (d);
     s->sh.cset = daemon_carbon_hold (d); /* what s->sh.pol.carbon reads */
-    s->lean = jobmix_lean (&d->mix, &d->pol);
-    s->wait_share = jobmix_wait_share (&d->mix);
-    s->nseen = d->mix.nseen;
-    s->nring = d->mix.nring;
+    s->lean = jobmix_lean (&d->ds.mix, &d->ds.pol);
+    s->wait_share = jobmix_wait_share (&d->ds.mix);
+    s->nseen = d->ds.mix.nseen;
+    s->nring = d->ds.mix.nring;
     pthread_mutex_lock (&d->sn.mu);
     d->sn.tabh->refs++;
     s->tabh = d->sn.tabh;
@@ -191,7 +191,7 @@ snapshot_daemon (const snap_t *s)
     ms_daemon_t *w = ms_xmalloc (sizeof (*w));
 
     *w = s->sh;
-    memset (&w->cs, 0, sizeof (w->cs));
+    memset (&w->ds.cs, 0, sizeof (w->ds.cs));
     return w;
 }
 

@@ -21,7 +21,7 @@
 #define SPOOL_DROPS_MAX 20000
 
 /* This file's part of the daemon's state (d->spool, made at the first
- * reading): the latest reading, swapped in under d->mu. */
+ * reading): the latest reading, swapped in under d->ds.mu. */
 struct dspool {
     db_spool_drops_t *v;
     size_t n;
@@ -59,13 +59,13 @@ daemon_spool_drops (ms_daemon_t *d)
         daemon_log (LOG_ERR, "%s", e.text);
         return;
     }
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     old = sp->v;
     was = sp->truncated;
     sp->v = v;
     sp->n = n;
     sp->truncated = trunc;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     free (old);
     if (trunc && !was)
         daemon_log (LOG_WARNING,

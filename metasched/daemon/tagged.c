@@ -67,9 +67,9 @@ forgery (ms_daemon_t *d, size_t ci, const ms_job_info_t *j, int64_t claim,
     forgery_add (f, nf, n, cap);
     if (nold && bsearch (&f, old, nold, sizeof (f), cmp_forgery))
         return;
-    pthread_mutex_lock (&d->mu);
+    pthread_mutex_lock (&d->ds.mu);
     d->forge.forged++;
-    pthread_mutex_unlock (&d->mu);
+    pthread_mutex_unlock (&d->ds.mu);
     daemon_log (LOG_WARNING,
                 "forged tag: %s job %" PRIu64 " of user %s (uid %" PRIu32
                 ") claims meta job %" PRId64

@@ -95,10 +95,10 @@ daemon_setup (ms_daemon_t *d, ms_dconf_t *dc, ms_settings_t *set, world_t *w,
     memset (dc, 0, sizeof (*dc));
     d->dc = dc;
     d->site = w->conf;
-    d->tab = w->tab;
-    d->view = view_new (w->conf);
-    policy_init (&d->pol, POL_METASCHED);
-    jobmix_init (&d->mix);
+    d->ds.tab = w->tab;
+    d->ds.view = view_new (w->conf);
+    policy_init (&d->ds.pol, POL_METASCHED);
+    jobmix_init (&d->ds.mix);
     d->ncl = w->conf->nclusters;
     d->cl = ms_xcalloc (d->ncl, sizeof (*d->cl));
     for (size_t i = 0; i < d->ncl; i++) {
@@ -139,10 +139,10 @@ daemon_teardown (ms_daemon_t *d)
     for (size_t i = 0; i < d->ncl; i++)
         free (d->cl[i].parts);
     free (d->cl);
-    view_free (d->view);
-    jobmix_free (&d->mix);
-    mixids_free (&d->mixed);
-    candidates_free (&d->cs);
+    view_free (d->ds.view);
+    jobmix_free (&d->ds.mix);
+    mixids_free (&d->ds.mixed);
+    candidates_free (&d->ds.cs);
     daemon_power_free (d);
 }
 
@@ -170,8 +170,8 @@ daemon_one (ms_daemon_t *d, int64_t id, const tjob_t *tj, jobkey_t *kp,
     kp->allowed = NULL;
     daemon_entries (d, &dec, &out);
     for (size_t c = 0; c < out.n; c++) {
-        const ms_cand_t *cd = &d->cs.c[out.c[c].cand];
-        view_pending_add (d->view, cd->part, 0,
+        const ms_cand_t *cd = &d->ds.cs.c[out.c[c].cand];
+        view_pending_add (d->ds.view, cd->part, 0,
                           cd->nodes > 0 ? cd->nodes : kp->nodes, cd->t,
                           out.c[c].nice, 0);
         if (c == 0 && partp) {
@@ -218,7 +218,7 @@ daemon_path (world_t *w, int how, const tjob_t *lj, jobkey_t *keys, mixout_t *o)
     }
     o->sent
         = daemon_one (&d, NFIRST + 1, lj, &keys[NFIRST], &o->part, &o->f_khz);
-    mix_read (&d.mix, &d.pol, o);
+    mix_read (&d.ds.mix, &d.ds.pol, o);
     free (set);
     daemon_teardown (&d);
 }
@@ -404,14 +404,14 @@ START_TEST (test_mix_forget)
 
     world_init_site (&w, site_text, "mix");
     daemon_setup (&d, &dc, set, &w, WAIT_DOWN);
-    pthread_mutex_init (&d.mu, NULL);
+    pthread_mutex_init (&d.ds.mu, NULL);
     /* a pass: the four jobs queued, decided, sent */
     daemon_mix_live (&d, NULL, 0);
     for (size_t i = 0; i < NFIRST; i++)
         ck_assert (daemon_one (&d, (int64_t)i + 1, &first[i], &k, NULL, NULL));
     daemon_mix_prune (&d);
-    ck_assert_uint_eq (jobmix_njobs (&d.mix), NFIRST);
-    ck_assert_uint_eq (mixids_count (&d.mixed), NFIRST);
+    ck_assert_uint_eq (jobmix_njobs (&d.ds.mix), NFIRST);
+    ck_assert_uint_eq (mixids_count (&d.ds.mixed), NFIRST);
     /* the next: jobs 1 and 2 in flight, 3 and 4 ended; job 2 back in the
      * queue (its submit failed) and decided again */
     memset (live, 0, sizeof (live));
@@ -420,20 +420,20 @@ START_TEST (test_mix_forget)
     daemon_mix_live (&d, live, 2);
     ck_assert (daemon_one (&d, 2, &first[1], &k, NULL, NULL));
     daemon_mix_prune (&d);
-    ck_assert_uint_eq (jobmix_njobs (&d.mix), NFIRST);
-    ck_assert_uint_eq (mixids_count (&d.mixed), 2);
-    ck_assert (mixids_has (&d.mixed, 1) && mixids_has (&d.mixed, 2));
-    ck_assert (!mixids_has (&d.mixed, 3) && !mixids_has (&d.mixed, 4));
+    ck_assert_uint_eq (jobmix_njobs (&d.ds.mix), NFIRST);
+    ck_assert_uint_eq (mixids_count (&d.ds.mixed), 2);
+    ck_assert (mixids_has (&d.ds.mixed, 1) && mixids_has (&d.ds.mixed, 2));
+    ck_assert (!mixids_has (&d.ds.mixed, 3) && !mixids_has (&d.ds.mixed, 4));
     /* the next: job 1 in flight still, job 2 ended */
     daemon_mix_live (&d, live, 1);
     daemon_mix_prune (&d);
-    ck_assert_uint_eq (mixids_count (&d.mixed), 1);
+    ck_assert_uint_eq (mixids_count (&d.ds.mixed), 1);
     /* none left */
     daemon_mix_live (&d, NULL, 0);
     daemon_mix_prune (&d);
-    ck_assert_uint_eq (mixids_count (&d.mixed), 0);
-    ck_assert_uint_eq (jobmix_njobs (&d.mix), NFIRST);
-    pthread_mutex_destroy (&d.mu);
+    ck_assert_uint_eq (mixids_count (&d.ds.mixed), 0);
+    ck_assert_uint_eq (jobmix_njobs (&d.ds.mix), NFIRST);
+    pthread_mutex_destroy (&d.ds.mu);
     free (set);
     daemon_teardown (&d);
     world_fini (&w);

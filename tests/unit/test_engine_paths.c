@@ -69,10 +69,10 @@ daemon_setup (ms_daemon_t *d, ms_dconf_t *dc, world_t *w, ms_polkind_t kind)
     memset (dc, 0, sizeof (*dc));
     d->dc = dc;
     d->site = w->conf;
-    d->tab = w->tab;
-    d->view = view_new (w->conf);
-    policy_init (&d->pol, kind);
-    jobmix_init (&d->mix);
+    d->ds.tab = w->tab;
+    d->ds.view = view_new (w->conf);
+    policy_init (&d->ds.pol, kind);
+    jobmix_init (&d->ds.mix);
     d->ncl = w->conf->nclusters;
     d->cl = ms_xcalloc (d->ncl, sizeof (*d->cl));
     for (size_t i = 0; i < d->ncl; i++) {
@@ -103,10 +103,10 @@ daemon_teardown (ms_daemon_t *d)
     for (size_t i = 0; i < d->ncl; i++)
         free (d->cl[i].parts);
     free (d->cl);
-    view_free (d->view);
-    jobmix_free (&d->mix);
-    mixids_free (&d->mixed);
-    candidates_free (&d->cs);
+    view_free (d->ds.view);
+    jobmix_free (&d->ds.mix);
+    mixids_free (&d->ds.mixed);
+    candidates_free (&d->ds.cs);
 }
 
 /* What one path decided: its candidates, and each entry's partition,
@@ -150,10 +150,10 @@ daemon_path (world_t *w, ms_polkind_t kind, const tjob_t *tj, outcome_t *o,
         daemon_decide_job (&d, &qj, opts, allowed, kp, &dec, &why, &down) == 0,
         "%s: %s", tj->app, why ? why : "fits nowhere");
     ck_assert_msg (dec.n > 0, "%s: no choice", tj->app);
-    copy_cands (&o->cs, &d.cs);
+    copy_cands (&o->cs, &d.ds.cs);
     o->n = dec.n;
     for (size_t c = 0; c < dec.n; c++) {
-        const ms_cand_t *cd = &d.cs.c[dec.c[c].cand];
+        const ms_cand_t *cd = &d.ds.cs.c[dec.c[c].cand];
         o->part[c] = cd->part;
         o->f_khz[c] = cd->f_khz;
         o->limit[c] = daemon_choice_limit (
@@ -426,7 +426,7 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
     }
     daemon_apply_settings (&d, set);
     ck_assert (!budget || daemon_power_on (&d));
-    busy_view (d.view, w->conf, busy, wall ());
+    busy_view (d.ds.view, w->conf, busy, wall ());
     /* the clusters down: unreachable, as the refresher marks them */
     for (size_t c = 0; c < d.ncl; c++)
         if (down & (1u << c))
@@ -451,7 +451,7 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
             why_down ? why_down : "(no reason)");
     daemon_entries (&d, &dec, &out);
     for (size_t c = 0; c < out.n; c++) {
-        const ms_cand_t *cd = &d.cs.c[out.c[c].cand];
+        const ms_cand_t *cd = &d.ds.cs.c[out.c[c].cand];
         o->part[c] = cd->part;
         o->f_khz[c] = cd->f_khz;
         o->nice[c] = out.c[c].nice;
@@ -800,7 +800,7 @@ daemon_rerouted (world_t *w, const tjob_t *tj, size_t b, size_t from,
     ck_assert (daemon_decide_job (&d, &qj, opts, allowed, &k, &dec, &why, &down)
                == 0);
     memset (o, 0, sizeof (*o));
-    o->from = d.cs.c[dec.c[0].cand].part;
+    o->from = d.ds.cs.c[dec.c[0].cand].part;
     ck_assert_msg (o->from == from,
                    "%s: sent to %s (daemon) vs %s "
                    "(simulator)",
@@ -808,7 +808,7 @@ daemon_rerouted (world_t *w, const tjob_t *tj, size_t b, size_t from,
                    w->conf->parts[from].name);
     /* its partition busy for ten days from the dispatch, the budget set
      * since, the re-route past reroute_after_s */
-    view_run_start (d.view, from, 1, w->conf->parts[from].nodes,
+    view_run_start (d.ds.view, from, 1, w->conf->parts[from].nodes,
                     wall () + BUSY_S - REROUTE_AT, 0);
     budget = reroute_budget (w, b, w->conf->parts[from].cluster, text,
                              sizeof (text));
@@ -820,7 +820,7 @@ daemon_rerouted (world_t *w, const tjob_t *tj, size_t b, size_t from,
     }
     o->rerouted = daemon_reroute_choice (&d, &k, from, &dec, &wcur, &wnew);
     if (o->rerouted)
-        o->to = d.cs.c[dec.c[0].cand].part;
+        o->to = d.ds.cs.c[dec.c[0].cand].part;
     free (why);
     free (down);
     free (set);
