@@ -100,7 +100,7 @@ struct cturn {
     char why[sizeof (((ms_error_t *)0)->text)];
 };
 
-/* A cluster: the cycle's view of it (under mu), the refresher's latest
+/* A cluster: the cycle's view of it (under ds.mu), the refresher's latest
  * reading and the dispatch's turns. */
 typedef struct {
     ms_backend_t *b; /* the cycle's handle (submits, cancels) */
@@ -110,7 +110,7 @@ typedef struct {
     double retry_at;
     double backoff;
     uint64_t attempts, failures, submits;
-    double submit_s; /* time in backend_submit, under mu */
+    double submit_s; /* time in backend_submit, under ds.mu */
     ms_partition_state_t *parts;
     size_t nparts;
     ms_job_info_t *jobs; /* sorted by id */
@@ -120,7 +120,7 @@ typedef struct {
     bool have;          /* parts and jobs were read once */
     double last_action; /* mono () after the cycle's last submit or cancel */
     char last_error[256];
-    char api_version[16]; /* slurmrestd's OpenAPI version spoken, under mu */
+    char api_version[16]; /* slurmrestd's OpenAPI version spoken, under ds.mu */
     /* the cluster's accounting (associations, QOS) as the cycle took it
      * from the refresher's reading */
     ms_accounting_t acct;
@@ -140,9 +140,9 @@ typedef struct {
  *
  * Locks, in the order they may nest (none is held during a call to a
  * cluster or to the database):
- *   mu      the decision state (below), owned by daemon.c's cycle
+ *   ds.mu   the decision state (below), owned by daemon.c's cycle
  *    -> sn.mu  the snapshot and its readers (snapshot.c; snapshot_publish
- *              runs under mu)
+ *              runs under ds.mu)
  *   rf.mu   the refresher's readings (refresh.c): taken alone
  *   sub.mu  the submit workers' turns (submit.c): taken alone
  */
@@ -153,9 +153,9 @@ struct drefresh {
     pthread_t th;
     bool on;   /* the thread was started */
     bool stop; /* refresher_stop asks it to end (under this mu) */
-    /* mu (refresh.c) guards each cluster_t's reading (st_*, st_acct*,
-     * st_api), boost list, submitted_at and unchanged, and stop and
-     * dispatch_busy; taken alone. cond wakes the refresher. */
+    /* mu (refresh.c) guards each cluster_t's reading (rd) and boost
+     * list, and stop and dispatch_busy; taken alone. cond wakes the
+     * refresher. */
     pthread_mutex_t mu;
     pthread_cond_t cond;
     bool dispatch_busy; /* a cycle is dispatching (set by dispatch.c) */
@@ -165,7 +165,7 @@ struct drefresh {
  * and the copies cancelled while they were being submitted (dispatch.c,
  * cancel_late). */
 struct dsubmits {
-    /* mu (submit.c) guards the clusters' tickets and serving (cluster_t):
+    /* mu (submit.c) guards the clusters' turns (cluster_t's turn):
      * the submit workers' turns; taken alone. cond: a turn ended. */
     pthread_mutex_t mu;
     pthread_cond_t cond;
@@ -192,7 +192,7 @@ struct dleader {
                             daemon.c) */
 };
 
-/* The counters of /metrics (hook_metrics, hooks.c, reads them under mu);
+/* The counters of /metrics (hook_metrics, hooks.c, reads them under ds.mu);
  * each counted by the step that does it. */
 struct dmetrics {
     uint64_t cycles, dispatched, decisions, requeued, adopted, dup_cancelled,
@@ -216,17 +216,17 @@ struct dforgeries {
     size_t n;
 };
 
-/* The picture the hooks decide on, not under mu (snapshot.c). */
+/* The picture the hooks decide on, not under ds.mu (snapshot.c). */
 struct dsnapshot {
     /* mu (snapshot.c) guards snap and the counts of its readers; taken
-     * after the decision state's mu, or alone */
+     * after ds.mu, or alone */
     pthread_mutex_t mu;
     snap_t *snap;
     tabhold_t *tabh; /* tab and its holders (set with tab, predict.c) */
 };
 
 /* The decision state: what a decision reads and the hooks' snapshot
- * copies. mu (owned by daemon.c's cycle; also taken by the steps and the
+ * copies. Its mu (owned by daemon.c's cycle; also taken by the steps and the
  * hooks around what they read or change here and in the clusters' state,
  * cluster_t) guards it; never held during a call to a cluster or to the
  * database. */
@@ -259,7 +259,7 @@ struct ms_daemon {
     struct dsnapshot sn;     /* snapshot.c */
     depcache_t *depcache; /* the dependencies of the held jobs, read once
                              per job (depend.c) */
-    struct dpower *power; /* power budgets (dpower.c); under mu */
+    struct dpower *power; /* power budgets (dpower.c); under ds.mu */
     struct dcarbon *carbon; /* the zones' carbon signals (dcarbon.c); NULL:
                                none configured */
     struct cset *cset;      /* the signal set pol.carbon points into (a
@@ -652,7 +652,7 @@ bool daemon_reroute_choice (ms_daemon_t *d, const jobkey_t *k, size_t cur,
 /* Start reading the sources of carbon_signal (none: nothing). */
 void daemon_carbon_start (ms_daemon_t *d);
 void daemon_carbon_free (ms_daemon_t *d);
-/* The cycle's signal set from the fresh zones, into d->ds.pol; under mu. */
+/* The cycle's signal set from the fresh zones, into d->ds.pol; under ds.mu. */
 void daemon_carbon_update (ms_daemon_t *d);
 /* A snapshot's hold on the current set, and its end. */
 struct cset *daemon_carbon_hold (ms_daemon_t *d);
@@ -664,9 +664,9 @@ void daemon_carbon_metrics (ms_daemon_t *d, char **buf, size_t *len,
 
 /* ---- power budgets (dpower.c) ---- */
 
-/* The budgets of s (live) or metaschedd.conf's; under mu. */
+/* The budgets of s (live) or metaschedd.conf's; under ds.mu. */
 void daemon_power_settings (ms_daemon_t *d, const ms_settings_t *s);
-/* The tracker rebuilt from the clusters' jobs; under mu. */
+/* The tracker rebuilt from the clusters' jobs; under ds.mu. */
 void daemon_power_rebuild (ms_daemon_t *d);
 /* Power over time: the budget and predicted draw of each cluster and the
  * site into power_history (at most once a minute; old rows pruned). */
@@ -680,7 +680,7 @@ void daemon_power_measure (ms_daemon_t *d);
 void daemon_power_corrections (ms_daemon_t *d);
 void daemon_power_measured_metrics (ms_daemon_t *d, char **buf, size_t *len,
                                     size_t *cap);
-/* A cluster job metasched submitted: its predicted draw (takes mu). */
+/* A cluster job metasched submitted: its predicted draw (takes ds.mu). */
 void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
                           const ms_cand_t *c, const char *app);
 /* The budgets' tracker of the predicted draw (engine's rules); NULL
@@ -688,25 +688,25 @@ void daemon_power_record (ms_daemon_t *d, size_t part, uint64_t bid,
 const ms_power_t *daemon_power_budgets (const ms_daemon_t *d);
 bool daemon_power_on (const ms_daemon_t *d);
 /* A new dispatch pass: no job held in it yet (daemon_power_place); under
- * mu. */
+ * ds.mu. */
 void daemon_power_pass (ms_daemon_t *d);
 /* The job's place under the budgets, over its candidates d->ds.cs (the
  * engine's engine_power_place, the simulator's rule: where it starts now
  * under every budget, and by the reservation of the pass's oldest held
  * job; d->ds.cs left with those places): 0, dec to dispatch; 1, held, *whyp
  * (malloc'd) saying which budget or that no place starts it now, and when
- * it is expected to go; -1, no candidate. Under mu. */
+ * it is expected to go; -1, no candidate. Under ds.mu. */
 int daemon_power_place (ms_daemon_t *d, ms_decision_t *dec, char **whyp);
-/* A job's entry decided now (counted until the next rebuild); under mu. */
+/* A job's entry decided now (counted until the next rebuild); under ds.mu. */
 void daemon_power_dispatched (ms_daemon_t *d, uint64_t job,
                               const ms_cand_t *c);
-/* /metrics lines; under mu. */
+/* /metrics lines; under ds.mu. */
 void daemon_power_metrics (ms_daemon_t *d, char **buf, size_t *len,
                            size_t *cap);
 /* The API's check_power hook (api.h). */
 int daemon_power_check (void *ctx, const char *text, ms_error_t *errp);
 void daemon_power_free (ms_daemon_t *d);
-/* A tracker of its own for a snapshot (NULL: no budget); under mu. */
+/* A tracker of its own for a snapshot (NULL: no budget); under ds.mu. */
 struct dpower *daemon_power_copy (ms_daemon_t *d);
 void daemon_power_release (struct dpower *p);
 

@@ -5,15 +5,15 @@
  * The state itself is struct ms_daemon (daemon_int.h): a small struct
  * per topic, each owned by the file that implements it (the refresher:
  * refresh.c; the submit workers' turns: submit.c; leadership: leader.c;
- * the snapshot: snapshot.c; ...), the decision state under mu, and the
+ * the snapshot: snapshot.c; ...), the decision state under ds.mu, and the
  * shared part (configuration, site, database, clusters, this wake-up) at
  * the bottom.
  *
  * Locks: mu guards the decision state and the clusters' state (what the
  * hooks read); sn.mu the snapshot and its readers; rf.mu the refresher's
  * readings; sub.mu the submit workers' turns. Order: mu before sn.mu
- * (snapshot_publish runs under mu); rf.mu and sub.mu are taken alone
- * (nothing is locked while either is held). The cycle holds mu only while
+ * (snapshot_publish runs under ds.mu); rf.mu and sub.mu are taken alone
+ * (nothing is locked while either is held). The cycle holds ds.mu only while
  * it changes its in-memory picture, never during a call to a cluster or
  * the database.
  */

@@ -35,7 +35,7 @@ struct lease {
     char holder[200]; /* host:pid:nonce */
     double lease_s;   /* how long one renewal lasts */
     double period_s;  /* how often the thread renews (or tries) */
-    /* under mu */
+    /* under ds.mu */
     bool held;       /* the latest answer: this instance holds it */
     double until;    /* mono () until which a held lease counts */
     unsigned epoch;  /* acquisitions (a lost and regained lease counts) */
