@@ -1,9 +1,10 @@
 /* test_window_carbon.c - the grid's signal under metasched_window: the
  * window's cycle (sched_cycle) decides on the candidates as
  * engine_candidates made them, their carbon and cost with them, so a
- * carbon or price weight moves a job as it does under metasched; and a
- * copy of a candidate list (candidates_copy) keeps what the list says
- * of its candidates (home, carbon, cost). */
+ * carbon or price weight moves a job as it does under metasched and a
+ * deadline job is held for its cleaner run; and a copy of a candidate list
+ * (candidates_copy) keeps what the list says of its candidates (home, carbon,
+ * cost). */
 #include "config.h"
 
 #include <math.h>
@@ -38,10 +39,11 @@ static const char site_text[]
 
 static char tmpdir[] = "/tmp/test_window_carbon.XXXXXX";
 
-/* Zone name's signal: g gCO2eq/kWh and price $/MWh (NAN: none) every
- * hour for a day. */
+/* Zone name's signal: g gCO2eq/kWh (g_late from 02:00 on) and price
+ * $/MWh (NAN: none) every hour for a day. */
 static void
-zone (ms_carbon_t *cb, const char *name, double g, double price)
+zone_shifting (ms_carbon_t *cb, const char *name, double g, double g_late,
+               double price)
 {
     char path[512], row[128];
     ms_error_t err;
@@ -53,15 +55,22 @@ zone (ms_carbon_t *cb, const char *name, double g, double price)
     fputs ("time_utc,gco2eq_per_kwh,price_per_mwh\n", f);
     for (int h = 0; h < 24; h++) {
         if (isnan (price))
-            snprintf (row, sizeof (row), "2022-01-01T%02d:00:00Z,%g,\n", h, g);
+            snprintf (row, sizeof (row), "2022-01-01T%02d:00:00Z,%g,\n", h,
+                      h < 2 ? g : g_late);
         else
-            snprintf (row, sizeof (row), "2022-01-01T%02d:00:00Z,%g,%g\n", h, g,
-                      price);
+            snprintf (row, sizeof (row), "2022-01-01T%02d:00:00Z,%g,%g\n", h,
+                      h < 2 ? g : g_late, price);
         fputs (row, f);
     }
     fclose (f);
     ck_assert_msg (carbon_read_csv (cb, name, path, &err) == 0, "%s", err.text);
     unlink (path);
+}
+
+static void
+zone (ms_carbon_t *cb, const char *name, double g, double price)
+{
+    zone_shifting (cb, name, g, g, price);
 }
 
 /* The two zones (DIRTY: 5 times CLEAN's carbon; prices dirty_p and
@@ -97,8 +106,9 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
  * says whether the scheduler's candidates after the last job carry its
  * home and the grid's flags: carbon, and cost as want_cost. */
 static size_t
-where (world_t *w, const ms_carbon_t *cb, ms_polkind_t kind, double w_carbon,
-       double w_cost, size_t njobs, bool want_cost, bool *flags_ok)
+where_at (world_t *w, const ms_carbon_t *cb, ms_polkind_t kind, double w_carbon,
+          double w_cost, size_t njobs, double deadline, bool want_cost,
+          bool *flags_ok, double *eligible)
 {
     simworld_t *sw;
     ms_backend_t *bk[2];
@@ -108,6 +118,7 @@ where (world_t *w, const ms_carbon_t *cb, ms_polkind_t kind, double w_carbon,
     size_t at = SIZE_MAX, seen = 0;
     const ms_cands_t *cs;
 
+    *eligible = 0;
     ck_assert_msg (simworld_new (w->conf, SIM_EASY, truth, NULL, &sw, &err)
                        == 0,
                    "%s", err.text);
@@ -130,6 +141,7 @@ where (world_t *w, const ms_carbon_t *cb, ms_polkind_t kind, double w_carbon,
         jd.home = 0;
         jd.base_s = 600;
         jd.limit_s = 1200;
+        jd.deadline = deadline;
         ck_assert_msg (sched_submit (s, &jd, 0, &id, &err) == 0, "%s",
                        err.text);
         ck_assert (id != 0);
@@ -146,12 +158,28 @@ where (world_t *w, const ms_carbon_t *cb, ms_polkind_t kind, double w_carbon,
             ck_assert_msg (at == SIZE_MAX, "jobs on c1 and c2");
             at = i;
         }
+        for (size_t j = 0; j < n; j++)
+            if ((double)ji[j].eligible_time > *eligible)
+                *eligible = (double)ji[j].eligible_time;
         seen += n;
         free (ji);
     }
     ck_assert_uint_eq (seen, njobs);
     sched_free (s);
     simworld_free (sw);
+    return at;
+}
+
+/* where_at for jobs without a deadline: each starts at once. */
+static size_t
+where (world_t *w, const ms_carbon_t *cb, ms_polkind_t kind, double w_carbon,
+       double w_cost, size_t njobs, bool want_cost, bool *flags_ok)
+{
+    double eligible = 0;
+    size_t at = where_at (w, cb, kind, w_carbon, w_cost, njobs, 0, want_cost,
+                          flags_ok, &eligible);
+
+    ck_assert (eligible == 0);
     return at;
 }
 
@@ -206,6 +234,46 @@ START_TEST (test_window_cost_moves)
     ck_assert_uint_eq (
         where (&w, &cb, POL_METASCHED_WINDOW, 0, 1, 1, false, &ok), 0);
     ck_assert (ok);
+    carbon_free (&cb);
+    world_fini (&w);
+}
+END_TEST
+
+/* A deadline job under metasched_window is held for the cleaner run
+ * that its decision's cost counted (carbon_apply's shift), as under
+ * metasched: both zones dirty for two hours, then clean; a deadline 6 h
+ * on leaves room for the clean hours. Without a carbon weight, or
+ * without a deadline, it starts at once. */
+START_TEST (test_window_deadline_hold)
+{
+    static const ms_polkind_t kinds[] = { POL_METASCHED, POL_METASCHED_WINDOW };
+    ms_error_t err;
+    world_t w;
+    ms_carbon_t cb;
+    double eligible;
+    bool ok;
+
+    world_init_site (&w, site_text, "t");
+    carbon_init (&cb);
+    zone_shifting (&cb, "S", 500, 50, 30);
+    ck_assert (carbon_assign (&cb, "c1", "S", &err) == 0);
+    ck_assert (carbon_assign (&cb, "c2", "S", &err) == 0);
+    cb.epoch = cb.z[0].t0;
+    for (size_t k = 0; k < 2; k++) {
+        (void)where_at (&w, &cb, kinds[k], 1, 0, 1, 6 * 3600, true, &ok,
+                        &eligible);
+        ck_assert (ok);
+        ck_assert_msg (eligible >= 7200 && eligible + 1200 <= 6 * 3600,
+                       "%s: a deadline job eligible at %g s, not held for "
+                       "the clean hours from 7200 s",
+                       kinds[k] == POL_METASCHED ? "metasched"
+                                                 : "metasched_window",
+                       eligible);
+        (void)where_at (&w, &cb, kinds[k], 0, 0, 1, 6 * 3600, true, &ok,
+                        &eligible);
+        ck_assert (eligible == 0);
+        (void)where (&w, &cb, kinds[k], 1, 0, 1, true, &ok);
+    }
     carbon_free (&cb);
     world_fini (&w);
 }
@@ -268,6 +336,7 @@ main (void)
     }
     tcase_add_test (tc, test_window_carbon_moves);
     tcase_add_test (tc, test_window_cost_moves);
+    tcase_add_test (tc, test_window_deadline_hold);
     tcase_add_test (tc, test_candidates_copy);
     suite_add_tcase (s, tc);
     rc = test_run_suite (s);
