@@ -31,3 +31,9 @@ tests_unit_test_window_carbon_SOURCES = tests/unit/test_window_carbon.c \
 tests_unit_test_window_carbon_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_window_carbon_LDADD = $(SIM_TEST_LIBS)
 TESTS += tests/unit/test_window_carbon
+
+# metaschedd under policy = metasched_window with the zones' signals on the
+# test bed: w_carbon sends a window's job to the clean zone's cluster; a
+# deadline job goes out held for the clean step, one without is not
+TESTS += tests/integration/test_carbon_window_live.sh
+EXTRA_DIST += tests/integration/test_carbon_window_live.sh
