@@ -1,14 +1,16 @@
 #!/bin/sh
 # carbon_table.sh - doc/evaluation.md's Carbon table: carbon per job, mean
 # response and late jobs of the baselines and of metasched's joint choice
-# over the shipped carbon signals (tests/data/carbon), mean +- standard
-# deviation over seeds, for 10% and 50% of the jobs with a deadline.
+# (metasched and metasched_window, w_carbon 0, 1 and 4) over the shipped
+# carbon signals (tests/data/carbon), mean +- standard deviation over
+# seeds, for 10% and 50% of the jobs with a deadline.
 #
 # Usage: bench/carbon_table.sh METASCHED "SEEDS" [START [SIMULATE_ARGS...]]
 #   METASCHED      the metasched program
 #   SEEDS          e.g. "1 2 3 4 5"
 #   START          --carbon-start (default: the year's first hour)
-#   SIMULATE_ARGS  the scenario, e.g. -s kth -d ../shared/data
+#   SIMULATE_ARGS  the scenario, e.g. -s kth -d ../shared/data (and
+#                  --workers 1 on a loaded machine)
 # Prints one Markdown row per deadline share and policy.
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 METASCHED SEEDS [START [ARGS...]]" >&2; exit 2; }
@@ -31,10 +33,11 @@ rows () {
 }
 for d in 0.1 0.5; do
     for s in $seeds; do
-        rows "$d" -p base,eamc_priority_inc_v,metasched --t-weight 1 \
-            --sweep 0.5 --w-carbon 1 --shift-base --seed "$s" "$@"
+        rows "$d" -p base,eamc_priority_inc_v,metasched,metasched_window \
+            --t-weight 1 --sweep 0.5 --w-carbon 1 --shift-base --seed "$s" "$@"
         for w in 0 4; do
-            rows "$d" -p metasched --sweep 0.5 --w-carbon "$w" --seed "$s" "$@"
+            rows "$d" -p metasched,metasched_window --sweep 0.5 \
+                --w-carbon "$w" --seed "$s" "$@"
         done
     done
 done >"$tmp/all"

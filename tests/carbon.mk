@@ -21,3 +21,19 @@ EXTRA_DIST += tests/integration/test_carbon_live.sh
 # the signal is missing
 TESTS += tests/integration/test_carbon_start.sh
 EXTRA_DIST += tests/integration/test_carbon_start.sh
+
+# metasched_window with the grid's signal: the window's cycle decides on
+# the candidates' carbon and cost (a weight moves a job as under
+# metasched); candidates_copy keeps the list's home, carbon and cost
+check_PROGRAMS += tests/unit/test_window_carbon
+tests_unit_test_window_carbon_SOURCES = tests/unit/test_window_carbon.c \
+	tests/simworld.h tests/testutil.h
+tests_unit_test_window_carbon_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_window_carbon_LDADD = $(SIM_TEST_LIBS)
+TESTS += tests/unit/test_window_carbon
+
+# metaschedd under policy = metasched_window with the zones' signals on the
+# test bed: w_carbon sends a window's job to the clean zone's cluster; a
+# deadline job goes out held for the clean step, one without is not
+TESTS += tests/integration/test_carbon_window_live.sh
+EXTRA_DIST += tests/integration/test_carbon_window_live.sh

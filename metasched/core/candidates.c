@@ -734,6 +734,22 @@ candidates_max_gpus (const ms_siteconf_t *conf)
 }
 
 void
+candidates_copy (ms_cands_t *dst, const ms_cands_t *src)
+{
+    /* room for one more than src's, so that an empty list has its array */
+    if (dst->cap < src->n + 1) {
+        dst->cap = src->n + 1;
+        dst->c = ms_xrealloc (dst->c, dst->cap * sizeof (*dst->c));
+    }
+    if (src->n)
+        memcpy (dst->c, src->c, src->n * sizeof (*dst->c));
+    dst->n = src->n;
+    dst->home = src->home;
+    dst->carbon = src->carbon;
+    dst->cost = src->cost;
+}
+
+void
 candidates_free (ms_cands_t *cs)
 {
     free (cs->c);

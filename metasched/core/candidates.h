@@ -250,6 +250,9 @@ void candidates_mold_sizes (const ms_predtab_t *tab, size_t app, int nmin,
                             ms_cands_t *cs);
 /* The most GPUs per node any partition of conf offers (0: none). */
 int candidates_max_gpus (const ms_siteconf_t *conf);
+/* dst becomes a copy of src: its candidates (dst's array reused, grown
+ * as needed) and what the list says of them (home, carbon, cost). */
+void candidates_copy (ms_cands_t *dst, const ms_cands_t *src);
 void candidates_free (ms_cands_t *cs);
 /* Keep the candidates whose partition's limits in clusters.conf
  * (max_time, max_nodes, min_nodes: the simulated clusters') take a job of

@@ -17,6 +17,21 @@ choice_add (ms_decision_t *d, const ms_cands_t *cs, size_t ci, int nice)
     return &d->c[d->n++];
 }
 
+void
+choice_carbon_holds (const ms_policy_t *pol, const ms_cands_t *cs,
+                     ms_decision_t *d)
+{
+    if (!cs->carbon
+        || !(pol->carbon_shift
+             || (policy_is_metasched (pol->kind) && pol->w_carbon > 0)))
+        return;
+    for (size_t k = 0; k < d->n; k++) {
+        const ms_cand_t *c = &cs->c[d->c[k].cand];
+        if (c->shift_s > 0 && c->w + c->shift_s > d->c[k].hold_s)
+            d->c[k].hold_s = d->c[k].shift_s = c->w + c->shift_s;
+    }
+}
+
 int
 choice_ranked_cmp (const void *a, const void *b)
 {

@@ -22,6 +22,14 @@ typedef struct {
  * NULL (nothing added) when d is full. */
 ms_choice_t *choice_add (ms_decision_t *d, const ms_cands_t *cs, size_t ci,
                          int nice);
+/* A job with a deadline: each entry of d held until the cleaner run
+ * carbon_apply found for its candidate before the deadline
+ * (doc/architecture.md "Carbon and price"), under metasched's kinds with
+ * a carbon weight or a shifting baseline; a job without one has no
+ * shift and is never held. policy_decide and policy_decide_window apply
+ * it to every decision. */
+void choice_carbon_holds (const ms_policy_t *pol, const ms_cands_t *cs,
+                          ms_decision_t *d);
 /* qsort order of ms_ranked_t: by key, then by partition. */
 int choice_ranked_cmp (const void *a, const void *b);
 

@@ -236,18 +236,8 @@ decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
     default:
         break;
     }
-    /* A job with a deadline: each entry held until the cleaner run
-     * carbon_apply found before the deadline (doc/architecture.md "Carbon
-     * and price"), under metasched with a carbon weight or a shifting
-     * baseline; a job without one has no shift and is never held. */
-    if (cs->carbon
-        && (pol->carbon_shift
-            || (policy_is_metasched (pol->kind) && pol->w_carbon > 0)))
-        for (size_t k = 0; k < d->n; k++) {
-            const ms_cand_t *c = &cs->c[d->c[k].cand];
-            if (c->shift_s > 0 && c->w + c->shift_s > d->c[k].hold_s)
-                d->c[k].hold_s = d->c[k].shift_s = c->w + c->shift_s;
-        }
+    /* a job with a deadline: held for its cleaner run */
+    choice_carbon_holds (pol, cs, d);
 }
 
 void

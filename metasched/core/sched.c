@@ -812,14 +812,9 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
     for (size_t k = 0; k < nw; k++) {
         sjob_t *j = &s->jobs[s->window[k] - 1];
         job_candidates (s, &j->jd, s->view, now);
-        if (cands[k].cap < s->cs.n + 1) {
-            cands[k].cap = s->cs.n + 1;
-            cands[k].c
-                = ms_xrealloc (cands[k].c, cands[k].cap * sizeof (ms_cand_t));
-        }
-        memset (&cands[k].c[s->cs.n], 0, sizeof (ms_cand_t));
-        cands[k].n = s->cs.n;
-        memcpy (cands[k].c, s->cs.c, s->cs.n * sizeof (ms_cand_t));
+        /* with the list's home and the grid's flags (carbon_apply's):
+         * the window's costs weigh carbon and cost by them */
+        candidates_copy (&cands[k], &s->cs);
         cp[k] = &cands[k];
         nodes[k] = j->jd.nodes;
     }
@@ -846,14 +841,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
             continue;
         }
         /* dispatch reads the decision's candidates from s->cs */
-        s->cs.n = 0;
-        for (size_t i = 0; i < cands[k].n; i++) {
-            if (s->cs.n == s->cs.cap) {
-                s->cs.cap = s->cs.cap ? s->cs.cap * 2 : 64;
-                s->cs.c = ms_xrealloc (s->cs.c, s->cs.cap * sizeof (*s->cs.c));
-            }
-            s->cs.c[s->cs.n++] = cands[k].c[i];
-        }
+        candidates_copy (&s->cs, &cands[k]);
         j->state = SJ_QUEUED;
         pending_add (s, j, id);
         rc = dispatch (s, id, &dec[k], now, errp);

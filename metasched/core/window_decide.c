@@ -162,6 +162,9 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
             if (sib[p] != SIZE_MAX)
                 rank_add_sibling (pol, &dec[k], c, sib[p], chosen, ck[sib[p]],
                                   ck[chosen], key_s[k]);
+        /* a deadline job held for the cleaner run its cost counted
+         * (rank.c shift_delay), as policy_decide holds it */
+        choice_carbon_holds (pol, c, &dec[k]);
     }
     free (bids);
     free (cost);

@@ -245,9 +245,9 @@ decide_batch (ms_daemon_t *d, djob_t *b, size_t n)
             win.job[m] = i;
             win.key[m] = k;
             win.key[m].allowed = NULL; /* the buffer is the next job's */
-            win.cs[m].n = win.cs[m].cap = d->ds.cs.n;
-            win.cs[m].c = ms_xcalloc (d->ds.cs.n + 1, sizeof (ms_cand_t));
-            memcpy (win.cs[m].c, d->ds.cs.c, d->ds.cs.n * sizeof (ms_cand_t));
+            /* with the list's home and the grid's flags: the window
+             * weighs carbon and cost, the decision's JSON shows them */
+            candidates_copy (&win.cs[m], &d->ds.cs);
             win.down[m] = down;
             continue;
         }

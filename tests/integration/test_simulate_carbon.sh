@@ -8,14 +8,16 @@
 # file:line and field; half the jobs given deadlines, the shifting
 # baseline cuts base's carbon, and home-shift runs every job at its home
 # partition; --carbon-start moves the run to another season and refuses
-# a time off the signal's steps. Runs are deterministic per seed, so this
-# holds on any machine. TAP.
+# a time off the signal's steps; metasched_window weighs carbon as
+# metasched does (alpha, the partition most jobs prefer on energy, on the
+# dirtiest zone: a carbon weight cuts the carbon of both). Runs are
+# deterministic per seed, so this holds on any machine. TAP.
 . "${MS_SRCDIR:-.}/tests/tap.sh"
 ms=$MS_BUILDDIR/metasched/metasched
 d=${MS_SRCDIR:-.}/tests/data/carbon
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_plan 12
+tap_plan 13
 zones=CISO=$d/CISO-2022.csv,ERCO=$d/ERCO-2022.csv,MISO=$d/MISO-2022.csv
 
 # the column of a policy's line in the carbon table
@@ -50,6 +52,23 @@ cut -d, -f1,3- "$tmp/e/summary.csv" | sed 's/metasched-w0.5-c2-p0/metasched-w0.5
     awk -F, -v OFS=, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "decisions_per_s") c = i} {if (c) $c = ""; print}' >"$tmp/e.csv"
 [ -s "$tmp/c.csv" ] && cmp -s "$tmp/c.csv" "$tmp/e.csv"
 tap_ok $? "--w-carbon without --carbon: the same results as without it"
+
+# metasched_window with a carbon weight: its window's costs read each
+# candidate's carbon, so the weight moves its carbon as metasched's
+zz=alpha=MISO,beta=CISO,gamma=ERCO
+for w in 0 1; do
+    "$ms" simulate -p metasched,metasched_window --sweep 0.5 --w-carbon $w \
+        --carbon "$zones" --carbon-zones $zz --no-plots -o "$tmp/w$w" \
+        >"$tmp/w$w.out" 2>&1
+done
+m0=$(carbon_of "$tmp/w0.out" metasched-w0.5 2)
+m1=$(carbon_of "$tmp/w1.out" metasched-w0.5-c1-p0 2)
+x0=$(carbon_of "$tmp/w0.out" metasched_window-w0.5 2)
+x1=$(carbon_of "$tmp/w1.out" metasched_window-w0.5-c1-p0 2)
+[ -n "$m0" ] && [ -n "$m1" ] && [ -n "$x0" ] && [ -n "$x1" ] &&
+    awk -v m0="$m0" -v m1="$m1" -v x0="$x0" -v x1="$x1" \
+        'BEGIN {exit !(m1 < m0 && x1 < x0)}'
+tap_ok $? "metasched_window --w-carbon 1: less carbon per job than without ($x1 g against $x0 g), as metasched ($m1 g against $m0 g)"
 
 out=$("$ms" simulate --carbon "CISO=$tmp/none.csv" --no-plots -q -o "$tmp/f" 2>&1)
 rc=$?

@@ -274,7 +274,7 @@ END_TEST
 START_TEST (test_filter)
 {
     world_t w;
-    ms_cands_t cs = { NULL, 0, 0, 0 };
+    ms_cands_t cs = { .c = NULL };
     ms_budgets_t bs;
     ms_power_t *pw;
     double lo = INFINITY, hi = 0, cut;
