@@ -227,6 +227,18 @@ carbon_add (ms_carbon_t *cb, ms_csig_t *s)
 }
 
 int
+carbon_keep (ms_carbon_t *cb, ms_csig_t *s, int rc)
+{
+    if (rc < 0) {
+        free (s->g);
+        free (s->price);
+        return -1;
+    }
+    carbon_add (cb, s);
+    return 0;
+}
+
+int
 carbon_point (ms_csig_t *s, size_t *cap, double t, double *tprev, double g,
               double price, bool has_price, const char *where, const char *what,
               ms_error_t *errp)
@@ -291,13 +303,7 @@ carbon_parse_csv (ms_carbon_t *cb, const char *zone, const char *path,
     if (rc == 0 && s.n < 2)
         rc = ms_err (errp, MS_ERR_INPUT, "%s: fewer than two rows of data",
                      path);
-    if (rc < 0) {
-        free (s.g);
-        free (s.price);
-        return -1;
-    }
-    carbon_add (cb, &s);
-    return 0;
+    return carbon_keep (cb, &s, rc);
 }
 
 int

@@ -88,6 +88,9 @@ int carbon_read_file (ms_carbon_t *cb, const char *zone, const char *path,
 int carbon_check_zone (const ms_carbon_t *cb, const char *zone,
                        const char *name, ms_error_t *errp);
 void carbon_add (ms_carbon_t *cb, ms_csig_t *s);
+/* A reader's end: s added to cb where rc >= 0 (0), its arrays freed where
+ * not (-1). */
+int carbon_keep (ms_carbon_t *cb, ms_csig_t *s, int rc);
 int carbon_point (ms_csig_t *s, size_t *cap, double t, double *tprev, double g,
                   double price, bool has_price, const char *where,
                   const char *what, ms_error_t *errp);

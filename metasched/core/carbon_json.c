@@ -143,13 +143,7 @@ carbon_parse_json (ms_carbon_t *cb, const char *zone, const char *name,
             break;
     }
     json_decref (o);
-    if (rc < 0) {
-        free (s.g);
-        free (s.price);
-        return -1;
-    }
-    carbon_add (cb, &s);
-    return 0;
+    return carbon_keep (cb, &s, rc);
 }
 
 int
