@@ -12,7 +12,6 @@
 #include "metasched/common/util.h"
 #include "metasched/core/carbon.h"
 
-#define CSV_MAX_BYTES (64u << 20)
 #define CSV_MAX_COLS 64
 
 void
@@ -307,6 +306,15 @@ carbon_parse_csv (ms_carbon_t *cb, const char *zone, const char *path,
 }
 
 int
+carbon_read_text (const ms_carbon_t *cb, const char *zone, const char *path,
+                  char **bufp, size_t *lenp, ms_error_t *errp)
+{
+    if (carbon_check_zone (cb, zone, path, errp) < 0)
+        return -1;
+    return ms_read_file (path, MS_CARBON_MAX_BYTES, bufp, lenp, errp);
+}
+
+int
 carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
                  ms_error_t *errp)
 {
@@ -314,9 +322,7 @@ carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
     size_t len;
     int rc;
 
-    if (carbon_check_zone (cb, zone, path, errp) < 0)
-        return -1;
-    if (ms_read_file (path, CSV_MAX_BYTES, &buf, &len, errp) < 0)
+    if (carbon_read_text (cb, zone, path, &buf, &len, errp) < 0)
         return -1;
     rc = carbon_parse_csv (cb, zone, path, buf, errp);
     free (buf);
