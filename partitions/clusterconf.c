@@ -582,18 +582,18 @@ clusterconf_parse (const char *text, size_t len, const char *name,
     return 0;
 }
 
+/* clusterconf_load's reader for ms_parse_file */
+static int
+parse_text (const char *text, size_t len, const char *name, void *confp,
+            ms_error_t *errp)
+{
+    return clusterconf_parse (text, len, name, confp, errp);
+}
+
 int
 clusterconf_load (const char *path, ms_siteconf_t **confp, ms_error_t *errp)
 {
-    char *text;
-    size_t len;
-    int rc;
-
-    if (ms_read_file (path, CONF_MAX_BYTES, &text, &len, errp) < 0)
-        return -1;
-    rc = clusterconf_parse (text, len, path, confp, errp);
-    free (text);
-    return rc;
+    return ms_parse_file (path, CONF_MAX_BYTES, parse_text, confp, errp);
 }
 
 void

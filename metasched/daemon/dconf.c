@@ -606,18 +606,18 @@ dconf_parse (const char *text, size_t len, const char *name, ms_dconf_t **confp,
     return 0;
 }
 
+/* dconf_load's reader for ms_parse_file */
+static int
+parse_text (const char *text, size_t len, const char *name, void *confp,
+            ms_error_t *errp)
+{
+    return dconf_parse (text, len, name, confp, errp);
+}
+
 int
 dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp)
 {
-    char *text;
-    size_t len;
-    int rc;
-
-    if (ms_read_file (path, DCONF_MAX_BYTES, &text, &len, errp) < 0)
-        return -1;
-    rc = dconf_parse (text, len, path, confp, errp);
-    free (text);
-    return rc;
+    return ms_parse_file (path, DCONF_MAX_BYTES, parse_text, confp, errp);
 }
 
 /* A secret file passes ms_check_secret_file's checks (a regular file, not
