@@ -308,8 +308,8 @@ state_word (const char *s, size_t i, void *arg)
  * first (v0.0.40 on). The base goes to buf; with flags, each flag is
  * offered to keep (), which may replace the base (COMPLETING does). */
 void
-srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf, size_t size,
-        char *flags, size_t fsize)
+srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf,
+            size_t size, char *flags, size_t fsize)
 {
     struct state_out out = { buf, flags, size, fsize, 0 };
 
