@@ -402,19 +402,37 @@ db_jobs_resolve (db_t *db, int64_t id, const char *state, int exit_code,
     return 0;
 }
 
-int
-db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
-               int64_t cluster_job_id, bool *runp, ms_error_t *errp)
+/* A statement of the claim on job id for user uid by the cluster job
+ * cluster_job_id of cluster, which are $3 and $4; its first column counts
+ * the user's jobs of that id, and none is "no such job". */
+static PGresult *
+claim_exec (db_t *db, const char *name, const char *sql, int64_t id, long uid,
+            const char *cluster, int64_t cluster_job_id, ms_error_t *errp)
 {
     char scj[24];
     const char *p[2] = { cluster, scj };
     PGresult *res;
 
     snprintf (scj, sizeof (scj), "%" PRId64, cluster_job_id);
+    res = user_job_exec (db, name, sql, id, uid, 2, p, "claiming", errp);
+    if (res && strcmp (PQgetvalue (res, 0, 0), "0") == 0) {
+        PQclear (res);
+        missing (errp, id);
+        return NULL;
+    }
+    return res;
+}
+
+int
+db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
+               int64_t cluster_job_id, bool *runp, ms_error_t *errp)
+{
+    PGresult *res;
+
     /* The UPDATE wins only while nobody has claimed (or the claimer is this
      * same cluster job); concurrent claimers serialize on the row lock and
      * the loser re-reads the row and finds it claimed. */
-    res = user_job_exec (
+    res = claim_exec (
         db, "jobs_claim",
         "WITH v AS (SELECT id FROM jobs WHERE id = $1::bigint"
         "   AND owner_uid = $2::bigint),"
@@ -426,13 +444,9 @@ db_jobs_claim (db_t *db, int64_t id, long uid, const char *cluster,
         "   AND (claimed_cluster IS NULL OR (claimed_cluster = $3::text"
         "        AND claimed_job_id = $4::bigint)) RETURNING id)"
         " SELECT (SELECT count (*) FROM v), (SELECT count (*) FROM u)",
-        id, uid, 2, p, "claiming", errp);
+        id, uid, cluster, cluster_job_id, errp);
     if (!res)
         return -1;
-    if (strcmp (PQgetvalue (res, 0, 0), "0") == 0) {
-        PQclear (res);
-        return missing (errp, id);
-    }
     *runp = strcmp (PQgetvalue (res, 0, 1), "0") != 0;
     PQclear (res);
     return 0;
@@ -443,12 +457,9 @@ db_jobs_is_submission (db_t *db, int64_t id, long uid, const char *cluster,
                        int64_t cluster_job_id, bool *isp, bool *openp,
                        ms_error_t *errp)
 {
-    char scj[24];
-    const char *p[2] = { cluster, scj };
     PGresult *res;
 
-    snprintf (scj, sizeof (scj), "%" PRId64, cluster_job_id);
-    res = user_job_exec (
+    res = claim_exec (
         db, "jobs_is_submission",
         "SELECT (SELECT count (*) FROM jobs WHERE id = $1::bigint"
         "   AND owner_uid = $2::bigint),"
@@ -456,13 +467,9 @@ db_jobs_is_submission (db_t *db, int64_t id, long uid, const char *cluster,
         "   AND cluster = $3::text AND cluster_job_id = $4::bigint),"
         " (SELECT count (*) FROM jobs WHERE id = $1::bigint"
         "   AND state NOT IN " FINAL_STATES " AND claimed_cluster IS NULL)",
-        id, uid, 2, p, "claiming", errp);
+        id, uid, cluster, cluster_job_id, errp);
     if (!res)
         return -1;
-    if (strcmp (PQgetvalue (res, 0, 0), "0") == 0) {
-        PQclear (res);
-        return missing (errp, id);
-    }
     *isp = strcmp (PQgetvalue (res, 0, 1), "0") != 0;
     *openp = strcmp (PQgetvalue (res, 0, 2), "0") != 0;
     PQclear (res);

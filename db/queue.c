@@ -755,68 +755,75 @@ id_slot (PGresult *r, int i, const int64_t *ids, size_t n)
     return at ? (long)(at - ids) : -1;
 }
 
-int
-queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
-                ms_error_t *errp)
+/* Runs name/sql on the n ids (sorted) and reads each row by fill into
+ * out[k], the slot of the element of `size` bytes whose id the row
+ * carries in column 0; out[0..n) is zeroed first, so a slot without a
+ * row stays zero. */
+static int
+read_by_ids (db_t *db, const char *name, const char *sql, const int64_t *ids,
+             size_t n, void *out, size_t size, row_fn *fill, ms_error_t *errp)
 {
     PGresult *r;
 
-    memset (out, 0, n * sizeof (*out));
-    r = exec_by_ids (
-        db, "q_dep_jobs",
-        "SELECT id, owner_uid, state::text, started_at IS NOT NULL,"
-        " extract (epoch FROM now () - coalesce (started_at,"
-        " finished_at, now ()))"
-        " FROM jobs WHERE id = ANY ($1::bigint[])",
-        ids, n, errp);
+    memset (out, 0, n * size);
+    r = exec_by_ids (db, name, sql, ids, n, errp);
     if (!r)
         return -1;
     for (int i = 0; i < PQntuples (r); i++) {
         long at = id_slot (r, i, ids, n);
-        queue_dep_job_t *o;
 
-        if (at < 0)
-            continue;
-        o = &out[at];
-        o->exists = true;
-        o->uid = atol (PQgetvalue (r, i, 1));
-        cp (o->state, sizeof (o->state), r, i, 2);
-        o->started = !strcmp (PQgetvalue (r, i, 3), "t");
-        o->since_s = dbl (r, i, 4);
+        if (at >= 0)
+            fill (r, i, (char *)out + (size_t)at * size);
     }
     PQclear (r);
     return 0;
+}
+
+static void
+dep_job_row (PGresult *r, int i, void *out)
+{
+    queue_dep_job_t *o = out;
+
+    o->exists = true;
+    o->uid = atol (PQgetvalue (r, i, 1));
+    cp (o->state, sizeof (o->state), r, i, 2);
+    o->started = !strcmp (PQgetvalue (r, i, 3), "t");
+    o->since_s = dbl (r, i, 4);
+}
+
+int
+queue_dep_jobs (db_t *db, const int64_t *ids, size_t n, queue_dep_job_t *out,
+                ms_error_t *errp)
+{
+    return read_by_ids (db, "q_dep_jobs",
+                        "SELECT id, owner_uid, state::text,"
+                        " started_at IS NOT NULL,"
+                        " extract (epoch FROM now () - coalesce (started_at,"
+                        " finished_at, now ()))"
+                        " FROM jobs WHERE id = ANY ($1::bigint[])",
+                        ids, n, out, sizeof (*out), dep_job_row, errp);
+}
+
+static void
+held_dep_row (PGresult *r, int i, void *out)
+{
+    queue_held_dep_t *o = out;
+
+    o->found = true;
+    o->dependency = ms_xstrdup (PQgetvalue (r, i, 1));
+    o->kill_on_invalid = !strcmp (PQgetvalue (r, i, 2), "t");
 }
 
 int
 queue_held_deps (db_t *db, const int64_t *ids, size_t n, queue_held_dep_t *out,
                  ms_error_t *errp)
 {
-    PGresult *r;
-
-    memset (out, 0, n * sizeof (*out));
-    r = exec_by_ids (
-        db, "q_held_deps",
-        "SELECT id, coalesce (options->>'dependency', ''),"
-        " coalesce (options->'kill_on_invalid_dep' <> 'false'::jsonb,"
-        " true)"
-        " FROM jobs WHERE id = ANY ($1::bigint[])",
-        ids, n, errp);
-    if (!r)
-        return -1;
-    for (int i = 0; i < PQntuples (r); i++) {
-        long at = id_slot (r, i, ids, n);
-        queue_held_dep_t *o;
-
-        if (at < 0)
-            continue;
-        o = &out[at];
-        o->found = true;
-        o->dependency = ms_xstrdup (PQgetvalue (r, i, 1));
-        o->kill_on_invalid = !strcmp (PQgetvalue (r, i, 2), "t");
-    }
-    PQclear (r);
-    return 0;
+    return read_by_ids (db, "q_held_deps",
+                        "SELECT id, coalesce (options->>'dependency', ''),"
+                        " coalesce (options->'kill_on_invalid_dep'"
+                        " <> 'false'::jsonb, true)"
+                        " FROM jobs WHERE id = ANY ($1::bigint[])",
+                        ids, n, out, sizeof (*out), held_dep_row, errp);
 }
 
 int

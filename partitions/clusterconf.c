@@ -533,47 +533,43 @@ finish (struct parser *p, ms_error_t *errp)
     return 0;
 }
 
+/* ms_ini_walk's callbacks: a section header, a key = value */
+static int
+on_section (void *arg, char *key, char *val, ms_error_t *errp)
+{
+    (void)val;
+    return begin_section (arg, key, errp);
+}
+
+static int
+on_key (void *arg, char *key, char *val, ms_error_t *errp)
+{
+    struct parser *p = arg;
+
+    switch (p->sec) {
+    case SEC_NONE:
+        return perr (p, errp, "key '%s' outside of any section", key);
+    case SEC_ARCH:
+        return set_arch (p, &p->conf->archs[p->cur], key, val, errp);
+    case SEC_CLUSTER:
+        return set_cluster (p, &p->conf->clusters[p->cur], key, val, errp);
+    case SEC_PARTITION:
+        return set_partition (p, p->cur, key, val, errp);
+    }
+    return 0;
+}
+
 int
 clusterconf_parse (const char *text, size_t len, const char *name,
                    ms_siteconf_t **confp, ms_error_t *errp)
 {
     struct parser p = { .at.name = name };
-    ms_ini_t ini;
-    int rc = 0;
+    int rc;
 
     p.conf = ms_xcalloc (1, sizeof (*p.conf));
     ms_strlcpy (p.conf->path, name, sizeof (p.conf->path));
-    ms_ini_init (&ini, text, len, name);
-    while (rc == 0) {
-        char *key, *val;
-        ms_ini_event_t ev = ms_ini_next (&ini, &key, &val, errp);
-
-        p.at.line = ini.line;
-        if (ev == MS_INI_END)
-            break;
-        if (ev == MS_INI_ERROR) {
-            rc = -1;
-            break;
-        }
-        if (ev == MS_INI_SECTION) {
-            rc = begin_section (&p, key, errp);
-            continue;
-        }
-        switch (p.sec) {
-        case SEC_NONE:
-            rc = perr (&p, errp, "key '%s' outside of any section", key);
-            break;
-        case SEC_ARCH:
-            rc = set_arch (&p, &p.conf->archs[p.cur], key, val, errp);
-            break;
-        case SEC_CLUSTER:
-            rc = set_cluster (&p, &p.conf->clusters[p.cur], key, val, errp);
-            break;
-        case SEC_PARTITION:
-            rc = set_partition (&p, p.cur, key, val, errp);
-            break;
-        }
-    }
+    rc = ms_ini_walk (text, len, name, &p.at.line, on_section, on_key, &p,
+                      errp);
     if (rc == 0)
         rc = finish (&p, errp);
     free (p.part_arch);
@@ -586,18 +582,18 @@ clusterconf_parse (const char *text, size_t len, const char *name,
     return 0;
 }
 
+/* clusterconf_load's reader for ms_parse_file */
+static int
+parse_text (const char *text, size_t len, const char *name, void *confp,
+            ms_error_t *errp)
+{
+    return clusterconf_parse (text, len, name, confp, errp);
+}
+
 int
 clusterconf_load (const char *path, ms_siteconf_t **confp, ms_error_t *errp)
 {
-    char *text;
-    size_t len;
-    int rc;
-
-    if (ms_read_file (path, CONF_MAX_BYTES, &text, &len, errp) < 0)
-        return -1;
-    rc = clusterconf_parse (text, len, path, confp, errp);
-    free (text);
-    return rc;
+    return ms_parse_file (path, CONF_MAX_BYTES, parse_text, confp, errp);
 }
 
 void

@@ -241,19 +241,22 @@ srp_fjobid (struct srp_fctx *f, json_t *o)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-/* A state: a string (v0.0.38, v0.0.39) or a list of flags, the base state
- * first (v0.0.40 on). The base goes to buf; with flags, each flag is
- * offered to keep (), which may replace the base (COMPLETING does). */
-void
-srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf, size_t size,
-        char *flags, size_t fsize)
+/* Offered one string of a list: s, the i-th; false stops the walk. */
+typedef bool srp_each_fn (const char *s, size_t i, void *arg);
+
+/* The value at key as text: a string goes whole to buf, each string of a
+ * list is offered to each (); null or no value leaves buf empty. Another
+ * type is f's error that the value is not `either`, a list with anything
+ * but strings that it is not `list`. */
+static void
+str_or_list (struct srp_fctx *f, json_t *o, const char *key, char *buf,
+             size_t size, const char *either, const char *list,
+             srp_each_fn *each, void *arg)
 {
     json_t *v = srp_jpath (o, key), *e;
-    size_t i, used = 0;
+    size_t i;
 
     buf[0] = '\0';
-    if (flags)
-        flags[0] = '\0';
     if (!v || json_is_null (v))
         return;
     if (json_is_string (v)) {
@@ -261,27 +264,59 @@ srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf, size_t si
         return;
     }
     if (!json_is_array (v)) {
-        srp_ftype (f, key, "a string or a list of strings");
+        srp_ftype (f, key, either);
         return;
     }
     json_array_foreach (v, i, e)
     {
         const char *s = json_string_value (e);
         if (!s) {
-            srp_ftype (f, key, "a list of strings");
+            srp_ftype (f, key, list);
             return;
         }
-        if (i == 0) {
-            ms_strlcpy (buf, s, size);
-            continue;
-        }
-        if (flags) {
-            int w = snprintf (flags + used, fsize - used, "%s%s",
-                              used ? "," : "", s);
-            if (w > 0 && (size_t)w < fsize - used)
-                used += (size_t)w;
-        }
+        if (!each (s, i, arg))
+            return;
     }
+}
+
+/* Where a list's strings go: the first to buf, the others to flags (NULL:
+ * nowhere), comma-separated; used is what flags holds. */
+struct state_out {
+    char *buf, *flags;
+    size_t size, fsize, used;
+};
+
+static bool
+state_word (const char *s, size_t i, void *arg)
+{
+    struct state_out *o = arg;
+
+    if (i == 0) {
+        ms_strlcpy (o->buf, s, o->size);
+        return true;
+    }
+    if (o->flags) {
+        int w = snprintf (o->flags + o->used, o->fsize - o->used, "%s%s",
+                          o->used ? "," : "", s);
+        if (w > 0 && (size_t)w < o->fsize - o->used)
+            o->used += (size_t)w;
+    }
+    return true;
+}
+
+/* A state: a string (v0.0.38, v0.0.39) or a list of flags, the base state
+ * first (v0.0.40 on). The base goes to buf; with flags, each flag is
+ * offered to keep (), which may replace the base (COMPLETING does). */
+void
+srp_fstate (struct srp_fctx *f, json_t *o, const char *key, char *buf,
+            size_t size, char *flags, size_t fsize)
+{
+    struct state_out out = { buf, flags, size, fsize, 0 };
+
+    if (flags)
+        flags[0] = '\0';
+    str_or_list (f, o, key, buf, size, "a string or a list of strings",
+                 "a list of strings", state_word, &out);
 }
 
 /* Is flag in the comma-separated list? (case-insensitive) */
@@ -641,40 +676,39 @@ slurmrest_parse_partitions (const slurmrest_api_t *api, const char *body,
     return 0;
 }
 
+/* Where a list's names go: buf, comma-separated, up to the first that
+ * does not fit; used is what it holds. */
+struct list_out {
+    char *buf;
+    size_t size, used;
+};
+
+static bool
+list_name (const char *s, size_t i, void *arg)
+{
+    struct list_out *o = arg;
+    int w;
+
+    (void)i;
+    w = snprintf (o->buf + o->used, o->size - o->used, "%s%s",
+                  o->used ? "," : "", s);
+    if (w < 0 || (size_t)w >= o->size - o->used) {
+        o->buf[o->used] = '\0';
+        return false;
+    }
+    o->used += (size_t)w;
+    return true;
+}
+
 /* A list of names: a comma-separated string (v0.0.38) or an array of
  * strings (later), into buf comma-separated. */
 void
 srp_flist (struct srp_fctx *f, json_t *o, const char *key, char *buf, size_t size)
 {
-    json_t *v = srp_jpath (o, key), *e;
-    size_t k, used = 0;
+    struct list_out out = { buf, size, 0 };
 
-    buf[0] = '\0';
-    if (!v || json_is_null (v))
-        return;
-    if (json_is_string (v)) {
-        ms_strlcpy (buf, json_string_value (v), size);
-        return;
-    }
-    if (!json_is_array (v)) {
-        srp_ftype (f, key, "a string or an array of strings");
-        return;
-    }
-    json_array_foreach (v, k, e)
-    {
-        const char *s = json_string_value (e);
-        int w;
-        if (!s) {
-            srp_ftype (f, key, "an array of strings");
-            return;
-        }
-        w = snprintf (buf + used, size - used, "%s%s", used ? "," : "", s);
-        if (w < 0 || (size_t)w >= size - used) {
-            buf[used] = '\0';
-            return;
-        }
-        used += (size_t)w;
-    }
+    str_or_list (f, o, key, buf, size, "a string or an array of strings",
+                 "an array of strings", list_name, &out);
 }
 
 /* How many of gres `name` a node's gres text names: "gpu:2",

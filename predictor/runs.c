@@ -184,18 +184,18 @@ predictor_runs_parse (const char *text, size_t len, const char *name,
     return 0;
 }
 
+/* predictor_runs_read's reader for ms_parse_file */
+static int
+parse_text (const char *text, size_t len, const char *name, void *runsp,
+            ms_error_t *errp)
+{
+    return predictor_runs_parse (text, len, name, runsp, errp);
+}
+
 int
 predictor_runs_read (const char *path, pred_runs_t **runsp, ms_error_t *errp)
 {
-    char *text;
-    size_t len;
-    int rc;
-
-    if (ms_read_file (path, RUNS_FILE_MAX, &text, &len, errp) < 0)
-        return -1;
-    rc = predictor_runs_parse (text, len, path, runsp, errp);
-    free (text);
-    return rc;
+    return ms_parse_file (path, RUNS_FILE_MAX, parse_text, runsp, errp);
 }
 
 const pred_run_t *

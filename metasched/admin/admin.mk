@@ -7,7 +7,7 @@
 # pages. libmsdb.a, libpq and jansson come with collectors/local.mk's part.
 bin_PROGRAMS += metasched/metasched
 metasched_metasched_SOURCES = \
-	metasched/admin/main.c metasched/admin/commands.h \
+	metasched/admin/main.c metasched/admin/commands.h metasched/admin/cmdopt.h \
 	metasched/admin/cmd_clusters.c \
 	metasched/admin/cmd_model.c \
 	metasched/admin/cmd_simulate.c metasched/admin/siminput.c \

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "metasched/admin/cmdopt.h"
 #include "metasched/admin/commands.h"
 #include "wire/client.h"
 #include "partitions/backend.h"
@@ -58,7 +59,7 @@ show_partition_conf (const ms_siteconf_t *conf, const ms_partconf_t *p)
 
 /* --daemon: the clusters as metaschedd sees them (GET /v1/clusters). */
 static int
-daemon_view (const char *server, const char *munge)
+daemon_view (const cmdopt_daemon_t *d)
 {
     ms_client_t *c;
     ms_error_t e;
@@ -66,8 +67,7 @@ daemon_view (const char *server, const char *munge)
     size_t i;
     int failed = 0;
 
-    if (ms_client_open (server, &c, &e) < 0
-        || (munge && ms_client_set_munge_socket (c, munge, &e) < 0)) {
+    if (cmdopt_daemon_open (d, &c, &e) < 0) {
         fprintf (stderr, "metasched clusters: %s\n", e.text);
         return 1;
     }
@@ -130,7 +130,7 @@ cmd_clusters (int argc, char **argv)
     const char *path = getenv ("METASCHED_CLUSTERS_CONF");
     ms_siteconf_t *conf;
     ms_error_t err;
-    const char *server = NULL, *munge = NULL;
+    cmdopt_daemon_t d = { NULL, NULL };
     bool from_daemon = false;
     int c, failed = 0;
 
@@ -145,17 +145,12 @@ cmd_clusters (int argc, char **argv)
             from_daemon = true;
             break;
         case 's':
-            server = optarg;
-            break;
         case 'm':
-            munge = optarg;
+            cmdopt_daemon_set (&d, c, optarg);
             break;
         case 'h':
-            usage (stdout);
-            return 0;
         default:
-            usage (stderr);
-            return 2;
+            return cmdopt_usage (c, usage);
         }
     }
     if (optind < argc) {
@@ -164,7 +159,7 @@ cmd_clusters (int argc, char **argv)
         return 2;
     }
     if (from_daemon)
-        return daemon_view (server, munge);
+        return daemon_view (&d);
     if (clusterconf_load (path, &conf, &err) < 0) {
         fprintf (stderr, "metasched clusters: %s\n", err.text);
         return 1;

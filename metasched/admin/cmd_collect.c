@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "collectors/collect.h"
+#include "metasched/admin/cmdopt.h"
 #include "metasched/admin/commands.h"
 #include "metasched/common/util.h"
 
@@ -69,11 +70,8 @@ cmd_collect (int argc, char **argv)
             pwfile = optarg;
             break;
         case 'h':
-            usage (stdout);
-            return 0;
         default:
-            usage (stderr);
-            return 2;
+            return cmdopt_usage (opt, usage);
         }
     }
     if (optind >= argc) {

@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "wire/client.h"
+#include "metasched/admin/cmdopt.h"
 #include "metasched/admin/commands.h"
 #include "metasched/common/util.h"
 #include "metasched/core/settings_table.h"
@@ -336,7 +337,8 @@ cmd_config (int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *server = NULL, *munge = NULL, *sub = "show";
+    cmdopt_daemon_t d = { NULL, NULL };
+    const char *sub = "show";
     bool as_json = false, tsv = false, man = false;
     json_t *want = NULL;
     json_t *body = NULL, *reply = NULL;
@@ -349,10 +351,8 @@ cmd_config (int argc, char **argv)
     while ((opt = getopt_long (argc, argv, "s:m:h", longopts, NULL)) != -1) {
         switch (opt) {
         case 's':
-            server = optarg;
-            break;
         case 'm':
-            munge = optarg;
+            cmdopt_daemon_set (&d, opt, optarg);
             break;
         case OPT_JSON:
             as_json = true;
@@ -364,11 +364,8 @@ cmd_config (int argc, char **argv)
             man = true;
             break;
         case 'h':
-            usage (stdout);
-            return 0;
         default:
-            usage (stderr);
-            return 2;
+            return cmdopt_usage (opt, usage);
         }
     }
     if (optind < argc)
@@ -414,8 +411,7 @@ cmd_config (int argc, char **argv)
         return 2;
     }
 
-    if (ms_client_open (server, &c, &e) < 0
-        || (munge && ms_client_set_munge_socket (c, munge, &e) < 0)) {
+    if (cmdopt_daemon_open (&d, &c, &e) < 0) {
         fprintf (stderr, "metasched config: %s\n", e.text);
         json_decref (body);
         json_decref (want);

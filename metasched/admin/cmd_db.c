@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "metasched/admin/cmdopt.h"
 #include "metasched/admin/commands.h"
 #include "metasched/common/util.h"
 #include "partitions/clusterconf.h"
@@ -91,11 +92,8 @@ cmd_db (int argc, char **argv)
             robust = true;
             break;
         case 'h':
-            usage (stdout);
-            return 0;
         default:
-            usage (stderr);
-            return 2;
+            return cmdopt_usage (opt, usage);
         }
     }
     if (optind >= argc) {

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "metasched/admin/cmdopt.h"
 #include "metasched/admin/commands.h"
 #include "wire/client.h"
 
@@ -45,7 +46,7 @@ usage (FILE *f)
 }
 
 static int
-resolve (const char *server, const char *munge, const char *id_s, json_t *body)
+resolve (const cmdopt_daemon_t *d, const char *id_s, json_t *body)
 {
     ms_client_t *c = NULL;
     ms_error_t e;
@@ -55,11 +56,8 @@ resolve (const char *server, const char *munge, const char *id_s, json_t *body)
     int rc;
 
     snprintf (target, sizeof (target), "/v1/admin/jobs/%s/resolve", id_s);
-    if (ms_client_open (server, &c, &e) < 0
-        || (munge && ms_client_set_munge_socket (c, munge, &e) < 0)) {
+    if (cmdopt_daemon_open (d, &c, &e) < 0) {
         fprintf (stderr, "metasched job resolve: %s\n", e.text);
-        if (c)
-            ms_client_close (c);
         return 1;
     }
     rc = ms_client_call (c, "POST", target, body, &status, &reply, &e);
@@ -93,7 +91,8 @@ cmd_job (int argc, char **argv)
             { "munge-socket", required_argument, NULL, 'm' },
             { "help", no_argument, NULL, 'h' },
             { NULL, 0, NULL, 0 } };
-    const char *server = NULL, *munge = NULL, *state = NULL, *reason = NULL;
+    cmdopt_daemon_t d = { NULL, NULL };
+    const char *state = NULL, *reason = NULL;
     long exit_code = -1;
     json_t *body;
     char *end;
@@ -121,17 +120,12 @@ cmd_job (int argc, char **argv)
             reason = optarg;
             break;
         case 's':
-            server = optarg;
-            break;
         case 'm':
-            munge = optarg;
+            cmdopt_daemon_set (&d, o, optarg);
             break;
         case 'h':
-            usage (stdout);
-            return 0;
         default:
-            usage (stderr);
-            return 2;
+            return cmdopt_usage (o, usage);
         }
     }
     if (optind >= argc || strcmp (argv[optind], "resolve")) {
@@ -175,7 +169,7 @@ cmd_job (int argc, char **argv)
         json_decref (body);
         return 2;
     }
-    rc = resolve (server, munge, argv[optind + 1], body);
+    rc = resolve (&d, argv[optind + 1], body);
     json_decref (body);
     return rc;
 }

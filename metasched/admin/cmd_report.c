@@ -38,6 +38,7 @@
 #include <libpq-fe.h>
 
 #include "db/db.h"
+#include "metasched/admin/cmdopt.h"
 #include "metasched/admin/commands.h"
 #include "metasched/admin/report_ab.h"
 #include "metasched/admin/report_power.h"
@@ -989,11 +990,8 @@ report_getopt (int argc, char **argv, report_args_t *a, report_t *rep)
             a->cluster = optarg;
             break;
         case 'h':
-            usage (stdout);
-            return 0;
         default:
-            usage (stderr);
-            return 2;
+            return cmdopt_usage (opt, usage);
         }
     }
     if (optind < argc) {

@@ -86,3 +86,29 @@ ms_ini_next (ms_ini_t *it, char **keyp, char **valp, ms_error_t *errp)
     }
     return MS_INI_END;
 }
+
+int
+ms_ini_walk (const char *text, size_t len, const char *name, int *linep,
+             ms_ini_fn *on_section, ms_ini_fn *on_key, void *arg,
+             ms_error_t *errp)
+{
+    ms_ini_t ini;
+    int rc = 0;
+
+    ms_ini_init (&ini, text, len, name);
+    while (rc == 0) {
+        char *key, *val;
+        ms_ini_event_t ev = ms_ini_next (&ini, &key, &val, errp);
+
+        *linep = ini.line;
+        if (ev == MS_INI_END)
+            break;
+        if (ev == MS_INI_ERROR)
+            rc = -1;
+        else if (ev == MS_INI_SECTION)
+            rc = on_section (arg, key, val, errp);
+        else
+            rc = on_key (arg, key, val, errp);
+    }
+    return rc;
+}

@@ -41,4 +41,17 @@ void ms_ini_init (ms_ini_t *it, const char *text, size_t len, const char *name);
 ms_ini_event_t ms_ini_next (ms_ini_t *it, char **keyp, char **valp,
                             ms_error_t *errp);
 
+/* Given an event's strings (val: NULL for a section header); an answer
+ * other than 0 stops the walk. */
+typedef int ms_ini_fn (void *arg, char *key, char *val, ms_error_t *errp);
+
+/* The events of text (name: the file's name in messages) from the first:
+ * each section header to on_section, each key = value to on_key, *linep set
+ * first to the line of each event, the end included. 0 at the end, -1 on a
+ * line the reader refuses (errp says which), or a callback's answer other
+ * than 0, which stops the walk. */
+int ms_ini_walk (const char *text, size_t len, const char *name, int *linep,
+                 ms_ini_fn *on_section, ms_ini_fn *on_key, void *arg,
+                 ms_error_t *errp);
+
 #endif /* MS_INI_H */

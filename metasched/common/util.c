@@ -82,6 +82,21 @@ ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
     return read_fd (fd, path, maxlen, bufp, lenp, errp);
 }
 
+int
+ms_parse_file (const char *path, size_t maxlen, ms_text_fn *parse, void *arg,
+               ms_error_t *errp)
+{
+    char *text;
+    size_t len;
+    int rc;
+
+    if (ms_read_file (path, maxlen, &text, &len, errp) < 0)
+        return -1;
+    rc = parse (text, len, path, arg, errp);
+    free (text);
+    return rc;
+}
+
 /* The name of uid, or "no name" (for messages). */
 static void
 uid_text (uid_t uid, char *buf, size_t size)

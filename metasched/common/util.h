@@ -11,6 +11,16 @@
 int ms_read_file (const char *path, size_t maxlen, char **bufp, size_t *lenp,
                   ms_error_t *errp);
 
+/* A reader of a file's text: text[0..len) (NUL-terminated), name the file
+ * in its messages, arg its own (where it puts what it read). */
+typedef int ms_text_fn (const char *text, size_t len, const char *name,
+                        void *arg, ms_error_t *errp);
+
+/* The file path (at most maxlen bytes) read by parse, with path as its
+ * name: parse's answer, or -1 where the file cannot be read. */
+int ms_parse_file (const char *path, size_t maxlen, ms_text_fn *parse,
+                   void *arg, ms_error_t *errp);
+
 /* Open a secret file (token, password) and check it on the descriptor,
  * so that what is checked is what is read: opened with O_NOFOLLOW (a
  * symbolic link as the last component is refused), a regular file, owned

@@ -12,7 +12,6 @@
 #include "metasched/common/util.h"
 #include "metasched/core/carbon.h"
 
-#define CSV_MAX_BYTES (64u << 20)
 #define CSV_MAX_COLS 64
 
 void
@@ -227,6 +226,18 @@ carbon_add (ms_carbon_t *cb, ms_csig_t *s)
 }
 
 int
+carbon_keep (ms_carbon_t *cb, ms_csig_t *s, int rc)
+{
+    if (rc < 0) {
+        free (s->g);
+        free (s->price);
+        return -1;
+    }
+    carbon_add (cb, s);
+    return 0;
+}
+
+int
 carbon_point (ms_csig_t *s, size_t *cap, double t, double *tprev, double g,
               double price, bool has_price, const char *where, const char *what,
               ms_error_t *errp)
@@ -291,13 +302,16 @@ carbon_parse_csv (ms_carbon_t *cb, const char *zone, const char *path,
     if (rc == 0 && s.n < 2)
         rc = ms_err (errp, MS_ERR_INPUT, "%s: fewer than two rows of data",
                      path);
-    if (rc < 0) {
-        free (s.g);
-        free (s.price);
+    return carbon_keep (cb, &s, rc);
+}
+
+int
+carbon_read_text (const ms_carbon_t *cb, const char *zone, const char *path,
+                  char **bufp, size_t *lenp, ms_error_t *errp)
+{
+    if (carbon_check_zone (cb, zone, path, errp) < 0)
         return -1;
-    }
-    carbon_add (cb, &s);
-    return 0;
+    return ms_read_file (path, MS_CARBON_MAX_BYTES, bufp, lenp, errp);
 }
 
 int
@@ -308,9 +322,7 @@ carbon_read_csv (ms_carbon_t *cb, const char *zone, const char *path,
     size_t len;
     int rc;
 
-    if (carbon_check_zone (cb, zone, path, errp) < 0)
-        return -1;
-    if (ms_read_file (path, CSV_MAX_BYTES, &buf, &len, errp) < 0)
+    if (carbon_read_text (cb, zone, path, &buf, &len, errp) < 0)
         return -1;
     rc = carbon_parse_csv (cb, zone, path, buf, errp);
     free (buf);

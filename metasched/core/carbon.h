@@ -87,7 +87,14 @@ int carbon_read_file (ms_carbon_t *cb, const char *zone, const char *path,
  * with where, what names a point: "row", "point"). */
 int carbon_check_zone (const ms_carbon_t *cb, const char *zone,
                        const char *name, ms_error_t *errp);
+/* The text of the file path (at most MS_CARBON_MAX_BYTES) for zone, a good
+ * name not yet in cb; the caller frees *bufp. */
+int carbon_read_text (const ms_carbon_t *cb, const char *zone, const char *path,
+                      char **bufp, size_t *lenp, ms_error_t *errp);
 void carbon_add (ms_carbon_t *cb, ms_csig_t *s);
+/* A reader's end: s added to cb where rc >= 0 (0), its arrays freed where
+ * not (-1). */
+int carbon_keep (ms_carbon_t *cb, ms_csig_t *s, int rc);
 int carbon_point (ms_csig_t *s, size_t *cap, double t, double *tprev, double g,
                   double price, bool has_price, const char *where,
                   const char *what, ms_error_t *errp);

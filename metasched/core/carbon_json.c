@@ -143,13 +143,7 @@ carbon_parse_json (ms_carbon_t *cb, const char *zone, const char *name,
             break;
     }
     json_decref (o);
-    if (rc < 0) {
-        free (s.g);
-        free (s.price);
-        return -1;
-    }
-    carbon_add (cb, &s);
-    return 0;
+    return carbon_keep (cb, &s, rc);
 }
 
 int
@@ -175,9 +169,7 @@ carbon_read_file (ms_carbon_t *cb, const char *zone, const char *path,
     size_t len;
     int rc;
 
-    if (carbon_check_zone (cb, zone, path, errp) < 0)
-        return -1;
-    if (ms_read_file (path, MS_CARBON_MAX_BYTES, &buf, &len, errp) < 0)
+    if (carbon_read_text (cb, zone, path, &buf, &len, errp) < 0)
         return -1;
     rc = carbon_parse_any (cb, zone, path, buf, len, errp);
     free (buf);

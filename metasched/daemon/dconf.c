@@ -546,44 +546,40 @@ defaults (ms_dconf_t *c, const char *name)
                 sizeof (c->tag_key_file));
 }
 
+/* ms_ini_walk's callbacks: a section header, a key = value */
+static int
+on_section (void *arg, char *key, char *val, ms_error_t *errp)
+{
+    struct parser *p = arg;
+
+    (void)val;
+    if (strcmp (key, "daemon"))
+        return perr (p, errp, "unknown section [%s] (expected [daemon])", key);
+    p->in_daemon = true;
+    return 0;
+}
+
+static int
+on_key (void *arg, char *key, char *val, ms_error_t *errp)
+{
+    struct parser *p = arg;
+
+    if (!p->in_daemon)
+        return perr (p, errp, "key '%s' outside of the [daemon] section", key);
+    return set_key (p, key, val, errp);
+}
+
 int
 dconf_parse (const char *text, size_t len, const char *name, ms_dconf_t **confp,
              ms_error_t *errp)
 {
     struct parser p = { .at.name = name };
-    ms_ini_t ini;
-    int rc = 0;
+    int rc;
 
     p.c = ms_xcalloc (1, sizeof (*p.c));
     defaults (p.c, name);
-    ms_ini_init (&ini, text, len, name);
-    while (rc == 0) {
-        char *key, *val;
-        ms_ini_event_t ev = ms_ini_next (&ini, &key, &val, errp);
-
-        p.at.line = ini.line;
-        if (ev == MS_INI_END)
-            break;
-        if (ev == MS_INI_ERROR) {
-            rc = -1;
-            break;
-        }
-        if (ev == MS_INI_SECTION) {
-            if (strcmp (key, "daemon")) {
-                rc = perr (&p, errp, "unknown section [%s] (expected [daemon])",
-                           key);
-                break;
-            }
-            p.in_daemon = true;
-            continue;
-        }
-        if (!p.in_daemon) {
-            rc = perr (&p, errp, "key '%s' outside of the [daemon] section",
-                       key);
-            break;
-        }
-        rc = set_key (&p, key, val, errp);
-    }
+    rc = ms_ini_walk (text, len, name, &p.at.line, on_section, on_key, &p,
+                      errp);
     if (rc == 0 && !p.c->clusters_conf[0])
         rc = ms_err (errp, MS_ERR_INPUT, "%s: [daemon] needs clusters_conf",
                      name);
@@ -610,18 +606,18 @@ dconf_parse (const char *text, size_t len, const char *name, ms_dconf_t **confp,
     return 0;
 }
 
+/* dconf_load's reader for ms_parse_file */
+static int
+parse_text (const char *text, size_t len, const char *name, void *confp,
+            ms_error_t *errp)
+{
+    return dconf_parse (text, len, name, confp, errp);
+}
+
 int
 dconf_load (const char *path, ms_dconf_t **confp, ms_error_t *errp)
 {
-    char *text;
-    size_t len;
-    int rc;
-
-    if (ms_read_file (path, DCONF_MAX_BYTES, &text, &len, errp) < 0)
-        return -1;
-    rc = dconf_parse (text, len, path, confp, errp);
-    free (text);
-    return rc;
+    return ms_parse_file (path, DCONF_MAX_BYTES, parse_text, confp, errp);
 }
 
 /* A secret file passes ms_check_secret_file's checks (a regular file, not
