@@ -8,7 +8,7 @@ EXTRA_DIST += tests/integration/test_simulate_outage.sh
 # the job mix on both paths: a job that waits several cycles (its cluster
 # down, a power budget) counted once by metaschedd as by the simulator
 check_PROGRAMS += tests/unit/test_engine_mix
-tests_unit_test_engine_mix_SOURCES = tests/unit/test_engine_mix.c \
+tests_unit_test_engine_mix_SOURCES = tests/unit/test_engine_mix.c tests/simdaemon.h \
 	tests/testutil.h tests/simworld.h
 tests_unit_test_engine_mix_CFLAGS = $(DAEMON_CFLAGS) $(CHECK_CFLAGS)
 tests_unit_test_engine_mix_LDADD = $(DAEMON_LIBS) $(CHECK_LIBS)

@@ -82,7 +82,7 @@ CLEANFILES += bench/bench_window
 # the same jobs through the simulator's decision path and metaschedd's:
 # the same candidates, choice and time limits (doc/architecture.md)
 check_PROGRAMS += tests/unit/test_engine_paths
-tests_unit_test_engine_paths_SOURCES = tests/unit/test_engine_paths.c \
+tests_unit_test_engine_paths_SOURCES = tests/unit/test_engine_paths.c tests/simdaemon.h \
 	tests/testutil.h tests/simworld.h
 tests_unit_test_engine_paths_CFLAGS = $(DAEMON_CFLAGS) $(CHECK_CFLAGS)
 tests_unit_test_engine_paths_LDADD = $(DAEMON_LIBS) $(CHECK_LIBS)

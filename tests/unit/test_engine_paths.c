@@ -15,6 +15,7 @@
 #include "metasched/daemon/daemon_int.h"
 #include "partitions/simcluster.h"
 #include "predictor/speedup.h"
+#include "tests/simdaemon.h"
 #include "tests/simworld.h"
 
 /* doc/examples/sim-gpu.conf's site; its last partition (gpu/v100) with a
@@ -60,55 +61,6 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
     return 0;
 }
 
-/* The daemon's state as its refresh leaves it: every cluster up, each
- * partition with clusters.conf's limits, no job anywhere. */
-static void
-daemon_setup (ms_daemon_t *d, ms_dconf_t *dc, world_t *w, ms_polkind_t kind)
-{
-    memset (d, 0, sizeof (*d));
-    memset (dc, 0, sizeof (*dc));
-    d->dc = dc;
-    d->site = w->conf;
-    d->ds.tab = w->tab;
-    d->ds.view = view_new (w->conf);
-    policy_init (&d->ds.pol, kind);
-    jobmix_init (&d->ds.mix);
-    d->ncl = w->conf->nclusters;
-    d->cl = ms_xcalloc (d->ncl, sizeof (*d->cl));
-    for (size_t i = 0; i < d->ncl; i++) {
-        cluster_t *c = &d->cl[i];
-        c->conf = &w->conf->clusters[i];
-        c->up = c->have = true;
-        c->parts = ms_xcalloc (w->conf->nparts, sizeof (*c->parts));
-        for (size_t p = 0; p < w->conf->nparts; p++) {
-            const ms_partconf_t *pc = &w->conf->parts[p];
-            ms_partition_state_t *st = &c->parts[c->nparts];
-            if (pc->cluster != i)
-                continue;
-            ms_strlcpy (st->name, pc->name, sizeof (st->name));
-            st->up = true;
-            st->nodes_total = st->nodes_idle = pc->nodes;
-            st->max_time_min = -1;
-            st->default_time_min = -1;
-            ms_partition_limits_init (st);
-            ms_partition_apply_conf (st, &pc->limits, pc->nodes);
-            c->nparts++;
-        }
-    }
-}
-
-static void
-daemon_teardown (ms_daemon_t *d)
-{
-    for (size_t i = 0; i < d->ncl; i++)
-        free (d->cl[i].parts);
-    free (d->cl);
-    view_free (d->ds.view);
-    jobmix_free (&d->ds.mix);
-    mixids_free (&d->ds.mixed);
-    candidates_free (&d->ds.cs);
-}
-
 /* What one path decided: its candidates, and each entry's partition,
  * frequency and limit (minutes). */
 typedef struct {
@@ -140,7 +92,7 @@ daemon_path (world_t *w, ms_polkind_t kind, const tjob_t *tj, outcome_t *o,
     char *why = NULL, *down = NULL;
     json_t *opts = json_loads (tj->opts, 0, NULL);
 
-    daemon_setup (&d, &dc, w, kind);
+    simdaemon_setup (&d, &dc, w, kind);
     memset (&qj, 0, sizeof (qj));
     ms_strlcpy (qj.owner, "nobody", sizeof (qj.owner));
     ms_strlcpy (qj.app, tj->app, sizeof (qj.app));
@@ -164,7 +116,7 @@ daemon_path (world_t *w, ms_polkind_t kind, const tjob_t *tj, outcome_t *o,
     free (down);
     json_decref (opts);
     kp->allowed = NULL;
-    daemon_teardown (&d);
+    simdaemon_teardown (&d);
 }
 
 /* The simulator's path: the job as siminput describes a decided job, one
@@ -415,7 +367,7 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
     char *why = NULL, *why_down = NULL;
     json_t *opts = json_loads (tj->opts, 0, NULL);
 
-    daemon_setup (&d, &dc, w, kind);
+    simdaemon_setup (&d, &dc, w, kind);
     settings_init (set);
     set->policy = kind;
     set->dispatch_mode = mode;
@@ -464,7 +416,7 @@ daemon_sent (world_t *w, ms_polkind_t kind, const tjob_t *tj,
     json_decref (opts);
     kp->allowed = NULL;
     daemon_power_free (&d);
-    daemon_teardown (&d);
+    simdaemon_teardown (&d);
 }
 
 /* The simulator's path: the same dispatch mode as its policy, the budget
@@ -786,7 +738,7 @@ daemon_rerouted (world_t *w, const tjob_t *tj, size_t b, size_t from,
     jobkey_t k;
     double wcur, wnew;
 
-    daemon_setup (&d, &dc, w, POL_METASCHED);
+    simdaemon_setup (&d, &dc, w, POL_METASCHED);
     settings_init (set);
     set->policy = POL_METASCHED;
     set->dispatch_mode = DISPATCH_SINGLE;
@@ -826,7 +778,7 @@ daemon_rerouted (world_t *w, const tjob_t *tj, size_t b, size_t from,
     free (set);
     json_decref (opts);
     daemon_power_free (&d);
-    daemon_teardown (&d);
+    simdaemon_teardown (&d);
 }
 
 START_TEST (test_same_reroute)
