@@ -71,14 +71,6 @@ typedef struct {
     uint32_t limit[MS_MAX_CHOICES];
 } outcome_t;
 
-static void
-copy_cands (ms_cands_t *dst, const ms_cands_t *src)
-{
-    dst->n = dst->cap = src->n;
-    dst->c = ms_xcalloc (src->n + 1, sizeof (*dst->c));
-    memcpy (dst->c, src->c, src->n * sizeof (*src->c));
-}
-
 /* The daemon's path: the dispatch's decision and limits (take_decision). */
 static void
 daemon_path (world_t *w, ms_polkind_t kind, const tjob_t *tj, outcome_t *o,
@@ -102,7 +94,7 @@ daemon_path (world_t *w, ms_polkind_t kind, const tjob_t *tj, outcome_t *o,
         daemon_decide_job (&d, &qj, opts, allowed, kp, &dec, &why, &down) == 0,
         "%s: %s", tj->app, why ? why : "fits nowhere");
     ck_assert_msg (dec.n > 0, "%s: no choice", tj->app);
-    copy_cands (&o->cs, &d.ds.cs);
+    candidates_copy (&o->cs, &d.ds.cs);
     o->n = dec.n;
     for (size_t c = 0; c < dec.n; c++) {
         const ms_cand_t *cd = &d.ds.cs.c[dec.c[c].cand];
@@ -152,7 +144,7 @@ sim_path (world_t *w, ms_polkind_t kind, const jobkey_t *k, outcome_t *o)
     jd.limit_s = k->limit_min * 60.0;
     ck_assert_msg (sched_submit (s, &jd, 0, &id, &err) == 0, "%s", err.text);
     ck_assert (id != 0);
-    copy_cands (&o->cs, sched_candidates (s));
+    candidates_copy (&o->cs, sched_candidates (s));
     o->n = 0;
     for (size_t i = 0; i < w->conf->nclusters; i++) {
         ms_job_info_t *ji = NULL;
