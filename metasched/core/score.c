@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "metasched/core/score.h"
@@ -39,37 +40,59 @@ score_metasched (double e, double emin, double wt, double wtmin,
  * was two a partition): the least E and T of each partition, then each
  * candidate's distance against its partition's best so far, in candidate
  * order, so the ties and the figures are those of a sweep per partition.
- * Partitions past SCORE_PARTS are looked at one at a time. */
+ * Each sweep goes by runs of one partition (candidates_build lists a
+ * partition's frequencies in a row): a run's minima stay in registers and
+ * are taken without a branch (a < m ? a : m, as `if (a < m) m = a`), and
+ * a run's best joins its partition's only when strictly better, so the
+ * first of equal distances still wins. Partitions past SCORE_PARTS are
+ * looked at one at a time. */
 void
 score_eamc_fopt (const ms_cands_t *cs, size_t nparts, double t_weight,
                  size_t *best)
 {
     double emin[SCORE_PARTS], tmin[SCORE_PARTS], bd[SCORE_PARTS];
     size_t np = nparts < SCORE_PARTS ? nparts : SCORE_PARTS;
+    const ms_cand_t *c = cs->c;
+    size_t n = cs->n, i, k;
 
     for (size_t p = 0; p < np; p++) {
         emin[p] = tmin[p] = bd[p] = INFINITY;
         best[p] = SIZE_MAX;
     }
-    for (size_t i = 0; i < cs->n; i++) {
-        size_t p = cs->c[i].part;
-        if (p >= np)
+    for (i = 0; i < n; i = k) {
+        size_t p = c[i].part;
+        double em, tm;
+        if (p >= np) {
+            k = i + 1;
             continue;
-        if (cs->c[i].e < emin[p])
-            emin[p] = cs->c[i].e;
-        if (cs->c[i].t < tmin[p])
-            tmin[p] = cs->c[i].t;
+        }
+        em = emin[p];
+        tm = tmin[p];
+        for (k = i; k < n && c[k].part == p; k++) {
+            em = c[k].e < em ? c[k].e : em;
+            tm = c[k].t < tm ? c[k].t : tm;
+        }
+        emin[p] = em;
+        tmin[p] = tm;
     }
-    for (size_t i = 0; i < cs->n; i++) {
-        size_t p = cs->c[i].part;
-        double d;
-        if (p >= np)
+    for (i = 0; i < n; i = k) {
+        size_t p = c[i].part, bi = SIZE_MAX;
+        double em, tm, b = INFINITY;
+        if (p >= np) {
+            k = i + 1;
             continue;
-        d = score_eamc_dist (cs->c[i].e, emin[p], cs->c[i].t, tmin[p],
-                             t_weight);
-        if (d < bd[p]) {
-            bd[p] = d;
-            best[p] = i;
+        }
+        em = emin[p];
+        tm = tmin[p];
+        for (k = i; k < n && c[k].part == p; k++) {
+            double d = score_eamc_dist (c[k].e, em, c[k].t, tm, t_weight);
+            bool lt = d < b;
+            b = lt ? d : b;
+            bi = lt ? k : bi;
+        }
+        if (b < bd[p]) {
+            bd[p] = b;
+            best[p] = bi;
         }
     }
     for (size_t p = np; p < nparts; p++) {
