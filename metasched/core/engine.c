@@ -99,7 +99,13 @@ engine_fit_limits (const ms_policy_t *pol, const ms_siteconf_t *conf,
     bool any_max = false;
 
     /* without a partition maximum every candidate fits (the usual case,
-     * and the bounds need not be computed) */
+     * and the bounds need not be computed): a site whose partitions have
+     * none is told from its partitions, not from each candidate */
+    for (size_t p = 0; p < conf->nparts && !any_max; p++)
+        any_max = isfinite (max_of (conf, max_s, p));
+    if (!any_max)
+        return;
+    any_max = false;
     for (size_t i = 0; i < cs->n && !any_max; i++)
         any_max = isfinite (max_of (conf, max_s, cs->c[i].part));
     if (!any_max)
