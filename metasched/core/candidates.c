@@ -480,6 +480,62 @@ view_busy (const ms_view_t *v, size_t part)
 
 /* ---- candidates ---- */
 
+/* Room in cs for n more candidates. */
+static void
+cands_room (ms_cands_t *cs, size_t n)
+{
+    if (cs->n + n <= cs->cap)
+        return;
+    while (cs->cap < cs->n + n)
+        cs->cap = cs->cap ? cs->cap * 2 : 64;
+    cs->c = ms_xrealloc (cs->c, cs->cap * sizeof (*cs->c));
+}
+
+/* The candidates of partition p (candidates_build): the job's figures
+ * from the app's there, its waits from pw (NULL: none). */
+static void
+build_part (const ms_predtab_t *tab, size_t app, size_t p, int nodes,
+            double scale, const ms_partwaits_t *pw, const ms_view_t *view,
+            double now, ms_cands_t *cs)
+{
+    const ms_predent_t *d = predtab_get (tab, app, p, 0);
+    size_t nf = tab->nfreqs[p], n;
+    ms_cand_t *c;
+
+    cands_room (cs, nf);
+    /* the list's end and array in locals: a store through c cannot
+     * change them */
+    n = cs->n;
+    c = cs->c + n;
+    for (size_t fi = 0; fi < nf; fi++, d++) {
+        if (!d->ok)
+            continue;
+        c->part = p;
+        c->fi = fi;
+        c->f_khz = d->f_khz;
+        c->t = d->t * scale;
+        c->t_hi = (d->t_hi > d->t ? d->t_hi : d->t) * scale;
+        c->p = d->p;
+        c->e = c->p * c->t * nodes;
+        c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
+        c->nodes = nodes;
+        if (!pw)
+            c->w = c->ws = c->wf = 0;
+        else {
+            part_waits_apply (pw, c);
+            /* Under a power cap, the job also waits for its power. */
+            double pwait = view_power_wait (view, p, nodes, c->p, now);
+            if (pwait > c->w)
+                c->w = pwait;
+            if (pwait > c->ws)
+                c->ws = pwait;
+        }
+        c++;
+        n++;
+    }
+    cs->n = n;
+}
+
 void
 candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
                   double base_s, const ms_view_t *view, double now,
@@ -495,40 +551,14 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
     cs->home = home;
     cs->carbon = cs->cost = false;
     for (size_t p = 0; p < tab->nparts; p++) {
-        ms_partwaits_t waits = { 0, 0, 0, { false, 0, 0 } };
+        ms_partwaits_t waits;
         if (nodes > tab->conf->parts[p].nodes)
             continue;
+        /* without a view every wait is 0 (part_waits_apply of zeros) */
         if (view)
             view_part_waits (view, p, nodes, now, &waits);
-        for (size_t fi = 0; fi < tab->nfreqs[p]; fi++) {
-            const ms_predent_t *d = predtab_get (tab, app, p, fi);
-            ms_cand_t *c;
-            if (!d->ok)
-                continue;
-            if (cs->n == cs->cap) {
-                cs->cap = cs->cap ? cs->cap * 2 : 64;
-                cs->c = ms_xrealloc (cs->c, cs->cap * sizeof (*cs->c));
-            }
-            c = &cs->c[cs->n++];
-            c->part = p;
-            c->fi = fi;
-            c->f_khz = d->f_khz;
-            c->t = d->t * scale;
-            c->t_hi = (d->t_hi > d->t ? d->t_hi : d->t) * scale;
-            c->p = d->p;
-            c->e = c->p * c->t * nodes;
-            c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
-            c->nodes = nodes;
-            part_waits_apply (&waits, c);
-            /* Under a power cap, the job also waits for its power. */
-            if (view) {
-                double pw = view_power_wait (view, p, nodes, c->p, now);
-                if (pw > c->w)
-                    c->w = pw;
-                if (pw > c->ws)
-                    c->ws = pw;
-            }
-        }
+        build_part (tab, app, p, nodes, scale, view ? &waits : NULL, view,
+                    now, cs);
     }
 }
 
