@@ -557,8 +557,8 @@ candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
         /* without a view every wait is 0 (part_waits_apply of zeros) */
         if (view)
             view_part_waits (view, p, nodes, now, &waits);
-        build_part (tab, app, p, nodes, scale, view ? &waits : NULL, view,
-                    now, cs);
+        build_part (tab, app, p, nodes, scale, view ? &waits : NULL, view, now,
+                    cs);
     }
 }
 

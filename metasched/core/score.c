@@ -33,6 +33,19 @@ score_metasched (double e, double emin, double wt, double wtmin,
     return w_energy * e / emin + (1 - w_energy) * wt / wtmin;
 }
 
+/* score_eamc_dist with its two quotients in one division of pairs (each
+ * lane is the same IEEE quotient): the division is most of a sweep's
+ * time. */
+typedef double eamc_pair_t __attribute__ ((vector_size (16)));
+
+static inline double
+eamc_dist2 (double e, double emin, double t, double tmin, double t_weight)
+{
+    eamc_pair_t num = { e, t_weight * t }, den = { emin, tmin };
+    eamc_pair_t q = num / den;
+    return q[0] * q[0] + q[1] * q[1];
+}
+
 /* partitions score_eamc_fopt keeps side by side (policy.h's MS_MAX_RANKED) */
 #define SCORE_PARTS 64
 
@@ -85,7 +98,7 @@ score_eamc_fopt (const ms_cands_t *cs, size_t nparts, double t_weight,
         em = emin[p];
         tm = tmin[p];
         for (k = i; k < n && c[k].part == p; k++) {
-            double d = score_eamc_dist (c[k].e, em, c[k].t, tm, t_weight);
+            double d = eamc_dist2 (c[k].e, em, c[k].t, tm, t_weight);
             bool lt = d < b;
             b = lt ? d : b;
             bi = lt ? k : bi;
@@ -98,20 +111,19 @@ score_eamc_fopt (const ms_cands_t *cs, size_t nparts, double t_weight,
     for (size_t p = np; p < nparts; p++) {
         double em = INFINITY, tm = INFINITY, b = INFINITY;
         best[p] = SIZE_MAX;
-        for (size_t i = 0; i < cs->n; i++)
-            if (cs->c[i].part == p) {
-                if (cs->c[i].e < em)
-                    em = cs->c[i].e;
-                if (cs->c[i].t < tm)
-                    tm = cs->c[i].t;
+        for (k = 0; k < n; k++)
+            if (c[k].part == p) {
+                if (c[k].e < em)
+                    em = c[k].e;
+                if (c[k].t < tm)
+                    tm = c[k].t;
             }
-        for (size_t i = 0; i < cs->n; i++)
-            if (cs->c[i].part == p) {
-                double d = score_eamc_dist (cs->c[i].e, em, cs->c[i].t, tm,
-                                            t_weight);
+        for (k = 0; k < n; k++)
+            if (c[k].part == p) {
+                double d = score_eamc_dist (c[k].e, em, c[k].t, tm, t_weight);
                 if (d < b) {
                     b = d;
-                    best[p] = i;
+                    best[p] = k;
                 }
             }
     }
