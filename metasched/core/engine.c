@@ -244,9 +244,12 @@ engine_entries (const ms_policy_t *pol, bool power, const ms_decision_t *dec,
                   : pol->entries > 0 ? (size_t)pol->entries
                                      : MS_MAX_CHOICES;
 
-    if (out != dec)
-        *out = *dec;
-    if (out->n > want)
+    /* only the entries that go out are copied (out's others are not
+     * read) */
+    if (out != dec) {
+        out->n = dec->n < want ? dec->n : want;
+        memcpy (out->c, dec->c, out->n * sizeof (*out->c));
+    } else if (out->n > want)
         out->n = want;
     if (want == 1 && out->n == 1) {
         /* alone: no sibling to wait behind, but a deadline job still
