@@ -24,28 +24,47 @@ typedef enum {
     SJ_DOWN    /* held: every cluster of its candidates down (sched_set_up) */
 } sjstate_t;
 
+/* The core's per-job records are what a long run's memory is made of
+ * (one a job, one an entry): their fields are as narrow as their values,
+ * an entry in 32 bytes and a job in 128 (two cache lines). */
 typedef struct {
     uint64_t bid; /* the cluster's job id */
     double pred_t;
     uint32_t f_khz;
-    uint16_t part;
     int nodes; /* the entry's node count (a moldable job's chosen one) */
     int nice;
+    uint16_t part;
     bool live; /* pending or running on the cluster */
 } sentry_t;
 
+#define SJ_NOPART UINT16_MAX /* sjob_t's opt_part, run_part: none */
+
 typedef struct {
     ms_jobdesc_t jd;
-    sjstate_t state;
-    int reroutes;
-    size_t opt_part;
-    size_t run_part;
-    uint32_t run_f;
-    size_t pos;  /* in the pending list */
-    size_t ent0; /* first entry in the core's entry pool */
-    size_t nent;
     double start_s; /* when its running entry started */
+    uint32_t pos;   /* in the pending list */
+    uint32_t ent0;  /* first entry in the core's entry pool (a run of
+                       fewer than 2^32 entries) */
+    uint32_t run_f;
+    int reroutes;
+    uint16_t opt_part; /* SJ_NOPART: none */
+    uint16_t run_part; /* SJ_NOPART: not running */
+    uint8_t nent;      /* at most MS_MAX_CHOICES */
+    uint8_t state;     /* sjstate_t */
 } sjob_t;
+
+/* A part index as sjob_t keeps it (SIZE_MAX: SJ_NOPART), and back. */
+static uint16_t
+part_narrow (size_t p)
+{
+    return p < SJ_NOPART ? (uint16_t)p : SJ_NOPART;
+}
+
+static size_t
+part_wide (uint16_t p)
+{
+    return p == SJ_NOPART ? SIZE_MAX : p;
+}
 
 struct ms_sched {
     ms_policy_t pol;
@@ -173,7 +192,7 @@ pending_add (ms_sched_t *s, sjob_t *j, uint64_t id)
         s->pending
             = ms_xrealloc (s->pending, s->cappending * sizeof (*s->pending));
     }
-    j->pos = s->npending;
+    j->pos = (uint32_t)s->npending;
     s->pending[s->npending++] = id;
 }
 
@@ -212,7 +231,7 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
         s->ents = ms_xrealloc (s->ents, s->capents * sizeof (*s->ents));
     }
     j = &s->jobs[id - 1];
-    j->ent0 = s->nents;
+    j->ent0 = (uint32_t)s->nents;
     j->nent = 0;
     for (size_t k = 0; k < d->n; k++) {
         const ms_cand_t *c = &s->cs.c[d->c[k].cand];
@@ -444,6 +463,7 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     sjob_t *j;
     uint64_t id;
     size_t fopt[MS_MAX_RANKED]; /* each partition's f_opt, t_weight 1 */
+    size_t opt;
 
     if (s->njobs == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 1024;
@@ -453,12 +473,13 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     j = &s->jobs[id - 1];
     memset (j, 0, sizeof (*j));
     j->jd = *jd;
-    j->run_part = SIZE_MAX;
+    j->run_part = SJ_NOPART;
     job_candidates_on (
         s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL, now, true);
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
-    j->opt_part = policy_optimal_fopt (&s->cs, s->conf->nparts, fopt);
+    opt = policy_optimal_fopt (&s->cs, s->conf->nparts, fopt);
+    j->opt_part = part_narrow (opt);
     if (s->power && s->cs.n)
         return power_submit (s, id, now, idp, errp);
     if (s->pol.kind == POL_METASCHED_WINDOW && s->cs.n) {
@@ -473,8 +494,7 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         *idp = id;
         return 0;
     }
-    policy_decide_fopt (&s->pol, s->conf, &s->cs, s->view, j->opt_part, fopt,
-                        &d);
+    policy_decide_fopt (&s->pol, s->conf, &s->cs, s->view, opt, fopt, &d);
     s->st.decisions++;
     if (!d.n) {
         j->state = SJ_REJECTED;
@@ -536,7 +556,7 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (j->state == SJ_QUEUED)
         pending_del (s, j);
     j->state = SJ_RUNNING;
-    j->run_part = part;
+    j->run_part = part_narrow (part);
     j->run_f = e->f_khz;
     j->start_s = now;
 }
@@ -582,9 +602,9 @@ sched_job_choice (const ms_sched_t *s, uint64_t id, size_t *part,
     if (id == 0 || id > s->njobs)
         return -1;
     j = &s->jobs[id - 1];
-    *part = j->run_part;
+    *part = part_wide (j->run_part);
     *f_khz = j->run_f;
-    *opt_part = j->opt_part;
+    *opt_part = part_wide (j->opt_part);
     return 0;
 }
 
