@@ -114,33 +114,42 @@ policy_optimal_fopt (const ms_cands_t *cs, size_t nparts, size_t *best)
 }
 
 /* Per partition, the candidate minimizing key (T or E), optionally only
- * among those within (1 + theta) of the partition's nominal T. */
+ * among those within (1 + theta) of the partition's nominal T. Each
+ * sweep goes over the candidates once for every partition (nparts at most
+ * MS_MAX_RANKED), a partition's in candidate order as a sweep per
+ * partition would: the nominal T is its last candidate's at the nominal
+ * frequency, and ties go to the later candidate. */
 static void
 per_partition_min (const ms_cands_t *cs, const ms_siteconf_t *conf,
                    size_t nparts, bool energy, double theta, size_t *best)
 {
+    double bk[MS_MAX_RANKED], tnom[MS_MAX_RANKED];
+
     for (size_t p = 0; p < nparts; p++) {
-        double bk = INFINITY, tnom = INFINITY;
+        bk[p] = tnom[p] = INFINITY;
         best[p] = SIZE_MAX;
-        if (theta >= 0)
-            for (size_t i = 0; i < cs->n; i++)
-                if (cs->c[i].part == p
-                    && cs->c[i].f_khz
-                           == conf->archs[conf->parts[p].arch].nominal_khz)
-                    tnom = cs->c[i].t;
+    }
+    if (theta >= 0)
         for (size_t i = 0; i < cs->n; i++) {
-            const ms_cand_t *c = &cs->c[i];
-            double k = energy ? c->e : c->t;
-            if (c->part != p)
-                continue;
-            /* EAR min_energy_to_solution: the time penalty bound. */
-            if (theta >= 0 && isfinite (tnom) && c->t > (1 + theta) * tnom)
-                continue;
-            /* Ties go to the higher frequency (later in the list). */
-            if (k <= bk) {
-                bk = k;
-                best[p] = i;
-            }
+            size_t p = cs->c[i].part;
+            if (p < nparts
+                && cs->c[i].f_khz
+                       == conf->archs[conf->parts[p].arch].nominal_khz)
+                tnom[p] = cs->c[i].t;
+        }
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        size_t p = c->part;
+        double k = energy ? c->e : c->t;
+        if (p >= nparts)
+            continue;
+        /* EAR min_energy_to_solution: the time penalty bound. */
+        if (theta >= 0 && isfinite (tnom[p]) && c->t > (1 + theta) * tnom[p])
+            continue;
+        /* Ties go to the higher frequency (later in the list). */
+        if (k <= bk[p]) {
+            bk[p] = k;
+            best[p] = i;
         }
     }
 }
