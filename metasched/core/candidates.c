@@ -501,6 +501,8 @@ build_part (const ms_predtab_t *tab, size_t app, size_t p, int nodes,
     const ms_predent_t *d = predtab_get (tab, app, p, 0);
     size_t nf = tab->nfreqs[p], n;
     ms_cand_t *c;
+    /* view_power_wait is 0 where the partition has no power cap */
+    bool capped = view && view->conf->parts[p].power_cap_w > 0;
 
     cands_room (cs, nf);
     /* the list's end and array in locals: a store through c cannot
@@ -524,7 +526,8 @@ build_part (const ms_predtab_t *tab, size_t app, size_t p, int nodes,
         else {
             part_waits_apply (pw, c);
             /* Under a power cap, the job also waits for its power. */
-            double pwait = view_power_wait (view, p, nodes, c->p, now);
+            double pwait
+                = capped ? view_power_wait (view, p, nodes, c->p, now) : 0;
             if (pwait > c->w)
                 c->w = pwait;
             if (pwait > c->ws)
