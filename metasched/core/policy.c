@@ -199,12 +199,13 @@ policy_home_choice (const ms_siteconf_t *conf, const ms_cands_t *cs,
         choice_add (d, cs, bi, 0);
 }
 
-/* policy_decide's body; opt the job's optimal partition and fopt each
- * partition's f_opt at t_weight 1 where the caller has them, else NULL. */
+/* policy_decide's body; opt the job's optimal partition, fopt each
+ * partition's f_opt at t_weight 1 and wfopt at the policy's t_weight
+ * where the caller has them, else NULL. */
 static void
 decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
         const ms_view_t *view, const size_t *opt, const size_t *fopt,
-        ms_decision_t *d)
+        const size_t *wfopt, ms_decision_t *d)
 {
     size_t nparts = conf->nparts > MS_MAX_RANKED ? MS_MAX_RANKED : conf->nparts;
     size_t best[MS_MAX_RANKED];
@@ -233,7 +234,7 @@ decide (const ms_policy_t *pol, const ms_siteconf_t *conf, const ms_cands_t *cs,
     case POL_EAMC_REORDER:
     case POL_EAMC_PRIO:
     case POL_EAMC_PRIO_V:
-        eamc_decide (pol, cs, nparts, pol->t_weight == 1.0 ? fopt : NULL, d);
+        eamc_decide (pol, cs, nparts, pol->t_weight == 1.0 ? fopt : wfopt, d);
         break;
     case POL_METASCHED:
     case POL_METASCHED_WINDOW:
@@ -253,7 +254,7 @@ void
 policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
                const ms_cands_t *cs, const ms_view_t *view, ms_decision_t *d)
 {
-    decide (pol, conf, cs, view, NULL, NULL, d);
+    decide (pol, conf, cs, view, NULL, NULL, NULL, d);
 }
 
 void
@@ -261,13 +262,14 @@ policy_decide_opt (const ms_policy_t *pol, const ms_siteconf_t *conf,
                    const ms_cands_t *cs, const ms_view_t *view, size_t opt_part,
                    ms_decision_t *d)
 {
-    decide (pol, conf, cs, view, &opt_part, NULL, d);
+    decide (pol, conf, cs, view, &opt_part, NULL, NULL, d);
 }
 
 void
 policy_decide_fopt (const ms_policy_t *pol, const ms_siteconf_t *conf,
                     const ms_cands_t *cs, const ms_view_t *view,
-                    size_t opt_part, const size_t *fopt, ms_decision_t *d)
+                    size_t opt_part, const size_t *fopt, const size_t *wfopt,
+                    ms_decision_t *d)
 {
-    decide (pol, conf, cs, view, &opt_part, fopt, d);
+    decide (pol, conf, cs, view, &opt_part, fopt, wfopt, d);
 }

@@ -95,12 +95,14 @@ void policy_decide (const ms_policy_t *pol, const ms_siteconf_t *conf,
 void policy_decide_opt (const ms_policy_t *pol, const ms_siteconf_t *conf,
                         const ms_cands_t *cs, const ms_view_t *view,
                         size_t opt_part, ms_decision_t *d);
-/* policy_decide_opt with the f_opt policy_optimal_fopt found too: the
- * EAMC kinds at t_weight 1 take them rather than finding them again. */
+/* policy_decide_opt with the f_opt policy_optimal_fopt found too (fopt,
+ * at t_weight 1) and, where wfopt is not NULL, each partition's f_opt at
+ * the policy's t_weight (score_eamc_fopt's): the EAMC kinds take those of
+ * their weight rather than finding them again. */
 void policy_decide_fopt (const ms_policy_t *pol, const ms_siteconf_t *conf,
                          const ms_cands_t *cs, const ms_view_t *view,
                          size_t opt_part, const size_t *fopt,
-                         ms_decision_t *d);
+                         const size_t *wfopt, ms_decision_t *d);
 
 /* metasched_window's decision for a batch of jobs at once (window.h):
  * cs[k] the candidates of job k (cs must carry predicted waits) and

@@ -11,6 +11,7 @@
 #include "metasched/core/engine.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/powerplace.h"
+#include "metasched/core/score.h"
 #include "metasched/common/util.h"
 #include "partitions/simcluster.h"
 
@@ -466,8 +467,9 @@ sched_waiting (const ms_sched_t *s)
  * partitions (allowed), a moldable one (its count follows the view) and
  * where the grid's carbon counts (the time): for the other jobs, what it
  * found for the last job of the same key, kept in a direct-mapped table,
- * is what it would find again. Seven jobs in ten of KTH-SP2 find
- * theirs there. */
+ * is what it would find again; so is each partition's f_opt at an EAMC
+ * kind's own t_weight (score_eamc_fopt, which reads the same). Seven jobs in
+ * ten of KTH-SP2 find theirs there. */
 #define FOPT_MEMO_SLOTS 4096 /* a power of 2: 192 KiB */
 #define FOPT_MEMO_PARTS 4    /* sites of more partitions: no table */
 #define FOPT_NONE UINT16_MAX /* SIZE_MAX, kept */
@@ -478,8 +480,31 @@ struct foptmemo {
     int nodes, gpus;
     uint16_t opt;
     uint16_t fopt[FOPT_MEMO_PARTS];
+    uint16_t wfopt[FOPT_MEMO_PARTS]; /* (eamc_weighted) */
     bool set;
 };
+
+/* An EAMC kind at a t_weight other than 1: its f_opt are not those of
+ * the job's optimal partition. */
+static bool
+eamc_weighted (const ms_policy_t *pol)
+{
+    return (pol->kind == POL_EAMC_REORDER || pol->kind == POL_EAMC_PRIO
+            || pol->kind == POL_EAMC_PRIO_V)
+           && pol->t_weight != 1.0;
+}
+
+static uint16_t
+memo_narrow (size_t i)
+{
+    return i == SIZE_MAX ? FOPT_NONE : (uint16_t)i;
+}
+
+static size_t
+memo_wide (uint16_t i)
+{
+    return i == FOPT_NONE ? SIZE_MAX : i;
+}
 
 /* The key's slot; doubles by their bits (equal bits: the same job). */
 static size_t
@@ -509,13 +534,18 @@ memo_same (const struct foptmemo *m, const ms_jobdesc_t *jd)
 }
 
 /* The job's optimal partition (policy_optimal_fopt over its candidates
- * in s->cs) and each partition's f_opt into fopt. */
+ * in s->cs) and each partition's f_opt into fopt; under an EAMC kind of
+ * another t_weight (eamc_weighted), those at its weight into wfopt where
+ * *wsetp says so (else its decision finds them). */
 static size_t
-job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, size_t *fopt)
+job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, size_t *fopt, size_t *wfopt,
+             bool *wsetp)
 {
     size_t np = s->conf->nparts, opt;
+    bool w = eamc_weighted (&s->pol);
     struct foptmemo *m;
 
+    *wsetp = false;
     if (np > FOPT_MEMO_PARTS || jd->allowed || s->pol.carbon
         || jd->nodes_max > jd->nodes || jd->app > UINT32_MAX
         || jd->home > UINT32_MAX)
@@ -524,11 +554,17 @@ job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, size_t *fopt)
         s->fmemo = ms_xcalloc (FOPT_MEMO_SLOTS, sizeof (*s->fmemo));
     m = &s->fmemo[memo_slot (jd)];
     if (memo_same (m, jd)) {
-        for (size_t p = 0; p < np; p++)
-            fopt[p] = m->fopt[p] == FOPT_NONE ? SIZE_MAX : m->fopt[p];
-        return m->opt == FOPT_NONE ? SIZE_MAX : m->opt;
+        for (size_t p = 0; p < np; p++) {
+            fopt[p] = memo_wide (m->fopt[p]);
+            wfopt[p] = memo_wide (m->wfopt[p]);
+        }
+        *wsetp = w;
+        return memo_wide (m->opt);
     }
     opt = policy_optimal_fopt (&s->cs, np, fopt);
+    if (w)
+        score_eamc_fopt (&s->cs, np, s->pol.t_weight, wfopt);
+    *wsetp = w;
     /* a list too long for the table's indices is not kept */
     if (s->cs.n >= FOPT_NONE)
         return opt;
@@ -538,9 +574,11 @@ job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, size_t *fopt)
     m->gpus = jd->gpus;
     m->base_s = jd->base_s;
     m->limit_s = jd->limit_s;
-    m->opt = opt == SIZE_MAX ? FOPT_NONE : (uint16_t)opt;
-    for (size_t p = 0; p < np; p++)
-        m->fopt[p] = fopt[p] == SIZE_MAX ? FOPT_NONE : (uint16_t)fopt[p];
+    m->opt = memo_narrow (opt);
+    for (size_t p = 0; p < np; p++) {
+        m->fopt[p] = memo_narrow (fopt[p]);
+        m->wfopt[p] = w ? memo_narrow (wfopt[p]) : FOPT_NONE;
+    }
     m->set = true;
     return opt;
 }
@@ -553,8 +591,10 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     ms_decision_t d;
     sjob_t *j;
     uint64_t id;
-    size_t fopt[MS_MAX_RANKED]; /* each partition's f_opt, t_weight 1 */
+    size_t fopt[MS_MAX_RANKED];  /* each partition's f_opt, t_weight 1 */
+    size_t wfopt[MS_MAX_RANKED]; /* ...at the policy's (job_optimal) */
     size_t opt;
+    bool wset;
 
     if (s->njobs == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 1024;
@@ -569,7 +609,7 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL, now, true);
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
     jobmix_apply (&s->mix, s->conf, &s->pol);
-    opt = job_optimal (s, jd, fopt);
+    opt = job_optimal (s, jd, fopt, wfopt, &wset);
     j->opt_part = part_narrow (opt);
     if (s->power && s->cs.n)
         return power_submit (s, id, now, idp, errp);
@@ -585,7 +625,8 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         *idp = id;
         return 0;
     }
-    policy_decide_fopt (&s->pol, s->conf, &s->cs, s->view, opt, fopt, &d);
+    policy_decide_fopt (&s->pol, s->conf, &s->cs, s->view, opt, fopt,
+                        wset ? wfopt : NULL, &d);
     s->st.decisions++;
     if (!d.n) {
         j->state = SJ_REJECTED;
