@@ -114,10 +114,10 @@ policy_optimal_fopt (const ms_cands_t *cs, size_t nparts, size_t *best)
 }
 
 /* Per partition, the candidate minimizing key (T or E), optionally only
- * among those within (1 + theta) of the partition's nominal T. Each
- * sweep goes over the candidates once for every partition (nparts at most
- * MS_MAX_RANKED), a partition's in candidate order as a sweep per
- * partition would: the nominal T is its last candidate's at the nominal
+ * among those within (1 + theta) of the partition's nominal T. One
+ * sweep of the candidates serves every partition (nparts at most
+ * MS_MAX_RANKED), each partition's met in candidate order as a sweep of
+ * its own would: the nominal T is its last candidate's at the nominal
  * frequency, and ties go to the later candidate. */
 static void
 per_partition_min (const ms_cands_t *cs, const ms_siteconf_t *conf,
