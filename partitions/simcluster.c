@@ -20,23 +20,34 @@
 
 #define GATE_MAX ((uint64_t)1 << 28)
 
+/* One submitted job (112 bytes: the world keeps one per entry ever
+ * submitted, siblings included, so every byte here is paid per entry).
+ * Its cluster job id is its index + 1 (job_id); the hint is kept field by
+ * field (notify gives the listener a sim_hint_t); the user name is an
+ * index into the world's names (user_intern). */
 typedef struct {
-    uint64_t id;
-    size_t part;
+    double submit, start, end;
+    double begin;   /* not eligible before this (0: from its submit) */
+    double true_rt; /* what the truth says it runs */
+    double power_w;
+    double pred_s;     /* hint.pred_runtime_s */
+    double order_time; /* hint.order_time */
+    const void *wjob;  /* hint.job */
+    uint32_t gate;     /* hint.gate (< GATE_MAX) */
+    int rank;          /* hint.rank */
+    uint32_t part;
     int nodes;
     int nice;
     uint32_t f_khz;
-    ms_job_state_t state;
+    uint32_t limit_min; /* hard limit in minutes, 0: none (limit_s) */
+    uint32_t gate_next; /* next job with the same gate, or NO_JOB */
+    uint32_t user;      /* index into simworld.users */
+    uint8_t state;      /* ms_job_state_t */
     bool killed;
-    double submit, start, end;
-    double begin;   /* not eligible before this (0: from its submit) */
-    double limit_s; /* hard limit, INFINITY when none */
-    double true_rt; /* what the truth says it runs */
-    double power_w;
-    sim_hint_t hint;
-    size_t gate_next; /* next job with the same gate, or SIZE_MAX */
-    char user[24];
 } simjob_t;
+
+#define NO_JOB UINT32_MAX
+#define USER_LEN 24 /* a user name is kept to 23 characters */
 
 typedef struct {
     size_t *v;
@@ -67,9 +78,19 @@ typedef struct {
 } heapent_t;
 
 typedef struct {
+    uint32_t first; /* NO_JOB: none */
     bool started;
-    size_t first; /* SIZE_MAX: none */
 } gate_t;
+
+/* The user names of the jobs, each once: an open-addressing hash of
+ * indices into names. */
+typedef struct {
+    char (*names)[USER_LEN];
+    size_t n, cap;
+    uint32_t *slots; /* index + 1, 0: empty */
+    size_t nslots;   /* a power of two, at least twice n */
+    uint32_t last;   /* the name found last (siblings share it) */
+} usertab_t;
 
 struct simworld {
     const ms_siteconf_t *conf;
@@ -88,6 +109,7 @@ struct simworld {
     size_t nheap, capheap;
     gate_t *gates;
     size_t ngates;
+    usertab_t users;
     size_t violations;
     bool no_defer; /* second scheduling round */
     /* scratch for the passes */
@@ -147,9 +169,9 @@ queue_cmp (const simjob_t *a, const simjob_t *b)
 {
     if (a->nice != b->nice)
         return a->nice < b->nice ? -1 : 1;
-    if (a->hint.order_time != b->hint.order_time)
-        return a->hint.order_time < b->hint.order_time ? -1 : 1;
-    return a->id < b->id ? -1 : a->id > b->id;
+    if (a->order_time != b->order_time)
+        return a->order_time < b->order_time ? -1 : 1;
+    return a < b ? -1 : a > b; /* the id is the index + 1 */
 }
 
 static void
@@ -210,19 +232,38 @@ heap_pop (simworld_t *w)
     return top;
 }
 
+static uint64_t
+job_id (const simworld_t *w, const simjob_t *j)
+{
+    return (uint64_t)(j - w->jobs) + 1;
+}
+
+/* The hard limit in seconds, INFINITY when none. */
+static double
+limit_s (const simjob_t *j)
+{
+    return j->limit_min ? j->limit_min * 60.0 : INFINITY;
+}
+
 static void
 notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
 {
     sim_event_t ev;
+    sim_hint_t hint;
     if (!w->listen)
         return;
+    hint.job = j->wjob;
+    hint.pred_runtime_s = j->pred_s;
+    hint.order_time = j->order_time;
+    hint.gate = j->gate;
+    hint.rank = j->rank;
     memset (&ev, 0, sizeof (ev));
     ev.type = type;
     ev.t = w->now;
     ev.cluster = w->conf->parts[j->part].cluster;
     ev.part = j->part;
-    ev.id = j->id;
-    ev.hint = &j->hint;
+    ev.id = job_id (w, j);
+    ev.hint = &hint;
     ev.nodes = j->nodes;
     ev.f_khz = j->f_khz;
     ev.submit = j->submit;
@@ -239,9 +280,9 @@ notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
 static gate_t *
 gate_of (simworld_t *w, const simjob_t *j)
 {
-    if (!j->hint.gate || j->hint.gate >= w->ngates)
+    if (!j->gate || j->gate >= w->ngates)
         return NULL;
-    return &w->gates[j->hint.gate];
+    return &w->gates[j->gate];
 }
 
 /* The power cap (clusters.conf power_cap_w) is the cluster's, whichever
@@ -295,12 +336,12 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
 {
     simjob_t *j = &w->jobs[ji];
     gate_t *g = gate_of (w, j);
-    double run = j->true_rt;
+    double run = j->true_rt, lim = limit_s (j);
 
     j->state = MS_JOB_RUNNING;
     j->start = w->now;
-    if (run > j->limit_s) {
-        run = j->limit_s;
+    if (run > lim) {
+        run = lim;
         j->killed = true;
     }
     j->end = w->now + run;
@@ -318,7 +359,7 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     if (g) {
         /* The start gate: the first sibling to start wins. */
         g->started = true;
-        for (size_t s = g->first; s != SIZE_MAX; s = w->jobs[s].gate_next)
+        for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next)
             if (w->jobs[s].state == MS_JOB_PENDING)
                 cancel_pending (w, &w->jobs[s]);
     }
@@ -328,9 +369,9 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
 static double
 predicted_end (const simworld_t *w, const simjob_t *j)
 {
-    double e = j->start + j->hint.pred_runtime_s;
-    if (e > j->start + j->limit_s)
-        e = j->start + j->limit_s;
+    double e = j->start + j->pred_s;
+    if (e > j->start + limit_s (j))
+        e = j->start + limit_s (j);
     return e < w->now ? w->now : e;
 }
 
@@ -397,13 +438,13 @@ static bool
 deferred (simworld_t *w, const simjob_t *j)
 {
     gate_t *g = gate_of (w, j);
-    if (!g || j->hint.rank == 0 || w->no_defer)
+    if (!g || j->rank == 0 || w->no_defer)
         return false;
-    for (size_t s = g->first; s != SIZE_MAX; s = w->jobs[s].gate_next) {
+    for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next) {
         const simjob_t *sj = &w->jobs[s];
         const simpart_t *sp = &w->parts[sj->part];
         if (sj == j || sj->state != MS_JOB_PENDING || sj->begin > w->now
-            || sj->hint.rank >= j->hint.rank)
+            || sj->rank >= j->rank)
             continue;
         if (sp->pc->nodes - sp->busy >= sj->nodes
             && cap_fits (power_need (sp, sj), cap_room (sp)))
@@ -512,7 +553,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
         size_t ji = p->pending.v[i];
         simjob_t *j = &w->jobs[ji];
         gate_t *g = gate_of (w, j);
-        double dur = j->hint.pred_runtime_s > 0 ? j->hint.pred_runtime_s : 1;
+        double dur = j->pred_s > 0 ? j->pred_s : 1;
         double s, need;
         if (j->state != MS_JOB_PENDING)
             continue;
@@ -622,7 +663,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             continue;
         }
         if (j->nodes <= freen && cap_fits (need, cap_room (p))) {
-            bool before = w->now + j->hint.pred_runtime_s <= shadow;
+            bool before = w->now + j->pred_s <= shadow;
             if (before || (j->nodes <= extra && cap_fits (need, extra_w))) {
                 start_job (w, p, ji);
                 freen -= j->nodes;
@@ -764,13 +805,107 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
     w->listen_arg = arg;
 }
 
+static void
+jobs_grow (simworld_t *w, size_t n)
+{
+    if (n > w->capjobs) {
+        w->capjobs = n;
+        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
+    }
+}
+
+/* Room for gate keys below n: n exactly when reserved, else doubling
+ * from 1024. */
+static void
+gates_grow (simworld_t *w, size_t n, bool exact)
+{
+    size_t cap = w->ngates ? w->ngates : 1024;
+    if (n <= w->ngates)
+        return;
+    while (cap < n)
+        cap *= 2;
+    if (exact)
+        cap = n;
+    w->gates = ms_xrealloc (w->gates, cap * sizeof (*w->gates));
+    for (size_t i = w->ngates; i < cap; i++) {
+        w->gates[i].started = false;
+        w->gates[i].first = NO_JOB;
+    }
+    w->ngates = cap;
+}
+
+/* Room that no entry takes costs address space only (the pages are never
+ * touched), while growing the entries as they come would copy them: a
+ * page fault for every page, twice. */
 void
 simworld_reserve (simworld_t *w, size_t njobs)
 {
-    if (njobs > w->capjobs) {
-        w->capjobs = njobs;
-        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
+    jobs_grow (w, njobs * (w->conf->nparts ? w->conf->nparts : 1));
+    gates_grow (w, njobs + 1, true); /* the core's ids, from 1 */
+}
+
+/* The slot of key in slots[0..ns) (ns a power of two): where it is, or
+ * the empty slot where it goes. */
+static size_t
+user_slot (const usertab_t *u, const uint32_t *slots, size_t ns,
+           const char *key)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    size_t i;
+
+    for (const char *c = key; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    for (i = h & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
+        if (!strcmp (u->names[slots[i] - 1], key))
+            break;
+    return i;
+}
+
+/* Is name, cut to USER_LEN - 1 characters, the kept name? */
+static bool
+user_is (const char *kept, const char *name)
+{
+    size_t i;
+    for (i = 0; i < USER_LEN - 1 && name[i]; i++)
+        if (name[i] != kept[i])
+            return false;
+    return kept[i] == '\0';
+}
+
+/* The index of name (NULL: "") in the world's user names, cut to
+ * USER_LEN - 1 characters as a job keeps it; added when new. */
+static uint32_t
+user_intern (usertab_t *u, const char *name)
+{
+    char key[USER_LEN] = "";
+    size_t i;
+
+    if (!name)
+        name = "";
+    if (u->n && user_is (u->names[u->last], name))
+        return u->last;
+    ms_strlcpy (key, name, sizeof (key));
+    if (2 * (u->n + 1) > u->nslots) {
+        size_t ns = u->nslots ? 2 * u->nslots : 64;
+        uint32_t *slots = ms_xcalloc (ns, sizeof (*slots));
+        for (size_t k = 0; k < u->nslots; k++)
+            if (u->slots[k])
+                slots[user_slot (u, slots, ns, u->names[u->slots[k] - 1])]
+                    = u->slots[k];
+        free (u->slots);
+        u->slots = slots;
+        u->nslots = ns;
     }
+    i = user_slot (u, u->slots, u->nslots, key);
+    if (u->slots[i])
+        return u->last = u->slots[i] - 1;
+    if (u->n == u->cap) {
+        u->cap = u->cap ? 2 * u->cap : 64;
+        u->names = ms_xrealloc (u->names, u->cap * sizeof (*u->names));
+    }
+    memcpy (u->names[u->n], key, sizeof (key));
+    u->slots[i] = (uint32_t)++u->n;
+    return u->last = (uint32_t)(u->n - 1);
 }
 
 ms_backend_t *
@@ -890,6 +1025,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     uint32_t limit_min = req->time_limit_min;
     double rt, pw;
     simjob_t *j;
+    size_t ji;
 
     /* A heterogeneous job runs as one: all its components' nodes at once
      * for the longest of their limits, as metaschedd decides it
@@ -923,14 +1059,14 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
         return -1;
     if (!(rt >= 0) || !(pw >= 0))
         return ms_err (errp, MS_ERR_INPUT, "job model gives no runtime");
-    if (w->njobs == w->capjobs) {
-        w->capjobs = w->capjobs ? w->capjobs * 2 : 1024;
-        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
-    }
-    j = &w->jobs[w->njobs];
+    if (w->njobs >= NO_JOB - 1)
+        return ms_err (errp, MS_ERR_INPUT, "too many simulated jobs");
+    if (w->njobs == w->capjobs)
+        jobs_grow (w, w->capjobs ? w->capjobs * 2 : 1024);
+    ji = w->njobs++;
+    j = &w->jobs[ji];
     memset (j, 0, sizeof (*j));
-    j->id = ++w->njobs;
-    j->part = p->index;
+    j->part = (uint32_t)p->index;
     j->nodes = nodes;
     j->nice = req->nice;
     j->f_khz = f;
@@ -939,33 +1075,27 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     j->begin = req->begin_time > w->now ? (double)req->begin_time : 0;
     j->start = -1;
     j->end = -1;
-    j->limit_s = limit_min ? limit_min * 60.0 : INFINITY;
+    j->limit_min = limit_min;
     j->true_rt = rt;
     j->power_w = pw;
-    j->hint = *h;
-    j->gate_next = SIZE_MAX;
-    if (req->user)
-        ms_strlcpy (j->user, req->user, sizeof (j->user));
+    j->wjob = h->job;
+    j->pred_s = h->pred_runtime_s;
+    j->order_time = h->order_time;
+    j->gate = (uint32_t)h->gate;
+    j->rank = h->rank;
+    j->gate_next = NO_JOB;
+    j->user = user_intern (&w->users, req->user);
     if (h->gate) {
-        if (h->gate >= w->ngates) {
-            size_t n = w->ngates ? w->ngates : 1024;
-            while (n <= h->gate)
-                n *= 2;
-            w->gates = ms_xrealloc (w->gates, n * sizeof (*w->gates));
-            for (size_t i = w->ngates; i < n; i++) {
-                w->gates[i].started = false;
-                w->gates[i].first = SIZE_MAX;
-            }
-            w->ngates = n;
-        }
+        if (h->gate >= w->ngates)
+            gates_grow (w, h->gate + 1, false);
         j->gate_next = w->gates[h->gate].first;
-        w->gates[h->gate].first = j->id - 1;
+        w->gates[h->gate].first = (uint32_t)ji;
     }
-    queue_insert (w, p, j->id - 1);
+    queue_insert (w, p, ji);
     if (j->begin > 0)
-        heap_push (w, j->begin, j->id - 1); /* the pass when it may start */
+        heap_push (w, j->begin, ji); /* the pass when it may start */
     p->dirty = true;
-    *idp = j->id;
+    *idp = ji + 1;
     return 0;
 }
 
@@ -982,13 +1112,13 @@ op_update (void *ctx, uint64_t id, const ms_job_update_t *upd, ms_error_t *errp)
                        (unsigned long long)id);
     p = &w->parts[j->part];
     if (upd->time_limit_min != MS_KEEP_TIME) {
-        j->limit_s = upd->time_limit_min * 60.0;
+        j->limit_min = upd->time_limit_min;
         if (j->state == MS_JOB_RUNNING) {
             /* The end moves with the limit; the old heap entry goes stale. */
             double run = j->true_rt;
-            j->killed = run > j->limit_s;
+            j->killed = run > limit_s (j);
             if (j->killed)
-                run = j->limit_s;
+                run = limit_s (j);
             j->end = j->start + run;
             if (j->end < w->now)
                 j->end = w->now;
@@ -1035,11 +1165,11 @@ fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
 {
     const simpart_t *p = &w->parts[j->part];
     memset (o, 0, sizeof (*o));
-    o->id = j->id;
-    ms_strlcpy (o->user, j->user, sizeof (o->user));
+    o->id = job_id (w, j);
+    ms_strlcpy (o->user, w->users.names[j->user], sizeof (o->user));
     ms_strlcpy (o->partition, p->pc->name, sizeof (o->partition));
-    o->state = j->state;
-    ms_strlcpy (o->state_name, ms_job_state_name (j->state),
+    o->state = (ms_job_state_t)j->state;
+    ms_strlcpy (o->state_name, ms_job_state_name (o->state),
                 sizeof (o->state_name));
     o->submit_time = (time_t)j->submit;
     o->eligible_time = (time_t)(j->begin > j->submit ? j->begin : j->submit);
@@ -1048,13 +1178,13 @@ fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
         o->end_time = (time_t)predicted_end (w, j);
     else
         o->end_time = j->end >= 0 ? (time_t)j->end : 0;
-    o->time_limit_min = isfinite (j->limit_s) ? (uint32_t)(j->limit_s / 60) : 0;
+    o->time_limit_min = j->limit_min;
     o->cpu_freq_max_khz = j->f_khz;
     o->nice = j->nice;
     o->priority = (uint32_t)(100000 - j->nice);
-    if (j->hint.gate)
+    if (j->gate)
         snprintf (o->comment, sizeof (o->comment), "metasched:%llu",
-                  (unsigned long long)j->hint.gate);
+                  (unsigned long long)j->gate);
     o->nodes = j->nodes;
     o->tasks = j->nodes;
     o->cpus = j->nodes * p->arch->cores_per_node;
@@ -1181,6 +1311,8 @@ simworld_free (simworld_t *w)
     free (w->jobs);
     free (w->heap);
     free (w->gates);
+    free (w->users.names);
+    free (w->users.slots);
     free (w->scratch);
     free (w);
 }
