@@ -6,7 +6,8 @@
  * and begin times (a job submitted with a begin time is not eligible
  * before it, as Slurm's --begin). A scheduling pass runs on a partition
  * when something changed there: a submit, an update, a cancel, an end or
- * a begin time reached.
+ * a begin time reached. The data is simcluster_int.h's; the backend
+ * operations that submit, update and cancel are simcluster_ops.c's.
  */
 #include "config.h"
 
@@ -16,106 +17,8 @@
 #include <string.h>
 
 #include "metasched/common/util.h"
-#include "partitions/simcluster.h"
+#include "partitions/simcluster_int.h"
 
-#define GATE_MAX ((uint64_t)1 << 28)
-
-/* One submitted job (112 bytes: the world keeps one per entry ever
- * submitted, siblings included, so every byte here is paid per entry).
- * Its cluster job id is its index + 1 (job_id); the hint is kept field by
- * field (notify gives the listener a sim_hint_t); the user name is an
- * index into the world's names (user_intern). */
-typedef struct {
-    double submit, start, end;
-    double begin;   /* not eligible before this (0: from its submit) */
-    double true_rt; /* what the truth says it runs */
-    double power_w;
-    double pred_s;     /* hint.pred_runtime_s */
-    double order_time; /* hint.order_time */
-    const void *wjob;  /* hint.job */
-    uint32_t gate;     /* hint.gate (< GATE_MAX) */
-    int rank;          /* hint.rank */
-    uint32_t part;
-    int nodes;
-    int nice;
-    uint32_t f_khz;
-    uint32_t limit_min; /* hard limit in minutes, 0: none (limit_s) */
-    uint32_t gate_next; /* next job with the same gate, or NO_JOB */
-    uint32_t user;      /* index into simworld.users */
-    uint8_t state;      /* ms_job_state_t */
-    bool killed;
-} simjob_t;
-
-#define NO_JOB UINT32_MAX
-#define USER_LEN 24 /* a user name is kept to 23 characters */
-
-typedef struct {
-    size_t *v;
-    size_t n, cap;
-} idxvec_t;
-
-typedef struct {
-    const ms_partconf_t *pc;
-    const ms_arch_t *arch;
-    size_t index;     /* in conf->parts */
-    int busy;         /* allocated nodes */
-    double dyn_w;     /* running jobs' power above idle: sum of
-                         nodes * (power - idle power) */
-    idxvec_t pending; /* sorted by (nice, order_time, id) */
-    idxvec_t running;
-    bool dirty;
-    bool deferred; /* the last pass left an entry to a sibling */
-} simpart_t;
-
-typedef struct {
-    simworld_t *w;
-    size_t index; /* in conf->clusters */
-} simcl_t;
-
-typedef struct {
-    double t;
-    size_t job;
-} heapent_t;
-
-typedef struct {
-    uint32_t first; /* NO_JOB: none */
-    bool started;
-} gate_t;
-
-/* The user names of the jobs, each once: an open-addressing hash of
- * indices into names. */
-typedef struct {
-    char (*names)[USER_LEN];
-    size_t n, cap;
-    uint32_t *slots; /* index + 1, 0: empty */
-    size_t nslots;   /* a power of two, at least twice n */
-    uint32_t last;   /* the name found last (siblings share it) */
-} usertab_t;
-
-struct simworld {
-    const ms_siteconf_t *conf;
-    sim_backfill_t bf;
-    sim_truth_fn truth;
-    void *truth_arg;
-    sim_listener_fn listen;
-    void *listen_arg;
-    double now;
-    simjob_t *jobs;
-    size_t njobs, capjobs;
-    simpart_t *parts; /* one per conf->parts entry */
-    ms_backend_t **backends;
-    simcl_t *cls;
-    heapent_t *heap;
-    size_t nheap, capheap;
-    gate_t *gates;
-    size_t ngates;
-    usertab_t users;
-    size_t violations;
-    bool no_defer; /* second scheduling round */
-    /* scratch for the passes */
-    heapent_t *scratch;
-    size_t capscratch;
-};
 
 const char *
 sim_backfill_name (sim_backfill_t b)
@@ -152,8 +55,8 @@ vec_push (idxvec_t *v, size_t x)
     v->v[v->n++] = x;
 }
 
-static void
-vec_remove (idxvec_t *v, size_t x)
+void
+sim_vec_remove (idxvec_t *v, size_t x)
 {
     for (size_t i = 0; i < v->n; i++)
         if (v->v[i] == x) {
@@ -174,8 +77,8 @@ queue_cmp (const simjob_t *a, const simjob_t *b)
     return a < b ? -1 : a > b; /* the id is the index + 1 */
 }
 
-static void
-queue_insert (simworld_t *w, simpart_t *p, size_t j)
+void
+sim_queue_insert (simworld_t *w, simpart_t *p, size_t j)
 {
     size_t lo = 0, hi = p->pending.n;
     while (lo < hi) {
@@ -191,8 +94,8 @@ queue_insert (simworld_t *w, simpart_t *p, size_t j)
     p->pending.v[lo] = j;
 }
 
-static void
-heap_push (simworld_t *w, double t, size_t job)
+void
+sim_heap_push (simworld_t *w, double t, size_t job)
 {
     size_t i;
     if (w->nheap == w->capheap) {
@@ -232,21 +135,8 @@ heap_pop (simworld_t *w)
     return top;
 }
 
-static uint64_t
-job_id (const simworld_t *w, const simjob_t *j)
-{
-    return (uint64_t)(j - w->jobs) + 1;
-}
-
-/* The hard limit in seconds, INFINITY when none. */
-static double
-limit_s (const simjob_t *j)
-{
-    return j->limit_min ? j->limit_min * 60.0 : INFINITY;
-}
-
-static void
-notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
+void
+sim_notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
 {
     sim_event_t ev;
     sim_hint_t hint;
@@ -323,12 +213,12 @@ cap_fits (double need, double room)
 }
 
 /* Cancel a pending job (its gate opened for a sibling, or a cancel). */
-static void
-cancel_pending (simworld_t *w, simjob_t *j)
+void
+sim_cancel_pending (simworld_t *w, simjob_t *j)
 {
     j->state = MS_JOB_CANCELLED;
     j->end = w->now;
-    notify (w, SIM_EV_CANCEL, j);
+    sim_notify (w, SIM_EV_CANCEL, j);
 }
 
 static void
@@ -354,20 +244,20 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     if (p->busy > p->pc->nodes)
         w->violations++;
     vec_push (&p->running, ji);
-    heap_push (w, j->end, ji);
-    notify (w, SIM_EV_START, j);
+    sim_heap_push (w, j->end, ji);
+    sim_notify (w, SIM_EV_START, j);
     if (g) {
         /* The start gate: the first sibling to start wins. */
         g->started = true;
         for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next)
             if (w->jobs[s].state == MS_JOB_PENDING)
-                cancel_pending (w, &w->jobs[s]);
+                sim_cancel_pending (w, &w->jobs[s]);
     }
 }
 
 /* Predicted end of a running job, as reservations see it. */
-static double
-predicted_end (const simworld_t *w, const simjob_t *j)
+double
+sim_predicted_end (const simworld_t *w, const simjob_t *j)
 {
     double e = j->start + j->pred_s;
     if (e > j->start + limit_s (j))
@@ -424,7 +314,7 @@ sorted_ends (simworld_t *w, simpart_t *p)
                                   2 * w->capscratch * sizeof (*w->scratch));
     }
     for (size_t i = 0; i < p->running.n; i++) {
-        w->scratch[i].t = predicted_end (w, &w->jobs[p->running.v[i]]);
+        w->scratch[i].t = sim_predicted_end (w, &w->jobs[p->running.v[i]]);
         w->scratch[i].job = p->running.v[i];
     }
     if (p->running.n > 1)
@@ -558,7 +448,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
         if (j->state != MS_JOB_PENDING)
             continue;
         if (g && g->started) {
-            cancel_pending (w, j);
+            sim_cancel_pending (w, j);
             continue;
         }
         if (j->begin > w->now) {
@@ -615,7 +505,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
         if (j->state != MS_JOB_PENDING)
             continue;
         if (g && g->started) {
-            cancel_pending (w, j);
+            sim_cancel_pending (w, j);
             continue;
         }
         if (freen <= 0 && reserved)
@@ -725,9 +615,9 @@ end_job (simworld_t *w, size_t ji)
     p->dyn_w -= j->nodes * (j->power_w - p->arch->idle_power_w);
     if (p->busy == 0)
         p->dyn_w = 0; /* no drift from rounding */
-    vec_remove (&p->running, ji);
+    sim_vec_remove (&p->running, ji);
     p->dirty = true;
-    notify (w, SIM_EV_END, j);
+    sim_notify (w, SIM_EV_END, j);
 }
 
 void
@@ -805,8 +695,8 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
     w->listen_arg = arg;
 }
 
-static void
-jobs_grow (simworld_t *w, size_t n)
+void
+sim_jobs_grow (simworld_t *w, size_t n)
 {
     if (n > w->capjobs) {
         w->capjobs = n;
@@ -816,8 +706,8 @@ jobs_grow (simworld_t *w, size_t n)
 
 /* Room for gate keys below n: n exactly when reserved, else doubling
  * from 1024. */
-static void
-gates_grow (simworld_t *w, size_t n, bool exact)
+void
+sim_gates_grow (simworld_t *w, size_t n, bool exact)
 {
     size_t cap = w->ngates ? w->ngates : 1024;
     if (n <= w->ngates)
@@ -840,72 +730,8 @@ gates_grow (simworld_t *w, size_t n, bool exact)
 void
 simworld_reserve (simworld_t *w, size_t njobs)
 {
-    jobs_grow (w, njobs * (w->conf->nparts ? w->conf->nparts : 1));
-    gates_grow (w, njobs + 1, true); /* the core's ids, from 1 */
-}
-
-/* The slot of key in slots[0..ns) (ns a power of two): where it is, or
- * the empty slot where it goes. */
-static size_t
-user_slot (const usertab_t *u, const uint32_t *slots, size_t ns,
-           const char *key)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    size_t i;
-
-    for (const char *c = key; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-    for (i = h & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
-        if (!strcmp (u->names[slots[i] - 1], key))
-            break;
-    return i;
-}
-
-/* Is name, cut to USER_LEN - 1 characters, the kept name? */
-static bool
-user_is (const char *kept, const char *name)
-{
-    size_t i;
-    for (i = 0; i < USER_LEN - 1 && name[i]; i++)
-        if (name[i] != kept[i])
-            return false;
-    return kept[i] == '\0';
-}
-
-/* The index of name (NULL: "") in the world's user names, cut to
- * USER_LEN - 1 characters as a job keeps it; added when new. */
-static uint32_t
-user_intern (usertab_t *u, const char *name)
-{
-    char key[USER_LEN] = "";
-    size_t i;
-
-    if (!name)
-        name = "";
-    if (u->n && user_is (u->names[u->last], name))
-        return u->last;
-    ms_strlcpy (key, name, sizeof (key));
-    if (2 * (u->n + 1) > u->nslots) {
-        size_t ns = u->nslots ? 2 * u->nslots : 64;
-        uint32_t *slots = ms_xcalloc (ns, sizeof (*slots));
-        for (size_t k = 0; k < u->nslots; k++)
-            if (u->slots[k])
-                slots[user_slot (u, slots, ns, u->names[u->slots[k] - 1])]
-                    = u->slots[k];
-        free (u->slots);
-        u->slots = slots;
-        u->nslots = ns;
-    }
-    i = user_slot (u, u->slots, u->nslots, key);
-    if (u->slots[i])
-        return u->last = u->slots[i] - 1;
-    if (u->n == u->cap) {
-        u->cap = u->cap ? 2 * u->cap : 64;
-        u->names = ms_xrealloc (u->names, u->cap * sizeof (*u->names));
-    }
-    memcpy (u->names[u->n], key, sizeof (key));
-    u->slots[i] = (uint32_t)++u->n;
-    return u->last = (uint32_t)(u->n - 1);
+    sim_jobs_grow (w, njobs * (w->conf->nparts ? w->conf->nparts : 1));
+    sim_gates_grow (w, njobs + 1, true); /* the core's ids, from 1 */
 }
 
 ms_backend_t *
@@ -913,340 +739,6 @@ simworld_backend (simworld_t *w, size_t i)
 {
     return i < w->conf->nclusters ? w->backends[i] : NULL;
 }
-
-/* ---- the backend operations ---- */
-
-static simpart_t *
-find_part (simworld_t *w, size_t cl, const char *name)
-{
-    if (!name)
-        return NULL;
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == cl
-            && !strcmp (w->conf->parts[i].name, name))
-            return &w->parts[i];
-    return NULL;
-}
-
-static simjob_t *
-find_job (simworld_t *w, size_t cl, uint64_t id)
-{
-    if (id == 0 || id > w->njobs)
-        return NULL;
-    simjob_t *j = &w->jobs[id - 1];
-    return w->conf->parts[j->part].cluster == cl ? j : NULL;
-}
-
-static int
-op_ping (void *ctx, ms_error_t *errp)
-{
-    return 0;
-}
-
-static void
-fill_partition (simworld_t *w, simpart_t *p, ms_partition_state_t *s)
-{
-    memset (s, 0, sizeof (*s));
-    ms_strlcpy (s->name, p->pc->name, sizeof (s->name));
-    s->up = true;
-    s->nodes_total = p->pc->nodes;
-    s->nodes_alloc = p->busy;
-    s->nodes_idle = p->pc->nodes - p->busy;
-    s->cpus_total = p->pc->nodes * p->arch->cores_per_node;
-    s->cpus_idle = s->nodes_idle * p->arch->cores_per_node;
-    s->max_time_min = -1;
-    s->default_time_min = -1;
-    /* the limits clusters.conf declares (none: unlimited, unknown) */
-    ms_partition_limits_init (s);
-    ms_partition_apply_conf (s, &p->pc->limits, p->pc->nodes);
-    s->pending_jobs = (int)simworld_pending (w, p->index);
-    s->running_jobs = (int)p->running.n;
-}
-
-static int
-op_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
-               ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    size_t k = 0;
-
-    *out = ms_xcalloc (w->conf->nparts ? w->conf->nparts : 1, sizeof (**out));
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == c->index)
-            fill_partition (w, &w->parts[i], &(*out)[k++]);
-    *n = k;
-    return 0;
-}
-
-static int
-op_nodes (void *ctx, ms_node_state_t **out, size_t *n, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    size_t total = 0, k = 0;
-
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == c->index)
-            total += (size_t)w->conf->parts[i].nodes;
-    *out = ms_xcalloc (total ? total : 1, sizeof (**out));
-    for (size_t i = 0; i < w->conf->nparts; i++) {
-        simpart_t *p = &w->parts[i];
-        if (p->pc->cluster != c->index)
-            continue;
-        /* Nodes are interchangeable in the model: the first `busy` are
-         * shown allocated. */
-        for (int nd = 0; nd < p->pc->nodes; nd++, k++) {
-            ms_node_state_t *s = &(*out)[k];
-            snprintf (s->name, sizeof (s->name), "%.40s-%d", p->pc->name,
-                      nd + 1);
-            ms_strlcpy (s->state, nd < p->busy ? "allocated" : "idle",
-                        sizeof (s->state));
-            s->cpus = p->arch->cores_per_node;
-            s->cpus_alloc = nd < p->busy ? s->cpus : 0;
-            ms_strlcpy (s->partitions, p->pc->name, sizeof (s->partitions));
-            s->usable = true;
-        }
-    }
-    *n = k;
-    return 0;
-}
-
-static int
-op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
-           ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    simpart_t *p = find_part (w, c->index, req->partition);
-    const sim_hint_t *h = req->backend_hint;
-    uint32_t f = req->cpu_freq_khz ? req->cpu_freq_khz : 0;
-    int nodes = req->nodes > 0 ? req->nodes : 1;
-    uint32_t limit_min = req->time_limit_min;
-    double rt, pw;
-    simjob_t *j;
-    size_t ji;
-
-    /* A heterogeneous job runs as one: all its components' nodes at once
-     * for the longest of their limits, as metaschedd decides it
-     * (doc/daemon.md "Heterogeneous jobs"). */
-    for (size_t k = 0; k < req->nhet; k++) {
-        nodes += req->het[k].nodes > 0 ? req->het[k].nodes : 1;
-        if (req->het[k].time_limit_min > limit_min)
-            limit_min = req->het[k].time_limit_min;
-    }
-
-    if (!p)
-        return ms_err (errp, MS_ERR_INPUT, "no partition '%s'",
-                       req->partition ? req->partition : "(none)");
-    if (!h)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "a simulated cluster needs the job model "
-                       "(backend_hint)");
-    if (nodes > p->pc->nodes)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "job asks %d nodes; partition '%s' has %d", nodes,
-                       p->pc->name, p->pc->nodes);
-    if (!f)
-        f = p->arch->nominal_khz;
-    if (clusterconf_freq_index (p->arch, f) < 0)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "partition '%s' does not offer %u kHz", p->pc->name, f);
-    if (h->gate >= GATE_MAX)
-        return ms_err (errp, MS_ERR_INPUT, "start gate key too large");
-    if (w->truth (w->truth_arg, h->job, p->index, f, nodes, &rt, &pw, errp)
-        < 0)
-        return -1;
-    if (!(rt >= 0) || !(pw >= 0))
-        return ms_err (errp, MS_ERR_INPUT, "job model gives no runtime");
-    if (w->njobs >= NO_JOB - 1)
-        return ms_err (errp, MS_ERR_INPUT, "too many simulated jobs");
-    if (w->njobs == w->capjobs)
-        jobs_grow (w, w->capjobs ? w->capjobs * 2 : 1024);
-    ji = w->njobs++;
-    j = &w->jobs[ji];
-    memset (j, 0, sizeof (*j));
-    j->part = (uint32_t)p->index;
-    j->nodes = nodes;
-    j->nice = req->nice;
-    j->f_khz = f;
-    j->state = MS_JOB_PENDING;
-    j->submit = w->now;
-    j->begin = req->begin_time > w->now ? (double)req->begin_time : 0;
-    j->start = -1;
-    j->end = -1;
-    j->limit_min = limit_min;
-    j->true_rt = rt;
-    j->power_w = pw;
-    j->wjob = h->job;
-    j->pred_s = h->pred_runtime_s;
-    j->order_time = h->order_time;
-    j->gate = (uint32_t)h->gate;
-    j->rank = h->rank;
-    j->gate_next = NO_JOB;
-    j->user = user_intern (&w->users, req->user);
-    if (h->gate) {
-        if (h->gate >= w->ngates)
-            gates_grow (w, h->gate + 1, false);
-        j->gate_next = w->gates[h->gate].first;
-        w->gates[h->gate].first = (uint32_t)ji;
-    }
-    queue_insert (w, p, ji);
-    if (j->begin > 0)
-        heap_push (w, j->begin, ji); /* the pass when it may start */
-    p->dirty = true;
-    *idp = ji + 1;
-    return 0;
-}
-
-static int
-op_update (void *ctx, uint64_t id, const ms_job_update_t *upd, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    simjob_t *j = find_job (w, c->index, id);
-    simpart_t *p;
-
-    if (!j)
-        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
-                       (unsigned long long)id);
-    p = &w->parts[j->part];
-    if (upd->time_limit_min != MS_KEEP_TIME) {
-        j->limit_min = upd->time_limit_min;
-        if (j->state == MS_JOB_RUNNING) {
-            /* The end moves with the limit; the old heap entry goes stale. */
-            double run = j->true_rt;
-            j->killed = run > limit_s (j);
-            if (j->killed)
-                run = limit_s (j);
-            j->end = j->start + run;
-            if (j->end < w->now)
-                j->end = w->now;
-            heap_push (w, j->end, (size_t)(j - w->jobs));
-        }
-    }
-    if (upd->nice != MS_KEEP_NICE && j->state == MS_JOB_PENDING) {
-        vec_remove (&p->pending, (size_t)(j - w->jobs));
-        j->nice = upd->nice;
-        queue_insert (w, p, (size_t)(j - w->jobs));
-    }
-    p->dirty = true;
-    return 0;
-}
-
-static int
-op_cancel (void *ctx, uint64_t id, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    simjob_t *j = find_job (w, c->index, id);
-    simpart_t *p;
-
-    if (!j)
-        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
-                       (unsigned long long)id);
-    p = &w->parts[j->part];
-    if (j->state == MS_JOB_PENDING) {
-        vec_remove (&p->pending, (size_t)(j - w->jobs));
-        cancel_pending (w, j);
-    } else if (j->state == MS_JOB_RUNNING) {
-        j->state = MS_JOB_CANCELLED;
-        j->end = w->now;
-        p->busy -= j->nodes;
-        vec_remove (&p->running, (size_t)(j - w->jobs));
-        notify (w, SIM_EV_CANCEL, j);
-    }
-    p->dirty = true;
-    return 0;
-}
-
-static void
-fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
-{
-    const simpart_t *p = &w->parts[j->part];
-    memset (o, 0, sizeof (*o));
-    o->id = job_id (w, j);
-    ms_strlcpy (o->user, w->users.names[j->user], sizeof (o->user));
-    ms_strlcpy (o->partition, p->pc->name, sizeof (o->partition));
-    o->state = (ms_job_state_t)j->state;
-    ms_strlcpy (o->state_name, ms_job_state_name (o->state),
-                sizeof (o->state_name));
-    o->submit_time = (time_t)j->submit;
-    o->eligible_time = (time_t)(j->begin > j->submit ? j->begin : j->submit);
-    o->start_time = j->start >= 0 ? (time_t)j->start : 0;
-    if (j->state == MS_JOB_RUNNING)
-        o->end_time = (time_t)predicted_end (w, j);
-    else
-        o->end_time = j->end >= 0 ? (time_t)j->end : 0;
-    o->time_limit_min = j->limit_min;
-    o->cpu_freq_max_khz = j->f_khz;
-    o->nice = j->nice;
-    o->priority = (uint32_t)(100000 - j->nice);
-    if (j->gate)
-        snprintf (o->comment, sizeof (o->comment), "metasched:%llu",
-                  (unsigned long long)j->gate);
-    o->nodes = j->nodes;
-    o->tasks = j->nodes;
-    o->cpus = j->nodes * p->arch->cores_per_node;
-    o->exit_code = j->state == MS_JOB_COMPLETED ? 0 : -1;
-}
-
-static int
-op_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    size_t k = 0, total = 0;
-
-    /* The live jobs (pending and running) of this cluster. */
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == c->index)
-            total += w->parts[i].pending.n + w->parts[i].running.n;
-    *out = ms_xcalloc (total ? total : 1, sizeof (**out));
-    for (size_t i = 0; i < w->conf->nparts; i++) {
-        simpart_t *p = &w->parts[i];
-        if (p->pc->cluster != c->index)
-            continue;
-        for (size_t r = 0; r < p->running.n; r++)
-            fill_job (w, &w->jobs[p->running.v[r]], &(*out)[k++]);
-        for (size_t q = 0; q < p->pending.n; q++)
-            if (w->jobs[p->pending.v[q]].state == MS_JOB_PENDING)
-                fill_job (w, &w->jobs[p->pending.v[q]], &(*out)[k++]);
-    }
-    *n = k;
-    return 0;
-}
-
-static int
-op_job (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simjob_t *j = find_job (c->w, c->index, id);
-    if (!j)
-        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
-                       (unsigned long long)id);
-    fill_job (c->w, j, out);
-    return 0;
-}
-
-static void
-op_destroy (void *ctx)
-{
-    /* The world owns the cluster; simworld_free releases it. */
-}
-
-static const struct ms_backend_ops sim_ops = {
-    .type = "simulated",
-    .ping = op_ping,
-    .partitions = op_partitions,
-    .nodes = op_nodes,
-    .submit = op_submit,
-    .update = op_update,
-    .cancel = op_cancel,
-    .jobs = op_jobs,
-    .job = op_job,
-    .destroy = op_destroy,
-};
 
 int
 simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
@@ -1278,7 +770,7 @@ simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
         w->cls[i].w = w;
         w->cls[i].index = i;
         w->backends[i] = ms_xcalloc (1, sizeof (ms_backend_t));
-        w->backends[i]->ops = &sim_ops;
+        w->backends[i]->ops = &simcluster_ops;
         w->backends[i]->ctx = &w->cls[i];
         ms_strlcpy (w->backends[i]->cluster, conf->clusters[i].name,
                     sizeof (w->backends[i]->cluster));
