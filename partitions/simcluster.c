@@ -19,7 +19,6 @@
 #include "metasched/common/util.h"
 #include "partitions/simcluster_int.h"
 
-
 const char *
 sim_backfill_name (sim_backfill_t b)
 {
@@ -244,6 +243,7 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     if (p->busy > p->pc->nodes)
         w->violations++;
     vec_push (&p->running, ji);
+    sim_ends_insert (p, j, ji, w->nstarts++);
     sim_heap_push (w, j->end, ji);
     sim_notify (w, SIM_EV_START, j);
     if (g) {
@@ -255,14 +255,63 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     }
 }
 
-/* Predicted end of a running job, as reservations see it. */
-double
-sim_predicted_end (const simworld_t *w, const simjob_t *j)
+/* The predicted end of a running job: its start plus its predicted
+ * runtime, at most its limit. */
+static double
+predicted_end_raw (const simjob_t *j)
 {
     double e = j->start + j->pred_s;
     if (e > j->start + limit_s (j))
         e = j->start + limit_s (j);
+    return e;
+}
+
+/* Predicted end of a running job, as reservations see it. */
+double
+sim_predicted_end (const simworld_t *w, const simjob_t *j)
+{
+    double e = predicted_end_raw (j);
     return e < w->now ? w->now : e;
+}
+
+void
+sim_ends_insert (simpart_t *p, const simjob_t *j, size_t ji, uint32_t seq)
+{
+    endvec_t *v = &p->ends;
+    double t = predicted_end_raw (j);
+    size_t lo = 0, hi = v->n;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (v->v[mid].t < t || (v->v[mid].t == t && v->v[mid].seq < seq))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 16;
+        v->v = ms_xrealloc (v->v, v->cap * sizeof (*v->v));
+    }
+    memmove (v->v + lo + 1, v->v + lo, (v->n - lo) * sizeof (*v->v));
+    v->v[lo].t = t;
+    v->v[lo].job = (uint32_t)ji;
+    v->v[lo].seq = seq;
+    v->n++;
+}
+
+/* Returns the seq job ji had. */
+uint32_t
+sim_ends_remove (simpart_t *p, size_t ji)
+{
+    endvec_t *v = &p->ends;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->v[i].job == ji) {
+            uint32_t seq = v->v[i].seq;
+            memmove (v->v + i, v->v + i + 1, (v->n - i - 1) * sizeof (*v->v));
+            v->n--;
+            return seq;
+        }
+    return 0;
 }
 
 /* Sort a[0..n) by t, equal ends in their order (what a merge sort
@@ -303,23 +352,35 @@ ends_sort (heapent_t *a, heapent_t *tmp, size_t n)
         memcpy (a, src, n * sizeof (*a));
 }
 
-/* Running jobs of p as (predicted end, index), sorted by end. */
+/* Running jobs of p as (predicted end, index) into w->scratch, sorted by
+ * end, equal ends in start order. p->ends holds them so already, but for
+ * the clamp to now: those whose predicted end is past (a prefix) all end
+ * now, in start order; they are put back in it by their seqs. */
 static size_t
 sorted_ends (simworld_t *w, simpart_t *p)
 {
-    if (w->capscratch < p->running.n) {
-        w->capscratch = p->running.n * 2;
+    const endvec_t *e = &p->ends;
+    size_t k = 0;
+
+    if (w->capscratch < e->n) {
+        w->capscratch = e->n * 2;
         /* the sort's second half beside the entries */
         w->scratch = ms_xrealloc (w->scratch,
                                   2 * w->capscratch * sizeof (*w->scratch));
     }
-    for (size_t i = 0; i < p->running.n; i++) {
-        w->scratch[i].t = sim_predicted_end (w, &w->jobs[p->running.v[i]]);
-        w->scratch[i].job = p->running.v[i];
+    for (; k < e->n && e->v[k].t <= w->now; k++) {
+        w->scratch[k].t = e->v[k].seq;
+        w->scratch[k].job = e->v[k].job;
     }
-    if (p->running.n > 1)
-        ends_sort (w->scratch, w->scratch + w->capscratch, p->running.n);
-    return p->running.n;
+    if (k > 1)
+        ends_sort (w->scratch, w->scratch + w->capscratch, k);
+    for (size_t i = 0; i < k; i++)
+        w->scratch[i].t = w->now;
+    for (; k < e->n; k++) {
+        w->scratch[k].t = e->v[k].t;
+        w->scratch[k].job = e->v[k].job;
+    }
+    return e->n;
 }
 
 /* A better-ranked sibling could start now on its own partition: leave
@@ -616,6 +677,7 @@ end_job (simworld_t *w, size_t ji)
     if (p->busy == 0)
         p->dyn_w = 0; /* no drift from rounding */
     sim_vec_remove (&p->running, ji);
+    sim_ends_remove (p, ji);
     p->dirty = true;
     sim_notify (w, SIM_EV_END, j);
 }
@@ -796,6 +858,7 @@ simworld_free (simworld_t *w)
     for (size_t i = 0; i < w->conf->nparts; i++) {
         free (w->parts[i].pending.v);
         free (w->parts[i].running.v);
+        free (w->parts[i].ends.v);
     }
     free (w->parts);
     free (w->backends);

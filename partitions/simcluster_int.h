@@ -45,6 +45,22 @@ typedef struct {
     size_t n, cap;
 } idxvec_t;
 
+/* A running job's predicted end, before the clamp to now
+ * (sim_predicted_end), and its place in the order of starts. */
+typedef struct {
+    double t;
+    uint32_t job;
+    uint32_t seq;
+} endent_t;
+
+/* Running jobs by (predicted end, start order): kept so as they start,
+ * end, are cancelled or get a new limit, so that a reservation reads
+ * them in order without sorting (sorted_ends). */
+typedef struct {
+    endent_t *v;
+    size_t n, cap;
+} endvec_t;
+
 typedef struct {
     const ms_partconf_t *pc;
     const ms_arch_t *arch;
@@ -53,7 +69,8 @@ typedef struct {
     double dyn_w;     /* running jobs' power above idle: sum of
                          nodes * (power - idle power) */
     idxvec_t pending; /* sorted by (nice, order_time, id) */
-    idxvec_t running;
+    idxvec_t running; /* in start order */
+    endvec_t ends;    /* the same jobs by predicted end */
     bool dirty;
     bool deferred; /* the last pass left an entry to a sibling */
 } simpart_t;
@@ -102,7 +119,8 @@ struct simworld {
     size_t ngates;
     usertab_t users;
     size_t violations;
-    bool no_defer; /* second scheduling round */
+    uint32_t nstarts; /* starts so far: the next start's seq */
+    bool no_defer;    /* second scheduling round */
     /* scratch for the passes */
     heapent_t *scratch;
     size_t capscratch;
@@ -134,6 +152,9 @@ void sim_notify (simworld_t *w, sim_evtype_t type, const simjob_t *j);
 void sim_cancel_pending (simworld_t *w, simjob_t *j);
 /* Predicted end of a running job, as reservations see it. */
 double sim_predicted_end (const simworld_t *w, const simjob_t *j);
+/* Running job ji of p into p's ends with its seq, and out of them. */
+void sim_ends_insert (simpart_t *p, const simjob_t *j, size_t ji, uint32_t seq);
+uint32_t sim_ends_remove (simpart_t *p, size_t ji);
 /* Room for n jobs. */
 void sim_jobs_grow (simworld_t *w, size_t n);
 /* Room for gate keys below n: n exactly when reserved, else doubling

@@ -275,8 +275,11 @@ op_update (void *ctx, uint64_t id, const ms_job_update_t *upd, ms_error_t *errp)
     if (upd->time_limit_min != MS_KEEP_TIME) {
         j->limit_min = upd->time_limit_min;
         if (j->state == MS_JOB_RUNNING) {
-            /* The end moves with the limit; the old heap entry goes stale. */
+            /* The end moves with the limit; the old heap entry goes stale.
+             * So may the predicted end: its place among the ends. */
+            size_t ji = (size_t)(j - w->jobs);
             double run = j->true_rt;
+            sim_ends_insert (p, j, ji, sim_ends_remove (p, ji));
             j->killed = run > limit_s (j);
             if (j->killed)
                 run = limit_s (j);
@@ -315,6 +318,7 @@ op_cancel (void *ctx, uint64_t id, ms_error_t *errp)
         j->end = w->now;
         p->busy -= j->nodes;
         sim_vec_remove (&p->running, (size_t)(j - w->jobs));
+        sim_ends_remove (p, (size_t)(j - w->jobs));
         sim_notify (w, SIM_EV_CANCEL, j);
     }
     p->dirty = true;
