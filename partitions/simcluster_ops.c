@@ -13,23 +13,6 @@
 #include "metasched/common/util.h"
 #include "partitions/simcluster_int.h"
 
-/* The slot of key in slots[0..ns) (ns a power of two): where it is, or
- * the empty slot where it goes. */
-static size_t
-user_slot (const usertab_t *u, const uint32_t *slots, size_t ns,
-           const char *key)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    size_t i;
-
-    for (const char *c = key; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-    for (i = h & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
-        if (!strcmp (u->names[slots[i] - 1], key))
-            break;
-    return i;
-}
-
 /* Is name, cut to USER_LEN - 1 characters, the kept name? */
 static bool
 user_is (const char *kept, const char *name)
@@ -41,19 +24,34 @@ user_is (const char *kept, const char *name)
     return kept[i] == '\0';
 }
 
+/* The slot of name (cut as kept) in slots[0..ns) (ns a power of two):
+ * where it is, or the empty slot where it goes. */
+static size_t
+user_slot (const usertab_t *u, const uint32_t *slots, size_t ns,
+           const char *name)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    size_t i;
+
+    for (i = 0; i < USER_LEN - 1 && name[i]; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+    for (i = h & (ns - 1); slots[i]; i = (i + 1) & (ns - 1))
+        if (user_is (u->names[slots[i] - 1], name))
+            break;
+    return i;
+}
+
 /* The index of name (NULL: "") in the world's user names, cut to
  * USER_LEN - 1 characters as a job keeps it; added when new. */
 static uint32_t
 user_intern (usertab_t *u, const char *name)
 {
-    char key[USER_LEN] = "";
     size_t i;
 
     if (!name)
         name = "";
     if (u->n && user_is (u->names[u->last], name))
         return u->last;
-    ms_strlcpy (key, name, sizeof (key));
     if (2 * (u->n + 1) > u->nslots) {
         size_t ns = u->nslots ? 2 * u->nslots : 64;
         uint32_t *slots = ms_xcalloc (ns, sizeof (*slots));
@@ -65,14 +63,14 @@ user_intern (usertab_t *u, const char *name)
         u->slots = slots;
         u->nslots = ns;
     }
-    i = user_slot (u, u->slots, u->nslots, key);
+    i = user_slot (u, u->slots, u->nslots, name);
     if (u->slots[i])
         return u->last = u->slots[i] - 1;
     if (u->n == u->cap) {
         u->cap = u->cap ? 2 * u->cap : 64;
         u->names = ms_xrealloc (u->names, u->cap * sizeof (*u->names));
     }
-    memcpy (u->names[u->n], key, sizeof (key));
+    ms_strlcpy (u->names[u->n], name, USER_LEN);
     u->slots[i] = (uint32_t)++u->n;
     return u->last = (uint32_t)(u->n - 1);
 }
