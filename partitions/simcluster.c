@@ -875,6 +875,10 @@ simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
         w->parts[i].pc = &conf->parts[i];
         w->parts[i].arch = &conf->archs[conf->parts[i].arch];
         w->parts[i].index = i;
+        w->parts[i].nominal_ok
+            = clusterconf_freq_index (w->parts[i].arch,
+                                      w->parts[i].arch->nominal_khz)
+              >= 0;
     }
     for (size_t i = 0; i < conf->nclusters; i++) {
         if (conf->clusters[i].backend != MS_BACKEND_SIMULATED)

@@ -72,7 +72,8 @@ typedef struct {
     idxvec_t running; /* in start order */
     endvec_t ends;    /* the same jobs by predicted end */
     bool dirty;
-    bool deferred; /* the last pass left an entry to a sibling */
+    bool deferred;   /* the last pass left an entry to a sibling */
+    bool nominal_ok; /* arch's nominal frequency is one of its own */
 } simpart_t;
 
 typedef struct {

@@ -208,7 +208,9 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
                        p->pc->name, p->pc->nodes);
     if (!f)
         f = p->arch->nominal_khz;
-    if (clusterconf_freq_index (p->arch, f) < 0)
+    /* most jobs run at nominal, the last frequency the search would try */
+    if (!(f == p->arch->nominal_khz && p->nominal_ok)
+        && clusterconf_freq_index (p->arch, f) < 0)
         return ms_err (errp, MS_ERR_INPUT,
                        "partition '%s' does not offer %u kHz", p->pc->name, f);
     if (h->gate >= GATE_MAX)
