@@ -13,15 +13,12 @@
 #include "metasched/common/util.h"
 #include "partitions/simcluster_int.h"
 
-/* Is name, cut to USER_LEN - 1 characters, the kept name? */
+/* Is name, cut to USER_LEN - 1 characters, the kept name? (The kept
+ * name is that long at most, so the comparison stops at its end.) */
 static bool
 user_is (const char *kept, const char *name)
 {
-    size_t i;
-    for (i = 0; i < USER_LEN - 1 && name[i]; i++)
-        if (name[i] != kept[i])
-            return false;
-    return kept[i] == '\0';
+    return !strncmp (name, kept, USER_LEN - 1);
 }
 
 /* The slot of name (cut as kept) in slots[0..ns) (ns a power of two):
