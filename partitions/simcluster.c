@@ -763,17 +763,28 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
  * the kernel zeroing the page, cost about 3 us per 4 KB page here, a
  * third of a KTH run's time in all, while a huge page faults once for
  * 512 of them. Aligned to 2 MB, so that every whole 2 MB of it may be
- * one. Returns the bytes mapped at *p, or 0 (then *p is malloc's). */
+ * one. Returns the bytes mapped at *p, or 0 (then *p is malloc's: also
+ * in a build with AddressSanitizer, which checks the bounds of what
+ * malloc gives, not of a mapping). */
 #define HUGE_PAGE ((size_t)2 << 20)
+#if defined(__SANITIZE_ADDRESS__)
+#define JOBS_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define JOBS_MALLOC 1
+#endif
+#endif
 
 static size_t
 jobs_map (size_t bytes, void **p)
 {
     size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    char *m = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    char *a;
+    char *m = MAP_FAILED, *a;
 
+#ifndef JOBS_MALLOC
+    m = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#endif
     if (m == MAP_FAILED) {
         *p = ms_xmalloc (bytes);
         return 0;
