@@ -389,8 +389,11 @@ sorted_ends (simworld_t *w, simpart_t *p)
 static bool
 deferred (simworld_t *w, const simjob_t *j)
 {
-    gate_t *g = gate_of (w, j);
-    if (!g || j->rank == 0 || w->no_defer)
+    gate_t *g;
+    if (j->rank == 0 || w->no_defer)
+        return false; /* the preferred sibling, or the second round */
+    g = gate_of (w, j);
+    if (!g)
         return false;
     for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next) {
         const simjob_t *sj = &w->jobs[s];
