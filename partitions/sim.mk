@@ -2,6 +2,7 @@
 noinst_LIBRARIES += partitions/libsim.a
 partitions_libsim_a_SOURCES = \
 	partitions/simcluster.c partitions/simcluster.h \
+	partitions/simcluster_ops.c partitions/simcluster_int.h \
 	partitions/swf.c partitions/swf.h
 
 check_PROGRAMS += tests/unit/test_swf

@@ -6,7 +6,8 @@
  * and begin times (a job submitted with a begin time is not eligible
  * before it, as Slurm's --begin). A scheduling pass runs on a partition
  * when something changed there: a submit, an update, a cancel, an end or
- * a begin time reached.
+ * a begin time reached. The data is simcluster_int.h's; the backend
+ * operations that submit, update and cancel are simcluster_ops.c's.
  */
 #include "config.h"
 
@@ -14,86 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "metasched/common/util.h"
-#include "partitions/simcluster.h"
-
-#define GATE_MAX ((uint64_t)1 << 28)
-
-typedef struct {
-    uint64_t id;
-    size_t part;
-    int nodes;
-    int nice;
-    uint32_t f_khz;
-    ms_job_state_t state;
-    bool killed;
-    double submit, start, end;
-    double begin;   /* not eligible before this (0: from its submit) */
-    double limit_s; /* hard limit, INFINITY when none */
-    double true_rt; /* what the truth says it runs */
-    double power_w;
-    sim_hint_t hint;
-    size_t gate_next; /* next job with the same gate, or SIZE_MAX */
-    char user[24];
-} simjob_t;
-
-typedef struct {
-    size_t *v;
-    size_t n, cap;
-} idxvec_t;
-
-typedef struct {
-    const ms_partconf_t *pc;
-    const ms_arch_t *arch;
-    size_t index;     /* in conf->parts */
-    int busy;         /* allocated nodes */
-    double dyn_w;     /* running jobs' power above idle: sum of
-                         nodes * (power - idle power) */
-    idxvec_t pending; /* sorted by (nice, order_time, id) */
-    idxvec_t running;
-    bool dirty;
-    bool deferred; /* the last pass left an entry to a sibling */
-} simpart_t;
-
-typedef struct {
-    simworld_t *w;
-    size_t index; /* in conf->clusters */
-} simcl_t;
-
-typedef struct {
-    double t;
-    size_t job;
-} heapent_t;
-
-typedef struct {
-    bool started;
-    size_t first; /* SIZE_MAX: none */
-} gate_t;
-
-struct simworld {
-    const ms_siteconf_t *conf;
-    sim_backfill_t bf;
-    sim_truth_fn truth;
-    void *truth_arg;
-    sim_listener_fn listen;
-    void *listen_arg;
-    double now;
-    simjob_t *jobs;
-    size_t njobs, capjobs;
-    simpart_t *parts; /* one per conf->parts entry */
-    ms_backend_t **backends;
-    simcl_t *cls;
-    heapent_t *heap;
-    size_t nheap, capheap;
-    gate_t *gates;
-    size_t ngates;
-    size_t violations;
-    bool no_defer; /* second scheduling round */
-    /* scratch for the passes */
-    heapent_t *scratch;
-    size_t capscratch;
-};
+#include "partitions/simcluster_int.h"
 
 const char *
 sim_backfill_name (sim_backfill_t b)
@@ -130,8 +55,8 @@ vec_push (idxvec_t *v, size_t x)
     v->v[v->n++] = x;
 }
 
-static void
-vec_remove (idxvec_t *v, size_t x)
+void
+sim_vec_remove (idxvec_t *v, size_t x)
 {
     for (size_t i = 0; i < v->n; i++)
         if (v->v[i] == x) {
@@ -147,13 +72,13 @@ queue_cmp (const simjob_t *a, const simjob_t *b)
 {
     if (a->nice != b->nice)
         return a->nice < b->nice ? -1 : 1;
-    if (a->hint.order_time != b->hint.order_time)
-        return a->hint.order_time < b->hint.order_time ? -1 : 1;
-    return a->id < b->id ? -1 : a->id > b->id;
+    if (a->order_time != b->order_time)
+        return a->order_time < b->order_time ? -1 : 1;
+    return a < b ? -1 : a > b; /* the id is the index + 1 */
 }
 
-static void
-queue_insert (simworld_t *w, simpart_t *p, size_t j)
+void
+sim_queue_insert (simworld_t *w, simpart_t *p, size_t j)
 {
     size_t lo = 0, hi = p->pending.n;
     while (lo < hi) {
@@ -169,8 +94,8 @@ queue_insert (simworld_t *w, simpart_t *p, size_t j)
     p->pending.v[lo] = j;
 }
 
-static void
-heap_push (simworld_t *w, double t, size_t job)
+void
+sim_heap_push (simworld_t *w, double t, size_t job)
 {
     size_t i;
     if (w->nheap == w->capheap) {
@@ -210,19 +135,25 @@ heap_pop (simworld_t *w)
     return top;
 }
 
-static void
-notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
+void
+sim_notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
 {
     sim_event_t ev;
+    sim_hint_t hint;
     if (!w->listen)
         return;
+    hint.job = j->wjob;
+    hint.pred_runtime_s = j->pred_s;
+    hint.order_time = j->order_time;
+    hint.gate = j->gate;
+    hint.rank = j->rank;
     memset (&ev, 0, sizeof (ev));
     ev.type = type;
     ev.t = w->now;
     ev.cluster = w->conf->parts[j->part].cluster;
     ev.part = j->part;
-    ev.id = j->id;
-    ev.hint = &j->hint;
+    ev.id = job_id (w, j);
+    ev.hint = &hint;
     ev.nodes = j->nodes;
     ev.f_khz = j->f_khz;
     ev.submit = j->submit;
@@ -239,9 +170,9 @@ notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
 static gate_t *
 gate_of (simworld_t *w, const simjob_t *j)
 {
-    if (!j->hint.gate || j->hint.gate >= w->ngates)
+    if (!j->gate || j->gate >= w->ngates)
         return NULL;
-    return &w->gates[j->hint.gate];
+    return &w->gates[j->gate];
 }
 
 /* The power cap (clusters.conf power_cap_w) is the cluster's, whichever
@@ -282,12 +213,12 @@ cap_fits (double need, double room)
 }
 
 /* Cancel a pending job (its gate opened for a sibling, or a cancel). */
-static void
-cancel_pending (simworld_t *w, simjob_t *j)
+void
+sim_cancel_pending (simworld_t *w, simjob_t *j)
 {
     j->state = MS_JOB_CANCELLED;
     j->end = w->now;
-    notify (w, SIM_EV_CANCEL, j);
+    sim_notify (w, SIM_EV_CANCEL, j);
 }
 
 static void
@@ -295,12 +226,12 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
 {
     simjob_t *j = &w->jobs[ji];
     gate_t *g = gate_of (w, j);
-    double run = j->true_rt;
+    double run = j->true_rt, lim = limit_s (j);
 
     j->state = MS_JOB_RUNNING;
     j->start = w->now;
-    if (run > j->limit_s) {
-        run = j->limit_s;
+    if (run > lim) {
+        run = lim;
         j->killed = true;
     }
     j->end = w->now + run;
@@ -313,25 +244,75 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     if (p->busy > p->pc->nodes)
         w->violations++;
     vec_push (&p->running, ji);
-    heap_push (w, j->end, ji);
-    notify (w, SIM_EV_START, j);
+    sim_ends_insert (p, j, ji, w->nstarts++);
+    sim_heap_push (w, j->end, ji);
+    sim_notify (w, SIM_EV_START, j);
     if (g) {
         /* The start gate: the first sibling to start wins. */
         g->started = true;
-        for (size_t s = g->first; s != SIZE_MAX; s = w->jobs[s].gate_next)
+        for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next)
             if (w->jobs[s].state == MS_JOB_PENDING)
-                cancel_pending (w, &w->jobs[s]);
+                sim_cancel_pending (w, &w->jobs[s]);
     }
 }
 
-/* Predicted end of a running job, as reservations see it. */
+/* The predicted end of a running job: its start plus its predicted
+ * runtime, at most its limit. */
 static double
-predicted_end (const simworld_t *w, const simjob_t *j)
+predicted_end_raw (const simjob_t *j)
 {
-    double e = j->start + j->hint.pred_runtime_s;
-    if (e > j->start + j->limit_s)
-        e = j->start + j->limit_s;
+    double e = j->start + j->pred_s;
+    if (e > j->start + limit_s (j))
+        e = j->start + limit_s (j);
+    return e;
+}
+
+/* Predicted end of a running job, as reservations see it. */
+double
+sim_predicted_end (const simworld_t *w, const simjob_t *j)
+{
+    double e = predicted_end_raw (j);
     return e < w->now ? w->now : e;
+}
+
+void
+sim_ends_insert (simpart_t *p, const simjob_t *j, size_t ji, uint32_t seq)
+{
+    endvec_t *v = &p->ends;
+    double t = predicted_end_raw (j);
+    size_t lo = 0, hi = v->n;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (v->v[mid].t < t || (v->v[mid].t == t && v->v[mid].seq < seq))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 16;
+        v->v = ms_xrealloc (v->v, v->cap * sizeof (*v->v));
+    }
+    memmove (v->v + lo + 1, v->v + lo, (v->n - lo) * sizeof (*v->v));
+    v->v[lo].t = t;
+    v->v[lo].job = (uint32_t)ji;
+    v->v[lo].seq = seq;
+    v->n++;
+}
+
+/* Returns the seq job ji had. */
+uint32_t
+sim_ends_remove (simpart_t *p, size_t ji)
+{
+    endvec_t *v = &p->ends;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->v[i].job == ji) {
+            uint32_t seq = v->v[i].seq;
+            memmove (v->v + i, v->v + i + 1, (v->n - i - 1) * sizeof (*v->v));
+            v->n--;
+            return seq;
+        }
+    return 0;
 }
 
 /* Sort a[0..n) by t, equal ends in their order (what a merge sort
@@ -372,23 +353,35 @@ ends_sort (heapent_t *a, heapent_t *tmp, size_t n)
         memcpy (a, src, n * sizeof (*a));
 }
 
-/* Running jobs of p as (predicted end, index), sorted by end. */
+/* Running jobs of p as (predicted end, index) into w->scratch, sorted by
+ * end, equal ends in start order. p->ends holds them so already, but for
+ * the clamp to now: those whose predicted end is past (a prefix) all end
+ * now, in start order; they are put back in it by their seqs. */
 static size_t
 sorted_ends (simworld_t *w, simpart_t *p)
 {
-    if (w->capscratch < p->running.n) {
-        w->capscratch = p->running.n * 2;
+    const endvec_t *e = &p->ends;
+    size_t k = 0;
+
+    if (w->capscratch < e->n) {
+        w->capscratch = e->n * 2;
         /* the sort's second half beside the entries */
         w->scratch = ms_xrealloc (w->scratch,
                                   2 * w->capscratch * sizeof (*w->scratch));
     }
-    for (size_t i = 0; i < p->running.n; i++) {
-        w->scratch[i].t = predicted_end (w, &w->jobs[p->running.v[i]]);
-        w->scratch[i].job = p->running.v[i];
+    for (; k < e->n && e->v[k].t <= w->now; k++) {
+        w->scratch[k].t = e->v[k].seq;
+        w->scratch[k].job = e->v[k].job;
     }
-    if (p->running.n > 1)
-        ends_sort (w->scratch, w->scratch + w->capscratch, p->running.n);
-    return p->running.n;
+    if (k > 1)
+        ends_sort (w->scratch, w->scratch + w->capscratch, k);
+    for (size_t i = 0; i < k; i++)
+        w->scratch[i].t = w->now;
+    for (; k < e->n; k++) {
+        w->scratch[k].t = e->v[k].t;
+        w->scratch[k].job = e->v[k].job;
+    }
+    return e->n;
 }
 
 /* A better-ranked sibling could start now on its own partition: leave
@@ -396,14 +389,17 @@ sorted_ends (simworld_t *w, simpart_t *p)
 static bool
 deferred (simworld_t *w, const simjob_t *j)
 {
-    gate_t *g = gate_of (w, j);
-    if (!g || j->hint.rank == 0 || w->no_defer)
+    gate_t *g;
+    if (j->rank == 0 || w->no_defer)
+        return false; /* the preferred sibling, or the second round */
+    g = gate_of (w, j);
+    if (!g)
         return false;
-    for (size_t s = g->first; s != SIZE_MAX; s = w->jobs[s].gate_next) {
+    for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next) {
         const simjob_t *sj = &w->jobs[s];
         const simpart_t *sp = &w->parts[sj->part];
         if (sj == j || sj->state != MS_JOB_PENDING || sj->begin > w->now
-            || sj->hint.rank >= j->hint.rank)
+            || sj->rank >= j->rank)
             continue;
         if (sp->pc->nodes - sp->busy >= sj->nodes
             && cap_fits (power_need (sp, sj), cap_room (sp)))
@@ -512,12 +508,12 @@ pass_conservative (simworld_t *w, simpart_t *p)
         size_t ji = p->pending.v[i];
         simjob_t *j = &w->jobs[ji];
         gate_t *g = gate_of (w, j);
-        double dur = j->hint.pred_runtime_s > 0 ? j->hint.pred_runtime_s : 1;
+        double dur = j->pred_s > 0 ? j->pred_s : 1;
         double s, need;
         if (j->state != MS_JOB_PENDING)
             continue;
         if (g && g->started) {
-            cancel_pending (w, j);
+            sim_cancel_pending (w, j);
             continue;
         }
         if (j->begin > w->now) {
@@ -574,7 +570,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
         if (j->state != MS_JOB_PENDING)
             continue;
         if (g && g->started) {
-            cancel_pending (w, j);
+            sim_cancel_pending (w, j);
             continue;
         }
         if (freen <= 0 && reserved)
@@ -622,7 +618,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             continue;
         }
         if (j->nodes <= freen && cap_fits (need, cap_room (p))) {
-            bool before = w->now + j->hint.pred_runtime_s <= shadow;
+            bool before = w->now + j->pred_s <= shadow;
             if (before || (j->nodes <= extra && cap_fits (need, extra_w))) {
                 start_job (w, p, ji);
                 freen -= j->nodes;
@@ -684,9 +680,10 @@ end_job (simworld_t *w, size_t ji)
     p->dyn_w -= j->nodes * (j->power_w - p->arch->idle_power_w);
     if (p->busy == 0)
         p->dyn_w = 0; /* no drift from rounding */
-    vec_remove (&p->running, ji);
+    sim_vec_remove (&p->running, ji);
+    sim_ends_remove (p, ji);
     p->dirty = true;
-    notify (w, SIM_EV_END, j);
+    sim_notify (w, SIM_EV_END, j);
 }
 
 void
@@ -764,13 +761,103 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
     w->listen_arg = arg;
 }
 
+/* The jobs live in memory of their own that the kernel may back with
+ * huge pages (2 MB, where it is set to on request): a page fault, and
+ * the kernel zeroing the page, cost about 3 us per 4 KB page here, a
+ * third of a KTH run's time in all, while a huge page faults once for
+ * 512 of them. Aligned to 2 MB, so that every whole 2 MB of it may be
+ * one. Returns the bytes mapped at *p, or 0 (then *p is malloc's: also
+ * in a build with AddressSanitizer, which checks the bounds of what
+ * malloc gives, not of a mapping). */
+#define HUGE_PAGE ((size_t)2 << 20)
+#if defined(__SANITIZE_ADDRESS__)
+#define JOBS_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define JOBS_MALLOC 1
+#endif
+#endif
+
+static size_t
+jobs_map (size_t bytes, void **p)
+{
+    size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    char *m = MAP_FAILED, *a;
+
+#ifndef JOBS_MALLOC
+    m = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#endif
+    if (m == MAP_FAILED) {
+        *p = ms_xmalloc (bytes);
+        return 0;
+    }
+    a = m + (HUGE_PAGE - (uintptr_t)m % HUGE_PAGE) % HUGE_PAGE;
+    if (a > m)
+        munmap (m, (size_t)(a - m));
+    munmap (a + len, (size_t)(m + HUGE_PAGE - a));
+#ifdef MADV_HUGEPAGE
+    madvise (a, len, MADV_HUGEPAGE); /* a hint: refused, 4 KB pages */
+#endif
+    *p = a;
+    return len;
+}
+
+static void
+jobs_unmap (simworld_t *w)
+{
+    if (w->jobs_mapped)
+        munmap (w->jobs, w->jobs_mapped);
+    else
+        free (w->jobs);
+}
+
+void
+sim_jobs_grow (simworld_t *w, size_t n)
+{
+    void *p;
+    size_t mapped;
+
+    if (n <= w->capjobs)
+        return;
+    mapped = jobs_map (n * sizeof (*w->jobs), &p);
+    if (w->njobs)
+        memcpy (p, w->jobs, w->njobs * sizeof (*w->jobs));
+    if (w->jobs)
+        jobs_unmap (w);
+    w->jobs = p;
+    w->jobs_mapped = mapped;
+    w->capjobs = n;
+}
+
+/* Room for gate keys below n: n exactly when reserved, else doubling
+ * from 1024. */
+void
+sim_gates_grow (simworld_t *w, size_t n, bool exact)
+{
+    size_t cap = w->ngates ? w->ngates : 1024;
+    if (n <= w->ngates)
+        return;
+    while (cap < n)
+        cap *= 2;
+    if (exact)
+        cap = n;
+    w->gates = ms_xrealloc (w->gates, cap * sizeof (*w->gates));
+    for (size_t i = w->ngates; i < cap; i++) {
+        w->gates[i].started = false;
+        w->gates[i].first = NO_JOB;
+    }
+    w->ngates = cap;
+}
+
+/* Room that no entry takes costs address space only (the pages are never
+ * touched), while growing the entries as they come would copy them: a
+ * page fault for every page, twice. */
 void
 simworld_reserve (simworld_t *w, size_t njobs)
 {
-    if (njobs > w->capjobs) {
-        w->capjobs = njobs;
-        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
-    }
+    sim_jobs_grow (w, njobs * (w->conf->nparts ? w->conf->nparts : 1));
+    sim_gates_grow (w, njobs + 1, true); /* the core's ids, from 1 */
 }
 
 ms_backend_t *
@@ -778,345 +865,6 @@ simworld_backend (simworld_t *w, size_t i)
 {
     return i < w->conf->nclusters ? w->backends[i] : NULL;
 }
-
-/* ---- the backend operations ---- */
-
-static simpart_t *
-find_part (simworld_t *w, size_t cl, const char *name)
-{
-    if (!name)
-        return NULL;
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == cl
-            && !strcmp (w->conf->parts[i].name, name))
-            return &w->parts[i];
-    return NULL;
-}
-
-static simjob_t *
-find_job (simworld_t *w, size_t cl, uint64_t id)
-{
-    if (id == 0 || id > w->njobs)
-        return NULL;
-    simjob_t *j = &w->jobs[id - 1];
-    return w->conf->parts[j->part].cluster == cl ? j : NULL;
-}
-
-static int
-op_ping (void *ctx, ms_error_t *errp)
-{
-    return 0;
-}
-
-static void
-fill_partition (simworld_t *w, simpart_t *p, ms_partition_state_t *s)
-{
-    memset (s, 0, sizeof (*s));
-    ms_strlcpy (s->name, p->pc->name, sizeof (s->name));
-    s->up = true;
-    s->nodes_total = p->pc->nodes;
-    s->nodes_alloc = p->busy;
-    s->nodes_idle = p->pc->nodes - p->busy;
-    s->cpus_total = p->pc->nodes * p->arch->cores_per_node;
-    s->cpus_idle = s->nodes_idle * p->arch->cores_per_node;
-    s->max_time_min = -1;
-    s->default_time_min = -1;
-    /* the limits clusters.conf declares (none: unlimited, unknown) */
-    ms_partition_limits_init (s);
-    ms_partition_apply_conf (s, &p->pc->limits, p->pc->nodes);
-    s->pending_jobs = (int)simworld_pending (w, p->index);
-    s->running_jobs = (int)p->running.n;
-}
-
-static int
-op_partitions (void *ctx, ms_partition_state_t **out, size_t *n,
-               ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    size_t k = 0;
-
-    *out = ms_xcalloc (w->conf->nparts ? w->conf->nparts : 1, sizeof (**out));
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == c->index)
-            fill_partition (w, &w->parts[i], &(*out)[k++]);
-    *n = k;
-    return 0;
-}
-
-static int
-op_nodes (void *ctx, ms_node_state_t **out, size_t *n, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    size_t total = 0, k = 0;
-
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == c->index)
-            total += (size_t)w->conf->parts[i].nodes;
-    *out = ms_xcalloc (total ? total : 1, sizeof (**out));
-    for (size_t i = 0; i < w->conf->nparts; i++) {
-        simpart_t *p = &w->parts[i];
-        if (p->pc->cluster != c->index)
-            continue;
-        /* Nodes are interchangeable in the model: the first `busy` are
-         * shown allocated. */
-        for (int nd = 0; nd < p->pc->nodes; nd++, k++) {
-            ms_node_state_t *s = &(*out)[k];
-            snprintf (s->name, sizeof (s->name), "%.40s-%d", p->pc->name,
-                      nd + 1);
-            ms_strlcpy (s->state, nd < p->busy ? "allocated" : "idle",
-                        sizeof (s->state));
-            s->cpus = p->arch->cores_per_node;
-            s->cpus_alloc = nd < p->busy ? s->cpus : 0;
-            ms_strlcpy (s->partitions, p->pc->name, sizeof (s->partitions));
-            s->usable = true;
-        }
-    }
-    *n = k;
-    return 0;
-}
-
-static int
-op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
-           ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    simpart_t *p = find_part (w, c->index, req->partition);
-    const sim_hint_t *h = req->backend_hint;
-    uint32_t f = req->cpu_freq_khz ? req->cpu_freq_khz : 0;
-    int nodes = req->nodes > 0 ? req->nodes : 1;
-    uint32_t limit_min = req->time_limit_min;
-    double rt, pw;
-    simjob_t *j;
-
-    /* A heterogeneous job runs as one: all its components' nodes at once
-     * for the longest of their limits, as metaschedd decides it
-     * (doc/daemon.md "Heterogeneous jobs"). */
-    for (size_t k = 0; k < req->nhet; k++) {
-        nodes += req->het[k].nodes > 0 ? req->het[k].nodes : 1;
-        if (req->het[k].time_limit_min > limit_min)
-            limit_min = req->het[k].time_limit_min;
-    }
-
-    if (!p)
-        return ms_err (errp, MS_ERR_INPUT, "no partition '%s'",
-                       req->partition ? req->partition : "(none)");
-    if (!h)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "a simulated cluster needs the job model "
-                       "(backend_hint)");
-    if (nodes > p->pc->nodes)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "job asks %d nodes; partition '%s' has %d", nodes,
-                       p->pc->name, p->pc->nodes);
-    if (!f)
-        f = p->arch->nominal_khz;
-    if (clusterconf_freq_index (p->arch, f) < 0)
-        return ms_err (errp, MS_ERR_INPUT,
-                       "partition '%s' does not offer %u kHz", p->pc->name, f);
-    if (h->gate >= GATE_MAX)
-        return ms_err (errp, MS_ERR_INPUT, "start gate key too large");
-    if (w->truth (w->truth_arg, h->job, p->index, f, nodes, &rt, &pw, errp)
-        < 0)
-        return -1;
-    if (!(rt >= 0) || !(pw >= 0))
-        return ms_err (errp, MS_ERR_INPUT, "job model gives no runtime");
-    if (w->njobs == w->capjobs) {
-        w->capjobs = w->capjobs ? w->capjobs * 2 : 1024;
-        w->jobs = ms_xrealloc (w->jobs, w->capjobs * sizeof (*w->jobs));
-    }
-    j = &w->jobs[w->njobs];
-    memset (j, 0, sizeof (*j));
-    j->id = ++w->njobs;
-    j->part = p->index;
-    j->nodes = nodes;
-    j->nice = req->nice;
-    j->f_khz = f;
-    j->state = MS_JOB_PENDING;
-    j->submit = w->now;
-    j->begin = req->begin_time > w->now ? (double)req->begin_time : 0;
-    j->start = -1;
-    j->end = -1;
-    j->limit_s = limit_min ? limit_min * 60.0 : INFINITY;
-    j->true_rt = rt;
-    j->power_w = pw;
-    j->hint = *h;
-    j->gate_next = SIZE_MAX;
-    if (req->user)
-        ms_strlcpy (j->user, req->user, sizeof (j->user));
-    if (h->gate) {
-        if (h->gate >= w->ngates) {
-            size_t n = w->ngates ? w->ngates : 1024;
-            while (n <= h->gate)
-                n *= 2;
-            w->gates = ms_xrealloc (w->gates, n * sizeof (*w->gates));
-            for (size_t i = w->ngates; i < n; i++) {
-                w->gates[i].started = false;
-                w->gates[i].first = SIZE_MAX;
-            }
-            w->ngates = n;
-        }
-        j->gate_next = w->gates[h->gate].first;
-        w->gates[h->gate].first = j->id - 1;
-    }
-    queue_insert (w, p, j->id - 1);
-    if (j->begin > 0)
-        heap_push (w, j->begin, j->id - 1); /* the pass when it may start */
-    p->dirty = true;
-    *idp = j->id;
-    return 0;
-}
-
-static int
-op_update (void *ctx, uint64_t id, const ms_job_update_t *upd, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    simjob_t *j = find_job (w, c->index, id);
-    simpart_t *p;
-
-    if (!j)
-        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
-                       (unsigned long long)id);
-    p = &w->parts[j->part];
-    if (upd->time_limit_min != MS_KEEP_TIME) {
-        j->limit_s = upd->time_limit_min * 60.0;
-        if (j->state == MS_JOB_RUNNING) {
-            /* The end moves with the limit; the old heap entry goes stale. */
-            double run = j->true_rt;
-            j->killed = run > j->limit_s;
-            if (j->killed)
-                run = j->limit_s;
-            j->end = j->start + run;
-            if (j->end < w->now)
-                j->end = w->now;
-            heap_push (w, j->end, (size_t)(j - w->jobs));
-        }
-    }
-    if (upd->nice != MS_KEEP_NICE && j->state == MS_JOB_PENDING) {
-        vec_remove (&p->pending, (size_t)(j - w->jobs));
-        j->nice = upd->nice;
-        queue_insert (w, p, (size_t)(j - w->jobs));
-    }
-    p->dirty = true;
-    return 0;
-}
-
-static int
-op_cancel (void *ctx, uint64_t id, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    simjob_t *j = find_job (w, c->index, id);
-    simpart_t *p;
-
-    if (!j)
-        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
-                       (unsigned long long)id);
-    p = &w->parts[j->part];
-    if (j->state == MS_JOB_PENDING) {
-        vec_remove (&p->pending, (size_t)(j - w->jobs));
-        cancel_pending (w, j);
-    } else if (j->state == MS_JOB_RUNNING) {
-        j->state = MS_JOB_CANCELLED;
-        j->end = w->now;
-        p->busy -= j->nodes;
-        vec_remove (&p->running, (size_t)(j - w->jobs));
-        notify (w, SIM_EV_CANCEL, j);
-    }
-    p->dirty = true;
-    return 0;
-}
-
-static void
-fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
-{
-    const simpart_t *p = &w->parts[j->part];
-    memset (o, 0, sizeof (*o));
-    o->id = j->id;
-    ms_strlcpy (o->user, j->user, sizeof (o->user));
-    ms_strlcpy (o->partition, p->pc->name, sizeof (o->partition));
-    o->state = j->state;
-    ms_strlcpy (o->state_name, ms_job_state_name (j->state),
-                sizeof (o->state_name));
-    o->submit_time = (time_t)j->submit;
-    o->eligible_time = (time_t)(j->begin > j->submit ? j->begin : j->submit);
-    o->start_time = j->start >= 0 ? (time_t)j->start : 0;
-    if (j->state == MS_JOB_RUNNING)
-        o->end_time = (time_t)predicted_end (w, j);
-    else
-        o->end_time = j->end >= 0 ? (time_t)j->end : 0;
-    o->time_limit_min = isfinite (j->limit_s) ? (uint32_t)(j->limit_s / 60) : 0;
-    o->cpu_freq_max_khz = j->f_khz;
-    o->nice = j->nice;
-    o->priority = (uint32_t)(100000 - j->nice);
-    if (j->hint.gate)
-        snprintf (o->comment, sizeof (o->comment), "metasched:%llu",
-                  (unsigned long long)j->hint.gate);
-    o->nodes = j->nodes;
-    o->tasks = j->nodes;
-    o->cpus = j->nodes * p->arch->cores_per_node;
-    o->exit_code = j->state == MS_JOB_COMPLETED ? 0 : -1;
-}
-
-static int
-op_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simworld_t *w = c->w;
-    size_t k = 0, total = 0;
-
-    /* The live jobs (pending and running) of this cluster. */
-    for (size_t i = 0; i < w->conf->nparts; i++)
-        if (w->conf->parts[i].cluster == c->index)
-            total += w->parts[i].pending.n + w->parts[i].running.n;
-    *out = ms_xcalloc (total ? total : 1, sizeof (**out));
-    for (size_t i = 0; i < w->conf->nparts; i++) {
-        simpart_t *p = &w->parts[i];
-        if (p->pc->cluster != c->index)
-            continue;
-        for (size_t r = 0; r < p->running.n; r++)
-            fill_job (w, &w->jobs[p->running.v[r]], &(*out)[k++]);
-        for (size_t q = 0; q < p->pending.n; q++)
-            if (w->jobs[p->pending.v[q]].state == MS_JOB_PENDING)
-                fill_job (w, &w->jobs[p->pending.v[q]], &(*out)[k++]);
-    }
-    *n = k;
-    return 0;
-}
-
-static int
-op_job (void *ctx, uint64_t id, ms_job_info_t *out, ms_error_t *errp)
-{
-    simcl_t *c = ctx;
-    simjob_t *j = find_job (c->w, c->index, id);
-    if (!j)
-        return ms_err (errp, MS_ERR_MISSING, "no job %llu",
-                       (unsigned long long)id);
-    fill_job (c->w, j, out);
-    return 0;
-}
-
-static void
-op_destroy (void *ctx)
-{
-    /* The world owns the cluster; simworld_free releases it. */
-}
-
-static const struct ms_backend_ops sim_ops = {
-    .type = "simulated",
-    .ping = op_ping,
-    .partitions = op_partitions,
-    .nodes = op_nodes,
-    .submit = op_submit,
-    .update = op_update,
-    .cancel = op_cancel,
-    .jobs = op_jobs,
-    .job = op_job,
-    .destroy = op_destroy,
-};
 
 int
 simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
@@ -1141,6 +889,10 @@ simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
         w->parts[i].pc = &conf->parts[i];
         w->parts[i].arch = &conf->archs[conf->parts[i].arch];
         w->parts[i].index = i;
+        w->parts[i].nominal_ok
+            = clusterconf_freq_index (w->parts[i].arch,
+                                      w->parts[i].arch->nominal_khz)
+              >= 0;
     }
     for (size_t i = 0; i < conf->nclusters; i++) {
         if (conf->clusters[i].backend != MS_BACKEND_SIMULATED)
@@ -1148,7 +900,7 @@ simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
         w->cls[i].w = w;
         w->cls[i].index = i;
         w->backends[i] = ms_xcalloc (1, sizeof (ms_backend_t));
-        w->backends[i]->ops = &sim_ops;
+        w->backends[i]->ops = &simcluster_ops;
         w->backends[i]->ctx = &w->cls[i];
         ms_strlcpy (w->backends[i]->cluster, conf->clusters[i].name,
                     sizeof (w->backends[i]->cluster));
@@ -1174,13 +926,16 @@ simworld_free (simworld_t *w)
     for (size_t i = 0; i < w->conf->nparts; i++) {
         free (w->parts[i].pending.v);
         free (w->parts[i].running.v);
+        free (w->parts[i].ends.v);
     }
     free (w->parts);
     free (w->backends);
     free (w->cls);
-    free (w->jobs);
+    jobs_unmap (w);
     free (w->heap);
     free (w->gates);
+    free (w->users.names);
+    free (w->users.slots);
     free (w->scratch);
     free (w);
 }

@@ -73,10 +73,10 @@ typedef enum { SIM_EV_START, SIM_EV_END, SIM_EV_CANCEL } sim_evtype_t;
 typedef struct {
     sim_evtype_t type;
     double t;
-    size_t cluster; /* index into conf->clusters */
-    size_t part;    /* index into conf->parts */
-    uint64_t id;    /* the cluster's job id */
-    const sim_hint_t *hint;
+    size_t cluster;         /* index into conf->clusters */
+    size_t part;            /* index into conf->parts */
+    uint64_t id;            /* the cluster's job id */
+    const sim_hint_t *hint; /* as submitted; valid during the call */
     int nodes;
     uint32_t f_khz;
     double submit, start, end;
@@ -96,7 +96,8 @@ int simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf,
                   ms_error_t *errp);
 void simworld_free (simworld_t *w);
 void simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg);
-/* Room for njobs submitted jobs at once (a hint: more still fit). */
+/* Room for njobs jobs (start gate keys 1 to njobs), each submitted to
+ * up to every partition (siblings), at once (a hint: more still fit). */
 void simworld_reserve (simworld_t *w, size_t njobs);
 
 /* The backend of cluster i (index into conf->clusters), or NULL when that

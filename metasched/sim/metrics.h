@@ -27,18 +27,19 @@
 
 #define MS_METRICS_MAXP 16
 
-/* One job of a run. */
+/* One job of a run (72 bytes, one per job and run: widest fields first,
+ * no padding between them). */
 typedef struct {
     double submit, start, end;
-    int nodes;
+    double energy_j;
     size_t part; /* SIZE_MAX: never ran */
     size_t opt_part;
+    int nodes;
     uint32_t f_khz;
-    double energy_j;
     int starts, ends; /* invariants: exactly one of each */
+    int gpus;         /* per node */
     bool killed;      /* ended at its time limit */
     bool rejected;    /* fitted nowhere */
-    int gpus;         /* per node */
 } ms_jobrec_t;
 
 typedef struct {

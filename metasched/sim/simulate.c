@@ -195,13 +195,13 @@ listen (void *arg, const sim_event_t *ev)
 }
 
 /* The scheduler's description of workload job wj; jd->user points to
- * uname (the caller's buffer, overwritten by the next job's). */
+ * uname (the caller's buffer with wj's user name, overwritten by the next
+ * job's). */
 static void
-job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, char *uname,
-          size_t ulen, ms_jobdesc_t *jd)
+job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, const char *uname,
+          ms_jobdesc_t *jd)
 {
     memset (jd, 0, sizeof (*jd));
-    ms_prefix_ll (uname, ulen, "user", (long long)wj->user);
     jd->record = wj;
     jd->user = uname;
     jd->nodes = wj->nodes;
@@ -226,6 +226,8 @@ typedef struct {
     size_t step;        /* progress every step jobs */
     bool tty;           /* progress on stderr */
     char uname[32];     /* the user name of the job submitted last */
+    int64_t uname_of;   /* ... whose user it is */
+    bool named;         /* uname holds a name */
 } loop_t;
 
 /* Submit the workload's jobs that arrive at t. */
@@ -242,7 +244,14 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
         uint64_t id;
         size_t part;
         uint32_t f_khz;
-        job_desc (su, wj, lp->uname, sizeof (lp->uname), &jd);
+        /* a user's jobs often come in a row: the name is written once */
+        if (!lp->named || lp->uname_of != wj->user) {
+            ms_prefix_ll (lp->uname, sizeof (lp->uname), "user",
+                          (long long)wj->user);
+            lp->uname_of = wj->user;
+            lp->named = true;
+        }
+        job_desc (su, wj, lp->uname, &jd);
         if (sched_submit (r->sched, &jd, t, &id, errp) < 0)
             return -1;
         r->ids[lp->i] = id;

@@ -795,12 +795,15 @@ START_TEST (test_metrics_definitions)
      * 300 W per node. Job 2: submit 50, start 50, end 55 (5 s), 1 node on
      * beta at 1.5 GHz, 200 W; not on its optimal partition. Job 3:
      * rejected. */
-    r[0] = (ms_jobrec_t){ 0, 100, 1100,  2,    0, 0, 2700000, 300.0 * 2 * 1000,
-                          1, 1,   false, false, 0 };
-    r[1] = (ms_jobrec_t){ 50,      50,        55, 1, 1,     0,
-                          1500000, 200.0 * 5, 1,  1, false, false, 0 };
-    r[2] = (ms_jobrec_t){ 60, 0, 0, 1, SIZE_MAX, SIZE_MAX,
-                          0,  0, 0, 0, false,    true, 0 };
+    r[0] = (ms_jobrec_t){ .submit = 0, .start = 100, .end = 1100, .nodes = 2,
+                          .part = 0, .opt_part = 0, .f_khz = 2700000,
+                          .energy_j = 300.0 * 2 * 1000, .starts = 1,
+                          .ends = 1 };
+    r[1] = (ms_jobrec_t){ .submit = 50, .start = 50, .end = 55, .nodes = 1,
+                          .part = 1, .opt_part = 0, .f_khz = 1500000,
+                          .energy_j = 200.0 * 5, .starts = 1, .ends = 1 };
+    r[2] = (ms_jobrec_t){ .submit = 60, .nodes = 1, .part = SIZE_MAX,
+                          .opt_part = SIZE_MAX, .rejected = true };
     memset (&s, 0, sizeof (s));
     metrics_summarize (conf, r, 3, &s);
     ck_assert_uint_eq (s.done, 2);

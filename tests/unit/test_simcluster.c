@@ -248,6 +248,39 @@ START_TEST (test_underpredicted_reservation)
 }
 END_TEST
 
+/* A running job's new limit moves its predicted end, and the reservation
+ * sees it there (hand-computed, 10 nodes):
+ *   J1 0: 5 nodes, runs 1000 s, limit 100 min (predicted 1000 s).
+ *   J2 0: 3 nodes, runs and predicted 500 s. 2 nodes free.
+ *   J1's limit becomes 5 min: it is predicted (and killed) at 300.
+ *   J3 1: 6 nodes -> reserved at 300 (J1's end: 7 free), 1 extra node;
+ *         with J1 at 1000 the reservation would be at 1000, 4 extra.
+ *   J4 2: 2 nodes, 800 s -> ends after 300 and needs more than the extra
+ *         node: waits (it would have backfilled by 1000). */
+START_TEST (test_limit_update_reservation)
+{
+    fixture_t fx;
+    ms_job_update_t upd;
+    ms_error_t err;
+    uint64_t id;
+
+    fx_init (&fx, SIM_EASY);
+    id = fx_submit_full (&fx, 0, 0, "p", 5, 1000, 1000, 100, 0, 0, 0);
+    fx_submit (&fx, 0, 3, 500);
+    ms_job_update_init (&upd);
+    upd.time_limit_min = 5;
+    ck_assert_int_eq (
+        backend_update (simworld_backend (fx.w, 0), id, &upd, &err), 0);
+    fx_submit (&fx, 1, 6, 100);
+    fx_submit (&fx, 2, 2, 800);
+    simworld_drain (fx.w);
+    ck_assert (fx.rec.end[1] == 300 && fx.rec.killed[1]);
+    ck_assert (fx.rec.start[3] == 300);
+    ck_assert (fx.rec.start[4] >= 300);
+    fx_fini (&fx);
+}
+END_TEST
+
 START_TEST (test_time_limit_kill)
 {
     fixture_t fx;
@@ -550,6 +583,7 @@ main (void)
     tcase_add_test (tc, test_conservative_hand);
     tcase_add_test (tc, test_underpredicted_reservation);
     tcase_add_test (tc, test_time_limit_kill);
+    tcase_add_test (tc, test_limit_update_reservation);
     tcase_add_test (tc, test_power_cap);
     tcase_add_test (tc, test_gate_siblings);
     tcase_add_test (tc, test_gate_rank_preferred);
