@@ -11,6 +11,7 @@ metasched_metasched_SOURCES = \
 	metasched/admin/cmd_clusters.c \
 	metasched/admin/cmd_model.c \
 	metasched/admin/cmd_simulate.c metasched/admin/siminput.c \
+	metasched/admin/simhistory.c \
 	metasched/admin/siminput.h metasched/admin/simopts.c \
 	metasched/admin/simopts.h metasched/admin/simpower.c \
 	metasched/admin/simpower.h metasched/admin/simcarbon.c \
