@@ -1,6 +1,8 @@
 /* simhistory.c - the site's own history as the workload of `metasched
  * simulate` (--from-db): the jobs measured in the database, clusters and
- * profiles, read from PostgreSQL.
+ * profiles. It reads PostgreSQL, so only metasched-full links it; in
+ * `metasched` the same function runs the command line in metasched-full
+ * (fullexec.c, doc/metasched-simulate.1).
  */
 #include "config.h"
 
