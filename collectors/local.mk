@@ -39,10 +39,11 @@ EXTRA_DIST += collectors/README collectors/lsan.supp \
 	collectors/metasched-collect-flush.service \
 	collectors/metasched-collect-flush.timer
 
-# `metasched db` and `metasched collect` (wired in metasched/admin/main.c)
-metasched_metasched_SOURCES += metasched/admin/cmd_db.c metasched/admin/cmd_collect.c
-metasched_metasched_CFLAGS += $(PQ_CFLAGS) $(PAPI_CFLAGS)
-metasched_metasched_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
+# `metasched db` and `metasched collect` (wired in metasched/admin/main.c,
+# run in metasched-full: metasched/admin/fullexec.c)
+metasched_metasched_full_SOURCES += metasched/admin/cmd_db.c metasched/admin/cmd_collect.c
+metasched_metasched_full_CFLAGS += $(PQ_CFLAGS) $(PAPI_CFLAGS)
+metasched_metasched_full_LDADD += $(COLLECT_LIBS) $(PQ_LIBS) $(PAPI_LIBS) \
 	$(CURL_LIBS) $(JANSSON_LIBS) $(GSL_LIBS) -lm
 
 # ---- tests ----

@@ -13,6 +13,11 @@ int cmd_config (int argc, char **argv);
 int cmd_report (int argc, char **argv);
 int cmd_job (int argc, char **argv);
 
+/* The program's command line as given (main.c): what `metasched` runs
+ * metasched-full with, for the commands only metasched-full has
+ * (fullexec.c). */
+extern char **ms_cmdline;
+
 /* Default location of the cluster configuration. */
 #define MS_DEFAULT_CLUSTERS_CONF MS_SYSCONFDIR "/metasched/clusters.conf"
 

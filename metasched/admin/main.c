@@ -1,4 +1,7 @@
-/* main.c - the metasched program: one entry point for the admin commands. */
+/* main.c - the metasched program: one entry point for the admin commands.
+ * The same file is the main() of metasched-full, which has every command;
+ * `metasched` has simulate and runs the others in metasched-full
+ * (fullexec.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,6 +11,9 @@
 #endif
 
 #include "metasched/admin/commands.h"
+#include "metasched/common/util.h"
+
+char **ms_cmdline;
 
 static const struct {
     const char *name;
@@ -61,6 +67,9 @@ simulate_memory (void)
 int
 main (int argc, char **argv)
 {
+    /* as given: the commands' option parsers reorder argv */
+    ms_cmdline = ms_xmalloc (((size_t)argc + 1) * sizeof (*ms_cmdline));
+    memcpy (ms_cmdline, argv, ((size_t)argc + 1) * sizeof (*ms_cmdline));
     if (argc < 2 || !strcmp (argv[1], "simulate"))
         simulate_memory ();
     if (argc < 2)

@@ -10,6 +10,8 @@ CPPCHECK_FLAGS = --enable=warning,portability --std=c11 --inline-suppr \
 	--library=$(top_srcdir)/tests/cppcheck/jansson.cfg \
 	--suppressions-list=$(top_srcdir)/tests/cppcheck/suppressions.txt \
 	--include=$(top_builddir)/config.h -DMS_BINDIR='"$(bindir)"' \
+	-DMS_BUILDDIR='"$(abs_top_builddir)"' \
+	-DMS_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
 	--template='{file}:{line}: {severity} ({id}): {message}'
 EXTRA_DIST += tests/cppcheck/jansson.cfg tests/cppcheck/suppressions.txt
 .PHONY: cppcheck
