@@ -53,7 +53,12 @@ parse_header (swf_trace_t *t, const char *s, const char *end)
     }
 }
 
-/* Parse one job line [s, end); return 0, or -1 with errp. */
+/* What ends a field: a separator, or the '\n' after the line. */
+static const unsigned char field_end[256]
+    = { [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1 };
+
+/* Parse one job line [s, end), *end being its '\n' (the scans stop
+ * there without counting); return 0, or -1 with errp. */
 static int
 parse_line (const char *s, const char *end, const char *name, int line,
             swf_job_t *j, ms_error_t *errp)
@@ -69,7 +74,7 @@ parse_line (const char *s, const char *end, const char *name, int line,
         bool digits;
         char *e;
 
-        while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+        while (*s != '\n' && field_end[(unsigned char)*s])
             s++;
         if (s >= end)
             break;
@@ -86,7 +91,7 @@ parse_line (const char *s, const char *end, const char *name, int line,
         s += neg;
         u = 0;
         digits = true;
-        while (s < end && *s != ' ' && *s != '\t' && *s != '\r') {
+        while (!field_end[(unsigned char)*s]) {
             unsigned d = (unsigned)(unsigned char)*s++ - '0';
             digits &= d <= 9;
             u = 10 * u + d;
@@ -155,6 +160,22 @@ parse_line (const char *s, const char *end, const char *name, int line,
     return 0;
 }
 
+/* parse_line for a last line without its '\n': a copy with one. */
+static int
+parse_last (const char *s, const char *end, const char *name, int line,
+            swf_job_t *j, ms_error_t *errp)
+{
+    size_t len = (size_t)(end - s);
+    char *copy = ms_xmalloc (len + 1);
+    int rc;
+
+    memcpy (copy, s, len);
+    copy[len] = '\n';
+    rc = parse_line (copy, copy + len, name, line, j, errp);
+    free (copy);
+    return rc;
+}
+
 /* A trace being parsed, whole or piece by piece (a .gz as it is
  * decompressed): the jobs so far and the lines read. */
 typedef struct {
@@ -202,7 +223,10 @@ reader_lines (swf_reader_t *rd, const char *p, const char *end,
             rd->cap = rd->cap ? rd->cap * 2 : 1024;
             t->jobs = ms_xrealloc (t->jobs, rd->cap * sizeof (*t->jobs));
         }
-        if (parse_line (s, le, t->name, rd->line, &t->jobs[t->njobs], errp)
+        if ((nl ? parse_line (s, le, t->name, rd->line, &t->jobs[t->njobs],
+                              errp)
+                : parse_last (s, le, t->name, rd->line, &t->jobs[t->njobs],
+                              errp))
             < 0) {
             if (rd->flags & SWF_SKIP_MALFORMED) {
                 t->skipped++;
