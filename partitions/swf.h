@@ -57,7 +57,8 @@ typedef struct {
 int swf_parse (const char *text, size_t len, const char *name, int flags,
                swf_trace_t **tracep, ms_error_t *errp);
 /* Read a trace file; a name ending in ".gz" is decompressed in-process
- * (zlib), and refused if it is not gzip data. */
+ * (zlib), by a thread of its own while the calling thread parses the
+ * text, and refused if it is not gzip data. */
 int swf_load (const char *path, int flags, swf_trace_t **tracep,
               ms_error_t *errp);
 void swf_free (swf_trace_t *t);

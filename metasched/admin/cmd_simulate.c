@@ -377,6 +377,10 @@ run_workload (simrun_t *r)
                     r->trace->name, r->wl->njobs, r->wl->dropped,
                     r->wl->clipped, r->trace->skipped, cpn,
                     o->replicate > 1 ? ", replicated" : "");
+        /* nothing reads the records now: their pages go to the
+         * simulation's arrays instead of new ones */
+        swf_free (r->trace);
+        r->trace = NULL;
         return 0;
     }
     if (o->gen.max_nodes > conf->parts[r->home].nodes)

@@ -38,11 +38,12 @@ typedef struct {
      * truth on that architecture at that frequency is what was measured;
      * elsewhere the profile's ratios carry it. runtime is then its length
      * at the nominal frequency of its own home partition (home), the
-     * fastest where its app runs, as metaschedd takes a job's home. */
-    bool measured;
+     * fastest where its app runs, as metaschedd takes a job's home.
+     * (measured sits beside ran_khz: a job is 152 bytes, not 160.) */
     size_t home;
     size_t ran_part;
     uint32_t ran_khz;
+    bool measured;
     double ran_runtime_s, ran_power_w; /* ran_power_w <= 0: the profile's */
     /* A heterogeneous job of the history (--from-db), routed whole as
      * metaschedd routes it (core/hetplace.h): het_fits, ncomp rows of the
