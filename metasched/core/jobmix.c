@@ -11,16 +11,32 @@
 #include "metasched/core/jobmix.h"
 #include "metasched/common/util.h"
 
-/* One job of the mix's ring: its front (mix_keep). */
+/* One job of the mix's ring (mix_keep): its width, references and where
+ * its hull lies in the ring of vertices (m->pts). */
 struct ms_mixjob {
     float nodes;
     float e1, t15; /* its energy-delay choice's energy and its
                       energy-delay^1.5 choice's runtime */
+    uint32_t off;  /* its first vertex in m->pts */
     int nh;        /* its front's lower convex hull, fastest first */
-    float e[MS_MIX_PTS], t[MS_MIX_PTS];
-    float bp[MS_MIX_PTS]; /* the energy odds over which vertex i + 1
-                             scores better than vertex i */
 };
+
+/* A vertex of a kept job's hull: its energy and runtime, and the energy
+ * odds over which the next vertex scores better than this one (the
+ * last's is not read). A job's vertices lie one after the other, the
+ * jobs' in the order they came, so that the bisection (mix_edge) reads
+ * each job's in one place and the ring holds only the vertices the jobs
+ * have (a few each, MS_MIX_PTS at most). */
+struct ms_mixpt {
+    float e, t, bp;
+};
+
+/* The vertices' ring: room for MS_MIX_JOBS jobs of MS_MIX_PTS vertices
+ * and one more job. A job's vertices start again at 0 when they would
+ * pass the end (at most MS_MIX_PTS - 1 left unused there), so the
+ * vertices of the jobs kept and of the one coming always fit in it
+ * without overlapping (mix_keep). */
+#define MS_MIX_NPTS ((size_t)(MS_MIX_JOBS + 1) * MS_MIX_PTS)
 
 void
 jobmix_init (ms_jobmix_t *m)
@@ -34,9 +50,11 @@ void
 jobmix_free (ms_jobmix_t *m)
 {
     free (m->ring);
+    free (m->pts);
     free (m->wj);
     free (m->pick);
     m->ring = NULL;
+    m->pts = NULL;
     m->wj = NULL;
     m->pick = NULL;
 }
@@ -218,7 +236,9 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
           int nodes)
 {
     struct ms_mixjob *r;
+    struct ms_mixpt *v;
     double fe[256], ft[256], b1 = INFINITY, b15 = INFINITY;
+    float he[MS_MIX_PTS], ht[MS_MIX_PTS];
     int nf = mix_front (pol, cs, fe, ft), nh = 0;
 
     /* a job with one choice has nothing to calibrate */
@@ -226,6 +246,7 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
         return;
     if (!m->ring) {
         m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
+        m->pts = ms_xcalloc (MS_MIX_NPTS, sizeof (*m->pts));
         m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
         m->pick = ms_xcalloc (1, sizeof (*m->pick));
     }
@@ -245,20 +266,31 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
     for (int i = 0; i < nf; i++) {
         /* drop the last vertex while it lies on or over the chord */
         while (nh >= 2
-               && (r->e[nh - 1] - r->e[nh - 2]) * (ft[i] - r->t[nh - 1])
-                      >= (fe[i] - r->e[nh - 1]) * (r->t[nh - 1] - r->t[nh - 2]))
+               && (he[nh - 1] - he[nh - 2]) * (ft[i] - ht[nh - 1])
+                      >= (fe[i] - he[nh - 1]) * (ht[nh - 1] - ht[nh - 2]))
             nh--;
         if (nh == MS_MIX_PTS)
             break;
-        r->e[nh] = (float)fe[i];
-        r->t[nh] = (float)ft[i];
+        he[nh] = (float)fe[i];
+        ht[nh] = (float)ft[i];
         nh++;
     }
+    /* the vertices after the last job's (MS_MIX_NPTS) */
+    if (m->ptspos + (size_t)nh > MS_MIX_NPTS)
+        m->ptspos = 0;
+    v = &m->pts[m->ptspos];
+    for (int i = 0; i < nh; i++) {
+        v[i].e = he[i];
+        v[i].t = ht[i];
+        v[i].bp = 0;
+    }
     for (int i = 0; i + 1 < nh; i++)
-        r->bp[i] = (float)(((r->t[i + 1] - r->t[i]) / r->t[0])
-                           / ((r->e[i] - r->e[i + 1]) / r->e[nh - 1]));
+        v[i].bp = (float)(((ht[i + 1] - ht[i]) / ht[0])
+                          / ((he[i] - he[i + 1]) / he[nh - 1]));
+    r->off = (uint32_t)m->ptspos;
     r->nh = nh;
     r->nodes = (float)nodes;
+    m->ptspos += (size_t)nh;
     m->ringpos = (m->ringpos + 1) % MS_MIX_JOBS;
     if (m->nring < MS_MIX_JOBS)
         m->nring++;
@@ -319,12 +351,13 @@ mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
     *es = *ts = *e1 = *t15 = 0;
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
         double odds = scale * m->wj[j];
         int i = from ? from[j] : 0;
-        while (i + 1 < r->nh && odds > r->bp[i])
+        while (i + 1 < r->nh && odds > v[i].bp)
             i++;
-        *es += r->e[i];
-        *ts += r->t[i];
+        *es += v[i].e;
+        *ts += v[i].t;
         *e1 += r->e1;
         *t15 += r->t15;
     }
@@ -410,10 +443,11 @@ mixrun_init (const ms_jobmix_t *m, mixrun_t *rs)
 
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
-        if (r->e[0] > emax) /* fastest first: the energy falls */
-            emax = r->e[0];
-        if (r->t[r->nh - 1] > tmax)
-            tmax = r->t[r->nh - 1];
+        const struct ms_mixpt *v = &m->pts[r->off];
+        if (v[0].e > emax) /* fastest first: the energy falls */
+            emax = v[0].e;
+        if (v[r->nh - 1].t > tmax)
+            tmax = v[r->nh - 1].t;
     }
     if (!(emax > 0 && tmax > 0 && isfinite (emax) && isfinite (tmax)))
         return false;
@@ -492,8 +526,8 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
     for (size_t j = 0; j < m->nring; j++) {
         pk->lo[j] = 0;
         pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
-        pk->e[j] = m->ring[j].e[0];
-        pk->t[j] = m->ring[j].t[0];
+        pk->e[j] = m->pts[m->ring[j].off].e;
+        pk->t[j] = m->pts[m->ring[j].off].t;
 #ifdef __SIZEOF_INT128__
         if (run) {
             rs.e += mixrun_fix (pk->e[j], rs.xe);
@@ -511,21 +545,22 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         for (size_t u = 0; u < nu; u++) {
             size_t j = pk->und[u];
             const struct ms_mixjob *r = &m->ring[j];
+            const struct ms_mixpt *v = &m->pts[r->off];
             double odds = scale * m->wj[j];
             int i = pk->lo[j];
-            while (i + 1 < r->nh && odds > r->bp[i])
+            while (i + 1 < r->nh && odds > v[i].bp)
                 i++;
             pk->mid[j] = (unsigned char)i;
 #ifdef __SIZEOF_INT128__
-            if (run && (pk->e[j] != r->e[i] || pk->t[j] != r->t[i])) {
-                rs.e += mixrun_fix (r->e[i], rs.xe)
+            if (run && (pk->e[j] != v[i].e || pk->t[j] != v[i].t)) {
+                rs.e += mixrun_fix (v[i].e, rs.xe)
                         - mixrun_fix (pk->e[j], rs.xe);
-                rs.t += mixrun_fix (r->t[i], rs.xt)
+                rs.t += mixrun_fix (v[i].t, rs.xt)
                         - mixrun_fix (pk->t[j], rs.xt);
             }
 #endif
-            pk->e[j] = r->e[i];
-            pk->t[j] = r->t[i];
+            pk->e[j] = v[i].e;
+            pk->t[j] = v[i].t;
         }
 #ifdef __SIZEOF_INT128__
         if (run)
@@ -596,8 +631,8 @@ jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t, size_t max,
         return 0;
     r = &m->ring[(m->ringpos + MS_MIX_JOBS - 1 - back) % MS_MIX_JOBS];
     for (int i = 0; i < r->nh && (size_t)i < max; i++) {
-        e[i] = r->e[i];
-        t[i] = r->t[i];
+        e[i] = m->pts[r->off + (size_t)i].e;
+        t[i] = m->pts[r->off + (size_t)i].t;
     }
     if (e1)
         *e1 = r->e1;

@@ -29,6 +29,8 @@ typedef struct {
      * and faster than (predicted energy and runtime), for the
      * calibration of the energy odds (mix_calibrate). */
     struct ms_mixjob *ring;  /* allocated at the first job kept */
+    struct ms_mixpt *pts;    /* their hulls' vertices, in the order kept */
+    size_t ptspos;           /* where the next job's vertices go */
     float *wj;               /* scratch: each kept job's width term */
     struct ms_mixpick *pick; /* scratch of the bisection (mix_edge) */
     bool no_fronts;          /* keep no fronts: the policy does not calibrate
