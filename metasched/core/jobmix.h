@@ -90,8 +90,9 @@ size_t jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t,
                      size_t max, float *e1, float *t15);
 /* The jobs counted (jobmix_add) so far. */
 size_t jobmix_njobs (const ms_jobmix_t *m);
-/* The simulator's mix (sched.c: each job counted at its arrival),
- * read-only. */
+/* The simulator's mix (sched.c: each job counted at its arrival where
+ * the run's policy is metasched's, the only one that reads it; empty
+ * otherwise), read-only. */
 const ms_jobmix_t *sched_jobmix (const ms_sched_t *s);
 /* Count a job seen to end: how long it waited (from its submission to
  * its start) and ran, in seconds; a negative or non-finite one is not
