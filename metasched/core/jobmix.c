@@ -225,6 +225,52 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
     return nf;
 }
 
+/* e t^k for k 1, (e t^k)^2 for k 1.5: they order the points as
+ * log e + k log t does. */
+static inline double
+mix_prod (double e, double t, double k)
+{
+    return k == 1 ? e * t : e * e * t * t * t;
+}
+
+/* The first of the front's points (fe, ft: nf of them) with the least
+ * log e + k log t: the energy-delay choice (k 1), the energy-delay^1.5
+ * one (k 1.5); -1 where none is under infinity. Each point is compared
+ * with the least so far as those sums compare, taken from the products
+ * (mix_prod) where both are normal and differ by more than 1e-9 of them
+ * (the sums are within 1e-12 of the products' logs, so they compare
+ * alike); the logs are taken only for near ties. */
+static int
+mix_least (const double *fe, const double *ft, int nf, double k)
+{
+    double pb = INFINITY, lb = INFINITY; /* lb NAN: not taken yet */
+    int b = -1;
+
+    for (int i = 0; i < nf; i++) {
+        double p = mix_prod (fe[i], ft[i], k), l;
+        /* a normal product: e and t finite, the sum under infinity */
+        if (isnormal (p) && (b < 0 || isnormal (pb))) {
+            if (b >= 0 && p > pb * (1 + 1e-9))
+                continue;
+            if (b < 0 || p < pb * (1 - 1e-9)) {
+                b = i;
+                pb = p;
+                lb = NAN;
+                continue;
+            }
+        }
+        if (isnan (lb))
+            lb = log (fe[b]) + k * log (ft[b]);
+        l = log (fe[i]) + k * log (ft[i]);
+        if (l < lb) {
+            b = i;
+            pb = p;
+            lb = l;
+        }
+    }
+    return b;
+}
+
 /* The job's front into the ring (mix_calibrate): of its candidates within
  * the maximum slowdown, those that no other is both leaner and faster
  * than (mix_front); kept are its energy-delay and energy-delay^1.5
@@ -237,9 +283,9 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
 {
     struct ms_mixjob *r;
     struct ms_mixpt *v;
-    double fe[256], ft[256], b1 = INFINITY, b15 = INFINITY;
+    double fe[256], ft[256];
     float he[MS_MIX_PTS], ht[MS_MIX_PTS];
-    int nf = mix_front (pol, cs, fe, ft), nh = 0;
+    int nf = mix_front (pol, cs, fe, ft), nh = 0, i1, i15;
 
     /* a job with one choice has nothing to calibrate */
     if (nf < 2)
@@ -251,18 +297,12 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
         m->pick = ms_xcalloc (1, sizeof (*m->pick));
     }
     r = &m->ring[m->ringpos];
-    for (int i = 0; i < nf; i++) {
-        double le = log (fe[i]), lt = log (ft[i]);
-        double l1 = le + lt, l15 = le + 1.5 * lt;
-        if (l1 < b1) {
-            b1 = l1;
-            r->e1 = (float)fe[i];
-        }
-        if (l15 < b15) {
-            b15 = l15;
-            r->t15 = (float)ft[i];
-        }
-    }
+    i1 = mix_least (fe, ft, nf, 1);
+    i15 = mix_least (fe, ft, nf, 1.5);
+    if (i1 >= 0)
+        r->e1 = (float)fe[i1];
+    if (i15 >= 0)
+        r->t15 = (float)ft[i15];
     for (int i = 0; i < nf; i++) {
         /* drop the last vertex while it lies on or over the chord */
         while (nh >= 2
