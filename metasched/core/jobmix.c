@@ -71,6 +71,10 @@ jobmix_keep_fronts (ms_jobmix_t *m, bool on)
  * every scale between. e and t are each job's vertex at the last scale
  * looked at, und the jobs whose vertex the bounds do not fix yet. */
 struct ms_mixpick {
+    /* the ring's as mix_widths last read it: the references' sums
+     * (energy-delay energy, energy-delay^1.5 runtime, in ring order) and
+     * the largest energy and runtime of a hull (mixrun_init) */
+    double e1, t15, emax, tmax;
     float e[MS_MIX_JOBS], t[MS_MIX_JOBS];
     uint32_t und[MS_MIX_JOBS];
     unsigned char lo[MS_MIX_JOBS], hi[MS_MIX_JOBS], mid[MS_MIX_JOBS];
@@ -379,16 +383,16 @@ jobmix_njobs (const ms_jobmix_t *m)
 
 /* The kept jobs' energy and runtime at energy odds scale times each one's
  * width term wj (metasched's score chooses the hull vertex past whose
- * breakpoints the odds are), and the references' (energy-delay energy,
- * energy-delay^1.5 runtime). from, when not NULL, gives each job's vertex
- * at a scale at most this one (mix_edge's lower bound): the odds are over
- * every breakpoint before it, so the search for the vertex starts there
- * and finds the same one. */
+ * breakpoints the odds are). from, when not NULL, gives each job's
+ * vertex at a scale at most this one (mix_edge's lower bound): the odds
+ * are over every breakpoint before it, so the search for the vertex
+ * starts there and finds the same one. The references' sums, which no
+ * scale changes, are mix_widths' (m->pick). */
 static void
 mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
-          double *es, double *ts, double *e1, double *t15)
+          double *es, double *ts)
 {
-    *es = *ts = *e1 = *t15 = 0;
+    *es = *ts = 0;
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
         const struct ms_mixpt *v = &m->pts[r->off];
@@ -398,25 +402,39 @@ mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
             i++;
         *es += v[i].e;
         *ts += v[i].t;
-        *e1 += r->e1;
-        *t15 += r->t15;
     }
 }
 
-/* Each kept job's width term into m->wj: (nodes / the mean width)^exp. */
+/* Each kept job's width term into m->wj: (nodes / the mean width)^exp;
+ * in the same sweep, the figures of the ring that no scale changes, into
+ * m->pick (its e1, t15, emax, tmax). */
 static bool
 mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
 {
+    struct ms_mixpick *pk = m->pick;
     double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
+    double e1 = 0, t15 = 0, emax = 0, tmax = 0;
+
     if (!m->nring || !(ref > 0))
         return false;
-    /* x^1 is x (pow is exact where the power is a double) */
-    if (pol->width_exp == 1)
-        for (size_t j = 0; j < m->nring; j++)
-            m->wj[j] = (float)(m->ring[j].nodes / ref);
-    else
-        for (size_t j = 0; j < m->nring; j++)
-            m->wj[j] = (float)pow (m->ring[j].nodes / ref, pol->width_exp);
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
+        /* x^1 is x (pow is exact where the power is a double) */
+        m->wj[j] = (float)(pol->width_exp == 1
+                               ? r->nodes / ref
+                               : pow (r->nodes / ref, pol->width_exp));
+        e1 += r->e1;
+        t15 += r->t15;
+        if (v[0].e > emax) /* fastest first: the energy falls */
+            emax = v[0].e;
+        if (v[r->nh - 1].t > tmax)
+            tmax = v[r->nh - 1].t;
+    }
+    pk->e1 = e1;
+    pk->t15 = t15;
+    pk->emax = emax;
+    pk->tmax = tmax;
     return true;
 }
 
@@ -424,27 +442,15 @@ size_t
 jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
                 double *em, double *tm)
 {
-    double es, ts, e1, t15;
+    double es, ts;
 
     *em = *tm = 0;
     if (!mix_widths (m, pol))
         return 0;
-    mix_sums (m, scale, NULL, &es, &ts, &e1, &t15);
-    *em = 1 - es / e1;
-    *tm = 1 - ts / t15;
+    mix_sums (m, scale, NULL, &es, &ts);
+    *em = 1 - es / m->pick->e1;
+    *tm = 1 - ts / m->pick->t15;
     return m->nring;
-}
-
-/* The references' sums (energy-delay energy, energy-delay^1.5 runtime),
- * which no scale changes, in the order mix_sums adds them. */
-static void
-mix_refs (const ms_jobmix_t *m, double *e1, double *t15)
-{
-    *e1 = *t15 = 0;
-    for (size_t j = 0; j < m->nring; j++) {
-        *e1 += m->ring[j].e1;
-        *t15 += m->ring[j].t15;
-    }
 }
 
 /* The sums of one bisection step, e and t at each job's vertex: in ring
@@ -475,20 +481,13 @@ typedef struct {
     __int128 e, t;
 } mixrun_t;
 
+/* The units from the hulls' largest values (mix_widths'). */
 static bool
 mixrun_init (const ms_jobmix_t *m, mixrun_t *rs)
 {
-    double emax = 0, tmax = 0;
+    double emax = m->pick->emax, tmax = m->pick->tmax;
     int xe, xt;
 
-    for (size_t j = 0; j < m->nring; j++) {
-        const struct ms_mixjob *r = &m->ring[j];
-        const struct ms_mixpt *v = &m->pts[r->off];
-        if (v[0].e > emax) /* fastest first: the energy falls */
-            emax = v[0].e;
-        if (v[r->nh - 1].t > tmax)
-            tmax = v[r->nh - 1].t;
-    }
     if (!(emax > 0 && tmax > 0 && isfinite (emax) && isfinite (tmax)))
         return false;
     frexp (emax, &xe);
@@ -562,7 +561,8 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
     run = mixrun_init (m, &rs);
 #endif
 
-    mix_refs (m, &e1, &t15);
+    e1 = pk->e1;
+    t15 = pk->t15;
     for (size_t j = 0; j < m->nring; j++) {
         pk->lo[j] = 0;
         pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
@@ -645,7 +645,7 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 static void
 mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
 {
-    double es, ts, e1, t15, a;
+    double es, ts, a;
 
     if (!mix_widths (m, pol))
         return;
@@ -655,8 +655,8 @@ mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
      * each), the bisection stops at the range's low end; the scale is
      * then the range's middle (log), found by a second bisection for
      * its high end. */
-    mix_sums (m, exp (a), m->pick->lo, &es, &ts, &e1, &t15);
-    if (1 - es / e1 == 1 - ts / t15)
+    mix_sums (m, exp (a), m->pick->lo, &es, &ts);
+    if (1 - es / m->pick->e1 == 1 - ts / m->pick->t15)
         a = (a + mix_edge (m, a, 8, true)) / 2;
     m->scale = exp (a);
 }
