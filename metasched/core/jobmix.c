@@ -65,19 +65,30 @@ jobmix_keep_fronts (ms_jobmix_t *m, bool on)
     m->no_fronts = !on;
 }
 
-/* The bisection's scratch (mix_edge), by kept job: the odds of the
- * scale at lo and at hi choose hull vertices lo <= hi (the vertex chosen
- * grows with the odds); where they are equal the vertex is known for
- * every scale between. e and t are each job's vertex at the last scale
- * looked at, und the jobs whose vertex the bounds do not fix yet. */
+/* A kept job whose vertex the bisection's bounds do not fix yet
+ * (mix_edge): the odds of the scale at lo and at hi choose hull vertices
+ * lo < hi (the vertex chosen grows with the odds), mid the one at the
+ * step's scale, e and t its values; with what the step reads of the job
+ * (ring index j, its vertices, width term), so that a step reads the
+ * open jobs one after the other. */
+struct mixund {
+    uint32_t j, off;
+    float wj, e, t;
+    unsigned char nh, lo, hi, mid;
+};
+
+/* The bisection's scratch (mix_edge), by kept job: lo the vertex at the
+ * lower bound (where the bounds fix it, the vertex for every scale
+ * between), e and t each job's vertex at the last scale looked at (of
+ * the open jobs, in und), und the open jobs. */
 struct ms_mixpick {
     /* the ring's as mix_widths last read it: the references' sums
      * (energy-delay energy, energy-delay^1.5 runtime, in ring order) and
      * the largest energy and runtime of a hull (mixrun_init) */
     double e1, t15, emax, tmax;
     float e[MS_MIX_JOBS], t[MS_MIX_JOBS];
-    uint32_t und[MS_MIX_JOBS];
-    unsigned char lo[MS_MIX_JOBS], hi[MS_MIX_JOBS], mid[MS_MIX_JOBS];
+    unsigned char lo[MS_MIX_JOBS];
+    struct mixund und[MS_MIX_JOBS];
 };
 
 /* The candidates that may take part in the front, as mix_keep orders
@@ -455,12 +466,17 @@ jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
 
 /* The sums of one bisection step, e and t at each job's vertex: in ring
  * order, as mix_sums adds them, for the step's decision where the
- * running sums cannot decide it (mix_edge). */
+ * running sums cannot decide it (mix_edge); the open jobs' (und, nu of
+ * them) are theirs at the step. */
 static void
-mix_pick_sums (const ms_jobmix_t *m, double *es, double *ts)
+mix_pick_sums (const ms_jobmix_t *m, size_t nu, double *es, double *ts)
 {
-    const struct ms_mixpick *pk = m->pick;
+    struct ms_mixpick *pk = m->pick;
 
+    for (size_t u = 0; u < nu; u++) {
+        pk->e[pk->und[u].j] = pk->und[u].e;
+        pk->t[pk->und[u].j] = pk->und[u].t;
+    }
     *es = *ts = 0;
     for (size_t j = 0; j < m->nring; j++) {
         *es += pk->e[j];
@@ -553,7 +569,8 @@ static double
 mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 {
     struct ms_mixpick *pk = m->pick;
-    double e1, t15;
+    struct mixund *und = pk->und;
+    double e1 = pk->e1, t15 = pk->t15;
     size_t nu = 0;
     bool run = false;
 #ifdef __SIZEOF_INT128__
@@ -561,21 +578,29 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
     run = mixrun_init (m, &rs);
 #endif
 
-    e1 = pk->e1;
-    t15 = pk->t15;
     for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
         pk->lo[j] = 0;
-        pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
-        pk->e[j] = m->pts[m->ring[j].off].e;
-        pk->t[j] = m->pts[m->ring[j].off].t;
+        pk->e[j] = v[0].e;
+        pk->t[j] = v[0].t;
 #ifdef __SIZEOF_INT128__
         if (run) {
-            rs.e += mixrun_fix (pk->e[j], rs.xe);
-            rs.t += mixrun_fix (pk->t[j], rs.xt);
+            rs.e += mixrun_fix (v[0].e, rs.xe);
+            rs.t += mixrun_fix (v[0].t, rs.xt);
         }
 #endif
-        if (pk->lo[j] != pk->hi[j])
-            pk->und[nu++] = (uint32_t)j;
+        if (r->nh > 1) {
+            struct mixund *x = &und[nu++];
+            x->j = (uint32_t)j;
+            x->off = r->off;
+            x->wj = m->wj[j];
+            x->e = v[0].e;
+            x->t = v[0].t;
+            x->nh = (unsigned char)r->nh;
+            x->lo = 0;
+            x->hi = (unsigned char)(r->nh - 1);
+        }
     }
     for (int it = 0; it < 24; it++) {
         double mid = (lo + hi) / 2, scale = exp (mid);
@@ -583,24 +608,21 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         size_t k = 0;
         /* the vertices the bounds leave open, at mid */
         for (size_t u = 0; u < nu; u++) {
-            size_t j = pk->und[u];
-            const struct ms_mixjob *r = &m->ring[j];
-            const struct ms_mixpt *v = &m->pts[r->off];
-            double odds = scale * m->wj[j];
-            int i = pk->lo[j];
-            while (i + 1 < r->nh && odds > v[i].bp)
+            struct mixund *x = &und[u];
+            const struct ms_mixpt *v = &m->pts[x->off];
+            double odds = scale * x->wj;
+            int i = x->lo;
+            while (i + 1 < x->nh && odds > v[i].bp)
                 i++;
-            pk->mid[j] = (unsigned char)i;
+            x->mid = (unsigned char)i;
 #ifdef __SIZEOF_INT128__
-            if (run && (pk->e[j] != v[i].e || pk->t[j] != v[i].t)) {
-                rs.e += mixrun_fix (v[i].e, rs.xe)
-                        - mixrun_fix (pk->e[j], rs.xe);
-                rs.t += mixrun_fix (v[i].t, rs.xt)
-                        - mixrun_fix (pk->t[j], rs.xt);
+            if (run && (x->e != v[i].e || x->t != v[i].t)) {
+                rs.e += mixrun_fix (v[i].e, rs.xe) - mixrun_fix (x->e, rs.xe);
+                rs.t += mixrun_fix (v[i].t, rs.xt) - mixrun_fix (x->t, rs.xt);
             }
 #endif
-            pk->e[j] = v[i].e;
-            pk->t[j] = v[i].t;
+            x->e = v[i].e;
+            x->t = v[i].t;
         }
 #ifdef __SIZEOF_INT128__
         if (run)
@@ -609,7 +631,7 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         if (!decided) {
             /* mix_sums' sums: the same values in the same order */
             double es, ts, em, tm;
-            mix_pick_sums (m, &es, &ts);
+            mix_pick_sums (m, nu, &es, &ts);
             em = 1 - es / e1;
             tm = 1 - ts / t15;
             up = ties_up ? em <= tm : em < tm;
@@ -618,17 +640,27 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
             lo = mid;
         else
             hi = mid;
-        /* mid is a bound now; a job it fixes keeps its vertex in e, t */
+        /* mid is a bound now; a job it fixes leaves und with its vertex */
         for (size_t u = 0; u < nu; u++) {
-            size_t j = pk->und[u];
+            struct mixund *x = &und[u];
             if (up)
-                pk->lo[j] = pk->mid[j];
+                x->lo = x->mid;
             else
-                pk->hi[j] = pk->mid[j];
-            if (pk->lo[j] != pk->hi[j])
-                pk->und[k++] = (uint32_t)j;
+                x->hi = x->mid;
+            if (x->lo != x->hi)
+                und[k++] = *x;
+            else {
+                pk->lo[x->j] = x->lo;
+                pk->e[x->j] = x->e;
+                pk->t[x->j] = x->t;
+            }
         }
         nu = k;
+    }
+    for (size_t u = 0; u < nu; u++) {
+        pk->lo[und[u].j] = und[u].lo;
+        pk->e[und[u].j] = und[u].e;
+        pk->t[und[u].j] = und[u].t;
     }
     return (lo + hi) / 2;
 }
