@@ -357,7 +357,7 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
             const ms_cands_t *cs, int nodes, double now)
 {
     bool in[MS_MAX_RANKED] = { false };
-    size_t k = 0, last = 0, np = conf->nparts;
+    size_t k = 0, last = 0, np = conf->nparts, prev = SIZE_MAX;
 
     if (np > MS_MAX_RANKED)
         np = MS_MAX_RANKED;
@@ -370,12 +370,19 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
     m->nodes_sum += nodes;
     if (!m->no_fronts)
         mix_keep (m, pol, cs, nodes);
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].part < np && !in[cs->c[i].part]) {
-            in[cs->c[i].part] = true;
-            last = cs->c[i].part;
+    /* the partitions the job can run on (a partition's candidates come
+     * together: the first of a run says all its run can) */
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t q = cs->c[i].part;
+        if (q == prev)
+            continue;
+        prev = q;
+        if (q < np && !in[q]) {
+            in[q] = true;
+            last = q;
             k++;
         }
+    }
     if (k && k < conf->nparts)
         for (size_t q = 0; q < np; q++)
             if (in[q])
