@@ -314,7 +314,7 @@ run_history (simrun_t *r)
                 r->tab->napps, h->npairs, h->as_run.label + 8, h->mode,
                 h->ignored[0] ? "; settings ignored: " : "", h->ignored);
         printf ("before the window: %zu jobs metaschedd decided (the "
-                "last %d at most), %zu counted first in every policy's "
+                "last %d at most), %zu counted first in metasched's "
                 "job mix (calibration, drain price) as it counted them, "
                 "%zu seen to end (their waits: the lean)\n",
                 h->decided, MS_MIX_JOBS, h->nprime, h->nseen);

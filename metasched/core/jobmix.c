@@ -11,16 +11,32 @@
 #include "metasched/core/jobmix.h"
 #include "metasched/common/util.h"
 
-/* One job of the mix's ring: its front (mix_keep). */
+/* One job of the mix's ring (mix_keep): its width, references and where
+ * its hull lies in the ring of vertices (m->pts). */
 struct ms_mixjob {
     float nodes;
     float e1, t15; /* its energy-delay choice's energy and its
                       energy-delay^1.5 choice's runtime */
+    uint32_t off;  /* its first vertex in m->pts */
     int nh;        /* its front's lower convex hull, fastest first */
-    float e[MS_MIX_PTS], t[MS_MIX_PTS];
-    float bp[MS_MIX_PTS]; /* the energy odds over which vertex i + 1
-                             scores better than vertex i */
 };
+
+/* A vertex of a kept job's hull: its energy and runtime, and the energy
+ * odds over which the next vertex scores better than this one (the
+ * last's is not read). A job's vertices lie one after the other, the
+ * jobs' in the order they came, so that the bisection (mix_edge) reads
+ * each job's in one place and the ring holds only the vertices the jobs
+ * have (a few each, MS_MIX_PTS at most). */
+struct ms_mixpt {
+    float e, t, bp;
+};
+
+/* The vertices' ring: room for MS_MIX_JOBS jobs of MS_MIX_PTS vertices
+ * and one more job. A job's vertices start again at 0 when they would
+ * pass the end (at most MS_MIX_PTS - 1 left unused there), so the
+ * vertices of the jobs kept and of the one coming always fit in it
+ * without overlapping (mix_keep). */
+#define MS_MIX_NPTS ((size_t)(MS_MIX_JOBS + 1) * MS_MIX_PTS)
 
 void
 jobmix_init (ms_jobmix_t *m)
@@ -34,9 +50,11 @@ void
 jobmix_free (ms_jobmix_t *m)
 {
     free (m->ring);
+    free (m->pts);
     free (m->wj);
     free (m->pick);
     m->ring = NULL;
+    m->pts = NULL;
     m->wj = NULL;
     m->pick = NULL;
 }
@@ -47,15 +65,30 @@ jobmix_keep_fronts (ms_jobmix_t *m, bool on)
     m->no_fronts = !on;
 }
 
-/* The bisection's scratch (mix_edge), by kept job: the odds of the
- * scale at lo and at hi choose hull vertices lo <= hi (the vertex chosen
- * grows with the odds); where they are equal the vertex is known for
- * every scale between. e and t are each job's vertex at the last scale
- * looked at, und the jobs whose vertex the bounds do not fix yet. */
+/* A kept job whose vertex the bisection's bounds do not fix yet
+ * (mix_edge): the odds of the scale at lo and at hi choose hull vertices
+ * lo < hi (the vertex chosen grows with the odds), mid the one at the
+ * step's scale, e and t its values; with what the step reads of the job
+ * (ring index j, its vertices, width term), so that a step reads the
+ * open jobs one after the other. */
+struct mixund {
+    uint32_t j, off;
+    float wj, e, t;
+    unsigned char nh, lo, hi, mid;
+};
+
+/* The bisection's scratch (mix_edge), by kept job: lo the vertex at the
+ * lower bound (where the bounds fix it, the vertex for every scale
+ * between), e and t each job's vertex at the last scale looked at (of
+ * the open jobs, in und), und the open jobs. */
 struct ms_mixpick {
+    /* the ring's as mix_widths last read it: the references' sums
+     * (energy-delay energy, energy-delay^1.5 runtime, in ring order) and
+     * the largest energy and runtime of a hull (mixrun_init) */
+    double e1, t15, emax, tmax;
     float e[MS_MIX_JOBS], t[MS_MIX_JOBS];
-    uint32_t und[MS_MIX_JOBS];
-    unsigned char lo[MS_MIX_JOBS], hi[MS_MIX_JOBS], mid[MS_MIX_JOBS];
+    unsigned char lo[MS_MIX_JOBS];
+    struct mixund und[MS_MIX_JOBS];
 };
 
 /* The candidates that may take part in the front, as mix_keep orders
@@ -207,6 +240,52 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
     return nf;
 }
 
+/* e t^k for k 1, (e t^k)^2 for k 1.5: they order the points as
+ * log e + k log t does. */
+static inline double
+mix_prod (double e, double t, double k)
+{
+    return k == 1 ? e * t : e * e * t * t * t;
+}
+
+/* The first of the front's points (fe, ft: nf of them) with the least
+ * log e + k log t: the energy-delay choice (k 1), the energy-delay^1.5
+ * one (k 1.5); -1 where none is under infinity. Each point is compared
+ * with the least so far as those sums compare, taken from the products
+ * (mix_prod) where both are normal and differ by more than 1e-9 of them
+ * (the sums are within 1e-12 of the products' logs, so they compare
+ * alike); the logs are taken only for near ties. */
+static int
+mix_least (const double *fe, const double *ft, int nf, double k)
+{
+    double pb = INFINITY, lb = INFINITY; /* lb NAN: not taken yet */
+    int b = -1;
+
+    for (int i = 0; i < nf; i++) {
+        double p = mix_prod (fe[i], ft[i], k), l;
+        /* a normal product: e and t finite, the sum under infinity */
+        if (isnormal (p) && (b < 0 || isnormal (pb))) {
+            if (b >= 0 && p > pb * (1 + 1e-9))
+                continue;
+            if (b < 0 || p < pb * (1 - 1e-9)) {
+                b = i;
+                pb = p;
+                lb = NAN;
+                continue;
+            }
+        }
+        if (isnan (lb))
+            lb = log (fe[b]) + k * log (ft[b]);
+        l = log (fe[i]) + k * log (ft[i]);
+        if (l < lb) {
+            b = i;
+            pb = p;
+            lb = l;
+        }
+    }
+    return b;
+}
+
 /* The job's front into the ring (mix_calibrate): of its candidates within
  * the maximum slowdown, those that no other is both leaner and faster
  * than (mix_front); kept are its energy-delay and energy-delay^1.5
@@ -218,47 +297,55 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
           int nodes)
 {
     struct ms_mixjob *r;
-    double fe[256], ft[256], b1 = INFINITY, b15 = INFINITY;
-    int nf = mix_front (pol, cs, fe, ft), nh = 0;
+    struct ms_mixpt *v;
+    double fe[256], ft[256];
+    float he[MS_MIX_PTS], ht[MS_MIX_PTS];
+    int nf = mix_front (pol, cs, fe, ft), nh = 0, i1, i15;
 
     /* a job with one choice has nothing to calibrate */
     if (nf < 2)
         return;
     if (!m->ring) {
         m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
+        m->pts = ms_xcalloc (MS_MIX_NPTS, sizeof (*m->pts));
         m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
         m->pick = ms_xcalloc (1, sizeof (*m->pick));
     }
     r = &m->ring[m->ringpos];
-    for (int i = 0; i < nf; i++) {
-        double le = log (fe[i]), lt = log (ft[i]);
-        double l1 = le + lt, l15 = le + 1.5 * lt;
-        if (l1 < b1) {
-            b1 = l1;
-            r->e1 = (float)fe[i];
-        }
-        if (l15 < b15) {
-            b15 = l15;
-            r->t15 = (float)ft[i];
-        }
-    }
+    i1 = mix_least (fe, ft, nf, 1);
+    i15 = mix_least (fe, ft, nf, 1.5);
+    if (i1 >= 0)
+        r->e1 = (float)fe[i1];
+    if (i15 >= 0)
+        r->t15 = (float)ft[i15];
     for (int i = 0; i < nf; i++) {
         /* drop the last vertex while it lies on or over the chord */
         while (nh >= 2
-               && (r->e[nh - 1] - r->e[nh - 2]) * (ft[i] - r->t[nh - 1])
-                      >= (fe[i] - r->e[nh - 1]) * (r->t[nh - 1] - r->t[nh - 2]))
+               && (he[nh - 1] - he[nh - 2]) * (ft[i] - ht[nh - 1])
+                      >= (fe[i] - he[nh - 1]) * (ht[nh - 1] - ht[nh - 2]))
             nh--;
         if (nh == MS_MIX_PTS)
             break;
-        r->e[nh] = (float)fe[i];
-        r->t[nh] = (float)ft[i];
+        he[nh] = (float)fe[i];
+        ht[nh] = (float)ft[i];
         nh++;
     }
+    /* the vertices after the last job's (MS_MIX_NPTS) */
+    if (m->ptspos + (size_t)nh > MS_MIX_NPTS)
+        m->ptspos = 0;
+    v = &m->pts[m->ptspos];
+    for (int i = 0; i < nh; i++) {
+        v[i].e = he[i];
+        v[i].t = ht[i];
+        v[i].bp = 0;
+    }
     for (int i = 0; i + 1 < nh; i++)
-        r->bp[i] = (float)(((r->t[i + 1] - r->t[i]) / r->t[0])
-                           / ((r->e[i] - r->e[i + 1]) / r->e[nh - 1]));
+        v[i].bp = (float)(((ht[i + 1] - ht[i]) / ht[0])
+                          / ((he[i] - he[i + 1]) / he[nh - 1]));
+    r->off = (uint32_t)m->ptspos;
     r->nh = nh;
     r->nodes = (float)nodes;
+    m->ptspos += (size_t)nh;
     m->ringpos = (m->ringpos + 1) % MS_MIX_JOBS;
     if (m->nring < MS_MIX_JOBS)
         m->nring++;
@@ -270,7 +357,7 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
             const ms_cands_t *cs, int nodes, double now)
 {
     bool in[MS_MAX_RANKED] = { false };
-    size_t k = 0, last = 0, np = conf->nparts;
+    size_t k = 0, last = 0, np = conf->nparts, prev = SIZE_MAX;
 
     if (np > MS_MAX_RANKED)
         np = MS_MAX_RANKED;
@@ -283,12 +370,19 @@ jobmix_add (ms_jobmix_t *m, const ms_siteconf_t *conf, const ms_policy_t *pol,
     m->nodes_sum += nodes;
     if (!m->no_fronts)
         mix_keep (m, pol, cs, nodes);
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].part < np && !in[cs->c[i].part]) {
-            in[cs->c[i].part] = true;
-            last = cs->c[i].part;
+    /* the partitions the job can run on (a partition's candidates come
+     * together: the first of a run says all its run can) */
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t q = cs->c[i].part;
+        if (q == prev)
+            continue;
+        prev = q;
+        if (q < np && !in[q]) {
+            in[q] = true;
+            last = q;
             k++;
         }
+    }
     if (k && k < conf->nparts)
         for (size_t q = 0; q < np; q++)
             if (in[q])
@@ -307,43 +401,58 @@ jobmix_njobs (const ms_jobmix_t *m)
 
 /* The kept jobs' energy and runtime at energy odds scale times each one's
  * width term wj (metasched's score chooses the hull vertex past whose
- * breakpoints the odds are), and the references' (energy-delay energy,
- * energy-delay^1.5 runtime). from, when not NULL, gives each job's vertex
- * at a scale at most this one (mix_edge's lower bound): the odds are over
- * every breakpoint before it, so the search for the vertex starts there
- * and finds the same one. */
+ * breakpoints the odds are). from, when not NULL, gives each job's
+ * vertex at a scale at most this one (mix_edge's lower bound): the odds
+ * are over every breakpoint before it, so the search for the vertex
+ * starts there and finds the same one. The references' sums, which no
+ * scale changes, are mix_widths' (m->pick). */
 static void
 mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
-          double *es, double *ts, double *e1, double *t15)
+          double *es, double *ts)
 {
-    *es = *ts = *e1 = *t15 = 0;
+    *es = *ts = 0;
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
         double odds = scale * m->wj[j];
         int i = from ? from[j] : 0;
-        while (i + 1 < r->nh && odds > r->bp[i])
+        while (i + 1 < r->nh && odds > v[i].bp)
             i++;
-        *es += r->e[i];
-        *ts += r->t[i];
-        *e1 += r->e1;
-        *t15 += r->t15;
+        *es += v[i].e;
+        *ts += v[i].t;
     }
 }
 
-/* Each kept job's width term into m->wj: (nodes / the mean width)^exp. */
+/* Each kept job's width term into m->wj: (nodes / the mean width)^exp;
+ * in the same sweep, the figures of the ring that no scale changes, into
+ * m->pick (its e1, t15, emax, tmax). */
 static bool
 mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
 {
+    struct ms_mixpick *pk = m->pick;
     double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
+    double e1 = 0, t15 = 0, emax = 0, tmax = 0;
+
     if (!m->nring || !(ref > 0))
         return false;
-    /* x^1 is x (pow is exact where the power is a double) */
-    if (pol->width_exp == 1)
-        for (size_t j = 0; j < m->nring; j++)
-            m->wj[j] = (float)(m->ring[j].nodes / ref);
-    else
-        for (size_t j = 0; j < m->nring; j++)
-            m->wj[j] = (float)pow (m->ring[j].nodes / ref, pol->width_exp);
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
+        /* x^1 is x (pow is exact where the power is a double) */
+        m->wj[j] = (float)(pol->width_exp == 1
+                               ? r->nodes / ref
+                               : pow (r->nodes / ref, pol->width_exp));
+        e1 += r->e1;
+        t15 += r->t15;
+        if (v[0].e > emax) /* fastest first: the energy falls */
+            emax = v[0].e;
+        if (v[r->nh - 1].t > tmax)
+            tmax = v[r->nh - 1].t;
+    }
+    pk->e1 = e1;
+    pk->t15 = t15;
+    pk->emax = emax;
+    pk->tmax = tmax;
     return true;
 }
 
@@ -351,37 +460,30 @@ size_t
 jobmix_margins (ms_jobmix_t *m, const ms_policy_t *pol, double scale,
                 double *em, double *tm)
 {
-    double es, ts, e1, t15;
+    double es, ts;
 
     *em = *tm = 0;
     if (!mix_widths (m, pol))
         return 0;
-    mix_sums (m, scale, NULL, &es, &ts, &e1, &t15);
-    *em = 1 - es / e1;
-    *tm = 1 - ts / t15;
+    mix_sums (m, scale, NULL, &es, &ts);
+    *em = 1 - es / m->pick->e1;
+    *tm = 1 - ts / m->pick->t15;
     return m->nring;
-}
-
-/* The references' sums (energy-delay energy, energy-delay^1.5 runtime),
- * which no scale changes, in the order mix_sums adds them. */
-static void
-mix_refs (const ms_jobmix_t *m, double *e1, double *t15)
-{
-    *e1 = *t15 = 0;
-    for (size_t j = 0; j < m->nring; j++) {
-        *e1 += m->ring[j].e1;
-        *t15 += m->ring[j].t15;
-    }
 }
 
 /* The sums of one bisection step, e and t at each job's vertex: in ring
  * order, as mix_sums adds them, for the step's decision where the
- * running sums cannot decide it (mix_edge). */
+ * running sums cannot decide it (mix_edge); the open jobs' (und, nu of
+ * them) are theirs at the step. */
 static void
-mix_pick_sums (const ms_jobmix_t *m, double *es, double *ts)
+mix_pick_sums (const ms_jobmix_t *m, size_t nu, double *es, double *ts)
 {
-    const struct ms_mixpick *pk = m->pick;
+    struct ms_mixpick *pk = m->pick;
 
+    for (size_t u = 0; u < nu; u++) {
+        pk->e[pk->und[u].j] = pk->und[u].e;
+        pk->t[pk->und[u].j] = pk->und[u].t;
+    }
     *es = *ts = 0;
     for (size_t j = 0; j < m->nring; j++) {
         *es += pk->e[j];
@@ -402,19 +504,13 @@ typedef struct {
     __int128 e, t;
 } mixrun_t;
 
+/* The units from the hulls' largest values (mix_widths'). */
 static bool
 mixrun_init (const ms_jobmix_t *m, mixrun_t *rs)
 {
-    double emax = 0, tmax = 0;
+    double emax = m->pick->emax, tmax = m->pick->tmax;
     int xe, xt;
 
-    for (size_t j = 0; j < m->nring; j++) {
-        const struct ms_mixjob *r = &m->ring[j];
-        if (r->e[0] > emax) /* fastest first: the energy falls */
-            emax = r->e[0];
-        if (r->t[r->nh - 1] > tmax)
-            tmax = r->t[r->nh - 1];
-    }
     if (!(emax > 0 && tmax > 0 && isfinite (emax) && isfinite (tmax)))
         return false;
     frexp (emax, &xe);
@@ -480,7 +576,8 @@ static double
 mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 {
     struct ms_mixpick *pk = m->pick;
-    double e1, t15;
+    struct mixund *und = pk->und;
+    double e1 = pk->e1, t15 = pk->t15;
     size_t nu = 0;
     bool run = false;
 #ifdef __SIZEOF_INT128__
@@ -488,20 +585,29 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
     run = mixrun_init (m, &rs);
 #endif
 
-    mix_refs (m, &e1, &t15);
     for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
         pk->lo[j] = 0;
-        pk->hi[j] = (unsigned char)(m->ring[j].nh - 1);
-        pk->e[j] = m->ring[j].e[0];
-        pk->t[j] = m->ring[j].t[0];
+        pk->e[j] = v[0].e;
+        pk->t[j] = v[0].t;
 #ifdef __SIZEOF_INT128__
         if (run) {
-            rs.e += mixrun_fix (pk->e[j], rs.xe);
-            rs.t += mixrun_fix (pk->t[j], rs.xt);
+            rs.e += mixrun_fix (v[0].e, rs.xe);
+            rs.t += mixrun_fix (v[0].t, rs.xt);
         }
 #endif
-        if (pk->lo[j] != pk->hi[j])
-            pk->und[nu++] = (uint32_t)j;
+        if (r->nh > 1) {
+            struct mixund *x = &und[nu++];
+            x->j = (uint32_t)j;
+            x->off = r->off;
+            x->wj = m->wj[j];
+            x->e = v[0].e;
+            x->t = v[0].t;
+            x->nh = (unsigned char)r->nh;
+            x->lo = 0;
+            x->hi = (unsigned char)(r->nh - 1);
+        }
     }
     for (int it = 0; it < 24; it++) {
         double mid = (lo + hi) / 2, scale = exp (mid);
@@ -509,23 +615,21 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         size_t k = 0;
         /* the vertices the bounds leave open, at mid */
         for (size_t u = 0; u < nu; u++) {
-            size_t j = pk->und[u];
-            const struct ms_mixjob *r = &m->ring[j];
-            double odds = scale * m->wj[j];
-            int i = pk->lo[j];
-            while (i + 1 < r->nh && odds > r->bp[i])
+            struct mixund *x = &und[u];
+            const struct ms_mixpt *v = &m->pts[x->off];
+            double odds = scale * x->wj;
+            int i = x->lo;
+            while (i + 1 < x->nh && odds > v[i].bp)
                 i++;
-            pk->mid[j] = (unsigned char)i;
+            x->mid = (unsigned char)i;
 #ifdef __SIZEOF_INT128__
-            if (run && (pk->e[j] != r->e[i] || pk->t[j] != r->t[i])) {
-                rs.e += mixrun_fix (r->e[i], rs.xe)
-                        - mixrun_fix (pk->e[j], rs.xe);
-                rs.t += mixrun_fix (r->t[i], rs.xt)
-                        - mixrun_fix (pk->t[j], rs.xt);
+            if (run && (x->e != v[i].e || x->t != v[i].t)) {
+                rs.e += mixrun_fix (v[i].e, rs.xe) - mixrun_fix (x->e, rs.xe);
+                rs.t += mixrun_fix (v[i].t, rs.xt) - mixrun_fix (x->t, rs.xt);
             }
 #endif
-            pk->e[j] = r->e[i];
-            pk->t[j] = r->t[i];
+            x->e = v[i].e;
+            x->t = v[i].t;
         }
 #ifdef __SIZEOF_INT128__
         if (run)
@@ -534,7 +638,7 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         if (!decided) {
             /* mix_sums' sums: the same values in the same order */
             double es, ts, em, tm;
-            mix_pick_sums (m, &es, &ts);
+            mix_pick_sums (m, nu, &es, &ts);
             em = 1 - es / e1;
             tm = 1 - ts / t15;
             up = ties_up ? em <= tm : em < tm;
@@ -543,17 +647,27 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
             lo = mid;
         else
             hi = mid;
-        /* mid is a bound now; a job it fixes keeps its vertex in e, t */
+        /* mid is a bound now; a job it fixes leaves und with its vertex */
         for (size_t u = 0; u < nu; u++) {
-            size_t j = pk->und[u];
+            struct mixund *x = &und[u];
             if (up)
-                pk->lo[j] = pk->mid[j];
+                x->lo = x->mid;
             else
-                pk->hi[j] = pk->mid[j];
-            if (pk->lo[j] != pk->hi[j])
-                pk->und[k++] = (uint32_t)j;
+                x->hi = x->mid;
+            if (x->lo != x->hi)
+                und[k++] = *x;
+            else {
+                pk->lo[x->j] = x->lo;
+                pk->e[x->j] = x->e;
+                pk->t[x->j] = x->t;
+            }
         }
         nu = k;
+    }
+    for (size_t u = 0; u < nu; u++) {
+        pk->lo[und[u].j] = und[u].lo;
+        pk->e[und[u].j] = und[u].e;
+        pk->t[und[u].j] = und[u].t;
     }
     return (lo + hi) / 2;
 }
@@ -570,7 +684,7 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 static void
 mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
 {
-    double es, ts, e1, t15, a;
+    double es, ts, a;
 
     if (!mix_widths (m, pol))
         return;
@@ -580,8 +694,8 @@ mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
      * each), the bisection stops at the range's low end; the scale is
      * then the range's middle (log), found by a second bisection for
      * its high end. */
-    mix_sums (m, exp (a), m->pick->lo, &es, &ts, &e1, &t15);
-    if (1 - es / e1 == 1 - ts / t15)
+    mix_sums (m, exp (a), m->pick->lo, &es, &ts);
+    if (1 - es / m->pick->e1 == 1 - ts / m->pick->t15)
         a = (a + mix_edge (m, a, 8, true)) / 2;
     m->scale = exp (a);
 }
@@ -596,8 +710,8 @@ jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t, size_t max,
         return 0;
     r = &m->ring[(m->ringpos + MS_MIX_JOBS - 1 - back) % MS_MIX_JOBS];
     for (int i = 0; i < r->nh && (size_t)i < max; i++) {
-        e[i] = r->e[i];
-        t[i] = r->t[i];
+        e[i] = m->pts[r->off + (size_t)i].e;
+        t[i] = m->pts[r->off + (size_t)i].t;
     }
     if (e1)
         *e1 = r->e1;

@@ -29,6 +29,8 @@ typedef struct {
      * and faster than (predicted energy and runtime), for the
      * calibration of the energy odds (mix_calibrate). */
     struct ms_mixjob *ring;  /* allocated at the first job kept */
+    struct ms_mixpt *pts;    /* their hulls' vertices, in the order kept */
+    size_t ptspos;           /* where the next job's vertices go */
     float *wj;               /* scratch: each kept job's width term */
     struct ms_mixpick *pick; /* scratch of the bisection (mix_edge) */
     bool no_fronts;          /* keep no fronts: the policy does not calibrate
@@ -88,8 +90,9 @@ size_t jobmix_front (const ms_jobmix_t *m, size_t back, float *e, float *t,
                      size_t max, float *e1, float *t15);
 /* The jobs counted (jobmix_add) so far. */
 size_t jobmix_njobs (const ms_jobmix_t *m);
-/* The simulator's mix (sched.c: each job counted at its arrival),
- * read-only. */
+/* The simulator's mix (sched.c: each job counted at its arrival where
+ * the run's policy is metasched's, the only one that reads it; empty
+ * otherwise), read-only. */
 const ms_jobmix_t *sched_jobmix (const ms_sched_t *s);
 /* Count a job seen to end: how long it waited (from its submission to
  * its start) and ran, in seconds; a negative or non-finite one is not

@@ -11,14 +11,25 @@
 #include "metasched/core/score.h"
 #include "metasched/common/util.h"
 
+/* What rank_partitions reads of every candidate, gathered in
+ * metasched_filter's sweep (rank_sweep_cand, rank_sweep_ok; below). */
+struct rank_sweep;
+static inline void rank_sweep_cand (const ms_policy_t *pol,
+                                    struct rank_sweep *sw, const ms_cand_t *c);
+static inline void rank_sweep_ok (const ms_policy_t *pol,
+                                  struct rank_sweep *sw, const ms_cands_t *cs,
+                                  const ms_cand_t *c);
+
 /* metasched's admissible candidates (ok) and the job's energy weight:
  * the maximum slowdown, the power caps, the job's width. Returns how many
  * are admissible (at least the fastest when there is any candidate);
- * why, when not NULL, gets each candidate's reason (ms_cand_why_t). */
+ * why, when not NULL, gets each candidate's reason (ms_cand_why_t); sw,
+ * when not NULL, gets every candidate and the admissible ones, in their
+ * order, in the same sweep. */
 static size_t
 metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view, bool *ok,
-                  double *wep, const char **why)
+                  double *wep, const char **why, struct rank_sweep *sw)
 {
     double tbest = INFINITY;
     size_t nok = 0, fastest = SIZE_MAX;
@@ -53,6 +64,8 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
         const ms_partconf_t *pc = &conf->parts[c->part];
+        if (sw)
+            rank_sweep_cand (pol, sw, c);
         /* The maximum slowdown against the best candidate, on the upper
          * bound of T (doc/architecture.md "Uncertainty"); a slower candidate is
          * still allowed when it would end before any candidate within the cap
@@ -77,11 +90,15 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
         }
         ok[i] = true;
         nok++;
+        if (sw)
+            rank_sweep_ok (pol, sw, cs, c);
     }
     if (!nok && fastest != SIZE_MAX) {
         ok[fastest] = true;
         if (why)
             why[fastest] = NULL;
+        if (sw)
+            rank_sweep_ok (pol, sw, cs, &cs->c[fastest]);
         nok = 1;
     }
     *wep = we;
@@ -378,44 +395,80 @@ rank_shift_k (const ms_policy_t *pol)
 
 /* Where the drain delay counts (drain_open) for every partition of a
  * job at once: the candidates on a partition with restricted jobs are
- * counted (drain_opens_add, in rank_partitions' first sweep), and the
- * drain counts on p when there are none, or when all of them are on p
+ * noted (drain_opens_add, in metasched_filter's sweep), and the drain
+ * counts on p when there are none, or when all of them are on p
  * itself. */
 typedef struct {
     bool weight;  /* a drain weight at all */
-    size_t nres;  /* candidates on a partition with restricted jobs */
+    bool any;     /* a candidate on a partition with restricted jobs */
     size_t rpart; /* the partition of the first of them */
     bool multi;   /* they are on more than one partition */
+    size_t last;  /* the partition of the candidate before */
 } drain_opens_t;
 
 static void
 drain_opens_init (const ms_policy_t *pol, drain_opens_t *d)
 {
     d->weight = pol->drain_weight > 0;
-    d->nres = 0;
+    d->any = false;
     d->rpart = 0;
     d->multi = false;
+    d->last = SIZE_MAX;
 }
 
-/* Count candidate c (every candidate, admissible or not) in d. */
+/* Note candidate c (every candidate, admissible or not) in d: one of a
+ * partition's candidates (they come together) says all it can. */
 static inline void
 drain_opens_add (const ms_policy_t *pol, drain_opens_t *d, const ms_cand_t *c)
 {
     size_t q = c->part;
 
+    if (q == d->last)
+        return;
+    d->last = q;
     if (d->weight && q < MS_MAX_RANKED && pol->restricted_rate[q] > 0) {
-        if (!d->nres++)
+        if (!d->any)
             d->rpart = q;
         else if (q != d->rpart)
             d->multi = true;
+        d->any = true;
     }
 }
 
-/* drain_open (pol, cs, p), from drain_opens' counts. */
+/* drain_open (pol, cs, p), from drain_opens' notes. */
 static bool
 drain_open_at (const drain_opens_t *d, size_t p)
 {
-    return d->weight && (!d->nres || (!d->multi && d->rpart == p));
+    return d->weight && (!d->any || (!d->multi && d->rpart == p));
+}
+
+/* rank_partitions' figures of the sweep: the least energy, response and
+ * wait (shared_wait's) of the admissible candidates; where the drain
+ * counts. */
+struct rank_sweep {
+    double emin, wtmin, wmin;
+    drain_opens_t dop;
+};
+
+static inline void
+rank_sweep_cand (const ms_policy_t *pol, struct rank_sweep *sw,
+                 const ms_cand_t *c)
+{
+    drain_opens_add (pol, &sw->dop, c);
+}
+
+static inline void
+rank_sweep_ok (const ms_policy_t *pol, struct rank_sweep *sw,
+               const ms_cands_t *cs, const ms_cand_t *c)
+{
+    double wt = wait_weight (pol) * c->w + c->t + shift_delay (pol, cs, c);
+
+    if (c->e < sw->emin)
+        sw->emin = c->e;
+    if (wt < sw->wtmin)
+        sw->wtmin = wt;
+    if (c->w < sw->wmin)
+        sw->wmin = c->w;
 }
 
 /* A block of partitions [base, base + MS_MAX_RANKED) of rank_partitions,
@@ -499,36 +552,27 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
                  double *fs, ms_ranked_t *r, size_t nparts, double *wtminp,
                  double *key_sp)
 {
-    double emin = INFINITY, wtmin = INFINITY, wmin = INFINITY, we, shared;
+    double emin, wtmin, wmin, we, shared;
     size_t nr = 0;
     grid_min_t gm;
-    drain_opens_t dop;
+    struct rank_sweep sw = { INFINITY, INFINITY, INFINITY, { 0 } };
+    const drain_opens_t *dop = &sw.dop;
     rank_part_t pp[MS_MAX_RANKED];
 
-    metasched_filter (pol, conf, cs, view, ok, &we, NULL);
+    /* the admissible candidates, and in the same sweep their least
+     * energy, response and wait (shared_wait's); where the drain counts */
+    drain_opens_init (pol, &sw.dop);
+    metasched_filter (pol, conf, cs, view, ok, &we, NULL, &sw);
+    emin = sw.emin;
+    wtmin = sw.wtmin;
+    wmin = sw.wmin;
     grid_mins (pol, cs, ok, &gm);
-    drain_opens_init (pol, &dop);
-    /* the least energy, response and wait (shared_wait's, in the same
-     * sweep) of the admissible candidates; where the drain counts */
-    for (size_t i = 0; i < cs->n; i++) {
-        drain_opens_add (pol, &dop, &cs->c[i]);
-        if (ok[i]) {
-            double wt = wait_weight (pol) * cs->c[i].w + cs->c[i].t
-                        + shift_delay (pol, cs, &cs->c[i]);
-            if (cs->c[i].e < emin)
-                emin = cs->c[i].e;
-            if (wt < wtmin)
-                wtmin = wt;
-            if (cs->c[i].w < wmin)
-                wmin = cs->c[i].w;
-        }
-    }
     shared
         = pol->wait_share > 0 && isfinite (wmin) ? pol->wait_share * wmin : 0;
     for (size_t base = 0; base < nparts; base += MS_MAX_RANKED) {
         size_t nb
             = nparts - base < MS_MAX_RANKED ? nparts - base : MS_MAX_RANKED;
-        rank_block (pol, conf, cs, ok, fs, &gm, &dop, shared, we, base, nb, pp);
+        rank_block (pol, conf, cs, ok, fs, &gm, dop, shared, we, base, nb, pp);
         for (size_t q = 0; q < nb; q++) {
             size_t bi = pp[q].bi;
             if (!isfinite (pp[q].ep))
@@ -613,7 +657,7 @@ policy_explain (const ms_policy_t *pol, const ms_siteconf_t *conf,
     ok = ms_xcalloc (cs->n + 1, sizeof (bool));
     fs = ms_xcalloc (cs->n + 1, sizeof (double));
     why = ms_xcalloc (cs->n + 1, sizeof (*why));
-    metasched_filter (pol, conf, cs, view, ok, &ex->w_energy, why);
+    metasched_filter (pol, conf, cs, view, ok, &ex->w_energy, why, NULL);
     nr = rank_partitions (pol, conf, cs, view, ok, fs, r, nparts, &wtmin,
                           &key_s);
     ex->shared_wait_s = shared_wait (pol, cs, ok);

@@ -332,6 +332,8 @@ job_candidates (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
 void
 sched_prime (ms_sched_t *s, const ms_jobdesc_t *jd, double when)
 {
+    if (!policy_is_metasched (s->pol.kind))
+        return; /* no mix to prime (sched_submit) */
     job_candidates (s, jd, NULL, when);
     jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, when);
 }
@@ -607,8 +609,12 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     j->run_part = SJ_NOPART;
     job_candidates_on (
         s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL, now, true);
-    jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
-    jobmix_apply (&s->mix, s->conf, &s->pol);
+    /* the mix feeds metasched's ranking alone (rank.c: the width term,
+     * the drain price, the calibrated odds); the run's policy is fixed */
+    if (policy_is_metasched (s->pol.kind)) {
+        jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
+        jobmix_apply (&s->mix, s->conf, &s->pol);
+    }
     opt = job_optimal (s, jd, fopt, wfopt, &wset);
     j->opt_part = part_narrow (opt);
     if (s->power && s->cs.n)

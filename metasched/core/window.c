@@ -18,12 +18,33 @@ window_opts_init (ms_window_opts_t *o)
     o->time_budget_s = 0.5;
 }
 
+/* The load per partition of window_objective and within_caps: on the
+ * stack for a site's few partitions (called a few times a cycle), else
+ * allocated; load_free frees what load_new allocated. */
+#define WINDOW_LOAD_STACK 64
+
+static double *
+load_new (double *buf, size_t nparts)
+{
+    if (nparts + 1 > WINDOW_LOAD_STACK)
+        return ms_xcalloc (nparts + 1, sizeof (double));
+    memset (buf, 0, (nparts + 1) * sizeof (double));
+    return buf;
+}
+
+static void
+load_free (double *load, const double *buf)
+{
+    if (load != buf)
+        free (load);
+}
+
 double
 window_objective (const ms_bid_t *bids, size_t njobs, const size_t *pick,
                   const double *cap, const double *pen, size_t nparts)
 {
-    double cost = 0;
-    double *load = ms_xcalloc (nparts + 1, sizeof (double));
+    double cost = 0, buf[WINDOW_LOAD_STACK];
+    double *load = load_new (buf, nparts);
     for (size_t j = 0; j < njobs; j++)
         if (pick[j] != SIZE_MAX) {
             cost += bids[pick[j]].cost;
@@ -32,7 +53,7 @@ window_objective (const ms_bid_t *bids, size_t njobs, const size_t *pick,
     for (size_t p = 0; p < nparts; p++)
         if (load[p] > cap[p])
             cost += pen[p] * (load[p] - cap[p]);
-    free (load);
+    load_free (load, buf);
     return cost;
 }
 
@@ -41,7 +62,7 @@ static bool
 within_caps (const ms_bid_t *bids, size_t njobs, const size_t *pick,
              const double *cap, size_t nparts)
 {
-    double *load = ms_xcalloc (nparts + 1, sizeof (double));
+    double buf[WINDOW_LOAD_STACK], *load = load_new (buf, nparts);
     bool ok = true;
 
     for (size_t j = 0; j < njobs; j++)
@@ -49,7 +70,7 @@ within_caps (const ms_bid_t *bids, size_t njobs, const size_t *pick,
             load[bids[pick[j]].part] += bids[pick[j]].ns;
     for (size_t p = 0; p < nparts && ok; p++)
         ok = !(load[p] > cap[p]);
-    free (load);
+    load_free (load, buf);
     return ok;
 }
 

@@ -59,18 +59,68 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
  * mean best response. Each job then gets its chosen candidate and
  * siblings on the other partitions, their nice set by their cost against
  * each other as metasched sets it (rank_entry_nice). */
+/* The arrays of a cycle's window, taken from one zeroed block
+ * (window_mem): a window is a job or two at a time on a site like KTH's,
+ * where a dozen allocations a cycle cost more than the window's costs.
+ * bids has room for every candidate's (at most one each). */
+typedef struct {
+    double *cost, *key_s, *cap, *pen;
+    size_t *cand0, *pick, *sib;
+    ms_bid_t *bids;
+    window_scratch_t ws;
+    void *block;
+} window_mem_t;
+
+/* The next n elements of `size` bytes at *at bytes into base (each
+ * array 8-byte aligned); NULL while base is (the block's size counted). */
+static void *
+window_take_mem (char *base, size_t *at, size_t n, size_t size)
+{
+    void *p = base ? base + *at : NULL;
+    *at += (n * size + 7) & ~(size_t)7;
+    return p;
+}
+
+/* Lays the arrays out over one block: a first pass gives its size, the
+ * second carves it. */
+static void
+window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
+            size_t nparts)
+{
+    char *b = NULL;
+
+    m->block = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t at = 0;
+        m->cost = window_take_mem (b, &at, total + 1, sizeof (double));
+        m->bids = window_take_mem (b, &at, total + 1, sizeof (ms_bid_t));
+        m->ws.fs = window_take_mem (b, &at, maxn + 1, sizeof (double));
+        m->ws.r = window_take_mem (b, &at, nparts + 1, sizeof (ms_ranked_t));
+        m->cand0 = window_take_mem (b, &at, njobs + 1, sizeof (size_t));
+        m->key_s = window_take_mem (b, &at, njobs + 1, sizeof (double));
+        m->pick = window_take_mem (b, &at, njobs + 1, sizeof (size_t));
+        m->cap = window_take_mem (b, &at, nparts + 1, sizeof (double));
+        m->pen = window_take_mem (b, &at, nparts + 1, sizeof (double));
+        m->sib = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
+        m->ws.ok = window_take_mem (b, &at, maxn + 1, sizeof (bool));
+        if (!pass)
+            b = m->block = ms_xcalloc (1, at);
+    }
+}
+
 void
 policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
                       const ms_cands_t *const *cs, const int *nodes,
                       size_t njobs, const ms_view_t *view, double now,
                       ms_decision_t *dec, ms_window_stats_t *st)
 {
-    size_t nparts = conf->nparts, nbids = 0, capbids = 0, ncost = 0, nh = 0;
-    ms_bid_t *bids = NULL;
-    double *cost = NULL, *cap, *pen, *key_s, hsum = 0, h;
+    size_t nparts = conf->nparts, nbids = 0, ncost = 0, nh = 0;
+    ms_bid_t *bids;
+    double *cost, *cap, *pen, *key_s, hsum = 0, h;
     size_t *pick, *cand0, *sib, total = 0, maxn = 0;
     ms_window_opts_t wo;
     window_scratch_t ws;
+    window_mem_t mem;
 
     for (size_t k = 0; k < njobs; k++) {
         total += cs[k]->n;
@@ -78,12 +128,16 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
             maxn = cs[k]->n;
     }
     /* every job's costs in one array, the scratch once for all */
-    cost = ms_xcalloc (total + 1, sizeof (double));
-    ws.ok = ms_xcalloc (maxn + 1, sizeof (bool));
-    ws.fs = ms_xcalloc (maxn + 1, sizeof (double));
-    ws.r = ms_xcalloc (nparts + 1, sizeof (*ws.r));
-    cand0 = ms_xcalloc (njobs + 1, sizeof (size_t));
-    key_s = ms_xcalloc (njobs + 1, sizeof (double));
+    window_mem (&mem, njobs, total, maxn, nparts);
+    cost = mem.cost;
+    bids = mem.bids;
+    ws = mem.ws;
+    cand0 = mem.cand0;
+    key_s = mem.key_s;
+    cap = mem.cap;
+    pen = mem.pen;
+    pick = mem.pick;
+    sib = mem.sib;
     for (size_t k = 0; k < njobs; k++) {
         double wtmin;
         window_costs (pol, conf, cs[k], view, &ws, cost + ncost, &wtmin,
@@ -96,10 +150,6 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         for (size_t i = 0; i < cs[k]->n; i++) {
             if (!isfinite (cost[ncost + i]))
                 continue;
-            if (nbids == capbids) {
-                capbids = capbids ? 2 * capbids : 1024;
-                bids = ms_xrealloc (bids, capbids * sizeof (*bids));
-            }
             bids[nbids].job = k;
             bids[nbids].part = cs[k]->c[i].part;
             bids[nbids].cand = i;
@@ -111,8 +161,6 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         }
         ncost += cs[k]->n;
     }
-    cap = ms_xcalloc (nparts + 1, sizeof (double));
-    pen = ms_xcalloc (nparts + 1, sizeof (double));
     h = nh ? hsum / (double)nh : 0;
     for (size_t p = 0; p < nparts; p++) {
         double pn = conf->parts[p].nodes;
@@ -120,12 +168,10 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         cap[p] = h > w ? pn * (h - w) : 0;
         pen[p] = h > 0 ? (1 - pol->w_energy) / (pn * h) : 0;
     }
-    pick = ms_xcalloc (njobs + 1, sizeof (size_t));
     window_opts_init (&wo);
     wo.time_budget_s = pol->window_budget_s;
     window_solve (bids, nbids, njobs, cap, pen, nparts, &wo, pick, st);
 
-    sib = ms_xcalloc (nparts + 1, sizeof (size_t));
     for (size_t k = 0; k < njobs; k++) {
         const ms_cands_t *c = cs[k];
         const double *ck = cost + cand0[k];
@@ -166,15 +212,5 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
          * (rank.c shift_delay), as policy_decide holds it */
         choice_carbon_holds (pol, c, &dec[k]);
     }
-    free (bids);
-    free (cost);
-    free (ws.ok);
-    free (ws.fs);
-    free (ws.r);
-    free (cap);
-    free (pen);
-    free (pick);
-    free (cand0);
-    free (key_s);
-    free (sib);
+    free (mem.block);
 }
