@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "metasched/common/util.h"
 #include "partitions/simcluster_int.h"
@@ -761,72 +760,15 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
     w->listen_arg = arg;
 }
 
-/* The jobs live in memory of their own that the kernel may back with
- * huge pages (2 MB, where it is set to on request): a page fault, and
- * the kernel zeroing the page, cost about 3 us per 4 KB page here, a
- * third of a KTH run's time in all, while a huge page faults once for
- * 512 of them. Aligned to 2 MB, so that every whole 2 MB of it may be
- * one. Returns the bytes mapped at *p, or 0 (then *p is malloc's: also
- * in a build with AddressSanitizer, which checks the bounds of what
- * malloc gives, not of a mapping). */
-#define HUGE_PAGE ((size_t)2 << 20)
-#if defined(__SANITIZE_ADDRESS__)
-#define JOBS_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define JOBS_MALLOC 1
-#endif
-#endif
-
-static size_t
-jobs_map (size_t bytes, void **p)
-{
-    size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    char *m = MAP_FAILED, *a;
-
-#ifndef JOBS_MALLOC
-    m = mmap (NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-#endif
-    if (m == MAP_FAILED) {
-        *p = ms_xmalloc (bytes);
-        return 0;
-    }
-    a = m + (HUGE_PAGE - (uintptr_t)m % HUGE_PAGE) % HUGE_PAGE;
-    if (a > m)
-        munmap (m, (size_t)(a - m));
-    munmap (a + len, (size_t)(m + HUGE_PAGE - a));
-#ifdef MADV_HUGEPAGE
-    madvise (a, len, MADV_HUGEPAGE); /* a hint: refused, 4 KB pages */
-#endif
-    *p = a;
-    return len;
-}
-
-static void
-jobs_unmap (simworld_t *w)
-{
-    if (w->jobs_mapped)
-        munmap (w->jobs, w->jobs_mapped);
-    else
-        free (w->jobs);
-}
-
+/* Room for n jobs. The heap of `metasched simulate` is offered huge
+ * pages (metasched/admin/main.c), so the jobs need no memory of their
+ * own for that. */
 void
 sim_jobs_grow (simworld_t *w, size_t n)
 {
-    void *p;
-    size_t mapped;
-
     if (n <= w->capjobs)
         return;
-    mapped = jobs_map (n * sizeof (*w->jobs), &p);
-    if (w->njobs)
-        memcpy (p, w->jobs, w->njobs * sizeof (*w->jobs));
-    if (w->jobs)
-        jobs_unmap (w);
-    w->jobs = p;
-    w->jobs_mapped = mapped;
+    w->jobs = ms_xrealloc (w->jobs, n * sizeof (*w->jobs));
     w->capjobs = n;
 }
 
@@ -931,7 +873,7 @@ simworld_free (simworld_t *w)
     free (w->parts);
     free (w->backends);
     free (w->cls);
-    jobs_unmap (w);
+    free (w->jobs);
     free (w->heap);
     free (w->gates);
     free (w->users.names);

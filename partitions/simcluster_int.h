@@ -111,7 +111,6 @@ struct simworld {
     double now;
     simjob_t *jobs;
     size_t njobs, capjobs;
-    size_t jobs_mapped; /* bytes mapped at jobs (sim_jobs_grow), 0: malloc */
     simpart_t *parts;   /* one per conf->parts entry */
     ms_backend_t **backends;
     simcl_t *cls;
