@@ -96,6 +96,10 @@ TESTS += tests/integration/test_claim_race
 TESTS += tests/integration/test_cli_clusters.sh
 EXTRA_DIST += tests/integration/test_cli_clusters.sh tests/tap.sh
 
+# metasched's hand-off to metasched-full (metasched/admin/fullexec.c)
+TESTS += tests/cli/test_fullexec.sh
+EXTRA_DIST += tests/cli/test_fullexec.sh
+
 check_PROGRAMS += tests/unit/test_jobspec tests/fuzz/fuzz_jobspec
 tests_unit_test_jobspec_SOURCES = tests/unit/test_jobspec.c tests/testutil.h
 tests_unit_test_jobspec_CFLAGS = $(TEST_CFLAGS)
