@@ -86,6 +86,7 @@ struct ms_mixpick {
      * (energy-delay energy, energy-delay^1.5 runtime, in ring order) and
      * the largest energy and runtime of a hull (mixrun_init) */
     double e1, t15, emax, tmax;
+    size_t nsum; /* the jobs they were taken over (the ring's first) */
     /* the last calibration's edge (mix_edge's log scale, a_set: there
      * is one) and how far it moved from the one before, where
      * mix_edge_near looks for the next */
@@ -429,24 +430,38 @@ mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
 }
 
 /* Each kept job's width term into m->wj: (nodes / the mean width)^exp;
- * in the same sweep, the figures of the ring that no scale changes, into
- * m->pick (its e1, t15, emax, tmax). */
+ * and the figures of the ring that no scale changes, into m->pick (its
+ * e1, t15, emax, tmax). */
 static bool
 mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
 {
     struct ms_mixpick *pk = m->pick;
     double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
     double e1 = 0, t15 = 0, emax = 0, tmax = 0;
+    size_t from = 0;
 
     if (!m->nring || !(ref > 0))
         return false;
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
-        const struct ms_mixpt *v = &m->pts[r->off];
         /* x^1 is x (pow is exact where the power is a double) */
         m->wj[j] = (float)(pol->width_exp == 1
                                ? r->nodes / ref
                                : pow (r->nodes / ref, pol->width_exp));
+    }
+    /* Until the ring is full, its jobs lie in the order they came from
+     * index 0 and none is replaced: the sums go on from the jobs summed
+     * before (pk->nsum), the same additions in the same order. */
+    if (m->nring < MS_MIX_JOBS && pk->nsum <= m->nring) {
+        from = pk->nsum;
+        e1 = pk->e1;
+        t15 = pk->t15;
+        emax = pk->emax;
+        tmax = pk->tmax;
+    }
+    for (size_t j = from; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
         e1 += r->e1;
         t15 += r->t15;
         if (v[0].e > emax) /* fastest first: the energy falls */
@@ -458,6 +473,7 @@ mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
     pk->t15 = t15;
     pk->emax = emax;
     pk->tmax = tmax;
+    pk->nsum = m->nring;
     return true;
 }
 
