@@ -86,6 +86,12 @@ struct ms_mixpick {
      * (energy-delay energy, energy-delay^1.5 runtime, in ring order) and
      * the largest energy and runtime of a hull (mixrun_init) */
     double e1, t15, emax, tmax;
+    size_t nsum; /* the jobs they were taken over (the ring's first) */
+    /* the last calibration's edge (mix_edge's log scale, a_set: there
+     * is one) and how far it moved from the one before, where
+     * mix_edge_near looks for the next */
+    double a_last, a_move;
+    bool a_set;
     float e[MS_MIX_JOBS], t[MS_MIX_JOBS];
     unsigned char lo[MS_MIX_JOBS];
     struct mixund und[MS_MIX_JOBS];
@@ -424,24 +430,38 @@ mix_sums (const ms_jobmix_t *m, double scale, const unsigned char *from,
 }
 
 /* Each kept job's width term into m->wj: (nodes / the mean width)^exp;
- * in the same sweep, the figures of the ring that no scale changes, into
- * m->pick (its e1, t15, emax, tmax). */
+ * and the figures of the ring that no scale changes, into m->pick (its
+ * e1, t15, emax, tmax). */
 static bool
 mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
 {
     struct ms_mixpick *pk = m->pick;
     double ref = m->njobs ? m->nodes_sum / m->njobs : 0;
     double e1 = 0, t15 = 0, emax = 0, tmax = 0;
+    size_t from = 0;
 
     if (!m->nring || !(ref > 0))
         return false;
     for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
-        const struct ms_mixpt *v = &m->pts[r->off];
         /* x^1 is x (pow is exact where the power is a double) */
         m->wj[j] = (float)(pol->width_exp == 1
                                ? r->nodes / ref
                                : pow (r->nodes / ref, pol->width_exp));
+    }
+    /* Until the ring is full, its jobs lie in the order they came from
+     * index 0 and none is replaced: the sums go on from the jobs summed
+     * before (pk->nsum), the same additions in the same order. */
+    if (m->nring < MS_MIX_JOBS && pk->nsum <= m->nring) {
+        from = pk->nsum;
+        e1 = pk->e1;
+        t15 = pk->t15;
+        emax = pk->emax;
+        tmax = pk->tmax;
+    }
+    for (size_t j = from; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
         e1 += r->e1;
         t15 += r->t15;
         if (v[0].e > emax) /* fastest first: the energy falls */
@@ -453,6 +473,7 @@ mix_widths (ms_jobmix_t *m, const ms_policy_t *pol)
     pk->t15 = t15;
     pk->emax = emax;
     pk->tmax = tmax;
+    pk->nsum = m->nring;
     return true;
 }
 
@@ -672,6 +693,160 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
     return (lo + hi) / 2;
 }
 
+#ifdef __SIZEOF_INT128__
+/* A step of the bisection on the open jobs (und, nu of them) at scale:
+ * each one's vertex, looked up from its lower bound x->lo, into x->mid,
+ * x->e and x->t, and the running sums rs moved by the change. */
+static void
+mixrun_step (const ms_jobmix_t *m, struct mixund *und, size_t nu,
+             double scale, mixrun_t *rs)
+{
+    for (size_t u = 0; u < nu; u++) {
+        struct mixund *x = &und[u];
+        const struct ms_mixpt *v = &m->pts[x->off];
+        double odds = scale * x->wj;
+        int i = x->lo;
+        while (i + 1 < x->nh && odds > v[i].bp)
+            i++;
+        x->mid = (unsigned char)i;
+        if (x->e != v[i].e || x->t != v[i].t) {
+            rs->e += mixrun_fix (v[i].e, rs->xe) - mixrun_fix (x->e, rs->xe);
+            rs->t += mixrun_fix (v[i].t, rs->xt) - mixrun_fix (x->t, rs->xt);
+        }
+        x->e = v[i].e;
+        x->t = v[i].t;
+    }
+}
+
+/* Whether the energy margin trails the runtime margin at scale (the
+ * bisection goes up): from the running sums rs at scale where they
+ * decide it (mixrun_decide), else from mix_sums' ring-order sums, which
+ * are the values mix_pick_sums adds (each job's vertex at scale). */
+static bool
+mix_up_at (const ms_jobmix_t *m, const mixrun_t *rs, double scale)
+{
+    double es, ts, em, tm;
+    bool up;
+
+    if (mixrun_decide (rs, m->pick->e1, m->pick->t15, &up))
+        return up;
+    mix_sums (m, scale, NULL, &es, &ts);
+    em = 1 - es / m->pick->e1;
+    tm = 1 - ts / m->pick->t15;
+    return em < tm;
+}
+
+/* One sweep of the ring at scales sx < sy: the running sums at both
+ * (rx, ry, from mixrun_init), and the jobs whose vertex differs between
+ * them into und (lo the vertex at sx, hi at sy, e and t at sx), the only
+ * ones a scale between reads. Returns how many. */
+static size_t
+mix_bracket_sweep (ms_jobmix_t *m, double sx, double sy, mixrun_t *rx,
+                   mixrun_t *ry)
+{
+    struct mixund *und = m->pick->und;
+    __int128 de = 0, dt = 0;
+    size_t nu = 0;
+
+    for (size_t j = 0; j < m->nring; j++) {
+        const struct ms_mixjob *r = &m->ring[j];
+        const struct ms_mixpt *v = &m->pts[r->off];
+        double ox = sx * m->wj[j], oy = sy * m->wj[j];
+        int i = 0, k;
+        while (i + 1 < r->nh && ox > v[i].bp)
+            i++;
+        /* the odds at sy are over every breakpoint those at sx are */
+        k = i;
+        while (k + 1 < r->nh && oy > v[k].bp)
+            k++;
+        rx->e += mixrun_fix (v[i].e, rx->xe);
+        rx->t += mixrun_fix (v[i].t, rx->xt);
+        if (k != i) {
+            struct mixund *x = &und[nu++];
+            de += mixrun_fix (v[k].e, rx->xe) - mixrun_fix (v[i].e, rx->xe);
+            dt += mixrun_fix (v[k].t, rx->xt) - mixrun_fix (v[i].t, rx->xt);
+            x->j = (uint32_t)j;
+            x->off = r->off;
+            x->wj = m->wj[j];
+            x->e = v[i].e;
+            x->t = v[i].t;
+            x->nh = (unsigned char)r->nh;
+            x->lo = (unsigned char)i;
+            x->hi = (unsigned char)k;
+        }
+    }
+    *ry = *rx;
+    ry->e += de;
+    ry->t += dt;
+    return nu;
+}
+
+/* mix_edge (lo, hi, not ties_up) near the last calibration's edge a0:
+ * the margins' difference moves one way with the scale (each job's
+ * vertex, so each sum, moves one way: mix_calibrate), so where the
+ * energy margin trails at sx = e^(a0 - h) and no longer does at
+ * sy = e^(a0 + h), every step of the bisection at a scale up to sx goes
+ * up and every one from sy down, as mix_edge's would, and only the steps
+ * between read the jobs: those whose vertex differs at sx and sy
+ * (mix_bracket_sweep). The same steps, so the same scale to the bit, for
+ * one sweep of the ring instead of mix_edge's several. Returns false
+ * where the edge is not between sx and sy (nothing found); else the log
+ * scale into *ap, and *ne true where the running sums say the margins
+ * differ there (mix_calibrate's test of a tie, then not needed). */
+static bool
+mix_edge_near (ms_jobmix_t *m, double lo, double hi, double a0, double h,
+               double *ap, bool *ne)
+{
+    struct mixund *und = m->pick->und;
+    double sx = exp (a0 - h), sy = exp (a0 + h), s;
+    mixrun_t rx, ry;
+    size_t nu;
+    bool up;
+
+    if (!(sx < sy) || !mixrun_init (m, &rx))
+        return false;
+    ry = rx;
+    nu = mix_bracket_sweep (m, sx, sy, &rx, &ry);
+    if (!mix_up_at (m, &rx, sx) || mix_up_at (m, &ry, sy))
+        return false;
+    for (int it = 0; it < 24; it++) {
+        double mid = (lo + hi) / 2, scale = exp (mid);
+        size_t k = 0;
+        if (!(scale > sx))
+            up = true;
+        else if (!(scale < sy))
+            up = false;
+        else {
+            mixrun_step (m, und, nu, scale, &rx);
+            up = mix_up_at (m, &rx, scale);
+            /* mid is a bound now; a job it fixes leaves und */
+            for (size_t u = 0; u < nu; u++) {
+                struct mixund *x = &und[u];
+                if (up)
+                    x->lo = x->mid;
+                else
+                    x->hi = x->mid;
+                if (x->lo != x->hi)
+                    und[k++] = *x;
+            }
+            nu = k;
+        }
+        if (up)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *ap = (lo + hi) / 2;
+    s = exp (*ap);
+    *ne = false;
+    if (s > sx && s < sy) {
+        mixrun_step (m, und, nu, s, &rx);
+        *ne = mixrun_decide (&rx, m->pick->e1, m->pick->t15, &up);
+    }
+    return true;
+}
+#endif
+
 /* The scale of metasched's energy odds at which the kept jobs' static
  * choices (each job's front, at w_E 0.5 and the width term) beat the
  * published criteria by equal margins: their energy against every job at
@@ -684,19 +859,38 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 static void
 mix_calibrate (ms_jobmix_t *m, const ms_policy_t *pol)
 {
-    double es, ts, a;
+    struct ms_mixpick *pk = m->pick;
+    double es, ts, a = 0;
+    bool near = false, ne = false;
 
     if (!mix_widths (m, pol))
         return;
-    a = mix_edge (m, -8, 8, false);
+#ifdef __SIZEOF_INT128__
+    /* the edge moves little from one calibration to the next: looked
+     * for first within twice its last move (at least 1/16: on KTH it
+     * moves up to 0.06 from one to the next) of the last */
+    if (pk->a_set) {
+        double h = 2 * pk->a_move > 1.0 / 16 ? 2 * pk->a_move : 1.0 / 16;
+        near = mix_edge_near (m, -8, 8, pk->a_last, h, &a, &ne);
+    }
+#endif
+    if (!near)
+        a = mix_edge (m, -8, 8, false);
+    pk->a_move = pk->a_set ? fabs (a - pk->a_last) : 0;
+    pk->a_last = a;
+    pk->a_set = true;
     /* Where the margins are equal over a range of scales (every job's
      * choice the same there: a site whose jobs have one sensible choice
      * each), the bisection stops at the range's low end; the scale is
      * then the range's middle (log), found by a second bisection for
      * its high end. */
-    mix_sums (m, exp (a), m->pick->lo, &es, &ts);
-    if (1 - es / m->pick->e1 == 1 - ts / m->pick->t15)
-        a = (a + mix_edge (m, a, 8, true)) / 2;
+    if (!ne) {
+        /* mix_edge leaves each job's vertex at its lower bound in
+         * pk->lo; mix_edge_near does not, and mix_sums looks it up */
+        mix_sums (m, exp (a), near ? NULL : pk->lo, &es, &ts);
+        if (1 - es / pk->e1 == 1 - ts / pk->t15)
+            a = (a + mix_edge (m, a, 8, true)) / 2;
+    }
     m->scale = exp (a);
 }
 

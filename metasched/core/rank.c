@@ -444,10 +444,15 @@ drain_open_at (const drain_opens_t *d, size_t p)
 
 /* rank_partitions' figures of the sweep: the least energy, response and
  * wait (shared_wait's) of the admissible candidates; where the drain
- * counts. */
+ * counts; and of each of the first np partitions (at most
+ * MS_MAX_RANKED), the least energy and runtime of its admissible
+ * candidates and the predicted wait of its last, met in their order
+ * (rank_block's first block). */
 struct rank_sweep {
     double emin, wtmin, wmin;
     drain_opens_t dop;
+    size_t np;
+    double ep[MS_MAX_RANKED], tp[MS_MAX_RANKED], wp[MS_MAX_RANKED];
 };
 
 static inline void
@@ -469,6 +474,13 @@ rank_sweep_ok (const ms_policy_t *pol, struct rank_sweep *sw,
         sw->wtmin = wt;
     if (c->w < sw->wmin)
         sw->wmin = c->w;
+    if (c->part < sw->np) {
+        if (c->e < sw->ep[c->part])
+            sw->ep[c->part] = c->e;
+        if (c->t < sw->tp[c->part])
+            sw->tp[c->part] = c->t;
+        sw->wp[c->part] = c->w;
+    }
 }
 
 /* A block of partitions [base, base + MS_MAX_RANKED) of rank_partitions,
@@ -486,24 +498,34 @@ typedef struct {
 static void
 rank_block (const ms_policy_t *pol, const ms_siteconf_t *conf,
             const ms_cands_t *cs, const bool *ok, double *fs,
-            const grid_min_t *gm, const drain_opens_t *dop, double shared,
+            const grid_min_t *gm, const struct rank_sweep *sw, double shared,
             double we, size_t base, size_t nb, rank_part_t *pp)
 {
+    const drain_opens_t *dop = &sw->dop;
+
     for (size_t q = 0; q < nb; q++) {
         pp[q].ep = pp[q].tp = pp[q].bf = INFINITY;
         pp[q].wp = 0;
         pp[q].bi = SIZE_MAX;
     }
-    for (size_t i = 0; i < cs->n; i++) {
-        size_t q = cs->c[i].part - base;
-        if (!ok[i] || cs->c[i].part < base || q >= nb)
-            continue;
-        if (cs->c[i].e < pp[q].ep)
-            pp[q].ep = cs->c[i].e;
-        if (cs->c[i].t < pp[q].tp)
-            pp[q].tp = cs->c[i].t;
-        pp[q].wp = cs->c[i].w;
-    }
+    /* the first block's figures come from metasched_filter's sweep */
+    if (base == 0 && nb <= sw->np)
+        for (size_t q = 0; q < nb; q++) {
+            pp[q].ep = sw->ep[q];
+            pp[q].tp = sw->tp[q];
+            pp[q].wp = sw->wp[q];
+        }
+    else
+        for (size_t i = 0; i < cs->n; i++) {
+            size_t q = cs->c[i].part - base;
+            if (!ok[i] || cs->c[i].part < base || q >= nb)
+                continue;
+            if (cs->c[i].e < pp[q].ep)
+                pp[q].ep = cs->c[i].e;
+            if (cs->c[i].t < pp[q].tp)
+                pp[q].tp = cs->c[i].t;
+            pp[q].wp = cs->c[i].w;
+        }
     /* The frequency on p: energy against runtime, where the runtime's
      * weight grows with the partition's congestion (predicted wait over
      * the job's runtime): a slower clock on a busy partition delays
@@ -555,13 +577,19 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
     double emin, wtmin, wmin, we, shared;
     size_t nr = 0;
     grid_min_t gm;
-    struct rank_sweep sw = { INFINITY, INFINITY, INFINITY, { 0 } };
-    const drain_opens_t *dop = &sw.dop;
+    struct rank_sweep sw;
     rank_part_t pp[MS_MAX_RANKED];
 
     /* the admissible candidates, and in the same sweep their least
-     * energy, response and wait (shared_wait's); where the drain counts */
+     * energy, response and wait (shared_wait's); where the drain counts;
+     * each partition's figures for rank_block */
+    sw.emin = sw.wtmin = sw.wmin = INFINITY;
     drain_opens_init (pol, &sw.dop);
+    sw.np = conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED;
+    for (size_t q = 0; q < sw.np; q++) {
+        sw.ep[q] = sw.tp[q] = INFINITY;
+        sw.wp[q] = 0;
+    }
     metasched_filter (pol, conf, cs, view, ok, &we, NULL, &sw);
     emin = sw.emin;
     wtmin = sw.wtmin;
@@ -572,7 +600,7 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
     for (size_t base = 0; base < nparts; base += MS_MAX_RANKED) {
         size_t nb
             = nparts - base < MS_MAX_RANKED ? nparts - base : MS_MAX_RANKED;
-        rank_block (pol, conf, cs, ok, fs, &gm, dop, shared, we, base, nb, pp);
+        rank_block (pol, conf, cs, ok, fs, &gm, &sw, shared, we, base, nb, pp);
         for (size_t q = 0; q < nb; q++) {
             size_t bi = pp[q].bi;
             if (!isfinite (pp[q].ep))
