@@ -189,12 +189,18 @@ cap_room0 (const simpart_t *p)
     return p->pc->power_cap_w - p->pc->nodes * p->arch->idle_power_w;
 }
 
-/* What job j takes of its partition's room. */
+/* What job j takes of its partition's room. Without a cap the room is
+ * infinite and any finite need fits it: 0 then, without asking a lazy
+ * truth for the job's power. */
 static double
-power_need (const simpart_t *p, const simjob_t *j)
+power_need (simworld_t *w, const simpart_t *p, simjob_t *j)
 {
-    double need = j->nodes * (j->power_w - p->arch->idle_power_w);
-    double r0 = cap_room0 (p);
+    double r0 = cap_room0 (p), need;
+
+    if (r0 == INFINITY)
+        return 0;
+    job_truth (w, j);
+    need = j->nodes * (j->power_w - p->arch->idle_power_w);
     return need > r0 ? r0 : need;
 }
 
@@ -225,8 +231,10 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
 {
     simjob_t *j = &w->jobs[ji];
     gate_t *g = gate_of (w, j);
-    double run = j->true_rt, lim = limit_s (j);
+    double run, lim = limit_s (j);
 
+    job_truth (w, j);
+    run = j->true_rt;
     j->state = MS_JOB_RUNNING;
     j->start = w->now;
     if (run > lim) {
@@ -236,7 +244,7 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     j->end = w->now + run;
     /* Invariant: no partition over-allocated nor over its power cap
      * (checked on every start). */
-    if (!cap_fits (power_need (p, j), cap_room (p)))
+    if (!cap_fits (power_need (w, p, j), cap_room (p)))
         w->violations++;
     p->busy += j->nodes;
     p->dyn_w += j->nodes * (j->power_w - p->arch->idle_power_w);
@@ -395,13 +403,13 @@ deferred (simworld_t *w, const simjob_t *j)
     if (!g)
         return false;
     for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next) {
-        const simjob_t *sj = &w->jobs[s];
+        simjob_t *sj = &w->jobs[s];
         const simpart_t *sp = &w->parts[sj->part];
         if (sj == j || sj->state != MS_JOB_PENDING || sj->begin > w->now
             || sj->rank >= j->rank)
             continue;
         if (sp->pc->nodes - sp->busy >= sj->nodes
-            && cap_fits (power_need (sp, sj), cap_room (sp)))
+            && cap_fits (power_need (w, sp, sj), cap_room (sp)))
             return true;
     }
     return false;
@@ -525,7 +533,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
             p->pending.v[keep++] = ji;
             continue;
         }
-        need = power_need (p, j);
+        need = power_need (w, p, j);
         s = profile_find (&pr, j->nodes, need, dur);
         if (s <= w->now && j->nodes <= p->pc->nodes - p->busy
             && cap_fits (need, cap_room (p))) {
@@ -584,7 +592,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             p->pending.v[keep++] = ji;
             continue;
         }
-        need = power_need (p, j);
+        need = power_need (w, p, j);
         if (!reserved) {
             if (j->nodes <= freen && cap_fits (need, cap_room (p))) {
                 start_job (w, p, ji);
@@ -758,6 +766,47 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
 {
     w->listen = fn;
     w->listen_arg = arg;
+}
+
+void
+simworld_lazy_truth (simworld_t *w)
+{
+    w->lazy = true;
+}
+
+/* Job j's runtime and power from the truth (lazy: at the first need),
+ * checked as op_submit checks them. */
+void
+sim_job_truth (simworld_t *w, simjob_t *j)
+{
+    ms_error_t err;
+    double rt = 0, pw = 0;
+
+    j->known = true;
+    if (w->truth (w->truth_arg, j->wjob, j->part, j->f_khz, j->nodes, &rt,
+                  &pw, &err)
+        < 0)
+        rt = pw = NAN;
+    else if (!(rt >= 0) || !(pw >= 0))
+        ms_err (&err, MS_ERR_INPUT, "job model gives no runtime");
+    if (!(rt >= 0) || !(pw >= 0)) {
+        if (!w->truth_failed)
+            w->truth_err = err;
+        w->truth_failed = true;
+        rt = pw = 0;
+    }
+    j->true_rt = rt;
+    j->power_w = pw;
+}
+
+int
+simworld_truth_error (const simworld_t *w, ms_error_t *errp)
+{
+    if (!w->truth_failed)
+        return 0;
+    if (errp)
+        *errp = w->truth_err;
+    return -1;
 }
 
 /* Room for n jobs. The heap of `metasched simulate` is offered huge

@@ -35,6 +35,7 @@ typedef struct {
     uint32_t user;      /* index into simworld.users */
     uint8_t state;      /* ms_job_state_t */
     bool killed;
+    bool known; /* true_rt and power_w asked of the truth */
 } simjob_t;
 
 #define NO_JOB UINT32_MAX
@@ -122,6 +123,9 @@ struct simworld {
     size_t violations;
     uint32_t nstarts; /* starts so far: the next start's seq */
     bool no_defer;    /* second scheduling round */
+    bool lazy;        /* simworld_lazy_truth */
+    bool truth_failed;
+    ms_error_t truth_err; /* a lazy truth's first error */
     /* scratch for the passes */
     heapent_t *scratch;
     size_t capscratch;
@@ -141,6 +145,16 @@ limit_s (const simjob_t *j)
 }
 
 extern const struct ms_backend_ops simcluster_ops;
+
+void sim_job_truth (simworld_t *w, simjob_t *j);
+
+/* Job j's true runtime and power, asked of the truth when not yet. */
+static inline void
+job_truth (simworld_t *w, simjob_t *j)
+{
+    if (!j->known)
+        sim_job_truth (w, j);
+}
 
 void sim_vec_remove (idxvec_t *v, size_t x);
 /* Into p's queue of pending jobs, in queue order. */

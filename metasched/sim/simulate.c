@@ -64,7 +64,10 @@ release_time (run_t *r, simworld_t *w, double now, bool arrivals)
     return t;
 }
 
-/* The truth, see simulate.h. */
+/* The truth, see simulate.h. The simulated clusters ask it lazily
+ * (simworld_lazy_truth): at a submit with rt and pw NULL, only whether
+ * it answers; the figures, with the noise's exp, log and cos, only for
+ * the entry that starts. */
 static int
 truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
        double *rt, double *pw, ms_error_t *errp)
@@ -72,9 +75,10 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
     const ms_simsetup_t *su = arg;
     const ms_wjob_t *j = job;
     const ms_predtab_t *tab = su->tab;
-    const ms_predent_t *ref, *d;
+    const ms_predent_t *ref, *d, *m = NULL;
     int fi = clusterconf_freq_index (
         &su->conf->archs[su->conf->parts[part].arch], f_khz);
+    const ms_partconf_t *rp = NULL; /* where a measured job ran */
     uint64_t h;
 
     if (fi < 0 || j->app < 0 || (size_t)j->app >= tab->napps)
@@ -85,21 +89,23 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
     if (!d->ok || (!j->measured && !ref->ok))
         return ms_err (errp, MS_ERR_MISSING, "app %s has no profile on %s",
                        tab->apps[j->app], su->conf->parts[part].name);
-    h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
     if (j->measured) {
-        const ms_partconf_t *rp = &su->conf->parts[j->ran_part];
-        int rfi
-            = clusterconf_freq_index (&su->conf->archs[rp->arch], j->ran_khz);
-        const ms_predent_t *m
-            = rfi < 0
-                  ? NULL
-                  : predtab_get (tab, (size_t)j->app, j->ran_part, (size_t)rfi);
+        int rfi;
+        rp = &su->conf->parts[j->ran_part];
+        rfi = clusterconf_freq_index (&su->conf->archs[rp->arch], j->ran_khz);
+        if (rfi >= 0)
+            m = predtab_get (tab, (size_t)j->app, j->ran_part, (size_t)rfi);
         if (!m || !m->ok)
             return ms_err (errp, MS_ERR_MISSING,
                            "app %s has no profile on %s at %u kHz, where "
                            "job %llu ran",
                            tab->apps[j->app], rp->name, j->ran_khz,
                            (unsigned long long)j->id);
+    }
+    if (!rt || !pw)
+        return 0; /* it answers */
+    h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
+    if (j->measured) {
         /* Where it ran (the same architecture at the same frequency): what
          * was measured; elsewhere the profile's ratios to it. */
         if (su->conf->parts[part].arch == rp->arch && f_khz == j->ran_khz) {
@@ -404,6 +410,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     lp.tty = su->progress && isatty (2);
     if (simworld_new (conf, su->backfill, truth, (void *)su, &w, errp) < 0)
         return -1;
+    simworld_lazy_truth (w);
     r.ids = ms_xcalloc (wl->njobs + 1, sizeof (*r.ids));
     backends = ms_xcalloc (conf->nclusters + 1, sizeof (*backends));
     for (size_t c = 0; c < conf->nclusters; c++)
@@ -456,6 +463,8 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     rc = event_loop (&r, w, &lp, errp);
     if (rc == 0)
         simworld_drain (w);
+    if (rc == 0)
+        rc = simworld_truth_error (w, errp);
     /* Jobs no budget let start: never started. */
     size_t held_out = sched_nheld (r.sched);
     for (size_t k = 0; rc == 0 && held_out && k < wl->njobs; k++)
