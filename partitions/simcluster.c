@@ -2,7 +2,8 @@
  *
  * Data: one array of every job ever submitted (the cluster job id is the
  * index + 1, unique in the world), per partition a queue of pending jobs
- * kept sorted and a list of running ones, and one binary heap of job ends
+ * kept sorted and its running ones by predicted end (their start order
+ * is their seqs'), and one binary heap of job ends
  * and begin times (a job submitted with a begin time is not eligible
  * before it, as Slurm's --begin). A scheduling pass runs on a partition
  * when something changed there: a submit, an update, a cancel, an end or
@@ -250,7 +251,6 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     p->dyn_w += j->nodes * (j->power_w - p->arch->idle_power_w);
     if (p->busy > p->pc->nodes)
         w->violations++;
-    vec_push (&p->running, ji);
     sim_ends_insert (p, j, ji, w->nstarts++);
     sim_heap_push (w, j->end, ji);
     sim_notify (w, SIM_EV_START, j);
@@ -687,7 +687,6 @@ end_job (simworld_t *w, size_t ji)
     p->dyn_w -= j->nodes * (j->power_w - p->arch->idle_power_w);
     if (p->busy == 0)
         p->dyn_w = 0; /* no drift from rounding */
-    sim_vec_remove (&p->running, ji);
     sim_ends_remove (p, ji);
     p->dirty = true;
     sim_notify (w, SIM_EV_END, j);
@@ -752,7 +751,7 @@ simworld_pending (const simworld_t *w, size_t p)
 size_t
 simworld_running (const simworld_t *w, size_t p)
 {
-    return w->parts[p].running.n;
+    return w->parts[p].ends.n;
 }
 
 size_t
@@ -916,7 +915,6 @@ simworld_free (simworld_t *w)
             backend_destroy (w->backends[i]);
     for (size_t i = 0; i < w->conf->nparts; i++) {
         free (w->parts[i].pending.v);
-        free (w->parts[i].running.v);
         free (w->parts[i].ends.v);
     }
     free (w->parts);

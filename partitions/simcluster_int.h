@@ -70,8 +70,8 @@ typedef struct {
     double dyn_w;     /* running jobs' power above idle: sum of
                          nodes * (power - idle power) */
     idxvec_t pending; /* sorted by (nice, order_time, id) */
-    idxvec_t running; /* in start order */
-    endvec_t ends;    /* the same jobs by predicted end */
+    endvec_t ends;    /* the running jobs by predicted end (their seqs
+                         give the start order) */
     bool dirty;
     bool deferred;   /* the last pass left an entry to a sibling */
     bool nominal_ok; /* arch's nominal frequency is one of its own */

@@ -116,7 +116,7 @@ fill_partition (simworld_t *w, simpart_t *p, ms_partition_state_t *s)
     ms_partition_limits_init (s);
     ms_partition_apply_conf (s, &p->pc->limits, p->pc->nodes);
     s->pending_jobs = (int)simworld_pending (w, p->index);
-    s->running_jobs = (int)p->running.n;
+    s->running_jobs = (int)p->ends.n;
 }
 
 static int
@@ -317,7 +317,6 @@ op_cancel (void *ctx, uint64_t id, ms_error_t *errp)
         j->state = MS_JOB_CANCELLED;
         j->end = w->now;
         p->busy -= j->nodes;
-        sim_vec_remove (&p->running, (size_t)(j - w->jobs));
         sim_ends_remove (p, (size_t)(j - w->jobs));
         sim_notify (w, SIM_EV_CANCEL, j);
     }
@@ -357,6 +356,30 @@ fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
 }
 
 static int
+seq_cmp (const void *a, const void *b)
+{
+    uint32_t x = ((const endent_t *)a)->seq, y = ((const endent_t *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+
+/* p's running jobs into out[*k...], in start order: their ends sorted by
+ * seq. */
+static void
+running_by_start (simworld_t *w, const simpart_t *p, ms_job_info_t *out,
+                  size_t *k)
+{
+    size_t n = p->ends.n;
+    endent_t *v = ms_xmalloc ((n ? n : 1) * sizeof (*v));
+
+    if (n)
+        memcpy (v, p->ends.v, n * sizeof (*v));
+    qsort (v, n, sizeof (*v), seq_cmp);
+    for (size_t r = 0; r < n; r++)
+        fill_job (w, &w->jobs[v[r].job], &out[(*k)++]);
+    free (v);
+}
+
+static int
 op_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
 {
     simcl_t *c = ctx;
@@ -366,14 +389,13 @@ op_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
     /* The live jobs (pending and running) of this cluster. */
     for (size_t i = 0; i < w->conf->nparts; i++)
         if (w->conf->parts[i].cluster == c->index)
-            total += w->parts[i].pending.n + w->parts[i].running.n;
+            total += w->parts[i].pending.n + w->parts[i].ends.n;
     *out = ms_xcalloc (total ? total : 1, sizeof (**out));
     for (size_t i = 0; i < w->conf->nparts; i++) {
         simpart_t *p = &w->parts[i];
         if (p->pc->cluster != c->index)
             continue;
-        for (size_t r = 0; r < p->running.n; r++)
-            fill_job (w, &w->jobs[p->running.v[r]], &(*out)[k++]);
+        running_by_start (w, p, *out, &k);
         for (size_t q = 0; q < p->pending.n; q++)
             if (w->jobs[p->pending.v[q]].state == MS_JOB_PENDING)
                 fill_job (w, &w->jobs[p->pending.v[q]], &(*out)[k++]);
