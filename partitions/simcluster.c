@@ -147,7 +147,7 @@ sim_notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
     hint.order_time = j->order_time;
     hint.gate = j->gate;
     hint.rank = j->rank;
-    memset (&ev, 0, sizeof (ev));
+    /* every field set here: no memset first */
     ev.type = type;
     ev.t = w->now;
     ev.cluster = w->conf->parts[j->part].cluster;
@@ -161,6 +161,7 @@ sim_notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
     ev.end = j->end;
     ev.power_w = j->power_w;
     ev.started = j->start >= 0;
+    ev.energy_j = 0;
     if (type != SIM_EV_START && j->start >= 0)
         ev.energy_j = j->power_w * j->nodes * (j->end - j->start);
     ev.killed = j->killed;

@@ -14,11 +14,18 @@
 #include "partitions/simcluster_int.h"
 
 /* Is name, cut to USER_LEN - 1 characters, the kept name? (The kept
- * name is that long at most, so the comparison stops at its end.) */
+ * name is that long at most, so the comparison stops at its end.) As
+ * strncmp, inline: a short name costs less than the call. */
 static bool
 user_is (const char *kept, const char *name)
 {
-    return !strncmp (name, kept, USER_LEN - 1);
+    for (size_t i = 0; i < USER_LEN - 1; i++) {
+        if (kept[i] != name[i])
+            return false;
+        if (!kept[i])
+            return true;
+    }
+    return true;
 }
 
 /* The slot of name (cut as kept) in slots[0..ns) (ns a power of two):
@@ -77,9 +84,11 @@ find_part (simworld_t *w, size_t cl, const char *name)
 {
     if (!name)
         return NULL;
+    /* the core passes the configuration's own name: no strcmp then */
     for (size_t i = 0; i < w->conf->nparts; i++)
         if (w->conf->parts[i].cluster == cl
-            && !strcmp (w->conf->parts[i].name, name))
+            && (w->conf->parts[i].name == name
+                || !strcmp (w->conf->parts[i].name, name)))
             return &w->parts[i];
     return NULL;
 }
@@ -225,7 +234,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
         sim_jobs_grow (w, w->capjobs ? w->capjobs * 2 : 1024);
     ji = w->njobs++;
     j = &w->jobs[ji];
-    memset (j, 0, sizeof (*j));
+    /* every field set here: no memset of fresh memory first */
     j->part = (uint32_t)p->index;
     j->nodes = nodes;
     j->nice = req->nice;
@@ -239,6 +248,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     j->true_rt = rt;
     j->power_w = pw;
     j->known = !w->lazy;
+    j->killed = false;
     j->wjob = h->job;
     j->pred_s = h->pred_runtime_s;
     j->order_time = h->order_time;

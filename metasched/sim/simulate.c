@@ -76,8 +76,12 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
     const ms_wjob_t *j = job;
     const ms_predtab_t *tab = su->tab;
     const ms_predent_t *ref, *d, *m = NULL;
-    int fi = clusterconf_freq_index (
-        &su->conf->archs[su->conf->parts[part].arch], f_khz);
+    const ms_arch_t *arch = &su->conf->archs[su->conf->parts[part].arch];
+    /* most entries run at nominal, whose index the table keeps (the
+     * search's answer, SIZE_MAX where it is none) */
+    int fi = f_khz == arch->nominal_khz && tab->nominal[part] != SIZE_MAX
+                 ? (int)tab->nominal[part]
+                 : clusterconf_freq_index (arch, f_khz);
     const ms_partconf_t *rp = NULL; /* where a measured job ran */
     uint64_t h;
 
