@@ -515,12 +515,11 @@ pass_conservative (simworld_t *w, simpart_t *p)
     for (size_t i = 0; i < p->pending.n; i++) {
         size_t ji = p->pending.v[i];
         simjob_t *j = &w->jobs[ji];
-        gate_t *g = gate_of (w, j);
         double dur = j->pred_s > 0 ? j->pred_s : 1;
         double s, need;
         if (j->state != MS_JOB_PENDING)
             continue;
-        if (g && g->started) {
+        if (j->late) {
             sim_cancel_pending (w, j);
             continue;
         }
@@ -572,12 +571,11 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
     for (i = 0; i < p->pending.n; i++) {
         size_t ji = p->pending.v[i];
         simjob_t *j = &w->jobs[ji];
-        gate_t *g = gate_of (w, j);
         double need;
 
         if (j->state != MS_JOB_PENDING)
             continue;
-        if (g && g->started) {
+        if (j->late) {
             sim_cancel_pending (w, j);
             continue;
         }

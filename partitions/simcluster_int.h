@@ -36,6 +36,10 @@ typedef struct {
     uint8_t state;      /* ms_job_state_t */
     bool killed;
     bool known; /* true_rt and power_w asked of the truth */
+    /* submitted after a sibling started (its gate open): a pass cancels
+     * it. Any other pending sibling start_job cancels at once, so the
+     * passes need not read the gates. */
+    bool late;
 } simjob_t;
 
 #define NO_JOB UINT32_MAX

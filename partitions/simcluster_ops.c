@@ -249,6 +249,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     j->power_w = pw;
     j->known = !w->lazy;
     j->killed = false;
+    j->late = false;
     j->wjob = h->job;
     j->pred_s = h->pred_runtime_s;
     j->order_time = h->order_time;
@@ -260,6 +261,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
         if (h->gate >= w->ngates)
             sim_gates_grow (w, h->gate + 1, false);
         j->gate_next = w->gates[h->gate].first;
+        j->late = w->gates[h->gate].started;
         w->gates[h->gate].first = (uint32_t)ji;
     }
     sim_queue_insert (w, p, ji);

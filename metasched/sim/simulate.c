@@ -205,8 +205,7 @@ listen (void *arg, const sim_event_t *ev)
 }
 
 /* The scheduler's description of workload job wj; jd->user points to
- * uname (the caller's buffer with wj's user name, overwritten by the next
- * job's). */
+ * uname (the caller's, wj's user name). */
 static void
 job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, const char *uname,
           ms_jobdesc_t *jd)
@@ -235,10 +234,37 @@ typedef struct {
     double next_outage; /* the next start or end of an outage */
     size_t step;        /* progress every step jobs */
     bool tty;           /* progress on stderr */
-    char uname[32];     /* the user name of the job submitted last */
-    int64_t uname_of;   /* ... whose user it is */
-    bool named;         /* uname holds a name */
+    char uname[32];       /* the name of a user beyond unames */
+    char (*unames)[32];   /* the names of users 0.. by id, "": not yet */
+    size_t nunames;
 } loop_t;
+
+/* Trace user ids are small: names by id are written once each. */
+#define UNAMES_MAX 65536
+
+/* The name of user (valid until the next call). */
+static const char *
+user_name (loop_t *lp, int64_t user)
+{
+    char *s = lp->uname;
+
+    if (user >= 0 && user < UNAMES_MAX) {
+        if ((size_t)user >= lp->nunames) {
+            size_t n = lp->nunames ? lp->nunames : 256;
+            while (n <= (size_t)user)
+                n *= 2;
+            lp->unames = ms_xrealloc (lp->unames, n * sizeof (*lp->unames));
+            memset (lp->unames + lp->nunames, 0,
+                    (n - lp->nunames) * sizeof (*lp->unames));
+            lp->nunames = n;
+        }
+        s = lp->unames[user];
+        if (s[0])
+            return s;
+    }
+    ms_prefix_ll (s, sizeof (lp->uname), "user", (long long)user);
+    return s;
+}
 
 /* Submit the workload's jobs that arrive at t. */
 static int
@@ -254,14 +280,7 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
         uint64_t id;
         size_t part;
         uint32_t f_khz;
-        /* a user's jobs often come in a row: the name is written once */
-        if (!lp->named || lp->uname_of != wj->user) {
-            ms_prefix_ll (lp->uname, sizeof (lp->uname), "user",
-                          (long long)wj->user);
-            lp->uname_of = wj->user;
-            lp->named = true;
-        }
-        job_desc (su, wj, lp->uname, &jd);
+        job_desc (su, wj, user_name (lp, wj->user), &jd);
         if (sched_submit (r->sched, &jd, t, &id, errp) < 0)
             return -1;
         r->ids[lp->i] = id;
@@ -512,6 +531,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     free (backends);
     free (r.ids);
     outages_free (&r.down);
+    free (lp.unames);
     return rc;
 }
 
