@@ -185,6 +185,10 @@ listen (void *arg, const sim_event_t *ev)
         rec->f_khz = ev->f_khz;
         rec->nodes = ev->nodes;
         rec->gpus = wj->gpus;
+        /* checked here, where wj is at hand (check_invariants) */
+        rec->bad_nodes
+            = ev->nodes < wj->nodes
+              || ev->nodes > (wj->nodes_max > 0 ? wj->nodes_max : wj->nodes);
         if (ev->t < rec->submit)
             violation (r, "job started at %.0f before its submit %.0f", ev->t,
                        rec->submit);
@@ -394,10 +398,7 @@ check_invariants (run_t *r, simworld_t *w)
         else if (x->end < x->start)
             violation (r, "a job ended at %.0f before its start %.0f", x->end,
                        x->start);
-        else if (x->nodes < wl->jobs[k].nodes
-                 || x->nodes > (wl->jobs[k].nodes_max > 0
-                                    ? wl->jobs[k].nodes_max
-                                    : wl->jobs[k].nodes))
+        else if (x->bad_nodes)
             violation (r, "job %zu ran on %d nodes, out of its %d-%d", k + 1,
                        x->nodes, wl->jobs[k].nodes,
                        wl->jobs[k].nodes_max > 0 ? wl->jobs[k].nodes_max
