@@ -184,17 +184,24 @@ gate_of (simworld_t *w, const simjob_t *j)
  * at idle minus the running jobs' power above idle. A job that alone
  * would exceed the cap needs the whole room (it runs alone). */
 static double
-cap_room0 (const simpart_t *p)
+cap_room0_of (const simpart_t *p)
 {
     if (!(p->pc->power_cap_w > 0))
         return INFINITY;
     return p->pc->power_cap_w - p->pc->nodes * p->arch->idle_power_w;
 }
 
+/* The same, as simworld_new kept it. */
+static inline double
+cap_room0 (const simpart_t *p)
+{
+    return p->room0;
+}
+
 /* What job j takes of its partition's room. Without a cap the room is
  * infinite and any finite need fits it: 0 then, without asking a lazy
  * truth for the job's power. */
-static double
+static inline double
 power_need (simworld_t *w, const simpart_t *p, simjob_t *j)
 {
     double r0 = cap_room0 (p), need;
@@ -528,7 +535,7 @@ pass_conservative (simworld_t *w, simpart_t *p)
             p->pending.v[keep++] = ji;
             continue;
         }
-        if (deferred (w, j)) {
+        if (j->rank && deferred (w, j)) {
             p->deferred = true;
             p->pending.v[keep++] = ji;
             continue;
@@ -586,7 +593,7 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             p->pending.v[keep++] = ji;
             continue;
         }
-        if (deferred (w, j)) {
+        if (j->rank && deferred (w, j)) {
             p->deferred = true;
             p->pending.v[keep++] = ji;
             continue;
@@ -878,6 +885,7 @@ simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
         w->parts[i].pc = &conf->parts[i];
         w->parts[i].arch = &conf->archs[conf->parts[i].arch];
         w->parts[i].index = i;
+        w->parts[i].room0 = cap_room0_of (&w->parts[i]);
         w->parts[i].nominal_ok
             = clusterconf_freq_index (w->parts[i].arch,
                                       w->parts[i].arch->nominal_khz)

@@ -73,6 +73,8 @@ typedef struct {
     int busy;         /* allocated nodes */
     double dyn_w;     /* running jobs' power above idle: sum of
                          nodes * (power - idle power) */
+    double room0;     /* the cap's room with every node idle (INFINITY:
+                         no cap), cap_room0 in simcluster.c */
     idxvec_t pending; /* sorted by (nice, order_time, id) */
     endvec_t ends;    /* the running jobs by predicted end (their seqs
                          give the start order) */
