@@ -788,8 +788,8 @@ sim_job_truth (simworld_t *w, simjob_t *j)
     double rt = 0, pw = 0;
 
     j->known = true;
-    if (w->truth (w->truth_arg, j->wjob, j->part, j->f_khz, j->nodes, &rt,
-                  &pw, &err)
+    if (w->truth (w->truth_arg, j->wjob, j->part, j->f_khz, j->nodes, &rt, &pw,
+                  &err)
         < 0)
         rt = pw = NAN;
     else if (!(rt >= 0) || !(pw >= 0))

@@ -238,8 +238,8 @@ typedef struct {
     double next_outage; /* the next start or end of an outage */
     size_t step;        /* progress every step jobs */
     bool tty;           /* progress on stderr */
-    char uname[32];       /* the name of a user beyond unames */
-    char (*unames)[32];   /* the names of users 0.. by id, "": not yet */
+    char uname[32];     /* the name of a user beyond unames */
+    char (*unames)[32]; /* the names of users 0.. by id, "": not yet */
     size_t nunames;
 } loop_t;
 
@@ -485,10 +485,10 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     /* metasched_window: the jobs that came since the last cycle are
      * placed together at the next one (event_loop). */
     rc = event_loop (&r, w, &lp, errp);
-    if (rc == 0)
+    if (rc == 0) {
         simworld_drain (w);
-    if (rc == 0)
         rc = simworld_truth_error (w, errp);
+    }
     /* Jobs no budget let start: never started. */
     size_t held_out = sched_nheld (r.sched);
     for (size_t k = 0; rc == 0 && held_out && k < wl->njobs; k++)
