@@ -787,6 +787,7 @@ sim_job_truth (simworld_t *w, simjob_t *j)
     ms_error_t err;
     double rt = 0, pw = 0;
 
+    err.kind = MS_ERR_NONE; /* what ms_err reads of it */
     j->known = true;
     if (w->truth (w->truth_arg, j->wjob, j->part, j->f_khz, j->nodes, &rt, &pw,
                   &err)
