@@ -2,7 +2,8 @@
  *
  * Data: one array of every job ever submitted (the cluster job id is the
  * index + 1, unique in the world), per partition a queue of pending jobs
- * kept sorted and a list of running ones, and one binary heap of job ends
+ * kept sorted and its running ones by predicted end (their start order
+ * is their seqs'), and one binary heap of job ends
  * and begin times (a job submitted with a begin time is not eligible
  * before it, as Slurm's --begin). A scheduling pass runs on a partition
  * when something changed there: a submit, an update, a cancel, an end or
@@ -146,7 +147,7 @@ sim_notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
     hint.order_time = j->order_time;
     hint.gate = j->gate;
     hint.rank = j->rank;
-    memset (&ev, 0, sizeof (ev));
+    /* every field set here: no memset first */
     ev.type = type;
     ev.t = w->now;
     ev.cluster = w->conf->parts[j->part].cluster;
@@ -160,6 +161,7 @@ sim_notify (simworld_t *w, sim_evtype_t type, const simjob_t *j)
     ev.end = j->end;
     ev.power_w = j->power_w;
     ev.started = j->start >= 0;
+    ev.energy_j = 0;
     if (type != SIM_EV_START && j->start >= 0)
         ev.energy_j = j->power_w * j->nodes * (j->end - j->start);
     ev.killed = j->killed;
@@ -182,19 +184,32 @@ gate_of (simworld_t *w, const simjob_t *j)
  * at idle minus the running jobs' power above idle. A job that alone
  * would exceed the cap needs the whole room (it runs alone). */
 static double
-cap_room0 (const simpart_t *p)
+cap_room0_of (const simpart_t *p)
 {
     if (!(p->pc->power_cap_w > 0))
         return INFINITY;
     return p->pc->power_cap_w - p->pc->nodes * p->arch->idle_power_w;
 }
 
-/* What job j takes of its partition's room. */
-static double
-power_need (const simpart_t *p, const simjob_t *j)
+/* The same, as simworld_new kept it. */
+static inline double
+cap_room0 (const simpart_t *p)
 {
-    double need = j->nodes * (j->power_w - p->arch->idle_power_w);
-    double r0 = cap_room0 (p);
+    return p->room0;
+}
+
+/* What job j takes of its partition's room. Without a cap the room is
+ * infinite and any finite need fits it: 0 then, without asking a lazy
+ * truth for the job's power. */
+static inline double
+power_need (simworld_t *w, const simpart_t *p, simjob_t *j)
+{
+    double r0 = cap_room0 (p), need;
+
+    if (r0 == INFINITY)
+        return 0;
+    job_truth (w, j);
+    need = j->nodes * (j->power_w - p->arch->idle_power_w);
     return need > r0 ? r0 : need;
 }
 
@@ -225,8 +240,10 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
 {
     simjob_t *j = &w->jobs[ji];
     gate_t *g = gate_of (w, j);
-    double run = j->true_rt, lim = limit_s (j);
+    double run, lim = limit_s (j);
 
+    job_truth (w, j);
+    run = j->true_rt;
     j->state = MS_JOB_RUNNING;
     j->start = w->now;
     if (run > lim) {
@@ -236,13 +253,12 @@ start_job (simworld_t *w, simpart_t *p, size_t ji)
     j->end = w->now + run;
     /* Invariant: no partition over-allocated nor over its power cap
      * (checked on every start). */
-    if (!cap_fits (power_need (p, j), cap_room (p)))
+    if (!cap_fits (power_need (w, p, j), cap_room (p)))
         w->violations++;
     p->busy += j->nodes;
     p->dyn_w += j->nodes * (j->power_w - p->arch->idle_power_w);
     if (p->busy > p->pc->nodes)
         w->violations++;
-    vec_push (&p->running, ji);
     sim_ends_insert (p, j, ji, w->nstarts++);
     sim_heap_push (w, j->end, ji);
     sim_notify (w, SIM_EV_START, j);
@@ -395,13 +411,13 @@ deferred (simworld_t *w, const simjob_t *j)
     if (!g)
         return false;
     for (size_t s = g->first; s != NO_JOB; s = w->jobs[s].gate_next) {
-        const simjob_t *sj = &w->jobs[s];
+        simjob_t *sj = &w->jobs[s];
         const simpart_t *sp = &w->parts[sj->part];
         if (sj == j || sj->state != MS_JOB_PENDING || sj->begin > w->now
             || sj->rank >= j->rank)
             continue;
         if (sp->pc->nodes - sp->busy >= sj->nodes
-            && cap_fits (power_need (sp, sj), cap_room (sp)))
+            && cap_fits (power_need (w, sp, sj), cap_room (sp)))
             return true;
     }
     return false;
@@ -506,12 +522,11 @@ pass_conservative (simworld_t *w, simpart_t *p)
     for (size_t i = 0; i < p->pending.n; i++) {
         size_t ji = p->pending.v[i];
         simjob_t *j = &w->jobs[ji];
-        gate_t *g = gate_of (w, j);
         double dur = j->pred_s > 0 ? j->pred_s : 1;
         double s, need;
         if (j->state != MS_JOB_PENDING)
             continue;
-        if (g && g->started) {
+        if (j->late) {
             sim_cancel_pending (w, j);
             continue;
         }
@@ -520,12 +535,12 @@ pass_conservative (simworld_t *w, simpart_t *p)
             p->pending.v[keep++] = ji;
             continue;
         }
-        if (deferred (w, j)) {
+        if (j->rank && deferred (w, j)) {
             p->deferred = true;
             p->pending.v[keep++] = ji;
             continue;
         }
-        need = power_need (p, j);
+        need = power_need (w, p, j);
         s = profile_find (&pr, j->nodes, need, dur);
         if (s <= w->now && j->nodes <= p->pc->nodes - p->busy
             && cap_fits (need, cap_room (p))) {
@@ -563,12 +578,11 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
     for (i = 0; i < p->pending.n; i++) {
         size_t ji = p->pending.v[i];
         simjob_t *j = &w->jobs[ji];
-        gate_t *g = gate_of (w, j);
         double need;
 
         if (j->state != MS_JOB_PENDING)
             continue;
-        if (g && g->started) {
+        if (j->late) {
             sim_cancel_pending (w, j);
             continue;
         }
@@ -579,12 +593,12 @@ pass_easy (simworld_t *w, simpart_t *p, bool fcfs)
             p->pending.v[keep++] = ji;
             continue;
         }
-        if (deferred (w, j)) {
+        if (j->rank && deferred (w, j)) {
             p->deferred = true;
             p->pending.v[keep++] = ji;
             continue;
         }
-        need = power_need (p, j);
+        need = power_need (w, p, j);
         if (!reserved) {
             if (j->nodes <= freen && cap_fits (need, cap_room (p))) {
                 start_job (w, p, ji);
@@ -679,7 +693,6 @@ end_job (simworld_t *w, size_t ji)
     p->dyn_w -= j->nodes * (j->power_w - p->arch->idle_power_w);
     if (p->busy == 0)
         p->dyn_w = 0; /* no drift from rounding */
-    sim_vec_remove (&p->running, ji);
     sim_ends_remove (p, ji);
     p->dirty = true;
     sim_notify (w, SIM_EV_END, j);
@@ -744,7 +757,7 @@ simworld_pending (const simworld_t *w, size_t p)
 size_t
 simworld_running (const simworld_t *w, size_t p)
 {
-    return w->parts[p].running.n;
+    return w->parts[p].ends.n;
 }
 
 size_t
@@ -758,6 +771,48 @@ simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg)
 {
     w->listen = fn;
     w->listen_arg = arg;
+}
+
+void
+simworld_lazy_truth (simworld_t *w)
+{
+    w->lazy = true;
+}
+
+/* Job j's runtime and power from the truth (lazy: at the first need),
+ * checked as op_submit checks them. */
+void
+sim_job_truth (simworld_t *w, simjob_t *j)
+{
+    ms_error_t err;
+    double rt = 0, pw = 0;
+
+    err.kind = MS_ERR_NONE; /* what ms_err reads of it */
+    j->known = true;
+    if (w->truth (w->truth_arg, j->wjob, j->part, j->f_khz, j->nodes, &rt, &pw,
+                  &err)
+        < 0)
+        rt = pw = NAN;
+    else if (!(rt >= 0) || !(pw >= 0))
+        ms_err (&err, MS_ERR_INPUT, "job model gives no runtime");
+    if (!(rt >= 0) || !(pw >= 0)) {
+        if (!w->truth_failed)
+            w->truth_err = err;
+        w->truth_failed = true;
+        rt = pw = 0;
+    }
+    j->true_rt = rt;
+    j->power_w = pw;
+}
+
+int
+simworld_truth_error (const simworld_t *w, ms_error_t *errp)
+{
+    if (!w->truth_failed)
+        return 0;
+    if (errp)
+        *errp = w->truth_err;
+    return -1;
 }
 
 /* Room for n jobs. The heap of `metasched simulate` is offered huge
@@ -831,6 +886,7 @@ simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf, sim_truth_fn truth,
         w->parts[i].pc = &conf->parts[i];
         w->parts[i].arch = &conf->archs[conf->parts[i].arch];
         w->parts[i].index = i;
+        w->parts[i].room0 = cap_room0_of (&w->parts[i]);
         w->parts[i].nominal_ok
             = clusterconf_freq_index (w->parts[i].arch,
                                       w->parts[i].arch->nominal_khz)
@@ -867,7 +923,6 @@ simworld_free (simworld_t *w)
             backend_destroy (w->backends[i]);
     for (size_t i = 0; i < w->conf->nparts; i++) {
         free (w->parts[i].pending.v);
-        free (w->parts[i].running.v);
         free (w->parts[i].ends.v);
     }
     free (w->parts);

@@ -61,7 +61,9 @@ typedef struct {
 
 /* The truth: the runtime and per-node power of `job` on global partition
  * index `part` (into conf->parts) at f_khz on `nodes` nodes (a moldable
- * job's runtime depends on them). Return 0 or -1 with errp. */
+ * job's runtime depends on them). Return 0 or -1 with errp. With
+ * runtime_s and power_w NULL (simworld_lazy_truth), only whether it
+ * would answer: 0, or -1 with the error it would give. */
 typedef int (*sim_truth_fn) (void *arg, const void *job, size_t part,
                              uint32_t f_khz, int nodes, double *runtime_s,
                              double *power_w, ms_error_t *errp);
@@ -96,6 +98,17 @@ int simworld_new (const ms_siteconf_t *conf, sim_backfill_t bf,
                   ms_error_t *errp);
 void simworld_free (simworld_t *w);
 void simworld_set_listener (simworld_t *w, sim_listener_fn fn, void *arg);
+/* Ask the truth for a job's runtime and power when they are first needed
+ * (its start, or a pass that weighs it against a power cap), and at its
+ * submit only whether it would answer (runtime_s and power_w NULL): an
+ * entry that never starts (a sibling whose gate opened elsewhere) never
+ * costs the truth's work. The truth must then depend on its arguments
+ * alone. A job cancelled before it was asked is reported with power_w 0.
+ * Should the truth fail when finally asked, the first error is kept for
+ * simworld_truth_error and the job runs for 0 s at 0 W. */
+void simworld_lazy_truth (simworld_t *w);
+/* 0, or -1 with the first error of a lazy truth. */
+int simworld_truth_error (const simworld_t *w, ms_error_t *errp);
 /* Room for njobs jobs (start gate keys 1 to njobs), each submitted to
  * up to every partition (siblings), at once (a hint: more still fit). */
 void simworld_reserve (simworld_t *w, size_t njobs);

@@ -35,6 +35,11 @@ typedef struct {
     uint32_t user;      /* index into simworld.users */
     uint8_t state;      /* ms_job_state_t */
     bool killed;
+    bool known; /* true_rt and power_w asked of the truth */
+    /* submitted after a sibling started (its gate open): a pass cancels
+     * it. Any other pending sibling start_job cancels at once, so the
+     * passes need not read the gates. */
+    bool late;
 } simjob_t;
 
 #define NO_JOB UINT32_MAX
@@ -68,9 +73,11 @@ typedef struct {
     int busy;         /* allocated nodes */
     double dyn_w;     /* running jobs' power above idle: sum of
                          nodes * (power - idle power) */
+    double room0;     /* the cap's room with every node idle (INFINITY:
+                         no cap), cap_room0 in simcluster.c */
     idxvec_t pending; /* sorted by (nice, order_time, id) */
-    idxvec_t running; /* in start order */
-    endvec_t ends;    /* the same jobs by predicted end */
+    endvec_t ends;    /* the running jobs by predicted end (their seqs
+                         give the start order) */
     bool dirty;
     bool deferred;   /* the last pass left an entry to a sibling */
     bool nominal_ok; /* arch's nominal frequency is one of its own */
@@ -122,6 +129,9 @@ struct simworld {
     size_t violations;
     uint32_t nstarts; /* starts so far: the next start's seq */
     bool no_defer;    /* second scheduling round */
+    bool lazy;        /* simworld_lazy_truth */
+    bool truth_failed;
+    ms_error_t truth_err; /* a lazy truth's first error */
     /* scratch for the passes */
     heapent_t *scratch;
     size_t capscratch;
@@ -141,6 +151,16 @@ limit_s (const simjob_t *j)
 }
 
 extern const struct ms_backend_ops simcluster_ops;
+
+void sim_job_truth (simworld_t *w, simjob_t *j);
+
+/* Job j's true runtime and power, asked of the truth when not yet. */
+static inline void
+job_truth (simworld_t *w, simjob_t *j)
+{
+    if (!j->known)
+        sim_job_truth (w, j);
+}
 
 void sim_vec_remove (idxvec_t *v, size_t x);
 /* Into p's queue of pending jobs, in queue order. */

@@ -14,11 +14,18 @@
 #include "partitions/simcluster_int.h"
 
 /* Is name, cut to USER_LEN - 1 characters, the kept name? (The kept
- * name is that long at most, so the comparison stops at its end.) */
+ * name is that long at most, so the comparison stops at its end.) As
+ * strncmp, inline: a short name costs less than the call. */
 static bool
 user_is (const char *kept, const char *name)
 {
-    return !strncmp (name, kept, USER_LEN - 1);
+    for (size_t i = 0; i < USER_LEN - 1; i++) {
+        if (kept[i] != name[i])
+            return false;
+        if (!kept[i])
+            return true;
+    }
+    return true;
 }
 
 /* The slot of name (cut as kept) in slots[0..ns) (ns a power of two):
@@ -77,9 +84,11 @@ find_part (simworld_t *w, size_t cl, const char *name)
 {
     if (!name)
         return NULL;
+    /* the core passes the configuration's own name: no strcmp then */
     for (size_t i = 0; i < w->conf->nparts; i++)
         if (w->conf->parts[i].cluster == cl
-            && !strcmp (w->conf->parts[i].name, name))
+            && (w->conf->parts[i].name == name
+                || !strcmp (w->conf->parts[i].name, name)))
             return &w->parts[i];
     return NULL;
 }
@@ -116,7 +125,7 @@ fill_partition (simworld_t *w, simpart_t *p, ms_partition_state_t *s)
     ms_partition_limits_init (s);
     ms_partition_apply_conf (s, &p->pc->limits, p->pc->nodes);
     s->pending_jobs = (int)simworld_pending (w, p->index);
-    s->running_jobs = (int)p->running.n;
+    s->running_jobs = (int)p->ends.n;
 }
 
 static int
@@ -179,7 +188,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     uint32_t f = req->cpu_freq_khz ? req->cpu_freq_khz : 0;
     int nodes = req->nodes > 0 ? req->nodes : 1;
     uint32_t limit_min = req->time_limit_min;
-    double rt, pw;
+    double rt = 0, pw = 0;
     simjob_t *j;
     size_t ji;
 
@@ -212,7 +221,9 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
                        "partition '%s' does not offer %u kHz", p->pc->name, f);
     if (h->gate >= GATE_MAX)
         return ms_err (errp, MS_ERR_INPUT, "start gate key too large");
-    if (w->truth (w->truth_arg, h->job, p->index, f, nodes, &rt, &pw, errp)
+    /* lazy: only whether the truth answers, the figures at the start */
+    if (w->truth (w->truth_arg, h->job, p->index, f, nodes,
+                  w->lazy ? NULL : &rt, w->lazy ? NULL : &pw, errp)
         < 0)
         return -1;
     if (!(rt >= 0) || !(pw >= 0))
@@ -223,7 +234,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
         sim_jobs_grow (w, w->capjobs ? w->capjobs * 2 : 1024);
     ji = w->njobs++;
     j = &w->jobs[ji];
-    memset (j, 0, sizeof (*j));
+    /* every field set here: no memset of fresh memory first */
     j->part = (uint32_t)p->index;
     j->nodes = nodes;
     j->nice = req->nice;
@@ -236,6 +247,9 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
     j->limit_min = limit_min;
     j->true_rt = rt;
     j->power_w = pw;
+    j->known = !w->lazy;
+    j->killed = false;
+    j->late = false;
     j->wjob = h->job;
     j->pred_s = h->pred_runtime_s;
     j->order_time = h->order_time;
@@ -247,6 +261,7 @@ op_submit (void *ctx, const ms_job_request_t *req, uint64_t *idp,
         if (h->gate >= w->ngates)
             sim_gates_grow (w, h->gate + 1, false);
         j->gate_next = w->gates[h->gate].first;
+        j->late = w->gates[h->gate].started;
         w->gates[h->gate].first = (uint32_t)ji;
     }
     sim_queue_insert (w, p, ji);
@@ -314,7 +329,6 @@ op_cancel (void *ctx, uint64_t id, ms_error_t *errp)
         j->state = MS_JOB_CANCELLED;
         j->end = w->now;
         p->busy -= j->nodes;
-        sim_vec_remove (&p->running, (size_t)(j - w->jobs));
         sim_ends_remove (p, (size_t)(j - w->jobs));
         sim_notify (w, SIM_EV_CANCEL, j);
     }
@@ -354,6 +368,30 @@ fill_job (simworld_t *w, const simjob_t *j, ms_job_info_t *o)
 }
 
 static int
+seq_cmp (const void *a, const void *b)
+{
+    uint32_t x = ((const endent_t *)a)->seq, y = ((const endent_t *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+
+/* p's running jobs into out[*k...], in start order: their ends sorted by
+ * seq. */
+static void
+running_by_start (simworld_t *w, const simpart_t *p, ms_job_info_t *out,
+                  size_t *k)
+{
+    size_t n = p->ends.n;
+    endent_t *v = ms_xmalloc ((n ? n : 1) * sizeof (*v));
+
+    if (n)
+        memcpy (v, p->ends.v, n * sizeof (*v));
+    qsort (v, n, sizeof (*v), seq_cmp);
+    for (size_t r = 0; r < n; r++)
+        fill_job (w, &w->jobs[v[r].job], &out[(*k)++]);
+    free (v);
+}
+
+static int
 op_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
 {
     simcl_t *c = ctx;
@@ -363,14 +401,13 @@ op_jobs (void *ctx, ms_job_info_t **out, size_t *n, ms_error_t *errp)
     /* The live jobs (pending and running) of this cluster. */
     for (size_t i = 0; i < w->conf->nparts; i++)
         if (w->conf->parts[i].cluster == c->index)
-            total += w->parts[i].pending.n + w->parts[i].running.n;
+            total += w->parts[i].pending.n + w->parts[i].ends.n;
     *out = ms_xcalloc (total ? total : 1, sizeof (**out));
     for (size_t i = 0; i < w->conf->nparts; i++) {
         simpart_t *p = &w->parts[i];
         if (p->pc->cluster != c->index)
             continue;
-        for (size_t r = 0; r < p->running.n; r++)
-            fill_job (w, &w->jobs[p->running.v[r]], &(*out)[k++]);
+        running_by_start (w, p, *out, &k);
         for (size_t q = 0; q < p->pending.n; q++)
             if (w->jobs[p->pending.v[q]].state == MS_JOB_PENDING)
                 fill_job (w, &w->jobs[p->pending.v[q]], &(*out)[k++]);

@@ -40,6 +40,7 @@ typedef struct {
     int gpus;         /* per node */
     bool killed;      /* ended at its time limit */
     bool rejected;    /* fitted nowhere */
+    bool bad_nodes;   /* invariants: started out of its node range */
 } ms_jobrec_t;
 
 typedef struct {

@@ -64,7 +64,10 @@ release_time (run_t *r, simworld_t *w, double now, bool arrivals)
     return t;
 }
 
-/* The truth, see simulate.h. */
+/* The truth, see simulate.h. The simulated clusters ask it lazily
+ * (simworld_lazy_truth): at a submit with rt and pw NULL, only whether
+ * it answers; the figures, with the noise's exp, log and cos, only for
+ * the entry that starts. */
 static int
 truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
        double *rt, double *pw, ms_error_t *errp)
@@ -72,9 +75,14 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
     const ms_simsetup_t *su = arg;
     const ms_wjob_t *j = job;
     const ms_predtab_t *tab = su->tab;
-    const ms_predent_t *ref, *d;
-    int fi = clusterconf_freq_index (
-        &su->conf->archs[su->conf->parts[part].arch], f_khz);
+    const ms_predent_t *ref, *d, *m = NULL;
+    const ms_arch_t *arch = &su->conf->archs[su->conf->parts[part].arch];
+    /* most entries run at nominal, whose index the table keeps (the
+     * search's answer, SIZE_MAX where it is none) */
+    int fi = f_khz == arch->nominal_khz && tab->nominal[part] != SIZE_MAX
+                 ? (int)tab->nominal[part]
+                 : clusterconf_freq_index (arch, f_khz);
+    const ms_partconf_t *rp = NULL; /* where a measured job ran */
     uint64_t h;
 
     if (fi < 0 || j->app < 0 || (size_t)j->app >= tab->napps)
@@ -85,21 +93,23 @@ truth (void *arg, const void *job, size_t part, uint32_t f_khz, int nodes,
     if (!d->ok || (!j->measured && !ref->ok))
         return ms_err (errp, MS_ERR_MISSING, "app %s has no profile on %s",
                        tab->apps[j->app], su->conf->parts[part].name);
-    h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
     if (j->measured) {
-        const ms_partconf_t *rp = &su->conf->parts[j->ran_part];
-        int rfi
-            = clusterconf_freq_index (&su->conf->archs[rp->arch], j->ran_khz);
-        const ms_predent_t *m
-            = rfi < 0
-                  ? NULL
-                  : predtab_get (tab, (size_t)j->app, j->ran_part, (size_t)rfi);
+        int rfi;
+        rp = &su->conf->parts[j->ran_part];
+        rfi = clusterconf_freq_index (&su->conf->archs[rp->arch], j->ran_khz);
+        if (rfi >= 0)
+            m = predtab_get (tab, (size_t)j->app, j->ran_part, (size_t)rfi);
         if (!m || !m->ok)
             return ms_err (errp, MS_ERR_MISSING,
                            "app %s has no profile on %s at %u kHz, where "
                            "job %llu ran",
                            tab->apps[j->app], rp->name, j->ran_khz,
                            (unsigned long long)j->id);
+    }
+    if (!rt || !pw)
+        return 0; /* it answers */
+    h = ms_hash64 (su->seed * 0x100000001b3ULL ^ j->id * 64 ^ part);
+    if (j->measured) {
         /* Where it ran (the same architecture at the same frequency): what
          * was measured; elsewhere the profile's ratios to it. */
         if (su->conf->parts[part].arch == rp->arch && f_khz == j->ran_khz) {
@@ -175,6 +185,10 @@ listen (void *arg, const sim_event_t *ev)
         rec->f_khz = ev->f_khz;
         rec->nodes = ev->nodes;
         rec->gpus = wj->gpus;
+        /* checked here, where wj is at hand (check_invariants) */
+        rec->bad_nodes
+            = ev->nodes < wj->nodes
+              || ev->nodes > (wj->nodes_max > 0 ? wj->nodes_max : wj->nodes);
         if (ev->t < rec->submit)
             violation (r, "job started at %.0f before its submit %.0f", ev->t,
                        rec->submit);
@@ -195,8 +209,7 @@ listen (void *arg, const sim_event_t *ev)
 }
 
 /* The scheduler's description of workload job wj; jd->user points to
- * uname (the caller's buffer with wj's user name, overwritten by the next
- * job's). */
+ * uname (the caller's, wj's user name). */
 static void
 job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, const char *uname,
           ms_jobdesc_t *jd)
@@ -225,10 +238,37 @@ typedef struct {
     double next_outage; /* the next start or end of an outage */
     size_t step;        /* progress every step jobs */
     bool tty;           /* progress on stderr */
-    char uname[32];     /* the user name of the job submitted last */
-    int64_t uname_of;   /* ... whose user it is */
-    bool named;         /* uname holds a name */
+    char uname[32];     /* the name of a user beyond unames */
+    char (*unames)[32]; /* the names of users 0.. by id, "": not yet */
+    size_t nunames;
 } loop_t;
+
+/* Trace user ids are small: names by id are written once each. */
+#define UNAMES_MAX 65536
+
+/* The name of user (valid until the next call). */
+static const char *
+user_name (loop_t *lp, int64_t user)
+{
+    char *s = lp->uname;
+
+    if (user >= 0 && user < UNAMES_MAX) {
+        if ((size_t)user >= lp->nunames) {
+            size_t n = lp->nunames ? lp->nunames : 256;
+            while (n <= (size_t)user)
+                n *= 2;
+            lp->unames = ms_xrealloc (lp->unames, n * sizeof (*lp->unames));
+            memset (lp->unames + lp->nunames, 0,
+                    (n - lp->nunames) * sizeof (*lp->unames));
+            lp->nunames = n;
+        }
+        s = lp->unames[user];
+        if (s[0])
+            return s;
+    }
+    ms_prefix_ll (s, sizeof (lp->uname), "user", (long long)user);
+    return s;
+}
 
 /* Submit the workload's jobs that arrive at t. */
 static int
@@ -244,14 +284,7 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
         uint64_t id;
         size_t part;
         uint32_t f_khz;
-        /* a user's jobs often come in a row: the name is written once */
-        if (!lp->named || lp->uname_of != wj->user) {
-            ms_prefix_ll (lp->uname, sizeof (lp->uname), "user",
-                          (long long)wj->user);
-            lp->uname_of = wj->user;
-            lp->named = true;
-        }
-        job_desc (su, wj, lp->uname, &jd);
+        job_desc (su, wj, user_name (lp, wj->user), &jd);
         if (sched_submit (r->sched, &jd, t, &id, errp) < 0)
             return -1;
         r->ids[lp->i] = id;
@@ -365,10 +398,7 @@ check_invariants (run_t *r, simworld_t *w)
         else if (x->end < x->start)
             violation (r, "a job ended at %.0f before its start %.0f", x->end,
                        x->start);
-        else if (x->nodes < wl->jobs[k].nodes
-                 || x->nodes > (wl->jobs[k].nodes_max > 0
-                                    ? wl->jobs[k].nodes_max
-                                    : wl->jobs[k].nodes))
+        else if (x->bad_nodes)
             violation (r, "job %zu ran on %d nodes, out of its %d-%d", k + 1,
                        x->nodes, wl->jobs[k].nodes,
                        wl->jobs[k].nodes_max > 0 ? wl->jobs[k].nodes_max
@@ -404,6 +434,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     lp.tty = su->progress && isatty (2);
     if (simworld_new (conf, su->backfill, truth, (void *)su, &w, errp) < 0)
         return -1;
+    simworld_lazy_truth (w);
     r.ids = ms_xcalloc (wl->njobs + 1, sizeof (*r.ids));
     backends = ms_xcalloc (conf->nclusters + 1, sizeof (*backends));
     for (size_t c = 0; c < conf->nclusters; c++)
@@ -454,8 +485,10 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     /* metasched_window: the jobs that came since the last cycle are
      * placed together at the next one (event_loop). */
     rc = event_loop (&r, w, &lp, errp);
-    if (rc == 0)
+    if (rc == 0) {
         simworld_drain (w);
+        rc = simworld_truth_error (w, errp);
+    }
     /* Jobs no budget let start: never started. */
     size_t held_out = sched_nheld (r.sched);
     for (size_t k = 0; rc == 0 && held_out && k < wl->njobs; k++)
@@ -499,6 +532,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     free (backends);
     free (r.ids);
     outages_free (&r.down);
+    free (lp.unames);
     return rc;
 }
 

@@ -2,7 +2,7 @@
  * schedules: EASY backfill (a job that backfills, one that must not, one
  * that uses the extra nodes), FCFS, conservative backfill, time-limit
  * kills, the start gate of sibling entries, begin times, a partition's
- * power cap and the backend operations. */
+ * power cap, the backend operations and a lazy truth. */
 #include "config.h"
 
 #include <math.h>
@@ -39,12 +39,24 @@ typedef struct {
     double power;
 } tjob_t;
 
+/* Its calls: checks (rt and pw NULL: simworld_lazy_truth) and figures;
+ * with fail_figures set the figures fail. */
+static int nchecks, nfigures;
+static bool fail_figures;
+
 static int
 truth (void *arg, const void *job, size_t part, uint32_t f, int nodes,
        double *rt, double *pw, ms_error_t *errp)
 {
     (void)nodes;
     const tjob_t *j = job;
+    if (!rt || !pw) {
+        nchecks++;
+        return 0;
+    }
+    nfigures++;
+    if (fail_figures)
+        return ms_err (errp, MS_ERR_INPUT, "no figures");
     *rt = f == 1000000 ? 2 * j->rt : j->rt;
     *pw = j->power;
     return 0;
@@ -364,6 +376,52 @@ START_TEST (test_gate_siblings)
 }
 END_TEST
 
+/* A lazy truth is asked at a submit only whether it answers, and for the
+ * figures when an entry starts or a pass weighs it against a power cap:
+ * a cancelled sibling never costs them, and the schedules are the eager
+ * truth's. Figures that fail when asked are the run's error. */
+START_TEST (test_lazy_truth)
+{
+    static const sim_backfill_t bfs[] = { SIM_EASY, SIM_CONSERVATIVE };
+    fixture_t fx;
+    ms_error_t err;
+    uint64_t a, b;
+
+    fx_init (&fx, SIM_EASY);
+    simworld_lazy_truth (fx.w);
+    nchecks = nfigures = 0;
+    fx_submit (&fx, 0, 10, 100);
+    a = fx_submit_full (&fx, 1, 0, "p", 4, 10, 10, 0, 7, 0, 0);
+    b = fx_submit_full (&fx, 1, 1, "q", 4, 10, 10, 0, 7, 1, 0);
+    simworld_drain (fx.w);
+    ck_assert_int_eq (fx.rec.cancels[a], 1);
+    ck_assert (fx.rec.start[b] == 1 && fx.rec.end[b] == 11);
+    ck_assert_int_eq (nchecks, 3);
+    ck_assert_int_eq (nfigures, 2); /* not the cancelled sibling's */
+    ck_assert_int_eq (simworld_truth_error (fx.w, &err), 0);
+    fx_fini (&fx);
+    for (size_t k = 0; k < 2; k++) {
+        fx_init_conf (&fx, bfs[k], conf_capped);
+        simworld_lazy_truth (fx.w);
+        capped_jobs (&fx);
+        ck_assert (fx.rec.start[1] == 0 && fx.rec.start[2] == 100
+                   && fx.rec.start[3] == 2 && fx.rec.start[4] == 92
+                   && fx.rec.start[5] == 592);
+        ck_assert_uint_eq (simworld_violations (fx.w), 0);
+        fx_fini (&fx);
+    }
+    fx_init (&fx, SIM_EASY);
+    simworld_lazy_truth (fx.w);
+    fail_figures = true;
+    fx_submit (&fx, 0, 2, 100);
+    simworld_drain (fx.w);
+    fail_figures = false;
+    ck_assert_int_eq (simworld_truth_error (fx.w, &err), -1);
+    ck_assert_msg (strstr (err.text, "no figures"), "%s", err.text);
+    fx_fini (&fx);
+}
+END_TEST
+
 START_TEST (test_gate_rank_preferred)
 {
     fixture_t fx;
@@ -587,6 +645,7 @@ main (void)
     tcase_add_test (tc, test_power_cap);
     tcase_add_test (tc, test_gate_siblings);
     tcase_add_test (tc, test_gate_rank_preferred);
+    tcase_add_test (tc, test_lazy_truth);
     tcase_add_test (tc, test_begin_time);
     tcase_add_test (tc, test_backend_ops);
     suite_add_tcase (s, tc);
