@@ -6,8 +6,8 @@
  * no restriction reach them (sched.c says when): the jobs of the same
  * key then have the same list, so the same optimal partition, the same
  * f_opt per partition and, under a kind whose choice reads nothing but
- * the list, the same entries. The table is direct-mapped: a key finds
- * one slot, which keeps what was found for the last key that came
+ * the list, the same entries. The table keeps two keys a set (a key
+ * finds one set): what was found for the last two keys that came
  * there.
  */
 #ifndef MS_JOBMEMO_H
@@ -49,15 +49,14 @@ typedef struct {
     jobmemo_ent_t sent[JOBMEMO_PARTS];
 } jobmemo_t;
 
-/* The table (JOBMEMO_SLOTS slots, none set). */
+/* The table, empty. */
 jobmemo_t *jobmemo_new (void);
-/* The slot of jd's key; doubles by their bits (equal bits: the same
- * job). */
-jobmemo_t *jobmemo_slot (jobmemo_t *tab, const ms_jobdesc_t *jd);
-/* Does slot m keep jd's key? */
-bool jobmemo_same (const jobmemo_t *m, const ms_jobdesc_t *jd);
-/* Slot m takes jd's key, with nothing found for it yet. */
-void jobmemo_take (jobmemo_t *m, const ms_jobdesc_t *jd);
+/* The slot that keeps jd's key (doubles by their bits: equal bits, the
+ * same job); NULL: none does. */
+jobmemo_t *jobmemo_find (jobmemo_t *tab, const ms_jobdesc_t *jd);
+/* A slot for jd's key (the older of its set's two keys goes), with
+ * nothing found for it yet. */
+jobmemo_t *jobmemo_take (jobmemo_t *tab, const ms_jobdesc_t *jd);
 
 static inline uint16_t
 jobmemo_narrow (size_t i)

@@ -508,10 +508,11 @@ sched_waiting (const ms_sched_t *s)
  * policy's limit settings do not change under the core), except for a
  * job restricted to some partitions (allowed), a moldable one (its count
  * follows the view) and where the grid's carbon counts (the time): for
- * the other jobs, what it found for the last job of the same key is what
- * it would find again; so is each partition's f_opt at an EAMC kind's
- * own t_weight (score_eamc_fopt, which reads the same). Seven jobs in
- * ten of KTH-SP2 find theirs there. */
+ * the other jobs, what it found for an earlier job of the same key (one
+ * of the last two of the key's set, jobmemo.c) is what it would find
+ * again; so is each partition's f_opt at an EAMC kind's own t_weight
+ * (score_eamc_fopt, which reads the same). Four jobs in five of KTH-SP2
+ * find theirs there. */
 static bool
 memo_keyed (const ms_sched_t *s, const ms_jobdesc_t *jd)
 {
@@ -544,46 +545,41 @@ eamc_weighted (const ms_policy_t *pol)
 /* The job's optimal partition (policy_optimal_fopt over its candidates
  * in s->cs) and each partition's f_opt into fopt; under an EAMC kind of
  * another t_weight (eamc_weighted), those at its weight into wfopt where
- * *wsetp says so (else its decision finds them). *mp: the slot that keeps
- * them for the job's key (NULL: none does). */
+ * *wsetp says so (else its decision finds them). A job of memo_keyed
+ * finds them in *mp, the slot of its key (NULL: none yet, and *mp
+ * becomes the slot that keeps them; it stays NULL for a list too long
+ * for the slot's indices). */
 static size_t
-job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, size_t *fopt, size_t *wfopt,
-             bool *wsetp, jobmemo_t **mp)
+job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, bool keyed, jobmemo_t **mp,
+             size_t *fopt, size_t *wfopt, bool *wsetp)
 {
     size_t np = s->conf->nparts, opt;
     bool w = eamc_weighted (&s->pol);
-    jobmemo_t *m;
+    jobmemo_t *m = *mp;
 
     *wsetp = false;
-    *mp = NULL;
-    if (!memo_keyed (s, jd))
+    if (!keyed)
         return policy_optimal_fopt (&s->cs, np, fopt);
-    if (!s->memo)
-        s->memo = jobmemo_new ();
-    m = jobmemo_slot (s->memo, jd);
-    if (jobmemo_same (m, jd)) {
+    if (m) {
         for (size_t p = 0; p < np; p++) {
             fopt[p] = jobmemo_wide (m->fopt[p]);
             wfopt[p] = jobmemo_wide (m->wfopt[p]);
         }
         *wsetp = w;
-        *mp = m;
         return jobmemo_wide (m->opt);
     }
     opt = policy_optimal_fopt (&s->cs, np, fopt);
     if (w)
         score_eamc_fopt (&s->cs, np, s->pol.t_weight, wfopt);
     *wsetp = w;
-    /* a list too long for the table's indices is not kept */
     if (s->cs.n >= JOBMEMO_NONE)
         return opt;
-    jobmemo_take (m, jd);
+    m = *mp = jobmemo_take (s->memo, jd);
     m->opt = jobmemo_narrow (opt);
     for (size_t p = 0; p < np; p++) {
         m->fopt[p] = jobmemo_narrow (fopt[p]);
         m->wfopt[p] = w ? jobmemo_narrow (wfopt[p]) : JOBMEMO_NONE;
     }
-    *mp = m;
     return opt;
 }
 
@@ -623,8 +619,8 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     size_t fopt[MS_MAX_RANKED];  /* each partition's f_opt, t_weight 1 */
     size_t wfopt[MS_MAX_RANKED]; /* ...at the policy's (job_optimal) */
     size_t opt;
-    bool wset, sends = memo_sends (s);
-    jobmemo_t *m;
+    bool wset, sends = memo_sends (s), keyed = memo_keyed (s, jd);
+    jobmemo_t *m = NULL;
 
     if (s->njobs == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 1024;
@@ -635,9 +631,11 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     memset (j, 0, sizeof (*j));
     j->jd = *jd;
     j->run_part = SJ_NOPART;
-    if (sends && memo_keyed (s, jd) && s->memo) {
-        m = jobmemo_slot (s->memo, jd);
-        if (jobmemo_same (m, jd) && m->nsent != JOBMEMO_NOSENT)
+    if (keyed) {
+        if (!s->memo)
+            s->memo = jobmemo_new ();
+        m = jobmemo_find (s->memo, jd);
+        if (m && sends && m->nsent != JOBMEMO_NOSENT)
             return submit_kept (s, id, m, now, idp, errp);
     }
     job_candidates_on (
@@ -648,7 +646,7 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
         jobmix_apply (&s->mix, s->conf, &s->pol);
     }
-    opt = job_optimal (s, jd, fopt, wfopt, &wset, &m);
+    opt = job_optimal (s, jd, keyed, &m, fopt, wfopt, &wset);
     j->opt_part = part_narrow (opt);
     if (s->power && s->cs.n)
         return power_submit (s, id, now, idp, errp);
