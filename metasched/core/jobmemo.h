@@ -32,7 +32,7 @@ typedef struct {
     uint32_t limit_min; /* engine_limit_min */
     int nodes;
     int nice;
-    uint16_t part;
+    uint32_t part; /* (a site of fewer than 2^32 partitions) */
     uint16_t rank;
 } jobmemo_ent_t;
 

@@ -272,7 +272,7 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
             return -1;
         s->st.submits++;
         sentry_t *e = &s->ents[s->nents++];
-        e->part = en->part;
+        e->part = (uint16_t)en->part;
         e->bid = bid;
         e->f_khz = en->f_khz;
         e->pred_t = en->t;
@@ -309,7 +309,7 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, jobmemo_t *m,
     for (size_t k = 0; k < sent.n; k++) {
         const ms_cand_t *c = &s->cs.c[sent.c[k].cand];
         jobmemo_ent_t *e = &ents[k];
-        e->part = (uint16_t)c->part;
+        e->part = (uint32_t)c->part;
         e->f_khz = c->f_khz;
         e->t = c->t;
         e->nodes = c->nodes > 0 ? c->nodes : jd->nodes;
