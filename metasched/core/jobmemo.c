@@ -2,6 +2,8 @@
  * jobmemo.h). */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metasched/core/jobmemo.h"
@@ -12,16 +14,46 @@
  * in 4,096 slots of one key each). */
 #define JOBMEMO_SETS 4096 /* a power of 2 */
 
-jobmemo_t *
-jobmemo_new (void)
+struct jobmemo_tab {
+    void *raw;                            /* what slot is carved from */
+    jobmemo_t *slot;                      /* 2 * JOBMEMO_SETS, on cache lines */
+    jobmemo_ent_t (*sent)[JOBMEMO_PARTS]; /* per slot; NULL: none */
+};
+
+jobmemo_tab_t *
+jobmemo_new (bool sends)
 {
-    return ms_xcalloc (2 * JOBMEMO_SETS, sizeof (jobmemo_t));
+    jobmemo_tab_t *tab = ms_xcalloc (1, sizeof (*tab));
+    size_t n = 2 * JOBMEMO_SETS, a = _Alignof(jobmemo_t);
+
+    tab->raw = ms_xcalloc (1, n * sizeof (jobmemo_t) + a - 1);
+    tab->slot
+        = (jobmemo_t *)(((uintptr_t)tab->raw + a - 1) & ~(uintptr_t)(a - 1));
+    if (sends)
+        tab->sent = ms_xcalloc (n, sizeof (*tab->sent));
+    return tab;
 }
 
-/* The first slot of jd's key's set; doubles by their bits (equal bits:
- * the same job). */
-static jobmemo_t *
-memo_set (jobmemo_t *tab, const ms_jobdesc_t *jd)
+void
+jobmemo_free (jobmemo_tab_t *tab)
+{
+    if (!tab)
+        return;
+    free (tab->raw);
+    free (tab->sent);
+    free (tab);
+}
+
+jobmemo_ent_t *
+jobmemo_sent (jobmemo_tab_t *tab, const jobmemo_t *m)
+{
+    return tab->sent ? tab->sent[m - tab->slot] : NULL;
+}
+
+/* The index of the first slot of jd's key's set; doubles by their bits (equal
+ * bits: the same job). */
+static size_t
+memo_set (const ms_jobdesc_t *jd)
 {
     uint64_t b, l, h;
 
@@ -34,7 +66,7 @@ memo_set (jobmemo_t *tab, const ms_jobdesc_t *jd)
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 32;
-    return &tab[2 * (h & (JOBMEMO_SETS - 1))];
+    return 2 * (h & (JOBMEMO_SETS - 1));
 }
 
 static bool
@@ -46,28 +78,46 @@ memo_same (const jobmemo_t *m, const ms_jobdesc_t *jd)
            && !memcmp (&m->limit_s, &jd->limit_s, sizeof (m->limit_s));
 }
 
-jobmemo_t *
-jobmemo_find (jobmemo_t *tab, const ms_jobdesc_t *jd)
+/* Slots i and i + 1 trade places, with their entries. */
+static void
+memo_swap (jobmemo_tab_t *tab, size_t i)
 {
-    jobmemo_t *m = memo_set (tab, jd), t;
+    jobmemo_t t = tab->slot[i];
 
-    if (memo_same (&m[0], jd))
-        return &m[0];
-    if (!memo_same (&m[1], jd))
-        return NULL;
-    /* the older key is now the newer */
-    t = m[0];
-    m[0] = m[1];
-    m[1] = t;
-    return &m[0];
+    tab->slot[i] = tab->slot[i + 1];
+    tab->slot[i + 1] = t;
+    if (tab->sent) {
+        jobmemo_ent_t e[JOBMEMO_PARTS];
+        memcpy (e, tab->sent[i], sizeof (e));
+        memcpy (tab->sent[i], tab->sent[i + 1], sizeof (e));
+        memcpy (tab->sent[i + 1], e, sizeof (e));
+    }
 }
 
 jobmemo_t *
-jobmemo_take (jobmemo_t *tab, const ms_jobdesc_t *jd)
+jobmemo_find (jobmemo_tab_t *tab, const ms_jobdesc_t *jd)
 {
-    jobmemo_t *m = memo_set (tab, jd);
+    size_t i = memo_set (jd);
 
+    if (memo_same (&tab->slot[i], jd))
+        return &tab->slot[i];
+    if (!memo_same (&tab->slot[i + 1], jd))
+        return NULL;
+    /* the older key is now the newer */
+    memo_swap (tab, i);
+    return &tab->slot[i];
+}
+
+jobmemo_t *
+jobmemo_take (jobmemo_tab_t *tab, const ms_jobdesc_t *jd)
+{
+    size_t i = memo_set (jd);
+    jobmemo_t *m = &tab->slot[i];
+
+    /* the newer key becomes the older, the older goes */
     m[1] = m[0];
+    if (tab->sent)
+        memcpy (tab->sent[i + 1], tab->sent[i], sizeof (tab->sent[i]));
     m->app = (uint32_t)jd->app;
     m->home = (uint32_t)jd->home;
     m->nodes = jd->nodes;

@@ -36,6 +36,8 @@ typedef struct {
     uint16_t rank;
 } jobmemo_ent_t;
 
+/* A slot: a key and what was found for it, in one cache line (the
+ * entries kept for it lie apart: jobmemo_sent). */
 typedef struct {
     double base_s, limit_s;
     uint32_t app, home; /* (jobs of larger indices: no table) */
@@ -44,19 +46,26 @@ typedef struct {
     uint16_t fopt[JOBMEMO_PARTS];  /* each partition's f_opt */
     uint16_t wfopt[JOBMEMO_PARTS]; /* ...at an EAMC kind's t_weight */
     bool set;
-    uint8_t nsent; /* entries kept (0: the job is
-                      rejected), or JOBMEMO_NOSENT */
-    jobmemo_ent_t sent[JOBMEMO_PARTS];
-} jobmemo_t;
+    uint8_t nsent; /* entries kept (0: the job is rejected), or
+                      JOBMEMO_NOSENT */
+} __attribute__ ((aligned (64))) jobmemo_t;
 
-/* The table, empty. */
-jobmemo_t *jobmemo_new (void);
+typedef struct jobmemo_tab jobmemo_tab_t;
+
+/* The table, empty; with room for each key's entries where sends (a
+ * kind whose entries may be kept: sched.c's memo_sends), else with none
+ * (jobmemo_sent: NULL). */
+jobmemo_tab_t *jobmemo_new (bool sends);
+void jobmemo_free (jobmemo_tab_t *tab);
 /* The slot that keeps jd's key (doubles by their bits: equal bits, the
  * same job); NULL: none does. */
-jobmemo_t *jobmemo_find (jobmemo_t *tab, const ms_jobdesc_t *jd);
+jobmemo_t *jobmemo_find (jobmemo_tab_t *tab, const ms_jobdesc_t *jd);
 /* A slot for jd's key (the older of its set's two keys goes), with
  * nothing found for it yet. */
-jobmemo_t *jobmemo_take (jobmemo_t *tab, const ms_jobdesc_t *jd);
+jobmemo_t *jobmemo_take (jobmemo_tab_t *tab, const ms_jobdesc_t *jd);
+/* Slot m's entries (JOBMEMO_PARTS of room; m->nsent of them kept), NULL
+ * where the table keeps none. */
+jobmemo_ent_t *jobmemo_sent (jobmemo_tab_t *tab, const jobmemo_t *m);
 
 static inline uint16_t
 jobmemo_narrow (size_t i)

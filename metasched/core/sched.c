@@ -99,10 +99,10 @@ struct ms_sched {
     size_t ndown;      /* clusters down */
     uint64_t *waiting; /* ids held for their clusters, in submit order */
     size_t nwaiting, capwaiting;
-    jobmemo_t *memo; /* job_optimal's table (NULL until used) */
-    uint64_t cs_job; /* s->cs is not this job's list, which it decided
-                        last (submit_kept); 0: it is */
-    double cs_now;   /* ...when */
+    jobmemo_tab_t *memo; /* job_optimal's table (NULL until used) */
+    uint64_t cs_job;     /* s->cs is not this job's list, which it decided
+                            last (submit_kept); 0: it is */
+    double cs_now;       /* ...when */
     /* the decision rate's clock (decide_clock): sched_submit's calls,
      * those timed and their time, and the time of the other calls */
     uint64_t nsubmit, ntimed;
@@ -187,7 +187,7 @@ sched_free (ms_sched_t *s)
     free (s->up);
     free (s->waiting);
     jobmix_free (&s->mix);
-    free (s->memo);
+    jobmemo_free (s->memo);
     free (s);
 }
 
@@ -321,8 +321,8 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, jobmemo_t *m,
                                          engine_part_max_s (s->conf, c->part));
         held = held || sent.c[k].hold_s > 0;
     }
-    if (m && !held && sent.n <= JOBMEMO_PARTS) {
-        memcpy (m->sent, ents, sent.n * sizeof (*ents));
+    if (m && !held && sent.n <= JOBMEMO_PARTS && jobmemo_sent (s->memo, m)) {
+        memcpy (jobmemo_sent (s->memo, m), ents, sent.n * sizeof (*ents));
         m->nsent = (uint8_t)sent.n;
     }
     return send_entries (s, id, ents, sent.n, &sent, now, errp);
@@ -605,7 +605,8 @@ submit_kept (ms_sched_t *s, uint64_t id, const jobmemo_t *m, double now,
     *idp = id;
     j->state = SJ_QUEUED;
     pending_add (s, j, id);
-    return send_entries (s, id, m->sent, m->nsent, NULL, now, errp);
+    return send_entries (s, id, jobmemo_sent (s->memo, m), m->nsent, NULL, now,
+                         errp);
 }
 
 /* sched_submit's decision and dispatch, untimed. */
@@ -632,8 +633,9 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     j->jd = *jd;
     j->run_part = SJ_NOPART;
     if (keyed) {
+        /* room for the entries under every kind but metasched's */
         if (!s->memo)
-            s->memo = jobmemo_new ();
+            s->memo = jobmemo_new (!policy_is_metasched (s->pol.kind));
         m = jobmemo_find (s->memo, jd);
         if (m && sends && m->nsent != JOBMEMO_NOSENT)
             return submit_kept (s, id, m, now, idp, errp);
