@@ -1,6 +1,9 @@
 /* choice.c - a decision's entries and ranked partitions (see choice.h). */
 #include "config.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 #include "metasched/core/choice.h"
 
 ms_choice_t *
@@ -39,4 +42,24 @@ choice_ranked_cmp (const void *a, const void *b)
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
     return x->part < y->part ? -1 : x->part > y->part;
+}
+
+void
+choice_ranked_sort (ms_ranked_t *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (isnan (r[i].key)) {
+            /* no total order: the C library's own */
+            qsort (r, n, sizeof (*r), choice_ranked_cmp);
+            return;
+        }
+    for (size_t i = 1; i < n; i++) {
+        ms_ranked_t x = r[i];
+        size_t k = i;
+        while (k > 0 && choice_ranked_cmp (&x, &r[k - 1]) < 0) {
+            r[k] = r[k - 1];
+            k--;
+        }
+        r[k] = x;
+    }
 }

@@ -32,5 +32,9 @@ void choice_carbon_holds (const ms_policy_t *pol, const ms_cands_t *cs,
                           ms_decision_t *d);
 /* qsort order of ms_ranked_t: by key, then by partition. */
 int choice_ranked_cmp (const void *a, const void *b);
+/* r[0..n) in that order (qsort's result: the order is total where no
+ * key is NaN and no partition is there twice); an insertion sort for the
+ * few partitions of a site, qsort where a key is NaN. */
+void choice_ranked_sort (ms_ranked_t *r, size_t n);
 
 #endif

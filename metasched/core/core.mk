@@ -15,6 +15,7 @@ metasched_libmscore_a_SOURCES = \
 	metasched/core/eamc.c metasched/core/eamc.h \
 	metasched/core/rank.c metasched/core/rank.h \
 	metasched/core/sched.c \
+	metasched/core/jobmemo.c metasched/core/jobmemo.h \
 	metasched/core/settings_table.c metasched/core/settings_table.h \
 	metasched/core/jobmix.c metasched/core/jobmix.h \
 	metasched/core/placement.c metasched/core/placement.h \

@@ -14,7 +14,7 @@ eamc_decide (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
              const size_t *fopt, ms_decision_t *d)
 {
     size_t best[MS_MAX_RANKED];
-    ms_ranked_t r[MS_MAX_RANKED] = { { 0, 0, 0 } };
+    ms_ranked_t r[MS_MAX_RANKED]; /* the first nr are set */
     size_t nr = 0;
     double emin = INFINITY, tmin = INFINITY;
 
@@ -39,7 +39,7 @@ eamc_decide (const ms_policy_t *pol, const ms_cands_t *cs, size_t nparts,
                 cs->c[best[p]].e, emin, cs->c[best[p]].t, tmin, pol->t_weight);
             nr++;
         }
-    qsort (r, nr, sizeof (*r), choice_ranked_cmp);
+    choice_ranked_sort (r, nr);
     for (size_t i = 0; i < nr; i++) {
         int nice = 0;
         if (pol->kind == POL_EAMC_PRIO || pol->kind == POL_EAMC_PRIO_V)

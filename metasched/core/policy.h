@@ -235,7 +235,8 @@ const uint64_t *sched_waiting (const ms_sched_t *s);
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);
 const ms_view_t *sched_view (const ms_sched_t *s);
 /* The candidates of the job the core decided last (sched_submit), with the
- * predictions it chose by. */
-const ms_cands_t *sched_candidates (const ms_sched_t *s);
+ * predictions it chose by (found again here where its decision was the
+ * one kept for its kind of job: sched.c, jobmemo.h). */
+const ms_cands_t *sched_candidates (ms_sched_t *s);
 
 #endif /* MS_POLICY_H */

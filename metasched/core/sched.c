@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "metasched/core/engine.h"
+#include "metasched/core/jobmemo.h"
 #include "metasched/core/policy.h"
 #include "metasched/core/powerplace.h"
 #include "metasched/core/score.h"
@@ -98,7 +99,10 @@ struct ms_sched {
     size_t ndown;      /* clusters down */
     uint64_t *waiting; /* ids held for their clusters, in submit order */
     size_t nwaiting, capwaiting;
-    struct foptmemo *fmemo; /* job_optimal's table (NULL until used) */
+    jobmemo_tab_t *memo; /* job_optimal's table (NULL until used) */
+    uint64_t cs_job;     /* s->cs is not this job's list, which it decided
+                            last (submit_kept); 0: it is */
+    double cs_now;       /* ...when */
     /* the decision rate's clock (decide_clock): sched_submit's calls,
      * those timed and their time, and the time of the other calls */
     uint64_t nsubmit, ntimed;
@@ -183,7 +187,7 @@ sched_free (ms_sched_t *s)
     free (s->up);
     free (s->waiting);
     jobmix_free (&s->mix);
-    free (s->fmemo);
+    jobmemo_free (s->memo);
     free (s);
 }
 
@@ -213,33 +217,31 @@ static int power_submit (ms_sched_t *s, uint64_t id, double now, uint64_t *idp,
                          ms_error_t *errp);
 static int power_pass (ms_sched_t *s, double now, ms_error_t *errp);
 
-/* Submit the entries of a decision for job id: those the engine sends
- * (engine_entries; a held job's under power budgets: engine_power_place's
- * one). */
+/* Submit job id's entries ents (n of them), each to its partition's
+ * cluster; held as sent's (the decision they come from, its candidates
+ * in s->cs; NULL: none held) and, under power budgets, each drawing its
+ * candidate's power. */
 static int
-dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
-          ms_error_t *errp)
+send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
+              const ms_decision_t *sent, double now, ms_error_t *errp)
 {
     sjob_t *j = &s->jobs[id - 1];
     char comment[64];
-    ms_decision_t sent, *d = &sent;
-
-    engine_entries (&s->pol, false, dec, &sent);
 
     ms_prefix_ll (comment, sizeof (comment), "metasched:", (long long)id);
     /* A new decision's entries follow in the pool; a re-routed job's old
      * ones stay behind, cancelled. */
-    if (s->nents + d->n > s->capents) {
-        s->capents = (s->capents + d->n) * 2;
+    if (s->nents + n > s->capents) {
+        s->capents = (s->capents + n) * 2;
         s->ents = ms_xrealloc (s->ents, s->capents * sizeof (*s->ents));
     }
-    j = &s->jobs[id - 1];
     j->ent0 = (uint32_t)s->nents;
     j->nent = 0;
-    for (size_t k = 0; k < d->n; k++) {
-        const ms_cand_t *c = &s->cs.c[d->c[k].cand];
-        const ms_partconf_t *pc = &s->conf->parts[c->part];
+    for (size_t k = 0; k < n; k++) {
+        const jobmemo_ent_t *en = &ents[k];
+        const ms_partconf_t *pc = &s->conf->parts[en->part];
         ms_backend_t *b = s->backends[pc->cluster];
+        double hold_s = sent ? sent->c[k].hold_s : 0;
         ms_job_request_t req;
         sim_hint_t hint;
         uint64_t bid;
@@ -249,45 +251,81 @@ dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, double now,
         memset (&req, 0, sizeof (req));
         memset (&hint, 0, sizeof (hint));
         hint.job = j->jd.record;
-        hint.pred_runtime_s = c->t;
+        hint.pred_runtime_s = en->t;
         hint.order_time = j->jd.submit;
         hint.gate = id;
-        hint.rank = d->c[k].rank;
+        hint.rank = en->rank;
         req.user = j->jd.user ? j->jd.user : "nobody";
         req.name = j->jd.name;
         req.partition = pc->name;
-        req.cpu_freq_khz = c->f_khz;
-        /* the time limit scaled to the chosen candidate (engine.h) */
-        req.time_limit_min = engine_limit_min (
-            &s->pol, s->conf, j->jd.home, j->jd.limit_s, j->jd.base_s, c,
-            engine_part_max_s (s->conf, c->part));
-        req.nice = d->c[k].nice;
-        if (d->c[k].hold_s > 0)
-            req.begin_time = (int64_t)ceil (now + d->c[k].hold_s);
+        req.cpu_freq_khz = en->f_khz;
+        req.time_limit_min = en->limit_min;
+        req.nice = en->nice;
+        if (hold_s > 0)
+            req.begin_time = (int64_t)ceil (now + hold_s);
         req.comment = comment;
         req.cwd = "/";
-        req.nodes = c->nodes > 0 ? c->nodes : j->jd.nodes;
+        req.nodes = en->nodes;
         req.exclusive = true;
         req.backend_hint = &hint;
         if (backend_submit (b, &req, &bid, errp) < 0)
             return -1;
         s->st.submits++;
         sentry_t *e = &s->ents[s->nents++];
-        e->part = (uint16_t)c->part;
+        e->part = (uint16_t)en->part;
         e->bid = bid;
-        e->f_khz = c->f_khz;
-        e->pred_t = c->t;
+        e->f_khz = en->f_khz;
+        e->pred_t = en->t;
         e->nodes = req.nodes;
         e->nice = req.nice;
         e->live = true;
         j->nent++;
-        if (s->power)
+        if (s->power) {
+            const ms_cand_t *c = &s->cs.c[sent->c[k].cand];
             power_add (s->power, id, bid, pc->cluster,
                        power_cand_watts (s->power, c), c->t_hi, c->w, now);
-        view_pending_add (s->view, c->part, bid, e->nodes, c->t, e->nice,
+        }
+        view_pending_add (s->view, en->part, bid, e->nodes, en->t, e->nice,
                           req.begin_time > 0 ? (double)req.begin_time : 0);
     }
     return 0;
+}
+
+/* Submit the entries of a decision for job id over the candidates in
+ * s->cs: those the engine sends (engine_entries; a held job's under
+ * power budgets: engine_power_place's one). Where m is not NULL, they
+ * are kept there for the jobs of its key (submit_kept), unless one is
+ * held. */
+static int
+dispatch (ms_sched_t *s, uint64_t id, const ms_decision_t *dec, jobmemo_t *m,
+          double now, ms_error_t *errp)
+{
+    const ms_jobdesc_t *jd = &s->jobs[id - 1].jd;
+    jobmemo_ent_t ents[MS_MAX_CHOICES];
+    ms_decision_t sent;
+    bool held = false;
+
+    engine_entries (&s->pol, false, dec, &sent);
+    for (size_t k = 0; k < sent.n; k++) {
+        const ms_cand_t *c = &s->cs.c[sent.c[k].cand];
+        jobmemo_ent_t *e = &ents[k];
+        e->part = (uint32_t)c->part;
+        e->f_khz = c->f_khz;
+        e->t = c->t;
+        e->nodes = c->nodes > 0 ? c->nodes : jd->nodes;
+        e->nice = sent.c[k].nice;
+        e->rank = (uint16_t)sent.c[k].rank;
+        /* the time limit scaled to the chosen candidate (engine.h) */
+        e->limit_min = engine_limit_min (&s->pol, s->conf, jd->home,
+                                         jd->limit_s, jd->base_s, c,
+                                         engine_part_max_s (s->conf, c->part));
+        held = held || sent.c[k].hold_s > 0;
+    }
+    if (m && !held && sent.n <= JOBMEMO_PARTS && jobmemo_sent (s->memo, m)) {
+        memcpy (jobmemo_sent (s->memo, m), ents, sent.n * sizeof (*ents));
+        m->nsent = (uint8_t)sent.n;
+    }
+    return send_entries (s, id, ents, sent.n, &sent, now, errp);
 }
 
 /* A job's candidates, in s->cs (engine_candidates), with each
@@ -319,6 +357,7 @@ job_candidates_on (ms_sched_t *s, const ms_jobdesc_t *jd, const ms_view_t *view,
     ej.limit_s = jd->limit_s;
     ej.deadline = jd->deadline;
     engine_candidates (&s->pol, s->conf, s->tab, view, &ej, NULL, now, &s->cs);
+    s->cs_job = 0;
     free (ok);
 }
 
@@ -414,7 +453,7 @@ down_pass (ms_sched_t *s, double now, ms_error_t *errp)
         }
         j->state = SJ_QUEUED;
         pending_add (s, j, ids[i]);
-        rc = dispatch (s, ids[i], &d, now, errp);
+        rc = dispatch (s, ids[i], &d, NULL, now, errp);
     }
     free (ids);
     return rc;
@@ -459,32 +498,39 @@ sched_waiting (const ms_sched_t *s)
     return s->waiting;
 }
 
-/* ---- each job's optimal partition and f_opt, once a kind of job ---- */
+/* ---- each job's optimal partition, f_opt and entries, once a kind of
+ * job ---- */
 
 /* policy_optimal_fopt reads only the candidates' partitions, E and T,
- * and engine_candidates makes those from the job's app, home, nodes,
- * GPUs, length and time limit alone (the view adds waits, which it does
- * not read; the predictions, the site and the policy's limit settings do
- * not change under the core), except for a job restricted to some
- * partitions (allowed), a moldable one (its count follows the view) and
- * where the grid's carbon counts (the time): for the other jobs, what it
- * found for the last job of the same key, kept in a direct-mapped table,
- * is what it would find again; so is each partition's f_opt at an EAMC
- * kind's own t_weight (score_eamc_fopt, which reads the same). Seven jobs in
- * ten of KTH-SP2 find theirs there. */
-#define FOPT_MEMO_SLOTS 4096 /* a power of 2: 192 KiB */
-#define FOPT_MEMO_PARTS 4    /* sites of more partitions: no table */
-#define FOPT_NONE UINT16_MAX /* SIZE_MAX, kept */
+ * and engine_candidates makes those from the job's key alone (jobmemo.h:
+ * its app, home, nodes, GPUs, length and time limit; the view adds
+ * waits, which it does not read; the predictions, the site and the
+ * policy's limit settings do not change under the core), except for a
+ * job restricted to some partitions (allowed), a moldable one (its count
+ * follows the view) and where the grid's carbon counts (the time): for
+ * the other jobs, what it found for an earlier job of the same key (one
+ * of the last two of the key's set, jobmemo.c) is what it would find
+ * again; so is each partition's f_opt at an EAMC kind's own t_weight
+ * (score_eamc_fopt, which reads the same). Four jobs in five of KTH-SP2
+ * find theirs there. */
+static bool
+memo_keyed (const ms_sched_t *s, const ms_jobdesc_t *jd)
+{
+    return s->conf->nparts <= JOBMEMO_PARTS && !jd->allowed && !s->pol.carbon
+           && jd->nodes_max <= jd->nodes && jd->app <= UINT32_MAX
+           && jd->home <= UINT32_MAX;
+}
 
-struct foptmemo {
-    double base_s, limit_s;
-    uint32_t app, home; /* (jobs of larger indices: no table) */
-    int nodes, gpus;
-    uint16_t opt;
-    uint16_t fopt[FOPT_MEMO_PARTS];
-    uint16_t wfopt[FOPT_MEMO_PARTS]; /* (eamc_weighted) */
-    bool set;
-};
+/* ...and where the kind's choice reads nothing but the candidates (every
+ * kind's but metasched's, which reads the view: policy_decide) on a list
+ * made without the view (job_candidates' for those kinds), the job's
+ * decision and entries are those of the last job of its key too, unless
+ * power budgets or clusters down decide it (power_submit, down_decide). */
+static bool
+memo_sends (const ms_sched_t *s)
+{
+    return !policy_is_metasched (s->pol.kind) && !s->power && !s->ndown;
+}
 
 /* An EAMC kind at a t_weight other than 1: its f_opt are not those of
  * the job's optimal partition. */
@@ -496,93 +542,71 @@ eamc_weighted (const ms_policy_t *pol)
            && pol->t_weight != 1.0;
 }
 
-static uint16_t
-memo_narrow (size_t i)
-{
-    return i == SIZE_MAX ? FOPT_NONE : (uint16_t)i;
-}
-
-static size_t
-memo_wide (uint16_t i)
-{
-    return i == FOPT_NONE ? SIZE_MAX : i;
-}
-
-/* The key's slot; doubles by their bits (equal bits: the same job). */
-static size_t
-memo_slot (const ms_jobdesc_t *jd)
-{
-    uint64_t b, l, h;
-
-    memcpy (&b, &jd->base_s, sizeof (b));
-    memcpy (&l, &jd->limit_s, sizeof (l));
-    h = jd->app * 0x9e3779b97f4a7c15ULL ^ jd->home * 0xc2b2ae3d27d4eb4fULL
-        ^ (uint64_t)(unsigned)jd->nodes * 0x165667b19e3779f9ULL
-        ^ (uint64_t)(unsigned)jd->gpus ^ b * 0xff51afd7ed558ccdULL
-        ^ l * 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return (size_t)(h & (FOPT_MEMO_SLOTS - 1));
-}
-
-static bool
-memo_same (const struct foptmemo *m, const ms_jobdesc_t *jd)
-{
-    return m->set && m->app == jd->app && m->home == jd->home
-           && m->nodes == jd->nodes && m->gpus == jd->gpus
-           && !memcmp (&m->base_s, &jd->base_s, sizeof (m->base_s))
-           && !memcmp (&m->limit_s, &jd->limit_s, sizeof (m->limit_s));
-}
-
 /* The job's optimal partition (policy_optimal_fopt over its candidates
  * in s->cs) and each partition's f_opt into fopt; under an EAMC kind of
  * another t_weight (eamc_weighted), those at its weight into wfopt where
- * *wsetp says so (else its decision finds them). */
+ * *wsetp says so (else its decision finds them). A job of memo_keyed
+ * finds them in *mp, the slot of its key (NULL: none yet, and *mp
+ * becomes the slot that keeps them; it stays NULL for a list too long
+ * for the slot's indices). */
 static size_t
-job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, size_t *fopt, size_t *wfopt,
-             bool *wsetp)
+job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, bool keyed, jobmemo_t **mp,
+             size_t *fopt, size_t *wfopt, bool *wsetp)
 {
     size_t np = s->conf->nparts, opt;
     bool w = eamc_weighted (&s->pol);
-    struct foptmemo *m;
+    jobmemo_t *m = *mp;
 
     *wsetp = false;
-    if (np > FOPT_MEMO_PARTS || jd->allowed || s->pol.carbon
-        || jd->nodes_max > jd->nodes || jd->app > UINT32_MAX
-        || jd->home > UINT32_MAX)
+    if (!keyed)
         return policy_optimal_fopt (&s->cs, np, fopt);
-    if (!s->fmemo)
-        s->fmemo = ms_xcalloc (FOPT_MEMO_SLOTS, sizeof (*s->fmemo));
-    m = &s->fmemo[memo_slot (jd)];
-    if (memo_same (m, jd)) {
+    if (m) {
         for (size_t p = 0; p < np; p++) {
-            fopt[p] = memo_wide (m->fopt[p]);
-            wfopt[p] = memo_wide (m->wfopt[p]);
+            fopt[p] = jobmemo_wide (m->fopt[p]);
+            wfopt[p] = jobmemo_wide (m->wfopt[p]);
         }
         *wsetp = w;
-        return memo_wide (m->opt);
+        return jobmemo_wide (m->opt);
     }
     opt = policy_optimal_fopt (&s->cs, np, fopt);
     if (w)
         score_eamc_fopt (&s->cs, np, s->pol.t_weight, wfopt);
     *wsetp = w;
-    /* a list too long for the table's indices is not kept */
-    if (s->cs.n >= FOPT_NONE)
+    if (s->cs.n >= JOBMEMO_NONE)
         return opt;
-    m->app = (uint32_t)jd->app;
-    m->home = (uint32_t)jd->home;
-    m->nodes = jd->nodes;
-    m->gpus = jd->gpus;
-    m->base_s = jd->base_s;
-    m->limit_s = jd->limit_s;
-    m->opt = memo_narrow (opt);
+    m = *mp = jobmemo_take (s->memo, jd);
+    m->opt = jobmemo_narrow (opt);
     for (size_t p = 0; p < np; p++) {
-        m->fopt[p] = memo_narrow (fopt[p]);
-        m->wfopt[p] = w ? memo_narrow (wfopt[p]) : FOPT_NONE;
+        m->fopt[p] = jobmemo_narrow (fopt[p]);
+        m->wfopt[p] = w ? jobmemo_narrow (wfopt[p]) : JOBMEMO_NONE;
     }
-    m->set = true;
     return opt;
+}
+
+/* submit for job id, whose key's entries m keeps (memo_sends): decided
+ * and sent as the job that left them; its candidates are found only if
+ * asked for (sched_candidates). */
+static int
+submit_kept (ms_sched_t *s, uint64_t id, const jobmemo_t *m, double now,
+             uint64_t *idp, ms_error_t *errp)
+{
+    sjob_t *j = &s->jobs[id - 1];
+
+    j->opt_part = part_narrow (jobmemo_wide (m->opt));
+    s->cs_job = id;
+    s->cs_now = now;
+    s->st.decisions++;
+    if (!m->nsent) {
+        j->state = SJ_REJECTED;
+        s->st.rejected++;
+        *idp = 0;
+        return 0;
+    }
+    *idp = id;
+    j->state = SJ_QUEUED;
+    pending_add (s, j, id);
+    return send_entries (s, id, jobmemo_sent (s->memo, m), m->nsent, NULL, now,
+                         errp);
 }
 
 /* sched_submit's decision and dispatch, untimed. */
@@ -596,7 +620,8 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     size_t fopt[MS_MAX_RANKED];  /* each partition's f_opt, t_weight 1 */
     size_t wfopt[MS_MAX_RANKED]; /* ...at the policy's (job_optimal) */
     size_t opt;
-    bool wset;
+    bool wset, sends = memo_sends (s), keyed = memo_keyed (s, jd);
+    jobmemo_t *m = NULL;
 
     if (s->njobs == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 1024;
@@ -607,6 +632,14 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     memset (j, 0, sizeof (*j));
     j->jd = *jd;
     j->run_part = SJ_NOPART;
+    if (keyed) {
+        /* room for the entries under every kind but metasched's */
+        if (!s->memo)
+            s->memo = jobmemo_new (!policy_is_metasched (s->pol.kind));
+        m = jobmemo_find (s->memo, jd);
+        if (m && sends && m->nsent != JOBMEMO_NOSENT)
+            return submit_kept (s, id, m, now, idp, errp);
+    }
     job_candidates_on (
         s, jd, policy_is_metasched (s->pol.kind) ? s->view : NULL, now, true);
     /* the mix feeds metasched's ranking alone (rank.c: the width term,
@@ -615,7 +648,7 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
         jobmix_add (&s->mix, s->conf, &s->pol, &s->cs, jd->nodes, now);
         jobmix_apply (&s->mix, s->conf, &s->pol);
     }
-    opt = job_optimal (s, jd, fopt, wfopt, &wset);
+    opt = job_optimal (s, jd, keyed, &m, fopt, wfopt, &wset);
     j->opt_part = part_narrow (opt);
     if (s->power && s->cs.n)
         return power_submit (s, id, now, idp, errp);
@@ -634,7 +667,11 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     policy_decide_fopt (&s->pol, s->conf, &s->cs, s->view, opt, fopt,
                         wset ? wfopt : NULL, &d);
     s->st.decisions++;
+    if (!sends)
+        m = NULL;
     if (!d.n) {
+        if (m)
+            m->nsent = 0;
         j->state = SJ_REJECTED;
         s->st.rejected++;
         *idp = 0;
@@ -647,7 +684,7 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     }
     j->state = SJ_QUEUED;
     pending_add (s, j, id);
-    return dispatch (s, id, &d, now, errp);
+    return dispatch (s, id, &d, m, now, errp);
 }
 
 int
@@ -832,7 +869,7 @@ sched_reroute (ms_sched_t *s, double now, ms_error_t *errp)
             }
         j->reroutes++;
         s->st.rerouted++;
-        if (dispatch (s, id, &d, now, errp) < 0)
+        if (dispatch (s, id, &d, NULL, now, errp) < 0)
             return -1;
     }
     return 0;
@@ -905,7 +942,7 @@ power_pass (ms_sched_t *s, double now, ms_error_t *errp)
             if (power_decide (s, now, until, k == 0 ? &resv : NULL, &d) == 0) {
                 j->state = SJ_QUEUED;
                 pending_add (s, j, id);
-                rc = dispatch (s, id, &d, now, errp);
+                rc = dispatch (s, id, &d, NULL, now, errp);
                 room = power_room (s->power, now);
                 continue;
             }
@@ -1034,9 +1071,10 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         }
         /* dispatch reads the decision's candidates from s->cs */
         candidates_copy (&s->cs, &cands[k]);
+        s->cs_job = 0;
         j->state = SJ_QUEUED;
         pending_add (s, j, id);
-        rc = dispatch (s, id, &dec[k], now, errp);
+        rc = dispatch (s, id, &dec[k], NULL, now, errp);
     }
     s->nwindow = 0;
     decide_other (s, t0);
@@ -1056,8 +1094,13 @@ sched_view (const ms_sched_t *s)
 }
 
 const ms_cands_t *
-sched_candidates (const ms_sched_t *s)
+sched_candidates (ms_sched_t *s)
 {
+    /* a job sent as its key's entries were (submit_kept): its list, as
+     * it was not found then */
+    if (s->cs_job)
+        job_candidates_on (s, &s->jobs[s->cs_job - 1].jd, NULL, s->cs_now,
+                           true);
     return &s->cs;
 }
 

@@ -9,7 +9,7 @@
  * moldable one) other policies. Then the entries that go out: the same
  * sibling sets (how many, where, at what nice and hold) in each dispatch
  * mode, the same holds under power budgets, and the same re-routes
- * under them. */
+ * under them; and a second job of the same kind sent as the first. */
 #include "config.h"
 
 #include "metasched/daemon/daemon_int.h"
@@ -253,6 +253,133 @@ same_decision (ms_polkind_t kind, const tjob_t *tj)
     candidates_free (&os.cs);
     world_fini (&w);
 }
+
+/* A job's entries on the simulated clusters as its comment names it
+ * (metasched:<id>): partition, frequency, limit and nice, in cluster
+ * order. */
+typedef struct {
+    size_t n;
+    size_t part[MS_MAX_CHOICES];
+    uint32_t f_khz[MS_MAX_CHOICES], limit[MS_MAX_CHOICES];
+    int nice[MS_MAX_CHOICES];
+} kept_t;
+
+static void
+sent_of (const world_t *w, ms_backend_t *const *bk, uint64_t id, kept_t *o)
+{
+    char tag[32];
+    ms_error_t err;
+
+    snprintf (tag, sizeof (tag), "metasched:%llu", (unsigned long long)id);
+    o->n = 0;
+    for (size_t i = 0; i < w->conf->nclusters; i++) {
+        ms_job_info_t *ji = NULL;
+        size_t n = 0;
+        ck_assert (backend_jobs (bk[i], &ji, &n, &err) == 0);
+        for (size_t j = 0; j < n; j++) {
+            if (strcmp (ji[j].comment, tag))
+                continue;
+            ck_assert (o->n < MS_MAX_CHOICES);
+            for (size_t q = 0; q < w->conf->nparts; q++)
+                if (w->conf->parts[q].cluster == i
+                    && !strcmp (w->conf->parts[q].name, ji[j].partition))
+                    o->part[o->n] = q;
+            o->f_khz[o->n] = ji[j].cpu_freq_max_khz;
+            o->limit[o->n] = ji[j].time_limit_min;
+            o->nice[o->n] = ji[j].nice;
+            o->n++;
+        }
+        free (ji);
+    }
+}
+
+/* The simulator keeps what it decided for a kind of job (sched.c,
+ * core/jobmemo.h): a job of the same key as one before (another
+ * between them) under a kind that reads only its candidates goes out as
+ * that one, and sched_candidates gives it the same list. */
+static void
+same_kept (ms_polkind_t kind, const tjob_t *tj)
+{
+    world_t w;
+    outcome_t od;
+    jobkey_t k;
+    simworld_t *sw;
+    ms_backend_t *bk[8];
+    ms_sched_t *s;
+    ms_policy_t pol;
+    ms_jobdesc_t jd;
+    ms_error_t err;
+    ms_cands_t cs1 = { 0 };
+    const ms_cands_t *cs2;
+    kept_t a, b;
+    uint64_t id1, id2;
+
+    world_init_site (&w, site_text, "kept");
+    speedup_model (&w, jobs[MOLDABLE].app);
+    memset (&od, 0, sizeof (od));
+    daemon_path (&w, kind, tj, &od, &k);
+    ck_assert (w.conf->nclusters <= 8);
+    ck_assert_msg (simworld_new (w.conf, SIM_EASY, truth, NULL, &sw, &err) == 0,
+                   "%s", err.text);
+    for (size_t i = 0; i < w.conf->nclusters; i++)
+        bk[i] = simworld_backend (sw, i);
+    policy_init (&pol, kind);
+    s = sched_new (&pol, w.conf, bk, w.tab);
+    memset (&jd, 0, sizeof (jd));
+    jd.user = "nobody";
+    jd.name = "job";
+    jd.nodes = k.nodes;
+    jd.nodes_max = k.nodes_max;
+    jd.gpus = k.gpus;
+    jd.app = (size_t)k.app;
+    jd.home = k.home;
+    jd.base_s = k.base_s;
+    jd.limit_s = k.limit_min * 60.0;
+    ck_assert_msg (sched_submit (s, &jd, 0, &id1, &err) == 0, "%s", err.text);
+    candidates_copy (&cs1, sched_candidates (s));
+    /* a job of another key between them: the core's list is its */
+    jd.base_s *= 2;
+    ck_assert_msg (sched_submit (s, &jd, 5, &id2, &err) == 0, "%s", err.text);
+    jd.base_s = k.base_s;
+    ck_assert_msg (sched_submit (s, &jd, 10, &id2, &err) == 0, "%s", err.text);
+    ck_assert (id1 != 0 && id2 != 0 && id1 != id2);
+    cs2 = sched_candidates (s);
+    ck_assert_msg (cs1.n == cs2->n && cs1.n > 0
+                       && !memcmp (cs1.c, cs2->c, cs1.n * sizeof (*cs1.c))
+                       && cs1.home == cs2->home,
+                   "%s (%s): the later job's candidates differ", tj->app,
+                   policy_kind_name (kind));
+    sent_of (&w, bk, id1, &a);
+    sent_of (&w, bk, id2, &b);
+    ck_assert_msg (a.n > 0 && a.n == b.n, "%s (%s): %zu entries vs %zu",
+                   tj->app, policy_kind_name (kind), a.n, b.n);
+    for (size_t i = 0; i < a.n; i++)
+        ck_assert_msg (
+            a.part[i] == b.part[i] && a.f_khz[i] == b.f_khz[i]
+                && a.limit[i] == b.limit[i] && a.nice[i] == b.nice[i],
+            "%s (%s): entry %zu: %s/%u, %u min, nice %d vs %s/%u, "
+            "%u min, nice %d",
+            tj->app, policy_kind_name (kind), i, w.conf->parts[a.part[i]].name,
+            a.f_khz[i], a.limit[i], a.nice[i], w.conf->parts[b.part[i]].name,
+            b.f_khz[i], b.limit[i], b.nice[i]);
+    candidates_free (&cs1);
+    candidates_free (&od.cs);
+    sched_free (s);
+    simworld_free (sw);
+    world_fini (&w);
+}
+
+/* The kinds whose decision is kept for the jobs of a key. */
+static const ms_polkind_t kept_kinds[]
+    = { POL_BASE,         POL_MIN_RUNTIME, POL_MIN_ENERGY, POL_EAR_MIN_ENERGY,
+        POL_EAMC_REORDER, POL_EAMC_PRIO_V, POL_HOME };
+#define NKEPT (sizeof (kept_kinds) / sizeof (kept_kinds[0]))
+
+START_TEST (test_same_kept)
+{
+    same_kept (kept_kinds[_i % NKEPT], &jobs[_i / NKEPT]);
+}
+END_TEST
 
 /* Each job under metasched, the policy users run. */
 START_TEST (test_same_decision)
@@ -824,6 +951,7 @@ main (void)
     tcase_add_loop_test (tc, test_same_holds_busy, 0, (int)NBUDGETS);
     tcase_add_loop_test (tc, test_same_reroute, 0, 12);
     tcase_add_loop_test (tc, test_same_outage, 0, 3);
+    tcase_add_loop_test (tc, test_same_kept, 0, (int)(NJOBS * NKEPT));
     suite_add_tcase (s, tc);
     return test_run_suite (s);
 }
