@@ -255,14 +255,25 @@ window_take (glp_prob *lp, int rc, const ms_bid_t *bids, const size_t *col_bid,
 /* The direct search (window_search): depth first over each job's kept
  * bids, the partitions' loads of the jobs above carried down (restored
  * from a saved value on the way up, so that a leaf's loads and cost are
- * summed in job order exactly as window_objective sums them). */
+ * summed in job order exactly as window_objective sums them).
+ *
+ * A node is pruned by a lower bound of every choice below it. A
+ * partition's penalty pen_p max(0, load_p - cap_p) is at least 0 beyond
+ * the overflow of the loads so far, and at least pen_p (load_p - cap_p),
+ * linear in the load; for a set c of partitions priced linearly the jobs
+ * below add at least each one's least cost plus pen_p ns on a partition
+ * of c (rest), and the jobs above the overflow of their loads less the
+ * room left on the partitions of c. The bound is the best over every set
+ * c (a Lagrangian bound of the program at multipliers 0 or pen_p). */
 typedef struct {
     const ms_bid_t *bids;
     const size_t *keep, *kstart; /* kept_bids' */
     size_t njobs, nparts;
     const double *cap, *pen;
     double *load; /* nparts: the loads of the jobs above */
-    double *rest; /* njobs + 1: the least cost of the jobs from j on */
+    size_t nsets; /* sets of partitions priced linearly: 2^nparts, or 1 */
+    double *rest; /* rest[c * (njobs + 1) + j]: the least the jobs from j
+                     on add with the partitions of c priced linearly */
     size_t *cur, *best; /* njobs: the choice on the way, the best */
     double bestv;       /* its objective */
     bool near;          /* another choice within window_tie of the best */
@@ -271,6 +282,8 @@ typedef struct {
 
 /* Past this many bids tried the search gives the window to GLPK. */
 #define WINDOW_SEARCH_NODES 4096
+/* The most partitions whose every set bounds the search (2^4 sets). */
+#define WINDOW_SEARCH_SETS_PARTS 4
 
 /* How close two objectives are taken as a tie the search leaves to GLPK:
  * ten times GLPK's objective tolerance (tol_obj, 1e-7 relative), so that
@@ -291,6 +304,51 @@ search_overflow (const window_search_t *s)
         if (s->load[p] > s->cap[p])
             o += s->pen[p] * (s->load[p] - s->cap[p]);
     return o;
+}
+
+/* The lower bound of every choice below job j with the jobs above at
+ * cost (see window_search_t). */
+static double
+search_bound (const window_search_t *s, size_t j, double cost)
+{
+    double room[1 << WINDOW_SEARCH_SETS_PARTS], base, lb;
+
+    base = cost + search_overflow (s);
+    lb = base + s->rest[j];
+    room[0] = 0;
+    for (size_t c = 1; c < s->nsets; c++) {
+        /* c's room: c less its lowest partition's, plus that one's */
+        size_t p = 0;
+        while (!(c >> p & 1))
+            p++;
+        room[c] = room[c & (c - 1)]
+                  + (s->load[p] < s->cap[p]
+                         ? s->pen[p] * (s->load[p] - s->cap[p])
+                         : 0);
+        if (base + room[c] + s->rest[c * (s->njobs + 1) + j] > lb)
+            lb = base + room[c] + s->rest[c * (s->njobs + 1) + j];
+    }
+    return lb;
+}
+
+/* rest of the set c (see window_search_t). */
+static void
+search_rest (window_search_t *s, size_t c)
+{
+    double *rest = s->rest + c * (s->njobs + 1);
+
+    for (size_t j = s->njobs; j-- > 0;) {
+        double least = 0;
+        for (size_t m = s->kstart[j]; m < s->kstart[j + 1]; m++) {
+            const ms_bid_t *b = &s->bids[s->keep[m]];
+            double v = b->cost;
+            if (b->part < s->nparts && (c >> b->part & 1))
+                v += s->pen[b->part] * b->ns;
+            if (m == s->kstart[j] || v < least)
+                least = v;
+        }
+        rest[j] = rest[j + 1] + least;
+    }
 }
 
 static void
@@ -316,8 +374,7 @@ search_job (window_search_t *s, size_t j, double cost)
         search_leaf (s, cost);
         return;
     }
-    if (cost + s->rest[j] + search_overflow (s)
-        > s->bestv + window_tie (s->bestv))
+    if (search_bound (s, j, cost) > s->bestv + window_tie (s->bestv))
         return; /* neither better nor near the best */
     for (size_t m = s->kstart[j]; m < s->kstart[j + 1]; m++) {
         const ms_bid_t *b = &s->bids[s->keep[m]];
@@ -354,8 +411,7 @@ search_applies (const ms_bid_t *bids, const size_t *keep, size_t nkeep,
 }
 
 /* A small window's optimum without the solver: every choice of one kept
- * bid per job searched, pruned by a bound (the cost so far, each job
- * after at its cheapest bid, the overflow so far). Fills cand and
+ * bid per job searched, pruned by a bound (search_bound). Fills cand and
  * returns true when one choice beats every other by more than a tie
  * (window_tie): the program's optimum is then that choice, and GLPK
  * would return it. Returns false (GLPK decides) on a near tie, past
@@ -374,16 +430,13 @@ window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
     if (!search_applies (bids, keep, nkeep, cap, pen, nparts))
         return false;
     s.load = load_new (lbuf, nparts);
-    s.rest = ms_xcalloc (njobs + 1, sizeof (double));
+    s.nsets = nparts <= WINDOW_SEARCH_SETS_PARTS ? (size_t)1 << nparts : 1;
+    s.rest = ms_xcalloc (s.nsets * (njobs + 1), sizeof (double));
     s.cur = ms_xcalloc (njobs + 1, sizeof (size_t));
-    for (size_t j = njobs; j-- > 0;) {
-        double least = 0;
-        for (size_t m = kstart[j]; m < kstart[j + 1]; m++)
-            if (m == kstart[j] || bids[keep[m]].cost < least)
-                least = bids[keep[m]].cost;
-        s.rest[j] = s.rest[j + 1] + least;
+    for (size_t j = 0; j < njobs; j++)
         s.cur[j] = SIZE_MAX;
-    }
+    for (size_t c = 0; c < s.nsets; c++)
+        search_rest (&s, c);
     for (size_t j = 0; j < njobs; j++)
         cand[j] = SIZE_MAX;
     search_job (&s, 0, 0);
