@@ -254,8 +254,12 @@ window_take (glp_prob *lp, int rc, const ms_bid_t *bids, const size_t *col_bid,
 
 /* The direct search (window_search): depth first over each job's kept
  * bids, the partitions' loads of the jobs above carried down (restored
- * from a saved value on the way up, so that a leaf's loads and cost are
- * summed in job order exactly as window_objective sums them).
+ * from a saved value on the way up). Jobs are taken from the one with the
+ * largest bid down, each job's bids from the cheapest with the partitions
+ * priced linearly up: a good choice comes early and prunes the most. A
+ * leaf's cost and loads are summed in that order, so its objective may
+ * differ from window_objective's by rounding, far below window_tie; the
+ * choice found is weighed by window_objective (window_accept).
  *
  * A node is pruned by a lower bound of every choice below it. A
  * partition's penalty pen_p max(0, load_p - cap_p) is at least 0 beyond
@@ -267,13 +271,16 @@ window_take (glp_prob *lp, int rc, const ms_bid_t *bids, const size_t *col_bid,
  * c (a Lagrangian bound of the program at multipliers 0 or pen_p). */
 typedef struct {
     const ms_bid_t *bids;
-    const size_t *keep, *kstart; /* kept_bids' */
+    size_t *order;  /* the kept bids in search order: depth d's (job
+                       djob[d]) are order[dstart[d]] .. order[dstart[d + 1] - 1] */
+    size_t *dstart; /* njobs + 1 */
+    size_t *djob;   /* njobs */
     size_t njobs, nparts;
     const double *cap, *pen;
     double *load; /* nparts: the loads of the jobs above */
     size_t nsets; /* sets of partitions priced linearly: 2^nparts, or 1 */
-    double *rest; /* rest[c * (njobs + 1) + j]: the least the jobs from j
-                     on add with the partitions of c priced linearly */
+    double *rest; /* rest[c * (njobs + 1) + d]: the least the jobs from
+                     depth d on add with the partitions of c priced linearly */
     size_t *cur, *best; /* njobs: the choice on the way, the best */
     double bestv;       /* its objective */
     bool near;          /* another choice within window_tie of the best */
@@ -306,7 +313,7 @@ search_overflow (const window_search_t *s)
     return o;
 }
 
-/* The lower bound of every choice below job j with the jobs above at
+/* The lower bound of every choice below depth j with the jobs above at
  * cost (see window_search_t). */
 static double
 search_bound (const window_search_t *s, size_t j, double cost)
@@ -337,18 +344,63 @@ search_rest (window_search_t *s, size_t c)
 {
     double *rest = s->rest + c * (s->njobs + 1);
 
-    for (size_t j = s->njobs; j-- > 0;) {
+    rest[s->njobs] = 0;
+    for (size_t d = s->njobs; d-- > 0;) {
         double least = 0;
-        for (size_t m = s->kstart[j]; m < s->kstart[j + 1]; m++) {
-            const ms_bid_t *b = &s->bids[s->keep[m]];
+        for (size_t m = s->dstart[d]; m < s->dstart[d + 1]; m++) {
+            const ms_bid_t *b = &s->bids[s->order[m]];
             double v = b->cost;
             if (b->part < s->nparts && (c >> b->part & 1))
                 v += s->pen[b->part] * b->ns;
-            if (m == s->kstart[j] || v < least)
+            if (m == s->dstart[d] || v < least)
                 least = v;
         }
-        rest[j] = rest[j + 1] + least;
+        rest[d] = rest[d + 1] + least;
     }
+}
+
+/* A bid's place in its job's order: its cost with the partitions priced
+ * linearly. */
+static double
+search_key (const window_search_t *s, size_t b)
+{
+    const ms_bid_t *o = &s->bids[b];
+    return o->cost + (o->part < s->nparts ? s->pen[o->part] * o->ns : 0);
+}
+
+/* The search's order (djob, dstart, order) of the kept bids (kept_bids'
+ * keep and kstart): jobs by their largest bid's node-seconds, most
+ * first, each job's bids by search_key, least first (insertion sorts:
+ * a job's bids are few; equals keep their order). */
+static void
+search_order (window_search_t *s, const size_t *keep, const size_t *kstart)
+{
+    double *big = s->rest; /* scratch: filled by search_rest after */
+    size_t n = 0;
+
+    for (size_t j = 0; j < s->njobs; j++) {
+        size_t d = j;
+        big[j] = 0;
+        for (size_t m = kstart[j]; m < kstart[j + 1]; m++)
+            if (s->bids[keep[m]].ns > big[j])
+                big[j] = s->bids[keep[m]].ns;
+        for (; d > 0 && big[s->djob[d - 1]] < big[j]; d--)
+            s->djob[d] = s->djob[d - 1];
+        s->djob[d] = j;
+    }
+    for (size_t d = 0; d < s->njobs; d++) {
+        size_t j = s->djob[d];
+        s->dstart[d] = n;
+        for (size_t m = kstart[j]; m < kstart[j + 1]; m++) {
+            size_t b = keep[m], k = n++;
+            double key = search_key (s, b);
+            for (; k > s->dstart[d] && search_key (s, s->order[k - 1]) > key;
+                 k--)
+                s->order[k] = s->order[k - 1];
+            s->order[k] = b;
+        }
+    }
+    s->dstart[s->njobs] = n;
 }
 
 static void
@@ -364,20 +416,21 @@ search_leaf (window_search_t *s, double cost)
         s->near = true;
 }
 
-/* Job j's bids below a choice of the jobs before it costing cost. */
+/* The bids of the job at depth d below a choice of the jobs above it
+ * costing cost. */
 static void
-search_job (window_search_t *s, size_t j, double cost)
+search_job (window_search_t *s, size_t d, double cost)
 {
-    while (j < s->njobs && s->kstart[j] == s->kstart[j + 1])
-        j++; /* no bid: unplaced */
-    if (j == s->njobs) {
+    while (d < s->njobs && s->dstart[d] == s->dstart[d + 1])
+        d++; /* no bid: unplaced */
+    if (d == s->njobs) {
         search_leaf (s, cost);
         return;
     }
-    if (search_bound (s, j, cost) > s->bestv + window_tie (s->bestv))
+    if (search_bound (s, d, cost) > s->bestv + window_tie (s->bestv))
         return; /* neither better nor near the best */
-    for (size_t m = s->kstart[j]; m < s->kstart[j + 1]; m++) {
-        const ms_bid_t *b = &s->bids[s->keep[m]];
+    for (size_t m = s->dstart[d]; m < s->dstart[d + 1]; m++) {
+        const ms_bid_t *b = &s->bids[s->order[m]];
         double saved = 0;
 
         if (++s->nodes > WINDOW_SEARCH_NODES)
@@ -386,8 +439,8 @@ search_job (window_search_t *s, size_t j, double cost)
             saved = s->load[b->part];
             s->load[b->part] += b->ns;
         }
-        s->cur[j] = s->keep[m];
-        search_job (s, j + 1, cost + b->cost);
+        s->cur[s->djob[d]] = s->order[m];
+        search_job (s, d + 1, cost + b->cost);
         if (b->part < s->nparts)
             s->load[b->part] = saved;
     }
@@ -421,29 +474,33 @@ window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
                size_t nkeep, size_t njobs, const double *cap,
                const double *pen, size_t nparts, size_t *cand)
 {
-    window_search_t s = { .bids = bids, .keep = keep, .kstart = kstart,
-                          .njobs = njobs, .nparts = nparts, .cap = cap,
-                          .pen = pen, .bestv = INFINITY, .best = cand };
+    window_search_t s = { .bids = bids, .njobs = njobs, .nparts = nparts,
+                          .cap = cap, .pen = pen, .bestv = INFINITY,
+                          .best = cand };
     double lbuf[WINDOW_LOAD_STACK];
+    size_t *idx;
     bool found;
 
     if (!search_applies (bids, keep, nkeep, cap, pen, nparts))
         return false;
     s.load = load_new (lbuf, nparts);
     s.nsets = nparts <= WINDOW_SEARCH_SETS_PARTS ? (size_t)1 << nparts : 1;
-    s.rest = ms_xcalloc (s.nsets * (njobs + 1), sizeof (double));
-    s.cur = ms_xcalloc (njobs + 1, sizeof (size_t));
+    s.rest = ms_xmalloc (s.nsets * (njobs + 1) * sizeof (double));
+    idx = ms_xmalloc ((3 * (njobs + 1) + nkeep) * sizeof (size_t));
+    s.cur = idx;
+    s.dstart = idx + njobs + 1;
+    s.djob = idx + 2 * (njobs + 1);
+    s.order = idx + 3 * (njobs + 1);
     for (size_t j = 0; j < njobs; j++)
-        s.cur[j] = SIZE_MAX;
+        s.cur[j] = cand[j] = SIZE_MAX;
+    search_order (&s, keep, kstart);
     for (size_t c = 0; c < s.nsets; c++)
         search_rest (&s, c);
-    for (size_t j = 0; j < njobs; j++)
-        cand[j] = SIZE_MAX;
     search_job (&s, 0, 0);
     found = s.nodes <= WINDOW_SEARCH_NODES && !s.near && isfinite (s.bestv);
     load_free (s.load, lbuf);
     free (s.rest);
-    free (s.cur);
+    free (idx);
     return found;
 }
 
