@@ -63,7 +63,7 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
  * for every candidate's (at most one each). */
 typedef struct {
     double *cost, *key_s, *cap, *pen;
-    size_t *cand0, *pick, *sib;
+    size_t *cand0, *pick, *sib, *cheap;
     ms_bid_t *bids;
     window_scratch_t ws;
     void *block;
@@ -100,11 +100,38 @@ window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
         m->cap = window_take_mem (b, &at, nparts + 1, sizeof (double));
         m->pen = window_take_mem (b, &at, nparts + 1, sizeof (double));
         m->sib = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
+        m->cheap = window_take_mem (b, &at, njobs * nparts + 1, sizeof (size_t));
         m->ws.rk = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
         m->ws.ok = window_take_mem (b, &at, maxn + 1, sizeof (bool));
         if (!pass)
             b = m->block = ms_xmalloc (at);
     }
+}
+
+/* Job k's bids (one per candidate of finite cost ck) after the nbids
+ * already in bids; cheap (nparts entries) gets each partition's cheapest
+ * candidate, the first of equals (SIZE_MAX for none). Returns the bids'
+ * count. */
+static size_t
+window_bids (const ms_cands_t *c, const double *ck, size_t k, int nodes,
+             size_t nparts, ms_bid_t *bids, size_t nbids, size_t *cheap)
+{
+    for (size_t p = 0; p < nparts; p++)
+        cheap[p] = SIZE_MAX;
+    for (size_t i = 0; i < c->n; i++) {
+        size_t p = c->c[i].part;
+        if (!isfinite (ck[i]))
+            continue;
+        if (p < nparts && (cheap[p] == SIZE_MAX || ck[i] < ck[cheap[p]]))
+            cheap[p] = i;
+        bids[nbids].job = k;
+        bids[nbids].part = p;
+        bids[nbids].cand = i;
+        bids[nbids].ns = (c->c[i].nodes > 0 ? c->c[i].nodes : nodes) * c->c[i].t;
+        bids[nbids].cost = ck[i];
+        nbids++;
+    }
+    return nbids;
 }
 
 /* The window (window.h): bids are every admissible candidate of every job
@@ -154,18 +181,8 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
             hsum += wtmin;
             nh++;
         }
-        for (size_t i = 0; i < cs[k]->n; i++) {
-            if (!isfinite (cost[ncost + i]))
-                continue;
-            bids[nbids].job = k;
-            bids[nbids].part = cs[k]->c[i].part;
-            bids[nbids].cand = i;
-            bids[nbids].ns
-                = (cs[k]->c[i].nodes > 0 ? cs[k]->c[i].nodes : nodes[k])
-                  * cs[k]->c[i].t;
-            bids[nbids].cost = cost[ncost + i];
-            nbids++;
-        }
+        nbids = window_bids (cs[k], cost + ncost, k, nodes[k], nparts, bids,
+                             nbids, mem.cheap + k * nparts);
         ncost += cs[k]->n;
     }
     h = nh ? hsum / (double)nh : 0;
@@ -189,19 +206,11 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         if (pick[k] == SIZE_MAX)
             continue;
         chosen = bids[pick[k]].cand;
-        /* each other partition's cheapest candidate (the first of
-         * equals) within the slack */
-        for (size_t p = 0; p < nparts; p++)
-            sib[p] = SIZE_MAX;
-        for (size_t i = 0; i < c->n; i++) {
-            size_t p = c->c[i].part;
-            if (p < nparts && isfinite (ck[i])
-                && (sib[p] == SIZE_MAX || ck[i] < ck[sib[p]]))
-                sib[p] = i;
-        }
+        /* each other partition's cheapest candidate (window_bids')
+         * within the slack */
         for (size_t p = 0; p < nparts; p++) {
-            if (p == c->c[chosen].part)
-                sib[p] = SIZE_MAX;
+            sib[p] = p == c->c[chosen].part ? SIZE_MAX
+                                            : mem.cheap[k * nparts + p];
             if (sib[p] != SIZE_MAX
                 && ck[sib[p]] > (1 + pol->sibling_slack) * ck[chosen])
                 sib[p] = SIZE_MAX;
