@@ -60,13 +60,17 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
  * window is a job or two at a time on a site like KTH's, where a dozen
  * allocations a cycle cost more than the window's costs. Each array is
  * written before it is read, so the block is not zeroed. bids has room
- * for every candidate's (at most one each). */
+ * for every candidate's (at most one each). A block that fits in
+ * WINDOW_MEM_STACK bytes is the caller's stack buffer (most windows: a
+ * few KB). */
+#define WINDOW_MEM_STACK 8192
+
 typedef struct {
     double *cost, *key_s, *cap, *pen;
     size_t *cand0, *pick, *sib, *cheap;
     ms_bid_t *bids;
     window_scratch_t ws;
-    void *block;
+    void *block; /* to free: NULL when on the stack */
 } window_mem_t;
 
 /* The next n elements of `size` bytes at *at bytes into base (each
@@ -80,10 +84,10 @@ window_take_mem (char *base, size_t *at, size_t n, size_t size)
 }
 
 /* Lays the arrays out over one block: a first pass gives its size, the
- * second carves it. */
+ * second carves it (from stack, WINDOW_MEM_STACK bytes, when it fits). */
 static void
 window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
-            size_t nparts)
+            size_t nparts, char *stack)
 {
     char *b = NULL;
 
@@ -104,7 +108,7 @@ window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
         m->ws.rk = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
         m->ws.ok = window_take_mem (b, &at, maxn + 1, sizeof (bool));
         if (!pass)
-            b = m->block = ms_xmalloc (at);
+            b = at <= WINDOW_MEM_STACK ? stack : (m->block = ms_xmalloc (at));
     }
 }
 
@@ -155,6 +159,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     ms_window_opts_t wo;
     window_scratch_t ws;
     window_mem_t mem;
+    double stack[WINDOW_MEM_STACK / sizeof (double)]; /* 8-byte aligned */
 
     for (size_t k = 0; k < njobs; k++) {
         total += cs[k]->n;
@@ -162,7 +167,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
             maxn = cs[k]->n;
     }
     /* every job's costs in one array, the scratch once for all */
-    window_mem (&mem, njobs, total, maxn, nparts);
+    window_mem (&mem, njobs, total, maxn, nparts, (char *)stack);
     cost = mem.cost;
     bids = mem.bids;
     ws = mem.ws;
