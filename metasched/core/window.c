@@ -478,10 +478,15 @@ window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
                           .cap = cap, .pen = pen, .bestv = INFINITY,
                           .best = cand };
     double lbuf[WINDOW_LOAD_STACK];
-    size_t *idx;
+    size_t *idx, placed = 0;
     bool found;
 
-    if (!search_applies (bids, keep, nkeep, cap, pen, nparts))
+    /* the first choice alone tries a bid of every job with one: past
+     * WINDOW_SEARCH_NODES such jobs the search could not end */
+    for (size_t j = 0; j < njobs; j++)
+        placed += kstart[j + 1] > kstart[j];
+    if (placed > WINDOW_SEARCH_NODES
+        || !search_applies (bids, keep, nkeep, cap, pen, nparts))
         return false;
     s.load = load_new (lbuf, nparts);
     s.nsets = nparts <= WINDOW_SEARCH_SETS_PARTS ? (size_t)1 << nparts : 1;
