@@ -271,16 +271,16 @@ window_take (glp_prob *lp, int rc, const ms_bid_t *bids, const size_t *col_bid,
  * c (a Lagrangian bound of the program at multipliers 0 or pen_p). */
 typedef struct {
     const ms_bid_t *bids;
-    size_t *order;  /* the kept bids in search order: depth d's (job
-                       djob[d]) are order[dstart[d]] .. order[dstart[d + 1] - 1] */
-    size_t *dstart; /* njobs + 1 */
-    size_t *djob;   /* njobs */
+    /* the kept bids in search order: depth d's (job djob[d]) are
+     * order[dstart[d]] .. order[dstart[d + 1] - 1] */
+    size_t *order, *dstart, *djob;
     size_t njobs, nparts;
     const double *cap, *pen;
     double *load; /* nparts: the loads of the jobs above */
     size_t nsets; /* sets of partitions priced linearly: 2^nparts, or 1 */
-    double *rest; /* rest[c * (njobs + 1) + d]: the least the jobs from
-                     depth d on add with the partitions of c priced linearly */
+    /* rest[c * (njobs + 1) + d]: the least the jobs from depth d on add
+     * with the partitions of c priced linearly */
+    double *rest;
     size_t *cur, *best; /* njobs: the choice on the way, the best */
     double bestv;       /* its objective */
     bool near;          /* another choice within window_tie of the best */
@@ -328,10 +328,10 @@ search_bound (const window_search_t *s, size_t j, double cost)
         size_t p = 0;
         while (!(c >> p & 1))
             p++;
-        room[c] = room[c & (c - 1)]
-                  + (s->load[p] < s->cap[p]
-                         ? s->pen[p] * (s->load[p] - s->cap[p])
-                         : 0);
+        room[c]
+            = room[c & (c - 1)]
+              + (s->load[p] < s->cap[p] ? s->pen[p] * (s->load[p] - s->cap[p])
+                                        : 0);
         if (base + room[c] + s->rest[c * (s->njobs + 1) + j] > lb)
             lb = base + room[c] + s->rest[c * (s->njobs + 1) + j];
     }
@@ -471,11 +471,15 @@ search_applies (const ms_bid_t *bids, const size_t *keep, size_t nkeep,
  * WINDOW_SEARCH_NODES bids tried, or where search_applies does not. */
 static bool
 window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
-               size_t nkeep, size_t njobs, const double *cap,
-               const double *pen, size_t nparts, size_t *cand)
+               size_t nkeep, size_t njobs, const double *cap, const double *pen,
+               size_t nparts, size_t *cand)
 {
-    window_search_t s = { .bids = bids, .njobs = njobs, .nparts = nparts,
-                          .cap = cap, .pen = pen, .bestv = INFINITY,
+    window_search_t s = { .bids = bids,
+                          .njobs = njobs,
+                          .nparts = nparts,
+                          .cap = cap,
+                          .pen = pen,
+                          .bestv = INFINITY,
                           .best = cand };
     double lbuf[WINDOW_LOAD_STACK];
     size_t *idx, placed = 0;
@@ -513,12 +517,11 @@ window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
  * (window_take). */
 static void
 window_glpk (const ms_bid_t *bids, const size_t *keep, size_t nkeep,
-             size_t njobs, const double *cap, const double *pen,
-             size_t nparts, const ms_window_opts_t *opts, size_t *pick,
-             ms_window_stats_t *st)
+             size_t njobs, const double *cap, const double *pen, size_t nparts,
+             const ms_window_opts_t *opts, size_t *pick, ms_window_stats_t *st)
 {
-    glp_prob *lp = window_program (bids, keep, nkeep, njobs, pick, cap, pen,
-                                   nparts);
+    glp_prob *lp
+        = window_program (bids, keep, nkeep, njobs, pick, cap, pen, nparts);
     glp_iocp parm;
     int rc;
 

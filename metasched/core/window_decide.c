@@ -104,7 +104,8 @@ window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
         m->cap = window_take_mem (b, &at, nparts + 1, sizeof (double));
         m->pen = window_take_mem (b, &at, nparts + 1, sizeof (double));
         m->sib = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
-        m->cheap = window_take_mem (b, &at, njobs * nparts + 1, sizeof (size_t));
+        m->cheap
+            = window_take_mem (b, &at, njobs * nparts + 1, sizeof (size_t));
         m->ws.rk = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
         m->ws.ok = window_take_mem (b, &at, maxn + 1, sizeof (bool));
         if (!pass)
@@ -131,7 +132,8 @@ window_bids (const ms_cands_t *c, const double *ck, size_t k, int nodes,
         bids[nbids].job = k;
         bids[nbids].part = p;
         bids[nbids].cand = i;
-        bids[nbids].ns = (c->c[i].nodes > 0 ? c->c[i].nodes : nodes) * c->c[i].t;
+        bids[nbids].ns
+            = (c->c[i].nodes > 0 ? c->c[i].nodes : nodes) * c->c[i].t;
         bids[nbids].cost = ck[i];
         nbids++;
     }
@@ -214,8 +216,8 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         /* each other partition's cheapest candidate (window_bids')
          * within the slack */
         for (size_t p = 0; p < nparts; p++) {
-            sib[p] = p == c->c[chosen].part ? SIZE_MAX
-                                            : mem.cheap[k * nparts + p];
+            sib[p]
+                = p == c->c[chosen].part ? SIZE_MAX : mem.cheap[k * nparts + p];
             if (sib[p] != SIZE_MAX
                 && ck[sib[p]] > (1 + pol->sibling_slack) * ck[chosen])
                 sib[p] = SIZE_MAX;

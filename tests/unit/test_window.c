@@ -112,7 +112,8 @@ START_TEST (test_search_matches_program)
     po = o;
     po.program_only = true;
     for (int inst = 0; inst < 400; inst++) {
-        size_t njobs = 1 + (size_t)(uni () * 7), nparts = 1 + (size_t)(uni () * 3);
+        size_t njobs = 1 + (size_t)(uni () * 7),
+               nparts = 1 + (size_t)(uni () * 3);
         bool grid = inst % 2;
         ms_bid_t bids[64];
         size_t nbids = 0, pick[8], ppick[8];
@@ -130,7 +131,8 @@ START_TEST (test_search_matches_program)
                 b->job = j;
                 b->part = (size_t)(uni () * nparts);
                 b->cand = k;
-                b->ns = grid ? 10 * (1 + floor (uni () * 8)) : 10 + uni () * 100;
+                b->ns
+                    = grid ? 10 * (1 + floor (uni () * 8)) : 10 + uni () * 100;
                 b->cost = grid ? 1 + 0.25 * floor (uni () * 4) : 1 + uni ();
             }
         }
