@@ -18,6 +18,11 @@
  * choice); together, jobs that lose least on a partition get it when its
  * capacity is short. The solve has a time budget; past it, GLPK's best
  * integer solution is taken, and without one the greedy choice.
+ *
+ * A window whose cheapest bids fit the caps takes them (no program); a
+ * small one is searched directly, and where one choice is better than
+ * every other by more than GLPK's tolerance that choice is the program's
+ * optimum and is taken without GLPK (window.c, window_search).
  */
 #ifndef MS_WINDOW_H
 #define MS_WINDOW_H
@@ -35,6 +40,8 @@ typedef struct {
 
 typedef struct {
     double time_budget_s; /* per solve (default 0.5) */
+    bool program_only;    /* every window with overflow to GLPK, none
+                             searched (the search's check) */
 } ms_window_opts_t;
 
 typedef struct {

@@ -13,6 +13,15 @@
 #include "metasched/core/window.h"
 #include "metasched/common/util.h"
 
+/* The scratch of window_costs, sized once a window for its largest job
+ * (ok and fs: the most candidates plus one; r and rk: a partition each). */
+typedef struct {
+    bool *ok;
+    double *fs;
+    ms_ranked_t *r;
+    size_t *rk; /* rk[p]: the entry of r ranking partition p, or SIZE_MAX */
+} window_scratch_t;
+
 /* metasched's cost of each admissible candidate of a job (INFINITY for
  * the others), built so that the cheapest is metasched's own choice: the
  * rank key of its partition at metasched's frequency there (weighted
@@ -20,14 +29,6 @@
  * candidate's frequency score over the best one's on that partition.
  * *wtminp gets the job's best predicted response, *key_sp what a unit of
  * cost is worth in seconds of it (rank_partitions). */
-/* The scratch of window_costs, sized once a window for its largest job
- * (ok and fs: the most candidates plus one; r: a partition each). */
-typedef struct {
-    bool *ok;
-    double *fs;
-    ms_ranked_t *r;
-} window_scratch_t;
-
 static void
 window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
               const ms_cands_t *cs, const ms_view_t *view, window_scratch_t *ws,
@@ -36,39 +37,40 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
     bool *ok = ws->ok;
     double *fs = ws->fs;
     ms_ranked_t *r = ws->r;
-    size_t nr;
+    size_t nr, nparts = conf->nparts;
 
     /* rank_partitions marks the admissible ones; it writes fs and r
      * wherever they are read below */
     memset (ok, 0, (cs->n + 1) * sizeof (*ok));
-    for (size_t i = 0; i < cs->n; i++)
-        cost[i] = INFINITY;
-    nr = rank_partitions (pol, conf, cs, view, ok, fs, r, conf->nparts, wtminp,
+    nr = rank_partitions (pol, conf, cs, view, ok, fs, r, nparts, wtminp,
                           key_sp);
+    /* r holds each ranked partition once, in partition order */
+    for (size_t p = 0; p < nparts; p++)
+        ws->rk[p] = SIZE_MAX;
     for (size_t k = 0; k < nr; k++)
-        for (size_t i = 0; i < cs->n; i++)
-            if (ok[i] && cs->c[i].part == r[k].part)
-                cost[i] = r[k].key + (fs[i] - fs[r[k].cand]);
+        ws->rk[r[k].part] = k;
+    for (size_t i = 0; i < cs->n; i++) {
+        size_t p = cs->c[i].part, k = p < nparts ? ws->rk[p] : SIZE_MAX;
+        cost[i] = ok[i] && k != SIZE_MAX ? r[k].key + (fs[i] - fs[r[k].cand])
+                                         : INFINITY;
+    }
 }
 
-/* The window (window.h): bids are every admissible candidate of every job
- * with metasched's cost; each partition offers the node-seconds it has
- * free within the horizon (the window's mean best predicted response)
- * after its predicted wait; a node-second over that delays the jobs
- * behind by 1/nodes s, priced at the response's weight per the window's
- * mean best response. Each job then gets its chosen candidate and
- * siblings on the other partitions, their nice set by their cost against
- * each other as metasched sets it (rank_entry_nice). */
-/* The arrays of a cycle's window, taken from one zeroed block
- * (window_mem): a window is a job or two at a time on a site like KTH's,
- * where a dozen allocations a cycle cost more than the window's costs.
- * bids has room for every candidate's (at most one each). */
+/* The arrays of a cycle's window, taken from one block (window_mem): a
+ * window is a job or two at a time on a site like KTH's, where a dozen
+ * allocations a cycle cost more than the window's costs. Each array is
+ * written before it is read, so the block is not zeroed. bids has room
+ * for every candidate's (at most one each). A block that fits in
+ * WINDOW_MEM_STACK bytes is the caller's stack buffer (most windows: a
+ * few KB). */
+#define WINDOW_MEM_STACK 8192
+
 typedef struct {
     double *cost, *key_s, *cap, *pen;
-    size_t *cand0, *pick, *sib;
+    size_t *cand0, *pick, *sib, *cheap;
     ms_bid_t *bids;
     window_scratch_t ws;
-    void *block;
+    void *block; /* to free: NULL when on the stack */
 } window_mem_t;
 
 /* The next n elements of `size` bytes at *at bytes into base (each
@@ -82,10 +84,10 @@ window_take_mem (char *base, size_t *at, size_t n, size_t size)
 }
 
 /* Lays the arrays out over one block: a first pass gives its size, the
- * second carves it. */
+ * second carves it (from stack, WINDOW_MEM_STACK bytes, when it fits). */
 static void
 window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
-            size_t nparts)
+            size_t nparts, char *stack)
 {
     char *b = NULL;
 
@@ -102,12 +104,50 @@ window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
         m->cap = window_take_mem (b, &at, nparts + 1, sizeof (double));
         m->pen = window_take_mem (b, &at, nparts + 1, sizeof (double));
         m->sib = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
+        m->cheap
+            = window_take_mem (b, &at, njobs * nparts + 1, sizeof (size_t));
+        m->ws.rk = window_take_mem (b, &at, nparts + 1, sizeof (size_t));
         m->ws.ok = window_take_mem (b, &at, maxn + 1, sizeof (bool));
         if (!pass)
-            b = m->block = ms_xcalloc (1, at);
+            b = at <= WINDOW_MEM_STACK ? stack : (m->block = ms_xmalloc (at));
     }
 }
 
+/* Job k's bids (one per candidate of finite cost ck) after the nbids
+ * already in bids; cheap (nparts entries) gets each partition's cheapest
+ * candidate, the first of equals (SIZE_MAX for none). Returns the bids'
+ * count. */
+static size_t
+window_bids (const ms_cands_t *c, const double *ck, size_t k, int nodes,
+             size_t nparts, ms_bid_t *bids, size_t nbids, size_t *cheap)
+{
+    for (size_t p = 0; p < nparts; p++)
+        cheap[p] = SIZE_MAX;
+    for (size_t i = 0; i < c->n; i++) {
+        size_t p = c->c[i].part;
+        if (!isfinite (ck[i]))
+            continue;
+        if (p < nparts && (cheap[p] == SIZE_MAX || ck[i] < ck[cheap[p]]))
+            cheap[p] = i;
+        bids[nbids].job = k;
+        bids[nbids].part = p;
+        bids[nbids].cand = i;
+        bids[nbids].ns
+            = (c->c[i].nodes > 0 ? c->c[i].nodes : nodes) * c->c[i].t;
+        bids[nbids].cost = ck[i];
+        nbids++;
+    }
+    return nbids;
+}
+
+/* The window (window.h): bids are every admissible candidate of every job
+ * with metasched's cost; each partition offers the node-seconds it has
+ * free within the horizon (the window's mean best predicted response)
+ * after its predicted wait; a node-second over that delays the jobs
+ * behind by 1/nodes s, priced at the response's weight per the window's
+ * mean best response. Each job then gets its chosen candidate and
+ * siblings on the other partitions, their nice set by their cost against
+ * each other as metasched sets it (rank_entry_nice). */
 void
 policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
                       const ms_cands_t *const *cs, const int *nodes,
@@ -121,6 +161,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     ms_window_opts_t wo;
     window_scratch_t ws;
     window_mem_t mem;
+    double stack[WINDOW_MEM_STACK / sizeof (double)]; /* 8-byte aligned */
 
     for (size_t k = 0; k < njobs; k++) {
         total += cs[k]->n;
@@ -128,7 +169,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
             maxn = cs[k]->n;
     }
     /* every job's costs in one array, the scratch once for all */
-    window_mem (&mem, njobs, total, maxn, nparts);
+    window_mem (&mem, njobs, total, maxn, nparts, (char *)stack);
     cost = mem.cost;
     bids = mem.bids;
     ws = mem.ws;
@@ -147,18 +188,8 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
             hsum += wtmin;
             nh++;
         }
-        for (size_t i = 0; i < cs[k]->n; i++) {
-            if (!isfinite (cost[ncost + i]))
-                continue;
-            bids[nbids].job = k;
-            bids[nbids].part = cs[k]->c[i].part;
-            bids[nbids].cand = i;
-            bids[nbids].ns
-                = (cs[k]->c[i].nodes > 0 ? cs[k]->c[i].nodes : nodes[k])
-                  * cs[k]->c[i].t;
-            bids[nbids].cost = cost[ncost + i];
-            nbids++;
-        }
+        nbids = window_bids (cs[k], cost + ncost, k, nodes[k], nparts, bids,
+                             nbids, mem.cheap + k * nparts);
         ncost += cs[k]->n;
     }
     h = nh ? hsum / (double)nh : 0;
@@ -182,15 +213,11 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         if (pick[k] == SIZE_MAX)
             continue;
         chosen = bids[pick[k]].cand;
-        /* each other partition's cheapest candidate within the slack */
+        /* each other partition's cheapest candidate (window_bids')
+         * within the slack */
         for (size_t p = 0; p < nparts; p++) {
-            sib[p] = SIZE_MAX;
-            if (p == c->c[chosen].part)
-                continue;
-            for (size_t i = 0; i < c->n; i++)
-                if (c->c[i].part == p && isfinite (ck[i])
-                    && (sib[p] == SIZE_MAX || ck[i] < ck[sib[p]]))
-                    sib[p] = i;
+            sib[p]
+                = p == c->c[chosen].part ? SIZE_MAX : mem.cheap[k * nparts + p];
             if (sib[p] != SIZE_MAX
                 && ck[sib[p]] > (1 + pol->sibling_slack) * ck[chosen])
                 sib[p] = SIZE_MAX;

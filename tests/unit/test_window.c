@@ -1,7 +1,8 @@
 /* test_window.c - the window assignment (window.h): tiny instances solved
  * with GLPK against every assignment enumerated, the greedy choice when
  * capacity is ample (no program), dominated bids, jobs without bids, a
- * zero budget. */
+ * zero budget; the direct search against the program alone, ties
+ * included. */
 #include "config.h"
 
 #include <math.h>
@@ -99,6 +100,55 @@ START_TEST (test_against_brute_force)
 }
 END_TEST
 
+/* The direct search of small windows (window_search) takes what the
+ * program alone takes: the same bid for every job, the same flags. Half
+ * the instances draw costs and node-seconds from a coarse grid, so that
+ * ties (which the search leaves to GLPK) are common. */
+START_TEST (test_search_matches_program)
+{
+    ms_window_opts_t o, po;
+    window_opts_init (&o);
+    o.time_budget_s = 5;
+    po = o;
+    po.program_only = true;
+    for (int inst = 0; inst < 400; inst++) {
+        size_t njobs = 1 + (size_t)(uni () * 7),
+               nparts = 1 + (size_t)(uni () * 3);
+        bool grid = inst % 2;
+        ms_bid_t bids[64];
+        size_t nbids = 0, pick[8], ppick[8];
+        double cap[4], pen[4];
+        ms_window_stats_t st, pst;
+
+        for (size_t p = 0; p < nparts; p++) {
+            cap[p] = uni () * 40 * (double)njobs;
+            pen[p] = uni () < 0.2 ? 0 : uni () * 0.05;
+        }
+        for (size_t j = 0; j < njobs; j++) {
+            size_t nb = (size_t)(uni () * 7); /* 0..6 bids */
+            for (size_t k = 0; k < nb; k++) {
+                ms_bid_t *b = &bids[nbids++];
+                b->job = j;
+                b->part = (size_t)(uni () * nparts);
+                b->cand = k;
+                b->ns
+                    = grid ? 10 * (1 + floor (uni () * 8)) : 10 + uni () * 100;
+                b->cost = grid ? 1 + 0.25 * floor (uni () * 4) : 1 + uni ();
+            }
+        }
+        window_solve (bids, nbids, njobs, cap, pen, nparts, &o, pick, &st);
+        window_solve (bids, nbids, njobs, cap, pen, nparts, &po, ppick, &pst);
+        for (size_t j = 0; j < njobs; j++)
+            ck_assert_msg (pick[j] == ppick[j],
+                           "instance %d, job %zu: bid %zu, the program's %zu",
+                           inst, j, pick[j], ppick[j]);
+        ck_assert (st.optimal == pst.optimal && st.fallback == pst.fallback);
+        ck_assert_uint_eq (st.nvars, pst.nvars);
+        ck_assert (st.cost == pst.cost);
+    }
+}
+END_TEST
+
 /* Two jobs, one partition with room for one of them: the one that loses
  * less elsewhere stays; the greedy choice would send both. */
 START_TEST (test_capacity_moves_the_cheaper_loser)
@@ -172,6 +222,7 @@ main (void)
     TCase *tc = tcase_create ("assignment");
     tcase_set_timeout (tc, 120);
     tcase_add_test (tc, test_against_brute_force);
+    tcase_add_test (tc, test_search_matches_program);
     tcase_add_test (tc, test_capacity_moves_the_cheaper_loser);
     tcase_add_test (tc, test_pruning_and_edges);
     suite_add_tcase (s, tc);
