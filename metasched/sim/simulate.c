@@ -209,7 +209,7 @@ listen (void *arg, const sim_event_t *ev)
 }
 
 /* The scheduler's description of workload job wj; jd->user points to
- * uname (the caller's, wj's user name). */
+ * uname (the caller's, wj's user name, kept until the job is sent). */
 static void
 job_desc (const ms_simsetup_t *su, const ms_wjob_t *wj, const char *uname,
           ms_jobdesc_t *jd)
@@ -238,36 +238,68 @@ typedef struct {
     double next_outage; /* the next start or end of an outage */
     size_t step;        /* progress every step jobs */
     bool tty;           /* progress on stderr */
-    char uname[32];     /* the name of a user beyond unames */
-    char (*unames)[32]; /* the names of users 0.. by id, "": not yet */
-    size_t nunames;
+    uint32_t *uslot;    /* 1 + the name slot of users 0.. by id, 0: none */
+    size_t nuslot;
+    char (**chunks)[32]; /* the names, UNAME_CHUNK a chunk: never moved */
+    size_t nnames;
 } loop_t;
 
-/* Trace user ids are small: names by id are written once each. */
+/* Trace user ids are small: names by id are written once each; a name
+ * stays where it was written until the run ends, since a job's
+ * description points to it until the job is sent (sched.c). */
 #define UNAMES_MAX 65536
+#define UNAME_CHUNK 256
 
-/* The name of user (valid until the next call). */
+/* A new slot for a name, kept until loop_free. */
+static char *
+uname_slot (loop_t *lp)
+{
+    size_t c = lp->nnames / UNAME_CHUNK;
+
+    if (lp->nnames % UNAME_CHUNK == 0) {
+        lp->chunks = ms_xrealloc (lp->chunks, (c + 1) * sizeof (*lp->chunks));
+        lp->chunks[c] = ms_xmalloc (UNAME_CHUNK * sizeof (**lp->chunks));
+    }
+    return lp->chunks[c][lp->nnames++ % UNAME_CHUNK];
+}
+
+/* The name of user, kept until the run ends: one slot a user id (a new
+ * one each call for an id beyond UNAMES_MAX, which traces do not have). */
 static const char *
 user_name (loop_t *lp, int64_t user)
 {
-    char *s = lp->uname;
+    bool byid = user >= 0 && user < UNAMES_MAX;
+    char *s;
 
-    if (user >= 0 && user < UNAMES_MAX) {
-        if ((size_t)user >= lp->nunames) {
-            size_t n = lp->nunames ? lp->nunames : 256;
+    if (byid) {
+        if ((size_t)user >= lp->nuslot) {
+            size_t n = lp->nuslot ? lp->nuslot : 256;
             while (n <= (size_t)user)
                 n *= 2;
-            lp->unames = ms_xrealloc (lp->unames, n * sizeof (*lp->unames));
-            memset (lp->unames + lp->nunames, 0,
-                    (n - lp->nunames) * sizeof (*lp->unames));
-            lp->nunames = n;
+            lp->uslot = ms_xrealloc (lp->uslot, n * sizeof (*lp->uslot));
+            memset (lp->uslot + lp->nuslot, 0,
+                    (n - lp->nuslot) * sizeof (*lp->uslot));
+            lp->nuslot = n;
         }
-        s = lp->unames[user];
-        if (s[0])
-            return s;
+        if (lp->uslot[user]) {
+            size_t k = lp->uslot[user] - 1;
+            return lp->chunks[k / UNAME_CHUNK][k % UNAME_CHUNK];
+        }
     }
-    ms_prefix_ll (s, sizeof (lp->uname), "user", (long long)user);
+    s = uname_slot (lp);
+    if (byid)
+        lp->uslot[user] = (uint32_t)lp->nnames;
+    ms_prefix_ll (s, 32, "user", (long long)user);
     return s;
+}
+
+static void
+loop_free (loop_t *lp)
+{
+    for (size_t c = 0; c * UNAME_CHUNK < lp->nnames; c++)
+        free (lp->chunks[c]);
+    free (lp->chunks);
+    free (lp->uslot);
 }
 
 /* Submit the workload's jobs that arrive at t. */
@@ -532,7 +564,7 @@ simulate_run (const ms_simsetup_t *su, const ms_policy_t *pol,
     free (backends);
     free (r.ids);
     outages_free (&r.down);
-    free (lp.unames);
+    loop_free (&lp);
     return rc;
 }
 
