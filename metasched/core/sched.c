@@ -226,9 +226,7 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
               const ms_decision_t *sent, double now, ms_error_t *errp)
 {
     sjob_t *j = &s->jobs[id - 1];
-    char comment[64];
 
-    ms_prefix_ll (comment, sizeof (comment), "metasched:", (long long)id);
     /* A new decision's entries follow in the pool; a re-routed job's old
      * ones stay behind, cancelled. */
     if (s->nents + n > s->capents) {
@@ -263,7 +261,8 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
         req.nice = en->nice;
         if (hold_s > 0)
             req.begin_time = (int64_t)ceil (now + hold_s);
-        req.comment = comment;
+        /* no metasched:<id> comment: the simulated clusters tag a job's
+         * listing from its hint's gate (simcluster_ops.c fill_job) */
         req.cwd = "/";
         req.nodes = en->nodes;
         req.exclusive = true;
