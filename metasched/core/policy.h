@@ -233,6 +233,9 @@ size_t sched_nwaiting (const ms_sched_t *s);
 const uint64_t *sched_waiting (const ms_sched_t *s);
 
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);
+/* The core's view of the clusters: its entries are kept in it where
+ * something reads it (metasched's kinds, re-routes, power budgets;
+ * sched.c view_read), else it stays as made. */
 const ms_view_t *sched_view (const ms_sched_t *s);
 /* The candidates of the job the core decided last (sched_submit), with the
  * predictions it chose by (found again here where its decision was the

@@ -74,6 +74,7 @@ struct ms_sched {
     ms_backend_t *const *backends;
     const ms_predtab_t *tab;
     ms_view_t *view;
+    bool viewed;  /* the view is kept (view_read) */
     sjob_t *jobs; /* index = id - 1 */
     size_t njobs, cap;
     sentry_t *ents; /* every entry ever submitted, by job */
@@ -132,6 +133,19 @@ decide_other (ms_sched_t *s, double t0)
     decide_clock (s);
 }
 
+/* Whether anything reads the core's view under policy pol (power budgets
+ * aside, sched_set_power): metasched's kinds rank on it (rank.c,
+ * window_decide.c) and re-routes weigh its waits (sched_reroute); the
+ * other kinds decide on the candidates alone (policy.c decide), from a
+ * list made without the view (job_candidates_on's callers). Where none
+ * does, the entries are not entered in it: its upkeep was a twentieth
+ * of -p min_energy's instructions. */
+static bool
+view_read (const ms_policy_t *pol)
+{
+    return policy_is_metasched (pol->kind) || pol->reroute_after_s > 0;
+}
+
 ms_sched_t *
 sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
            ms_backend_t *const *backends, const ms_predtab_t *tab)
@@ -142,6 +156,7 @@ sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
     s->backends = backends;
     s->tab = tab;
     s->view = view_new (conf);
+    s->viewed = view_read (pol);
     s->up = ms_xcalloc (conf->nclusters + 1, 1);
     memset (s->up, 1, conf->nclusters);
     jobmix_init (&s->mix);
@@ -284,8 +299,9 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
             power_add (s->power, id, bid, pc->cluster,
                        power_cand_watts (s->power, c), c->t_hi, c->w, now);
         }
-        view_pending_add (s->view, en->part, bid, e->nodes, en->t, e->nice,
-                          req.begin_time > 0 ? (double)req.begin_time : 0);
+        if (s->viewed)
+            view_pending_add (s->view, en->part, bid, e->nodes, en->t, e->nice,
+                              req.begin_time > 0 ? (double)req.begin_time : 0);
     }
     return 0;
 }
@@ -723,8 +739,11 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (!e)
         return;
     j = &s->jobs[id - 1];
-    view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
-    view_run_start (s->view, part, bid, e->nodes, now + e->pred_t, power_w);
+    if (s->viewed) {
+        view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
+        view_run_start (s->view, part, bid, e->nodes, now + e->pred_t,
+                        power_w);
+    }
     if (s->power)
         power_start (s->power, id, s->conf->parts[part].cluster, bid, now);
     if (j->state == SJ_QUEUED)
@@ -746,7 +765,8 @@ sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     j = &s->jobs[id - 1];
     jobmix_observe (&s->mix, j->start_s - j->jd.submit, now - j->start_s);
     e->live = false;
-    view_run_end (s->view, part, bid);
+    if (s->viewed)
+        view_run_end (s->view, part, bid);
     if (s->power)
         power_remove (s->power, id, s->conf->parts[part].cluster, bid);
     j->state = SJ_DONE;
@@ -762,6 +782,8 @@ sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     e->live = false;
     if (s->power)
         power_remove (s->power, id, s->conf->parts[part].cluster, bid);
+    if (!s->viewed)
+        return;
     if (started)
         view_run_end (s->view, part, bid);
     else
@@ -808,7 +830,8 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
             < 0)
             return -1;
         e->nice = 0;
-        view_pending_renice (s->view, e->part, e->bid, 0);
+        if (s->viewed)
+            view_pending_renice (s->view, e->part, e->bid, 0);
     }
     return 0;
 }
@@ -889,6 +912,8 @@ sched_set_power (ms_sched_t *s, const ms_budgets_t *bs, double power_sd)
     s->power = bs && bs->n ? power_new (s->conf, bs) : NULL;
     if (s->power)
         power_set_spread (s->power, power_sd, s->pol.limit_z);
+    /* the budgets place on the view (engine_power_place) */
+    s->viewed = view_read (&s->pol) || s->power;
 }
 
 const ms_power_t *
