@@ -76,6 +76,10 @@ size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
  * policy_decide_fopt hands to the EAMC kinds at that weight. */
 size_t policy_optimal_fopt (const ms_cands_t *cs, size_t nparts,
                             size_t *fopt);
+/* policy_optimal_fopt, with each partition's f_opt at t_weight in wbest
+ * too (score_eamc_fopt's), found in the same pass. */
+size_t policy_optimal_wfopt (const ms_cands_t *cs, size_t nparts,
+                             double t_weight, size_t *best, size_t *wbest);
 
 /* Decide for one job; cs must carry predicted waits for metasched. An
  * empty decision means the job fits nowhere. */

@@ -583,9 +583,8 @@ job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, bool keyed, jobmemo_t **mp,
         *wsetp = w;
         return jobmemo_wide (m->opt);
     }
-    opt = policy_optimal_fopt (&s->cs, np, fopt);
-    if (w)
-        score_eamc_fopt (&s->cs, np, s->pol.t_weight, wfopt);
+    opt = w ? policy_optimal_wfopt (&s->cs, np, s->pol.t_weight, fopt, wfopt)
+            : policy_optimal_fopt (&s->cs, np, fopt);
     *wsetp = w;
     if (s->cs.n >= JOBMEMO_NONE)
         return opt;
