@@ -49,9 +49,9 @@ eamc_dist2 (double e, double emin, double t, double tmin, double t_weight)
 /* partitions score_eamc_fopt keeps side by side (policy.h's MS_MAX_RANKED) */
 #define SCORE_PARTS 64
 
-/* The least E and T of each of the first np partitions of the np runs
- * (score_eamc_fopt's first sweep). */
-static void
+/* The least E and T of each of the first np partitions (score_eamc_fopt's
+ * first sweep; inlined, as it was before the sweep had two callers). */
+static inline __attribute__ ((always_inline)) void
 part_minima (const ms_cand_t *c, size_t n, size_t np, double *emin,
              double *tmin)
 {
