@@ -33,6 +33,7 @@
 #define MS_NAME_MAX 64
 #define MS_PATH_MAX 512
 #define MS_MAX_FREQS 64
+#define MS_FREQ_SLOTS 128 /* ms_arch_t's fslot: a power of two */
 
 typedef struct {
     char name[MS_NAME_MAX];
@@ -43,6 +44,11 @@ typedef struct {
     uint32_t nominal_khz;             /* one of freqs_khz */
     double idle_power_w;              /* one idle node */
     int line;                         /* where it was defined */
+    /* clusterconf_freq_index's table (clusterconf.c): 1 + the index of
+     * the frequency in each slot, 0 none; fslots_ok where the parser
+     * made it and no two frequencies share a slot (else a search) */
+    uint8_t fslot[MS_FREQ_SLOTS];
+    bool fslots_ok;
 } ms_arch_t;
 
 /* A partition's limits as clusters.conf sets them: they declare the

@@ -85,15 +85,14 @@ policy_optimal_partition (const ms_cands_t *cs, size_t nparts)
     return policy_optimal_fopt (cs, nparts, best);
 }
 
-size_t
-policy_optimal_fopt (const ms_cands_t *cs, size_t nparts, size_t *best)
+/* The optimal partition among the first nparts, each at its f_opt best[p]
+ * (equation 6.5 at t_weight 1). */
+static size_t
+optimal_of (const ms_cands_t *cs, size_t nparts, const size_t *best)
 {
     size_t opt = SIZE_MAX;
     double emin = INFINITY, tmin = INFINITY, be = INFINITY;
 
-    if (nparts > MS_MAX_RANKED)
-        nparts = MS_MAX_RANKED;
-    score_eamc_fopt (cs, nparts, 1.0, best);
     for (size_t p = 0; p < nparts; p++)
         if (best[p] != SIZE_MAX) {
             if (cs->c[best[p]].e < emin)
@@ -111,6 +110,25 @@ policy_optimal_fopt (const ms_cands_t *cs, size_t nparts, size_t *best)
             }
         }
     return opt;
+}
+
+size_t
+policy_optimal_fopt (const ms_cands_t *cs, size_t nparts, size_t *best)
+{
+    if (nparts > MS_MAX_RANKED)
+        nparts = MS_MAX_RANKED;
+    score_eamc_fopt (cs, nparts, 1.0, best);
+    return optimal_of (cs, nparts, best);
+}
+
+size_t
+policy_optimal_wfopt (const ms_cands_t *cs, size_t nparts, double t_weight,
+                      size_t *best, size_t *wbest)
+{
+    if (nparts > MS_MAX_RANKED)
+        nparts = MS_MAX_RANKED;
+    score_eamc_fopt2 (cs, nparts, t_weight, best, wbest);
+    return optimal_of (cs, nparts, best);
 }
 
 /* Per partition, the candidate minimizing key (T or E), optionally only

@@ -76,6 +76,10 @@ size_t policy_optimal_partition (const ms_cands_t *cs, size_t nparts);
  * policy_decide_fopt hands to the EAMC kinds at that weight. */
 size_t policy_optimal_fopt (const ms_cands_t *cs, size_t nparts,
                             size_t *fopt);
+/* policy_optimal_fopt, with each partition's f_opt at t_weight in wbest
+ * too (score_eamc_fopt's), found in the same pass. */
+size_t policy_optimal_wfopt (const ms_cands_t *cs, size_t nparts,
+                             double t_weight, size_t *best, size_t *wbest);
 
 /* Decide for one job; cs must carry predicted waits for metasched. An
  * empty decision means the job fits nowhere. */
@@ -233,6 +237,9 @@ size_t sched_nwaiting (const ms_sched_t *s);
 const uint64_t *sched_waiting (const ms_sched_t *s);
 
 const ms_schedstats_t *sched_stats (const ms_sched_t *s);
+/* The core's view of the clusters: its entries are kept in it where
+ * something reads it (metasched's kinds, re-routes, power budgets;
+ * sched.c view_read), else it stays as made. */
 const ms_view_t *sched_view (const ms_sched_t *s);
 /* The candidates of the job the core decided last (sched_submit), with the
  * predictions it chose by (found again here where its decision was the

@@ -74,6 +74,7 @@ struct ms_sched {
     ms_backend_t *const *backends;
     const ms_predtab_t *tab;
     ms_view_t *view;
+    bool viewed;  /* the view is kept (view_read) */
     sjob_t *jobs; /* index = id - 1 */
     size_t njobs, cap;
     sentry_t *ents; /* every entry ever submitted, by job */
@@ -132,6 +133,19 @@ decide_other (ms_sched_t *s, double t0)
     decide_clock (s);
 }
 
+/* Whether anything reads the core's view under policy pol (power budgets
+ * aside, sched_set_power): metasched's kinds rank on it (rank.c,
+ * window_decide.c) and re-routes weigh its waits (sched_reroute); the
+ * other kinds decide on the candidates alone (policy.c decide), from a
+ * list made without the view (job_candidates_on's callers). Where none
+ * does, the entries are not entered in it: its upkeep was a twentieth
+ * of -p min_energy's instructions. */
+static bool
+view_read (const ms_policy_t *pol)
+{
+    return policy_is_metasched (pol->kind) || pol->reroute_after_s > 0;
+}
+
 ms_sched_t *
 sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
            ms_backend_t *const *backends, const ms_predtab_t *tab)
@@ -142,6 +156,7 @@ sched_new (const ms_policy_t *pol, const ms_siteconf_t *conf,
     s->backends = backends;
     s->tab = tab;
     s->view = view_new (conf);
+    s->viewed = view_read (pol);
     s->up = ms_xcalloc (conf->nclusters + 1, 1);
     memset (s->up, 1, conf->nclusters);
     jobmix_init (&s->mix);
@@ -226,9 +241,7 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
               const ms_decision_t *sent, double now, ms_error_t *errp)
 {
     sjob_t *j = &s->jobs[id - 1];
-    char comment[64];
 
-    ms_prefix_ll (comment, sizeof (comment), "metasched:", (long long)id);
     /* A new decision's entries follow in the pool; a re-routed job's old
      * ones stay behind, cancelled. */
     if (s->nents + n > s->capents) {
@@ -263,7 +276,8 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
         req.nice = en->nice;
         if (hold_s > 0)
             req.begin_time = (int64_t)ceil (now + hold_s);
-        req.comment = comment;
+        /* no metasched:<id> comment: the simulated clusters tag a job's
+         * listing from its hint's gate (simcluster_ops.c fill_job) */
         req.cwd = "/";
         req.nodes = en->nodes;
         req.exclusive = true;
@@ -285,8 +299,9 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
             power_add (s->power, id, bid, pc->cluster,
                        power_cand_watts (s->power, c), c->t_hi, c->w, now);
         }
-        view_pending_add (s->view, en->part, bid, e->nodes, en->t, e->nice,
-                          req.begin_time > 0 ? (double)req.begin_time : 0);
+        if (s->viewed)
+            view_pending_add (s->view, en->part, bid, e->nodes, en->t, e->nice,
+                              req.begin_time > 0 ? (double)req.begin_time : 0);
     }
     return 0;
 }
@@ -568,9 +583,8 @@ job_optimal (ms_sched_t *s, const ms_jobdesc_t *jd, bool keyed, jobmemo_t **mp,
         *wsetp = w;
         return jobmemo_wide (m->opt);
     }
-    opt = policy_optimal_fopt (&s->cs, np, fopt);
-    if (w)
-        score_eamc_fopt (&s->cs, np, s->pol.t_weight, wfopt);
+    opt = w ? policy_optimal_wfopt (&s->cs, np, s->pol.t_weight, fopt, wfopt)
+            : policy_optimal_fopt (&s->cs, np, fopt);
     *wsetp = w;
     if (s->cs.n >= JOBMEMO_NONE)
         return opt;
@@ -724,8 +738,11 @@ sched_entry_started (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     if (!e)
         return;
     j = &s->jobs[id - 1];
-    view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
-    view_run_start (s->view, part, bid, e->nodes, now + e->pred_t, power_w);
+    if (s->viewed) {
+        view_pending_remove (s->view, part, bid, e->nodes, e->pred_t);
+        view_run_start (s->view, part, bid, e->nodes, now + e->pred_t,
+                        power_w);
+    }
     if (s->power)
         power_start (s->power, id, s->conf->parts[part].cluster, bid, now);
     if (j->state == SJ_QUEUED)
@@ -747,7 +764,8 @@ sched_entry_ended (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     j = &s->jobs[id - 1];
     jobmix_observe (&s->mix, j->start_s - j->jd.submit, now - j->start_s);
     e->live = false;
-    view_run_end (s->view, part, bid);
+    if (s->viewed)
+        view_run_end (s->view, part, bid);
     if (s->power)
         power_remove (s->power, id, s->conf->parts[part].cluster, bid);
     j->state = SJ_DONE;
@@ -763,6 +781,8 @@ sched_entry_cancelled (ms_sched_t *s, uint64_t id, size_t part, uint64_t bid,
     e->live = false;
     if (s->power)
         power_remove (s->power, id, s->conf->parts[part].cluster, bid);
+    if (!s->viewed)
+        return;
     if (started)
         view_run_end (s->view, part, bid);
     else
@@ -809,7 +829,8 @@ sched_age (ms_sched_t *s, double now, ms_error_t *errp)
             < 0)
             return -1;
         e->nice = 0;
-        view_pending_renice (s->view, e->part, e->bid, 0);
+        if (s->viewed)
+            view_pending_renice (s->view, e->part, e->bid, 0);
     }
     return 0;
 }
@@ -890,6 +911,8 @@ sched_set_power (ms_sched_t *s, const ms_budgets_t *bs, double power_sd)
     s->power = bs && bs->n ? power_new (s->conf, bs) : NULL;
     if (s->power)
         power_set_spread (s->power, power_sd, s->pol.limit_z);
+    /* the budgets place on the view (engine_power_place) */
+    s->viewed = view_read (&s->pol) || s->power;
 }
 
 const ms_power_t *

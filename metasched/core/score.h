@@ -29,5 +29,9 @@ double score_metasched (double e, double emin, double wt, double wtmin,
  * for nparts entries. */
 void score_eamc_fopt (const ms_cands_t *cs, size_t nparts, double t_weight,
                       size_t *best);
+/* score_eamc_fopt at t_weight 1 into best and at t_weight into wbest, in
+ * one pass (the same indices as two calls). */
+void score_eamc_fopt2 (const ms_cands_t *cs, size_t nparts, double t_weight,
+                       size_t *best, size_t *wbest);
 
 #endif /* MS_SCORE_H */

@@ -97,6 +97,13 @@ START_TEST (test_fopt_and_optimal_partition)
     /* With t_weight 3 on p1 the time term wins: 2 GHz. */
     score_eamc_fopt (&cs, 2, 3, best);
     ck_assert_uint_eq (best[0], 0);
+    /* both weights in one pass: the indices of the two calls */
+    size_t fopt[2], wfopt[2];
+    ck_assert_uint_eq (policy_optimal_wfopt (&cs, 2, 3, fopt, wfopt), 0);
+    ck_assert_uint_eq (fopt[0], 1);
+    ck_assert_uint_eq (fopt[1], 2);
+    ck_assert_uint_eq (wfopt[0], best[0]);
+    ck_assert_uint_eq (wfopt[1], best[1]);
     candidates_free (&cs);
 }
 END_TEST
