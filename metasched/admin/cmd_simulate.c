@@ -1013,8 +1013,9 @@ run_free (simrun_t *r)
 }
 
 /* The last run's memory, kept to the exit (still reachable there, so a
- * leak check does not count it). */
-static simrun_t *run_kept;
+ * leak check does not count it; volatile, as no one reads it, or the
+ * compiler drops the store). */
+static simrun_t *volatile run_kept;
 
 /* One run: its steps in order; the first to fail says why. last: the
  * process exits after it, so what it allocated is left to the exit, which
