@@ -84,8 +84,10 @@ parse_line (const char *s, const char *end, const char *name, int line,
         /* The field's digits are summed as it is scanned. An optional '-'
          * and 1 to 15 digits is a double exactly, the one strtod returns
          * (-0 included); a trace's fields nearly all are, and strtod's
-         * general path was a fifth of reading one. Other text is copied
-         * for strtod. */
+         * general path was a fifth of reading one. Such a field is below
+         * 1e15, and within range where it is -1, -0 or not negative: kept
+         * at once, without the checks on a double below (8% of reading
+         * KTH-SP2). Other text is copied for strtod. */
         f = s;
         neg = *s == '-';
         s += neg;
@@ -97,6 +99,11 @@ parse_line (const char *s, const char *end, const char *name, int line,
             u = 10 * u + d;
         }
         len = (size_t)(s - f);
+        if (digits && len > neg && len - neg <= 15 && (!neg || u <= 1)) {
+            /* below 1e15, and -1 or not negative: a field to keep */
+            v[n++] = neg ? -(double)u : (double)u;
+            continue;
+        }
         if (len + 1 >= sizeof (buf))
             return ms_err (errp, MS_ERR_INPUT, "%s:%d: field %d is too long",
                            name, line, n + 1);

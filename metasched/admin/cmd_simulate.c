@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -217,6 +218,7 @@ typedef struct {
     history_t hist;
     double wts[256];
     ms_jobrec_t *recs;
+    size_t recs_mapped; /* bytes, where recs is mapped (run_recs) */
     double *util[2], binw[2], ut0;
     const char *ulabels[2];
     size_t nutil;
@@ -377,11 +379,7 @@ run_workload (simrun_t *r)
                     r->trace->name, r->wl->njobs, r->wl->dropped,
                     r->wl->clipped, r->trace->skipped, cpn,
                     o->replicate > 1 ? ", replicated" : "");
-        /* nothing reads the records now: their pages go to the
-         * simulation's arrays instead of new ones */
-        swf_free (r->trace);
-        r->trace = NULL;
-        return 0;
+        return 0; /* the records are freed in run_simulate */
     }
     if (o->gen.max_nodes > conf->parts[r->home].nodes)
         o->gen.max_nodes = conf->parts[r->home].nodes;
@@ -724,6 +722,31 @@ run_order (const simrun_t *r, simjobs_t *sj)
     memcpy (sj->run, run, n * sizeof (run[0]));
 }
 
+/* The records every run writes. Where the runs go to forked workers,
+ * in a mapping of their own that this process does not touch: each
+ * process then writes pages of its own (zero until written), where
+ * memory from the heap would be the parent's pages, shared after the
+ * fork and copied 4 KiB at a time at the first write (KTH-SP2 -p
+ * eamc_reorder: 1,670 page faults, 650 so). */
+static void
+run_recs (simrun_t *r, bool forked)
+{
+    size_t huge = 2 << 20,
+           len = (r->wl->njobs * sizeof (*r->recs) + huge - 1) & ~(huge - 1);
+    void *p;
+
+    if (forked && len
+        && (p = mmap (NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+               != MAP_FAILED) {
+        (void)madvise (p, len, MADV_HUGEPAGE);
+        r->recs = p;
+        r->recs_mapped = len;
+        return;
+    }
+    r->recs = ms_xcalloc (r->wl->njobs, sizeof (*r->recs));
+}
+
 /* Every policy through the simulator, one row each; the runs shared out
  * among run_workers processes, each run the computation it is alone. */
 static int
@@ -736,6 +759,7 @@ run_simulate (simrun_t *r)
     size_t nrun = r->npols + r->nsweep, nutil = 0;
     simjobs_t *sj;
     char *outs;
+    bool forked;
     int rc;
 
     if (mkdir_p (o->outdir, &r->err) < 0)
@@ -756,7 +780,6 @@ run_simulate (simrun_t *r)
     su->nseen = r->hist.nseen;
     su->budgets = &r->budgets;
     su->outages = &r->outages;
-    r->recs = ms_xcalloc (wl->njobs, sizeof (*r->recs));
     if (r->budgets.n || o->power_report)
         r->prows = ms_xcalloc (nrun + 1, sizeof (*r->prows));
     if (o->bound) {
@@ -783,6 +806,19 @@ run_simulate (simrun_t *r)
             sj->run[sj->nrun++] = i;
     }
     run_order (r, sj);
+    /* Nothing reads the trace's records now. Freed, their pages go to
+     * the runs' arrays instead of new ones, but not where the runs are
+     * shared among forked workers: a page the parent touched is shared,
+     * and the first write to it in either process copies it, 4 KiB at a
+     * time (its 2 MiB page split). There the records are kept and the
+     * runs' arrays take pages of their own (KTH-SP2 -p eamc_reorder:
+     * 2,310 page faults, 1,670 so). */
+    forked = sj->nrun > 1 && run_workers (r) > 1;
+    if (!forked) {
+        swf_free (r->trace);
+        r->trace = NULL;
+    }
+    run_recs (r, forked);
     outs = ms_xcalloc (sj->nrun ? sj->nrun : 1, sj->size);
     rc = simpar_run (sj->nrun, run_workers (r), sj->size, run_one, sj, outs,
                      &r->err);
@@ -957,7 +993,10 @@ run_free (simrun_t *r)
     free (r->prows);
     power_budgets_free (&r->budgets);
     outages_free (&r->outages);
-    free (r->recs);
+    if (r->recs_mapped)
+        munmap (r->recs, r->recs_mapped);
+    else
+        free (r->recs);
     free (r->serial);
     free (r->hist.recs);
     free (r->hist.prime);
@@ -973,9 +1012,17 @@ run_free (simrun_t *r)
     free (r);
 }
 
-/* One run: its steps in order; the first to fail says why. */
+/* The last run's memory, kept to the exit (still reachable there, so a
+ * leak check does not count it; volatile, as no one reads it, or the
+ * compiler drops the store). */
+static simrun_t *volatile run_kept;
+
+/* One run: its steps in order; the first to fail says why. last: the
+ * process exits after it, so what it allocated is left to the exit, which
+ * takes the whole heap back at once (freeing KTH-SP2's arrays one by one
+ * took 0.2 to 0.4 ms; doc/evaluation.md, "Speed"). */
 static int
-run (opts_t *o)
+run (opts_t *o, bool last)
 {
     simrun_t *r = ms_xcalloc (1, sizeof (*r));
     int rc;
@@ -998,7 +1045,10 @@ run (opts_t *o)
         rc = run_files (r);
     if (rc < 0)
         fprintf (stderr, "metasched simulate: %s\n", r->err.text);
-    run_free (r);
+    if (last)
+        run_kept = r;
+    else
+        run_free (r);
     return rc == -2 ? 2 : rc < 0 ? 1 : 0;
 }
 
@@ -1060,7 +1110,7 @@ run_seeds (opts_t *o)
         oi.quiet = true;
         oi.no_table = true;
         oi.collect = sr;
-        if (run (&oi) != 0)
+        if (run (&oi, false) != 0)
             goto done; /* run() said why */
         if (!o->quiet)
             printf ("seed %llu: %s\n", (unsigned long long)sv[i], dir);
@@ -1124,5 +1174,5 @@ cmd_simulate (int argc, char **argv)
 
     if (rc >= 0)
         return rc;
-    return o.seeds ? run_seeds (&o) : run (&o);
+    return o.seeds ? run_seeds (&o) : run (&o, true);
 }

@@ -216,9 +216,29 @@ ms_prefix_ll (char *dst, size_t size, const char *prefix, long long v)
     unsigned long long u
         = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-    do
-        dig[--k] = (char)('0' + u % 10);
-    while ((u /= 10));
+    /* two digits a division: the simulator names each job twice */
+    static const char pairs[] = "00010203040506070809"
+                                "10111213141516171819"
+                                "20212223242526272829"
+                                "30313233343536373839"
+                                "40414243444546474849"
+                                "50515253545556575859"
+                                "60616263646566676869"
+                                "70717273747576777879"
+                                "80818283848586878889"
+                                "90919293949596979899";
+
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        k -= 2;
+        memcpy (dig + k, pairs + 2 * r, 2);
+    }
+    if (u >= 10) {
+        k -= 2;
+        memcpy (dig + k, pairs + 2 * u, 2);
+    } else
+        dig[--k] = (char)('0' + u);
     if (v < 0)
         dig[--k] = '-';
     nd = sizeof (dig) - k;

@@ -217,6 +217,7 @@ workload_assign_apps (ms_workload_t *wl, const double *weights, size_t napps,
                       uint64_t seed)
 {
     double sum = 0, *cdf = ms_xcalloc (napps ? napps : 1, sizeof (double));
+    uint64_t hs = ms_hash64 (seed);
 
     for (size_t i = 0; i < napps; i++)
         sum += weights[i] > 0 ? weights[i] : 0;
@@ -229,10 +230,13 @@ workload_assign_apps (ms_workload_t *wl, const double *weights, size_t napps,
         uint64_t key = j->exe >= 0 ? 0x4558450000000000ULL ^ (uint64_t)j->exe
                                    : (uint64_t)j->trace_id * 2654435761ULL
                                          ^ (uint64_t)j->id;
-        double u = ms_hash_unit (ms_hash64 (ms_hash64 (seed) ^ key));
+        double u = ms_hash_unit (ms_hash64 (hs ^ key));
         size_t a = 0;
-        while (a + 1 < napps && u > cdf[a])
-            a++;
+        /* the first app whose cdf reaches u (the last at most): as the
+         * cdf does not fall, how many before the last fall short of u,
+         * counted without a branch that u's randomness mispredicts */
+        for (size_t c = 0; c + 1 < napps; c++)
+            a += u > cdf[c];
         j->app = (int)a;
     }
     free (cdf);
