@@ -198,6 +198,16 @@ cap_room0 (const simpart_t *p)
     return p->room0;
 }
 
+static void sim_job_truth (simworld_t *w, simjob_t *j);
+
+/* Job j's true runtime and power, asked of the truth when not yet. */
+static inline void
+job_truth (simworld_t *w, simjob_t *j)
+{
+    if (!j->known)
+        sim_job_truth (w, j);
+}
+
 /* What job j takes of its partition's room. Without a cap the room is
  * infinite and any finite need fits it: 0 then, without asking a lazy
  * truth for the job's power. */
@@ -781,7 +791,7 @@ simworld_lazy_truth (simworld_t *w)
 
 /* Job j's runtime and power from the truth (lazy: at the first need),
  * checked as op_submit checks them. */
-void
+static void
 sim_job_truth (simworld_t *w, simjob_t *j)
 {
     ms_error_t err;

@@ -152,16 +152,6 @@ limit_s (const simjob_t *j)
 
 extern const struct ms_backend_ops simcluster_ops;
 
-void sim_job_truth (simworld_t *w, simjob_t *j);
-
-/* Job j's true runtime and power, asked of the truth when not yet. */
-static inline void
-job_truth (simworld_t *w, simjob_t *j)
-{
-    if (!j->known)
-        sim_job_truth (w, j);
-}
-
 void sim_vec_remove (idxvec_t *v, size_t x);
 /* Into p's queue of pending jobs, in queue order. */
 void sim_queue_insert (simworld_t *w, simpart_t *p, size_t j);
