@@ -266,42 +266,61 @@ mix_prod (double e, double t, double k)
     return k == 1 ? e * t : e * e * t * t * t;
 }
 
-/* The first of the front's points (fe, ft: nf of them) with the least
- * log e + k log t: the energy-delay choice (k 1), the energy-delay^1.5
- * one (k 1.5); -1 where none is under infinity. Each point is compared
- * with the least so far as those sums compare, taken from the products
- * (mix_prod) where both are normal and differ by more than 1e-9 of them
- * (the sums are within 1e-12 of the products' logs, so they compare
- * alike); the logs are taken only for near ties. */
-static int
-mix_least (const double *fe, const double *ft, int nf, double k)
-{
-    double pb = INFINITY, lb = INFINITY; /* lb NAN: not taken yet */
-    int b = -1;
+/* The least so far of mix_least's search at one k: the point b (-1:
+ * none yet), its product pb and its sum lb (NAN: not taken yet). */
+struct mixleast {
+    double pb, lb;
+    int b;
+};
 
-    for (int i = 0; i < nf; i++) {
-        double p = mix_prod (fe[i], ft[i], k), l;
-        /* a normal product: e and t finite, the sum under infinity */
-        if (isnormal (p) && (b < 0 || isnormal (pb))) {
-            if (b >= 0 && p > pb * (1 + 1e-9))
-                continue;
-            if (b < 0 || p < pb * (1 - 1e-9)) {
-                b = i;
-                pb = p;
-                lb = NAN;
-                continue;
-            }
-        }
-        if (isnan (lb))
-            lb = log (fe[b]) + k * log (ft[b]);
-        l = log (fe[i]) + k * log (ft[i]);
-        if (l < lb) {
-            b = i;
-            pb = p;
-            lb = l;
+/* Point i of the front (fe, ft) into s's search at k. Each point is
+ * compared with the least so far as log e + k log t compare, taken from
+ * the products (mix_prod) where both are normal and differ by more than
+ * 1e-9 of them (the sums are within 1e-12 of the products' logs, so they
+ * compare alike); the logs are taken only for near ties. */
+static inline void
+mix_least_at (struct mixleast *s, const double *fe, const double *ft, int i,
+              double k)
+{
+    double p = mix_prod (fe[i], ft[i], k), l;
+
+    /* a normal product: e and t finite, the sum under infinity */
+    if (isnormal (p) && (s->b < 0 || isnormal (s->pb))) {
+        if (s->b >= 0 && p > s->pb * (1 + 1e-9))
+            return;
+        if (s->b < 0 || p < s->pb * (1 - 1e-9)) {
+            s->b = i;
+            s->pb = p;
+            s->lb = NAN;
+            return;
         }
     }
-    return b;
+    if (isnan (s->lb))
+        s->lb = log (fe[s->b]) + k * log (ft[s->b]);
+    l = log (fe[i]) + k * log (ft[i]);
+    if (l < s->lb) {
+        s->b = i;
+        s->pb = p;
+        s->lb = l;
+    }
+}
+
+/* The first of the front's points (fe, ft: nf of them) with the least
+ * log e + log t, the energy-delay choice, into *i1, and with the least
+ * log e + 1.5 log t, the energy-delay^1.5 one, into *i15 (each -1 where
+ * none is under infinity): both searches in one sweep of the points. */
+static void
+mix_least (const double *fe, const double *ft, int nf, int *i1, int *i15)
+{
+    struct mixleast s1 = { INFINITY, INFINITY, -1 };
+    struct mixleast s15 = { INFINITY, INFINITY, -1 };
+
+    for (int i = 0; i < nf; i++) {
+        mix_least_at (&s1, fe, ft, i, 1);
+        mix_least_at (&s15, fe, ft, i, 1.5);
+    }
+    *i1 = s1.b;
+    *i15 = s15.b;
 }
 
 /* The job's front into the ring (mix_calibrate): of its candidates within
@@ -337,8 +356,7 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
         memset (m->pick, 0, offsetof (struct ms_mixpick, e));
     }
     r = &m->ring[m->ringpos];
-    i1 = mix_least (fe, ft, nf, 1);
-    i15 = mix_least (fe, ft, nf, 1.5);
+    mix_least (fe, ft, nf, &i1, &i15);
     if (i1 >= 0)
         r->e1 = (float)fe[i1];
     if (i15 >= 0)
