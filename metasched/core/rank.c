@@ -269,7 +269,7 @@ wait_weight (const ms_policy_t *pol)
  * response), times drain_weight. Long and wide jobs are the ones that
  * delay them; a slow clock on such a job there lengthens every drain it
  * is part of. 0 on a partition without captive jobs. */
-static double
+static inline double
 drain_delay (const ms_policy_t *pol, const ms_siteconf_t *conf,
              const ms_cand_t *c)
 {
@@ -386,12 +386,15 @@ grid_term (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c)
  * (4 halved it again) and sent jobs to the cleanest zone's queue at any
  * wait (doc/evaluation.md "Carbon"). Without them (gm->use false) the
  * score is score_metasched's. */
-static double
+static inline double
 joint_score (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c,
              double eref, double wt, double wtref, double we)
 {
+    /* score_metasched (score.c), the same operations in the same order
+     * (the same bits), here where a decision computes it for every
+     * admissible candidate: a call from another file costs as much */
     if (!gm->use)
-        return score_metasched (c->e, eref, wt, wtref, we);
+        return we * c->e / eref + (1 - we) * wt / wtref;
     return we * (c->e / eref + grid_term (pol, gm, c)) / (1 + gm->wsum)
            + (1 - we) * wt / wtref;
 }
