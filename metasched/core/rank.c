@@ -16,8 +16,7 @@
 struct rank_sweep;
 static inline void rank_sweep_cand (const ms_policy_t *pol,
                                     struct rank_sweep *sw, const ms_cand_t *c);
-static inline void rank_sweep_ok (const ms_policy_t *pol,
-                                  struct rank_sweep *sw, const ms_cands_t *cs,
+static inline void rank_sweep_ok (struct rank_sweep *sw, const ms_cands_t *cs,
                                   const ms_cand_t *c);
 
 /* The first of cs's candidates with the least runtime, its runtime
@@ -64,9 +63,10 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view, bool *ok,
                   double *wep, const char **why, struct rank_sweep *sw)
 {
-    double tbest = INFINITY;
+    double tbest = INFINITY, lim;
     size_t nok = 0, fastest = SIZE_MAX;
     double rcap = INFINITY, we = pol->w_energy;
+    bool caps = pol->power_caps && view;
     /* The job's width against the site's mean: mean job energy and mean
      * response weigh every job's response alike but its energy by its
      * nodes, so a wide job's energy weighs more (the odds of w_E times
@@ -84,15 +84,16 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
         we = odds / (1 + odds);
     }
     fastest = rank_fastest (cs, &tbest);
+    /* the slowdown cap's runtime (read once: the sweep's stores could
+     * be the policy's, for all the compiler knows) */
+    lim = pol->max_slowdown * tbest;
     /* The best predicted response (wait plus runtime) among candidates
      * within the slowdown cap. */
     for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].t_hi <= pol->max_slowdown * tbest
-            && cs->c[i].w + cs->c[i].t_hi < rcap)
+        if (cs->c[i].t_hi <= lim && cs->c[i].w + cs->c[i].t_hi < rcap)
             rcap = cs->c[i].w + cs->c[i].t_hi;
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
-        const ms_partconf_t *pc = &conf->parts[c->part];
         if (sw)
             rank_sweep_cand (pol, sw, c);
         /* The maximum slowdown against the best candidate, on the upper
@@ -100,14 +101,15 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
          * still allowed when it would end before any candidate within the cap
          * could (the job is not held for a busy fast partition while another is
          * free). */
-        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap) {
+        if (c->t_hi > lim && c->w + c->t_hi >= rcap) {
             if (why)
                 why[i] = "over the maximum slowdown against the fastest";
             continue;
         }
         /* The partition's power cap: what runs there now plus this job
          * must stay under it. */
-        if (pol->power_caps && pc->power_cap_w > 0 && view) {
+        if (caps && conf->parts[c->part].power_cap_w > 0) {
+            const ms_partconf_t *pc = &conf->parts[c->part];
             int nodes = (int)lround (c->e / (c->p * c->t));
             double idle = conf->archs[pc->arch].idle_power_w;
             if (view_power (view, c->part) + nodes * (c->p - idle)
@@ -120,14 +122,14 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
         ok[i] = true;
         nok++;
         if (sw)
-            rank_sweep_ok (pol, sw, cs, c);
+            rank_sweep_ok (sw, cs, c);
     }
     if (!nok && fastest != SIZE_MAX) {
         ok[fastest] = true;
         if (why)
             why[fastest] = NULL;
         if (sw)
-            rank_sweep_ok (pol, sw, cs, &cs->c[fastest]);
+            rank_sweep_ok (sw, cs, &cs->c[fastest]);
         nok = 1;
     }
     *wep = we;
@@ -492,6 +494,8 @@ struct rank_sweep {
     size_t nok;
     bool over;
     size_t okl[RANK_OKL];
+    double ww;  /* wait_weight's */
+    bool shift; /* shift_delay's: a deadline's hold counts */
 };
 
 static inline void
@@ -502,10 +506,11 @@ rank_sweep_cand (const ms_policy_t *pol, struct rank_sweep *sw,
 }
 
 static inline void
-rank_sweep_ok (const ms_policy_t *pol, struct rank_sweep *sw,
-               const ms_cands_t *cs, const ms_cand_t *c)
+rank_sweep_ok (struct rank_sweep *sw, const ms_cands_t *cs, const ms_cand_t *c)
 {
-    double wt = wait_weight (pol) * c->w + c->t + shift_delay (pol, cs, c);
+    /* wait_weight (pol) * c->w + c->t + shift_delay (pol, cs, c) */
+    double wt
+        = sw->ww * c->w + c->t + (sw->shift && c->shift_s > 0 ? c->shift_s : 0);
 
     if (c->e < sw->emin)
         sw->emin = c->e;
@@ -637,6 +642,8 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
     sw.np = conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED;
     sw.nok = 0;
     sw.over = false;
+    sw.ww = wait_weight (pol);
+    sw.shift = cs->carbon && pol->w_carbon > 0;
     for (size_t q = 0; q < sw.np; q++) {
         sw.ep[q] = sw.tp[q] = INFINITY;
         sw.wp[q] = 0;
