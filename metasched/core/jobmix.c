@@ -177,7 +177,7 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
 {
     struct mixcand buf[64], *mc = buf;
     bool infront[256], *in = infront;
-    double tbest = INFINITY, todd = INFINITY, emin = INFINITY;
+    double tbest = INFINITY, todd = INFINITY, emin = INFINITY, lim;
     size_t nc = 0, ntot = 0, i0 = 0;
     int nf = 0;
 
@@ -195,6 +195,9 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
         tbest = cs->c[i0].t;
     if (todd < tbest)
         tbest = todd;
+    /* the slowdown cap's runtime, read once (the sweep's stores could be
+     * the policy's, for all the compiler knows) */
+    lim = pol->max_slowdown * tbest;
     if (cs->n > 64)
         mc = ms_xcalloc (cs->n, sizeof (*mc));
     if (cs->n > 256)
@@ -203,8 +206,7 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
         const ms_cand_t *a = &cs->c[i];
         in[i] = false;
         /* a NaN energy or runtime never dominates nor is kept */
-        if (!(a->t_hi <= pol->max_slowdown * tbest) || isnan (a->e)
-            || isnan (a->t))
+        if (!(a->t_hi <= lim) || isnan (a->e) || isnan (a->t))
             continue;
         mc[nc].t = a->t;
         mc[nc].e = a->e;
