@@ -20,7 +20,6 @@ struct ms_mixjob {
                       energy-delay^1.5 choice's runtime */
     uint32_t off;  /* its first vertex in m->pts */
     int nh;        /* its front's lower convex hull, fastest first */
-    uint32_t grp;  /* its kind in m->grp */
 };
 
 /* A vertex of a kept job's hull: its energy and runtime, and the energy
@@ -55,12 +54,6 @@ jobmix_free (ms_jobmix_t *m)
     free (m->pts);
     free (m->wj);
     free (m->pick);
-    free (m->grp);
-    free (m->gbucket);
-    m->grp = NULL;
-    m->gbucket = NULL;
-    m->ngrp = 0;
-    m->gfree = 0;
     m->ring = NULL;
     m->pts = NULL;
     m->wj = NULL;
@@ -82,7 +75,6 @@ jobmix_keep_fronts (ms_jobmix_t *m, bool on)
 struct mixund {
     uint32_t j, off;
     float wj, e, t;
-    uint32_t n; /* the jobs it stands for (mix_bracket_sweep's kinds) */
     unsigned char nh, lo, hi, mid;
 };
 
@@ -333,89 +325,6 @@ mix_least (const double *fe, const double *ft, int nf, int *i1, int *i15)
     *i15 = s15.b;
 }
 
-/* A kind of kept job (m->grp): the jobs of the same width and hull
- * (the same bits), which choose the same vertex at every scale; the
- * calibration's sweep reads each kind once and counts it n times
- * (mix_bracket_sweep: its sums are exact, in any order). j is the
- * newest of them in the ring (whose vertices stay while it is kept: the
- * ring drops the oldest first), h the hash, next the chain of its
- * bucket or of the free list (index + 1, 0: none). On KTH-SP2 the
- * 25,000 jobs kept are about 5,000 kinds. */
-struct ms_mixgrp {
-    uint64_t h;
-    uint32_t j, n, next;
-};
-
-#define MS_MIX_GBUCKETS 8192 /* a power of 2 */
-
-static uint64_t
-mix_grp_hash (const struct ms_mixjob *r, const struct ms_mixpt *v)
-{
-    uint32_t w[3];
-    uint64_t h;
-
-    memcpy (&w[0], &r->nodes, sizeof (w[0]));
-    h = ((uint64_t)w[0] << 8 ^ (uint64_t)r->nh) * 0x9e3779b97f4a7c15ULL;
-    for (int i = 0; i < r->nh; i++) {
-        memcpy (w, &v[i], sizeof (w));
-        h = (h ^ w[0]) * 0xc2b2ae3d27d4eb4fULL;
-        h = (h ^ ((uint64_t)w[1] << 32 | w[2])) * 0x165667b19e3779f9ULL;
-    }
-    return h ^ h >> 29;
-}
-
-/* Ring job j into its kind (a new one where none has its width and
- * hull). */
-static void
-mix_grp_add (ms_jobmix_t *m, size_t j)
-{
-    struct ms_mixjob *r = &m->ring[j];
-    const struct ms_mixpt *v = &m->pts[r->off];
-    uint64_t h = mix_grp_hash (r, v);
-    uint32_t *head = &m->gbucket[h & (MS_MIX_GBUCKETS - 1)], g;
-
-    for (g = *head; g; g = m->grp[g - 1].next) {
-        struct ms_mixgrp *k = &m->grp[g - 1];
-        const struct ms_mixjob *q = &m->ring[k->j];
-        if (k->h == h && q->nh == r->nh
-            && !memcmp (&q->nodes, &r->nodes, sizeof (r->nodes))
-            && !memcmp (&m->pts[q->off], v, (size_t)r->nh * sizeof (*v))) {
-            k->n++;
-            k->j = (uint32_t)j;
-            r->grp = g - 1;
-            return;
-        }
-    }
-    if (m->gfree) {
-        g = m->gfree;
-        m->gfree = m->grp[g - 1].next;
-    } else
-        g = (uint32_t)++m->ngrp;
-    m->grp[g - 1].h = h;
-    m->grp[g - 1].j = (uint32_t)j;
-    m->grp[g - 1].n = 1;
-    m->grp[g - 1].next = *head;
-    *head = g;
-    r->grp = g - 1;
-}
-
-/* Ring job j out of its kind (the kind freed with its last job). */
-static void
-mix_grp_drop (ms_jobmix_t *m, size_t j)
-{
-    uint32_t g = m->ring[j].grp + 1, *link;
-    struct ms_mixgrp *k = &m->grp[g - 1];
-
-    if (--k->n)
-        return;
-    link = &m->gbucket[k->h & (MS_MIX_GBUCKETS - 1)];
-    while (*link != g)
-        link = &m->grp[*link - 1].next;
-    *link = k->next;
-    k->next = m->gfree;
-    m->gfree = g;
-}
-
 /* The job's front into the ring (mix_calibrate): of its candidates within
  * the maximum slowdown, those that no other is both leaner and faster
  * than (mix_front); kept are its energy-delay and energy-delay^1.5
@@ -447,12 +356,8 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
         m->wj = ms_xmalloc (MS_MIX_JOBS * sizeof (*m->wj));
         m->pick = ms_xmalloc (sizeof (*m->pick));
         memset (m->pick, 0, offsetof (struct ms_mixpick, e));
-        m->grp = ms_xmalloc (MS_MIX_JOBS * sizeof (*m->grp));
-        m->gbucket = ms_xcalloc (MS_MIX_GBUCKETS, sizeof (*m->gbucket));
     }
     r = &m->ring[m->ringpos];
-    if (m->nring == MS_MIX_JOBS) /* the oldest job leaves */
-        mix_grp_drop (m, m->ringpos);
     mix_least (fe, ft, nf, &i1, &i15);
     if (i1 >= 0)
         r->e1 = (float)fe[i1];
@@ -485,7 +390,6 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
     r->off = (uint32_t)m->ptspos;
     r->nh = nh;
     r->nodes = (float)nodes;
-    mix_grp_add (m, m->ringpos);
     m->ptspos += (size_t)nh;
     m->ringpos = (m->ringpos + 1) % MS_MIX_JOBS;
     if (m->nring < MS_MIX_JOBS)
@@ -756,7 +660,6 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         if (r->nh > 1) {
             struct mixund *x = &und[nu++];
             x->j = (uint32_t)j;
-            x->n = 1;
             x->off = r->off;
             x->wj = m->wj[j];
             x->e = v[0].e;
@@ -846,12 +749,8 @@ mixrun_step (const ms_jobmix_t *m, struct mixund *und, size_t nu,
             i++;
         x->mid = (unsigned char)i;
         if (x->e != v[i].e || x->t != v[i].t) {
-            rs->e
-                += (__int128)x->n
-                   * (mixrun_fix (v[i].e, rs->xe) - mixrun_fix (x->e, rs->xe));
-            rs->t
-                += (__int128)x->n
-                   * (mixrun_fix (v[i].t, rs->xt) - mixrun_fix (x->t, rs->xt));
+            rs->e += mixrun_fix (v[i].e, rs->xe) - mixrun_fix (x->e, rs->xe);
+            rs->t += mixrun_fix (v[i].t, rs->xt) - mixrun_fix (x->t, rs->xt);
         }
         x->e = v[i].e;
         x->t = v[i].t;
@@ -876,11 +775,10 @@ mix_up_at (const ms_jobmix_t *m, const mixrun_t *rs, double scale)
     return em < tm;
 }
 
-/* One sweep of the ring at scales sx < sy, a kind of job at a time
- * (struct ms_mixgrp: its jobs choose alike): the running sums at both
- * (rx, ry, from mixrun_init), and the kinds whose vertex differs between
- * them into und (lo the vertex at sx, hi at sy, e and t at sx, n its
- * jobs), the only ones a scale between reads. Returns how many. */
+/* One sweep of the ring at scales sx < sy: the running sums at both
+ * (rx, ry, from mixrun_init), and the jobs whose vertex differs between
+ * them into und (lo the vertex at sx, hi at sy, e and t at sx), the only
+ * ones a scale between reads. Returns how many. */
 static size_t
 mix_bracket_sweep (ms_jobmix_t *m, double sx, double sy, mixrun_t *rx,
                    mixrun_t *ry)
@@ -889,32 +787,24 @@ mix_bracket_sweep (ms_jobmix_t *m, double sx, double sy, mixrun_t *rx,
     __int128 de = 0, dt = 0;
     size_t nu = 0;
 
-    for (size_t g = 0; g < m->ngrp; g++) {
-        uint32_t n = m->grp[g].n, j = m->grp[g].j;
+    for (size_t j = 0; j < m->nring; j++) {
         const struct ms_mixjob *r = &m->ring[j];
         const struct ms_mixpt *v = &m->pts[r->off];
-        double ox, oy;
+        double ox = sx * m->wj[j], oy = sy * m->wj[j];
         int i = 0, k;
-        if (!n)
-            continue; /* on the free list */
-        ox = sx * m->wj[j];
-        oy = sy * m->wj[j];
         while (i + 1 < r->nh && ox > v[i].bp)
             i++;
         /* the odds at sy are over every breakpoint those at sx are */
         k = i;
         while (k + 1 < r->nh && oy > v[k].bp)
             k++;
-        rx->e += (__int128)n * mixrun_fix (v[i].e, rx->xe);
-        rx->t += (__int128)n * mixrun_fix (v[i].t, rx->xt);
+        rx->e += mixrun_fix (v[i].e, rx->xe);
+        rx->t += mixrun_fix (v[i].t, rx->xt);
         if (k != i) {
             struct mixund *x = &und[nu++];
-            de += (__int128)n
-                  * (mixrun_fix (v[k].e, rx->xe) - mixrun_fix (v[i].e, rx->xe));
-            dt += (__int128)n
-                  * (mixrun_fix (v[k].t, rx->xt) - mixrun_fix (v[i].t, rx->xt));
-            x->n = n;
-            x->j = j;
+            de += mixrun_fix (v[k].e, rx->xe) - mixrun_fix (v[i].e, rx->xe);
+            dt += mixrun_fix (v[k].t, rx->xt) - mixrun_fix (v[i].t, rx->xt);
+            x->j = (uint32_t)j;
             x->off = r->off;
             x->wj = m->wj[j];
             x->e = v[i].e;

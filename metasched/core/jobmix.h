@@ -33,13 +33,6 @@ typedef struct {
     size_t ptspos;           /* where the next job's vertices go */
     float *wj;               /* scratch: each kept job's width term */
     struct ms_mixpick *pick; /* scratch of the bisection (mix_edge) */
-    /* the kept jobs of the same width and hull, each kind once, for the
-     * calibration's sweep (mix_bracket_sweep): ngrp used (those of no
-     * job on the free list gfree), found by hash (gbucket) */
-    struct ms_mixgrp *grp;
-    uint32_t *gbucket;
-    size_t ngrp;
-    uint32_t gfree;
     bool no_fronts;          /* keep no fronts: the policy does not calibrate
                                 (jobmix_keep_fronts) */
     size_t nring, ringpos;

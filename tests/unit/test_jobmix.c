@@ -237,10 +237,9 @@ START_TEST (test_jobmix_random)
 END_TEST
 
 /* Jobs that repeat (a few dozen candidate lists, a few widths, as a
- * site's jobs of the same app and size do): the calibration, which reads
- * each kind of kept job once, agrees to the bit with the reference
- * before and after the ring has wrapped (its oldest jobs leaving their
- * kinds, the first kinds dying out). */
+ * site's jobs of the same app and size do): the calibration agrees to
+ * the bit with the reference before and after the ring has wrapped (the
+ * first lists dying out). */
 START_TEST (test_jobmix_repeats)
 {
     ms_siteconf_t *conf = load_conf ();
