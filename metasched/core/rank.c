@@ -512,21 +512,19 @@ rank_sweep_ok (struct rank_sweep *sw, const ms_cands_t *cs, const ms_cand_t *c)
     double wt
         = sw->ww * c->w + c->t + (sw->shift && c->shift_s > 0 ? c->shift_s : 0);
 
-    if (c->e < sw->emin)
-        sw->emin = c->e;
-    if (wt < sw->wtmin)
-        sw->wtmin = wt;
-    if (c->w < sw->wmin)
-        sw->wmin = c->w;
+    /* the least so far, stored either way (no branch to mispredict:
+     * which candidate is leaner follows no pattern) */
+    sw->emin = c->e < sw->emin ? c->e : sw->emin;
+    sw->wtmin = wt < sw->wtmin ? wt : sw->wtmin;
+    sw->wmin = c->w < sw->wmin ? c->w : sw->wmin;
     if (sw->nok < RANK_OKL)
         sw->okl[sw->nok++] = (size_t)(c - cs->c);
     else
         sw->over = true;
     if (c->part < sw->np) {
-        if (c->e < sw->ep[c->part])
-            sw->ep[c->part] = c->e;
-        if (c->t < sw->tp[c->part])
-            sw->tp[c->part] = c->t;
+        double *ep = &sw->ep[c->part], *tp = &sw->tp[c->part];
+        *ep = c->e < *ep ? c->e : *ep;
+        *tp = c->t < *tp ? c->t : *tp;
         sw->wp[c->part] = c->w;
     }
 }
