@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,13 +177,27 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
 {
     struct mixcand buf[64], *mc = buf;
     bool infront[256], *in = infront;
-    double tbest = INFINITY, emin = INFINITY;
-    size_t nc = 0, ntot = 0;
+    double tbest = INFINITY, todd = INFINITY, emin = INFINITY, lim;
+    size_t nc = 0, ntot = 0, i0 = 0;
     int nf = 0;
 
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].t < tbest)
-            tbest = cs->c[i].t;
+    /* the least runtime, the even and the odd candidates' apart (each
+     * comparison then waits on the one two before), then the lesser:
+     * the same value (only its product with the slowdown is read, alike
+     * for a zero of either sign) */
+    for (; i0 + 1 < cs->n; i0 += 2) {
+        if (cs->c[i0].t < tbest)
+            tbest = cs->c[i0].t;
+        if (cs->c[i0 + 1].t < todd)
+            todd = cs->c[i0 + 1].t;
+    }
+    if (i0 < cs->n && cs->c[i0].t < tbest)
+        tbest = cs->c[i0].t;
+    if (todd < tbest)
+        tbest = todd;
+    /* the slowdown cap's runtime, read once (the sweep's stores could be
+     * the policy's, for all the compiler knows) */
+    lim = pol->max_slowdown * tbest;
     if (cs->n > 64)
         mc = ms_xcalloc (cs->n, sizeof (*mc));
     if (cs->n > 256)
@@ -191,8 +206,7 @@ mix_front (const ms_policy_t *pol, const ms_cands_t *cs, double *fe, double *ft)
         const ms_cand_t *a = &cs->c[i];
         in[i] = false;
         /* a NaN energy or runtime never dominates nor is kept */
-        if (!(a->t_hi <= pol->max_slowdown * tbest) || isnan (a->e)
-            || isnan (a->t))
+        if (!(a->t_hi <= lim) || isnan (a->e) || isnan (a->t))
             continue;
         mc[nc].t = a->t;
         mc[nc].e = a->e;
@@ -254,42 +268,61 @@ mix_prod (double e, double t, double k)
     return k == 1 ? e * t : e * e * t * t * t;
 }
 
-/* The first of the front's points (fe, ft: nf of them) with the least
- * log e + k log t: the energy-delay choice (k 1), the energy-delay^1.5
- * one (k 1.5); -1 where none is under infinity. Each point is compared
- * with the least so far as those sums compare, taken from the products
- * (mix_prod) where both are normal and differ by more than 1e-9 of them
- * (the sums are within 1e-12 of the products' logs, so they compare
- * alike); the logs are taken only for near ties. */
-static int
-mix_least (const double *fe, const double *ft, int nf, double k)
-{
-    double pb = INFINITY, lb = INFINITY; /* lb NAN: not taken yet */
-    int b = -1;
+/* The least so far of mix_least's search at one k: the point b (-1:
+ * none yet), its product pb and its sum lb (NAN: not taken yet). */
+struct mixleast {
+    double pb, lb;
+    int b;
+};
 
-    for (int i = 0; i < nf; i++) {
-        double p = mix_prod (fe[i], ft[i], k), l;
-        /* a normal product: e and t finite, the sum under infinity */
-        if (isnormal (p) && (b < 0 || isnormal (pb))) {
-            if (b >= 0 && p > pb * (1 + 1e-9))
-                continue;
-            if (b < 0 || p < pb * (1 - 1e-9)) {
-                b = i;
-                pb = p;
-                lb = NAN;
-                continue;
-            }
-        }
-        if (isnan (lb))
-            lb = log (fe[b]) + k * log (ft[b]);
-        l = log (fe[i]) + k * log (ft[i]);
-        if (l < lb) {
-            b = i;
-            pb = p;
-            lb = l;
+/* Point i of the front (fe, ft) into s's search at k. Each point is
+ * compared with the least so far as log e + k log t compare, taken from
+ * the products (mix_prod) where both are normal and differ by more than
+ * 1e-9 of them (the sums are within 1e-12 of the products' logs, so they
+ * compare alike); the logs are taken only for near ties. */
+static inline void
+mix_least_at (struct mixleast *s, const double *fe, const double *ft, int i,
+              double k)
+{
+    double p = mix_prod (fe[i], ft[i], k), l;
+
+    /* a normal product: e and t finite, the sum under infinity */
+    if (isnormal (p) && (s->b < 0 || isnormal (s->pb))) {
+        if (s->b >= 0 && p > s->pb * (1 + 1e-9))
+            return;
+        if (s->b < 0 || p < s->pb * (1 - 1e-9)) {
+            s->b = i;
+            s->pb = p;
+            s->lb = NAN;
+            return;
         }
     }
-    return b;
+    if (isnan (s->lb))
+        s->lb = log (fe[s->b]) + k * log (ft[s->b]);
+    l = log (fe[i]) + k * log (ft[i]);
+    if (l < s->lb) {
+        s->b = i;
+        s->pb = p;
+        s->lb = l;
+    }
+}
+
+/* The first of the front's points (fe, ft: nf of them) with the least
+ * log e + log t, the energy-delay choice, into *i1, and with the least
+ * log e + 1.5 log t, the energy-delay^1.5 one, into *i15 (each -1 where
+ * none is under infinity): both searches in one sweep of the points. */
+static void
+mix_least (const double *fe, const double *ft, int nf, int *i1, int *i15)
+{
+    struct mixleast s1 = { INFINITY, INFINITY, -1 };
+    struct mixleast s15 = { INFINITY, INFINITY, -1 };
+
+    for (int i = 0; i < nf; i++) {
+        mix_least_at (&s1, fe, ft, i, 1);
+        mix_least_at (&s15, fe, ft, i, 1.5);
+    }
+    *i1 = s1.b;
+    *i15 = s15.b;
 }
 
 /* The job's front into the ring (mix_calibrate): of its candidates within
@@ -312,14 +345,20 @@ mix_keep (ms_jobmix_t *m, const ms_policy_t *pol, const ms_cands_t *cs,
     if (nf < 2)
         return;
     if (!m->ring) {
+        /* Only the ring's jobs and the bisection's figures start at
+         * zero (a job's slot keeps its references where it has none);
+         * the vertices, width terms and the bisection's arrays are
+         * written before they are read, and left as the allocator gives
+         * them: the pages a short run never reaches are never touched
+         * (the vertices' ring is 6 MiB). */
         m->ring = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->ring));
-        m->pts = ms_xcalloc (MS_MIX_NPTS, sizeof (*m->pts));
-        m->wj = ms_xcalloc (MS_MIX_JOBS, sizeof (*m->wj));
-        m->pick = ms_xcalloc (1, sizeof (*m->pick));
+        m->pts = ms_xmalloc (MS_MIX_NPTS * sizeof (*m->pts));
+        m->wj = ms_xmalloc (MS_MIX_JOBS * sizeof (*m->wj));
+        m->pick = ms_xmalloc (sizeof (*m->pick));
+        memset (m->pick, 0, offsetof (struct ms_mixpick, e));
     }
     r = &m->ring[m->ringpos];
-    i1 = mix_least (fe, ft, nf, 1);
-    i15 = mix_least (fe, ft, nf, 1.5);
+    mix_least (fe, ft, nf, &i1, &i15);
     if (i1 >= 0)
         r->e1 = (float)fe[i1];
     if (i15 >= 0)

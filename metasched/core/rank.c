@@ -16,9 +16,41 @@
 struct rank_sweep;
 static inline void rank_sweep_cand (const ms_policy_t *pol,
                                     struct rank_sweep *sw, const ms_cand_t *c);
-static inline void rank_sweep_ok (const ms_policy_t *pol,
-                                  struct rank_sweep *sw, const ms_cands_t *cs,
+static inline void rank_sweep_ok (struct rank_sweep *sw, const ms_cands_t *cs,
                                   const ms_cand_t *c);
+
+/* The first of cs's candidates with the least runtime, its runtime
+ * into *tbestp (SIZE_MAX and INFINITY: none under infinity). The even
+ * and the odd candidates are looked at apart, so that each comparison
+ * waits on the one two before, and the lesser taken (of equal ones the
+ * first): the candidate a single sweep finds. */
+static size_t
+rank_fastest (const ms_cands_t *cs, double *tbestp)
+{
+    double t0 = INFINITY, t1 = INFINITY;
+    size_t f0 = SIZE_MAX, f1 = SIZE_MAX, i = 0;
+
+    for (; i + 1 < cs->n; i += 2) {
+        if (cs->c[i].t < t0) {
+            t0 = cs->c[i].t;
+            f0 = i;
+        }
+        if (cs->c[i + 1].t < t1) {
+            t1 = cs->c[i + 1].t;
+            f1 = i + 1;
+        }
+    }
+    if (i < cs->n && cs->c[i].t < t0) {
+        t0 = cs->c[i].t;
+        f0 = i;
+    }
+    if (t1 < t0 || (!(t0 < t1) && f1 < f0)) {
+        *tbestp = t1;
+        return f1;
+    }
+    *tbestp = t0;
+    return f0;
+}
 
 /* metasched's admissible candidates (ok) and the job's energy weight:
  * the maximum slowdown, the power caps, the job's width. Returns how many
@@ -31,9 +63,10 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
                   const ms_cands_t *cs, const ms_view_t *view, bool *ok,
                   double *wep, const char **why, struct rank_sweep *sw)
 {
-    double tbest = INFINITY;
+    double tbest = INFINITY, lim;
     size_t nok = 0, fastest = SIZE_MAX;
     double rcap = INFINITY, we = pol->w_energy;
+    bool caps = pol->power_caps && view;
     /* The job's width against the site's mean: mean job energy and mean
      * response weigh every job's response alike but its energy by its
      * nodes, so a wide job's energy weighs more (the odds of w_E times
@@ -50,20 +83,17 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
             odds *= pol->odds_scale;
         we = odds / (1 + odds);
     }
-    for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].t < tbest) {
-            tbest = cs->c[i].t;
-            fastest = i;
-        }
+    fastest = rank_fastest (cs, &tbest);
+    /* the slowdown cap's runtime (read once: the sweep's stores could
+     * be the policy's, for all the compiler knows) */
+    lim = pol->max_slowdown * tbest;
     /* The best predicted response (wait plus runtime) among candidates
      * within the slowdown cap. */
     for (size_t i = 0; i < cs->n; i++)
-        if (cs->c[i].t_hi <= pol->max_slowdown * tbest
-            && cs->c[i].w + cs->c[i].t_hi < rcap)
+        if (cs->c[i].t_hi <= lim && cs->c[i].w + cs->c[i].t_hi < rcap)
             rcap = cs->c[i].w + cs->c[i].t_hi;
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
-        const ms_partconf_t *pc = &conf->parts[c->part];
         if (sw)
             rank_sweep_cand (pol, sw, c);
         /* The maximum slowdown against the best candidate, on the upper
@@ -71,14 +101,15 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
          * still allowed when it would end before any candidate within the cap
          * could (the job is not held for a busy fast partition while another is
          * free). */
-        if (c->t_hi > pol->max_slowdown * tbest && c->w + c->t_hi >= rcap) {
+        if (c->t_hi > lim && c->w + c->t_hi >= rcap) {
             if (why)
                 why[i] = "over the maximum slowdown against the fastest";
             continue;
         }
         /* The partition's power cap: what runs there now plus this job
          * must stay under it. */
-        if (pol->power_caps && pc->power_cap_w > 0 && view) {
+        if (caps && conf->parts[c->part].power_cap_w > 0) {
+            const ms_partconf_t *pc = &conf->parts[c->part];
             int nodes = (int)lround (c->e / (c->p * c->t));
             double idle = conf->archs[pc->arch].idle_power_w;
             if (view_power (view, c->part) + nodes * (c->p - idle)
@@ -91,14 +122,14 @@ metasched_filter (const ms_policy_t *pol, const ms_siteconf_t *conf,
         ok[i] = true;
         nok++;
         if (sw)
-            rank_sweep_ok (pol, sw, cs, c);
+            rank_sweep_ok (sw, cs, c);
     }
     if (!nok && fastest != SIZE_MAX) {
         ok[fastest] = true;
         if (why)
             why[fastest] = NULL;
         if (sw)
-            rank_sweep_ok (pol, sw, cs, &cs->c[fastest]);
+            rank_sweep_ok (sw, cs, &cs->c[fastest]);
         nok = 1;
     }
     *wep = we;
@@ -240,7 +271,7 @@ wait_weight (const ms_policy_t *pol)
  * response), times drain_weight. Long and wide jobs are the ones that
  * delay them; a slow clock on such a job there lengthens every drain it
  * is part of. 0 on a partition without captive jobs. */
-static double
+static inline double
 drain_delay (const ms_policy_t *pol, const ms_siteconf_t *conf,
              const ms_cand_t *c)
 {
@@ -357,12 +388,15 @@ grid_term (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c)
  * (4 halved it again) and sent jobs to the cleanest zone's queue at any
  * wait (doc/evaluation.md "Carbon"). Without them (gm->use false) the
  * score is score_metasched's. */
-static double
+static inline double
 joint_score (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c,
              double eref, double wt, double wtref, double we)
 {
+    /* score_metasched (score.c), the same operations in the same order
+     * (the same bits), here where a decision computes it for every
+     * admissible candidate: a call from another file costs as much */
     if (!gm->use)
-        return score_metasched (c->e, eref, wt, wtref, we);
+        return we * c->e / eref + (1 - we) * wt / wtref;
     return we * (c->e / eref + grid_term (pol, gm, c)) / (1 + gm->wsum)
            + (1 - we) * wt / wtref;
 }
@@ -444,15 +478,24 @@ drain_open_at (const drain_opens_t *d, size_t p)
 
 /* rank_partitions' figures of the sweep: the least energy, response and
  * wait (shared_wait's) of the admissible candidates; where the drain
- * counts; and of each of the first np partitions (at most
- * MS_MAX_RANKED), the least energy and runtime of its admissible
- * candidates and the predicted wait of its last, met in their order
- * (rank_block's first block). */
+ * counts; of each of the first np partitions (at most MS_MAX_RANKED),
+ * the least energy and runtime of its admissible candidates and the
+ * predicted wait of its last, met in their order (rank_block's first
+ * block); and the admissible candidates' indices in their order (nok of
+ * them; over: more than RANK_OKL, not listed), so that rank_block reads
+ * only those (on KTH-SP2 about one candidate in three). */
+#define RANK_OKL 256
+
 struct rank_sweep {
     double emin, wtmin, wmin;
     drain_opens_t dop;
     size_t np;
     double ep[MS_MAX_RANKED], tp[MS_MAX_RANKED], wp[MS_MAX_RANKED];
+    size_t nok;
+    bool over;
+    size_t okl[RANK_OKL];
+    double ww;  /* wait_weight's */
+    bool shift; /* shift_delay's: a deadline's hold counts */
 };
 
 static inline void
@@ -463,22 +506,25 @@ rank_sweep_cand (const ms_policy_t *pol, struct rank_sweep *sw,
 }
 
 static inline void
-rank_sweep_ok (const ms_policy_t *pol, struct rank_sweep *sw,
-               const ms_cands_t *cs, const ms_cand_t *c)
+rank_sweep_ok (struct rank_sweep *sw, const ms_cands_t *cs, const ms_cand_t *c)
 {
-    double wt = wait_weight (pol) * c->w + c->t + shift_delay (pol, cs, c);
+    /* wait_weight (pol) * c->w + c->t + shift_delay (pol, cs, c) */
+    double wt
+        = sw->ww * c->w + c->t + (sw->shift && c->shift_s > 0 ? c->shift_s : 0);
 
-    if (c->e < sw->emin)
-        sw->emin = c->e;
-    if (wt < sw->wtmin)
-        sw->wtmin = wt;
-    if (c->w < sw->wmin)
-        sw->wmin = c->w;
+    /* the least so far, stored either way (no branch to mispredict:
+     * which candidate is leaner follows no pattern) */
+    sw->emin = c->e < sw->emin ? c->e : sw->emin;
+    sw->wtmin = wt < sw->wtmin ? wt : sw->wtmin;
+    sw->wmin = c->w < sw->wmin ? c->w : sw->wmin;
+    if (sw->nok < RANK_OKL)
+        sw->okl[sw->nok++] = (size_t)(c - cs->c);
+    else
+        sw->over = true;
     if (c->part < sw->np) {
-        if (c->e < sw->ep[c->part])
-            sw->ep[c->part] = c->e;
-        if (c->t < sw->tp[c->part])
-            sw->tp[c->part] = c->t;
+        double *ep = &sw->ep[c->part], *tp = &sw->tp[c->part];
+        *ep = c->e < *ep ? c->e : *ep;
+        *tp = c->t < *tp ? c->t : *tp;
         sw->wp[c->part] = c->w;
     }
 }
@@ -502,6 +548,10 @@ rank_block (const ms_policy_t *pol, const ms_siteconf_t *conf,
             double we, size_t base, size_t nb, rank_part_t *pp)
 {
     const drain_opens_t *dop = &sw->dop;
+    /* the admissible candidates, from the sweep's list where it has
+     * them all (candidate k is list[k], else k itself) */
+    const size_t *list = sw->over ? NULL : sw->okl;
+    size_t nl = list ? sw->nok : cs->n;
 
     for (size_t q = 0; q < nb; q++) {
         pp[q].ep = pp[q].tp = pp[q].bf = INFINITY;
@@ -516,7 +566,8 @@ rank_block (const ms_policy_t *pol, const ms_siteconf_t *conf,
             pp[q].wp = sw->wp[q];
         }
     else
-        for (size_t i = 0; i < cs->n; i++) {
+        for (size_t k = 0; k < nl; k++) {
+            size_t i = list ? list[k] : k;
             size_t q = cs->c[i].part - base;
             if (!ok[i] || cs->c[i].part < base || q >= nb)
                 continue;
@@ -535,7 +586,8 @@ rank_block (const ms_policy_t *pol, const ms_siteconf_t *conf,
             pp[q].g = 1 + pol->congestion * pp[q].wp / pp[q].tp;
             pp[q].dr = drain_open_at (dop, base + q);
         }
-    for (size_t i = 0; i < cs->n; i++) {
+    for (size_t k = 0; k < nl; k++) {
+        size_t i = list ? list[k] : k;
         size_t q = cs->c[i].part - base;
         double f;
         if (!ok[i] || cs->c[i].part < base || q >= nb)
@@ -586,6 +638,10 @@ rank_partitions (const ms_policy_t *pol, const ms_siteconf_t *conf,
     sw.emin = sw.wtmin = sw.wmin = INFINITY;
     drain_opens_init (pol, &sw.dop);
     sw.np = conf->nparts < MS_MAX_RANKED ? conf->nparts : MS_MAX_RANKED;
+    sw.nok = 0;
+    sw.over = false;
+    sw.ww = wait_weight (pol);
+    sw.shift = cs->carbon && pol->w_carbon > 0;
     for (size_t q = 0; q < sw.np; q++) {
         sw.ep[q] = sw.tp[q] = INFINITY;
         sw.wp[q] = 0;

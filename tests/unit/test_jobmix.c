@@ -236,6 +236,52 @@ START_TEST (test_jobmix_random)
 }
 END_TEST
 
+/* Jobs that repeat (a few dozen candidate lists, a few widths, as a
+ * site's jobs of the same app and size do): the calibration agrees to
+ * the bit with the reference before and after the ring has wrapped (the
+ * first lists dying out). */
+START_TEST (test_jobmix_repeats)
+{
+    ms_siteconf_t *conf = load_conf ();
+    ms_cands_t pool[40] = { { 0 } };
+    ms_jobmix_t m;
+    ms_policy_t pol;
+    uint64_t rng = 777;
+    size_t cals = 0;
+
+    policy_init (&pol, POL_METASCHED);
+    /* lists with a choice (a front of two points or more): kept */
+    for (int k = 0; k < 40; k++) {
+        float he[MS_MIX_PTS], ht[MS_MIX_PTS], e1, t15;
+        do
+            random_cands (&pool[k], &rng);
+        while (ref_front (&pol, &pool[k], he, ht, &e1, &t15) == 0);
+    }
+    jobmix_init (&m);
+    for (size_t j = 0; j < 3 * MS_MIX_JOBS; j++) {
+        /* the kinds change over the run: the first ones die out */
+        size_t k
+            = (size_t)(test_uniform (&rng) * 20) + (j * 20) / (3 * MS_MIX_JOBS);
+        jobmix_add (&m, conf, &pol, &pool[k],
+                    1 + (int)(test_uniform (&rng) * 4), (double)j);
+        if (j % 5000 == 4999) {
+            double want = ref_scale (&m, &pol);
+            m.since_cal = 1u << 30; /* due */
+            jobmix_apply (&m, conf, &pol);
+            ck_assert_msg (m.scale == want, "%zu jobs: scale %.17g, want %.17g",
+                           j + 1, m.scale, want);
+            cals++;
+        }
+    }
+    ck_assert_uint_eq (m.nring, MS_MIX_JOBS);
+    ck_assert (cals >= 19);
+    jobmix_free (&m);
+    for (int k = 0; k < 40; k++)
+        candidates_free (&pool[k]);
+    clusterconf_free (conf);
+}
+END_TEST
+
 /* Scales of many magnitudes and jobs of many widths: the calibration
  * still agrees to the bit with the reference, on small rings too. */
 START_TEST (test_jobmix_random_widths)
@@ -318,6 +364,7 @@ main (void)
     tcase_set_timeout (tc, 600);
     tcase_add_test (tc, test_jobmix_random);
     tcase_add_test (tc, test_jobmix_random_widths);
+    tcase_add_test (tc, test_jobmix_repeats);
     tcase_add_test (tc, test_jobmix_fronts_off);
     suite_add_tcase (s, tc);
     return test_run_suite (s);
