@@ -392,11 +392,8 @@ static inline double
 joint_score (const ms_policy_t *pol, const grid_min_t *gm, const ms_cand_t *c,
              double eref, double wt, double wtref, double we)
 {
-    /* score_metasched (score.c), the same operations in the same order
-     * (the same bits), here where a decision computes it for every
-     * admissible candidate: a call from another file costs as much */
     if (!gm->use)
-        return we * c->e / eref + (1 - we) * wt / wtref;
+        return score_metasched (c->e, eref, wt, wtref, we);
     return we * (c->e / eref + grid_term (pol, gm, c)) / (1 + gm->wsum)
            + (1 - we) * wt / wtref;
 }

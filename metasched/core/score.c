@@ -24,15 +24,6 @@ score_eamc_part_eff (double e, double emin, double t, double tmin,
     return e / emin + t_weight * t / tmin;
 }
 
-/* metasched's score, doc/architecture.md "Policies": the weight w_E on
- * energy, 1 - w_E on the predicted response (wait plus runtime). */
-double
-score_metasched (double e, double emin, double wt, double wtmin,
-                 double w_energy)
-{
-    return w_energy * e / emin + (1 - w_energy) * wt / wtmin;
-}
-
 /* score_eamc_dist with its two quotients in one division of pairs (each
  * lane is the same IEEE quotient): the division is most of a sweep's
  * time. */

@@ -21,8 +21,15 @@ double score_eamc_dist (double e, double emin, double t, double tmin,
                         double t_weight);
 double score_eamc_part_eff (double e, double emin, double t, double tmin,
                             double t_weight);
-double score_metasched (double e, double emin, double wt, double wtmin,
-                        double w_energy);
+/* metasched's score, doc/architecture.md "Policies": the weight w_E on
+ * energy, 1 - w_E on the predicted response (wait plus runtime). Inline:
+ * a decision computes it for every admissible candidate (rank.c). */
+static inline double
+score_metasched (double e, double emin, double wt, double wtmin,
+                 double w_energy)
+{
+    return w_energy * e / emin + (1 - w_energy) * wt / wtmin;
+}
 
 /* Per partition of cs: the index into cs->c of the candidate with the
  * EAMC-optimal frequency (SIZE_MAX where the job has none). best has room
