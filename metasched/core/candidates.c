@@ -81,10 +81,12 @@ predtab_build (const predictor_t *pred, const ms_siteconf_t *conf,
                 d->f_khz = pf[k];
                 d->t = est[k].time_s;
                 d->t_lo = est[k].time_lo;
-                d->t_hi = est[k].time_hi;
                 d->p = est[k].power_w;
                 d->p_lo = est[k].power_lo;
-                d->p_hi = est[k].power_hi;
+                /* an upper bound under the estimate is the estimate:
+                 * taken here once, not at each job's candidates */
+                d->t_hi = est[k].time_hi > d->t ? est[k].time_hi : d->t;
+                d->p_hi = est[k].power_hi > d->p ? est[k].power_hi : d->p;
                 d->ok = est[k].source != PRED_SRC_NONE && d->t > 0 && d->p > 0;
             }
         }
@@ -491,6 +493,42 @@ cands_room (ms_cands_t *cs, size_t n)
     cs->c = ms_xrealloc (cs->c, cs->cap * sizeof (*cs->c));
 }
 
+/* The waits of the n candidates c of partition p (build_part), from pw
+ * (NULL: none). Without a reservation that can hold the job back, every
+ * runtime gets the same wait; under a power cap, the job also waits for
+ * its power. */
+static void
+part_waits_fill (const ms_partwaits_t *pw, const ms_view_t *view, size_t p,
+                 int nodes, double now, ms_cand_t *c, size_t n)
+{
+    if (!pw) {
+        for (size_t i = 0; i < n; i++)
+            c[i].w = c[i].ws = c[i].wf = 0;
+        return;
+    }
+    /* view_power_wait is 0 where the partition has no power cap */
+    if (view->conf->parts[p].power_cap_w > 0) {
+        for (size_t i = 0; i < n; i++) {
+            double pwait = view_power_wait (view, p, nodes, c[i].p, now);
+            part_waits_apply (pw, &c[i]);
+            if (pwait > c[i].w)
+                c[i].w = pwait;
+            if (pwait > c[i].ws)
+                c[i].ws = pwait;
+        }
+    } else if (!pw->rv.set) {
+        /* part_waits_apply's wait, with no reservation for any runtime */
+        double w = 0 > pw->w ? 0 : pw->w;
+        for (size_t i = 0; i < n; i++) {
+            c[i].w = w;
+            c[i].ws = pw->ws;
+            c[i].wf = pw->wf;
+        }
+    } else
+        for (size_t i = 0; i < n; i++)
+            part_waits_apply (pw, &c[i]);
+}
+
 /* The candidates of partition p (candidates_build): the job's figures
  * from the app's there, its waits from pw (NULL: none). */
 static void
@@ -499,15 +537,13 @@ build_part (const ms_predtab_t *tab, size_t app, size_t p, int nodes,
             double now, ms_cands_t *cs)
 {
     const ms_predent_t *d = predtab_get (tab, app, p, 0);
-    size_t nf = tab->nfreqs[p], n;
+    size_t nf = tab->nfreqs[p], n, n0;
     ms_cand_t *c;
-    /* view_power_wait is 0 where the partition has no power cap */
-    bool capped = view && view->conf->parts[p].power_cap_w > 0;
 
     cands_room (cs, nf);
     /* the list's end and array in locals: a store through c cannot
      * change them */
-    n = cs->n;
+    n = n0 = cs->n;
     c = cs->c + n;
     for (size_t fi = 0; fi < nf; fi++, d++) {
         if (!d->ok)
@@ -516,29 +552,17 @@ build_part (const ms_predtab_t *tab, size_t app, size_t p, int nodes,
         c->fi = fi;
         c->f_khz = d->f_khz;
         c->t = d->t * scale;
-        c->t_hi = (d->t_hi > d->t ? d->t_hi : d->t) * scale;
+        c->t_hi = d->t_hi * scale;
         c->p = d->p;
         c->e = c->p * c->t * nodes;
-        c->e_hi = (d->p_hi > d->p ? d->p_hi : d->p) * c->t_hi * nodes;
+        c->e_hi = d->p_hi * c->t_hi * nodes;
         c->nodes = nodes;
-        if (!pw)
-            c->w = c->ws = c->wf = 0;
-        else {
-            part_waits_apply (pw, c);
-            /* Under a power cap, the job also waits for its power. */
-            double pwait
-                = capped ? view_power_wait (view, p, nodes, c->p, now) : 0;
-            if (pwait > c->w)
-                c->w = pwait;
-            if (pwait > c->ws)
-                c->ws = pwait;
-        }
         c++;
         n++;
     }
     cs->n = n;
+    part_waits_fill (pw, view, p, nodes, now, cs->c + n0, n - n0);
 }
-
 void
 candidates_build (const ms_predtab_t *tab, size_t app, size_t home, int nodes,
                   double base_s, const ms_view_t *view, double now,

@@ -30,8 +30,8 @@
 
 typedef struct {
     uint32_t f_khz;
-    double t, t_lo, t_hi; /* signature run, s */
-    double p, p_lo, p_hi; /* per node, W */
+    double t, t_lo, t_hi; /* signature run, s; t_hi never under t */
+    double p, p_lo, p_hi; /* per node, W; p_hi never under p */
     bool ok;              /* the predictor had something to say */
 } ms_predent_t;
 
