@@ -1031,6 +1031,15 @@ sched_release (ms_sched_t *s, double now, ms_error_t *errp)
     return rc;
 }
 
+/* a's list for b's, arrays and all (no copy). */
+static void
+cands_swap (ms_cands_t *a, ms_cands_t *b)
+{
+    ms_cands_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
 /* The core's window: the jobs that came since the last cycle, decided
  * together (policy_decide_window) and dispatched. */
 int
@@ -1044,6 +1053,7 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
     ms_window_stats_t wst;
     double t0 = ms_mono_s ();
     int rc = 0;
+    bool sent = false;
 
     if (s->pol.kind != POL_METASCHED_WINDOW || !nw)
         return 0;
@@ -1065,8 +1075,9 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         sjob_t *j = &s->jobs[s->window[k] - 1];
         job_candidates (s, &j->jd, s->view, now);
         /* with the list's home and the grid's flags (carbon_apply's):
-         * the window's costs weigh carbon and cost by them */
-        candidates_copy (&cands[k], &s->cs);
+         * the window's costs weigh carbon and cost by them; the lists
+         * trade places, not copied (tens of KB a job) */
+        cands_swap (&cands[k], &s->cs);
         cp[k] = &cands[k];
         nodes[k] = j->jd.nodes;
     }
@@ -1093,12 +1104,15 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
             continue;
         }
         /* dispatch reads the decision's candidates from s->cs */
-        candidates_copy (&s->cs, &cands[k]);
+        cands_swap (&s->cs, &cands[k]);
+        sent = true;
         s->cs_job = 0;
         j->state = SJ_QUEUED;
         pending_add (s, j, id);
         rc = dispatch (s, id, &dec[k], NULL, now, errp);
     }
+    if (!sent)
+        cands_swap (&s->cs, &cands[nw - 1]); /* the last list built */
     s->nwindow = 0;
     decide_other (s, t0);
     return rc;
