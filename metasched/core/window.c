@@ -112,6 +112,44 @@ silent (void *info, const char *s)
     return 1; /* GLPK prints nothing */
 }
 
+/* Whether bid x comes before bid y by cost, then node-seconds (equals:
+ * neither). */
+static bool
+bid_before (const ms_bid_t *x, const ms_bid_t *y)
+{
+    return x->cost < y->cost || (x->cost == y->cost && x->ns < y->ns);
+}
+
+/* The bids g[0] .. g[n - 1] of one job and partition, in index order,
+ * into drop: in order of cost, node-seconds and index (a stable
+ * insertion sort), a bid is dominated exactly when one before it takes no
+ * more node-seconds (dominated's test, with one sort and one pass for
+ * every pair of bids). A NaN has no order: such a group takes
+ * dominated's test. */
+static void
+drop_group (const ms_bid_t *bids, size_t *g, size_t n, bool *drop)
+{
+    double least = INFINITY;
+
+    for (size_t m = 0; m < n; m++)
+        if (isnan (bids[g[m]].cost) || isnan (bids[g[m]].ns)) {
+            for (size_t k = 0; k < n; k++)
+                drop[g[k]] = dominated (bids, g, n, g[k]);
+            return;
+        }
+    for (size_t m = 1; m < n; m++) {
+        size_t x = g[m], k = m;
+        for (; k > 0 && bid_before (&bids[x], &bids[g[k - 1]]); k--)
+            g[k] = g[k - 1];
+        g[k] = x;
+    }
+    for (size_t m = 0; m < n; m++) {
+        drop[g[m]] = m > 0 && least <= bids[g[m]].ns;
+        if (bids[g[m]].ns < least)
+            least = bids[g[m]].ns;
+    }
+}
+
 /* Job j's bids (order[0] .. order[n - 1], in index order) with the
  * dominated ones marked in drop. A bid is weighed against the bids of its
  * partition alone (dominated's test is false for the others): grp gets
@@ -131,8 +169,7 @@ drop_dominated (const ms_bid_t *bids, const size_t *order, size_t n,
         for (g1 = g0 + 1; g1 < n && bids[grp[g1]].part == bids[grp[g0]].part;
              g1++)
             ;
-        for (size_t m = g0; m < g1; m++)
-            drop[grp[m]] = dominated (bids, grp + g0, g1 - g0, grp[m]);
+        drop_group (bids, grp + g0, g1 - g0, drop);
     }
 }
 
