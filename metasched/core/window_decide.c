@@ -59,13 +59,17 @@ window_job_bids (const ms_policy_t *pol, const ms_siteconf_t *conf,
         ws->rk[r[q].part] = q;
     for (size_t i = 0; i < cs->n; i++) {
         const ms_cand_t *c = &cs->c[i];
-        size_t p = c->part, q = p < nparts ? ws->rk[p] : SIZE_MAX;
+        size_t p, q;
         double ck;
 
-        if (!ok[i] || q == SIZE_MAX) {
-            cost[i] = INFINITY;
+        /* most are not admissible: their candidate is not read */
+        cost[i] = INFINITY;
+        if (!ok[i])
             continue;
-        }
+        p = c->part;
+        q = p < nparts ? ws->rk[p] : SIZE_MAX;
+        if (q == SIZE_MAX)
+            continue;
         ck = cost[i] = r[q].key + (fs[i] - fs[r[q].cand]);
         if (!isfinite (ck))
             continue;
