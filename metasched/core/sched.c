@@ -105,16 +105,18 @@ struct ms_sched {
                             last (submit_kept); 0: it is */
     double cs_now;       /* ...when */
     /* the decision rate's clock (decide_clock): sched_submit's calls,
-     * those timed and their time, and the time of the other calls */
-    uint64_t nsubmit, ntimed;
-    double timed_s, other_s;
+     * those timed and their time, the same of sched_cycle's, and the
+     * time of the other calls */
+    uint64_t nsubmit, ntimed, ncycle, ncycle_timed;
+    double timed_s, cycle_s, other_s;
 };
 
 /* sched_submit reads the clock for one call in SCHED_TIME_EVERY (the
  * first, then every 16th: two clock reads a job cost as much as a
- * simple policy's decision); the time spent deciding (decide_s, the
- * decision rate's denominator) counts each untimed call at the mean of
- * the timed ones. The other calls are timed each. */
+ * simple policy's decision), and so does sched_cycle (a window of a job
+ * or two, every minute of a trace); the time spent deciding (decide_s,
+ * the decision rate's denominator) counts each untimed call at the mean
+ * of the timed ones. The other calls are timed each. */
 #define SCHED_TIME_EVERY 16
 
 static void
@@ -122,7 +124,10 @@ decide_clock (ms_sched_t *s)
 {
     s->st.decide_s
         = s->other_s
-          + (s->ntimed ? s->timed_s * ((double)s->nsubmit / s->ntimed) : 0);
+          + (s->ntimed ? s->timed_s * ((double)s->nsubmit / s->ntimed) : 0)
+          + (s->ncycle_timed
+                 ? s->cycle_s * ((double)s->ncycle / s->ncycle_timed)
+                 : 0);
 }
 
 /* The time t0 .. now of a call other than sched_submit. */
@@ -1031,6 +1036,15 @@ sched_release (ms_sched_t *s, double now, ms_error_t *errp)
     return rc;
 }
 
+/* a's list for b's, arrays and all (no copy). */
+static void
+cands_swap (ms_cands_t *a, ms_cands_t *b)
+{
+    ms_cands_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
 /* The core's window: the jobs that came since the last cycle, decided
  * together (policy_decide_window) and dispatched. */
 int
@@ -1042,11 +1056,14 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
     ms_decision_t *dec;
     int *nodes;
     ms_window_stats_t wst;
-    double t0 = ms_mono_s ();
+    double t0;
     int rc = 0;
+    bool sent = false, timed;
 
     if (s->pol.kind != POL_METASCHED_WINDOW || !nw)
         return 0;
+    timed = s->ncycle++ % SCHED_TIME_EVERY == 0;
+    t0 = timed ? ms_mono_s () : 0;
     if (nw > s->capw) {
         size_t cw = nw > 2 * s->capw ? nw : 2 * s->capw;
         s->wcands = ms_xrealloc (s->wcands, cw * sizeof (*s->wcands));
@@ -1065,8 +1082,9 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
         sjob_t *j = &s->jobs[s->window[k] - 1];
         job_candidates (s, &j->jd, s->view, now);
         /* with the list's home and the grid's flags (carbon_apply's):
-         * the window's costs weigh carbon and cost by them */
-        candidates_copy (&cands[k], &s->cs);
+         * the window's costs weigh carbon and cost by them; the lists
+         * trade places, not copied (tens of KB a job) */
+        cands_swap (&cands[k], &s->cs);
         cp[k] = &cands[k];
         nodes[k] = j->jd.nodes;
     }
@@ -1093,14 +1111,21 @@ sched_cycle (ms_sched_t *s, double now, ms_error_t *errp)
             continue;
         }
         /* dispatch reads the decision's candidates from s->cs */
-        candidates_copy (&s->cs, &cands[k]);
+        cands_swap (&s->cs, &cands[k]);
+        sent = true;
         s->cs_job = 0;
         j->state = SJ_QUEUED;
         pending_add (s, j, id);
         rc = dispatch (s, id, &dec[k], NULL, now, errp);
     }
+    if (!sent)
+        cands_swap (&s->cs, &cands[nw - 1]); /* the last list built */
     s->nwindow = 0;
-    decide_other (s, t0);
+    if (timed) {
+        s->cycle_s += ms_mono_s () - t0;
+        s->ncycle_timed++;
+    }
+    decide_clock (s);
     return rc;
 }
 

@@ -112,19 +112,90 @@ silent (void *info, const char *s)
     return 1; /* GLPK prints nothing */
 }
 
-/* The bids in job order with the dominated ones left out (bids of jobs
- * past the window dropped): a counting sort of the bids by job. Returns
- * the kept bids' indices (*nkeepp of them), to free; job j's are
- * keep[kstart[j]] .. keep[kstart[j + 1] - 1] (kstart: njobs + 1 entries). */
-static size_t *
-kept_bids (const ms_bid_t *bids, size_t nbids, size_t njobs, size_t *kstart,
-           size_t *nkeepp)
+/* Whether bid x comes before bid y by cost, then node-seconds (equals:
+ * neither). */
+static bool
+bid_before (const ms_bid_t *x, const ms_bid_t *y)
 {
-    size_t *start = ms_xcalloc (njobs + 2, sizeof (size_t));
-    size_t *order = ms_xcalloc (nbids + 1, sizeof (size_t));
-    size_t *keep = ms_xcalloc (nbids + 1, sizeof (size_t));
+    return x->cost < y->cost || (x->cost == y->cost && x->ns < y->ns);
+}
+
+/* The bids g[0] .. g[n - 1] of one job and partition, in index order,
+ * into drop: in order of cost, node-seconds and index (a stable
+ * insertion sort), a bid is dominated exactly when one before it takes no
+ * more node-seconds (dominated's test, with one sort and one pass for
+ * every pair of bids). A NaN has no order: such a group takes
+ * dominated's test. */
+static void
+drop_group (const ms_bid_t *bids, size_t *g, size_t n, bool *drop)
+{
+    double least = INFINITY;
+
+    for (size_t m = 0; m < n; m++)
+        if (isnan (bids[g[m]].cost) || isnan (bids[g[m]].ns)) {
+            for (size_t k = 0; k < n; k++)
+                drop[g[k]] = dominated (bids, g, n, g[k]);
+            return;
+        }
+    for (size_t m = 1; m < n; m++) {
+        size_t x = g[m], k = m;
+        for (; k > 0 && bid_before (&bids[x], &bids[g[k - 1]]); k--)
+            g[k] = g[k - 1];
+        g[k] = x;
+    }
+    for (size_t m = 0; m < n; m++) {
+        drop[g[m]] = m > 0 && least <= bids[g[m]].ns;
+        if (bids[g[m]].ns < least)
+            least = bids[g[m]].ns;
+    }
+}
+
+/* Job j's bids (order[0] .. order[n - 1], in index order) with the
+ * dominated ones marked in drop. A bid is weighed against the bids of its
+ * partition alone (dominated's test is false for the others): grp gets
+ * the job's bids by partition, a stable insertion sort that is one pass
+ * for bids that come partition by partition, as candidates do. */
+static void
+drop_dominated (const ms_bid_t *bids, const size_t *order, size_t n,
+                size_t *grp, bool *drop)
+{
+    for (size_t m = 0; m < n; m++) {
+        size_t k = m;
+        for (; k > 0 && bids[grp[k - 1]].part > bids[order[m]].part; k--)
+            grp[k] = grp[k - 1];
+        grp[k] = order[m];
+    }
+    for (size_t g0 = 0, g1; g0 < n; g0 = g1) {
+        for (g1 = g0 + 1; g1 < n && bids[grp[g1]].part == bids[grp[g0]].part;
+             g1++)
+            ;
+        drop_group (bids, grp + g0, g1 - g0, drop);
+    }
+}
+
+/* The scratch of kept_bids: start (njobs + 2), order and grp (nbids + 1
+ * each), drop (nbids + 1), carved from one block by kept_bids_mem. */
+static size_t
+kept_bids_mem (size_t nbids, size_t njobs)
+{
+    return (njobs + 2 + 2 * (nbids + 1)) * sizeof (size_t)
+           + (nbids + 1) * sizeof (bool);
+}
+
+/* The bids in job order with the dominated ones left out (bids of jobs
+ * past the window dropped): a counting sort of the bids by job. Fills
+ * keep (nbids entries) with the kept bids' indices and returns their
+ * count; job j's are keep[kstart[j]] .. keep[kstart[j + 1] - 1] (kstart:
+ * njobs + 1 entries). mem: kept_bids_mem bytes of scratch. */
+static size_t
+kept_bids (const ms_bid_t *bids, size_t nbids, size_t njobs, size_t *kstart,
+           size_t *keep, void *mem)
+{
+    size_t *start = mem, *order = start + njobs + 2, *grp = order + nbids + 1;
+    bool *drop = (bool *)(grp + nbids + 1);
     size_t nkeep = 0;
 
+    memset (start, 0, (njobs + 2) * sizeof (*start));
     for (size_t b = 0; b < nbids; b++)
         if (bids[b].job < njobs)
             start[bids[b].job + 2]++;
@@ -136,16 +207,14 @@ kept_bids (const ms_bid_t *bids, size_t nbids, size_t njobs, size_t *kstart,
     /* start[j] .. start[j + 1] now hold job j's bids. */
     for (size_t j = 0; j < njobs; j++) {
         kstart[j] = nkeep;
+        drop_dominated (bids, order + start[j], start[j + 1] - start[j], grp,
+                        drop);
         for (size_t m = start[j]; m < start[j + 1]; m++)
-            if (!dominated (bids, order + start[j], start[j + 1] - start[j],
-                            order[m]))
+            if (!drop[order[m]])
                 keep[nkeep++] = order[m];
     }
     kstart[njobs] = nkeep;
-    free (start);
-    free (order);
-    *nkeepp = nkeep;
-    return keep;
+    return nkeep;
 }
 
 /* The integer program. Rows: one per job (= 1), one per partition (<=
@@ -289,6 +358,9 @@ typedef struct {
 
 /* Past this many bids tried the search gives the window to GLPK. */
 #define WINDOW_SEARCH_NODES 4096
+/* The bytes of the search's arrays kept on its stack (a window of a few
+ * jobs on a site of a few partitions needs about 1 KB). */
+#define WINDOW_SEARCH_STACK 4096
 /* The most partitions whose every set bounds the search (2^4 sets). */
 #define WINDOW_SEARCH_SETS_PARTS 4
 
@@ -482,7 +554,9 @@ window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
                           .bestv = INFINITY,
                           .best = cand };
     double lbuf[WINDOW_LOAD_STACK];
-    size_t *idx, placed = 0;
+    double stack[WINDOW_SEARCH_STACK / sizeof (double)];
+    void *block = NULL; /* to free: NULL when on the stack */
+    size_t *idx, placed = 0, nmem;
     bool found;
 
     /* the first choice alone tries a bid of every job with one: past
@@ -494,8 +568,11 @@ window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
         return false;
     s.load = load_new (lbuf, nparts);
     s.nsets = nparts <= WINDOW_SEARCH_SETS_PARTS ? (size_t)1 << nparts : 1;
-    s.rest = ms_xmalloc (s.nsets * (njobs + 1) * sizeof (double));
-    idx = ms_xmalloc ((3 * (njobs + 1) + nkeep) * sizeof (size_t));
+    /* rest and the indices in one block, on the stack when it fits */
+    nmem = s.nsets * (njobs + 1) * sizeof (double)
+           + (3 * (njobs + 1) + nkeep) * sizeof (size_t);
+    s.rest = nmem <= sizeof (stack) ? stack : (block = ms_xmalloc (nmem));
+    idx = (size_t *)(s.rest + s.nsets * (njobs + 1));
     s.cur = idx;
     s.dstart = idx + njobs + 1;
     s.djob = idx + 2 * (njobs + 1);
@@ -508,8 +585,7 @@ window_search (const ms_bid_t *bids, const size_t *keep, const size_t *kstart,
     search_job (&s, 0, 0);
     found = s.nodes <= WINDOW_SEARCH_NODES && !s.near && isfinite (s.bestv);
     load_free (s.load, lbuf);
-    free (s.rest);
-    free (idx);
+    free (block);
     return found;
 }
 
@@ -538,14 +614,20 @@ window_glpk (const ms_bid_t *bids, const size_t *keep, size_t nkeep,
     glp_delete_prob (lp);
 }
 
+/* The bytes of window_solve's arrays kept on its stack: most windows
+ * that reach a search have a few jobs and tens of bids (under 2 KB). */
+#define WINDOW_SOLVE_STACK 4096
+
 void
 window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
               const double *cap, const double *pen, size_t nparts,
               const ms_window_opts_t *opts, size_t *pick, ms_window_stats_t *st)
 {
     ms_window_opts_t defo;
-    size_t *keep, *kstart, *cand, nkeep = 0;
-    double t0 = ms_mono_s ();
+    size_t *keep, *kstart, *cand, nkeep, nmem;
+    size_t stack[WINDOW_SOLVE_STACK / sizeof (size_t)];
+    void *block = NULL; /* to free: NULL when on the stack */
+    double t0;
     bool any_job = false;
 
     memset (st, 0, sizeof (*st));
@@ -565,17 +647,22 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
     /* Every job at its cheapest bid is a lower bound of the objective;
      * when that choice overfills no partition it pays no penalty and is
      * the optimum: no program to solve (most windows of a lightly loaded
-     * site). */
+     * site). Nothing is solved then and the clock is not read (solve_s
+     * 0): a simulated trace has such a window every cycle or so. */
     if (within_caps (bids, njobs, pick, cap, nparts)) {
         st->optimal = true;
         st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
-        st->solve_s = ms_mono_s () - t0;
         return;
     }
 
-    kstart = ms_xcalloc (njobs + 1, sizeof (size_t));
-    cand = ms_xcalloc (njobs + 1, sizeof (size_t));
-    keep = kept_bids (bids, nbids, njobs, kstart, &nkeep);
+    t0 = ms_mono_s ();
+    /* one block for the solve's arrays, on the stack when it fits */
+    nmem = (2 * (njobs + 1) + nbids + 1) * sizeof (size_t)
+           + kept_bids_mem (nbids, njobs);
+    kstart = nmem <= sizeof (stack) ? stack : (block = ms_xmalloc (nmem));
+    cand = kstart + njobs + 1;
+    keep = cand + njobs + 1;
+    nkeep = kept_bids (bids, nbids, njobs, kstart, keep, keep + nbids + 1);
     st->nvars = nkeep;
     /* A small window's optimum by search when it is clear of ties (the
      * program's answer), else the program. */
@@ -588,9 +675,7 @@ window_solve (const ms_bid_t *bids, size_t nbids, size_t njobs,
         window_glpk (bids, keep, nkeep, njobs, cap, pen, nparts, opts, pick,
                      st);
     }
-    free (keep);
-    free (kstart);
-    free (cand);
+    free (block);
     st->cost = window_objective (bids, njobs, pick, cap, pen, nparts);
     st->solve_s = ms_mono_s () - t0;
 }

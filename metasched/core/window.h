@@ -50,7 +50,8 @@ typedef struct {
                           is solved then: nvars 0) */
     bool fallback;     /* the greedy choice was taken */
     double cost;       /* the objective of the solution taken */
-    double solve_s;    /* wall time of the solve */
+    double solve_s;    /* wall time of the solve (0 without a program:
+                          nvars 0) */
     size_t nvars;      /* bids in the program (after pruning) */
 } ms_window_stats_t;
 

@@ -13,7 +13,7 @@
 #include "metasched/core/window.h"
 #include "metasched/common/util.h"
 
-/* The scratch of window_costs, sized once a window for its largest job
+/* The scratch of window_job_bids, sized once a window for its largest job
  * (ok and fs: the most candidates plus one; r and rk: a partition each). */
 typedef struct {
     bool *ok;
@@ -22,17 +22,23 @@ typedef struct {
     size_t *rk; /* rk[p]: the entry of r ranking partition p, or SIZE_MAX */
 } window_scratch_t;
 
-/* metasched's cost of each admissible candidate of a job (INFINITY for
- * the others), built so that the cheapest is metasched's own choice: the
- * rank key of its partition at metasched's frequency there (weighted
- * energy and predicted response against the job's best), plus the
- * candidate's frequency score over the best one's on that partition.
- * *wtminp gets the job's best predicted response, *key_sp what a unit of
- * cost is worth in seconds of it (rank_partitions). */
-static void
-window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
-              const ms_cands_t *cs, const ms_view_t *view, window_scratch_t *ws,
-              double *cost, double *wtminp, double *key_sp)
+/* Job k's costs and bids: metasched's cost of each admissible candidate
+ * (INFINITY for the others), built so that the cheapest is metasched's
+ * own choice: the rank key of its partition at metasched's frequency
+ * there (weighted energy and predicted response against the job's best),
+ * plus the candidate's frequency score over the best one's on that
+ * partition. A bid for each candidate of finite cost follows the nbids
+ * already in bids; cheap (nparts entries) gets each partition's cheapest
+ * candidate, the first of equals (SIZE_MAX for none). *wtminp gets the
+ * job's best predicted response, *key_sp what a unit of cost is worth in
+ * seconds of it (rank_partitions). Returns the bids' count. One pass over
+ * the candidates does both: a job has tens of them, a few admissible. */
+static size_t
+window_job_bids (const ms_policy_t *pol, const ms_siteconf_t *conf,
+                 const ms_cands_t *cs, const ms_view_t *view,
+                 window_scratch_t *ws, size_t k, int nodes, double *cost,
+                 double *wtminp, double *key_sp, ms_bid_t *bids, size_t nbids,
+                 size_t *cheap)
 {
     bool *ok = ws->ok;
     double *fs = ws->fs;
@@ -45,15 +51,38 @@ window_costs (const ms_policy_t *pol, const ms_siteconf_t *conf,
     nr = rank_partitions (pol, conf, cs, view, ok, fs, r, nparts, wtminp,
                           key_sp);
     /* r holds each ranked partition once, in partition order */
-    for (size_t p = 0; p < nparts; p++)
+    for (size_t p = 0; p < nparts; p++) {
         ws->rk[p] = SIZE_MAX;
-    for (size_t k = 0; k < nr; k++)
-        ws->rk[r[k].part] = k;
-    for (size_t i = 0; i < cs->n; i++) {
-        size_t p = cs->c[i].part, k = p < nparts ? ws->rk[p] : SIZE_MAX;
-        cost[i] = ok[i] && k != SIZE_MAX ? r[k].key + (fs[i] - fs[r[k].cand])
-                                         : INFINITY;
+        cheap[p] = SIZE_MAX;
     }
+    for (size_t q = 0; q < nr; q++)
+        ws->rk[r[q].part] = q;
+    for (size_t i = 0; i < cs->n; i++) {
+        const ms_cand_t *c = &cs->c[i];
+        size_t p, q;
+        double ck;
+
+        /* most are not admissible: their candidate is not read */
+        cost[i] = INFINITY;
+        if (!ok[i])
+            continue;
+        p = c->part;
+        q = p < nparts ? ws->rk[p] : SIZE_MAX;
+        if (q == SIZE_MAX)
+            continue;
+        ck = cost[i] = r[q].key + (fs[i] - fs[r[q].cand]);
+        if (!isfinite (ck))
+            continue;
+        if (cheap[p] == SIZE_MAX || ck < cost[cheap[p]])
+            cheap[p] = i;
+        bids[nbids].job = k;
+        bids[nbids].part = p;
+        bids[nbids].cand = i;
+        bids[nbids].ns = (c->nodes > 0 ? c->nodes : nodes) * c->t;
+        bids[nbids].cost = ck;
+        nbids++;
+    }
+    return nbids;
 }
 
 /* The arrays of a cycle's window, taken from one block (window_mem): a
@@ -113,33 +142,6 @@ window_mem (window_mem_t *m, size_t njobs, size_t total, size_t maxn,
     }
 }
 
-/* Job k's bids (one per candidate of finite cost ck) after the nbids
- * already in bids; cheap (nparts entries) gets each partition's cheapest
- * candidate, the first of equals (SIZE_MAX for none). Returns the bids'
- * count. */
-static size_t
-window_bids (const ms_cands_t *c, const double *ck, size_t k, int nodes,
-             size_t nparts, ms_bid_t *bids, size_t nbids, size_t *cheap)
-{
-    for (size_t p = 0; p < nparts; p++)
-        cheap[p] = SIZE_MAX;
-    for (size_t i = 0; i < c->n; i++) {
-        size_t p = c->c[i].part;
-        if (!isfinite (ck[i]))
-            continue;
-        if (p < nparts && (cheap[p] == SIZE_MAX || ck[i] < ck[cheap[p]]))
-            cheap[p] = i;
-        bids[nbids].job = k;
-        bids[nbids].part = p;
-        bids[nbids].cand = i;
-        bids[nbids].ns
-            = (c->c[i].nodes > 0 ? c->c[i].nodes : nodes) * c->c[i].t;
-        bids[nbids].cost = ck[i];
-        nbids++;
-    }
-    return nbids;
-}
-
 /* The window (window.h): bids are every admissible candidate of every job
  * with metasched's cost; each partition offers the node-seconds it has
  * free within the horizon (the window's mean best predicted response)
@@ -181,15 +183,14 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
     sib = mem.sib;
     for (size_t k = 0; k < njobs; k++) {
         double wtmin;
-        window_costs (pol, conf, cs[k], view, &ws, cost + ncost, &wtmin,
-                      &key_s[k]);
+        nbids = window_job_bids (pol, conf, cs[k], view, &ws, k, nodes[k],
+                                 cost + ncost, &wtmin, &key_s[k], bids, nbids,
+                                 mem.cheap + k * nparts);
         cand0[k] = ncost;
         if (cs[k]->n && isfinite (wtmin)) {
             hsum += wtmin;
             nh++;
         }
-        nbids = window_bids (cs[k], cost + ncost, k, nodes[k], nparts, bids,
-                             nbids, mem.cheap + k * nparts);
         ncost += cs[k]->n;
     }
     h = nh ? hsum / (double)nh : 0;
@@ -213,7 +214,7 @@ policy_decide_window (const ms_policy_t *pol, const ms_siteconf_t *conf,
         if (pick[k] == SIZE_MAX)
             continue;
         chosen = bids[pick[k]].cand;
-        /* each other partition's cheapest candidate (window_bids')
+        /* each other partition's cheapest candidate (window_job_bids')
          * within the slack */
         for (size_t p = 0; p < nparts; p++) {
             sib[p]
