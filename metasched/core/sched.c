@@ -701,6 +701,13 @@ submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
     return dispatch (s, id, &d, m, now, errp);
 }
 
+void
+sched_prefetch (const ms_sched_t *s, const ms_jobdesc_t *jd)
+{
+    if (s->memo && memo_keyed (s, jd))
+        jobmemo_prefetch (s->memo, jd);
+}
+
 int
 sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now, uint64_t *idp,
               ms_error_t *errp)
