@@ -242,9 +242,8 @@ send_entries (ms_sched_t *s, uint64_t id, const jobmemo_ent_t *ents, size_t n,
 {
     static const ms_job_request_t none = { 0 }; /* copied, not zeroed */
     sjob_t *j = &s->jobs[id - 1];
-    sim_hint_t hint = { .job = j->jd.record,
-                        .order_time = j->jd.submit,
-                        .gate = id };
+    sim_hint_t hint
+        = { .job = j->jd.record, .order_time = j->jd.submit, .gate = id };
     ms_job_request_t req = none;
 
     /* What the entries' requests share, written once a job, not once an
