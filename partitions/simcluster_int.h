@@ -106,6 +106,7 @@ typedef struct {
     uint32_t *slots; /* index + 1, 0: empty */
     size_t nslots;   /* a power of two, at least twice n */
     uint32_t last;   /* the name found last (siblings share it) */
+    uint64_t gate;   /* the gate it was found for (0: none) */
 } usertab_t;
 
 struct simworld {

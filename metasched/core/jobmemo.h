@@ -60,6 +60,8 @@ void jobmemo_free (jobmemo_tab_t *tab);
 /* The slot that keeps jd's key (doubles by their bits: equal bits, the
  * same job); NULL: none does. */
 jobmemo_t *jobmemo_find (jobmemo_tab_t *tab, const ms_jobdesc_t *jd);
+/* jd's set and its newer key's entries into the cache (a hint). */
+void jobmemo_prefetch (const jobmemo_tab_t *tab, const ms_jobdesc_t *jd);
 /* A slot for jd's key (the older of its set's two keys goes), with
  * nothing found for it yet. */
 jobmemo_t *jobmemo_take (jobmemo_tab_t *tab, const ms_jobdesc_t *jd);

@@ -180,6 +180,10 @@ void sched_observe (ms_sched_t *s, double wait_s, double run_s);
  * core's window until the next sched_cycle. */
 int sched_submit (ms_sched_t *s, const ms_jobdesc_t *jd, double now,
                   uint64_t *idp, ms_error_t *errp);
+/* A hint: jd is the next job sched_submit will be given. What the core
+ * kept for jobs like it is read into the cache meanwhile (nothing else
+ * changes). */
+void sched_prefetch (const ms_sched_t *s, const ms_jobdesc_t *jd);
 
 /* What the core learns of its entries (from the simulator's listener or,
  * in the daemon, from polling backend_jobs). */

@@ -242,6 +242,8 @@ typedef struct {
     size_t nuslot;
     char (**chunks)[32]; /* the names, UNAME_CHUNK a chunk: never moved */
     size_t nnames;
+    bool ahead;        /* next is job i's description */
+    ms_jobdesc_t next; /* (submit_due) */
 } loop_t;
 
 /* Trace user ids are small: names by id are written once each; a name
@@ -316,7 +318,11 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
         uint64_t id;
         size_t part;
         uint32_t f_khz;
-        job_desc (su, wj, user_name (lp, wj->user), &jd);
+        if (lp->ahead)
+            jd = lp->next;
+        else
+            job_desc (su, wj, user_name (lp, wj->user), &jd);
+        lp->ahead = false;
         if (sched_submit (r->sched, &jd, t, &id, errp) < 0)
             return -1;
         r->ids[lp->i] = id;
@@ -326,6 +332,14 @@ submit_due (run_t *r, loop_t *lp, double t, ms_error_t *errp)
             sched_job_choice (r->sched, id, &part, &f_khz,
                               &r->recs[lp->i].opt_part);
         lp->i++;
+        /* the next job described now, and what the core kept for its
+         * kind read meanwhile (sched_prefetch) */
+        if (lp->i < wl->njobs) {
+            wj = &wl->jobs[lp->i];
+            job_desc (su, wj, user_name (lp, wj->user), &lp->next);
+            lp->ahead = true;
+            sched_prefetch (r->sched, &lp->next);
+        }
         if (windowed && !isfinite (lp->next_cycle))
             lp->next_cycle = t + su->window_period_s;
         if (lp->tty && lp->i % lp->step == 0)
