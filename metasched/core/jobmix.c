@@ -551,6 +551,10 @@ mix_pick_sums (const ms_jobmix_t *m, size_t nu, double *es, double *ts)
     }
 }
 
+/* mix_edge's running sums (below; only where the compiler has 128-bit
+ * integers). */
+typedef struct mixrun mixrun_t;
+
 #ifdef __SIZEOF_INT128__
 /* The running sums of mix_edge: e and t of every job's vertex as whole
  * multiples of 2^(top - 100), top the exponent of the largest value a
@@ -558,11 +562,11 @@ mix_pick_sums (const ms_jobmix_t *m, size_t nu, double *es, double *ts)
  * exact, so a step costs the jobs it moves, not the ring. What a value
  * has under the unit is cut, the same for adding and taking away; the
  * sums are within n units of the values' exact sum. */
-typedef struct {
+struct mixrun {
     double se, st; /* 2^(100 - top) for e and t */
     int xe, xt;    /* 100 - top for e and t */
     __int128 e, t;
-} mixrun_t;
+};
 
 /* The units from the hulls' largest values (mix_widths'). */
 static bool
@@ -624,6 +628,35 @@ mixrun_decide (const mixrun_t *rs, double e1, double t15, bool *up)
 }
 #endif
 
+/* A step of the bisection on the open jobs (und, nu of them) at scale:
+ * each one's vertex, looked up from its lower bound x->lo, into x->mid,
+ * x->e and x->t, and the running sums rs (NULL: none) moved by the
+ * change. */
+static void
+mix_step (const ms_jobmix_t *m, struct mixund *und, size_t nu, double scale,
+          mixrun_t *rs)
+{
+    for (size_t u = 0; u < nu; u++) {
+        struct mixund *x = &und[u];
+        const struct ms_mixpt *v = &m->pts[x->off];
+        double odds = scale * x->wj;
+        int i = x->lo;
+        while (i + 1 < x->nh && odds > v[i].bp)
+            i++;
+        x->mid = (unsigned char)i;
+#ifdef __SIZEOF_INT128__
+        if (rs && (x->e != v[i].e || x->t != v[i].t)) {
+            rs->e += mixrun_fix (v[i].e, rs->xe) - mixrun_fix (x->e, rs->xe);
+            rs->t += mixrun_fix (v[i].t, rs->xt) - mixrun_fix (x->t, rs->xt);
+        }
+#else
+        (void)rs;
+#endif
+        x->e = v[i].e;
+        x->t = v[i].t;
+    }
+}
+
 /* The log scale in [lo, hi] where the energy margin stops trailing the
  * runtime margin (with ties_up, stops trailing or matching it), to
  * 2^-24 of the range by bisection. Each step compares what mix_sums
@@ -639,10 +672,11 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
     struct mixund *und = pk->und;
     double e1 = pk->e1, t15 = pk->t15;
     size_t nu = 0;
-    bool run = false;
+    mixrun_t *rsp = NULL; /* &rs where the running sums hold */
 #ifdef __SIZEOF_INT128__
     mixrun_t rs = { 0, 0, 0, 0, 0, 0 };
-    run = mixrun_init (m, &rs);
+    if (mixrun_init (m, &rs))
+        rsp = &rs;
 #endif
 
     for (size_t j = 0; j < m->nring; j++) {
@@ -652,7 +686,7 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         pk->e[j] = v[0].e;
         pk->t[j] = v[0].t;
 #ifdef __SIZEOF_INT128__
-        if (run) {
+        if (rsp) {
             rs.e += mixrun_fix (v[0].e, rs.xe);
             rs.t += mixrun_fix (v[0].t, rs.xt);
         }
@@ -674,26 +708,10 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
         bool up = false, decided = false;
         size_t k = 0;
         /* the vertices the bounds leave open, at mid */
-        for (size_t u = 0; u < nu; u++) {
-            struct mixund *x = &und[u];
-            const struct ms_mixpt *v = &m->pts[x->off];
-            double odds = scale * x->wj;
-            int i = x->lo;
-            while (i + 1 < x->nh && odds > v[i].bp)
-                i++;
-            x->mid = (unsigned char)i;
+        mix_step (m, und, nu, scale, rsp);
 #ifdef __SIZEOF_INT128__
-            if (run && (x->e != v[i].e || x->t != v[i].t)) {
-                rs.e += mixrun_fix (v[i].e, rs.xe) - mixrun_fix (x->e, rs.xe);
-                rs.t += mixrun_fix (v[i].t, rs.xt) - mixrun_fix (x->t, rs.xt);
-            }
-#endif
-            x->e = v[i].e;
-            x->t = v[i].t;
-        }
-#ifdef __SIZEOF_INT128__
-        if (run)
-            decided = mixrun_decide (&rs, e1, t15, &up);
+        if (rsp)
+            decided = mixrun_decide (rsp, e1, t15, &up);
 #endif
         if (!decided) {
             /* mix_sums' sums: the same values in the same order */
@@ -733,30 +751,6 @@ mix_edge (ms_jobmix_t *m, double lo, double hi, bool ties_up)
 }
 
 #ifdef __SIZEOF_INT128__
-/* A step of the bisection on the open jobs (und, nu of them) at scale:
- * each one's vertex, looked up from its lower bound x->lo, into x->mid,
- * x->e and x->t, and the running sums rs moved by the change. */
-static void
-mixrun_step (const ms_jobmix_t *m, struct mixund *und, size_t nu,
-             double scale, mixrun_t *rs)
-{
-    for (size_t u = 0; u < nu; u++) {
-        struct mixund *x = &und[u];
-        const struct ms_mixpt *v = &m->pts[x->off];
-        double odds = scale * x->wj;
-        int i = x->lo;
-        while (i + 1 < x->nh && odds > v[i].bp)
-            i++;
-        x->mid = (unsigned char)i;
-        if (x->e != v[i].e || x->t != v[i].t) {
-            rs->e += mixrun_fix (v[i].e, rs->xe) - mixrun_fix (x->e, rs->xe);
-            rs->t += mixrun_fix (v[i].t, rs->xt) - mixrun_fix (x->t, rs->xt);
-        }
-        x->e = v[i].e;
-        x->t = v[i].t;
-    }
-}
-
 /* Whether the energy margin trails the runtime margin at scale (the
  * bisection goes up): from the running sums rs at scale where they
  * decide it (mixrun_decide), else from mix_sums' ring-order sums, which
@@ -856,7 +850,7 @@ mix_edge_near (ms_jobmix_t *m, double lo, double hi, double a0, double h,
         else if (!(scale < sy))
             up = false;
         else {
-            mixrun_step (m, und, nu, scale, &rx);
+            mix_step (m, und, nu, scale, &rx);
             up = mix_up_at (m, &rx, scale);
             /* mid is a bound now; a job it fixes leaves und */
             for (size_t u = 0; u < nu; u++) {
@@ -879,7 +873,7 @@ mix_edge_near (ms_jobmix_t *m, double lo, double hi, double a0, double h,
     s = exp (*ap);
     *ne = false;
     if (s > sx && s < sy) {
-        mixrun_step (m, und, nu, s, &rx);
+        mix_step (m, und, nu, s, &rx);
         *ne = mixrun_decide (&rx, m->pick->e1, m->pick->t15, &up);
     }
     return true;
